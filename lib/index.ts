@@ -1,0 +1,58 @@
+/**
+ * The public API. Consumers import only from here (and, later, from the `/testing` subpath).
+ * Proven by: test/sweeps/public-api.sweep.spec.ts (the export list, reviewed on change).
+ */
+export { McpModule } from './mcp.module.js';
+export { MCP_MODULE_OPTIONS, MCP_OPTIONS } from './mcp.module-definition.js';
+export type {
+  McpModuleOptions,
+  McpModuleExtras,
+  McpResolvedOptions,
+  McpServerInfo,
+  McpIcon,
+  McpCacheHints,
+  McpProtectedResourceMetadata,
+} from './mcp-module-options.interface.js';
+export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
+export { CHAIN_GUARDS } from './post-chain.js';
+
+// ① wire checks
+export { WIRE_CHECKS } from './wire/wire-checks.js';
+export { OriginGuard } from './wire/origin.guard.js';
+export { SingletonHeaderGuard } from './wire/singleton-header.guard.js';
+export { McpAuthGuard } from './wire/mcp-auth.guard.js';
+export { McpAuth, McpAuthDecision, NoopAuth, bearerToken } from './wire/mcp-auth.interface.js';
+export type { McpAuthInfo } from './wire/mcp-auth.interface.js';
+
+// ② parse and validate
+export { ParseStepGuard } from './protocol/parse-step.guard.js';
+export { MessageValidationGuard } from './protocol/message-validation.guard.js';
+export { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
+export { HeaderBindingGuard } from './protocol/header-binding.guard.js';
+export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
+export type { JsonRpcError } from './protocol/json-rpc.js';
+
+// ③ methods
+export { MCP_METHODS, REMOVED_METHODS } from './methods/mcp-methods.js';
+export type { McpMethod } from './methods/mcp-methods.js';
+
+// ④ tools
+export { McpTool } from './tools/mcp-tool.decorator.js';
+export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces.js';
+export type { McpPlainTool } from './tools/plain-tool.js';
+export { McpContext } from './context/mcp-context.js';
+export { dataPath } from './tools/data-path.js';
+
+// ⑤ response, errors, telemetry
+export { McpExceptionFilter } from './response/mcp-exception.filter.js';
+export { REJECTION_TABLE } from './errors/rejection-table.js';
+export type { Rejecter, RejectionReason, RejectionRow } from './errors/rejection-table.js';
+export { RejectionException, isRejection } from './errors/rejection.exception.js';
+export type { RejectionMark } from './errors/rejection.exception.js';
+export { McpMethodError, isMethodError } from './errors/mcp-method.error.js';
+export { McpConfigurationError } from './errors/mcp-configuration.error.js';
+export { JSON_RPC_CODES } from './errors/json-rpc-codes.js';
+export type { JsonRpcCode } from './errors/json-rpc-codes.js';
+export { MCP_CHANNELS } from './telemetry/channels.js';
+export type { McpChannel, McpTelemetryEvents } from './telemetry/channels.js';
+export { bounded, quoted } from './util/bounded.js';

@@ -1,0 +1,34 @@
+/**
+ * Constants shared across the request path: metadata keys, wire names, the served verb and the protocol
+ * versions this library serves. One grep finds every key.
+ */
+
+/** The protocol revisions this library serves, newest first. The version check reads only this list. @publicApi */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+/** The HTTP verbs the mount serves. Every other verb reaches the fallthrough (405 + `Allow`). @publicApi */
+export const SERVED_VERBS = ['POST'] as const;
+
+/** Reserved `_meta` keys of the 2026-07-28 revision (DIGEST a.2). */
+export const META_KEYS = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  progressToken: 'progressToken',
+} as const;
+
+/** The mirrored headers, lower-cased as Node exposes them (header names compare without case). */
+export const MIRRORED_HEADERS = {
+  protocolVersion: 'mcp-protocol-version',
+  method: 'mcp-method',
+  name: 'mcp-name',
+  paramPrefix: 'mcp-param-',
+} as const;
+
+/** Metadata key under which `@McpTool` stores a provider's tool options. */
+export const MCP_TOOL_METADATA = 'mcp:tool';
+
+/** Key on the Node request object under which the per-request state lives (see `protocol/request-state.ts`). */
+export const MCP_REQUEST_STATE = Symbol.for('nest-mcp.request-state');

@@ -1,0 +1,93 @@
+import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { DiscoveryModule, ModuleRef } from '@nestjs/core';
+import { createMcpController, createProtectedResourceMetadataController } from './mcp.controller.js';
+import {
+  MCP_ASYNC_OPTIONS_TYPE,
+  MCP_MODULE_OPTIONS,
+  MCP_MOUNT_PATH,
+  MCP_OPTIONS,
+  MCP_OPTIONS_TYPE,
+  McpConfigurableModule,
+} from './mcp.module-definition.js';
+import type { McpResolvedOptions } from './mcp-module-options.interface.js';
+import { MethodRouter } from './methods/method-router.js';
+import { ServerCapabilities } from './methods/server-capabilities.js';
+import { ServerDiscoverHandler } from './methods/server-discover.handler.js';
+import { ToolsCallHandler } from './methods/tools-call.handler.js';
+import { ToolsListHandler } from './methods/tools-list.handler.js';
+import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
+import { CHAIN_GUARDS } from './post-chain.js';
+import { McpExceptionFilter } from './response/mcp-exception.filter.js';
+import { TelemetryLogger } from './telemetry/telemetry-logger.js';
+import { ToolExplorer } from './tools/tool.explorer.js';
+import { ToolRegistry } from './tools/tool.registry.js';
+import { McpAuth, NoopAuth } from './wire/mcp-auth.interface.js';
+
+/** Resolves the `auth` option into the `McpAuth` provider: an instance as given, a class from the host's DI. */
+async function resolveAuth(options: McpResolvedOptions, moduleRef: ModuleRef): Promise<McpAuth> {
+  const auth = options.auth;
+  if (!auth) return new NoopAuth();
+  if (typeof auth !== 'function') return auth;
+  try {
+    return moduleRef.get(auth as Type<McpAuth>, { strict: false });
+  } catch {
+    return moduleRef.create(auth as Type<McpAuth>);
+  }
+}
+
+/**
+ * The MCP module: mounts an MCP server (2026-07-28, stateless, Streamable HTTP) in a Nest application.
+ *
+ * `forRoot(options)` / `forRootAsync({ useFactory, inject, path })` validate the module options once, at module
+ * init, discover the `@McpTool` providers of the whole application, and serve them at `path` (default `mcp`).
+ * Import it once per mount; two mounts at two paths are two imports. Exports the wire-check and body-bound
+ * guards (with what they inject), so the host can reuse them in `@UseGuards(...)`.
+ *
+ * @example
+ * ```ts
+ * @Module({ imports: [McpModule.forRoot({ path: 'mcp', serverInfo: { name: 'tasks', version: '1.0.0' } })], providers: [TasksTool] })
+ * export class AppModule {}
+ * ```
+ * @publicApi
+ */
+@Module({})
+export class McpModule extends McpConfigurableModule {
+  static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
+    return McpModule.mount(super.forRoot(options), options.path);
+  }
+
+  static override forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return McpModule.mount(super.forRootAsync(options), options.path);
+  }
+
+  private static mount(base: DynamicModule, givenPath: string | undefined): DynamicModule {
+    const path = normalizeMountPath(givenPath ?? 'mcp');
+    const providers: Provider[] = [
+      ...(base.providers ?? []),
+      { provide: MCP_MOUNT_PATH, useValue: path },
+      { provide: MCP_OPTIONS, useFactory: resolveOptions, inject: [MCP_MODULE_OPTIONS, MCP_MOUNT_PATH] },
+      { provide: McpAuth, useFactory: resolveAuth, inject: [MCP_OPTIONS, ModuleRef] },
+      {
+        provide: TelemetryLogger,
+        useFactory: (options: McpResolvedOptions) => new TelemetryLogger(options.telemetryLogger),
+        inject: [MCP_OPTIONS],
+      },
+      ...CHAIN_GUARDS,
+      McpExceptionFilter,
+      ToolRegistry,
+      ToolExplorer,
+      ServerCapabilities,
+      ServerDiscoverHandler,
+      ToolsListHandler,
+      ToolsCallHandler,
+      MethodRouter,
+    ];
+    return {
+      ...base,
+      imports: [...(base.imports ?? []), DiscoveryModule],
+      controllers: [createMcpController(path), createProtectedResourceMetadataController(path)],
+      providers,
+      exports: [MCP_OPTIONS, McpAuth, ToolRegistry, ...CHAIN_GUARDS],
+    };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The method lists: every client-to-server request method of 2026-07-28 (`MCP_METHODS`, the spec's
+ * `ClientRequest` union), with the protocol-schema definition its request validates against, and the request
+ * methods 2026-07-28 removed (`REMOVED_METHODS`). A method in neither list is unknown. Each is answered
+ * 404 + -32601 unless this server serves it. Proven by: test/sweeps/methods.sweep.e2e-spec.ts
+ * @publicApi
+ */
+export const MCP_METHODS = [
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'subscriptions/listen',
+] as const;
+
+/** A 2026-07-28 client request method. @publicApi */
+export type McpMethod = (typeof MCP_METHODS)[number];
+
+/** The protocol-schema definition each method's whole request is validated against (params: -32602). */
+export const REQUEST_DEFINITIONS = {
+  'server/discover': 'DiscoverRequest',
+  'tools/list': 'ListToolsRequest',
+  'tools/call': 'CallToolRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'completion/complete': 'CompleteRequest',
+  'subscriptions/listen': 'SubscriptionsListenRequest',
+} as const satisfies Record<McpMethod, string>;
+
+/** Request methods removed in 2026-07-28; each is answered 404 + -32601 (`removed_method`). @publicApi */
+export const REMOVED_METHODS = [
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+] as const;
+
+/** The methods whose `complete` results carry caching hints (`ttlMs`, `cacheScope`). */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+]);
+
+export const isMcpMethod = (method: string): method is McpMethod => (MCP_METHODS as readonly string[]).includes(method);
+export const isRemovedMethod = (method: string): boolean => (REMOVED_METHODS as readonly string[]).includes(method);

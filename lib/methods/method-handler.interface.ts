@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpRequestState } from '../protocol/request-state.js';
+import type { McpMethod } from './mcp-methods.js';
+
+/** One routed request, as a method handler sees it. */
+export interface MethodCall {
+  /** The request's `params` (validated against the method's request definition). */
+  readonly params: Record<string, unknown>;
+  /** What the POST chain proved about the request (id, protocol fields, auth). */
+  readonly state: McpRequestState;
+  /** The raw Node request. */
+  readonly request: IncomingMessage;
+  /** The raw Node response; only a handler that streams (SSE) writes to it. */
+  readonly response: ServerResponse;
+  /** Fires when the client goes away before the answer is complete (cancellation). */
+  readonly signal: AbortSignal;
+}
+
+/** A JSON-RPC result object; `resultType` is the handler's to set. */
+export type McpResult = Record<string, unknown> & { resultType: string };
+
+/**
+ * A method handler: serves one method of `MCP_METHODS`. `served()` says whether this server serves it now (its
+ * capability is advertised); an unserved method is answered 404 + -32601 like an unknown one. A handler that
+ * answered on the response itself (a stream) returns `undefined`.
+ */
+export interface McpMethodHandler {
+  readonly method: McpMethod;
+  served(): boolean;
+  handle(call: MethodCall): Promise<McpResult | undefined>;
+}

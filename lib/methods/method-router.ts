@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { META_KEYS } from '../mcp.constants.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { distilledData } from '../protocol/json-rpc.js';
+import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { quoted } from '../util/bounded.js';
+import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
+import { CACHEABLE_METHODS, MCP_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
+import { ServerDiscoverHandler } from './server-discover.handler.js';
+import { ToolsCallHandler } from './tools-call.handler.js';
+import { ToolsListHandler } from './tools-list.handler.js';
+
+/**
+ * Method routing: the last stage before a handler. A method this server does not serve (unknown, removed in
+ * 2026-07-28, or gated by a capability it does not advertise) is 404 + -32601; then the whole request is
+ * validated against the method's definition in the protocol schema (-32602 with a distilled error); then the
+ * handler runs. Every result leaves with the server's identity in `_meta["io.modelcontextprotocol/serverInfo"]`
+ * and, for cacheable methods' complete results, the caching hints.
+ */
+@Injectable()
+export class MethodRouter {
+  private readonly handlers = new Map<string, McpMethodHandler>();
+  private readonly schema = ProtocolSchema.shared();
+  private readonly cache: McpResolvedOptions['cache'];
+  private readonly serverInfo: Readonly<Record<string, unknown>>;
+
+  constructor(
+    @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+    discover: ServerDiscoverHandler,
+    toolsList: ToolsListHandler,
+    toolsCall: ToolsCallHandler,
+  ) {
+    for (const handler of [discover, toolsList, toolsCall]) this.handlers.set(handler.method, handler);
+    for (const method of MCP_METHODS) this.schema.validator(REQUEST_DEFINITIONS[method]);
+    this.cache = options.cache;
+    this.serverInfo = options.serverInfo as unknown as Readonly<Record<string, unknown>>;
+  }
+
+  /** Whether this server serves a method now. */
+  serves(method: string): boolean {
+    return this.handlers.get(method)?.served() ?? false;
+  }
+
+  /** Routes a request the POST chain accepted; resolves to the result, or undefined when the handler streamed. */
+  async route(call: Omit<MethodCall, 'params'>): Promise<McpResult | undefined> {
+    const method = call.state.method!;
+    const handler = this.handlers.get(method);
+    if (!handler || !handler.served()) {
+      if (isRemovedMethod(method))
+        throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
+      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${isMcpMethod(method) ? ' is not served by this server' : ''}.`);
+    }
+    const problems = this.schema.check(REQUEST_DEFINITIONS[handler.method], call.state.message);
+    if (problems.length)
+      throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
+    const result = await handler.handle({ ...call, params: (call.state.message!.params ?? {}) as Record<string, unknown> });
+    return result && this.finish(method, result);
+  }
+
+  private finish(method: string, result: McpResult): McpResult {
+    const finished: McpResult = { ...result };
+    if (CACHEABLE_METHODS.has(method) && finished.resultType === 'complete') {
+      finished.ttlMs ??= this.cache.ttlMs;
+      finished.cacheScope ??= this.cache.cacheScope;
+    }
+    finished._meta = { ...(result._meta as Record<string, unknown> | undefined), [META_KEYS.serverInfo]: this.serverInfo };
+    return finished;
+  }
+}

@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
+import type { McpMethodHandler, McpResult } from './method-handler.interface.js';
+import { ServerCapabilities } from './server-capabilities.js';
+
+/**
+ * `server/discover`: the versions this server serves, its capabilities and its instructions. Served by every
+ * mount. The serverInfo `_meta` and the caching hints are added by the method router, as on every result.
+ */
+@Injectable()
+export class ServerDiscoverHandler implements McpMethodHandler {
+  readonly method = 'server/discover' as const;
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly capabilities: ServerCapabilities,
+  ) {}
+
+  served(): boolean {
+    return true;
+  }
+
+  async handle(): Promise<McpResult> {
+    const result: McpResult = {
+      resultType: 'complete',
+      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities: this.capabilities.current(),
+    };
+    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    return result;
+  }
+}

@@ -1,0 +1,95 @@
+import type { McpModuleOptions } from '../mcp-module-options.interface.js';
+
+/** A rule returns undefined for a valid value, or a sentence saying what is wrong with it. */
+type OptionRule = (value: unknown) => string | undefined;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((e) => typeof e === 'string');
+const isUrl = (v: unknown): boolean => {
+  if (typeof v !== 'string') return false;
+  try {
+    new URL(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function closedObject(value: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+  const extra = Object.keys(value).filter((k) => !allowed.includes(k));
+  return extra.length ? `has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
+}
+
+function iconProblem(icon: unknown, index: number): string | undefined {
+  if (!isPlainObject(icon)) return `icons[${index}] must be an object`;
+  const closed = closedObject(icon, ['src', 'mimeType', 'sizes', 'theme']);
+  if (closed) return `icons[${index}] ${closed}`;
+  if (!isUrl(icon.src)) return `icons[${index}].src must be a URL`;
+  if (icon.mimeType !== undefined && typeof icon.mimeType !== 'string') return `icons[${index}].mimeType must be a string`;
+  if (icon.sizes !== undefined && !isStringArray(icon.sizes)) return `icons[${index}].sizes must be an array of strings`;
+  if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark') return `icons[${index}].theme must be "light" or "dark"`;
+  return undefined;
+}
+
+const positiveInteger = (what: string): OptionRule => (v) =>
+  Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer (${what})`;
+
+/**
+ * One rule per module option. The `satisfies` clause makes the list closed at compile time: an option added to
+ * `McpModuleOptions` without a rule fails `tsc`. Owned here: what a valid value of each option is.
+ * Proven by: test/sweeps/module-options.sweep.spec.ts (one cell per option).
+ */
+export const MODULE_OPTION_RULES = {
+  serverInfo: (v) => {
+    if (!isPlainObject(v)) return 'must be an object with name and version';
+    const closed = closedObject(v, ['name', 'version', 'title', 'description', 'websiteUrl', 'icons']);
+    if (closed) return closed;
+    if (typeof v.name !== 'string' || v.name === '') return 'name must be a non-empty string';
+    if (typeof v.version !== 'string' || v.version === '') return 'version must be a non-empty string';
+    for (const key of ['title', 'description'] as const)
+      if (v[key] !== undefined && typeof v[key] !== 'string') return `${key} must be a string`;
+    if (v.websiteUrl !== undefined && !isUrl(v.websiteUrl)) return 'websiteUrl must be a URL';
+    if (v.icons !== undefined) {
+      if (!Array.isArray(v.icons)) return 'icons must be an array';
+      for (const [i, icon] of v.icons.entries()) {
+        const problem = iconProblem(icon, i);
+        if (problem) return problem;
+      }
+    }
+    return undefined;
+  },
+  instructions: (v) => (typeof v === 'string' ? undefined : 'must be a string'),
+  allowedOrigins: (v) => {
+    if (!isStringArray(v)) return 'must be an array of origin strings';
+    const bad = v.find((o) => o !== 'null' && (!isUrl(o) || new URL(o).origin !== o));
+    return bad === undefined ? undefined : `entry ${JSON.stringify(bad)} is not an origin (scheme://host[:port], no path)`;
+  },
+  allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
+  maxBodyBytes: positiveInteger('bytes'),
+  bodyReadTimeoutMs: positiveInteger('milliseconds'),
+  auth: (v) =>
+    typeof v === 'function' || (isPlainObject(v) && typeof (v as { authenticate?: unknown }).authenticate === 'function')
+      ? undefined
+      : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth',
+  protectedResourceMetadata: (v) => {
+    if (!isPlainObject(v)) return 'must be an object';
+    if (!isUrl(v.resource)) return 'resource must be the absolute URL of the MCP endpoint';
+    if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0)
+      return 'authorization_servers must list at least one authorization server URL';
+    if (!v.authorization_servers.every(isUrl)) return 'authorization_servers entries must be URLs';
+    return undefined;
+  },
+  cache: (v) => {
+    if (!isPlainObject(v)) return 'must be an object { ttlMs, cacheScope }';
+    const closed = closedObject(v, ['ttlMs', 'cacheScope']);
+    if (closed) return closed;
+    if (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) < 0) return 'ttlMs must be an integer >= 0';
+    if (v.cacheScope !== 'public' && v.cacheScope !== 'private') return 'cacheScope must be "public" or "private"';
+    return undefined;
+  },
+  telemetryLogger: (v) => (typeof v === 'boolean' ? undefined : 'must be a boolean'),
+} satisfies Record<keyof McpModuleOptions, OptionRule>;
+
+/** The closed set of module option names. */
+export const MODULE_OPTION_NAMES = Object.keys(MODULE_OPTION_RULES) as (keyof McpModuleOptions)[];

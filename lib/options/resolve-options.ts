@@ -1,0 +1,53 @@
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { McpModuleOptions, McpResolvedOptions } from '../mcp-module-options.interface.js';
+import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
+
+/** Default body ceiling: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Default body read timeout: 10 s. */
+export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
+
+/** Normalises a mount path: no leading or trailing slash, `''` for the root. */
+export function normalizeMountPath(path: unknown): string {
+  if (typeof path !== 'string') throw new McpConfigurationError('option "path"', 'must be a string');
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  if (/[?#*:{}()\s]/.test(trimmed))
+    throw new McpConfigurationError('option "path"', `must be a plain path, got ${JSON.stringify(path)}`);
+  return trimmed;
+}
+
+/**
+ * Validates the module options and applies the defaults, once, at module init (the router-option invariant:
+ * the closed key set is checked here and nowhere else, and nothing after this reads an unvalidated option).
+ * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value
+ */
+export function resolveOptions(options: unknown, path: string): McpResolvedOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new McpConfigurationError('McpModule options', 'must be an object');
+  const given = options as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!(MODULE_OPTION_NAMES as string[]).includes(key))
+      throw new McpConfigurationError(`option "${key}"`, `is not a module option; known options: ${MODULE_OPTION_NAMES.join(', ')}`);
+  }
+  if (given.serverInfo === undefined) throw new McpConfigurationError('option "serverInfo"', 'is required');
+  for (const key of MODULE_OPTION_NAMES) {
+    const value = given[key];
+    if (value === undefined) continue;
+    const problem = MODULE_OPTION_RULES[key](value);
+    if (problem) throw new McpConfigurationError(`option "${key}"`, problem);
+  }
+  const o = given as unknown as McpModuleOptions;
+  return Object.freeze({
+    path: normalizeMountPath(path),
+    serverInfo: Object.freeze({ ...o.serverInfo }),
+    instructions: o.instructions,
+    allowedOrigins: o.allowedOrigins ? Object.freeze([...o.allowedOrigins]) : undefined,
+    allowedHosts: Object.freeze([...(o.allowedHosts ?? [])]) as string[],
+    maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    bodyReadTimeoutMs: o.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS,
+    auth: o.auth,
+    protectedResourceMetadata: o.protectedResourceMetadata,
+    cache: Object.freeze({ ...(o.cache ?? { ttlMs: 0, cacheScope: 'private' }) }),
+    telemetryLogger: o.telemetryLogger ?? true,
+  });
+}

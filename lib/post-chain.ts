@@ -1,0 +1,32 @@
+import { WIRE_CHECKS } from './wire/wire-checks.js';
+import { ParseStepGuard } from './protocol/parse-step.guard.js';
+import { MessageValidationGuard } from './protocol/message-validation.guard.js';
+import { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
+import { HeaderBindingGuard } from './protocol/header-binding.guard.js';
+import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
+
+/**
+ * The POST chain: every stage a POST to the mount meets before method routing, in order. Order is load-bearing
+ * (the conformance suite probes it, DIGEST b.2):
+ *
+ * 1. the wire checks (`WIRE_CHECKS`): origin 403, singleton headers 400, auth 401/403;
+ * 2. the parse step: 413, 408, -32700, -32600;
+ * 3. message classification and validation: -32600 (a notification is then answered 202 by the controller);
+ * 4. the protocol-fields check: -32602, before header binding, which compares against what it proved;
+ * 5. the header-binding check: -32020, before the version check (a header `2026-07-28` with `_meta` `v999`
+ *    is a mismatch, not an unsupported version);
+ * 6. the version check: -32022.
+ * Method routing (404 + -32601, then params -32602) follows in the controller.
+ *
+ * Nest runs the host's global guards before these, and a host body parser before all of them (see
+ * `ParseStepGuard` for what that changes). Proven by: test/sweeps/post-chain.sweep.e2e-spec.ts
+ * @publicApi
+ */
+export const CHAIN_GUARDS = [
+  ...WIRE_CHECKS,
+  ParseStepGuard,
+  MessageValidationGuard,
+  ProtocolFieldsGuard,
+  HeaderBindingGuard,
+  ProtocolVersionGuard,
+] as const;

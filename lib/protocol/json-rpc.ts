@@ -1,0 +1,64 @@
+import { bounded } from '../util/bounded.js';
+import type { SchemaProblem } from '../validation/schema-problems.js';
+import type { JsonRpcId } from './request-state.js';
+
+/** A JSON-RPC error object. @publicApi */
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * The error envelope: the JSON-RPC dialect's error object. Its `id` echoes the request's when it could be read
+ * and is absent otherwise; its message is one sentence; anything quoted from the request in it is bounded.
+ */
+export function errorEnvelope(id: JsonRpcId | undefined, error: JsonRpcError): Record<string, unknown> {
+  const body: Record<string, unknown> = { jsonrpc: '2.0' };
+  if (id !== undefined) body.id = id;
+  body.error = error.data === undefined ? { code: error.code, message: error.message } : error;
+  return body;
+}
+
+/** A result response envelope. */
+export function resultEnvelope(id: JsonRpcId, result: Record<string, unknown>): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** The longest path segment an instance location spells out; a longer one is cut (bounded). */
+const SEGMENT_BOUND = 64;
+
+/** Spells path segments as an instance location: a JSON Pointer (RFC 6901), each segment bounded. */
+export function instanceLocation(path: readonly (string | number)[]): string {
+  return path
+    .map((s) => '/' + bounded(String(s), SEGMENT_BOUND).replace(/~/g, '~0').replace(/\//g, '~1'))
+    .join('');
+}
+
+/** How many locations a distilled error lists at most. */
+export const DISTILLED_LOCATIONS_MAX = 10;
+
+/** One entry of a distilled error: a failing location and what is wrong there. */
+export interface DistilledEntry {
+  location: string;
+  problems: string[];
+}
+
+/**
+ * The distilled error's `data`: one entry per failing instance location (JSON Pointer from the message root),
+ * at most {@link DISTILLED_LOCATIONS_MAX}, with `errorCount` counting them all. The envelope's message says
+ * what was refused; the entries say where and why, in this library's words (never ajv's).
+ */
+export function distilledData(problems: readonly SchemaProblem[], prefix: readonly (string | number)[] = []) {
+  const byLocation = new Map<string, string[]>();
+  for (const { path, problem } of problems) {
+    const location = instanceLocation([...prefix, ...path]);
+    const entry = byLocation.get(location);
+    if (entry) entry.push(problem);
+    else byLocation.set(location, [problem]);
+  }
+  const errors: DistilledEntry[] = [...byLocation]
+    .slice(0, DISTILLED_LOCATIONS_MAX)
+    .map(([location, list]) => ({ location, problems: list }));
+  return { errorCount: byLocation.size, errors };
+}

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { distilledData } from './json-rpc.js';
+import { classifyMessage } from './message-classification.js';
+import { ProtocolSchema } from './protocol-schema.js';
+import { requestState } from './request-state.js';
+
+/**
+ * Message validation: classifies the parsed message and checks it against the vendored 2026-07-28 schema
+ * (`JSONRPCRequest` or `JSONRPCNotification`). A non-conforming message is refused with 400 + -32600 and a
+ * distilled error; so is a conforming response, because a client never sends one. Runs after the parse step.
+ * @publicApi
+ */
+@Injectable()
+export class MessageValidationGuard implements CanActivate {
+  static readonly rejecter = 'message-validation' as const;
+  private readonly schema = ProtocolSchema.shared();
+
+  constructor() {
+    this.schema.validator('JSONRPCRequest');
+    this.schema.validator('JSONRPCNotification');
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const state = requestState(context.switchToHttp().getRequest<IncomingMessage>());
+    if (state.kind) return true;
+    const message = state.message;
+    if (!message) throw new Error('MessageValidationGuard runs after ParseStepGuard');
+    const kind = classifyMessage(message);
+    if (kind === 'response')
+      throw new RejectionException(
+        'message-validation',
+        'client_response',
+        'Invalid request: a client never sends a JSON-RPC response to a server; send a request or a notification.',
+      );
+    const problems = this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message);
+    if (problems.length)
+      throw new RejectionException(
+        'message-validation',
+        'invalid_message',
+        'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification.',
+        { data: distilledData(problems) },
+      );
+    state.kind = kind;
+    return true;
+  }
+}

@@ -1,0 +1,89 @@
+import type { IncomingMessage } from 'node:http';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { BodyReadError, readBody } from './read-body.js';
+import { readableId, requestState } from './request-state.js';
+
+type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The parse step: the stage of the POST chain that turns the body into one JSON-RPC message object, or
+ * rejects it. A rejecter, not a wire check (it needs the body). Which conditions it answers, and how, is the
+ * rejection table's (`parse-step` rows): a body over the ceiling (413), a stalled read (408), invalid UTF-8 or
+ * JSON (-32700, no id), an array (a batch) or a JSON value that is not an object (-32600).
+ *
+ * It reads the raw body itself, under the `maxBodyBytes` ceiling and the `bodyReadTimeoutMs` read timeout. When
+ * the host already consumed the body: with `rawBody: true` it parses the kept bytes (same ceiling, same
+ * answers); with only a parsed `req.body` it takes that value, and invalid JSON and the size limit were then
+ * the host's body parser's to answer.
+ * @publicApi
+ */
+@Injectable()
+export class ParseStepGuard implements CanActivate {
+  static readonly rejecter = 'parse-step' as const;
+
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<HostRequest>();
+    const state = requestState(req);
+    if (state.message) return true;
+    const value = await this.obtain(req);
+    if (Array.isArray(value))
+      throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');
+    if (typeof value !== 'object' || value === null)
+      throw new RejectionException('parse-step', 'not_an_object', 'Invalid request: the body must be one JSON-RPC message object.');
+    const message = value as Record<string, unknown>;
+    state.message = message;
+    state.id = readableId(message);
+    if (typeof message.method === 'string') state.method = message.method;
+    req.body = message;
+    return true;
+  }
+
+  private async obtain(req: HostRequest): Promise<unknown> {
+    if (Buffer.isBuffer(req.rawBody)) return this.parse(req.rawBody);
+    if (req._body === true || req.readableEnded) return req.body;
+    try {
+      return this.parse(await readBody(req, this.options.maxBodyBytes, this.options.bodyReadTimeoutMs));
+    } catch (thrown) {
+      if (!(thrown instanceof BodyReadError)) throw thrown;
+      if (thrown.failure === 'body_too_large') throw this.tooLarge();
+      throw new RejectionException(
+        'parse-step',
+        'stalled_read',
+        thrown.failure === 'stalled_read'
+          ? `Request timeout: no byte of the body arrived for ${this.options.bodyReadTimeoutMs} ms.`
+          : 'Request aborted: the body ended before it was complete.',
+      );
+    }
+  }
+
+  private parse(bytes: Buffer): unknown {
+    if (bytes.length > this.options.maxBodyBytes) throw this.tooLarge();
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      throw new RejectionException('parse-step', 'invalid_json', 'Parse error: the body is not valid UTF-8.');
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new RejectionException('parse-step', 'invalid_json', 'Parse error: the body is not valid JSON.');
+    }
+  }
+
+  private tooLarge(): RejectionException {
+    return new RejectionException(
+      'parse-step',
+      'body_too_large',
+      `Payload too large: the body exceeds the ${this.options.maxBodyBytes}-byte limit.`,
+      { headers: { connection: 'close' } },
+    );
+  }
+}

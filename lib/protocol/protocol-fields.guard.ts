@@ -1,0 +1,64 @@
+import type { IncomingMessage } from 'node:http';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { distilledData } from './json-rpc.js';
+import { ProtocolSchema } from './protocol-schema.js';
+import { requestState } from './request-state.js';
+
+const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
+
+/**
+ * The protocol-fields check: every request's `params._meta` carries the per-request protocol fields
+ * (`io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities`; optionally `…/clientInfo`, `…/logLevel`,
+ * `progressToken`). Missing ones are 400 + -32602 (`missing_protocol_fields`), ill-typed ones likewise
+ * (`malformed_protocol_fields`, with a distilled error). Both name the versions this server serves, so a
+ * legacy client that sent `initialize` can tell its user why. Notifications pass: the spec leaves their
+ * fields optional. Runs before header binding, which compares against what this check proved.
+ * @publicApi
+ */
+@Injectable()
+export class ProtocolFieldsGuard implements CanActivate {
+  static readonly rejecter = 'protocol-fields' as const;
+  private readonly schema = ProtocolSchema.shared();
+
+  constructor() {
+    this.schema.validator('RequestMetaObject');
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const state = requestState(context.switchToHttp().getRequest<IncomingMessage>());
+    if (state.kind !== 'request' || state.meta) return true;
+    const params = state.message?.params as Record<string, unknown> | undefined;
+    const meta = params?._meta;
+    const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
+    if (meta === undefined || meta === null) {
+      throw new RejectionException(
+        'protocol-fields',
+        'missing_protocol_fields',
+        `Invalid params: params._meta with ${REQUIRED.join(' and ')} is required on every request; this server serves protocol version ${supported.join(', ')}.`,
+        { data: { missing: [...REQUIRED], supported } },
+      );
+    }
+    if (typeof meta === 'object' && !Array.isArray(meta)) {
+      const missing = REQUIRED.filter((key) => !(key in meta));
+      if (missing.length)
+        throw new RejectionException(
+          'protocol-fields',
+          'missing_protocol_fields',
+          `Invalid params: params._meta lacks ${missing.join(' and ')}; this server serves protocol version ${supported.join(', ')}.`,
+          { data: { missing, supported } },
+        );
+    }
+    const problems = this.schema.check('RequestMetaObject', meta);
+    if (problems.length)
+      throw new RejectionException(
+        'protocol-fields',
+        'malformed_protocol_fields',
+        'Invalid params: the protocol fields in params._meta are malformed.',
+        { data: { ...distilledData(problems, ['params', '_meta']), supported } },
+      );
+    state.meta = meta as Record<string, unknown>;
+    return true;
+  }
+}

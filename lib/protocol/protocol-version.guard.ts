@@ -1,0 +1,31 @@
+import type { IncomingMessage } from 'node:http';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { bounded, quoted } from '../util/bounded.js';
+import { requestState } from './request-state.js';
+
+/**
+ * The version check: a request's protocol version (proven well-formed by the protocol-fields check and equal to
+ * its header by header binding) must be one this server serves; otherwise 400 + -32022 with
+ * `data: {supported, requested}`, `supported` being exactly what `server/discover` lists.
+ * @publicApi
+ */
+@Injectable()
+export class ProtocolVersionGuard implements CanActivate {
+  static readonly rejecter = 'version-check' as const;
+
+  canActivate(context: ExecutionContext): boolean {
+    const state = requestState(context.switchToHttp().getRequest<IncomingMessage>());
+    if (state.kind !== 'request') return true;
+    const requested = state.meta?.[META_KEYS.protocolVersion];
+    if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');
+    if ((SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return true;
+    throw new RejectionException(
+      'version-check',
+      'unsupported_version',
+      `Unsupported protocol version ${quoted(requested, 40)}; this server supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+      { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: bounded(requested, 256) } },
+    );
+  }
+}

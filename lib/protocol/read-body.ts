@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+
+/** Why a body read ended without a body. */
+export type BodyReadFailure = 'body_too_large' | 'stalled_read' | 'aborted';
+
+/** Thrown by {@link readBody} when the body cannot be had. */
+export class BodyReadError extends Error {
+  override readonly name = 'BodyReadError';
+  constructor(readonly failure: BodyReadFailure) {
+    super(failure);
+  }
+}
+
+/**
+ * Reads a request body into one Buffer, without blocking the event loop, under two limits: a ceiling in bytes
+ * (a declared Content-Length over it fails at once, before a byte is read; a body that grows over it fails as
+ * soon as it does) and a read timeout (no byte for `timeoutMs` is a stalled read). After a failure the rest of
+ * the body is discarded, never buffered.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    req.resume();
+    return Promise.reject(new BodyReadError('body_too_large'));
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const cleanup = () => {
+      if (timer) clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      req.off('close', onClose);
+    };
+    const fail = (failure: BodyReadFailure) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      chunks.length = 0;
+      req.resume();
+      reject(new BodyReadError(failure));
+    };
+    const arm = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => fail('stalled_read'), timeoutMs);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return fail('body_too_large');
+      chunks.push(chunk);
+      arm();
+    };
+    const onEnd = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = () => fail('aborted');
+    const onAborted = () => fail('aborted');
+    const onClose = () => {
+      if (!req.complete) fail('aborted');
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+    req.on('close', onClose);
+    arm();
+  });
+}

@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { isMethodError } from '../errors/mcp-method.error.js';
+import { isRejection } from '../errors/rejection.exception.js';
+import { errorEnvelope } from '../protocol/json-rpc.js';
+import { requestState } from '../protocol/request-state.js';
+import { faultKind, publish } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
+import { AuthFault } from '../wire/mcp-auth.guard.js';
+import { sendJson } from './send.js';
+
+type Raw = { raw?: ServerResponse };
+const rawResponse = (res: unknown): ServerResponse => ((res as Raw).raw ?? res) as ServerResponse;
+const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingMessage }).raw ?? req) as IncomingMessage;
+
+/**
+ * The rejection sender and method containment, bound on the mount's controller (so the host's global filters
+ * never answer an MCP request). Every answer is a JSON-RPC error envelope echoing the request id when it could
+ * be read:
+ * - a rejection: status and code from `REJECTION_TABLE`; records the rejection mark on the request and emits
+ *   one `mcp:wire:reject` event;
+ * - a method error (`McpMethodError`): its code, data and status;
+ * - an auth-provider fault: 500 + -32603 (its `mcp:auth:error` event was emitted where it was caught);
+ * - the host's own `HttpException` (a global guard, a throttler): its status, in this dialect;
+ * - any other fault past a method (method containment): 500 + -32603 with a fixed message naming the method,
+ *   never the fault's text or stack; one `mcp:method:error` event carries the fault, bounded. The process keeps
+ *   serving.
+ * @publicApi
+ */
+@Catch()
+export class McpExceptionFilter implements ExceptionFilter {
+  catch(thrown: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = rawRequest(http.getRequest());
+    const res = rawResponse(http.getResponse());
+    const state = requestState(req);
+    if (isRejection(thrown)) {
+      state.rejection = thrown.mark;
+      publish('mcp:wire:reject', () => ({
+        rejecter: thrown.mark.rejecter,
+        reason: thrown.mark.reason,
+        status: thrown.getStatus(),
+        code: thrown.code,
+        method: state.method,
+      }));
+      return sendJson(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
+    }
+    if (isMethodError(thrown))
+      return sendJson(res, thrown.httpStatus, errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
+    if (thrown instanceof AuthFault)
+      return sendJson(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
+    if (thrown instanceof HttpException) {
+      const status = thrown.getStatus();
+      const code = status >= 500 ? JSON_RPC_CODES.internalError : JSON_RPC_CODES.invalidRequest;
+      return sendJson(res, status, errorEnvelope(state.id, { code, message: bounded(thrown.message, 200) }));
+    }
+    publish('mcp:method:error', () => ({ method: state.method, exception: faultKind(thrown), error: bounded(thrown, 500) }));
+    const what = state.method ? ` while handling ${bounded(state.method, 60)}` : '';
+    sendJson(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+  }
+}

@@ -1,0 +1,32 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Writes a JSON answer on the raw Node response (the adapter-neutral surface under Express and Fastify alike).
+ * Does nothing when the response is already finished or its socket is gone, so a late writer cannot throw.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('content-length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+/** Writes a one-line plain-text answer (the fallthrough's; it speaks no error dialect). */
+export function sendText(res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.end(`${text}\n`);
+}
+
+/** Acceptance: the answer to a notification, 202 with an empty body. */
+export function sendAcceptance(res: ServerResponse): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  res.statusCode = 202;
+  res.setHeader('content-length', '0');
+  res.end();
+}

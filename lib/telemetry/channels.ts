@@ -1,0 +1,81 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+
+/**
+ * Telemetry: named `node:diagnostics_channel` channels, one per event. Publishing costs nothing while a channel
+ * has no subscriber (the message object is not even built: callers pass a thunk). OpenTelemetry
+ * instrumentations and tests subscribe with `diagnostics_channel.subscribe(name, fn)`.
+ *
+ * Rule it owns: every channel the library publishes on is a key of {@link McpTelemetryEvents}, and its message
+ * has exactly that shape. The README's telemetry table is generated from the same names.
+ * @publicApi
+ */
+export interface McpTelemetryEvents {
+  /** A rejection was sent (one per rejection, by the rejection sender). */
+  'mcp:wire:reject': {
+    rejecter: string;
+    reason: string;
+    status: number;
+    code: number;
+    /** The JSON-RPC method, when the body was read far enough to know it. */
+    method?: string;
+  };
+  /** The fallthrough answered (a verb the mount does not serve, or a path below it). */
+  'mcp:wire:fallthrough': { verb: string; path: string; status: number };
+  /** A fault past a method was contained (answered -32603). */
+  'mcp:method:error': { method?: string; exception: string; error: string };
+  /** The auth provider faulted; contained and answered 500, never treated as a pass. */
+  'mcp:auth:error': { exception: string; error: string };
+  /** A tool run began. */
+  'mcp:tool:start': { tool: string; action?: string };
+  /** A tool run ended; `errorKind` says who answered with an error: a dispatch gate or the tool. */
+  'mcp:tool:stop': {
+    tool: string;
+    action?: string;
+    durationMs: number;
+    isError: boolean;
+    errorKind?: 'dispatch' | 'tool';
+  };
+  /** A fault out of a tool run was contained (answered as an `isError` tool_fault result). */
+  'mcp:tool:error': { tool: string; action?: string; exception: string; error: string };
+  /** The help tool answered. */
+  'mcp:help:called': { tool?: string; action?: string; found: boolean };
+  /** A round of a multi round-trip request ended with an input-required result. */
+  'mcp:mrtr:input_required': { tool?: string; method: string; kinds: string[] };
+  /** A request was cancelled by its client (stream closed before the final response). */
+  'mcp:request:cancelled': { method: string };
+}
+
+/** A channel name. @publicApi */
+export type McpChannel = keyof McpTelemetryEvents;
+
+/** Every channel name, for subscribers that want them all (the telemetry logger, tests). @publicApi */
+export const MCP_CHANNELS = [
+  'mcp:wire:reject',
+  'mcp:wire:fallthrough',
+  'mcp:method:error',
+  'mcp:auth:error',
+  'mcp:tool:start',
+  'mcp:tool:stop',
+  'mcp:tool:error',
+  'mcp:help:called',
+  'mcp:mrtr:input_required',
+  'mcp:request:cancelled',
+] as const satisfies readonly McpChannel[];
+
+const channels = new Map(MCP_CHANNELS.map((name) => [name, diagnosticsChannel.channel(name)]));
+
+/** Publishes on a channel; `build` runs only when someone listens. */
+export function publish<C extends McpChannel>(name: C, build: () => McpTelemetryEvents[C]): void {
+  const channel = channels.get(name);
+  if (channel?.hasSubscribers) channel.publish(build());
+}
+
+/** Names a fault's kind for telemetry and diagnostics: an Error's class name, or the JS type of a thrown value. */
+export function faultKind(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return thrown.constructor?.name || thrown.name || 'Error';
+  } catch {
+    return 'Error';
+  }
+  return thrown === null ? 'null' : typeof thrown;
+}

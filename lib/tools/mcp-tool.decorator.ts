@@ -1,0 +1,20 @@
+import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import type { McpToolOptions } from './tool.interfaces.js';
+
+/**
+ * Marks a class as an MCP tool: an injectable provider, wired in at module init with its dependencies injected.
+ * Register the class in a module's `providers` as usual.
+ *
+ * @example
+ * ```ts
+ * @McpTool({ name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+ * export class EchoTool {
+ *   run(args: { text: string }) { return args.text; }
+ * }
+ * ```
+ * @publicApi
+ */
+export function McpTool(options: McpToolOptions): ClassDecorator {
+  return applyDecorators(Injectable(), SetMetadata(MCP_TOOL_METADATA, options));
+}

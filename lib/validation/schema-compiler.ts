@@ -1,0 +1,42 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { bounded } from '../util/bounded.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * Compiles the JSON Schemas consumers write (input, output and action schemas) at module init, never per
+ * request. Dialect: JSON Schema 2020-12, with formats asserted (an unknown format is refused) and `$ref`s
+ * resolved only inside the schema (never fetched). Unknown keywords such as `x-mcp-header` are allowed, as JSON
+ * Schema allows them. A schema ajv cannot build is a `McpConfigurationError` naming where it was declared.
+ */
+export class SchemaCompiler {
+  private readonly ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    coerceTypes: false,
+    useDefaults: false,
+  });
+
+  constructor() {
+    addFormats(this.ajv);
+  }
+
+  /** Compiles one schema; `where` names its declaration for the refusal. */
+  compile(schema: unknown, where: string): ValidateFunction {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+      throw new McpConfigurationError(where, 'must be a JSON Schema object');
+    const dialect = (schema as { $schema?: unknown }).$schema;
+    if (dialect !== undefined && dialect !== 'https://json-schema.org/draft/2020-12/schema')
+      throw new McpConfigurationError(where, `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported`);
+    try {
+      return this.ajv.compile(schema);
+    } catch (thrown) {
+      throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${bounded((thrown as Error)?.message ?? thrown, 300)}`);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import type { ErrorObject } from 'ajv';
+
+/**
+ * The one adapter from ajv's error objects to this library's words. ajv's own messages never reach the wire:
+ * each problem is worded here from the failing keyword and the schema's values, never quoting a value the
+ * caller sent. A property name the caller sent becomes the last path segment, so the renderers of a location
+ * (an instance location in the JSON-RPC dialect, a data path in the tool dialect) bound it like any segment.
+ */
+export interface SchemaProblem {
+  /** Segments from the validated value's root to the offending value. */
+  readonly path: readonly (string | number)[];
+  /** One sentence fragment, for example `must be integer`. */
+  readonly problem: string;
+}
+
+const list = (values: unknown, max = 8): string => {
+  const items = Array.isArray(values) ? values : [values];
+  const shown = items.slice(0, max).map((v) => JSON.stringify(v) ?? String(v));
+  return shown.join(', ') + (items.length > max ? `, … (${items.length} in all)` : '');
+};
+
+function wordProblem(error: ErrorObject): { extra?: string | number; problem: string } {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { problem: `missing required property ${JSON.stringify(p.missingProperty)}` };
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return { extra: String(p.additionalProperty ?? p.unevaluatedProperty), problem: 'is not an allowed property' };
+    case 'type':
+      return { problem: `must be ${String(p.type).split(',').join(' or ')}` };
+    case 'const':
+      return { problem: `must be ${list(p.allowedValue)}` };
+    case 'enum':
+      return { problem: `must be one of ${list(p.allowedValues)}` };
+    case 'format':
+      return { problem: `must be a valid ${String(p.format)}` };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { problem: `must be ${String(p.comparison)} ${String(p.limit)}` };
+    case 'multipleOf':
+      return { problem: `must be a multiple of ${String(p.multipleOf)}` };
+    case 'minLength':
+      return { problem: `must have at least ${String(p.limit)} character(s)` };
+    case 'maxLength':
+      return { problem: `must have at most ${String(p.limit)} character(s)` };
+    case 'minItems':
+      return { problem: `must have at least ${String(p.limit)} item(s)` };
+    case 'maxItems':
+      return { problem: `must have at most ${String(p.limit)} item(s)` };
+    case 'minProperties':
+      return { problem: `must have at least ${String(p.limit)} propert(ies)` };
+    case 'maxProperties':
+      return { problem: `must have at most ${String(p.limit)} propert(ies)` };
+    case 'uniqueItems':
+      return { problem: 'must not contain duplicate items' };
+    case 'pattern':
+      return { problem: `must match the pattern ${JSON.stringify(p.pattern)}` };
+    case 'anyOf':
+      return { problem: 'must match at least one of the allowed shapes' };
+    case 'oneOf':
+      return { problem: 'must match exactly one of the allowed shapes' };
+    case 'not':
+      return { problem: 'must not match the excluded shape' };
+    case 'dependentRequired':
+    case 'dependencies':
+      return { problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` };
+    case 'propertyNames':
+      return { extra: String(p.propertyName), problem: 'is not an allowed property name' };
+    case 'contains':
+      return { problem: 'must contain a matching item' };
+    case 'false schema':
+      return { problem: 'is not allowed here' };
+    default:
+      return { problem: `does not satisfy "${error.keyword}"` };
+  }
+}
+
+function pointerSegments(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}
+
+const isUnder = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
+  prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
+
+/**
+ * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`, the errors of its branches are dropped in
+ * favour of the one composition problem, so a reader sees one line per location, not one per branch. Order
+ * follows ajv's, duplicates removed.
+ */
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
+  if (!errors?.length) return [];
+  const compositions = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((e) => pointerSegments(e.instancePath));
+  const seen = new Set<string>();
+  const problems: SchemaProblem[] = [];
+  for (const error of errors) {
+    const path = pointerSegments(error.instancePath);
+    const composite = error.keyword === 'anyOf' || error.keyword === 'oneOf';
+    if (!composite && compositions.some((c) => isUnder(path, c))) continue;
+    const { extra, problem } = wordProblem(error);
+    const fullPath = extra === undefined ? path : [...path, extra];
+    const key = JSON.stringify([fullPath, problem]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push({ path: fullPath, problem });
+  }
+  return problems;
+}

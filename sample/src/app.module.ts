@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { McpModule } from '../../lib/index.js';
+import { EchoTool } from './echo/echo.tool.js';
+
+@Module({
+  imports: [
+    McpModule.forRoot({
+      path: 'mcp',
+      serverInfo: { name: 'nest-mcp-sample', version: '0.1.0', title: 'nest-mcp sample server' },
+      instructions: 'A sample server: call "echo" to get your text back.',
+    }),
+  ],
+  providers: [EchoTool],
+})
+export class AppModule {}
