@@ -1,3 +1,5 @@
+import { PASSES_CONTAINMENT } from './passes-containment.js';
+
 /**
  * A JSON-RPC error a method handler answers with, after routing: an unknown tool (-32602), a missing client
  * capability (-32021), a tampered `requestState`. A refusal, but not a rejection: it carries no rejection mark
@@ -7,6 +9,8 @@
  */
 export class McpMethodError extends Error {
   override readonly name = 'McpMethodError';
+  /** A tool may throw it on purpose: fault containment lets it through to the method's answer. */
+  readonly [PASSES_CONTAINMENT] = true;
 
   constructor(
     readonly code: number,

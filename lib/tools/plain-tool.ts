@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { passesContainment } from '../errors/passes-containment.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { faultKind, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
@@ -54,6 +55,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, compil
           result = validateOutput ? structured(name, value, validateOutput) : successResult(value);
           if (result.isError === true) errorKind = 'tool';
         } catch (thrown) {
+          if (passesContainment(thrown)) throw thrown;
           publish('mcp:tool:error', () => ({ tool: name, exception: faultKind(thrown), error: bounded(thrown, 300) }));
           errorKind = 'tool';
           result = faultResult(name, thrown);

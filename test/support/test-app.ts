@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { Module, type INestApplication, type Provider, type Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { McpModule, type McpModuleOptions } from '../../lib/index.js';
+
+/** What a test app is made of. */
+export interface TestAppSpec {
+  /** Tool (and other) providers of the host module. */
+  providers?: Provider[];
+  /** Controllers of the host module. */
+  controllers?: Type<unknown>[];
+  /** Module options beyond the defaults below. */
+  options?: Partial<McpModuleOptions>;
+  /** The mount path. */
+  path?: string;
+  /** Extra imports (another mount, say). */
+  imports?: NonNullable<Parameters<typeof Module>[0]>['imports'];
+  /** Nest application options (`bodyParser: false` unless given). */
+  appOptions?: Record<string, unknown>;
+}
+
+/** A running test app: the Nest application and its HTTP server (listening on an ephemeral loopback port). */
+export interface TestApp {
+  app: INestApplication;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots a real Nest application with one MCP mount, the documented way (`bodyParser: false`), listening on
+ * 127.0.0.1 so requests arrive over real HTTP on loopback.
+ */
+export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
+  @Module({
+    imports: [
+      McpModule.forRoot({
+        path: spec.path ?? 'mcp',
+        serverInfo: { name: 'test-server', version: '1.0.0' },
+        telemetryLogger: false,
+        ...spec.options,
+      }),
+      ...(spec.imports ?? []),
+    ],
+    providers: spec.providers ?? [],
+    controllers: spec.controllers ?? [],
+  })
+  class TestHostModule {}
+
+  const moduleRef = await Test.createTestingModule({ imports: [TestHostModule] }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, ...(spec.appOptions ?? {}) });
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer() as Server;
+  return { app, server, close: () => app.close() };
+}
