@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { Module, type INestApplication, type Provider, type Type } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { McpModule, type McpModuleOptions } from '../../lib/index.js';
 
 /** What a test app is made of. */
@@ -16,6 +16,8 @@ export interface TestAppSpec {
   path?: string;
   /** Extra imports (another mount, say). */
   imports?: NonNullable<Parameters<typeof Module>[0]>['imports'];
+  /** Adjusts the testing module before it compiles (fault injection through `overrideProvider`). */
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Nest application options (`bodyParser: false` unless given). */
   appOptions?: Record<string, unknown>;
 }
@@ -47,7 +49,8 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
   })
   class TestHostModule {}
 
-  const moduleRef = await Test.createTestingModule({ imports: [TestHostModule] }).compile();
+  const builder = Test.createTestingModule({ imports: [TestHostModule] });
+  const moduleRef = await (spec.override ? spec.override(builder) : builder).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, ...(spec.appOptions ?? {}) });
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer() as Server;

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { REJECTION_TABLE, type RejectionRow } from '../../lib/index.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
+import { meta, post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { rawRequest, stalledRequest } from '../support/raw-http.js';
+
+const CEILING = 2048;
+const READ_TIMEOUT_MS = 300;
+
+/** What a cell observed: the HTTP status and the raw body text. */
+type Observed = { status: number; text: string; contentType?: string };
+type Scenario = (t: TestApp) => Promise<Observed>;
+type RowKey = `${RejectionRow['rejecter']}/${RejectionRow['reason']}`;
+
+const viaPost = async (t: TestApp, body: unknown, headers: Record<string, string | string[] | null> = {}): Promise<Observed> => {
+  const res = await post(t.server, body, headers);
+  return { status: res.status, text: res.text, contentType: res.headers['content-type'] };
+};
+
+/**
+ * One request per rejection table row that reaches exactly that row. `satisfies Record<RowKey, …>` closes the
+ * list: a row added to REJECTION_TABLE without a scenario here fails the type check.
+ */
+const SCENARIOS = {
+  'origin-check/forbidden_origin': (t) => viaPost(t, rpc('server/discover'), { origin: 'http://evil.example.com' }),
+  'origin-check/forbidden_host': async (t) => {
+    const body = JSON.stringify(rpc('server/discover'));
+    const res = await rawRequest(t.server, {
+      headers: { host: 'evil.example.com', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body,
+    });
+    return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
+  },
+  'origin-check/duplicate_origin': (t) => viaPost(t, rpc('server/discover'), { origin: ['http://localhost', 'http://localhost'] }),
+  'singleton-header-check/duplicate_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': ['server/discover', 'server/discover'] }),
+  'auth-check/unauthorized': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'deny' }),
+  'auth-check/insufficient_scope': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'scope' }),
+  'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
+  'parse-step/stalled_read': async (t) => {
+    const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n';
+    const raw = await stalledRequest(t.server, head, '{"jsonrpc":', READ_TIMEOUT_MS * 10);
+    const [statusLine] = raw.split('\r\n');
+    return { status: Number(statusLine!.split(' ')[1]), text: raw.slice(raw.indexOf('\r\n\r\n') + 4), contentType: /content-type: ([^\r]+)/i.exec(raw)?.[1] };
+  },
+  'parse-step/invalid_json': (t) => viaPost(t, '{"jsonrpc": "2.0", "id": 1,'),
+  'parse-step/batch': (t) => viaPost(t, JSON.stringify([rpc('server/discover')])),
+  'parse-step/not_an_object': (t) => viaPost(t, '"server/discover"'),
+  'message-validation/invalid_message': (t) => viaPost(t, { jsonrpc: '1.0', id: 7, method: 'server/discover', params: { _meta: meta() } }),
+  'message-validation/client_response': (t) => viaPost(t, { jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } }),
+  'protocol-fields/missing_protocol_fields': (t) => viaPost(t, { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} }),
+  'protocol-fields/malformed_protocol_fields': (t) =>
+    viaPost(t, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 2026 }) }), { 'mcp-protocol-version': '2026' }),
+  'header-binding-check/missing_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': null }),
+  'header-binding-check/header_mismatch': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': 'tools/list' }),
+  'header-binding-check/malformed_header': (t) => viaPost(t, rpc('tools/call', { name: 'echo', arguments: { text: 'a' } }), { 'mcp-name': '=?base64?ZWNobw?=' }),
+  'version-check/unsupported_version': (t) =>
+    viaPost(t, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) })),
+  'method-routing/unknown_method': (t) => viaPost(t, rpc('unknown/method')),
+  'method-routing/removed_method': (t) => viaPost(t, rpc('initialize')),
+  'method-routing/invalid_params': (t) => viaPost(t, rpc('tools/call', { name: 'echo', arguments: 'not an object' })),
+} satisfies Record<RowKey, Scenario>;
+
+describe('rejection table sweep: every row is reached by a request and identified by its mark', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool, HeaderDrivenAuth],
+      options: { auth: HeaderDrivenAuth, maxBodyBytes: CEILING, bodyReadTimeoutMs: READ_TIMEOUT_MS },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('has one scenario per row and no scenario without a row', () => {
+    expect(Object.keys(SCENARIOS).sort()).toEqual(REJECTION_TABLE.map((r) => `${r.rejecter}/${r.reason}`).sort());
+  });
+
+  describe.each(REJECTION_TABLE.map((row) => [`${row.rejecter}/${row.reason}`, row] as const))('%s', (key, row) => {
+    it(`answers ${row.status} with JSON-RPC code ${row.code} and marks the rejection`, async () => {
+      let observed: Observed | undefined;
+      const mark = await rejectionOf(async () => {
+        observed = await SCENARIOS[key as RowKey](t);
+      });
+      const cell = `${key}: got ${observed?.status} ${observed?.text}`;
+      expect({ cell, mark }).toEqual({ cell, mark: { rejecter: row.rejecter, reason: row.reason } });
+      expect({ cell, status: observed!.status }).toEqual({ cell, status: row.status });
+      expect(observed!.contentType).toMatch(/^application\/json/);
+      const body = JSON.parse(observed!.text);
+      expect(body.jsonrpc).toBe('2.0');
+      expect(body.error.code).toBe(row.code);
+      expect(typeof body.error.message).toBe('string');
+      expect(body.error.message).not.toMatch(/\n|at .*\(.*:\d+:\d+\)/);
+    });
+  });
+});
