@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { rawRequest } from '../support/raw-http.js';
+
+const CEILING = 4096;
+
+/** A valid tools/call body whose JSON is exactly `size` bytes long. */
+function bodyOfSize(size: number): string {
+  const base = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: '' } }, 1));
+  const text = 'x'.repeat(size - Buffer.byteLength(base));
+  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text } }, 1));
+  expect(Buffer.byteLength(body)).toBe(size);
+  return body;
+}
+
+const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+
+describe('the parse step', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], options: { maxBodyBytes: CEILING } });
+  });
+  afterAll(() => t.close());
+
+  it('serves a body exactly at the ceiling', async () => {
+    const body = bodyOfSize(CEILING);
+    const res = await rawRequest(t.server, { headers, body });
+    expect(res.status).toBe(200);
+    expect(res.json().result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
+  });
+
+  it('refuses a body one byte over the ceiling with 413 before parsing it', async () => {
+    const res = await rawRequest(t.server, { headers, body: bodyOfSize(CEILING + 1) });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
+  });
+
+  it('refuses a chunked body (no Content-Length) as soon as it grows over the ceiling', async () => {
+    const res = await rawRequest(t.server, { headers: { ...headers, 'transfer-encoding': 'chunked' }, body: bodyOfSize(CEILING * 3) });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers invalid JSON with -32700 and no id', async () => {
+    const res = await post(t.server, '{"jsonrpc":"2.0","id":5,"method":');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+  });
+
+  it('answers a body that is not UTF-8 with -32700', async () => {
+    const res = await rawRequest(t.server, { headers, body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+    expect(res.status).toBe(400);
+    expect(res.json().error).toEqual({ code: -32700, message: 'Parse error: the body is not valid UTF-8.' });
+  });
+
+  it('answers an empty body with -32700', async () => {
+    const res = await post(t.server, '');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32700);
+  });
+
+  it('refuses a batch with -32600 and no id', async () => {
+    const res = await post(t.server, JSON.stringify([rpc('server/discover', {}, 1), rpc('tools/list', {}, 2)]));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+    expect(res.body.error.message).toMatch(/batch/);
+    expect(res.body).not.toHaveProperty('id');
+  });
+
+  it.each([['a number', '42'], ['null', 'null'], ['a string', '"x"'], ['true', 'true']])('refuses %s as the body with -32600', async (_what, body) => {
+    const res = await post(t.server, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+  });
+
+  it('keeps an own "__proto__" key as data and does not pollute prototypes', async () => {
+    const res = await post(t.server, '{"jsonrpc":"2.0","id":1,"method":"server/discover","__proto__":{"polluted":true},"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}', {
+      'mcp-method': 'server/discover',
+      'mcp-protocol-version': '2026-07-28',
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('the parse step when the host parsed the body already', () => {
+  it('uses the kept raw bytes (rawBody: true) and keeps its own answers', async () => {
+    const t = await createTestApp({ providers: [EchoTool], appOptions: { bodyParser: true, rawBody: true } });
+    try {
+      const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
+      expect(ok.status).toBe(200);
+      expect(ok.body.result.content).toEqual([{ type: 'text', text: 'hi' }]);
+      const batch = await post(t.server, JSON.stringify([rpc('server/discover')]));
+      expect(batch.status).toBe(400);
+      expect(batch.body.error.code).toBe(-32600);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('takes the parsed body (bodyParser on, no rawBody) and serves the request', async () => {
+    const t = await createTestApp({ providers: [EchoTool], appOptions: { bodyParser: true } });
+    try {
+      const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'parsed' } }));
+      expect(ok.status).toBe(200);
+      expect(ok.body.result.content).toEqual([{ type: 'text', text: 'parsed' }]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('reads the body itself when the host parser skipped it (a content type it does not parse)', async () => {
+    const t = await createTestApp({ providers: [EchoTool], appOptions: { bodyParser: true } });
+    try {
+      const mark = await rejectionOf(() => request(t.server).post('/mcp').set('content-type', 'text/plain').send('{oops'));
+      expect(mark).toEqual({ rejecter: 'parse-step', reason: 'invalid_json' });
+    } finally {
+      await t.close();
+    }
+  });
+});

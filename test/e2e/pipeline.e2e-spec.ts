@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
+
+describe('message validation and classification', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+  });
+  afterAll(() => t.close());
+
+  it('answers a non-conforming message with a distilled error: one entry per failing location, in our words', async () => {
+    const res = await post(t.server, { jsonrpc: '1.0', id: 9, method: 42, params: { _meta: meta() } }, { 'mcp-method': 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body.id).toBe(9);
+    expect(res.body.error.code).toBe(-32600);
+    expect(res.body.error.data.errors).toEqual(
+      expect.arrayContaining([
+        { location: '/jsonrpc', problems: ['must be "2.0"'] },
+        { location: '/method', problems: ['must be string'] },
+      ]),
+    );
+    expect(res.body.error.data.errorCount).toBe(res.body.error.data.errors.length);
+    expect(JSON.stringify(res.body)).not.toMatch(/must be equal to constant|instancePath|schemaPath/);
+  });
+
+  it('refuses an id of null without echoing it', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', id: null, method: 'server/discover', params: { _meta: meta() } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+    expect(res.body).not.toHaveProperty('id');
+  });
+
+  it('refuses a message with neither method nor result (unknown kind) with -32600', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', id: 3 });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 3, error: { code: -32600 } });
+    expect(res.body.error.data.errors).toEqual([{ location: '', problems: ['missing required property "method"'] }]);
+  });
+
+  it('refuses a client-sent response (result or error) with 400 + -32600', async () => {
+    for (const body of [
+      { jsonrpc: '2.0', id: 4, result: { resultType: 'complete' } },
+      { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'no' } },
+    ]) {
+      const mark = await rejectionOf(async () => {
+        const res = await post(t.server, body);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ id: 4, error: { code: -32600 } });
+      });
+      expect(mark).toEqual({ rejecter: 'message-validation', reason: 'client_response' });
+    }
+  });
+
+  it('accepts a notification with 202 and an empty body, without header or _meta checks', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-method': null, 'mcp-protocol-version': null });
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
+  });
+
+  it('refuses a malformed notification (params not an object) with 400', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', method: 'notifications/cancelled', params: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+  });
+});
+
+describe('protocol fields, header binding and version: the order DIGEST b.2 fixes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+  });
+  afterAll(() => t.close());
+
+  it('answers a request without params with 400 + -32602 naming the fields and the served versions', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 1, error: { code: -32602, data: { supported: ['2026-07-28'] } } });
+    expect(res.body.error.message).toMatch(/io\.modelcontextprotocol\/protocolVersion/);
+    expect(res.body.error.message).toMatch(/2026-07-28/);
+  });
+
+  it.each([
+    ['protocolVersion', { 'io.modelcontextprotocol/protocolVersion': undefined }, ['io.modelcontextprotocol/protocolVersion']],
+    ['clientCapabilities', { 'io.modelcontextprotocol/clientCapabilities': undefined }, ['io.modelcontextprotocol/clientCapabilities']],
+  ])('answers _meta without %s with -32602 even when the version header is right', async (_field, override, missing) => {
+    const body = JSON.parse(JSON.stringify(rpc('tools/list', { _meta: meta(override) })));
+    const res = await post(t.server, body, { 'mcp-protocol-version': '2026-07-28' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.data.missing).toEqual(missing);
+  });
+
+  it.each([
+    ['a protocolVersion that is not a string', { 'io.modelcontextprotocol/protocolVersion': 7 }, '/params/_meta/io.modelcontextprotocol~1protocolVersion'],
+    ['clientCapabilities that are not an object', { 'io.modelcontextprotocol/clientCapabilities': 'all' }, '/params/_meta/io.modelcontextprotocol~1clientCapabilities'],
+    ['an unknown log level', { 'io.modelcontextprotocol/logLevel': 'loud' }, '/params/_meta/io.modelcontextprotocol~1logLevel'],
+    ['a clientInfo without name', { 'io.modelcontextprotocol/clientInfo': { version: '1' } }, '/params/_meta/io.modelcontextprotocol~1clientInfo'],
+  ])('answers %s with -32602 and a distilled error at that location', async (_what, override, location) => {
+    const res = await post(t.server, rpc('tools/list', { _meta: meta(override) }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.data.errors.map((e: { location: string }) => e.location)).toContain(location);
+  });
+
+  it('answers _meta that is not an object with -32602', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+  });
+
+  it('checks header binding before the version: header 2026-07-28 with _meta v999.0.0 is -32020', async () => {
+    const res = await post(t.server, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) }), {
+      'mcp-protocol-version': '2026-07-28',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32020);
+  });
+
+  it('answers an unsupported version (header and _meta agree) with -32022 and data {supported, requested}', async () => {
+    const res = await post(t.server, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) }, 'v'));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: 'v',
+      error: { code: -32022, message: 'Unsupported protocol version "v999.0.0"; this server supports 2026-07-28.', data: { supported: ['2026-07-28'], requested: 'v999.0.0' } },
+    });
+  });
+
+  it('answers a legacy initialize (no _meta, no modern headers) with 400 naming the supported versions', async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, {
+      'mcp-method': null,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.data.supported).toEqual(['2026-07-28']);
+  });
+});
+
+describe('method routing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+  });
+  afterAll(() => t.close());
+
+  it.each(['unknown/method', 'tools/unknown', 'TOOLS/LIST'])('answers the unknown method %s with 404 + -32601', async (method) => {
+    const res = await post(t.server, rpc(method, {}, 'u'));
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ id: 'u', error: { code: -32601 } });
+  });
+
+  it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])(
+    'answers the removed method %s with 404 + -32601',
+    async (method) => {
+      const res = await post(t.server, rpc(method, {}, 'r'));
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ id: 'r', error: { code: -32601 } });
+      expect(res.body.error.message).toMatch(/removed in protocol version 2026-07-28/);
+    },
+  );
+
+  it('answers a method whose capability is not advertised (prompts/list) with 404 + -32601', async () => {
+    const res = await post(t.server, rpc('prompts/list'));
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe(-32601);
+  });
+
+  it('answers params that break the method schema with -32602 and a distilled error', async () => {
+    const res = await post(t.server, rpc('tools/call', { arguments: {} }, 'p'), { 'mcp-name': null });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: 'p', error: { code: -32602 } });
+    expect(res.body.error.data.errors).toEqual([{ location: '/params', problems: ['missing required property "name"'] }]);
+  });
+
+  it('answers an unknown tool with -32602 naming it, at 200', async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'nope', arguments: {} }, 't'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: 't', error: { code: -32602, message: 'Unknown tool: "nope".', data: { tool: 'nope' } } });
+  });
+
+  it('answers every success with 200, a result carrying resultType and serverInfo, and the request id', async () => {
+    for (const [method, params] of [
+      ['server/discover', {}],
+      ['tools/list', {}],
+      ['tools/call', { name: 'echo', arguments: { text: 'x' } }],
+    ] as const) {
+      const res = await post(t.server, rpc(method, params, `id-${method}`));
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(`id-${method}`);
+      expect(res.body.result.resultType).toBe('complete');
+      expect(res.body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'test-server', version: '1.0.0' });
+    }
+  });
+
+  it('puts caching hints on tools/list but not on tools/call', async () => {
+    const list = await post(t.server, rpc('tools/list'));
+    expect(list.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    const call = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }));
+    expect(call.body.result).not.toHaveProperty('ttlMs');
+  });
+
+  it('answers a cursor it never issued with -32602', async () => {
+    const res = await post(t.server, rpc('tools/list', { cursor: 'abc' }));
+    expect(res.body.error.code).toBe(-32602);
+  });
+});
+
+describe('method containment', () => {
+  let t: TestApp;
+  let failing = true;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool],
+      override: (builder) =>
+        builder.overrideProvider(ServerCapabilities).useValue({
+          current: () => {
+            if (failing) throw new Error('secret database password in message');
+            return {};
+          },
+        }),
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers a fault past a method with 500 + -32603, a bounded message, no stack, one event, and keeps serving', async () => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const res = await post(t.server, rpc('server/discover', {}, 'f'));
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 'f', error: { code: -32603, message: 'Internal error while handling server/discover.' } });
+    });
+    expect(events).toEqual([{ channel: 'mcp:method:error', message: { method: 'server/discover', exception: 'Error', error: 'Error: secret database password in message' } }]);
+    const next = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'still here' } }));
+    expect(next.status).toBe(200);
+    failing = false;
+    const again = await post(t.server, rpc('server/discover'));
+    expect(again.status).toBe(200);
+  });
+});
