@@ -3,7 +3,7 @@
  * Proven by: test/sweeps/public-api.sweep.spec.ts (the export list, reviewed on change).
  */
 export { McpModule } from './mcp.module.js';
-export { MCP_MODULE_OPTIONS, MCP_OPTIONS } from './mcp.module-definition.js';
+export { MCP_OPTIONS } from './mcp.module-definition.js';
 export type {
   McpModuleOptions,
   McpModuleExtras,

@@ -122,7 +122,7 @@ export interface McpModuleOptions {
   telemetryLogger?: boolean;
 }
 
-/** The options with every default applied; what the library reads after module init. */
+/** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
 export interface McpResolvedOptions extends Readonly<Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins'>>> {
   readonly path: string;
   readonly instructions: string | undefined;

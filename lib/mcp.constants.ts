@@ -9,7 +9,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 /** The HTTP verbs the mount serves. Every other verb reaches the fallthrough (405 + `Allow`). @publicApi */
 export const SERVED_VERBS = ['POST'] as const;
 
-/** Reserved `_meta` keys of the 2026-07-28 revision (DIGEST a.2). */
+/** Reserved `_meta` keys of the 2026-07-28 revision (DIGEST a.2). @publicApi */
 export const META_KEYS = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { McpModule } from '../../lib/index.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { post, recordEvents, rpc } from '../support/mcp-client.js';
+import { rawRequest } from '../support/raw-http.js';
+
+/** The verbs these tests send; the mount serves POST only. */
+const OTHER_VERBS = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+
+describe('the mount', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool],
+      imports: [McpModule.forRoot({ path: '/admin/mcp/', serverInfo: { name: 'admin', version: '2.0.0' }, telemetryLogger: false })],
+    });
+  });
+  afterAll(() => t.close());
+
+  it.each(OTHER_VERBS)('answers %s at the mount with 405, Allow: POST, plain text, and the fallthrough mark', async (verb) => {
+    const events = await recordEvents(['mcp:wire:fallthrough', 'mcp:wire:reject'], async () => {
+      const res = await rawRequest(t.server, { method: verb, path: '/mcp', headers: { origin: 'http://evil.example.com' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      if (verb !== 'HEAD') expect(res.text).toBe('Method Not Allowed\n');
+      expect(String(res.headers['content-type'])).toMatch(/^text\/plain/);
+    });
+    expect(events).toEqual([{ channel: 'mcp:wire:fallthrough', message: { verb, path: '/mcp', status: 405 } }]);
+  });
+
+  it.each(['POST', 'GET'])('answers %s below the mount with 404 in plain text, no JSON-RPC dialect', async (verb) => {
+    const res = await rawRequest(t.server, { method: verb, path: '/mcp/tools', body: verb === 'POST' ? JSON.stringify(rpc('tools/list')) : undefined });
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('Not Found\n');
+  });
+
+  it('serves two mounts at two paths in one app, each with its own options', async () => {
+    const main = await post(t.server, rpc('server/discover'));
+    const admin = await post(t.server, rpc('server/discover'), {}, '/admin/mcp');
+    expect(main.status).toBe(200);
+    expect(admin.status).toBe(200);
+    expect(main.body.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('test-server');
+    expect(admin.body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'admin', version: '2.0.0' });
+    const tools = await post(t.server, rpc('tools/list'), {}, '/admin/mcp');
+    expect(tools.body.result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
+  });
+
+  it('answers the fallthrough on the second mount too', async () => {
+    const res = await request(t.server).get('/admin/mcp');
+    expect(res.status).toBe(405);
+  });
+
+  it('serves concurrent POSTs, each with its own answer', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: `n${i}` } }, i))),
+    );
+    answers.forEach((res, i) => {
+      expect(res.body.id).toBe(i);
+      expect(res.body.result.content[0].text).toBe(`n${i}`);
+    });
+  });
+
+  it('ignores Mcp-Session-Id and never mints one', async () => {
+    const res = await post(t.server, rpc('server/discover'), { 'mcp-session-id': 'abc' });
+    expect(res.status).toBe(200);
+    expect(res.headers['mcp-session-id']).toBeUndefined();
+  });
+});
+
+describe('the mount under a global prefix and with forRootAsync', () => {
+  it('serves at the prefixed path with options from a factory', async () => {
+    const { Module } = await import('@nestjs/common');
+    const { Test } = await import('@nestjs/testing');
+    @Module({
+      imports: [
+        McpModule.forRootAsync({
+          path: 'rpc',
+          useFactory: async () => ({ serverInfo: { name: 'async', version: '3.0.0' }, telemetryLogger: false }),
+        }),
+      ],
+      providers: [EchoTool],
+    })
+    class AsyncHost {}
+    const moduleRef = await Test.createTestingModule({ imports: [AsyncHost] }).compile();
+    const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    app.setGlobalPrefix('api');
+    await app.listen(0, '127.0.0.1');
+    try {
+      const res = await post(app.getHttpServer(), rpc('server/discover'), {}, '/api/rpc');
+      expect(res.status).toBe(200);
+      expect(res.body.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('async');
+    } finally {
+      await app.close();
+    }
+  });
+});

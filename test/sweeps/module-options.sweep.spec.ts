@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { describe, expect, it } from '@jest/globals';
+import { Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { McpConfigurationError, McpModule, type McpModuleOptions } from '../../lib/index.js';
+import { MODULE_OPTION_NAMES } from '../../lib/options/module-option-rules.js';
+import { resolveOptions } from '../../lib/options/resolve-options.js';
+
+const serverInfo = { name: 's', version: '1' };
+
+/**
+ * One refused value and one accepted value per module option. `satisfies Record<keyof McpModuleOptions, …>`
+ * closes the list at compile time: a new option without a cell fails the type check.
+ */
+const CELLS = {
+  serverInfo: { bad: { name: 's' }, good: { name: 's', version: '1', icons: [{ src: 'https://x.test/i.png', sizes: ['any'] }] } },
+  instructions: { bad: 42, good: 'Use it.\nTwo lines.' },
+  allowedOrigins: { bad: ['https://a.test/path'], good: ['https://a.test', 'http://localhost:3000'] },
+  allowedHosts: { bad: 'mcp.example.com', good: ['mcp.example.com'] },
+  maxBodyBytes: { bad: 0, good: 1024 },
+  bodyReadTimeoutMs: { bad: 1.5, good: 500 },
+  auth: { bad: { check: () => true }, good: { authenticate: () => ({ outcome: 'allow' }) } },
+  protectedResourceMetadata: { bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] }, good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] } },
+  cache: { bad: { ttlMs: -1, cacheScope: 'public' }, good: { ttlMs: 1000, cacheScope: 'public' } },
+  telemetryLogger: { bad: 'yes', good: false },
+} satisfies Record<keyof McpModuleOptions, { bad: unknown; good: unknown }>;
+
+describe('module options sweep', () => {
+  it('has one cell per module option', () => {
+    expect(Object.keys(CELLS).sort()).toEqual([...MODULE_OPTION_NAMES].sort());
+  });
+
+  describe.each(MODULE_OPTION_NAMES)('option %s', (name) => {
+    const cell = CELLS[name];
+    it('refuses a wrong value at module init with an error naming the option', () => {
+      const options = { serverInfo, [name]: cell.bad };
+      expect(() => resolveOptions(options, 'mcp')).toThrow(McpConfigurationError);
+      expect(() => resolveOptions(options, 'mcp')).toThrow(new RegExp(`^option "${name}": `));
+    });
+    it('accepts a right value', () => {
+      const resolved = resolveOptions({ serverInfo, [name]: cell.good }, 'mcp');
+      expect(resolved[name]).toEqual(cell.good);
+    });
+  });
+
+  it('refuses an unknown option naming it and listing the known ones', () => {
+    expect(() => resolveOptions({ serverInfo, bodyLimit: 10 }, 'mcp')).toThrow(/^option "bodyLimit": is not a module option; known options: serverInfo, /);
+  });
+
+  it('requires serverInfo', () => {
+    expect(() => resolveOptions({}, 'mcp')).toThrow('option "serverInfo": is required');
+  });
+
+  it('applies the documented defaults', () => {
+    const resolved = resolveOptions({ serverInfo }, '/mcp/');
+    expect(resolved).toMatchObject({
+      path: 'mcp',
+      maxBodyBytes: 4 * 1024 * 1024,
+      bodyReadTimeoutMs: 10_000,
+      cache: { ttlMs: 0, cacheScope: 'private' },
+      telemetryLogger: true,
+      allowedHosts: [],
+    });
+    expect(resolved.allowedOrigins).toBeUndefined();
+  });
+
+  it('stops the application from starting when an option is refused', async () => {
+    @Module({ imports: [McpModule.forRoot({ serverInfo, maxBodyBytes: -5 })] })
+    class BadHost {}
+    await expect(Test.createTestingModule({ imports: [BadHost] }).compile()).rejects.toThrow('option "maxBodyBytes": must be a positive integer (bytes)');
+  });
+
+  it('refuses a mount path with route syntax in it', () => {
+    expect(() => McpModule.forRoot({ path: 'mcp/:id', serverInfo })).toThrow(McpConfigurationError);
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import * as api from '../../lib/index.js';
+
+describe('the public API', () => {
+  it('exports exactly the reviewed list of runtime names', () => {
+    expect(Object.keys(api).sort()).toMatchSnapshot();
+  });
+
+  it('marks every exported declaration @publicApi at its home', () => {
+    const index = readFileSync(new URL('../../lib/index.ts', import.meta.url), 'utf8');
+    const missing: string[] = [];
+    for (const match of index.matchAll(/export (?:type )?\{([^}]+)\} from '\.\/([^']+)\.js'/g)) {
+      const source = readFileSync(new URL(`../../lib/${match[2]}.ts`, import.meta.url), 'utf8');
+      for (const name of match[1]!.split(',').map((n) => n.trim()).filter(Boolean)) {
+        const declaration = new RegExp(`/\\*\\*(?:(?!\\*/)[\\s\\S])*@publicApi(?:(?!\\*/)[\\s\\S])*\\*/\\s*(?:@[^\\n]+\\n\\s*)*export (?:declare )?(?:abstract )?(?:class|interface|type|const|function|enum) ${name}\\b`);
+        if (!declaration.test(source)) missing.push(`${name} (lib/${match[2]}.ts)`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
