@@ -65,7 +65,7 @@ describe('npm start (the sample app)', () => {
       body: JSON.stringify(body),
     });
     expect(res.status).toBe(200);
-    const answer = await res.json();
+    const answer = (await res.json()) as { result: { capabilities: Record<string, unknown> } };
     expect(ProtocolSchema.shared().check('DiscoverResultResponse', answer)).toEqual([]);
     expect(answer.result.capabilities.tools).toEqual({});
   });

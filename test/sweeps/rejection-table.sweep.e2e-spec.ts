@@ -11,7 +11,8 @@ const READ_TIMEOUT_MS = 300;
 /** What a cell observed: the HTTP status and the raw body text. */
 type Observed = { status: number; text: string; contentType?: string };
 type Scenario = (t: TestApp) => Promise<Observed>;
-type RowKey = `${RejectionRow['rejecter']}/${RejectionRow['reason']}`;
+/** `rejecter/reason` of each row (distributed over the rows, not their cross product). */
+type RowKey = RejectionRow extends infer R ? (R extends RejectionRow ? `${R['rejecter']}/${R['reason']}` : never) : never;
 
 const viaPost = async (t: TestApp, body: unknown, headers: Record<string, string | string[] | null> = {}): Promise<Observed> => {
   const res = await post(t.server, body, headers);
