@@ -116,10 +116,11 @@ export interface McpModuleOptions {
    */
   cache?: McpCacheHints;
   /**
-   * Whether the telemetry logger writes telemetry events through Nest's `Logger`.
-   * @default true
+   * What the telemetry logger writes through Nest's `Logger`: `'faults'` (method, auth and contained tool
+   * faults), `'all'` (every telemetry event, the rest at debug level), or `false` (nothing).
+   * @default 'faults'
    */
-  telemetryLogger?: boolean;
+  telemetryLogger?: 'faults' | 'all' | false;
 }
 
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */

@@ -88,7 +88,7 @@ export const MODULE_OPTION_RULES = {
     if (v.cacheScope !== 'public' && v.cacheScope !== 'private') return 'cacheScope must be "public" or "private"';
     return undefined;
   },
-  telemetryLogger: (v) => (typeof v === 'boolean' ? undefined : 'must be a boolean'),
+  telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
 } satisfies Record<keyof McpModuleOptions, OptionRule>;
 
 /** The closed set of module option names. */

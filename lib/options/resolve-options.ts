@@ -48,6 +48,6 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     auth: o.auth,
     protectedResourceMetadata: o.protectedResourceMetadata,
     cache: Object.freeze({ ...(o.cache ?? { ttlMs: 0, cacheScope: 'private' }) }),
-    telemetryLogger: o.telemetryLogger ?? true,
+    telemetryLogger: o.telemetryLogger ?? 'faults',
   });
 }

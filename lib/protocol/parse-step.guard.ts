@@ -59,6 +59,7 @@ export class ParseStepGuard implements CanActivate {
         thrown.failure === 'stalled_read'
           ? `Request timeout: no byte of the body arrived for ${this.options.bodyReadTimeoutMs} ms.`
           : 'Request aborted: the body ended before it was complete.',
+        { headers: { connection: 'close' } },
       );
     }
   }

@@ -45,8 +45,8 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
       reject(new BodyReadError(failure));
     };
     const arm = () => {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => fail('stalled_read'), timeoutMs);
+      if (timer) timer.refresh();
+      else timer = setTimeout(() => fail('stalled_read'), timeoutMs);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

@@ -15,31 +15,39 @@ const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
   'mcp:request:cancelled': 'debug',
 };
 
+/** What the telemetry logger writes: fault events only, every event, or nothing. */
+export type TelemetryLoggerMode = 'faults' | 'all' | false;
+
 const logger = new Logger('Mcp');
-const handlers = new Map<McpChannel, (message: unknown) => void>(
-  MCP_CHANNELS.map((name) => [name, (message: unknown) => logger[LEVELS[name]](`${name} ${JSON.stringify(message)}`)]),
-);
-let holders = 0;
+const handler = (name: McpChannel) => (message: unknown) => logger[LEVELS[name]](`${name} ${JSON.stringify(message)}`);
+const FAULT_CHANNELS = MCP_CHANNELS.filter((name) => LEVELS[name] !== 'debug');
+const subscriptions = {
+  faults: new Map(FAULT_CHANNELS.map((name) => [name, handler(name)])),
+  all: new Map(MCP_CHANNELS.filter((name) => LEVELS[name] === 'debug').map((name) => [name, handler(name)])),
+};
+const holders = { faults: 0, all: 0 };
 
 /**
- * The telemetry logger: the default subscriber, writing every telemetry event through Nest's `Logger` (faults
- * at error level, contained tool faults at warn, the rest at debug). On unless the `telemetryLogger` module
- * option is `false`. The subscription is shared: however many mounts hold it, each event is logged once.
+ * The telemetry logger: the default subscriber, writing telemetry events through Nest's `Logger`. In `faults`
+ * mode (the default) it subscribes to the fault channels only (method and auth faults at error level, contained
+ * tool faults at warn), so a healthy request builds no event at all; in `all` mode every other event is logged
+ * at debug too. Subscriptions are shared: however many mounts hold one, each event is logged once.
  */
 export class TelemetryLogger implements OnModuleInit, OnApplicationShutdown {
-  private holding = false;
+  private held: ('faults' | 'all')[] = [];
 
-  constructor(private readonly enabled: boolean) {}
+  constructor(private readonly mode: TelemetryLoggerMode) {}
 
   onModuleInit(): void {
-    if (this.holding || !this.enabled) return;
-    this.holding = true;
-    if (holders++ === 0) for (const [name, handler] of handlers) diagnosticsChannel.subscribe(name, handler);
+    if (this.held.length || this.mode === false) return;
+    this.held = this.mode === 'all' ? ['faults', 'all'] : ['faults'];
+    for (const group of this.held)
+      if (holders[group]++ === 0) for (const [name, fn] of subscriptions[group]) diagnosticsChannel.subscribe(name, fn);
   }
 
   onApplicationShutdown(): void {
-    if (!this.holding) return;
-    this.holding = false;
-    if (--holders === 0) for (const [name, handler] of handlers) diagnosticsChannel.unsubscribe(name, handler);
+    for (const group of this.held)
+      if (--holders[group] === 0) for (const [name, fn] of subscriptions[group]) diagnosticsChannel.unsubscribe(name, fn);
+    this.held = [];
   }
 }

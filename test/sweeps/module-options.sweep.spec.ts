@@ -22,7 +22,7 @@ const CELLS = {
   auth: { bad: { check: () => true }, good: { authenticate: () => ({ outcome: 'allow' }) } },
   protectedResourceMetadata: { bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] }, good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] } },
   cache: { bad: { ttlMs: -1, cacheScope: 'public' }, good: { ttlMs: 1000, cacheScope: 'public' } },
-  telemetryLogger: { bad: 'yes', good: false },
+  telemetryLogger: { bad: true, good: 'all' },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; good: unknown }>;
 
 describe('module options sweep', () => {
@@ -58,7 +58,7 @@ describe('module options sweep', () => {
       maxBodyBytes: 4 * 1024 * 1024,
       bodyReadTimeoutMs: 10_000,
       cache: { ttlMs: 0, cacheScope: 'private' },
-      telemetryLogger: true,
+      telemetryLogger: 'faults',
       allowedHosts: [],
     });
     expect(resolved.allowedOrigins).toBeUndefined();

@@ -1,0 +1,47 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { describe, expect, it } from '@jest/globals';
+import type { LoggerService } from '@nestjs/common';
+import type { TestingModuleBuilder } from '@nestjs/testing';
+import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
+import { createTestApp } from '../support/test-app.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { post, rpc } from '../support/mcp-client.js';
+
+/** A Nest logger that keeps every line it is given. */
+function capturingLogger(lines: string[]): LoggerService {
+  const keep = (level: string) => (message: unknown) => lines.push(`${level} ${String(message)}`);
+  return { log: keep('log'), error: keep('error'), warn: keep('warn'), debug: keep('debug'), verbose: keep('verbose'), fatal: keep('fatal') };
+}
+
+const failingCapabilities = (builder: TestingModuleBuilder) =>
+  builder.overrideProvider(ServerCapabilities).useValue({
+    current: () => {
+      throw new Error('boom');
+    },
+  });
+
+describe('the telemetry logger', () => {
+  it.each([
+    ['faults', true, false],
+    ['all', true, true],
+    [false, false, false],
+  ] as const)('in %s mode logs faults: %s, every event: %s', async (mode, logsFaults, logsAll) => {
+    const lines: string[] = [];
+    const t = await createTestApp({
+      providers: [EchoTool],
+      options: { telemetryLogger: mode },
+      appOptions: { logger: capturingLogger(lines) },
+      override: failingCapabilities,
+    });
+    try {
+      expect(diagnosticsChannel.channel('mcp:tool:start').hasSubscribers).toBe(logsAll);
+      await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }));
+      await post(t.server, rpc('server/discover'));
+      expect(lines.some((l) => l.startsWith('error mcp:method:error'))).toBe(logsFaults);
+      expect(lines.some((l) => l.startsWith('debug mcp:tool:start'))).toBe(logsAll);
+    } finally {
+      await t.close();
+    }
+    expect(diagnosticsChannel.channel('mcp:method:error').hasSubscribers).toBe(false);
+  });
+});
