@@ -80,7 +80,7 @@ export class TokenAuth implements McpAuth {
       case 'throws':
         throw new Error('the key store is down');
       default:
-        return GARBAGE[token] ?? McpAuthDecision.deny({ error: 'invalid_token' });
+        return Object.hasOwn(GARBAGE, token) ? GARBAGE[token]! : McpAuthDecision.deny({ error: 'invalid_token' });
     }
   }
 }
