@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { bounded } from '../util/bounded.js';
+import { quoted } from '../util/bounded.js';
 
 /**
  * A header annotation: an `x-mcp-header` key on an input-schema property, naming the `Mcp-Param-{X}` header a
@@ -72,7 +72,7 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
       if (typeof node.type !== 'string' || !HEADER_TYPES.has(node.type))
         throw new McpConfigurationError(
           where(schemaPath),
-          `x-mcp-header needs "type" to be exactly one of string, integer or boolean (number, object, array and null cannot be mirrored), got ${bounded(node.type, 60)}`,
+          `x-mcp-header needs "type" to be exactly one of string, integer or boolean (number, object, array and null cannot be mirrored), ${node.type === undefined ? 'and the property has none' : `got ${quoted(node.type, 60)}`}`,
         );
       const unsafe = node.type === 'integer' ? unsafeIntegerKeyword(node) : undefined;
       if (unsafe) throw new McpConfigurationError(where(schemaPath), `x-mcp-header integer property has ${unsafe}, outside ±(2^53−1)`);
