@@ -55,7 +55,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * Notifications pass: the spec sets no header requirement on them.
  *
  * Reads the `ToolRegistry` (the wired-in tools' header annotations, collected at module init) besides the
- * request; it never reaches tool dispatch. Proven by: test/e2e/header-binding.e2e-spec.ts
+ * request; it never reaches tool dispatch. It reads what earlier stages proved, so on a host's own route it is
+ * bound after them: `@UseGuards(ParseStepGuard, MessageValidationGuard, ProtocolFieldsGuard, HeaderBindingGuard)`;
+ * bound without them it throws (a 500 through the rejection sender's containment), never passes.
+ * Proven by: test/e2e/header-binding.e2e-spec.ts, test/wire/host-guards.e2e-spec.ts
  * @publicApi
  */
 @Injectable()
@@ -69,11 +72,14 @@ export class HeaderBindingGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     const state = requestState(req);
+    // Bound without the stages it reads from (on a host route, say), it must fail closed, never pass.
+    if (!state.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');
     if (state.kind !== 'request') return true;
+    if (!state.meta) throw new Error('HeaderBindingGuard runs after ProtocolFieldsGuard');
     const message = state.message!;
     const method = message.method as string;
     const params = isObject(message.params) ? message.params : {};
-    const meta = state.meta ?? (isObject(params._meta) ? params._meta : {});
+    const meta = state.meta;
 
     expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]));
     expectEqual(req, METHOD, method);

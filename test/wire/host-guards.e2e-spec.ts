@@ -2,9 +2,18 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, HttpCode, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
-import { McpAuthGuard, McpExceptionFilter, OriginGuard } from '../../lib/index.js';
+import {
+  HeaderBindingGuard,
+  McpAuthGuard,
+  McpExceptionFilter,
+  MessageValidationGuard,
+  OriginGuard,
+  ParseStepGuard,
+  ProtocolFieldsGuard,
+  SingletonHeaderGuard,
+} from '../../lib/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { rejectionOf } from '../support/mcp-client.js';
+import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { GOOD_TOKEN, TokenAuth } from './wire-fixtures.js';
 
 /** A host's own controller, beside the mount, reusing two wire checks and the rejection sender. */
@@ -18,6 +27,20 @@ class HostController {
     return { ok: true };
   }
 
+  @Post('rpc')
+  @HttpCode(200)
+  @UseGuards(SingletonHeaderGuard, ParseStepGuard, MessageValidationGuard, ProtocolFieldsGuard, HeaderBindingGuard)
+  rpc(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Post('binding-alone')
+  @HttpCode(200)
+  @UseGuards(HeaderBindingGuard)
+  bindingAlone(): { ok: true } {
+    return { ok: true };
+  }
+
   /** Shows how Node exposes a header: joined in `headers`, line by line in `headersDistinct`. */
   @Get('echo-header')
   echo(@Req() req: IncomingMessage): { headers: unknown; headersDistinct: unknown } {
@@ -25,7 +48,7 @@ class HostController {
   }
 }
 
-describe('a host controller reusing OriginGuard and McpAuthGuard', () => {
+describe('a host controller reusing the exported guards', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ controllers: [HostController], options: { auth: new TokenAuth() } });
@@ -62,6 +85,33 @@ describe('a host controller reusing OriginGuard and McpAuthGuard', () => {
   it('runs the guards in the order the host bound them: a foreign origin without a token is the origin check\'s', async () => {
     const mark = await rejectionOf(() => request(t.server).post('/host/guarded').set('Origin', 'http://evil.example.com'));
     expect(mark).toEqual({ rejecter: 'origin-check', reason: 'forbidden_origin' });
+  });
+
+  it('runs the singleton-header check and header binding on a host route bound after the stages they read from', async () => {
+    const body = rpc('tools/list');
+    expect((await post(t.server, body, {}, '/host/rpc')).body).toEqual({ ok: true });
+    let res: any;
+    const duplicate = await rejectionOf(async () => (res = await post(t.server, body, { 'mcp-method': ['tools/list', 'tools/list'] }, '/host/rpc')));
+    expect({ status: res.status, code: res.body.error.code, duplicate }).toEqual({
+      status: 400,
+      code: -32020,
+      duplicate: { rejecter: 'singleton-header-check', reason: 'duplicate_header' },
+    });
+    const mismatch = await rejectionOf(async () => (res = await post(t.server, body, { 'mcp-method': 'tools/call' }, '/host/rpc')));
+    expect({ status: res.status, id: res.body.id, code: res.body.error.code, mismatch }).toEqual({
+      status: 400,
+      id: body.id,
+      code: -32020,
+      mismatch: { rejecter: 'header-binding-check', reason: 'header_mismatch' },
+    });
+  });
+
+  it('fails closed when HeaderBindingGuard is bound without the stages it reads from: 500, never a pass', async () => {
+    let res: any;
+    const events = await recordEvents(['mcp:method:error', 'mcp:wire:reject'], async () => (res = await post(t.server, rpc('tools/list'), {}, '/host/binding-alone')));
+    expect(res.status).toBe(500);
+    expect(res.body.error.code).toBe(-32603);
+    expect(events.map((e) => e.channel)).toEqual(['mcp:method:error']);
   });
 
   it('shows that supertest sends two header lines for an array and Node keeps them apart only in headersDistinct', async () => {
