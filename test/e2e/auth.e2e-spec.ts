@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { Test } from '@nestjs/testing';
+import { McpModule } from '../../lib/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
@@ -152,6 +154,29 @@ describe('protected-resource metadata for a resource with a nested path', () => 
     const metadata = await request(t.server).get(new URL(url).pathname);
     expect(metadata.status).toBe(200);
     expect(metadata.body.resource).toBe('https://api.example.com/tools/mcp/');
+  });
+});
+
+describe('protected-resource metadata whose resource is not the mount', () => {
+  it('warns at module init where the metadata is served, since its challenges name another URL', async () => {
+    const warnings: string[] = [];
+    const logger = { log() {}, error() {}, debug() {}, verbose() {}, warn: (message: unknown) => void warnings.push(String(message)) };
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({
+          path: 'mcp',
+          serverInfo: { name: 'test-server', version: '1.0.0' },
+          telemetryLogger: false,
+          protectedResourceMetadata: { resource: 'https://mcp.example.com/api/mcp', authorization_servers: ['https://auth.example.com'] },
+        }),
+      ],
+    })
+      .setLogger(logger)
+      .compile();
+    await moduleRef.close();
+    expect(warnings).toEqual([
+      'protectedResourceMetadata.resource https://mcp.example.com/api/mcp names https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp in its challenges, but the metadata is served at /.well-known/oauth-protected-resource/mcp (relative to any global prefix); route that URL to it.',
+    ]);
   });
 });
 
