@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { All, Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { All, Controller, Get, Inject, Logger, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 import { SERVED_VERBS } from './mcp.constants.js';
 import { MCP_OPTIONS } from './mcp.module-definition.js';
 import type { McpResolvedOptions } from './mcp-module-options.interface.js';
@@ -10,6 +10,7 @@ import { resultEnvelope } from './protocol/json-rpc.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { sendAcceptance, sendJson, sendText } from './response/send.js';
 import { publish } from './telemetry/channels.js';
+import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl } from './wire/protected-resource-metadata.js';
 
 const ALLOW = SERVED_VERBS.join(', ');
 
@@ -65,13 +66,22 @@ export function createMcpController(path: string): Type<unknown> {
 
 /**
  * Builds the controller serving RFC 9728 protected-resource metadata for one mount, at
- * `/.well-known/oauth-protected-resource/<path>`: the `protectedResourceMetadata` option as JSON, or 404 when
- * the option is not set.
+ * `/.well-known/oauth-protected-resource/<path>` (GET): the `protectedResourceMetadata` option as JSON, or 404
+ * when the option is not set. The auth check's `resource_metadata` names the URL derived from the option's
+ * `resource`; when that resource's path is not the mount path (a global prefix, a proxy that rewrites paths),
+ * the two differ, and module init logs a warning saying where the metadata is served.
  */
 export function createProtectedResourceMetadataController(path: string): Type<unknown> {
   @Controller(path ? `.well-known/oauth-protected-resource/${path}` : '.well-known/oauth-protected-resource')
   class ProtectedResourceMetadataController {
-    constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+    constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {
+      const resource = options.protectedResourceMetadata?.resource;
+      const servedAt = `${PROTECTED_RESOURCE_WELL_KNOWN}${path ? `/${path}` : ''}`;
+      if (resource !== undefined && new URL(protectedResourceMetadataUrl(resource)).pathname !== servedAt)
+        new Logger('McpModule').warn(
+          `protectedResourceMetadata.resource ${resource} names ${protectedResourceMetadataUrl(resource)} in its challenges, but the metadata is served at ${servedAt} (relative to any global prefix); route that URL to it.`,
+        );
+    }
 
     @Get()
     metadata(@Res() res: ServerResponse): void {

@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { META_KEYS, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import type { RejectionReason } from '../errors/rejection-table.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
 import type { HeaderAnnotation } from '../tools/header-annotation.js';
 import { quoted } from '../util/bounded.js';
-import { decodeHeaderValue } from './header-value.js';
+import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 import { requestState } from './request-state.js';
 
 /** Which body field `Mcp-Name` mirrors, per method (DIGEST c.1). Other methods bind no `Mcp-Name`. */
@@ -15,126 +16,127 @@ export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
   'resources/read': 'uri',
 };
 
-/** Display spelling of the mirrored headers, for messages. */
-const DISPLAY: Record<string, string> = {
-  [MIRRORED_HEADERS.protocolVersion]: 'MCP-Protocol-Version',
-  [MIRRORED_HEADERS.method]: 'Mcp-Method',
-  [MIRRORED_HEADERS.name]: 'Mcp-Name',
-};
-const display = (header: string, annotation?: HeaderAnnotation) => DISPLAY[header] ?? `Mcp-Param-${annotation?.value ?? header.slice(10)}`;
+/** A mirrored header: its lower-cased name, its display spelling, and how its value is read. */
+interface Mirror {
+  readonly header: string;
+  readonly display: string;
+  readonly read: (raw: string) => HeaderValue;
+}
 
-const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const PROTOCOL_VERSION: Mirror = { header: MIRRORED_HEADERS.protocolVersion, display: 'MCP-Protocol-Version', read: plainHeaderValue };
+const METHOD: Mirror = { header: MIRRORED_HEADERS.method, display: 'Mcp-Method', read: plainHeaderValue };
+const NAME: Mirror = { header: MIRRORED_HEADERS.name, display: 'Mcp-Name', read: decodeHeaderValue };
+const param = (annotation: HeaderAnnotation): Mirror => ({ header: annotation.header, display: `Mcp-Param-${annotation.value}`, read: decodeHeaderValue });
+
+const QUOTE_MAX = 80;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The header-binding check: a request's mirrored headers must match its body, because intermediaries route on
- * the headers while this server acts on the body. Not a wire check: it needs the parsed body, so it runs after
- * the protocol-fields check and before the version check. Every failure is 400 + -32020 naming the header and
- * what differed, quoting at most a bounded rendering of what was sent.
+ * the headers while this server acts on the body (the headers are never authoritative). Not a wire check: it
+ * needs the parsed body, so it runs in the POST chain after the protocol-fields check (it compares against what
+ * that check proved) and before the version check (a header `2026-07-28` with `_meta` `v999` is a mismatch, not
+ * an unsupported version). Every failure is 400 + -32020, one sentence naming the header and what differed,
+ * quoting what was sent only through `quoted` (bounded), with `data.header`.
  *
- * - `MCP-Protocol-Version` equals `_meta`'s protocol version; `Mcp-Method` equals `method` (values compare with
- *   case, header names without).
- * - `Mcp-Name` equals `params.name` (tools/call, prompts/get) or `params.uri` (resources/read), when that body
- *   value is a string; `=?base64?…?=` values are decoded strictly first.
- * - For tools/call of a known tool, each header annotation: an argument present and not null, of a type the
- *   annotation can spell, needs `Mcp-Param-{X}` equal to it (integers compared numerically, booleans as
- *   `true`/`false`); a header sent for an absent or null argument is refused too, since an intermediary may have
- *   routed on a value the body does not hold. Undeclared `Mcp-Param-*` headers are ignored.
+ * - `MCP-Protocol-Version` equals `_meta`'s protocol version; `Mcp-Method` equals `method`, case included
+ *   (header names compare without case: Node lower-cases them).
+ * - `Mcp-Name` equals `params.name` (tools/call, prompts/get) or `params.uri` (resources/read) when that body
+ *   value is a string; on other methods it is ignored.
+ * - For tools/call of a wired-in tool, each header annotation at its `properties` path: a value present and not
+ *   null, of a type the annotation can spell, needs `Mcp-Param-{X}` equal to it (integers compared numerically
+ *   and exactly, so `42.0` equals `42`; an integer outside ±(2^53−1) cannot be mirrored and is refused; booleans
+ *   as `true`/`false`). An absent or null value needs no header, and a header sent for one is refused, because
+ *   an intermediary may have routed on a value the body does not hold (DIGEST c.3 leaves this open). A value the
+ *   annotation's type cannot spell binds nothing: the tool's own input validation answers it. `Mcp-Param-*`
+ *   headers no annotation declares are ignored.
+ * - `Mcp-Name` and `Mcp-Param-*` values are decoded (`=?base64?…?=`, strictly) before comparing; a value with
+ *   characters other than visible ASCII, space and tab, or bad base64, is malformed.
  * Notifications pass: the spec sets no header requirement on them.
+ *
+ * Reads the `ToolRegistry` (the wired-in tools' header annotations, collected at module init) besides the
+ * request; it never reaches tool dispatch. It reads what earlier stages proved, so on a host's own route it is
+ * bound after them: `@UseGuards(ParseStepGuard, MessageValidationGuard, ProtocolFieldsGuard, HeaderBindingGuard)`;
+ * bound without them it throws (a 500 through the rejection sender's containment), never passes.
+ * Proven by: test/e2e/header-binding.e2e-spec.ts, test/wire/host-guards.e2e-spec.ts
  * @publicApi
  */
 @Injectable()
 export class HeaderBindingGuard implements CanActivate {
+  /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'header-binding-check' as const;
 
-  constructor(private readonly tools: ToolRegistry) {}
+  constructor(@Inject(ToolRegistry) private readonly tools: ToolRegistry) {}
 
+  /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     const state = requestState(req);
+    // Bound without the stages it reads from (on a host route, say), it must fail closed, never pass.
+    if (!state.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');
     if (state.kind !== 'request') return true;
+    if (!state.meta) throw new Error('HeaderBindingGuard runs after ProtocolFieldsGuard');
     const message = state.message!;
     const method = message.method as string;
     const params = isObject(message.params) ? message.params : {};
-    const meta = isObject(params._meta) ? params._meta : {};
+    const meta = state.meta;
 
-    this.expectEqual(req, MIRRORED_HEADERS.protocolVersion, meta[META_KEYS.protocolVersion], false);
-    this.expectEqual(req, MIRRORED_HEADERS.method, method, false);
+    expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]));
+    expectEqual(req, METHOD, method);
     const source = MCP_NAME_SOURCES[method];
-    if (source && typeof params[source] === 'string') this.expectEqual(req, MIRRORED_HEADERS.name, params[source], true);
-    if (method === 'tools/call' && typeof params.name === 'string') {
-      const tool = this.tools.get(params.name);
-      if (tool?.headerAnnotations.length) this.checkParams(req, tool.headerAnnotations, params.arguments);
+    const name = source === undefined ? undefined : params[source];
+    if (typeof name === 'string') expectEqual(req, NAME, name);
+    if (method === 'tools/call' && typeof name === 'string') {
+      for (const annotation of this.tools.get(name)?.headerAnnotations ?? []) checkParam(req, annotation, params.arguments);
     }
     return true;
   }
-
-  private header(req: IncomingMessage, name: string): string | undefined {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  }
-
-  private expectEqual(req: IncomingMessage, header: string, expected: unknown, decode: boolean): void {
-    const raw = this.header(req, header);
-    const name = display(header);
-    if (raw === undefined)
-      throw new RejectionException('header-binding-check', 'missing_header', `Header mismatch: the ${name} header is required and missing.`, {
-        data: { header: name },
-      });
-    const read = decode ? decodeHeaderValue(raw) : /^[\x20-\x7e\t]*$/.test(raw) ? { ok: true as const, value: raw } : { ok: false as const, problem: 'contains characters outside visible ASCII, space and tab' };
-    if (!read.ok)
-      throw new RejectionException('header-binding-check', 'malformed_header', `Header mismatch: the ${name} header value ${read.problem}.`, {
-        data: { header: name },
-      });
-    if (read.value !== expected)
-      throw new RejectionException(
-        'header-binding-check',
-        'header_mismatch',
-        `Header mismatch: ${name} header value ${quoted(read.value, 80)} does not match body value ${quoted(expected, 80)}.`,
-        { data: { header: name } },
-      );
-  }
-
-  private checkParams(req: IncomingMessage, annotations: readonly HeaderAnnotation[], args: unknown): void {
-    for (const annotation of annotations) {
-      const value = readPath(args, annotation.path);
-      const raw = this.header(req, annotation.header);
-      const name = display(annotation.header, annotation);
-      const argument = annotation.path.join('.');
-      if (value === undefined || value === null) {
-        if (raw !== undefined)
-          throw new RejectionException('header-binding-check', 'header_mismatch', `Header mismatch: ${name} was sent but argument ${quoted(argument, 80)} is absent or null.`, {
-            data: { header: name },
-          });
-        continue;
-      }
-      const expected = spell(value, annotation.type);
-      if (expected === undefined) continue;
-      if (raw === undefined)
-        throw new RejectionException('header-binding-check', 'missing_header', `Header mismatch: the ${name} header is required because argument ${quoted(argument, 80)} is present.`, {
-          data: { header: name },
-        });
-      const read = decodeHeaderValue(raw);
-      if (!read.ok)
-        throw new RejectionException('header-binding-check', 'malformed_header', `Header mismatch: the ${name} header value ${read.problem}.`, {
-          data: { header: name },
-        });
-      if (expected === 'out_of_range')
-        throw new RejectionException('header-binding-check', 'malformed_header', `Header mismatch: argument ${quoted(argument, 80)} is an integer outside ±(2^53−1) and cannot be mirrored in ${name}.`, {
-          data: { header: name },
-        });
-      const equal = annotation.type === 'integer' ? DECIMAL.test(read.value) && Number(read.value) === value : read.value === expected;
-      if (!equal)
-        throw new RejectionException(
-          'header-binding-check',
-          'header_mismatch',
-          `Header mismatch: ${name} header value ${quoted(read.value, 80)} does not match body value ${quoted(expected, 80)}.`,
-          { data: { header: name } },
-        );
-    }
-  }
 }
 
+function reject(reason: RejectionReason<'header-binding-check'>, mirror: Mirror, message: string): RejectionException {
+  return new RejectionException('header-binding-check', reason, `Header mismatch: ${message}`, { data: { header: mirror.display } });
+}
+
+/** The header's one value (the singleton-header check ran first), or undefined. */
+function headerOf(req: IncomingMessage, mirror: Mirror): string | undefined {
+  return req.headersDistinct[mirror.header]?.[0];
+}
+
+/** Reads a present header value, refusing a malformed one. */
+function readValue(mirror: Mirror, raw: string): string {
+  const read = mirror.read(raw);
+  if (!read.ok) throw reject('malformed_header', mirror, `the ${mirror.display} header value ${read.problem}.`);
+  return read.value;
+}
+
+function expectEqual(req: IncomingMessage, mirror: Mirror, expected: string): void {
+  const raw = headerOf(req, mirror);
+  if (raw === undefined) throw reject('missing_header', mirror, `the ${mirror.display} header is required and missing.`);
+  const value = readValue(mirror, raw);
+  if (value !== expected)
+    throw reject('header_mismatch', mirror, `${mirror.display} header value ${quoted(value, QUOTE_MAX)} does not match body value ${quoted(expected, QUOTE_MAX)}.`);
+}
+
+function checkParam(req: IncomingMessage, annotation: HeaderAnnotation, args: unknown): void {
+  const mirror = param(annotation);
+  const argument = quoted(annotation.path.join('.'), QUOTE_MAX);
+  const value = readPath(args, annotation.path);
+  const raw = headerOf(req, mirror);
+  if (value === undefined || value === null) {
+    if (raw !== undefined) throw reject('header_mismatch', mirror, `the ${mirror.display} header is sent but argument ${argument} is absent or null.`);
+    return;
+  }
+  if (!spells(value, annotation.type)) return;
+  if (typeof value === 'number' && !Number.isSafeInteger(value))
+    throw reject('header_mismatch', mirror, `argument ${argument} is an integer outside ±(2^53−1), which the ${mirror.display} header cannot mirror.`);
+  if (raw === undefined) throw reject('missing_header', mirror, `the ${mirror.display} header is required because argument ${argument} is present.`);
+  const sent = readValue(mirror, raw);
+  const equal = typeof value === 'number' ? integerEquals(sent, value) : sent === String(value);
+  if (!equal)
+    throw reject('header_mismatch', mirror, `${mirror.display} header value ${quoted(sent, QUOTE_MAX)} does not match body value ${quoted(typeof value === 'string' ? value : String(value), QUOTE_MAX)}.`);
+}
+
+/** The instance value at a `properties` path, or undefined when something on the way is not an object. */
 function readPath(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) {
@@ -144,15 +146,35 @@ function readPath(root: unknown, path: readonly string[]): unknown {
   return node;
 }
 
-/** The header spelling of a body value under an annotation's type; undefined when the type cannot spell it. */
-function spell(value: unknown, type: HeaderAnnotation['type']): string | 'out_of_range' | undefined {
+/** Whether a body value has a header spelling under an annotation's type. */
+function spells(value: unknown, type: HeaderAnnotation['type']): boolean {
   switch (type) {
     case 'string':
-      return typeof value === 'string' ? value : undefined;
+      return typeof value === 'string';
     case 'boolean':
-      return typeof value === 'boolean' ? String(value) : undefined;
+      return typeof value === 'boolean';
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return undefined;
-      return Number.isSafeInteger(value) ? String(value) : 'out_of_range';
+      return typeof value === 'number' && Number.isInteger(value);
   }
+}
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,6}))?$/;
+/** Safe integers have at most 16 decimal digits. */
+const SAFE_DIGITS = 16;
+
+/**
+ * Whether a header's decimal text equals a safe integer exactly (`42`, `42.0`, `4.2e1`, `-0` for `0`), in
+ * integer arithmetic, so no rounding can make `42.0000000000000001` equal `42`.
+ */
+function integerEquals(text: string, integer: number): boolean {
+  const match = DECIMAL.exec(text);
+  if (!match) return false;
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  const significant = `${whole}${fraction}`.replace(/^0+/, '');
+  if (significant === '') return integer === 0;
+  const digits = significant.replace(/0+$/, '');
+  const scale = Number(exponent) - fraction.length + (significant.length - digits.length);
+  if (scale < 0 || digits.length + scale > SAFE_DIGITS) return false;
+  const magnitude = BigInt(digits) * 10n ** BigInt(scale);
+  return (sign === '-' ? -magnitude : magnitude) === BigInt(integer);
 }

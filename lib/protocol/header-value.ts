@@ -1,10 +1,14 @@
 /**
- * How a mirrored header's value is read (DIGEST c.2): a value is base64-wrapped only when it starts with exactly
- * `=?base64?` and ends with exactly `?=` (lower case); anything else is a literal. Inside the wrapper the
- * base64 must be strict RFC 4648 (alphabet, length a multiple of 4, correct padding) and decode to valid UTF-8.
- * Plain values may hold visible ASCII, space and tab only.
+ * How a mirrored header's value is read (DIGEST c.2). A value may hold visible ASCII, space and tab only. It is
+ * base64-wrapped only when it starts with exactly `=?base64?` and ends with exactly `?=` (lower case); anything
+ * else, `=?BASE64?…?=` and a missing prefix or suffix included, is a literal. Inside the wrapper the base64 must
+ * be strict RFC 4648 (alphabet, length a multiple of 4, correct padding: Node's own decoder is lenient, so it is
+ * checked first) and decode to valid UTF-8. Node has already stripped the optional whitespace around the value.
+ *
+ * Which headers may be wrapped is the header-binding check's to say: `Mcp-Name` and `Mcp-Param-*` are read with
+ * {@link decodeHeaderValue}, `MCP-Protocol-Version` and `Mcp-Method` with {@link plainHeaderValue}.
  */
-export type HeaderValue = { ok: true; value: string } | { ok: false; problem: string };
+export type HeaderValue = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly problem: string };
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
@@ -12,16 +16,24 @@ const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 const ALLOWED = /^[\x20-\x7e\t]*$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Decodes one header value, or says why it is malformed. */
+const NOT_ALLOWED: HeaderValue = { ok: false, problem: 'contains characters other than visible ASCII, space and tab' };
+
+/** Reads a header value that is never base64-wrapped: as it is, or why it is malformed. */
+export function plainHeaderValue(raw: string): HeaderValue {
+  return ALLOWED.test(raw) ? { ok: true, value: raw } : NOT_ALLOWED;
+}
+
+/** Reads a header value that may be base64-wrapped: decoded when wrapped, as it is otherwise, or why it is malformed. */
 export function decodeHeaderValue(raw: string): HeaderValue {
-  if (!ALLOWED.test(raw)) return { ok: false, problem: 'contains characters outside visible ASCII, space and tab' };
+  if (!ALLOWED.test(raw)) return NOT_ALLOWED;
   if (raw.length < PREFIX.length + SUFFIX.length || !raw.startsWith(PREFIX) || !raw.endsWith(SUFFIX))
     return { ok: true, value: raw };
   const inner = raw.slice(PREFIX.length, raw.length - SUFFIX.length);
-  if (!STRICT_BASE64.test(inner)) return { ok: false, problem: 'is not valid base64 inside =?base64?…?= (bad alphabet, length or padding)' };
+  if (!STRICT_BASE64.test(inner))
+    return { ok: false, problem: 'is not valid base64 inside =?base64?…?= (bad alphabet, length or padding)' };
   try {
     return { ok: true, value: utf8.decode(Buffer.from(inner, 'base64')) };
   } catch {
-    return { ok: false, problem: 'does not decode to valid UTF-8' };
+    return { ok: false, problem: 'does not decode from base64 to valid UTF-8' };
   }
 }

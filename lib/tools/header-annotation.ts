@@ -1,4 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { quoted } from '../util/bounded.js';
 
 /**
  * A header annotation: an `x-mcp-header` key on an input-schema property, naming the `Mcp-Param-{X}` header a
@@ -20,13 +21,35 @@ const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Keywords whose values are instances, not schemas: an `x-mcp-header` key inside them is data, not an annotation. */
+const INSTANCE_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+/** Keywords whose values map names to schemas: their keys are names, never keywords. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+/** Keywords bounding an integer property, and those listing its values: each must stay within ±(2^53−1). */
+const INTEGER_BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
+/** Why an integer property's schema admits values outside the JS safe range, or undefined when it does not. */
+function unsafeIntegerKeyword(node: Record<string, unknown>): string | undefined {
+  for (const bound of INTEGER_BOUNDS) {
+    const b = node[bound];
+    if (typeof b === 'number' && Math.abs(b) > Number.MAX_SAFE_INTEGER) return `${bound} ${b}`;
+  }
+  const listed = [...(Array.isArray(node.enum) ? node.enum : []), ...('const' in node ? [node.const] : [])];
+  const unsafe = listed.find((v) => typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER);
+  return unsafe === undefined ? undefined : `the listed value ${unsafe}`;
+}
+
 /**
- * Header-annotation validation: collects the header annotations of a published input schema and refuses, with a
- * `McpConfigurationError` naming the tool and the property, every annotation that breaks the spec's rules: an
- * empty or non-token value, a duplicate ignoring case, a property whose `type` is not exactly one of string,
- * integer or boolean, an integer whose schema bounds leave the JS safe range, or a place not reachable from
- * the root through a pure chain of `properties` keys. A conforming client would otherwise drop the whole tool
- * from its list without telling the server.
+ * Header-annotation validation, at module init: collects the header annotations of a published input schema and
+ * refuses, with a `McpConfigurationError` naming the tool and the property, every annotation that breaks the
+ * spec's rules (DIGEST c.4): an empty or non-string value, one that is not an HTTP token, a duplicate compared
+ * without case, a property whose `type` is not exactly one of string, integer or boolean (`number`, `object`,
+ * `array`, `null`, a type array and a missing type are all refused), an integer property whose bounds or listed
+ * values leave ±(2^53−1), or a place not reachable from the root through a pure chain of `properties` keys (under
+ * `items`, a composition or conditional keyword, `$defs` or `$ref`, or on the root itself). A conforming client
+ * would otherwise drop the whole tool from its list without telling the server. Values inside `const`, `enum`,
+ * `default` and `examples` are instances, not schemas, and are not searched.
+ * Proven by: test/wire/header-annotation.e2e-spec.ts
  */
 export function collectHeaderAnnotations(tool: string, inputSchema: unknown): HeaderAnnotation[] {
   const found: HeaderAnnotation[] = [];
@@ -47,23 +70,22 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
       if (!TOKEN.test(value))
         throw new McpConfigurationError(where(schemaPath), `x-mcp-header ${JSON.stringify(value)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
       if (typeof node.type !== 'string' || !HEADER_TYPES.has(node.type))
-        throw new McpConfigurationError(where(schemaPath), `x-mcp-header needs "type" to be exactly one of string, integer or boolean, got ${JSON.stringify(node.type)}`);
-      if (node.type === 'integer') {
-        for (const bound of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
-          const b = node[bound];
-          if (typeof b === 'number' && Math.abs(b) > Number.MAX_SAFE_INTEGER)
-            throw new McpConfigurationError(where(schemaPath), `x-mcp-header integer property has ${bound} ${b}, outside ±(2^53−1)`);
-        }
-      }
+        throw new McpConfigurationError(
+          where(schemaPath),
+          `x-mcp-header needs "type" to be exactly one of string, integer or boolean (number, object, array and null cannot be mirrored), ${node.type === undefined ? 'and the property has none' : `got ${quoted(node.type, 60)}`}`,
+        );
+      const unsafe = node.type === 'integer' ? unsafeIntegerKeyword(node) : undefined;
+      if (unsafe) throw new McpConfigurationError(where(schemaPath), `x-mcp-header integer property has ${unsafe}, outside ±(2^53−1)`);
       const duplicate = found.find((a) => a.value.toLowerCase() === value.toLowerCase());
       if (duplicate)
         throw new McpConfigurationError(where(schemaPath), `x-mcp-header ${JSON.stringify(value)} duplicates ${JSON.stringify(duplicate.value)} (compared without case) at ${duplicate.path.join('.')}`);
       found.push({ value, header: `mcp-param-${value.toLowerCase()}`, path: chain, type: node.type as HeaderAnnotation['type'] });
     }
     for (const [key, child] of Object.entries(node)) {
-      if (key === 'properties' && isObject(child) && (chain !== undefined)) {
-        for (const [name, sub] of Object.entries(child)) visit(sub, [...schemaPath, 'properties', name], [...chain, name]);
-      } else if (key !== 'x-mcp-header') {
+      if (NAME_MAPS.has(key) && isObject(child)) {
+        const onChain = key === 'properties' ? chain : undefined;
+        for (const [name, sub] of Object.entries(child)) visit(sub, [...schemaPath, key, name], onChain && [...onChain, name]);
+      } else if (key !== 'x-mcp-header' && !INSTANCE_KEYWORDS.has(key)) {
         visit(child, [...schemaPath, key], undefined);
       }
     }

@@ -5,33 +5,91 @@ import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { faultKind, publish } from '../telemetry/channels.js';
 import { requestState } from '../protocol/request-state.js';
-import { bounded, scrub } from '../util/bounded.js';
-import { McpAuth, type McpAuthDecision } from './mcp-auth.interface.js';
+import { bounded, quoted } from '../util/bounded.js';
+import { McpAuth, type McpAuthDecision, type McpAuthInfo } from './mcp-auth.interface.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 
 /**
- * A fault in the consumer's auth provider (it threw, or returned no valid decision). Contained by the rejection
- * sender: answered 500 with a JSON-RPC -32603 body and an `mcp:auth:error` event; never a pass.
+ * A fault in the consumer's auth provider: it threw, or returned something that is not an `McpAuthDecision`.
+ * Contained by the rejection sender (`McpExceptionFilter`): answered 500 with a JSON-RPC -32603 body, after one
+ * `mcp:auth:error` event; never a pass, and never a rejection (the caller did nothing wrong).
  */
 export class AuthFault extends Error {
   override readonly name = 'AuthFault';
+  /** @param thrown what the provider threw, or a `TypeError` describing the value it returned */
   constructor(readonly thrown: unknown) {
     super('The auth provider failed.');
   }
 }
 
-const quote = (value: string) => `"${scrub(value).replace(/["\\]/g, '\\$&')}"`;
+/** RFC 6749 §3.3 scope: space-separated scope tokens of NQCHAR. */
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/;
+/** Characters RFC 6750 §3 allows in `error_description`; everything else is sent as `?`. */
+const NOT_DESCRIPTION_CHAR = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g;
+const DESCRIPTION_MAX = 200;
+const DENY_ERRORS = new Set([undefined, 'invalid_token', 'invalid_request']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Text for a challenge's `error_description`: the characters RFC 6750 allows, cut to a bound, ASCII only. */
+function descriptionText(text: string): string {
+  const safe = text.replace(NOT_DESCRIPTION_CHAR, '?');
+  return safe.length <= DESCRIPTION_MAX ? safe : `${safe.slice(0, DESCRIPTION_MAX - 3)}...`;
+}
+
+/**
+ * Reads a provider's return value into a decision, field by field (so a getter runs once), or throws a
+ * `TypeError` saying what is wrong with it.
+ */
+function readDecision(value: unknown): McpAuthDecision {
+  if (!isObject(value)) throw new TypeError(`authenticate() returned ${bounded(value, 60)}, not an McpAuthDecision`);
+  const { outcome, info, error, description, scope } = value;
+  if (description !== undefined && typeof description !== 'string') throw new TypeError('the decision\'s description is not a string');
+  switch (outcome) {
+    case 'allow': {
+      if (info === undefined) return { outcome };
+      if (!isObject(info)) throw new TypeError('allow() info is not an object');
+      const copy: McpAuthInfo = Object.freeze({ ...info });
+      if (copy.subject !== undefined && typeof copy.subject !== 'string') throw new TypeError('allow() info.subject is not a string');
+      if (copy.scopes !== undefined && !(Array.isArray(copy.scopes) && copy.scopes.every((s) => typeof s === 'string')))
+        throw new TypeError('allow() info.scopes is not an array of strings');
+      return { outcome, info: copy };
+    }
+    case 'deny':
+      if (!DENY_ERRORS.has(error as string | undefined)) throw new TypeError(`deny() error ${bounded(error, 40)} is not invalid_token or invalid_request`);
+      if (scope !== undefined && !(typeof scope === 'string' && SCOPE.test(scope))) throw new TypeError('deny() scope is not a space-separated list of scope tokens');
+      return { outcome, error: error as 'invalid_token' | 'invalid_request' | undefined, description, scope };
+    case 'insufficient_scope':
+      if (!(typeof scope === 'string' && SCOPE.test(scope))) throw new TypeError('insufficientScope() scope is not a space-separated list of scope tokens');
+      return { outcome, scope, description };
+    default:
+      throw new TypeError(`authenticate() returned outcome ${bounded(outcome, 40)}, not allow, deny or insufficient_scope`);
+  }
+}
 
 /**
  * The auth check: a wire check (order: `wire-checks.ts`) that asks the configured `McpAuth` provider about every
- * request. `deny` is 401 with a `WWW-Authenticate: Bearer` challenge; `insufficient_scope` is 403 with
- * `error="insufficient_scope"` and the needed `scope`; both carry `resource_metadata` when the module serves
- * protected-resource metadata. A request with more than one `Authorization` header is refused (401,
- * `invalid_request`) before the provider is asked. What `allow` returns reaches the tools.
+ * request, before the body is read, so a refused caller learns nothing about its body.
+ *
+ * | condition                                              | answer                                                  |
+ * |--------------------------------------------------------|---------------------------------------------------------|
+ * | `Authorization` sent more than once (provider not asked) | 400 `invalid_request`, `error="invalid_request"`        |
+ * | provider: `deny()`, `deny({ error: 'invalid_token' })` | 401 `unauthorized`, `WWW-Authenticate: Bearer …`        |
+ * | provider: `deny({ error: 'invalid_request' })`         | 400 `invalid_request`                                   |
+ * | provider: `insufficientScope(scope)`                   | 403 `insufficient_scope`, `error="insufficient_scope"`, `scope` |
+ * | provider throws, or returns no valid decision          | fault: 500 + -32603, `mcp:auth:error`; never a pass     |
+ * | provider: `allow(info)`                                | passes; `info` reaches every tool as `McpContext.auth`  |
+ *
+ * Every challenge carries `resource_metadata` (the RFC 9728 well-known URL of the `protectedResourceMetadata`
+ * option's `resource`) when that option is set. Challenge values are quoted strings holding only what RFC 6750
+ * allows. Depends only on the module options and `McpAuth`; reusable on a host's routes as
+ * `@UseGuards(McpAuthGuard)` with `@UseFilters(McpExceptionFilter)`.
+ * Proven by: test/e2e/auth.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */
 @Injectable()
 export class McpAuthGuard implements CanActivate {
+  /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'auth-check' as const;
   private readonly resourceMetadata: string | undefined;
 
@@ -42,40 +100,45 @@ export class McpAuthGuard implements CanActivate {
     this.resourceMetadata = options.protectedResourceMetadata && protectedResourceMetadataUrl(options.protectedResourceMetadata.resource);
   }
 
+  /** Refuses the request (throws a `RejectionException` or an `AuthFault`) or lets it through; never returns false. */
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     if ((req.headersDistinct.authorization?.length ?? 0) > 1)
-      throw this.refuse({ outcome: 'deny', error: 'invalid_request', description: 'Authorization header sent more than once' });
+      throw this.refuse({ outcome: 'deny', error: 'invalid_request', description: 'the Authorization header is sent more than once' }, true);
     let decision: McpAuthDecision;
     try {
-      decision = await this.auth.authenticate(req);
+      decision = readDecision(await this.auth.authenticate(req));
     } catch (thrown) {
-      throw this.fault(thrown);
+      publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200) }));
+      throw new AuthFault(thrown);
     }
-    if (decision?.outcome === 'allow') {
-      requestState(req).auth = decision.info;
-      return true;
-    }
-    if (decision?.outcome === 'deny' || (decision?.outcome === 'insufficient_scope' && typeof decision.scope === 'string'))
-      throw this.refuse(decision);
-    throw this.fault(new TypeError(`authenticate() returned ${bounded(decision, 60)}, not an McpAuthDecision`));
+    if (decision.outcome !== 'allow') throw this.refuse(decision, false);
+    requestState(req).auth = decision.info;
+    return true;
   }
 
-  private fault(thrown: unknown): AuthFault {
-    publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200) }));
-    return new AuthFault(thrown);
-  }
-
-  private refuse(decision: Exclude<McpAuthDecision, { outcome: 'allow' }>): RejectionException {
-    const parts: string[] = [];
-    if (this.resourceMetadata) parts.push(`resource_metadata=${quote(this.resourceMetadata)}`);
-    if (decision.scope !== undefined) parts.push(`scope=${quote(decision.scope)}`);
+  private refuse(decision: Exclude<McpAuthDecision, { outcome: 'allow' }>, duplicate: boolean): RejectionException {
     const error = decision.outcome === 'insufficient_scope' ? 'insufficient_scope' : decision.error;
-    if (error) parts.push(`error=${quote(error)}`);
-    if (decision.description) parts.push(`error_description=${quote(bounded(decision.description, 200))}`);
-    const headers = { 'www-authenticate': parts.length ? `Bearer ${parts.join(', ')}` : 'Bearer' };
-    return decision.outcome === 'insufficient_scope'
-      ? new RejectionException('auth-check', 'insufficient_scope', `Forbidden: this request needs scope ${bounded(decision.scope, 200)}.`, { headers })
-      : new RejectionException('auth-check', 'unauthorized', 'Unauthorized: a valid bearer token is required.', { headers });
+    const params: string[] = [];
+    if (error) params.push(`error="${error}"`);
+    if (decision.description) params.push(`error_description="${descriptionText(decision.description)}"`);
+    if (decision.scope !== undefined) params.push(`scope="${decision.scope}"`);
+    if (this.resourceMetadata) params.push(`resource_metadata="${this.resourceMetadata}"`);
+    const headers = { 'www-authenticate': params.length ? `Bearer ${params.join(', ')}` : 'Bearer' };
+    if (decision.outcome === 'insufficient_scope')
+      return new RejectionException('auth-check', 'insufficient_scope', `Forbidden: this request needs scope ${quoted(decision.scope, 200)}.`, { headers });
+    if (error === 'invalid_request')
+      return new RejectionException(
+        'auth-check',
+        'invalid_request',
+        duplicate ? 'Bad request: the Authorization header is sent more than once; send it once.' : 'Bad request: the authorization request is malformed.',
+        { headers },
+      );
+    return new RejectionException(
+      'auth-check',
+      'unauthorized',
+      error === 'invalid_token' ? 'Unauthorized: the bearer token is invalid or expired.' : 'Unauthorized: this request needs a valid bearer token.',
+      { headers },
+    );
   }
 }

@@ -7,46 +7,67 @@ import { quoted } from '../util/bounded.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 /**
- * The origin check: a wire check (order: `wire-checks.ts`), DNS-rebinding protection.
- * - A duplicated `Origin` header is refused (400) whatever the configuration.
- * - With the `allowedOrigins` option, a present `Origin` not on the list is refused (403).
- * - Without it, a request that arrived on a loopback address (the server is reachable only locally) is
- *   accepted only from a loopback origin; elsewhere any origin passes (non-browser clients send none).
- * - A request that arrived on a loopback address must also name a loopback host, or one of `allowedHosts`, in
- *   `Host` (403 otherwise), so a rebound DNS name cannot reach a local server.
- * An absent `Origin` passes. Every refusal is an id-less JSON-RPC error body.
+ * The origin check: a wire check (order: `wire-checks.ts`), the server's DNS-rebinding protection. It faces
+ * `Origin` and `Host` before any other stage reads a header. In the order it decides:
+ *
+ * | condition                                                              | answer                 |
+ * |------------------------------------------------------------------------|------------------------|
+ * | `Origin` sent more than once                                           | 400 `duplicate_origin` |
+ * | `Host` sent more than once (RFC 9112 §3.2)                             | 400 `duplicate_host`   |
+ * | `allowedOrigins` set, `Origin` present and not listed (exact match)    | 403 `forbidden_origin` |
+ * | no `allowedOrigins`, request arrived on loopback, `Origin` not loopback | 403 `forbidden_origin` |
+ * | request arrived on loopback, `Host` not a loopback name nor in `allowedHosts` | 403 `forbidden_host` |
+ *
+ * "Arrived on loopback" reads the socket's local address, not the address the server was told to bind: a
+ * server bound to `0.0.0.0` and reached through `127.0.0.1` is exactly what a rebound DNS name reaches, so it is
+ * protected too. An absent `Origin` passes (non-browser clients send none). The opaque origin `null` is never a
+ * loopback origin; it passes only when `allowedOrigins` lists `"null"`. With no list and a non-loopback arrival,
+ * any origin passes: configure `allowedOrigins` for a server reachable from a network. The `Host` check stays on
+ * for loopback arrivals even when `allowedOrigins` is set (a local reverse proxy that rewrites `Host` needs
+ * `allowedHosts`).
+ *
+ * Every refusal is an id-less JSON-RPC error body (the body is not read yet). Depends only on the module
+ * options; reusable on a host's routes as `@UseGuards(OriginGuard)` with `@UseFilters(McpExceptionFilter)`.
+ * Proven by: test/e2e/origin.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */
 @Injectable()
 export class OriginGuard implements CanActivate {
+  /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'origin-check' as const;
+  private readonly allowedHosts: ReadonlySet<string>;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {
+    this.allowedHosts = new Set(options.allowedHosts.map((host) => host.toLowerCase()));
+  }
 
+  /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
-    const origins = req.headersDistinct.origin;
-    if (origins && origins.length > 1)
-      throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once.');
-    const origin = origins?.[0];
+    const origins = req.headersDistinct.origin ?? [];
+    const hosts = req.headersDistinct.host ?? [];
+    if (origins.length > 1)
+      throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
+    if (hosts.length > 1)
+      throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');
+    const origin = origins[0];
     const local = isLoopbackAddress(req.socket?.localAddress);
-    if (origin !== undefined) {
-      const allowed = this.options.allowedOrigins
-        ? this.options.allowedOrigins.includes(origin)
-        : !local || isLoopbackOrigin(origin);
-      if (!allowed)
-        throw new RejectionException('origin-check', 'forbidden_origin', `Forbidden: origin ${quoted(origin, 100)} is not allowed.`);
-    }
-    if (local) {
-      const hosts = req.headersDistinct.host;
-      const host = hosts?.length === 1 ? hosts[0]! : undefined;
-      if (host === undefined || !(isLoopbackHost(host) || this.options.allowedHosts.includes(host)))
-        throw new RejectionException(
-          'origin-check',
-          'forbidden_host',
-          `Forbidden: host ${host === undefined ? '(missing or repeated)' : quoted(host, 100)} is not allowed for a server reached on loopback.`,
-        );
-    }
+    if (origin !== undefined && !this.originAllowed(origin, local))
+      throw new RejectionException('origin-check', 'forbidden_origin', `Forbidden: the Origin header value ${quoted(origin, 100)} is not allowed.`);
+    const host = hosts[0];
+    if (local && (host === undefined || !(isLoopbackHost(host) || this.allowedHosts.has(host.toLowerCase()))))
+      throw new RejectionException(
+        'origin-check',
+        'forbidden_host',
+        host === undefined
+          ? 'Forbidden: the Host header is required on a request that arrives on a loopback address.'
+          : `Forbidden: the Host header value ${quoted(host, 100)} is not allowed on a request that arrives on a loopback address.`,
+      );
     return true;
+  }
+
+  private originAllowed(origin: string, local: boolean): boolean {
+    if (this.options.allowedOrigins) return this.options.allowedOrigins.includes(origin);
+    return !local || isLoopbackOrigin(origin);
   }
 }

@@ -20,6 +20,8 @@ export interface TestAppSpec {
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Nest application options (`bodyParser: false` unless given). */
   appOptions?: Record<string, unknown>;
+  /** The address to listen on. @default '127.0.0.1' */
+  listenHost?: string;
 }
 
 /** A running test app: the Nest application and its HTTP server (listening on an ephemeral loopback port). */
@@ -31,7 +33,7 @@ export interface TestApp {
 
 /**
  * Boots a real Nest application with one MCP mount, the documented way (`bodyParser: false`), listening on
- * 127.0.0.1 so requests arrive over real HTTP on loopback.
+ * 127.0.0.1 (unless `listenHost` says otherwise) so requests arrive over real HTTP on loopback.
  */
 export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
   @Module({
@@ -52,7 +54,7 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
   const builder = Test.createTestingModule({ imports: [TestHostModule] });
   const moduleRef = await (spec.override ? spec.override(builder) : builder).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, ...(spec.appOptions ?? {}) });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(0, spec.listenHost ?? '127.0.0.1');
   const server = app.getHttpServer() as Server;
   return { app, server, close: () => app.close() };
 }

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { Test } from '@nestjs/testing';
+import { McpModule } from '../../lib/index.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
+
+const METADATA = {
+  resource: 'https://mcp.example.com/mcp',
+  authorization_servers: ['https://auth.example.com'],
+  scopes_supported: ['tools:read', 'tools:call'],
+  bearer_methods_supported: ['header'],
+};
+const METADATA_URL = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';
+
+const whoami = () => rpc('tools/call', { name: 'whoami', arguments: {} });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The auth-params of a `Bearer` challenge, parsed (quoted-string values, RFC 9110 §11). */
+function challenge(header: string | undefined): Record<string, string> {
+  expect(header).toMatch(/^Bearer(?: |$)/);
+  const params: Record<string, string> = {};
+  const rest = header!.slice('Bearer'.length);
+  const param = /\s*([A-Za-z_]+)="((?:[^"\\]|\\.)*)"\s*(?:,|$)/gy;
+  let consumed = 0;
+  for (let match = param.exec(rest); match; match = param.exec(rest)) {
+    params[match[1]!] = match[2]!.replace(/\\(.)/g, '$1');
+    consumed = param.lastIndex;
+  }
+  expect(rest.slice(consumed).trim()).toBe('');
+  return params;
+}
+
+describe('auth check with a bearer-token provider and protected-resource metadata', () => {
+  let t: TestApp;
+  const auth = new TokenAuth();
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [WhoAmITool], options: { auth, protectedResourceMetadata: METADATA } });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    auth.calls = 0;
+  });
+
+  it('refuses a request without a token with 401, a Bearer challenge naming resource_metadata, and an id-less JSON-RPC error', async () => {
+    let res: any;
+    const events = await recordEvents(['mcp:wire:reject', 'mcp:tool:start'], async () => (res = await post(t.server, whoami())));
+    expect(res.status).toBe(401);
+    expect(challenge(res.headers['www-authenticate'])).toEqual({ resource_metadata: METADATA_URL });
+    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Unauthorized: this request needs a valid bearer token.' } });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:wire:reject']);
+    expect(events[0]!.message).toMatchObject({ rejecter: 'auth-check', reason: 'unauthorized', status: 401 });
+  });
+
+  it('refuses an invalid token with 401 and error="invalid_token", its description reduced to what a challenge may carry', async () => {
+    const res = await post(t.server, whoami(), bearer('expired'));
+    expect(res.status).toBe(401);
+    const header = res.headers['www-authenticate'] as string;
+    expect(header).toMatch(/^[\x20-\x7e]+$/);
+    const params = challenge(header);
+    expect(params.error).toBe('invalid_token');
+    expect(params.resource_metadata).toBe(METADATA_URL);
+    expect(params.error_description).toMatch(/^The token \?expired\? \? yesterday \? \? x+\.\.\.$/);
+    expect(params.error_description!.length).toBe(200);
+    expect(res.body.error.message).toBe('Unauthorized: the bearer token is invalid or expired.');
+  });
+
+  it('refuses a token without the needed scope with 403, error="insufficient_scope", every needed scope and resource_metadata', async () => {
+    let res: any;
+    const mark = await rejectionOf(async () => (res = await post(t.server, whoami(), bearer('reader'))));
+    expect(res.status).toBe(403);
+    expect(challenge(res.headers['www-authenticate'])).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'This call needs tools:call and tools:admin.',
+      scope: 'tools:call tools:admin',
+      resource_metadata: METADATA_URL,
+    });
+    expect(res.body.error).toEqual({ code: -32600, message: 'Forbidden: this request needs scope "tools:call tools:admin".' });
+    expect(mark).toEqual({ rejecter: 'auth-check', reason: 'insufficient_scope' });
+  });
+
+  it('answers a provider\'s invalid_request refusal with 400 (RFC 6750 §3.1)', async () => {
+    let res: any;
+    const mark = await rejectionOf(async () => (res = await post(t.server, whoami(), bearer('malformed'))));
+    expect(res.status).toBe(400);
+    expect(challenge(res.headers['www-authenticate']).error).toBe('invalid_request');
+    expect(mark).toEqual({ rejecter: 'auth-check', reason: 'invalid_request' });
+  });
+
+  it('refuses a repeated Authorization header with 400 before asking the provider, even when both lines carry a good token', async () => {
+    let res: any;
+    const mark = await rejectionOf(async () => (res = await post(t.server, whoami(), { authorization: [`Bearer ${GOOD_TOKEN}`, `Bearer ${GOOD_TOKEN}`] })));
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Bad request: the Authorization header is sent more than once; send it once.');
+    expect(challenge(res.headers['www-authenticate'])).toMatchObject({ error: 'invalid_request', resource_metadata: METADATA_URL });
+    expect(mark).toEqual({ rejecter: 'auth-check', reason: 'invalid_request' });
+    expect(auth.calls).toBe(0);
+  });
+
+  it('hands what the provider returned to the tool through McpContext.auth', async () => {
+    const res = await post(t.server, whoami(), bearer(GOOD_TOKEN));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ auth: { subject: 'alice', scopes: ['tools:read'], tenant: 'acme' } });
+    expect(auth.calls).toBe(1);
+  });
+
+  it('asks the provider on every request: a good token on one request lets no later request through', async () => {
+    expect((await post(t.server, whoami(), bearer(GOOD_TOKEN))).status).toBe(200);
+    expect((await post(t.server, whoami())).status).toBe(401);
+    expect(auth.calls).toBe(2);
+  });
+
+  it.each(['throws', ...Object.keys(GARBAGE)])(
+    'contains a provider fault (token %s) as 500 with a JSON-RPC -32603 body and an mcp:auth:error event, never a pass',
+    async (token) => {
+      let res: any;
+      const events = await recordEvents(['mcp:auth:error', 'mcp:wire:reject', 'mcp:tool:start'], async () => (res = await post(t.server, whoami(), bearer(token))));
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error: the auth provider failed.' } });
+      expect(res.headers['www-authenticate']).toBeUndefined();
+      expect(events.map((e) => e.channel)).toEqual(['mcp:auth:error']);
+      expect(events[0]!.message).toMatchObject({ exception: token.includes('throws') ? 'Error' : 'TypeError' });
+      expect(JSON.stringify(res.body)).not.toContain('key store');
+    },
+  );
+
+  it('serves the protected-resource metadata at the well-known URL its challenges name', async () => {
+    const res = await request(t.server).get(new URL(METADATA_URL).pathname);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual(METADATA);
+  });
+});
+
+describe('protected-resource metadata for a resource with a nested path', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      path: 'tools/mcp',
+      options: {
+        auth: new TokenAuth(),
+        protectedResourceMetadata: { resource: 'https://api.example.com/tools/mcp/', authorization_servers: ['https://auth.example.com'] },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('names the RFC 9728 URL (well-known suffix between host and path, trailing slash dropped) and serves the metadata there', async () => {
+    const res = await post(t.server, rpc('server/discover'), {}, '/tools/mcp');
+    expect(res.status).toBe(401);
+    const url = challenge(res.headers['www-authenticate']).resource_metadata!;
+    expect(url).toBe('https://api.example.com/.well-known/oauth-protected-resource/tools/mcp');
+    const metadata = await request(t.server).get(new URL(url).pathname);
+    expect(metadata.status).toBe(200);
+    expect(metadata.body.resource).toBe('https://api.example.com/tools/mcp/');
+  });
+});
+
+describe('protected-resource metadata whose resource is not the mount', () => {
+  it('warns at module init where the metadata is served, since its challenges name another URL', async () => {
+    const warnings: string[] = [];
+    const logger = { log() {}, error() {}, debug() {}, verbose() {}, warn: (message: unknown) => void warnings.push(String(message)) };
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({
+          path: 'mcp',
+          serverInfo: { name: 'test-server', version: '1.0.0' },
+          telemetryLogger: false,
+          protectedResourceMetadata: { resource: 'https://mcp.example.com/api/mcp', authorization_servers: ['https://auth.example.com'] },
+        }),
+      ],
+    })
+      .setLogger(logger)
+      .compile();
+    await moduleRef.close();
+    expect(warnings).toEqual([
+      'protectedResourceMetadata.resource https://mcp.example.com/api/mcp names https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp in its challenges, but the metadata is served at /.well-known/oauth-protected-resource/mcp (relative to any global prefix); route that URL to it.',
+    ]);
+  });
+});
+
+describe('auth check without protected-resource metadata, and the default provider', () => {
+  let withAuth: TestApp;
+  let noAuth: TestApp;
+  beforeAll(async () => {
+    withAuth = await createTestApp({ options: { auth: TokenAuth } });
+    noAuth = await createTestApp({ providers: [WhoAmITool] });
+  });
+  afterAll(async () => {
+    await withAuth.close();
+    await noAuth.close();
+  });
+
+  it('sends a bare Bearer challenge when no metadata is configured, with a provider given as a class', async () => {
+    const res = await post(withAuth.server, rpc('server/discover'));
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it.each([
+    ['configured without the option', () => withAuth],
+    ['with the default provider', () => noAuth],
+  ])('answers 404 at the well-known path when %s', async (_label, app) => {
+    const res = await request(app().server).get('/.well-known/oauth-protected-resource/mcp');
+    expect(res.status).toBe(404);
+  });
+
+  it('lets every request through with no identity when no provider is configured', async () => {
+    const res = await post(noAuth.server, whoami());
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ auth: null });
+  });
+});

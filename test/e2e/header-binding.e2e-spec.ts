@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Test } from '@nestjs/testing';
+import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { rawRequest, type HeaderLine } from '../wire/raw-http.js';
+import { MirrorTool, RegionTool } from '../wire/wire-fixtures.js';
+import { AppModule } from '../../sample/src/app.module.js';
+
+/** The header lines a conforming client sends for a body, with overrides (`null` drops one) and extra lines. */
+function linesFor(body: Record<string, unknown>, overrides: Record<string, string | null> = {}, extra: HeaderLine[] = []): HeaderLine[] {
+  const merged: Record<string, string | null> = { ...mirroredHeaders(body), ...overrides };
+  const lines = Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== null);
+  return [...lines, ...extra];
+}
+
+const call = (name: string, args?: Record<string, unknown>) => rpc('tools/call', args === undefined ? { name } : { name, arguments: args });
+
+/** Expects a header-binding rejection: 400, -32020, the request id, one sentence naming the header. */
+function expectMismatch(res: { status: number; body: any }, header: string): void {
+  expect(res.status).toBe(400);
+  expect(res.body.error.code).toBe(-32020);
+  expect(res.body.id).toBeDefined();
+  expect(res.body.error.data).toEqual({ header });
+  expect(res.body.error.message).toMatch(/^Header mismatch: [^\n]*\.$/);
+  expect(res.body.error.message).toContain(header);
+}
+
+/** Expects a served tools/call: 200 with a complete result (the tool ran). */
+function expectServed(res: { status: number; body: any }): void {
+  expect(res.status).toBe(200);
+  expect(res.body.error).toBeUndefined();
+  expect(res.body.result.resultType).toBe('complete');
+}
+
+describe('header binding: mirrored headers must match the body', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [RegionTool, MirrorTool] });
+  });
+  afterAll(() => t.close());
+
+  describe('MCP-Protocol-Version, Mcp-Method and Mcp-Name', () => {
+    it('serves a request whose mirrored headers match its body', async () => {
+      expectServed(await post(t.server, call('test_x_mcp_header', { region: 'us-west1' }), { 'mcp-param-region': 'us-west1' }));
+    });
+
+    it.each(['mcp-method', 'MCP-METHOD', 'mCp-MeThOd'])('accepts the header name %s on the wire: names compare without case', async (name) => {
+      const body = rpc('tools/list');
+      const res = await rawRequest(t.server, { headers: linesFor(body, { 'mcp-method': null }, [[name, 'tools/list']]), body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+    });
+
+    it.each([
+      ['Mcp-Method', { 'mcp-method': 'tools/call' }, 'header_mismatch'],
+      ['Mcp-Method', { 'mcp-method': 'TOOLS/LIST' }, 'header_mismatch'],
+      ['Mcp-Method', { 'mcp-method': null }, 'missing_header'],
+      ['MCP-Protocol-Version', { 'mcp-protocol-version': '2025-06-18' }, 'header_mismatch'],
+      ['MCP-Protocol-Version', { 'mcp-protocol-version': null }, 'missing_header'],
+    ])('refuses a tools/list whose %s header is %j with 400 + -32020', async (header, headers, reason) => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, rpc('tools/list'), headers)));
+      expectMismatch(res, header);
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason });
+    });
+
+    it('answers a protocol-version header that differs from an unsupported _meta version with -32020, not -32022', async () => {
+      const body = rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) });
+      const res = await post(t.server, body, { 'mcp-protocol-version': '2026-07-28' });
+      expectMismatch(res, 'MCP-Protocol-Version');
+    });
+
+    it('leaves an unsupported version that header and _meta agree on to the version check (-32022)', async () => {
+      const body = rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) });
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, body)));
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32022);
+      expect(mark?.rejecter).toBe('version-check');
+    });
+
+    it.each([
+      ['a different name', { 'mcp-name': 'mirror' }, 'header_mismatch'],
+      ['missing', { 'mcp-name': null }, 'missing_header'],
+      ['bad base64 padding', { 'mcp-name': '=?base64?dGVzdF94X21jcF9oZWFkZXI?=' }, 'malformed_header'],
+    ])('refuses a tools/call whose Mcp-Name is %s', async (_label, headers, reason) => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, call('test_x_mcp_header'), headers)));
+      expectMismatch(res, 'Mcp-Name');
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason });
+    });
+
+    it('accepts an Mcp-Name with surrounding whitespace (HTTP optional whitespace is stripped)', async () => {
+      expectServed(await post(t.server, call('test_x_mcp_header'), { 'mcp-name': '  test_x_mcp_header  ' }));
+    });
+
+    it('decodes a base64-wrapped Mcp-Name before comparing it', async () => {
+      const encoded = `=?base64?${Buffer.from('test_x_mcp_header').toString('base64')}?=`;
+      expectServed(await post(t.server, call('test_x_mcp_header'), { 'mcp-name': encoded }));
+    });
+
+    it('ignores Mcp-Name on a method that binds none, even a malformed one', async () => {
+      const res = await post(t.server, rpc('tools/list'), { 'mcp-name': '=?base64?!!!?=' });
+      expect(res.status).toBe(200);
+    });
+
+    it('binds no Mcp-Name to a tools/call whose name is not a string, leaving that to params validation', async () => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, rpc('tools/call', { name: 42 }), { 'mcp-name': 'x' })));
+      expect(mark?.rejecter).toBe('method-routing');
+      expect(res.body.error.code).toBe(-32602);
+    });
+
+    it('quotes a long mismatching value only bounded, in one sentence', async () => {
+      const long = `x${'y'.repeat(5000)}`;
+      const res = await post(t.server, call('test_x_mcp_header'), { 'mcp-name': long });
+      expectMismatch(res, 'Mcp-Name');
+      expect(res.body.error.message.length).toBeLessThan(300);
+      expect(res.body.error.message).not.toContain(long);
+    });
+  });
+
+  describe('Mcp-Param-* for x-mcp-header arguments (FIXTURE 2.7)', () => {
+    const region = (value: string, header: string | null) =>
+      post(t.server, call('test_x_mcp_header', { region: value }), { 'mcp-param-region': header });
+
+    it.each([
+      ['Hello', '=?base64?SGVsbG8=?=', 'a base64-wrapped value, decoded before comparing'],
+      ['SGVsbG8=', 'SGVsbG8=', 'a plain value that looks like base64 (a literal)'],
+      ['=?base64?SGVsbG8=', '=?base64?SGVsbG8=', 'a prefix without the ?= suffix (a literal)'],
+      ['SGVsbG8=?=', 'SGVsbG8=?=', 'a suffix without the prefix (a literal)'],
+      ['=?BASE64?SGVsbG8=?=', '=?BASE64?SGVsbG8=?=', 'an upper-case =?BASE64? wrapper (a literal)'],
+      ['Zürich', `=?base64?${Buffer.from('Zürich').toString('base64')}?=`, 'non-ASCII text, base64-wrapped'],
+      [' padded ', `=?base64?${Buffer.from(' padded ').toString('base64')}?=`, 'leading and trailing spaces, base64-wrapped'],
+      ['', '=?base64??=', 'an empty value, base64-wrapped'],
+    ])('accepts body %j with header %j: %s', async (value, header) => {
+      expectServed(await region(value, header));
+    });
+
+    it.each([
+      ['Hello', '=?base64?SGVsbG8?=', 'malformed_header', 'bad padding'],
+      ['Hello', '=?base64?SGVs!!!bG8=?=', 'malformed_header', 'characters outside the base64 alphabet'],
+      ['Hello', '=?base64?SGVsbG8=====?=', 'malformed_header', 'too much padding'],
+      ['Hello', '=?base64?/w==?=', 'malformed_header', 'bytes that are not UTF-8'],
+      ['Hello', '=?BASE64?SGVsbG8=?=', 'header_mismatch', 'an upper-case wrapper, read as a literal that differs'],
+      ['Hello', 'hello', 'header_mismatch', 'a value differing in case'],
+      ['test-value', null, 'missing_header', 'no header at all while the body holds the value'],
+    ])('refuses body %j with header %j (%s): %s', async (value, header, reason, _why) => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await region(value, header)));
+      expectMismatch(res, 'Mcp-Param-Region');
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason });
+    });
+
+    it('refuses a plain header value carrying a byte outside visible ASCII', async () => {
+      const body = call('test_x_mcp_header', { region: 'é' });
+      const lines = linesFor(body, {}, [['Mcp-Param-Region', 'é']]);
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await rawRequest(t.server, { headers: lines, body: JSON.stringify(body) })));
+      expect(res.status).toBe(400);
+      expect((res.body as any).error.code).toBe(-32020);
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'malformed_header' });
+    });
+
+    it('accepts an argument that is absent when no header is sent', async () => {
+      expectServed(await post(t.server, call('test_x_mcp_header', { level: 3 })));
+      expectServed(await post(t.server, call('test_x_mcp_header')));
+    });
+
+    it('accepts a null argument when no header is sent', async () => {
+      const res = await post(t.server, call('mirror', { region: null }));
+      expect(res.status).toBe(200);
+      expect(res.body.error).toBeUndefined();
+    });
+
+    it('refuses a header sent for an argument that is absent (an intermediary may have routed on it)', async () => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, call('test_x_mcp_header', { level: 3 }), { 'mcp-param-region': 'us' })));
+      expectMismatch(res, 'Mcp-Param-Region');
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'header_mismatch' });
+    });
+
+    it('ignores an Mcp-Param-* header that no annotation declares', async () => {
+      expectServed(await post(t.server, call('test_x_mcp_header', { region: 'eu' }), { 'mcp-param-region': 'eu', 'mcp-param-level': '999' }));
+    });
+
+    it('matches Mcp-Param-* header names without case', async () => {
+      const body = call('test_x_mcp_header', { region: 'eu' });
+      const res = await rawRequest(t.server, { headers: linesFor(body, {}, [['mCp-PaRaM-rEgIoN', 'eu']]), body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      expect((res.body as any).result.resultType).toBe('complete');
+    });
+
+    it.each([
+      [42, '42'],
+      [42, '42.0'],
+      [42, '4.2e1'],
+      [-7, '-7'],
+      [0, '-0'],
+      [9007199254740991, '9007199254740991'],
+    ])('accepts integer %j with header %j (compared numerically)', async (count, header) => {
+      expectServed(await post(t.server, call('mirror', { count }), { 'mcp-param-count': header }));
+    });
+
+    it.each([
+      [42, '43'],
+      [42, '42.5'],
+      [42, '42.0000000000000001'],
+      [42, 'forty-two'],
+      [42, '+42'],
+      [42, '0x2a'],
+    ])('refuses integer %j with header %j', async (count, header) => {
+      const res = await post(t.server, call('mirror', { count }), { 'mcp-param-count': header });
+      expectMismatch(res, 'Mcp-Param-Count');
+    });
+
+    it('refuses an integer argument outside ±(2^53−1), which no header can mirror', async () => {
+      const body = JSON.stringify(call('mirror', { count: 1 })).replace('"count":1', '"count":9007199254740993');
+      const res = await post(t.server, body, {
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'mirror',
+        'mcp-param-count': '9007199254740993',
+      });
+      expectMismatch(res, 'Mcp-Param-Count');
+    });
+
+    it.each([
+      [true, 'true', true],
+      [false, 'false', true],
+      [true, 'TRUE', false],
+      [true, '1', false],
+    ])('compares boolean %j with header %j as lower-case true/false (accepted: %j)', async (flag, header, accepted) => {
+      const res = await post(t.server, call('mirror', { flag }), { 'mcp-param-flag': header });
+      if (accepted) expectServed(res);
+      else expectMismatch(res, 'Mcp-Param-Flag');
+    });
+
+    it('binds an argument nested under a pure properties chain', async () => {
+      expectServed(await post(t.server, call('mirror', { nested: { zone: 'eu-1' } }), { 'mcp-param-zone': 'eu-1' }));
+      expectMismatch(await post(t.server, call('mirror', { nested: { zone: 'eu-1' } })), 'Mcp-Param-Zone');
+    });
+
+    it('binds nothing to a value of a type its annotation cannot spell, leaving it to the tool\'s input validation', async () => {
+      const res = await post(t.server, call('mirror', { count: 'many' }));
+      expect(res.status).toBe(200);
+      expect(res.body.result.isError).toBe(true);
+    });
+
+    it('checks no Mcp-Param-* for an unknown tool, which tools/call answers with -32602', async () => {
+      const res = await post(t.server, call('no_such_tool', { region: 'eu' }), { 'mcp-param-region': 'elsewhere' });
+      expect(res.status).toBe(200);
+      expect(res.body.error.code).toBe(-32602);
+    });
+  });
+
+  describe('repeated header lines (the singleton-header check, ahead of header binding)', () => {
+    it('refuses an Mcp-Param-* header sent as two lines (supertest array form) with exactly one rejection event', async () => {
+      const events = await recordEvents(['mcp:wire:reject'], () =>
+        post(t.server, call('test_x_mcp_header', { region: 'eu' }), { 'mcp-param-region': ['eu', 'eu'] }),
+      );
+      expect(events).toHaveLength(1);
+      expect(events[0]!.message).toMatchObject({ rejecter: 'singleton-header-check', reason: 'duplicate_header', status: 400, code: -32020 });
+    });
+
+    it.each([
+      ['MCP-Protocol-Version', 'mcp-protocol-version'],
+      ['Mcp-Method', 'mcp-method'],
+      ['Mcp-Name', 'mcp-name'],
+      ['Mcp-Param-region', 'mcp-param-region'],
+    ])('refuses two %s lines with 400 + -32020 naming the header, even when they agree', async (header, name) => {
+      const body = call('test_x_mcp_header', { region: 'eu' });
+      const value = name === 'mcp-param-region' ? 'eu' : name === 'mcp-name' ? 'test_x_mcp_header' : name === 'mcp-method' ? 'tools/call' : '2026-07-28';
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, body, { 'mcp-param-region': 'eu', [name]: [value, value] })));
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32020);
+      expect(res.body.error.data).toEqual({ header });
+      expect(res.body.error.message).toBe(`Header mismatch: the ${header} header is sent more than once; send it once.`);
+      expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+    });
+
+    it('counts lines whose names differ only in case as repeats', async () => {
+      const body = call('test_x_mcp_header');
+      const lines = linesFor(body, { 'mcp-name': null }, [['Mcp-Name', 'test_x_mcp_header'], ['mcp-name', 'test_x_mcp_header']]);
+      const mark = await rejectionOf(() => rawRequest(t.server, { headers: lines, body: JSON.stringify(body) }));
+      expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+    });
+  });
+});
+
+describe('the sample app declares a header annotation', () => {
+  let app: INestApplication;
+  let server: Server;
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    await app.listen(0, '127.0.0.1');
+    server = app.getHttpServer() as Server;
+  });
+  afterAll(() => app.close());
+
+  it('lists the weather tool with region mirrored into Mcp-Param-Region', async () => {
+    const res = await post(server, rpc('tools/list'));
+    const weather = res.body.result.tools.find((tool: { name: string }) => tool.name === 'weather');
+    expect(weather.inputSchema.properties.region['x-mcp-header']).toBe('Region');
+  });
+
+  it('serves weather when Mcp-Param-Region mirrors region, and refuses it when the header is missing', async () => {
+    expectServed(await post(server, call('weather', { region: 'eu-west' }), { 'mcp-param-region': 'eu-west' }));
+    expectMismatch(await post(server, call('weather', { region: 'eu-west' })), 'Mcp-Param-Region');
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { DiscoveryService } from '@nestjs/core';
+import { CHAIN_GUARDS, META_KEYS, WIRE_CHECKS } from '../../lib/index.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
+
+/**
+ * The POST-chain sweep: the order is stated once, in code (`WIRE_CHECKS`, `CHAIN_GUARDS`), and this file pins it
+ * three ways: the guards bound on the mount's POST handler are exactly `CHAIN_GUARDS`; each stage has a
+ * request that only it refuses; and for every pair of stages, a request violating both is refused by the earlier
+ * one. A stage added to `CHAIN_GUARDS` without a violation fails `tsc`.
+ */
+
+type Stage = (typeof CHAIN_GUARDS)[number];
+type ChainRejecter = Stage['rejecter'];
+
+const MAX_BODY_BYTES = 2048;
+
+/** A request being built: header values by lower-cased name (`null` drops one, an array repeats it), and a body. */
+interface Draft {
+  headers: Record<string, string | string[] | null>;
+  body: Record<string, any>;
+  padding: number;
+}
+
+/**
+ * One violation per stage, each a mutation of a conforming request chosen so that any two compose: applying the
+ * later stage's violation and then the earlier one's leaves both in place.
+ */
+const VIOLATIONS = {
+  'origin-check': (d) => void (d.headers.origin = 'http://evil.example.com'),
+  'singleton-header-check': (d) => void (d.headers['mcp-name'] = ['x', 'x']),
+  'auth-check': (d) => void (d.headers.authorization = null),
+  'parse-step': (d) => void (d.padding = MAX_BODY_BYTES),
+  'message-validation': (d) => void (d.body.jsonrpc = '1.0'),
+  'protocol-fields': (d) => void delete d.body.params._meta[META_KEYS.clientCapabilities],
+  'header-binding-check': (d) => void (d.headers['mcp-method'] = 'tools/list'),
+  'version-check': (d) => {
+    d.body.params._meta[META_KEYS.protocolVersion] = 'v999.0.0';
+    d.headers['mcp-protocol-version'] = 'v999.0.0';
+  },
+} satisfies Record<ChainRejecter, (draft: Draft) => void>;
+
+function draft(): Draft {
+  const body = rpc('server/discover');
+  return { headers: { ...mirroredHeaders(body), authorization: `Bearer ${GOOD_TOKEN}` }, body, padding: 0 };
+}
+
+describe('POST chain order', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ options: { auth: new TokenAuth(), maxBodyBytes: MAX_BODY_BYTES } });
+  });
+  afterAll(() => t.close());
+
+  function send(d: Draft) {
+    return rejectionOf(() => post(t.server, JSON.stringify(d.body) + ' '.repeat(d.padding), d.headers));
+  }
+
+  it('binds exactly CHAIN_GUARDS, in order, on the mount\'s POST handler, and no guard on the fallthrough', () => {
+    const mounts = t.app
+      .get(DiscoveryService)
+      .getControllers()
+      .map((wrapper) => wrapper.metatype as { prototype: Record<string, unknown> } | null)
+      .filter((type) => type && Reflect.getMetadata(PATH_METADATA, type) === 'mcp');
+    expect(mounts).toHaveLength(1);
+    const prototype = mounts[0]!.prototype;
+    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.post as object)).toEqual([...CHAIN_GUARDS]);
+    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.otherVerb as object)).toBeUndefined();
+    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.belowMount as object)).toBeUndefined();
+  });
+
+  it('states the order once: the wire checks first (origin, singleton headers, auth), then the body-bound stages', () => {
+    expect(CHAIN_GUARDS.slice(0, WIRE_CHECKS.length)).toEqual([...WIRE_CHECKS]);
+    expect(CHAIN_GUARDS.map((stage) => stage.rejecter)).toEqual([
+      'origin-check',
+      'singleton-header-check',
+      'auth-check',
+      'parse-step',
+      'message-validation',
+      'protocol-fields',
+      'header-binding-check',
+      'version-check',
+    ]);
+  });
+
+  it('serves the conforming request every violation starts from', async () => {
+    const res = await post(t.server, draft().body, draft().headers);
+    expect(res.status).toBe(200);
+  });
+
+  describe.each(CHAIN_GUARDS.map((stage) => [stage.rejecter, stage] as const))('%s', (rejecter) => {
+    it('refuses the request that violates only this stage', async () => {
+      const d = draft();
+      VIOLATIONS[rejecter](d);
+      expect((await send(d))?.rejecter).toBe(rejecter);
+    });
+  });
+
+  const pairs = CHAIN_GUARDS.flatMap((earlier, i) => CHAIN_GUARDS.slice(i + 1).map((later) => [earlier.rejecter, later.rejecter] as const));
+  it.each(pairs)('refuses a request violating both %s and %s with the earlier one', async (earlier, later) => {
+    const d = draft();
+    VIOLATIONS[later](d);
+    VIOLATIONS[earlier](d);
+    expect((await send(d))?.rejecter).toBe(earlier);
+  });
+});

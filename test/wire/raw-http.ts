@@ -1,0 +1,56 @@
+import http, { type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One header line: name and value exactly as they go on the wire (repeat a name to send it twice). */
+export type HeaderLine = readonly [name: string, value: string];
+
+/** What a raw request is made of; everything a conforming client would add is left to the caller. */
+export interface RawRequest {
+  method?: string;
+  path?: string;
+  /** Header lines in order; `Host` is `<address>:<port>` of the server unless a line names it. */
+  headers?: readonly HeaderLine[];
+  body?: string;
+  /** The address to connect to, when it is not the one the server listens on (a non-loopback interface). */
+  connectTo?: string;
+}
+
+/** A raw answer: status, headers, the body as text and, when it is JSON, parsed. */
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+}
+
+/**
+ * Sends one HTTP/1.1 request with full control of its header lines (a spoofed or repeated `Host`, repeated
+ * singleton headers, names in any case), which supertest cannot express for `Host`.
+ */
+export function rawRequest(server: Server, request: RawRequest = {}): Promise<RawResponse> {
+  const { address, port } = server.address() as AddressInfo;
+  const lines: HeaderLine[] = [...(request.headers ?? [])];
+  if (!lines.some(([name]) => name.toLowerCase() === 'host')) lines.unshift(['Host', `${address.includes(':') ? `[${address}]` : address}:${port}`]);
+  if (request.body !== undefined) lines.push(['Content-Length', String(Buffer.byteLength(request.body))]);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: request.connectTo ?? address, port, method: request.method ?? 'POST', path: request.path ?? '/mcp', agent: false, headers: lines.flat() },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}

@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import { McpAuthDecision, McpTool, bearerToken, type McpAuth, type McpContext, type McpPlainTool } from '../../lib/index.js';
+
+/** The conformance fixture's header tool (FIXTURE.md 2.2): `region` is mirrored into `Mcp-Param-Region`. */
+@McpTool({
+  name: 'test_x_mcp_header',
+  description: 'Echoes its region; region is mirrored into Mcp-Param-Region.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      region: { type: 'string', description: 'mirrored into Mcp-Param-Region', 'x-mcp-header': 'Region' },
+      level: { type: 'integer', description: 'non-mirrored argument' },
+    },
+  },
+})
+export class RegionTool implements McpPlainTool {
+  /** Answers with the arguments it received. */
+  run(args: Record<string, unknown>): unknown {
+    return { received: args };
+  }
+}
+
+/** A tool with one header annotation per mirrorable type, one nested under a pure `properties` chain. */
+@McpTool({
+  name: 'mirror',
+  description: 'Echoes its arguments; count, flag, region and nested.zone are mirrored into headers.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+      count: { type: 'integer', 'x-mcp-header': 'Count' },
+      flag: { type: 'boolean', 'x-mcp-header': 'Flag' },
+      nested: { type: 'object', properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } } },
+      plain: { type: 'string' },
+    },
+  },
+})
+export class MirrorTool implements McpPlainTool {
+  /** Answers with the arguments it received. */
+  run(args: Record<string, unknown>): unknown {
+    return { received: args };
+  }
+}
+
+/** A tool that answers with what the auth provider returned for the request (`McpContext.auth`). */
+@McpTool({ name: 'whoami', description: 'Tells the caller who the auth provider said they are.', inputSchema: { type: 'object' } })
+export class WhoAmITool implements McpPlainTool {
+  /** Answers with the context's auth info. */
+  run(_args: Record<string, unknown>, ctx: McpContext): unknown {
+    return { auth: ctx.auth ?? null };
+  }
+}
+
+/** The one token {@link TokenAuth} lets through. */
+export const GOOD_TOKEN = 'good-token';
+
+/**
+ * A bearer-token provider for tests: `good-token` passes as alice; no token is a plain refusal; a few fixed tokens
+ * produce each decision, and a few produce garbage, to prove a misbehaving provider is a fault.
+ */
+export class TokenAuth implements McpAuth {
+  /** How many times the provider was asked. */
+  calls = 0;
+
+  /** Decides from the bearer token alone. */
+  authenticate(req: IncomingMessage): McpAuthDecision {
+    this.calls++;
+    const token = bearerToken(req);
+    switch (token) {
+      case undefined:
+        return McpAuthDecision.deny();
+      case GOOD_TOKEN:
+        return McpAuthDecision.allow({ subject: 'alice', scopes: ['tools:read'], tenant: 'acme' });
+      case 'expired':
+        return McpAuthDecision.deny({ error: 'invalid_token', description: `The token "expired" \\ yesterday → ✓ ${'x'.repeat(400)}` });
+      case 'reader':
+        return McpAuthDecision.insufficientScope('tools:call tools:admin', 'This call needs tools:call and tools:admin.');
+      case 'malformed':
+        return McpAuthDecision.deny({ error: 'invalid_request', description: 'The token is malformed.' });
+      case 'throws':
+        throw new Error('the key store is down');
+      default:
+        return Object.hasOwn(GARBAGE, token) ? GARBAGE[token]! : McpAuthDecision.deny({ error: 'invalid_token' });
+    }
+  }
+}
+
+/** Tokens for which {@link TokenAuth} returns something that is not a valid decision. */
+export const GARBAGE: Record<string, McpAuthDecision> = {
+  'returns-undefined': undefined as unknown as McpAuthDecision,
+  'returns-true': true as unknown as McpAuthDecision,
+  'unknown-outcome': { outcome: 'maybe' } as unknown as McpAuthDecision,
+  'info-not-object': { outcome: 'allow', info: 'alice' } as unknown as McpAuthDecision,
+  'scopes-not-strings': { outcome: 'allow', info: { scopes: [1, 2] } } as unknown as McpAuthDecision,
+  'scope-with-quote': { outcome: 'insufficient_scope', scope: 'a"b' },
+  'scope-missing': { outcome: 'insufficient_scope' } as unknown as McpAuthDecision,
+  'deny-unknown-error': { outcome: 'deny', error: 'server_error' } as unknown as McpAuthDecision,
+  'description-not-string': { outcome: 'deny', description: 42 } as unknown as McpAuthDecision,
+  'getter-throws': Object.defineProperty({}, 'outcome', {
+    get() {
+      throw new Error('getter');
+    },
+  }) as unknown as McpAuthDecision,
+};
