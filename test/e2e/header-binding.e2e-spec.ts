@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
-import { rawRequest, type HeaderLine } from '../wire/raw-http.js';
+import { rawRequest, type HeaderLine } from '../support/raw-http.js';
 import { MirrorTool, RegionTool } from '../wire/wire-fixtures.js';
 import { AppModule } from '../../sample/src/app.module.js';
 

@@ -21,7 +21,7 @@ describe('the mount', () => {
 
   it.each(OTHER_VERBS)('answers %s at the mount with 405, Allow: POST, plain text, and the fallthrough mark', async (verb) => {
     const events = await recordEvents(['mcp:wire:fallthrough', 'mcp:wire:reject'], async () => {
-      const res = await rawRequest(t.server, { method: verb, path: '/mcp', headers: { origin: 'http://evil.example.com' } });
+      const res = await rawRequest(t.server, { method: verb, path: '/mcp', headers: [['origin', 'http://evil.example.com']] });
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBe('POST');
       if (verb !== 'HEAD') expect(res.text).toBe('Method Not Allowed\n');

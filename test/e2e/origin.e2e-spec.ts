@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
-import { rawRequest, type HeaderLine, type RawResponse } from '../wire/raw-http.js';
+import { rawRequest, type HeaderLine, type RawResponse } from '../support/raw-http.js';
 
 /** A `server/discover` POST (the conformance probe's body) with the given extra header lines, sent raw. */
 function discover(t: TestApp, lines: HeaderLine[] = [], connectTo?: string): Promise<RawResponse> {

@@ -16,7 +16,12 @@ function bodyOfSize(size: number): string {
   return body;
 }
 
-const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+const headers: [string, string][] = [
+  ['content-type', 'application/json'],
+  ['mcp-protocol-version', '2026-07-28'],
+  ['mcp-method', 'tools/call'],
+  ['mcp-name', 'echo'],
+];
 
 describe('the parse step', () => {
   let t: TestApp;
@@ -29,17 +34,17 @@ describe('the parse step', () => {
     const body = bodyOfSize(CEILING);
     const res = await rawRequest(t.server, { headers, body });
     expect(res.status).toBe(200);
-    expect(res.json().result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
+    expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
   });
 
   it('refuses a body one byte over the ceiling with 413 before parsing it', async () => {
     const res = await rawRequest(t.server, { headers, body: bodyOfSize(CEILING + 1) });
     expect(res.status).toBe(413);
-    expect(res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
+    expect((res.body as any)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
   });
 
   it('refuses a chunked body (no Content-Length) as soon as it grows over the ceiling', async () => {
-    const res = await rawRequest(t.server, { headers: { ...headers, 'transfer-encoding': 'chunked' }, body: bodyOfSize(CEILING * 3) });
+    const res = await rawRequest(t.server, { headers: [...headers, ['transfer-encoding', 'chunked']], body: bodyOfSize(CEILING * 3) });
     expect(res.status).toBe(413);
   });
 
@@ -52,7 +57,7 @@ describe('the parse step', () => {
   it('answers a body that is not UTF-8 with -32700', async () => {
     const res = await rawRequest(t.server, { headers, body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
     expect(res.status).toBe(400);
-    expect(res.json().error).toEqual({ code: -32700, message: 'Parse error: the body is not valid UTF-8.' });
+    expect((res.body as any).error).toEqual({ code: -32700, message: 'Parse error: the body is not valid UTF-8.' });
   });
 
   it('answers an empty body with -32700', async () => {

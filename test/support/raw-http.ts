@@ -1,45 +1,64 @@
-import { request as httpRequest, type Server } from 'node:http';
-import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import http, { type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+
+/** One header line: name and value exactly as they go on the wire (repeat a name to send it twice). */
+export type HeaderLine = readonly [name: string, value: string];
+
+/** What a raw request is made of; everything a conforming client would add is left to the caller. */
+export interface RawRequest {
+  method?: string;
+  path?: string;
+  /** Header lines in order; `Host` is `<address>:<port>` of the server unless a line names it. */
+  headers?: readonly HeaderLine[];
+  body?: string | Buffer;
+  /** The address to connect to, when it is not the one the server listens on (a non-loopback interface). */
+  connectTo?: string;
+}
+
+/** A raw answer: status, headers, the body as text and, when it is JSON, parsed. */
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+}
+
+/**
+ * Sends one HTTP/1.1 request with full control of its header lines (a spoofed or repeated `Host`, repeated
+ * singleton headers, names in any case), which supertest cannot express for `Host`.
+ */
+export function rawRequest(server: Server, request: RawRequest = {}): Promise<RawResponse> {
+  const { address, port } = server.address() as AddressInfo;
+  const lines: HeaderLine[] = [...(request.headers ?? [])];
+  if (!lines.some(([name]) => name.toLowerCase() === 'host')) lines.unshift(['Host', `${address.includes(':') ? `[${address}]` : address}:${port}`]);
+  const chunked = lines.some(([name]) => name.toLowerCase() === 'transfer-encoding');
+  if (request.body !== undefined && !chunked) lines.push(['Content-Length', String(Buffer.byteLength(request.body))]);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: request.connectTo ?? address, port, method: request.method ?? 'POST', path: request.path ?? '/mcp', agent: false, headers: lines.flat() },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}
 
 /** The loopback port a listening test server is on. */
 export function portOf(server: Server): number {
   return (server.address() as AddressInfo).port;
-}
-
-/** A response read off the wire. */
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json(): any;
-}
-
-/**
- * Sends one request with node:http, exactly as given: any Host header, any verb, a body written as is. Used
- * where supertest would normalise what the test means to send.
- */
-export function rawRequest(
-  server: Server,
-  options: { method?: string; path?: string; headers?: Record<string, string | string[]>; body?: string | Buffer },
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port: portOf(server), method: options.method ?? 'POST', path: options.path ?? '/mcp', headers: options.headers ?? {}, setHost: !options.headers || !Object.keys(options.headers).some((h) => h.toLowerCase() === 'host') },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
 }
 
 /**

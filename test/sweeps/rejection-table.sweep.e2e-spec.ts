@@ -28,15 +28,23 @@ const SCENARIOS = {
   'origin-check/forbidden_host': async (t) => {
     const body = JSON.stringify(rpc('server/discover'));
     const res = await rawRequest(t.server, {
-      headers: { host: 'evil.example.com', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      headers: [['host', 'evil.example.com'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']],
       body,
     });
     return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
   },
   'origin-check/duplicate_origin': (t) => viaPost(t, rpc('server/discover'), { origin: ['http://localhost', 'http://localhost'] }),
+  'origin-check/duplicate_host': async (t) => {
+    const res = await rawRequest(t.server, {
+      headers: [['host', '127.0.0.1'], ['host', '127.0.0.1'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']],
+      body: JSON.stringify(rpc('server/discover')),
+    });
+    return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
+  },
   'singleton-header-check/duplicate_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': ['server/discover', 'server/discover'] }),
   'auth-check/unauthorized': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'deny' }),
   'auth-check/insufficient_scope': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'scope' }),
+  'auth-check/invalid_request': (t) => viaPost(t, rpc('server/discover'), { authorization: ['Bearer a', 'Bearer b'] }),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/stalled_read': async (t) => {
     const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SERVED_VERBS, WIRE_CHECKS, type RejectionReason } from '../../lib/index.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { rawRequest, type HeaderLine } from '../wire/raw-http.js';
+import { rawRequest, type HeaderLine } from '../support/raw-http.js';
 import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
 
 /**
