@@ -13,8 +13,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The parse step: the stage of the POST chain that turns the body into one JSON-RPC message object, or
  * rejects it. A rejecter, not a wire check (it needs the body). Which conditions it answers, and how, is the
- * rejection table's (`parse-step` rows): a body over the ceiling (413), a stalled read (408), invalid UTF-8 or
- * JSON (-32700, no id), an array (a batch) or a JSON value that is not an object (-32600).
+ * rejection table's (`parse-step` rows): a repeated `Content-Type` header (400: which one describes the body is
+ * ambiguous, so it fails closed), a body over the ceiling (413), a stalled read (408), invalid UTF-8 or JSON
+ * (-32700, no id), an array (a batch) or a JSON value that is not an object (-32600). The content type itself is
+ * not enforced (DIGEST b.3: be lenient).
  *
  * It reads the raw body itself, under the `maxBodyBytes` ceiling and the `bodyReadTimeoutMs` read timeout. When
  * the host already consumed the body: with `rawBody: true` it parses the kept bytes (same ceiling, same
@@ -32,6 +34,8 @@ export class ParseStepGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<HostRequest>();
     const state = requestState(req);
     if (state.message) return true;
+    if ((req.headersDistinct['content-type']?.length ?? 0) > 1)
+      throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
     const value = await this.obtain(req);
     if (Array.isArray(value))
       throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');

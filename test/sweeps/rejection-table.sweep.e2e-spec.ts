@@ -45,6 +45,13 @@ const SCENARIOS = {
   'auth-check/unauthorized': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'deny' }),
   'auth-check/insufficient_scope': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'scope' }),
   'auth-check/invalid_request': (t) => viaPost(t, rpc('server/discover'), { authorization: ['Bearer a', 'Bearer b'] }),
+  'parse-step/duplicate_content_type': async (t) => {
+    const res = await rawRequest(t.server, {
+      headers: [['content-type', 'application/json'], ['content-type', 'text/plain'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']],
+      body: JSON.stringify(rpc('server/discover')),
+    });
+    return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
+  },
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/stalled_read': async (t) => {
     const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n';
