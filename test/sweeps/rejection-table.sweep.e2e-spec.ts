@@ -14,6 +14,11 @@ type Scenario = (t: TestApp) => Promise<Observed>;
 /** `rejecter/reason` of each row (distributed over the rows, not their cross product). */
 type RowKey = RejectionRow extends infer R ? (R extends RejectionRow ? `${R['rejecter']}/${R['reason']}` : never) : never;
 
+const viaRaw = async (t: TestApp, headers: [string, string][], body: unknown): Promise<Observed> => {
+  const res = await rawRequest(t.server, { headers, body: JSON.stringify(body) });
+  return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
+};
+
 const viaPost = async (t: TestApp, body: unknown, headers: Record<string, string | string[] | null> = {}): Promise<Observed> => {
   const res = await post(t.server, body, headers);
   return { status: res.status, text: res.text, contentType: res.headers['content-type'] };
@@ -25,33 +30,14 @@ const viaPost = async (t: TestApp, body: unknown, headers: Record<string, string
  */
 const SCENARIOS = {
   'origin-check/forbidden_origin': (t) => viaPost(t, rpc('server/discover'), { origin: 'http://evil.example.com' }),
-  'origin-check/forbidden_host': async (t) => {
-    const body = JSON.stringify(rpc('server/discover'));
-    const res = await rawRequest(t.server, {
-      headers: [['host', 'evil.example.com'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']],
-      body,
-    });
-    return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
-  },
+  'origin-check/forbidden_host': (t) => viaRaw(t, [['host', 'evil.example.com'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']], rpc('server/discover')),
   'origin-check/duplicate_origin': (t) => viaPost(t, rpc('server/discover'), { origin: ['http://localhost', 'http://localhost'] }),
-  'origin-check/duplicate_host': async (t) => {
-    const res = await rawRequest(t.server, {
-      headers: [['host', '127.0.0.1'], ['host', '127.0.0.1'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']],
-      body: JSON.stringify(rpc('server/discover')),
-    });
-    return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
-  },
+  'origin-check/duplicate_host': (t) => viaRaw(t, [['host', '127.0.0.1'], ['host', '127.0.0.1'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']], rpc('server/discover')),
   'singleton-header-check/duplicate_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': ['server/discover', 'server/discover'] }),
   'auth-check/unauthorized': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'deny' }),
   'auth-check/insufficient_scope': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'scope' }),
   'auth-check/invalid_request': (t) => viaPost(t, rpc('server/discover'), { authorization: ['Bearer a', 'Bearer b'] }),
-  'parse-step/duplicate_content_type': async (t) => {
-    const res = await rawRequest(t.server, {
-      headers: [['content-type', 'application/json'], ['content-type', 'text/plain'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']],
-      body: JSON.stringify(rpc('server/discover')),
-    });
-    return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
-  },
+  'parse-step/duplicate_content_type': (t) => viaRaw(t, [['content-type', 'application/json'], ['content-type', 'text/plain'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']], rpc('server/discover')),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/stalled_read': async (t) => {
     const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n';
