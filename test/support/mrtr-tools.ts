@@ -207,7 +207,7 @@ export class SlowTool implements McpPlainTool {
     const run: (typeof slowRuns)[number] = { aborted: false, finished: false };
     slowRuns.push(run);
     ctx.progress(1, 10, 'started');
-    await Promise.race([new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true })), sleep(5000)]);
+    await sleep(5000, undefined, { signal: ctx.signal }).catch(() => undefined);
     run.aborted = ctx.signal.aborted;
     await sleep(20);
     run.progressAfterAbort = ctx.progress(2, 10, 'still here');
