@@ -185,6 +185,17 @@ describe('multi round-trip requests: tools/call', () => {
     );
   });
 
+  it('answers -32603 (no stack trace) when a round would seal more than the requestState limit', async () => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const res = await callTool(t.server, 'default_keys', {}, {
+        inputResponses: { 'elicit-1': accept({ v: 'one' }), 'sample-1': sampled('x'.repeat(1_100_000)) },
+      });
+      expect(res.status).toBe(500);
+      expect(res.body.error).toEqual({ code: -32603, message: 'Internal error while handling tools/call.' });
+    });
+    expect(events[0]?.message.error).toContain('over the 1048576 limit');
+  });
+
   it('ends the call input-required even when the tool swallows the signal and returns', async () => {
     const res = await callTool(t.server, 'swallow', {});
     expect(res.body.result.resultType).toBe('input_required');

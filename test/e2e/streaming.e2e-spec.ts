@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
-import { LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, slowRuns } from '../support/mrtr-tools.js';
+import { FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { answerMessages, finalMessage, sseMessages } from '../support/sse.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -23,7 +23,7 @@ function expectStream(res: { status: number; headers: Record<string, string> }):
 describe('answers over JSON or SSE: progress, log messages, cancellation', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [ProgressTool, LogsTool, ProgressThenSampleTool, SlowTool] });
+    t = await createTestApp({ providers: [ProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool] });
   });
   afterAll(() => t.close());
 
@@ -60,6 +60,33 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept: 'application/json' } });
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+    });
+
+    it('drops notifications rather than buffer them without bound when the client does not read, never the result', async () => {
+      floods.length = 0;
+      const body = toolCall('flood', {}, { meta: { progressToken: 'flood' } });
+      const port = (t.server.address() as AddressInfo).port;
+      const text = await new Promise<string>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) }, (res) => {
+          res.pause(); // a client that reads nothing until the tool is done
+          const chunks: Buffer[] = [];
+          const resume = async () => {
+            for (let i = 0; i < 500 && !floods[0]?.done; i++) await sleep(10);
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+            res.resume();
+          };
+          void resume();
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(body));
+      });
+      const messages = sseMessages(text);
+      const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => (m.params as { progress: number }).progress);
+      expect(floods[0]!.sent).toBeLessThan(20_000);
+      expect(progress).toHaveLength(floods[0]!.sent);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: floods[0]!.sent });
     });
 
     it('gives concurrent requests each their own stream', async () => {

@@ -197,6 +197,25 @@ export class ProgressThenSampleTool implements McpPlainTool {
   }
 }
 
+/** How many notifications the flood tool managed to send, and whether it is done. */
+export const floods: { sent: number; done: boolean }[] = [];
+
+/** Sends 20 000 progress notifications of 1 KiB as fast as it can (the backpressure test). */
+@McpTool({ name: 'flood', description: 'Floods progress.', inputSchema: NO_ARGS })
+export class FloodTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const run = { sent: 0, done: false };
+    floods.push(run);
+    const message = 'x'.repeat(1024);
+    for (let i = 1; i <= 20_000; i++) {
+      if (ctx.progress(i, 20_000, message)) run.sent++;
+      if (i % 500 === 0) await sleep(1);
+    }
+    run.done = true;
+    return { sent: run.sent };
+  }
+}
+
 /** What the slow tool saw, for the cancellation test. */
 export const slowRuns: { aborted: boolean; progressAfterAbort?: boolean; logAfterAbort?: boolean; finished: boolean }[] = [];
 
@@ -232,4 +251,5 @@ export const MRTR_TEST_TOOLS = [
   LogsTool,
   ProgressThenSampleTool,
   SlowTool,
+  FloodTool,
 ];
