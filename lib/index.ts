@@ -43,7 +43,7 @@ export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces
 export type { McpPlainTool } from './tools/plain-tool.js';
 export { McpContext } from './context/mcp-context.js';
 export { McpRequestLogger, LOG_LEVELS } from './context/request-logger.js';
-export type { McpLogLevel } from './context/request-logger.js';
+export type { McpLogLevel, McpLogMethod } from './context/request-logger.js';
 export type { McpProgressToken } from './context/progress-reporter.js';
 
 // multi round-trip requests

@@ -19,6 +19,12 @@ function loggable(data: unknown): unknown {
   return bounded(data, 1000);
 }
 
+/** Sends one log message at a fixed level; returns whether it was sent. @publicApi */
+export type McpLogMethod = (data: unknown, logger?: string) => boolean;
+
+/** One method per level: `ctx.log.debug(data)`, `ctx.log.info(data, 'db')`, … @publicApi */
+export interface McpRequestLogger extends Record<McpLogLevel, McpLogMethod> {}
+
 /**
  * The request logger (`ctx.log`): log messages a tool sends to the client as `notifications/message` on this
  * request's own SSE stream (deprecated in 2026-07-28, kept for clients that ask).
@@ -26,7 +32,8 @@ function loggable(data: unknown): unknown {
  * Rule it owns: a message is sent only when the request's `_meta["io.modelcontextprotocol/logLevel"]` is set and
  * the message's level is at or above it (R202); never on another request's stream, never after the final
  * response (the answer stream's rules). The first message sent switches the answer to SSE. `logger` defaults
- * to the tool's name. Log data reaches the client as written: never log secrets or personal data (R206).
+ * to the tool's name; there is one method per level (`debug` … `emergency`) beside `log(level, …)`. Log data
+ * reaches the client as written: never log secrets or personal data (R206).
  * Proven by: test/e2e/streaming.e2e-spec.ts ("log level filtering")
  * @publicApi
  */
@@ -36,7 +43,9 @@ export class McpRequestLogger {
     readonly level: McpLogLevel | undefined,
     private readonly answer: AnswerStream | undefined,
     private readonly defaultLogger: string | undefined,
-  ) {}
+  ) {
+    for (const level of LOG_LEVELS) this[level] = (data, logger) => this.log(level, data, logger);
+  }
 
   /** Whether a message at `level` would be sent (use it to skip building expensive data). */
   enabled(level: McpLogLevel): boolean {
@@ -50,30 +59,5 @@ export class McpRequestLogger {
     const params: Record<string, unknown> = { level, data: loggable(data) };
     if (logger !== undefined) params.logger = logger;
     return this.answer!.notify({ method: 'notifications/message', params });
-  }
-
-  debug(data: unknown, logger?: string): boolean {
-    return this.log('debug', data, logger);
-  }
-  info(data: unknown, logger?: string): boolean {
-    return this.log('info', data, logger);
-  }
-  notice(data: unknown, logger?: string): boolean {
-    return this.log('notice', data, logger);
-  }
-  warning(data: unknown, logger?: string): boolean {
-    return this.log('warning', data, logger);
-  }
-  error(data: unknown, logger?: string): boolean {
-    return this.log('error', data, logger);
-  }
-  critical(data: unknown, logger?: string): boolean {
-    return this.log('critical', data, logger);
-  }
-  alert(data: unknown, logger?: string): boolean {
-    return this.log('alert', data, logger);
-  }
-  emergency(data: unknown, logger?: string): boolean {
-    return this.log('emergency', data, logger);
   }
 }
