@@ -2,12 +2,11 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
 import { instanceLocation } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
-import { describeSchemaErrors } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 import { McpInputRequired } from './input-required.js';
 import { readAnswer } from './input-responses.js';
-import type { RequestBinding, } from './request-binding.js';
+import type { RequestBinding } from './request-binding.js';
 import type { RequestStateContent } from './request-state-seal.js';
 
 /** Explicit input-request keys: short, and safe in any client's logs and maps. */

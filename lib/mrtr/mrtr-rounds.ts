@@ -8,7 +8,9 @@ import type { McpResult, MethodCall } from '../methods/method-handler.interface.
 import { MRTR_METHODS } from '../methods/mcp-methods.js';
 import { publish } from '../telemetry/channels.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
+import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
+import { INPUT_KINDS } from './input-kinds.js';
 import { isInputRequired } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
 import { requestBinding } from './request-binding.js';
@@ -63,6 +65,11 @@ export class MrtrRounds implements OnApplicationBootstrap {
     private readonly tools: ToolRegistry,
   ) {
     this.seal = new RequestStateSeal(options.requestState.secrets, options.requestState.ttlMs);
+    const schema = ProtocolSchema.shared(); // compiled here, at module init: requests only run validators
+    for (const kind of Object.values(INPUT_KINDS)) {
+      schema.validator(kind.requestDefinition);
+      schema.validator(kind.answerDefinition);
+    }
   }
 
   onApplicationBootstrap(): void {
