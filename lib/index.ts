@@ -12,6 +12,7 @@ export type {
   McpIcon,
   McpCacheHints,
   McpProtectedResourceMetadata,
+  McpRequestStateOptions,
 } from './mcp-module-options.interface.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
 export { CHAIN_GUARDS } from './post-chain.js';
@@ -41,10 +42,29 @@ export { McpTool } from './tools/mcp-tool.decorator.js';
 export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces.js';
 export type { McpPlainTool } from './tools/plain-tool.js';
 export { McpContext } from './context/mcp-context.js';
+export { McpRequestLogger, LOG_LEVELS } from './context/request-logger.js';
+export type { McpLogLevel, McpLogMethod } from './context/request-logger.js';
+export type { McpProgressToken } from './context/progress-reporter.js';
+
+// multi round-trip requests
+export { McpInputRequired, isInputRequired } from './mrtr/input-required.js';
+export type {
+  McpElicitParams,
+  McpElicitFormParams,
+  McpElicitUrlParams,
+  McpElicitFieldSchema,
+  McpElicitResult,
+  McpSampleParams,
+  McpSamplingMessage,
+  McpSampleResult,
+  McpRoot,
+  McpInputOptions,
+} from './mrtr/input.types.js';
 export { dataPath } from './tools/data-path.js';
 
 // ⑤ response, errors, telemetry
 export { McpExceptionFilter } from './response/mcp-exception.filter.js';
+export { passesContainment, PASSES_CONTAINMENT } from './errors/passes-containment.js';
 export { REJECTION_TABLE } from './errors/rejection-table.js';
 export type { Rejecter, RejectionReason, RejectionRow } from './errors/rejection-table.js';
 export { RejectionException, isRejection } from './errors/rejection.exception.js';

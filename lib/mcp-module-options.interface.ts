@@ -60,6 +60,27 @@ export interface McpProtectedResourceMetadata {
 }
 
 /**
+ * How `requestState` (multi round-trip requests) is sealed. Every instance that may receive a retry must hold
+ * the secret that sealed the state it carries: behind a load balancer, give all instances the same secrets.
+ * @publicApi
+ */
+export interface McpRequestStateOptions {
+  /**
+   * HMAC-SHA256 secrets, newest first: states are sealed with the first and opened with any (rotation: add the
+   * new secret in front, drop the old one once `ttlMs` has passed). Each at least 32 bytes (UTF-8) and not
+   * repetitive; generate one with `openssl rand -base64 48`. Keep them out of source control.
+   * @default undefined (a random per-process secret, with a startup warning: retries must reach the same process)
+   */
+  secrets?: string[];
+  /**
+   * How long a sealed state stays valid, in milliseconds: a retry after that is refused (-32602) and the client
+   * starts the call again. It bounds how long a user may take to answer an elicitation.
+   * @default 600000 (10 minutes)
+   */
+  ttlMs?: number;
+}
+
+/**
  * The module options: a closed set, validated once at module init (an unknown key or a wrong value is a
  * `McpConfigurationError` naming the option). `path` is given beside them to `forRoot`/`forRootAsync`,
  * because a route is fixed before asynchronous options resolve.
@@ -116,6 +137,11 @@ export interface McpModuleOptions {
    */
   cache?: McpCacheHints;
   /**
+   * How `requestState` is sealed for multi round-trip requests (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`).
+   * @default { ttlMs: 600000 } (a random per-process secret)
+   */
+  requestState?: McpRequestStateOptions;
+  /**
    * What the telemetry logger writes through Nest's `Logger`: `'faults'` (method, auth and contained tool
    * faults), `'all'` (every telemetry event, the rest at debug level), or `false` (nothing).
    * @default 'faults'
@@ -124,12 +150,14 @@ export interface McpModuleOptions {
 }
 
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
-export interface McpResolvedOptions extends Readonly<Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins'>>> {
+export interface McpResolvedOptions
+  extends Readonly<Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState'>>> {
   readonly path: string;
   readonly instructions: string | undefined;
   readonly allowedOrigins: readonly string[] | undefined;
   readonly protectedResourceMetadata: McpProtectedResourceMetadata | undefined;
   readonly auth: McpAuth | Type<McpAuth> | undefined;
+  readonly requestState: { readonly secrets: readonly string[] | undefined; readonly ttlMs: number };
 }
 
 /** The extras given beside the options to `forRoot`/`forRootAsync`. @publicApi */

@@ -7,6 +7,7 @@ import { MethodRouter } from './methods/method-router.js';
 import { CHAIN_GUARDS } from './post-chain.js';
 import { requestState } from './protocol/request-state.js';
 import { resultEnvelope } from './protocol/json-rpc.js';
+import { AnswerStream } from './response/answer-stream.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { sendAcceptance, sendJson, sendText } from './response/send.js';
 import { publish } from './telemetry/channels.js';
@@ -25,7 +26,8 @@ function fallthrough(req: IncomingMessage, res: ServerResponse, status: 404 | 40
  * `McpModule.forRoot` builds one class per mount: two mounts at two paths in one app each get their own.
  *
  * - `POST <path>`: the one served verb, through `CHAIN_GUARDS` (the POST chain, in order; see `post-chain.ts`),
- *   then a notification is accepted (202) and a request is routed (`MethodRouter`) and answered 200.
+ *   then a notification is accepted (202) and a request is routed (`MethodRouter`) and answered 200 through
+ *   its answer stream (`AnswerStream`: JSON, or SSE once a notification is sent; a closed stream cancels).
  * - Any other verb at `<path>`: the fallthrough, 405 + `Allow: POST`, plain text, no check run.
  * - Any verb below `<path>` (`<path>/x`): the fallthrough, 404, plain text.
  * `McpExceptionFilter`, bound here, sends every rejection and contains every fault, so the host's global filters
@@ -43,12 +45,9 @@ export function createMcpController(path: string): Type<unknown> {
     async post(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
       const state = requestState(req);
       if (state.kind === 'notification') return sendAcceptance(res);
-      const abort = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      const result = await this.router.route({ state, request: req, response: res, signal: abort.signal });
-      if (result) sendJson(res, 200, resultEnvelope(state.id!, result));
+      const answer = AnswerStream.attach(req, res, state.method!);
+      const result = await this.router.route({ state, request: req, response: res, signal: answer.signal, answer });
+      if (result) answer.respond(resultEnvelope(state.id!, result));
     }
 
     @All()

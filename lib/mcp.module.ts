@@ -11,6 +11,7 @@ import {
 } from './mcp.module-definition.js';
 import type { McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MethodRouter } from './methods/method-router.js';
+import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { ServerCapabilities } from './methods/server-capabilities.js';
 import { ServerDiscoverHandler } from './methods/server-discover.handler.js';
 import { ToolsCallHandler } from './methods/tools-call.handler.js';
@@ -79,6 +80,7 @@ export class McpModule extends McpConfigurableModule {
       ServerCapabilities,
       ServerDiscoverHandler,
       ToolsListHandler,
+      MrtrRounds,
       ToolsCallHandler,
       MethodRouter,
     ];

@@ -1,12 +1,47 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { META_KEYS } from '../mcp.constants.js';
 import type { McpRequestState } from '../protocol/request-state.js';
+import type { AnswerStream } from '../response/answer-stream.js';
 import type { McpAuthInfo } from '../wire/mcp-auth.interface.js';
+import type { McpElicitParams, McpElicitResult, McpInputOptions, McpRoot, McpSampleParams, McpSampleResult } from '../mrtr/input.types.js';
+import type { MrtrRound } from '../mrtr/mrtr-round.js';
+import { ProgressReporter, type McpProgressToken } from './progress-reporter.js';
+import { McpRequestLogger, type McpLogLevel } from './request-logger.js';
+
+/**
+ * What a context is wired to beyond the request's facts: the round of a multi round-trip request and the
+ * answer stream. Absent parts make the matching calls unavailable (input requests reject, progress and log
+ * messages are dropped).
+ * @internal
+ */
+export interface McpContextIo {
+  readonly round?: MrtrRound;
+  readonly answer?: AnswerStream;
+  /** Shared by the contexts derived from one request (`withAction`), so progress keeps increasing across them. */
+  readonly progress?: ProgressReporter;
+}
+
+const noRound = (what: string) => {
+  const promise = Promise.reject(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
+  promise.catch(() => undefined);
+  return promise;
+};
 
 /**
  * The context handed to every tool run: this request's protocol fields, what the auth provider returned, the
- * request headers, which tool (and action) runs, and an `AbortSignal` that fires when the client goes away.
- * Built per call from what the POST chain proved; never shared between requests.
+ * request headers, which tool (and action) runs, an `AbortSignal` that fires when the client goes away, and the
+ * calls that reach the client during the request: progress, log messages, and input requests.
+ *
+ * **Re-execution.** `elicit`, `sample` and `listRoots` ask the client for input in a multi round-trip request
+ * (MRTR): an input request the client has not answered yet ends this execution with an input-required result
+ * (every input request made before the tool awaited, plus a sealed `requestState`); when the client retries with
+ * the answers, the tool runs again from the start and the same calls now resolve with them. So everything a tool
+ * does before its last input request runs once per round: ask first, act after, keep side effects behind the
+ * answers. Answers of earlier rounds come back on later rounds; `state` carries the tool's own small JSON value
+ * from one round to the next. A tool never catches the input-required signal (or rethrows it: it passes
+ * containment).
+ *
+ * Built per call from what the POST chain proved; never shared between requests, and valid only during its call.
  * @publicApi
  */
 export class McpContext {
@@ -18,6 +53,14 @@ export class McpContext {
   readonly clientInfo: Readonly<Record<string, unknown>> | undefined;
   /** What the auth provider returned for this request (undefined with no provider). */
   readonly auth: McpAuthInfo | undefined;
+  /** The request's progress token (`_meta.progressToken`), when the client asked for progress. */
+  readonly progressToken: McpProgressToken | undefined;
+  /** Sends log messages to the client, at or above the level the request asked for (`_meta` logLevel). */
+  readonly log: McpRequestLogger;
+
+  private readonly requestState: McpRequestState;
+  private readonly io: McpContextIo;
+  private readonly reporter: ProgressReporter;
 
   constructor(
     state: McpRequestState,
@@ -29,11 +72,76 @@ export class McpContext {
     readonly action: string | undefined,
     /** Fires when the client closes the stream or disconnects before the answer is complete. */
     readonly signal: AbortSignal,
+    io: McpContextIo = {},
   ) {
     const meta = state.meta ?? {};
+    this.requestState = state;
+    this.io = io;
     this.protocolVersion = meta[META_KEYS.protocolVersion] as string;
     this.clientCapabilities = (meta[META_KEYS.clientCapabilities] as Record<string, unknown>) ?? {};
     this.clientInfo = meta[META_KEYS.clientInfo] as Record<string, unknown> | undefined;
     this.auth = state.auth;
+    this.progressToken = meta[META_KEYS.progressToken] as McpProgressToken | undefined;
+    this.reporter = io.progress ?? new ProgressReporter(this.progressToken, io.answer);
+    const logger = action === undefined ? tool : `${tool}.${action}`;
+    this.log = new McpRequestLogger(meta[META_KEYS.logLevel] as McpLogLevel | undefined, io.answer, logger);
+  }
+
+  /** The same request's context for one action of an action tool (progress and input requests are shared). */
+  withAction(action: string): McpContext {
+    return new McpContext(this.requestState, this.headers, this.tool, action, this.signal, { ...this.io, progress: this.reporter });
+  }
+
+  /**
+   * Reports progress to the client: a `notifications/progress` when the request carried a progress token, on
+   * its SSE stream. Values must increase; one that does not is dropped. Returns whether a notification was sent.
+   */
+  progress(progress: number, total?: number, message?: string): boolean {
+    return this.reporter.report(progress, total, message);
+  }
+
+  /**
+   * Asks the user through the client (elicitation). Resolves with the user's answer (`accept` with `content`
+   * checked against `requestedSchema`, `decline` or `cancel`: handle all three). Unanswered, it ends this
+   * execution with an input-required result. Rejects with -32021 when the request's client capabilities lack
+   * `elicitation` (or `elicitation.url` for URL mode); a tool may catch that and do without.
+   */
+  elicit(params: McpElicitParams, options: McpInputOptions = {}): Promise<McpElicitResult> {
+    return (this.io.round?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitResult>;
+  }
+
+  /**
+   * Asks the client's model for a completion (sampling, deprecated in 2026-07-28). Resolves with the model's
+   * message; unanswered, it ends this execution with an input-required result. Rejects with -32021 when the
+   * request's client capabilities lack `sampling` (or `sampling.tools` for tool use).
+   */
+  sample(params: McpSampleParams, options: McpInputOptions = {}): Promise<McpSampleResult> {
+    return (this.io.round?.ask('sampling', params, options.key) ?? noRound('sampling')) as Promise<McpSampleResult>;
+  }
+
+  /**
+   * Asks the client for its roots (deprecated in 2026-07-28). Resolves with the roots; unanswered, it ends this
+   * execution with an input-required result. Rejects with -32021 when the client capabilities lack `roots`.
+   */
+  listRoots(options: McpInputOptions = {}): Promise<McpRoot[]> {
+    const asked = (this.io.round?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
+    const roots = asked.then((result) => result.roots);
+    roots.catch(() => undefined); // like every input request: never an unhandled rejection while the tool is busy elsewhere
+    return roots;
+  }
+
+  /**
+   * The tool's own state, carried from one round of a multi round-trip request to the next inside the sealed
+   * `requestState`: undefined in the first round, then whatever the previous round left here. A JSON value of at
+   * most 64 KiB; signed, not encrypted (the client can read it), so never a secret. Whatever it holds when the
+   * round ends is what the next round reads.
+   */
+  get state(): unknown {
+    return this.io.round?.toolState;
+  }
+
+  set state(value: unknown) {
+    if (!this.io.round) throw new Error('state is not available here: this context is not part of a multi round-trip request');
+    this.io.round.toolState = value;
   }
 }

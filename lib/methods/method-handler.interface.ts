@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpRequestState } from '../protocol/request-state.js';
+import type { AnswerStream } from '../response/answer-stream.js';
 import type { McpMethod } from './mcp-methods.js';
 
 /** One routed request, as a method handler sees it. */
@@ -10,10 +11,12 @@ export interface MethodCall {
   readonly state: McpRequestState;
   /** The raw Node request. */
   readonly request: IncomingMessage;
-  /** The raw Node response; only a handler that streams (SSE) writes to it. */
+  /** The raw Node response; nothing writes to it but the answer stream. */
   readonly response: ServerResponse;
   /** Fires when the client goes away before the answer is complete (cancellation). */
   readonly signal: AbortSignal;
+  /** The request's answer stream: notifications go through it, before the final response. */
+  readonly answer: AnswerStream;
 }
 
 /** A JSON-RPC result object; `resultType` is the handler's to set. */

@@ -7,7 +7,7 @@ import { distilledData } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { quoted } from '../util/bounded.js';
 import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
-import { CACHEABLE_METHODS, MCP_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
+import { CACHEABLE_METHODS, MCP_METHODS, MRTR_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
 import { ServerDiscoverHandler } from './server-discover.handler.js';
 import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
@@ -17,7 +17,8 @@ import { ToolsListHandler } from './tools-list.handler.js';
  * 2026-07-28, or gated by a capability it does not advertise) is 404 + -32601; then the whole request is
  * validated against the method's definition in the protocol schema (-32602 with a distilled error); then the
  * handler runs. Every result leaves with the server's identity in `_meta["io.modelcontextprotocol/serverInfo"]`
- * and, for cacheable methods' complete results, the caching hints.
+ * and, for cacheable methods' complete results, the caching hints. An input-required result leaves only from
+ * `MRTR_METHODS` (any other is a fault, answered -32603) and never carries caching hints.
  */
 @Injectable()
 export class MethodRouter {
@@ -60,6 +61,8 @@ export class MethodRouter {
   }
 
   private finish(method: string, result: McpResult): McpResult {
+    if (result.resultType === 'input_required' && !MRTR_METHODS.has(method))
+      throw new Error(`${method} answered with an input-required result, which only ${[...MRTR_METHODS].join(', ')} may`);
     const finished: McpResult = { ...result };
     if (CACHEABLE_METHODS.has(method) && finished.resultType === 'complete') {
       finished.ttlMs ??= this.cache.ttlMs;

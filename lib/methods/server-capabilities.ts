@@ -3,8 +3,10 @@ import { ToolRegistry } from '../tools/tool.registry.js';
 
 /**
  * The server capabilities this mount advertises in `server/discover`, derived from what module init wired in:
- * `tools` when any tool is wired in. A capability is advertised exactly when its methods are served, so a client
- * that reads the capabilities is never told something the routing would contradict.
+ * `tools` when any tool is wired in, and with it `logging`, because every tool's context carries a request
+ * logger that may send `notifications/message` (a server that emits logs declares `logging`, R201; it still
+ * sends none unless a request asks for a log level). A capability is advertised exactly when its methods are
+ * served, so a client that reads the capabilities is never told something the routing would contradict.
  */
 @Injectable()
 export class ServerCapabilities {
@@ -13,7 +15,10 @@ export class ServerCapabilities {
   /** The capabilities object (MCP `ServerCapabilities`). */
   current(): Record<string, Record<string, unknown>> {
     const capabilities: Record<string, Record<string, unknown>> = {};
-    if (this.tools.size > 0) capabilities.tools = {};
+    if (this.tools.size > 0) {
+      capabilities.tools = {};
+      capabilities.logging = {};
+    }
     return capabilities;
   }
 }

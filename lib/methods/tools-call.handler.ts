@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
+import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
 import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
@@ -9,13 +10,18 @@ import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.i
 /**
  * `tools/call`: finds the tool by name (an unknown tool is -32602 naming it: -32601 is for methods) and hands the
  * arguments to it. Absent or null `arguments` read as `{}`. Everything inside the arguments is the tool's to
- * refuse, in the tool dialect.
+ * refuse, in the tool dialect. Each call is one round of a multi round-trip request (`MrtrRounds`): an echoed
+ * `requestState` is verified before the tool runs, bound to the tool name and arguments, and the tool's input
+ * requests may end the call with an input-required result.
  */
 @Injectable()
 export class ToolsCallHandler implements McpMethodHandler {
   readonly method = 'tools/call' as const;
 
-  constructor(private readonly registry: ToolRegistry) {}
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly rounds: MrtrRounds,
+  ) {}
 
   served(): boolean {
     return this.registry.size > 0;
@@ -30,7 +36,8 @@ export class ToolsCallHandler implements McpMethodHandler {
         available: this.registry.list().map((t) => t.name),
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
-    const context = new McpContext(call.state, call.request.headers, name, undefined, call.signal);
-    return tool.call(args, context);
+    const round = this.rounds.open(call, { name, arguments: args });
+    const context = new McpContext(call.state, call.request.headers, name, undefined, call.signal, { round, answer: call.answer });
+    return this.rounds.settle(round, () => tool.call(args, context), name);
   }
 }

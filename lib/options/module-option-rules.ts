@@ -35,6 +35,18 @@ function iconProblem(icon: unknown, index: number): string | undefined {
 const positiveInteger = (what: string): OptionRule => (v) =>
   Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer (${what})`;
 
+/** The shortest `requestState` secret, in bytes (UTF-8): an HMAC-SHA256 key should carry 256 bits. */
+export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
+
+function secretProblem(secret: unknown, index: number): string | undefined {
+  if (typeof secret !== 'string') return `secrets[${index}] must be a string`;
+  const bytes = Buffer.byteLength(secret, 'utf8');
+  if (bytes < REQUEST_STATE_SECRET_MIN_BYTES)
+    return `secrets[${index}] is ${bytes} bytes; a secret must be at least ${REQUEST_STATE_SECRET_MIN_BYTES} bytes of random data (openssl rand -base64 48)`;
+  if (new Set(secret).size < 8) return `secrets[${index}] is repetitive; a secret must be random data (openssl rand -base64 48)`;
+  return undefined;
+}
+
 /**
  * One rule per module option. The `satisfies` clause makes the list closed at compile time: an option added to
  * `McpModuleOptions` without a rule fails `tsc`. Owned here: what a valid value of each option is.
@@ -86,6 +98,20 @@ export const MODULE_OPTION_RULES = {
     if (closed) return closed;
     if (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) < 0) return 'ttlMs must be an integer >= 0';
     if (v.cacheScope !== 'public' && v.cacheScope !== 'private') return 'cacheScope must be "public" or "private"';
+    return undefined;
+  },
+  requestState: (v) => {
+    if (!isPlainObject(v)) return 'must be an object { secrets?, ttlMs? }';
+    const closed = closedObject(v, ['secrets', 'ttlMs']);
+    if (closed) return closed;
+    if (v.secrets !== undefined) {
+      if (!Array.isArray(v.secrets) || v.secrets.length === 0) return 'secrets must be a non-empty array of strings (newest first)';
+      for (const [i, secret] of v.secrets.entries()) {
+        const problem = secretProblem(secret, i);
+        if (problem) return problem;
+      }
+    }
+    if (v.ttlMs !== undefined && (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) <= 0)) return 'ttlMs must be a positive integer (milliseconds)';
     return undefined;
   },
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),

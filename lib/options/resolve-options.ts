@@ -7,6 +7,9 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default body read timeout: 10 s. */
 export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
 
+/** Default lifetime of a sealed `requestState`: 10 minutes. */
+export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
+
 /** Normalises a mount path: no leading or trailing slash, `''` for the root. */
 export function normalizeMountPath(path: unknown): string {
   if (typeof path !== 'string') throw new McpConfigurationError('option "path"', 'must be a string');
@@ -48,6 +51,10 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     auth: o.auth,
     protectedResourceMetadata: o.protectedResourceMetadata,
     cache: Object.freeze({ ...(o.cache ?? { ttlMs: 0, cacheScope: 'private' }) }),
+    requestState: Object.freeze({
+      secrets: o.requestState?.secrets ? Object.freeze([...o.requestState.secrets]) : undefined,
+      ttlMs: o.requestState?.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+    }),
     telemetryLogger: o.telemetryLogger ?? 'faults',
   });
 }

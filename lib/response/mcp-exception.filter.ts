@@ -8,7 +8,7 @@ import { requestState } from '../protocol/request-state.js';
 import { faultKind, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
-import { sendJson } from './send.js';
+import { sendAnswer } from './answer-stream.js';
 
 type Raw = { raw?: ServerResponse };
 const rawResponse = (res: unknown): ServerResponse => ((res as Raw).raw ?? res) as ServerResponse;
@@ -17,7 +17,8 @@ const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingM
 /**
  * The rejection sender and method containment, bound on the mount's controller (so the host's global filters
  * never answer an MCP request). Every answer is a JSON-RPC error envelope echoing the request id when it could
- * be read:
+ * be read, sent through the request's answer stream: a JSON body with the status below, or, when the handler
+ * already sent a notification, the SSE stream's last event (the status line then already said 200):
  * - a rejection: status and code from `REJECTION_TABLE`; records the rejection mark on the request and emits
  *   one `mcp:wire:reject` event;
  * - a method error (`McpMethodError`): its code, data and status;
@@ -44,19 +45,19 @@ export class McpExceptionFilter implements ExceptionFilter {
         code: thrown.code,
         method: state.method,
       }));
-      return sendJson(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
+      return sendAnswer(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
     if (isMethodError(thrown))
-      return sendJson(res, thrown.httpStatus, errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
+      return sendAnswer(res, thrown.httpStatus, errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
     if (thrown instanceof AuthFault)
-      return sendJson(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
+      return sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
     if (thrown instanceof HttpException) {
       const status = thrown.getStatus();
       const code = status >= 500 ? JSON_RPC_CODES.internalError : JSON_RPC_CODES.invalidRequest;
-      return sendJson(res, status, errorEnvelope(state.id, { code, message: bounded(thrown.message, 200) }));
+      return sendAnswer(res, status, errorEnvelope(state.id, { code, message: bounded(thrown.message, 200) }));
     }
     publish('mcp:method:error', () => ({ method: state.method, exception: faultKind(thrown), error: bounded(thrown, 500) }));
     const what = state.method ? ` while handling ${bounded(state.method, 60)}` : '';
-    sendJson(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+    sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
 }

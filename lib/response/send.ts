@@ -6,7 +6,12 @@ import type { ServerResponse } from 'node:http';
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const json = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** {@link sendJson} for a body already serialized. */
+export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('content-type', 'application/json');

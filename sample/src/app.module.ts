@@ -2,15 +2,23 @@ import { Module } from '@nestjs/common';
 import { McpModule } from '../../lib/index.js';
 import { EchoTool } from './echo/echo.tool.js';
 import { WeatherTool } from './weather/weather.tool.js';
+import { DeleteNoteTool } from './notes/delete-note.tool.js';
+import { NotesStore } from './notes/notes.store.js';
+import { ReindexNotesTool } from './notes/reindex-notes.tool.js';
+
+const stateSecret = process.env.MCP_REQUEST_STATE_SECRET;
 
 @Module({
   imports: [
     McpModule.forRoot({
       path: 'mcp',
       serverInfo: { name: 'nest-mcp-sample', version: '0.1.0', title: 'nest-mcp sample server' },
-      instructions: 'A sample server: call "echo" to get your text back, or "weather" for a region\'s (made-up) weather.',
+      instructions:
+        'A sample server: "echo" returns your text, "weather" a region\'s (made-up) weather, "delete_note" deletes a note after asking the user, "reindex_notes" reports progress.',
+      // Every instance behind a load balancer needs the same secret (docs/mrtr.md); without one, a per-process secret.
+      ...(stateSecret ? { requestState: { secrets: [stateSecret] } } : {}),
     }),
   ],
-  providers: [EchoTool, WeatherTool],
+  providers: [EchoTool, WeatherTool, NotesStore, DeleteNoteTool, ReindexNotesTool],
 })
 export class AppModule {}

@@ -22,6 +22,7 @@ const CELLS = {
   auth: { bad: { check: () => true }, good: { authenticate: () => ({ outcome: 'allow' }) } },
   protectedResourceMetadata: { bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] }, good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] } },
   cache: { bad: { ttlMs: -1, cacheScope: 'public' }, good: { ttlMs: 1000, cacheScope: 'public' } },
+  requestState: { bad: { secrets: ['too-short'] }, good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
   telemetryLogger: { bad: true, good: 'all' },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; good: unknown }>;
 

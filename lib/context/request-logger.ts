@@ -1,0 +1,63 @@
+import type { AnswerStream } from '../response/answer-stream.js';
+import { bounded } from '../util/bounded.js';
+
+/** The log levels, lowest to highest (RFC 5424 severities, DIGEST g.4). @publicApi */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/** One log level. @publicApi */
+export type McpLogLevel = (typeof LOG_LEVELS)[number];
+
+const rank = (level: McpLogLevel): number => LOG_LEVELS.indexOf(level);
+
+/** A JSON value for a log message: the data as given when it serializes, its bounded rendering otherwise. */
+function loggable(data: unknown): unknown {
+  try {
+    if (JSON.stringify(data) !== undefined) return data;
+  } catch {
+    // not JSON (a cycle, a BigInt): rendered below
+  }
+  return bounded(data, 1000);
+}
+
+/** Sends one log message at a fixed level; returns whether it was sent. @publicApi */
+export type McpLogMethod = (data: unknown, logger?: string) => boolean;
+
+/** One method per level: `ctx.log.debug(data)`, `ctx.log.info(data, 'db')`, … @publicApi */
+export interface McpRequestLogger extends Record<McpLogLevel, McpLogMethod> {}
+
+/**
+ * The request logger (`ctx.log`): log messages a tool sends to the client as `notifications/message` on this
+ * request's own SSE stream (deprecated in 2026-07-28, kept for clients that ask).
+ *
+ * Rule it owns: a message is sent only when the request's `_meta["io.modelcontextprotocol/logLevel"]` is set and
+ * the message's level is at or above it (R202); never on another request's stream, never after the final
+ * response (the answer stream's rules). The first message sent switches the answer to SSE. `logger` defaults
+ * to the tool's name; there is one method per level (`debug` … `emergency`) beside `log(level, …)`. Log data
+ * reaches the client as written: never log secrets or personal data (R206).
+ * Proven by: test/e2e/streaming.e2e-spec.ts ("log level filtering")
+ * @publicApi
+ */
+export class McpRequestLogger {
+  constructor(
+    /** The level the request asked for, or undefined (then nothing is ever sent). */
+    readonly level: McpLogLevel | undefined,
+    private readonly answer: AnswerStream | undefined,
+    private readonly defaultLogger: string | undefined,
+  ) {
+    for (const level of LOG_LEVELS) this[level] = (data, logger) => this.log(level, data, logger);
+  }
+
+  /** Whether a message at `level` would be sent (use it to skip building expensive data). */
+  enabled(level: McpLogLevel): boolean {
+    return this.level !== undefined && rank(level) >= rank(this.level) && (this.answer?.open ?? false);
+  }
+
+  /** Sends one log message at `level`; returns whether it was sent. */
+  log(level: McpLogLevel, data: unknown, logger: string | undefined = this.defaultLogger): boolean {
+    if (!LOG_LEVELS.includes(level)) throw new TypeError(`unknown log level ${bounded(level, 40)}; one of ${LOG_LEVELS.join(', ')}`);
+    if (!this.enabled(level)) return false;
+    const params: Record<string, unknown> = { level, data: loggable(data) };
+    if (logger !== undefined) params.logger = logger;
+    return this.answer!.notify({ method: 'notifications/message', params });
+  }
+}

@@ -1,0 +1,51 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** How many distinct requested schemas keep a compiled validator. */
+export const ELICITATION_SCHEMAS_MAX = 128;
+
+/**
+ * The compiled validators of elicitation `requestedSchema`s, which a tool writes in its code and so may vary at
+ * run time: each distinct schema (by its JSON) is compiled once and kept, at most
+ * {@link ELICITATION_SCHEMAS_MAX} of them, the least recently used evicted (and removed from ajv, so nothing
+ * grows without bound). The schemas were already checked against the protocol's flat-primitive form
+ * (`ElicitRequestFormParams`) before the elicitation left, so compiling one is cheap. Formats (email, uri, date,
+ * date-time) are asserted.
+ */
+export class ElicitationSchemaCache {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, coerceTypes: false, useDefaults: false });
+  private readonly validators = new Map<string, { schema: object; validate: ValidateFunction }>();
+
+  constructor(private readonly max = ELICITATION_SCHEMAS_MAX) {
+    addFormats(this.ajv);
+  }
+
+  /** The validator of one requested schema; throws when ajv cannot build it (the tool's schema is at fault). */
+  validator(requestedSchema: Readonly<Record<string, unknown>>): ValidateFunction {
+    const id = JSON.stringify(requestedSchema);
+    const hit = this.validators.get(id);
+    if (hit) {
+      this.validators.delete(id);
+      this.validators.set(id, hit);
+      return hit.validate;
+    }
+    const schema = JSON.parse(id) as object;
+    const validate = this.ajv.compile(schema);
+    this.validators.set(id, { schema, validate });
+    if (this.validators.size > this.max) {
+      const [oldest, entry] = this.validators.entries().next().value!;
+      this.validators.delete(oldest);
+      this.ajv.removeSchema(entry.schema);
+    }
+    return validate;
+  }
+
+  /** How many validators are kept. */
+  get size(): number {
+    return this.validators.size;
+  }
+}

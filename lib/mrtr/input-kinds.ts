@@ -1,0 +1,63 @@
+/** Whether a value is a plain (non-array) object. */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What an input request of one kind needs from this request's client capabilities: `undefined` when they are
+ * declared, otherwise the missing part as a `ClientCapabilities` object (the -32021 `requiredCapabilities`).
+ */
+type CapabilityNeed = (params: Record<string, unknown>, declared: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
+
+const elicitationNeed: CapabilityNeed = (params, declared) => {
+  const elicitation = declared.elicitation;
+  if (params.mode === 'url') return isObject(elicitation) && isObject(elicitation.url) ? undefined : { elicitation: { url: {} } };
+  if (!isObject(elicitation)) return { elicitation: {} };
+  // `elicitation: {}` means form mode only; a client that lists modes must list `form` for a form.
+  const listsModes = 'form' in elicitation || 'url' in elicitation;
+  return !listsModes || isObject(elicitation.form) ? undefined : { elicitation: { form: {} } };
+};
+
+const samplingNeed: CapabilityNeed = (params, declared) => {
+  const sampling = declared.sampling;
+  if (!isObject(sampling)) return { sampling: {} };
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(sampling.tools)) return { sampling: { tools: {} } };
+  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isObject(sampling.context))
+    return { sampling: { context: {} } };
+  return undefined;
+};
+
+const rootsNeed: CapabilityNeed = (_params, declared) => (isObject(declared.roots) ? undefined : { roots: {} });
+
+/**
+ * The input kinds: what a tool can ask the client for in a multi round-trip request. Rule it owns: for each
+ * kind, the embedded request's method, the protocol-schema definitions its request and its answer validate
+ * against, the prefix of a key derived from call order, and which client capability it needs (DIGEST e):
+ * elicitation needs `elicitation` (form: `{}` or `form`; URL: `url`), sampling needs `sampling` (plus `tools`
+ * for tool use, `context` for `includeContext` other than `none`), roots needs `roots`.
+ * Proven by: test/e2e/mrtr-capabilities.e2e-spec.ts
+ */
+export const INPUT_KINDS = {
+  elicitation: {
+    method: 'elicitation/create',
+    requestDefinition: 'ElicitRequest',
+    answerDefinition: 'ElicitResult',
+    keyPrefix: 'elicit',
+    need: elicitationNeed,
+  },
+  sampling: {
+    method: 'sampling/createMessage',
+    requestDefinition: 'CreateMessageRequest',
+    answerDefinition: 'CreateMessageResult',
+    keyPrefix: 'sample',
+    need: samplingNeed,
+  },
+  roots: {
+    method: 'roots/list',
+    requestDefinition: 'ListRootsRequest',
+    answerDefinition: 'ListRootsResult',
+    keyPrefix: 'roots',
+    need: rootsNeed,
+  },
+} as const;
+
+/** One input kind: `elicitation`, `sampling` or `roots`. */
+export type InputKind = keyof typeof INPUT_KINDS;

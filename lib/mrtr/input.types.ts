@@ -1,0 +1,92 @@
+/**
+ * The TypeScript shapes of what a tool asks the client for through its context, and of the answers it gets
+ * back (the protocol schema's `ElicitRequest*Params`, `CreateMessageRequestParams`, `ElicitResult`,
+ * `CreateMessageResult`, `Root`). The vendored protocol schema stays the judge: every input request is checked
+ * against it before it leaves, and every answer before a tool sees it.
+ */
+
+/** A JSON Schema for one field of an elicitation form: a flat primitive (string, number, boolean, enum). @publicApi */
+export type McpElicitFieldSchema = Record<string, unknown> & { type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
+
+/** Form-mode elicitation: a message and a flat form the client shows the user. @publicApi */
+export interface McpElicitFormParams {
+  mode?: 'form';
+  /** What the user is asked, in one or two sentences. Never ask for secrets in form mode. */
+  message: string;
+  /** The form: a flat object schema of primitive fields. */
+  requestedSchema: {
+    $schema?: string;
+    type: 'object';
+    properties: Record<string, McpElicitFieldSchema>;
+    required?: string[];
+  };
+}
+
+/** URL-mode elicitation: the client sends the user to a URL (needs the client's `elicitation.url`). @publicApi */
+export interface McpElicitUrlParams {
+  mode: 'url';
+  message: string;
+  url: string;
+}
+
+/** What `ctx.elicit` asks. @publicApi */
+export type McpElicitParams = McpElicitFormParams | McpElicitUrlParams;
+
+/**
+ * The user's answer to an elicitation. Only `accept` carries `content` (form mode), already checked against
+ * the requested schema; `decline` and `cancel` must be handled too. @publicApi
+ */
+export interface McpElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** One message of a sampling request or answer (MCP `SamplingMessage`). @publicApi */
+export interface McpSamplingMessage {
+  role: 'user' | 'assistant';
+  content: Record<string, unknown> | Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What `ctx.sample` asks the client's model (MCP `CreateMessageRequestParams`). @publicApi */
+export interface McpSampleParams {
+  messages: McpSamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  modelPreferences?: Record<string, unknown>;
+  /** `thisServer`/`allServers` need the client's `sampling.context`. */
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: Record<string, unknown>;
+  /** Tools the model may use; needs the client's `sampling.tools`. */
+  tools?: Record<string, unknown>[];
+  /** Needs the client's `sampling.tools`. */
+  toolChoice?: Record<string, unknown>;
+}
+
+/** The client model's answer (MCP `CreateMessageResult`). @publicApi */
+export interface McpSampleResult {
+  role: 'user' | 'assistant';
+  content: Record<string, unknown> | Record<string, unknown>[];
+  model: string;
+  stopReason?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** A root the client exposes (MCP `Root`). @publicApi */
+export interface McpRoot {
+  uri: string;
+  name?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** Options of one input request. @publicApi */
+export interface McpInputOptions {
+  /**
+   * The input request's key in `inputRequests` / `inputResponses`: 1–64 characters of `[A-Za-z0-9_.-]`, unique
+   * within one execution of the tool. Without it the key is derived from call order (`elicit-1`, `elicit-2`,
+   * `sample-1`, `roots-1`, …); give one whenever the tool's code may change while calls are in flight.
+   */
+  key?: string;
+}

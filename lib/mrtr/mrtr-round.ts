@@ -1,0 +1,204 @@
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
+import { instanceLocation } from '../protocol/json-rpc.js';
+import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
+import { INPUT_KINDS, type InputKind } from './input-kinds.js';
+import { McpInputRequired } from './input-required.js';
+import { readAnswer } from './input-responses.js';
+import type { RequestBinding } from './request-binding.js';
+import type { RequestStateContent } from './request-state-seal.js';
+
+/** Explicit input-request keys: short, and safe in any client's logs and maps. */
+const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+/** The largest tool state (`ctx.state`), in characters of JSON. */
+export const TOOL_STATE_MAX_CHARS = 65_536;
+
+/** An input request as it goes out in `inputRequests`: a bare `{method, params}`. */
+export interface InputRequest {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** What a round starts from. */
+export interface MrtrRoundInit {
+  readonly method: string;
+  readonly binding: RequestBinding;
+  /** This request's client capabilities (never an earlier request's). */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  /** This retry's `inputResponses` (already a map of objects: method routing checked it). */
+  readonly responses: Readonly<Record<string, unknown>> | undefined;
+  /** What the previous round sealed into `requestState`, when the client echoed a valid one. */
+  readonly earlier: RequestStateContent | undefined;
+  readonly schemas: ElicitationSchemaCache;
+}
+
+/** A promise that rejects with `reason` without ever counting as an unhandled rejection. */
+function rejected<T>(reason: unknown): Promise<T> {
+  const promise = Promise.reject(reason) as Promise<T>;
+  promise.catch(() => undefined);
+  return promise;
+}
+
+const clientCapabilityMissing = (what: string, required: Record<string, unknown>) =>
+  new McpMethodError(
+    JSON_RPC_CODES.missingRequiredClientCapability,
+    `Missing required client capability: this request needs ${what}, which its clientCapabilities do not declare.`,
+    { requiredCapabilities: required },
+    400,
+  );
+
+/**
+ * One round of a multi round-trip request: one execution of the tool (or resource, or prompt) and the input
+ * requests it makes through its context. Re-execution: every round runs the handler from the start; what makes
+ * a later round different is the answers it finds.
+ *
+ * Rules it owns:
+ * - **Keys.** An input request's key is the explicit `key` option, else derived from call order per kind
+ *   (`elicit-1`, `sample-1`, `roots-1`, …); a key is used at most once per execution (a second use is a fault).
+ * - **Answers.** A request is answered by the answer sealed in `requestState` by an earlier round, else by this
+ *   retry's `inputResponses[key]`; an answer is read as the kind asked for (`readAnswer`) before the handler
+ *   sees it, and an unreadable one is this round's refusal. Answers nobody asks for are ignored.
+ * - **Pending.** An unanswered request is pending: its promise rejects, after the current macrotask, with the
+ *   input-required signal, so every request made before the handler awaits is collected into one
+ *   input-required result. A pending request is never dropped: the round ends input-required even when the
+ *   handler swallowed the signal and returned, unless the handler misused an input request (an invalid key or
+ *   request, a key used twice): that fault is the answer.
+ * - **Capabilities.** A request whose kind this request's client capabilities do not declare rejects with
+ *   -32021 at once; a handler may catch it and adapt (ask for something else, or do without).
+ * - **Carried.** The answers consumed in this execution and the tool state are what the next `requestState`
+ *   seals, so a later round sees every earlier answer.
+ * Proven by: test/e2e/mrtr.e2e-spec.ts
+ */
+export class MrtrRound {
+  /** 1 for a first call, n + 1 when the client echoed the state of round n. */
+  readonly number: number;
+  readonly method: string;
+  readonly binding: RequestBinding;
+  private readonly counters: Record<InputKind, number> = { elicitation: 0, sampling: 0, roots: 0 };
+  private readonly used = new Set<string>();
+  private readonly pending = new Map<string, { kind: InputKind; request: InputRequest }>();
+  private readonly consumed = new Map<string, unknown>();
+  private readonly earlierAnswers: Readonly<Record<string, unknown>>;
+  private toolStateValue: unknown;
+  private refusalError: McpMethodError | undefined;
+  private signal: McpInputRequired | undefined;
+  private closed = false;
+  private misused = false;
+
+  constructor(private readonly init: MrtrRoundInit) {
+    this.method = init.method;
+    this.binding = init.binding;
+    this.number = (init.earlier?.round ?? 0) + 1;
+    this.earlierAnswers = init.earlier?.answers ?? {};
+    this.toolStateValue = init.earlier?.toolState;
+  }
+
+  /** Asks the client for one input; resolves with the answer, or rejects (pending, refused, or a fault). */
+  ask(kind: InputKind, params: unknown, explicitKey: string | undefined): Promise<unknown> {
+    const spec = INPUT_KINDS[kind];
+    if (this.closed) return rejected(new Error(`${spec.method} asked after the request it belongs to was answered; a context is valid only during its own call`));
+    if (explicitKey !== undefined && (typeof explicitKey !== 'string' || !KEY.test(explicitKey)))
+      return this.misuse(new TypeError(`input-request key ${JSON.stringify(String(explicitKey)).slice(0, 80)} must be 1–64 characters of A-Z, a-z, 0-9, "_", "-" and "."`));
+    const key = explicitKey ?? `${spec.keyPrefix}-${++this.counters[kind]}`;
+    if (this.used.has(key)) return this.misuse(new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`));
+    this.used.add(key);
+
+    let request: InputRequest;
+    try {
+      request = this.request(kind, params);
+    } catch (thrown) {
+      return this.misuse(thrown);
+    }
+    const missing = spec.need(request.params, this.init.capabilities);
+    if (missing) return rejected(clientCapabilityMissing(kind === 'elicitation' && request.params.mode === 'url' ? 'URL-mode elicitation' : kind, missing));
+
+    const answer = Object.hasOwn(this.earlierAnswers, key)
+      ? this.earlierAnswers[key]
+      : this.init.responses && Object.hasOwn(this.init.responses, key)
+        ? this.init.responses[key]
+        : undefined;
+    if (answer !== undefined) {
+      try {
+        const read = readAnswer(kind, key, answer, request.params, this.init.schemas);
+        this.consumed.set(key, read);
+        return Promise.resolve(read);
+      } catch (thrown) {
+        if (isMethodError(thrown)) this.refusalError ??= thrown;
+        return rejected(thrown);
+      }
+    }
+
+    this.pending.set(key, { kind, request });
+    const promise = new Promise<unknown>((_, reject) => setImmediate(() => reject((this.signal ??= new McpInputRequired([...this.pending.keys()])))));
+    promise.catch(() => undefined);
+    return promise;
+  }
+
+  /** Rejects with a fault of the caller's making, remembering it: the round then never ends input-required. */
+  private misuse(fault: unknown): Promise<never> {
+    this.misused = true;
+    return rejected(fault);
+  }
+
+  /** Builds and checks the embedded request a tool asked for; a request the protocol schema refuses is the tool's fault. */
+  private request(kind: InputKind, params: unknown): InputRequest {
+    const spec = INPUT_KINDS[kind];
+    const copied = JSON.parse(JSON.stringify(params ?? {})) as unknown;
+    const request = { method: spec.method, params: copied as Record<string, unknown> };
+    const problems = ProtocolSchema.shared().check(spec.requestDefinition, request);
+    if (problems.length) {
+      const where = problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
+      throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);
+    }
+    return request;
+  }
+
+  /** The tool's own state, carried to the next round in `requestState` (signed, readable by the client). */
+  get toolState(): unknown {
+    return this.toolStateValue;
+  }
+
+  set toolState(value: unknown) {
+    if (this.closed) throw new Error('the tool state was set after the request it belongs to was answered');
+    if (value !== undefined) {
+      const json = JSON.stringify(value);
+      if (json === undefined) throw new TypeError('the tool state must be a JSON value');
+      if (json.length > TOOL_STATE_MAX_CHARS) throw new RangeError(`the tool state is ${json.length} characters of JSON, over the ${TOOL_STATE_MAX_CHARS} limit`);
+    }
+    this.toolStateValue = value;
+  }
+
+  /** The refusal of an unreadable answer, if one was met. */
+  get refusal(): McpMethodError | undefined {
+    return this.refusalError;
+  }
+
+  /**
+   * Whether the round ends input-required: an input request is pending and the handler did not misuse an input
+   * request (a bad key or request is a fault the handler's answer must show, not something to ask around).
+   */
+  get inputRequired(): boolean {
+    return this.pending.size > 0 && !this.misused;
+  }
+
+  /** The kinds of the pending input requests, each once, in the order first asked. */
+  get pendingKinds(): InputKind[] {
+    return [...new Set([...this.pending.values()].map((p) => p.kind))];
+  }
+
+  /** The pending input requests, as `inputRequests`. */
+  inputRequests(): Record<string, InputRequest> {
+    return Object.fromEntries([...this.pending].map(([key, { request }]) => [key, request]));
+  }
+
+  /** The answers to carry to the next round: those consumed in this execution. */
+  carriedAnswers(): Record<string, unknown> {
+    return Object.fromEntries(this.consumed);
+  }
+
+  /** Ends the round: later asks and state changes are faults of whoever makes them. */
+  close(): void {
+    this.closed = true;
+  }
+}

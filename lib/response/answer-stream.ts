@@ -1,0 +1,142 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { publish } from '../telemetry/channels.js';
+import { sendJson, sendJsonText } from './send.js';
+
+/** The SSE response headers (DIGEST b.4): no proxy buffering, no caching. */
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+} as const;
+
+const streams = new WeakMap<ServerResponse, AnswerStream>();
+
+/** Whether an `Accept` header admits `text/event-stream` (absent: anything goes, as HTTP says). */
+function acceptsEventStream(accept: string | string[] | undefined): boolean {
+  if (accept === undefined) return true;
+  const ranges = (Array.isArray(accept) ? accept.join(',') : accept)
+    .split(',')
+    .map((range) => range.split(';')[0]!.trim().toLowerCase());
+  return ranges.some((range) => range === 'text/event-stream' || range === 'text/*' || range === '*/*');
+}
+
+/** One SSE event carrying one JSON-RPC message; JSON.stringify never emits a raw line break. */
+const event = (json: string): string => `data: ${json}\n\n`;
+
+/**
+ * The answer stream: the one channel through which a request's answer leaves, and the only place that knows
+ * whether that answer is plain JSON or an SSE stream.
+ *
+ * Invariants it owns:
+ * - **JSON until a notification.** The answer is `application/json` unless a notification for this request is
+ *   sent before the final response; the first one switches the response to `text/event-stream` (status 200,
+ *   `X-Accel-Buffering: no`), and only when the client's `Accept` admits it (otherwise notifications are
+ *   dropped and the answer stays JSON).
+ * - **Notifications strictly before the final response, which ends the stream.** Once the final response (a
+ *   result or an error, whatever produced it) is written, nothing else is; a JSON-RPC request is never written.
+ * - **A closed stream is a cancellation.** When the client closes the response before the final response,
+ *   `signal` aborts, one `mcp:request:cancelled` event is emitted, and every later write is a no-op: a handler
+ *   that ignores the signal cannot write into a closed socket.
+ * - **No unbounded buffering.** A notification meeting a full socket buffer (`writableNeedDrain`) is dropped;
+ *   progress and log messages are optional, the final response never is.
+ *
+ * One per request, attached by the controller; the exception filter answers through it (see {@link sendAnswer}),
+ * so an error after a notification is the stream's last event instead of a JSON body.
+ * Proven by: test/e2e/streaming.e2e-spec.ts
+ */
+export class AnswerStream {
+  private readonly abort = new AbortController();
+  private sse = false;
+  private done = false;
+
+  private constructor(
+    private readonly res: ServerResponse,
+    private readonly method: string,
+    private readonly sseAccepted: boolean,
+  ) {
+    res.once('close', () => {
+      if (this.done) return;
+      this.done = true;
+      this.abort.abort();
+      publish('mcp:request:cancelled', () => ({ method: this.method }));
+    });
+  }
+
+  /** Attaches the answer stream of one request (the controller does, before routing). */
+  static attach(req: IncomingMessage, res: ServerResponse, method: string): AnswerStream {
+    const stream = new AnswerStream(res, method, acceptsEventStream(req.headers.accept));
+    streams.set(res, stream);
+    return stream;
+  }
+
+  /** The answer stream attached to a response, if any. */
+  static of(res: ServerResponse): AnswerStream | undefined {
+    return streams.get(res);
+  }
+
+  /** Aborts when the client closes the stream or disconnects before the final response. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Whether the answer has switched to SSE. */
+  get streaming(): boolean {
+    return this.sse;
+  }
+
+  /** Whether anything can still be written: no final response yet, not cancelled, socket alive. */
+  get open(): boolean {
+    return !this.done && !this.res.writableEnded && !this.res.destroyed;
+  }
+
+  /**
+   * Sends one notification for this request (progress, log message) as an SSE event, switching to SSE on the
+   * first. Returns whether it was written: false after the final response or a cancellation, when the client's
+   * `Accept` excludes SSE, when the socket buffer is full, or when the message cannot be serialized.
+   */
+  notify(notification: Readonly<Record<string, unknown>> & { method: string }): boolean {
+    if (!this.open || !this.sseAccepted) return false;
+    if (this.sse && this.res.writableNeedDrain) return false;
+    let json: string;
+    try {
+      json = JSON.stringify({ jsonrpc: '2.0', ...notification });
+    } catch {
+      return false;
+    }
+    if (!this.sse) {
+      if (this.res.headersSent) return false;
+      this.sse = true;
+      this.res.writeHead(200, SSE_HEADERS);
+      this.res.socket?.setNoDelay(true);
+    }
+    this.res.write(event(json));
+    return true;
+  }
+
+  /**
+   * Sends the final response (a result or an error envelope) and ends the answer. In SSE mode it is the last
+   * event and `status`/`headers` are moot (the status line left as 200 with the first notification); otherwise
+   * it is a JSON body with `status`. Does nothing after the final response or a cancellation. A body that cannot
+   * be serialized throws before anything is written, so the caller can still answer with an error.
+   */
+  respond(body: unknown, status = 200, headers: Readonly<Record<string, string>> = {}): void {
+    if (!this.open) {
+      this.done = true;
+      return;
+    }
+    const json = JSON.stringify(body); // a value that cannot be serialized throws here, before the answer ends
+    this.done = true;
+    if (this.sse) this.res.end(event(json));
+    else sendJsonText(this.res, status, json, headers);
+  }
+}
+
+/**
+ * Sends a final answer for a response: through its answer stream when one is attached (so an error after a
+ * notification becomes the stream's last event), as a JSON body otherwise (a rejection before routing).
+ */
+export function sendAnswer(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  const stream = streams.get(res);
+  if (stream) stream.respond(body, status, headers);
+  else sendJson(res, status, body, headers);
+}

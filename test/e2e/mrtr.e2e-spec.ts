@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { recordEvents } from '../support/mcp-client.js';
+import { accept, callTool, sampled, statePayload } from '../support/mrtr-client.js';
+import { MRTR_TEST_TOOLS, sideEffects } from '../support/mrtr-tools.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const schema = ProtocolSchema.shared();
+const SECRET = 'mrtr-e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+const ROOTS = { roots: [{ uri: 'file:///test/root', name: 'Test Root' }] };
+
+/** A tools/call answer, checked against the protocol schema (a complete or an input-required result). */
+function expectCallToolResponse(body: unknown): void {
+  expect(schema.check('CallToolResultResponse', body)).toEqual([]);
+}
+
+describe('multi round-trip requests: tools/call', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: MRTR_TEST_TOOLS, options: { requestState: { secrets: [SECRET] } } });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    sideEffects.length = 0;
+  });
+
+  describe('a tool that elicits a confirmation', () => {
+    it('answers round one with an input-required result: the elicitation, a sealed requestState, no caching hints', async () => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expectCallToolResponse(res.body);
+      const result = res.body.result;
+      expect(result.resultType).toBe('input_required');
+      expect(result.inputRequests).toEqual({
+        confirm: {
+          method: 'elicitation/create',
+          params: {
+            message: 'Delete a.txt?',
+            requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+          },
+        },
+      });
+      expect(result.requestState).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+      expect(result.ttlMs).toBeUndefined();
+      expect(result.cacheScope).toBeUndefined();
+      expect(result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'test-server', version: '1.0.0' });
+      expect(sideEffects).toEqual([]);
+    });
+
+    it('runs the tool again on retry: an accepted confirmation completes the call and the side effect happens once', async () => {
+      const first = await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
+      const second = await callTool(t.server, 'confirm_delete', { file: 'a.txt' }, {
+        inputResponses: { confirm: accept({ confirm: true }) },
+        requestState: first.body.result.requestState,
+      });
+      expect(second.status).toBe(200);
+      expectCallToolResponse(second.body);
+      expect(second.body.id).not.toBe(first.body.id);
+      expect(second.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Deleted a.txt.' }] });
+      expect(sideEffects).toEqual(['deleted a.txt']);
+    });
+
+    it('hands a decline to the tool, which keeps the file', async () => {
+      const first = await callTool(t.server, 'confirm_delete', { file: 'b.txt' });
+      const second = await callTool(t.server, 'confirm_delete', { file: 'b.txt' }, {
+        inputResponses: { confirm: { action: 'decline' } },
+        requestState: first.body.result.requestState,
+      });
+      expect(second.body.result.content[0].text).toBe('Kept b.txt (decline).');
+      expect(sideEffects).toEqual([]);
+    });
+
+    it('does not require requestState: a retry carrying only the answer completes', async () => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'c.txt' }, { inputResponses: { confirm: accept({ confirm: true }) } });
+      expect(res.body.result.content[0].text).toBe('Deleted c.txt.');
+    });
+
+    it('asks again (a new input-required result, not an error) when the retry lacks the needed answer', async () => {
+      const first = await callTool(t.server, 'confirm_delete', { file: 'd.txt' });
+      const res = await callTool(t.server, 'confirm_delete', { file: 'd.txt' }, {
+        inputResponses: { wrong_key: accept({ data: 'wrong' }) },
+        requestState: first.body.result.requestState,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.result.resultType).toBe('input_required');
+      expect(Object.keys(res.body.result.inputRequests)).toEqual(['confirm']);
+    });
+
+    it('ignores answers nobody asked for', async () => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'e.txt' }, {
+        inputResponses: { confirm: accept({ confirm: true }), unknown_extra_key: accept({ x: 1 }), another_unexpected: ROOTS },
+      });
+      expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Deleted e.txt.' }] });
+    });
+
+    it('emits one mcp:mrtr:input_required event per input-required round, naming the kinds', async () => {
+      const events = await recordEvents(['mcp:mrtr:input_required'], () => callTool(t.server, 'confirm_delete', { file: 'f.txt' }));
+      expect(events.map((e) => e.message)).toEqual([{ tool: 'confirm_delete', method: 'tools/call', kinds: ['elicitation'] }]);
+    });
+  });
+
+  describe('a tool that asks for elicitation, sampling and roots at once', () => {
+    it('lists every input request of the round in one input-required result', async () => {
+      const events = await recordEvents(['mcp:mrtr:input_required'], async () => {
+        const res = await callTool(t.server, 'gather', {});
+        expectCallToolResponse(res.body);
+        expect(res.body.result.inputRequests).toEqual({
+          user_name: {
+            method: 'elicitation/create',
+            params: { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] } },
+          },
+          greeting: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 50 } },
+          client_roots: { method: 'roots/list', params: {} },
+        });
+        expect(typeof res.body.result.requestState).toBe('string');
+      });
+      expect(events[0]?.message.kinds).toEqual(['elicitation', 'sampling', 'roots']);
+    });
+
+    it('completes when the retry answers all three', async () => {
+      const first = await callTool(t.server, 'gather', {});
+      const res = await callTool(t.server, 'gather', {}, {
+        inputResponses: { user_name: accept({ name: 'Alice' }), greeting: sampled('Hello there!'), client_roots: ROOTS },
+        requestState: first.body.result.requestState,
+      });
+      expectCallToolResponse(res.body);
+      expect(res.body.result.content[0].text).toBe('Hello there! Alice; roots: file:///test/root');
+    });
+
+    it('asks again only for what is still missing, carrying the answers it got in requestState', async () => {
+      const first = await callTool(t.server, 'gather', {});
+      const second = await callTool(t.server, 'gather', {}, {
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+        requestState: first.body.result.requestState,
+      });
+      expect(Object.keys(second.body.result.inputRequests)).toEqual(['greeting', 'client_roots']);
+      expect(statePayload(second.body.result.requestState).a).toEqual({ user_name: accept({ name: 'Alice' }) });
+      const third = await callTool(t.server, 'gather', {}, {
+        inputResponses: { greeting: sampled('Hi!'), client_roots: ROOTS },
+        requestState: second.body.result.requestState,
+      });
+      expect(third.body.result.content[0].text).toBe('Hi! Alice; roots: file:///test/root');
+    });
+  });
+
+  describe('a three-round tool whose state changes every round', () => {
+    it('carries the tool state and the earlier answers across rounds, with a new requestState each round', async () => {
+      const r1 = await callTool(t.server, 'three_rounds', {});
+      expect(Object.keys(r1.body.result.inputRequests)).toEqual(['step1']);
+      const s1 = r1.body.result.requestState as string;
+      expect(statePayload(s1)).toMatchObject({ r: 1, s: { visits: [1] }, a: {} });
+
+      const r2 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step1: accept({ name: 'Ada' }) }, requestState: s1 });
+      expect(r2.body.result.resultType).toBe('input_required');
+      expect(Object.keys(r2.body.result.inputRequests)).toEqual(['step2']);
+      const s2 = r2.body.result.requestState as string;
+      expect(s2).not.toBe(s1);
+      expect(statePayload(s2)).toMatchObject({ r: 2, s: { visits: [1, 2] }, a: { step1: accept({ name: 'Ada' }) } });
+
+      const r3 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step2: accept({ color: 'blue' }) }, requestState: s2 });
+      expectCallToolResponse(r3.body);
+      expect(r3.body.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Ada likes blue; visits 1,2,3' }] });
+    });
+
+    it('keeps the answer sealed by an earlier round over a different one the client sends for the same key', async () => {
+      const r1 = await callTool(t.server, 'three_rounds', {});
+      const r2 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step1: accept({ name: 'Ada' }) }, requestState: r1.body.result.requestState });
+      const r3 = await callTool(t.server, 'three_rounds', {}, {
+        inputResponses: { step1: accept({ name: 'Mallory' }), step2: accept({ color: 'red' }) },
+        requestState: r2.body.result.requestState,
+      });
+      expect(r3.body.result.content[0].text).toBe('Ada likes red; visits 1,2,3');
+    });
+  });
+
+  it('derives keys from call order per kind when the tool gives none', async () => {
+    const res = await callTool(t.server, 'default_keys', {});
+    expect(Object.keys(res.body.result.inputRequests)).toEqual(['elicit-1', 'elicit-2', 'sample-1']);
+    const done = await callTool(t.server, 'default_keys', {}, {
+      inputResponses: { 'elicit-1': accept({ v: 'one' }), 'elicit-2': { action: 'cancel' }, 'sample-1': sampled('s') },
+    });
+    expect(done.body.result.content[0].text).toBe(
+      `${JSON.stringify(accept({ v: 'one' }))} | ${JSON.stringify({ action: 'cancel' })} | ${JSON.stringify(sampled('s'))}`,
+    );
+  });
+
+  it('answers -32603 (no stack trace) when a round would seal more than the requestState limit', async () => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const res = await callTool(t.server, 'default_keys', {}, {
+        inputResponses: { 'elicit-1': accept({ v: 'one' }), 'sample-1': sampled('x'.repeat(1_100_000)) },
+      });
+      expect(res.status).toBe(500);
+      expect(res.body.error).toEqual({ code: -32603, message: 'Internal error while handling tools/call.' });
+    });
+    expect(events[0]?.message.error).toContain('over the 1048576 limit');
+  });
+
+  it('ends the call input-required even when the tool swallows the signal and returns', async () => {
+    const res = await callTool(t.server, 'swallow', {});
+    expect(res.body.result.resultType).toBe('input_required');
+    expect(Object.keys(res.body.result.inputRequests)).toEqual(['ok']);
+  });
+
+  describe('refuses an answer that does not parse as what was asked (-32602, 400), before the tool sees it', () => {
+    it.each([
+      ['inputResponses is null', null],
+      ['an answer is a number', { confirm: 12345 }],
+      ['an answer is no known result', { confirm: { foo: 'bar' } }],
+    ])('structurally broken: %s', async (_case, inputResponses) => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'g.txt' }, { inputResponses });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32602);
+      expect(res.body.id).toBeDefined();
+    });
+
+    it('an answer of another kind (a sampling result where an elicitation was asked)', async () => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'g.txt' }, { inputResponses: { confirm: sampled('yes') } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32602);
+      expect(res.body.error.data).toMatchObject({ reason: 'invalid_input_response', key: 'confirm' });
+      expect(res.body.error.message).toContain('inputResponses["confirm"] is not a valid ElicitResult');
+      expect(sideEffects).toEqual([]);
+    });
+
+    it('accepted content that does not match the requested schema, located in the error', async () => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'g.txt' }, { inputResponses: { confirm: accept({ confirm: 'yes' }) } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: -32602,
+        data: { reason: 'invalid_input_response', key: 'confirm', errors: [{ location: '/params/inputResponses/confirm/content/confirm', problems: ['must be boolean'] }] },
+      });
+      expect(sideEffects).toEqual([]);
+    });
+
+    it('accepted form content that is missing (required fields fail)', async () => {
+      const res = await callTool(t.server, 'confirm_delete', { file: 'g.txt' }, { inputResponses: { confirm: { action: 'accept' } } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.data.errors[0].problems).toEqual(['missing required property "confirm"']);
+    });
+  });
+
+  describe('a tool that misuses input requests is a contained fault (isError), never a crash', () => {
+    it.each([
+      ['an input request the protocol schema refuses', 'invalid_request', 'is not a valid ElicitRequest'],
+      ['the same key twice in one execution', 'duplicate_key', 'used twice in one execution'],
+      ['a key outside the allowed characters', 'bad_key', 'must be 1–64 characters'],
+      ['a tool state over 64 KiB', 'huge_state', 'over the 65536 limit'],
+    ])('%s', async (_case, how, text) => {
+      const res = await callTool(t.server, 'misuse', { how });
+      expect(res.status).toBe(200);
+      expect(res.body.result.isError).toBe(true);
+      const payload = JSON.parse(res.body.result.content[0].text);
+      expect(payload).toMatchObject({ errorType: 'tool_fault', tool: 'misuse' });
+      expect(payload.message).toContain(text);
+    });
+  });
+});

@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import http, { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { callTool, toolCall } from '../support/mrtr-client.js';
+import { FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
+import { answerMessages, finalMessage, sseMessages } from '../support/sse.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const schema = ProtocolSchema.shared();
+const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+/** Expects an SSE answer with the library's stream headers. */
+function expectStream(res: { status: number; headers: Record<string, string> }): void {
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('text/event-stream');
+  expect(res.headers['x-accel-buffering']).toBe('no');
+  expect(res.headers['cache-control']).toBe('no-cache');
+}
+
+describe('answers over JSON or SSE: progress, log messages, cancellation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [ProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool] });
+  });
+  afterAll(() => t.close());
+
+  describe('progress', () => {
+    it('with a progressToken: SSE, increasing notifications echoing the token, then the result as the last event', async () => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'progress-test-1' } });
+      expectStream(res);
+      const messages = sseMessages(res.text);
+      expect(messages.map((m) => m.method ?? 'response')).toEqual(['notifications/progress', 'notifications/progress', 'notifications/progress', 'response']);
+      expect(messages.slice(0, 3).map((m) => m.params)).toEqual([
+        { progressToken: 'progress-test-1', progress: 0, total: 100, message: 'start' },
+        { progressToken: 'progress-test-1', progress: 50, total: 100 },
+        { progressToken: 'progress-test-1', progress: 100, total: 100, message: 'done' },
+      ]);
+      for (const m of messages.slice(0, 3)) expect(schema.check('ProgressNotification', m)).toEqual([]);
+      const last = messages.at(-1)!;
+      expect(schema.check('CallToolResultResponse', last)).toEqual([]);
+      expect(JSON.parse((last as any).result.content[0].text)).toEqual({ sent: [true, true, false, true] });
+    });
+
+    it('echoes an integer token as an integer', async () => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 7 } });
+      expect(sseMessages(res.text)[0]!.params).toMatchObject({ progressToken: 7 });
+    });
+
+    it('without a progressToken: a plain JSON answer, nothing sent', async () => {
+      const res = await callTool(t.server, 'progress', {});
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+    });
+
+    it('never answers SSE to a client whose Accept excludes text/event-stream', async () => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept: 'application/json' } });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+    });
+
+    it('drops notifications rather than buffer them without bound when the client does not read, never the result', async () => {
+      floods.length = 0;
+      const body = toolCall('flood', {}, { meta: { progressToken: 'flood' } });
+      const port = (t.server.address() as AddressInfo).port;
+      const text = await new Promise<string>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) }, (res) => {
+          res.pause(); // a client that reads nothing until the tool is done
+          const chunks: Buffer[] = [];
+          const resume = async () => {
+            for (let i = 0; i < 500 && !floods[0]?.done; i++) await sleep(10);
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+            res.resume();
+          };
+          void resume();
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(body));
+      });
+      const messages = sseMessages(text);
+      const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => (m.params as { progress: number }).progress);
+      expect(floods[0]!.sent).toBeLessThan(20_000);
+      expect(progress).toHaveLength(floods[0]!.sent);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: floods[0]!.sent });
+    });
+
+    it('gives concurrent requests each their own stream', async () => {
+      const tokens = ['stream-a', 'stream-b', 'stream-c'];
+      const bodies = tokens.map((progressToken) => toolCall('progress', {}, { meta: { progressToken } }));
+      const answers = await Promise.all(bodies.map((body) => post(t.server, body)));
+      answers.forEach((res, i) => {
+        const messages = sseMessages(res.text);
+        expect(messages).toHaveLength(4);
+        expect(messages.slice(0, 3).map((m) => (m.params as { progressToken: string }).progressToken)).toEqual([tokens[i], tokens[i], tokens[i]]);
+        expect(messages.at(-1)!.id).toBe(bodies[i]!.id);
+      });
+    });
+  });
+
+  describe('log level filtering', () => {
+    it('sends no notifications/message when the request sets no log level (JSON answer)', async () => {
+      const res = await callTool(t.server, 'logs', {});
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+    });
+
+    it('sends messages at or above the requested level only, on SSE, before the result', async () => {
+      const res = await callTool(t.server, 'logs', {}, { meta: { [LOG_LEVEL]: 'warning' } });
+      expectStream(res);
+      const messages = sseMessages(res.text);
+      expect(messages.slice(0, -1)).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', data: 'warning line', logger: 'custom-logger' } },
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: 'error line', logger: 'logs' } },
+      ]);
+      for (const m of messages.slice(0, -1)) expect(schema.check('LoggingMessageNotification', m)).toEqual([]);
+      expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: [false, false, true, true] });
+    });
+
+    it('sends every level at debug', async () => {
+      const res = await callTool(t.server, 'logs', {}, { meta: { [LOG_LEVEL]: 'debug' } });
+      expect(sseMessages(res.text).filter((m) => m.method).map((m) => (m.params as any).level)).toEqual(['debug', 'info', 'warning', 'error']);
+    });
+
+    it('refuses an unknown log level (400 + -32602)', async () => {
+      const res = await callTool(t.server, 'logs', {}, { meta: { [LOG_LEVEL]: 'verbose' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32602);
+    });
+
+    it('advertises the logging capability beside tools', async () => {
+      const res = await post(t.server, rpc('server/discover'));
+      expect(res.body.result.capabilities).toEqual({ tools: {}, logging: {} });
+    });
+  });
+
+  describe('the final response ends the stream, whatever it is', () => {
+    it('an error after a notification is the last SSE event (the status line already said 200)', async () => {
+      const res = await callTool(t.server, 'progress_then_sample', {}, { capabilities: {}, meta: { progressToken: 'e' } });
+      expectStream(res);
+      const messages = sseMessages(res.text);
+      expect(messages.map((m) => m.method ?? 'response')).toEqual(['notifications/progress', 'response']);
+      expect(schema.check('MissingRequiredClientCapabilityError', messages[1])).toEqual([]);
+      expect(messages[1]).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } } });
+    });
+
+    it('an input-required result after a notification is the last SSE event', async () => {
+      const res = await callTool(t.server, 'progress_then_sample', {}, { meta: { progressToken: 'i' } });
+      expectStream(res);
+      const last = finalMessage(res);
+      expect(schema.check('CallToolResultResponse', last)).toEqual([]);
+      expect(last.result.resultType).toBe('input_required');
+      expect(Object.keys(last.result.inputRequests)).toEqual(['s']);
+      expect(answerMessages(res)).toHaveLength(2);
+    });
+
+    it('the same error without a notification is a JSON body with status 400', async () => {
+      const res = await callTool(t.server, 'progress_then_sample', {}, { capabilities: {} });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32021);
+    });
+  });
+
+  describe('cancellation: the client closes the stream', () => {
+    /**
+     * Calls the slow tool over a raw connection and destroys it: once the first SSE event arrives (with a progress
+     * token), or after 50 ms (without one, the answer is still JSON and nothing has been written). Returns what the
+     * tool saw, the cancellation events, and how many response writes happened after the client left.
+     */
+    async function leaveMidCall(progressToken: string | undefined) {
+      slowRuns.length = 0;
+      const body = toolCall('slow', {}, progressToken === undefined ? {} : { meta: { progressToken } });
+      const port = (t.server.address() as AddressInfo).port;
+      const write = jest.spyOn(ServerResponse.prototype, 'write');
+      const end = jest.spyOn(ServerResponse.prototype, 'end');
+      const writes = () => write.mock.calls.length + end.mock.calls.length;
+      let writesAtAbort = 0;
+      let received = '';
+      try {
+        const events = await recordEvents(['mcp:request:cancelled'], async () => {
+          await new Promise<void>((resolve) => {
+            const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) }, (res) => {
+              res.once('data', (chunk: Buffer) => {
+                received = chunk.toString('utf8');
+                writesAtAbort = writes();
+                req.destroy();
+                resolve();
+              });
+            });
+            req.on('error', () => undefined);
+            if (progressToken === undefined)
+              setTimeout(() => {
+                writesAtAbort = writes();
+                req.destroy();
+                resolve();
+              }, 50);
+            req.end(JSON.stringify(body));
+          });
+          for (let i = 0; i < 200 && !slowRuns[0]?.finished; i++) await sleep(10);
+          await sleep(20);
+        });
+        return { runs: [...slowRuns], events: events.map((e) => e.message), received, writesAfter: writes() - writesAtAbort };
+      } finally {
+        write.mockRestore();
+        end.mockRestore();
+      }
+    }
+
+    it('mid-stream: aborts the signal, emits mcp:request:cancelled, and writes nothing after', async () => {
+      const left = await leaveMidCall('slow-1');
+      expect(sseMessages(left.received)[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'slow-1', progress: 1 } });
+      expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logAfterAbort: false, finished: true }]);
+      expect(left.events).toEqual([{ method: 'tools/call' }]);
+      expect(left.writesAfter).toBe(0);
+      expect((await callTool(t.server, 'progress', {})).status).toBe(200);
+    });
+
+    it("before any byte of a JSON answer: the same, and the tool's late result goes nowhere", async () => {
+      const left = await leaveMidCall(undefined);
+      expect(left.received).toBe('');
+      expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logAfterAbort: false, finished: true }]);
+      expect(left.events).toEqual([{ method: 'tools/call' }]);
+      expect(left.writesAfter).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
+
+const schema = (n: number) => ({ type: 'object', properties: { [`f${n}`]: { type: 'string', format: 'email' } }, required: [`f${n}`] });
+
+describe('ElicitationSchemaCache', () => {
+  it('compiles a schema once and reuses it for the same JSON', () => {
+    const cache = new ElicitationSchemaCache();
+    const validate = cache.validator(schema(1));
+    expect(cache.validator(JSON.parse(JSON.stringify(schema(1))))).toBe(validate);
+    expect(validate({ f1: 'ada@example.com' })).toBe(true);
+    expect(validate({ f1: 'not an email' })).toBe(false);
+    expect(cache.size).toBe(1);
+  });
+
+  it('keeps at most its bound, evicting the least recently used', () => {
+    const cache = new ElicitationSchemaCache(3);
+    const first = cache.validator(schema(1));
+    cache.validator(schema(2));
+    cache.validator(schema(3));
+    expect(cache.validator(schema(1))).toBe(first); // now the most recent
+    cache.validator(schema(4)); // evicts schema 2
+    expect(cache.size).toBe(3);
+    expect(cache.validator(schema(1))).toBe(first);
+    for (let n = 5; n < 50; n++) cache.validator(schema(n));
+    expect(cache.size).toBe(3);
+  });
+});
