@@ -3,7 +3,7 @@ import { ToolRegistry } from '../tools/tool.registry.js';
 
 /**
  * The server capabilities this mount advertises in `server/discover`, derived from what module init wired in:
- * `tools` when any tool is wired in. A capability is advertised exactly when its methods are served, so a client
+ * `tools` when any tool is wired in, which is always: the framework's help tool is wired into every mount. A capability is advertised exactly when its methods are served, so a client
  * that reads the capabilities is never told something the routing would contradict.
  */
 @Injectable()

@@ -2,20 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { ToolRegistry } from '../tools/tool.registry.js';
+import { DispatchService } from '../tools/dispatch.service.js';
+import { ToolRegistry, type McpContextFactory } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
 import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
 
 /**
  * `tools/call`: finds the tool by name (an unknown tool is -32602 naming it: -32601 is for methods) and hands the
- * arguments to it. Absent or null `arguments` read as `{}`. Everything inside the arguments is the tool's to
- * refuse, in the tool dialect.
+ * arguments to the dispatch service, which runs the dispatch gates, the tool and fault containment. Absent or
+ * null `arguments` read as `{}`. Everything inside the arguments is the tool's to refuse, in the tool dialect.
+ * The context is built per run, once the gates know the action.
  */
 @Injectable()
 export class ToolsCallHandler implements McpMethodHandler {
   readonly method = 'tools/call' as const;
 
-  constructor(private readonly registry: ToolRegistry) {}
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly dispatch: DispatchService,
+  ) {}
 
   served(): boolean {
     return this.registry.size > 0;
@@ -30,7 +35,7 @@ export class ToolsCallHandler implements McpMethodHandler {
         available: this.registry.list().map((t) => t.name),
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
-    const context = new McpContext(call.state, call.request.headers, name, undefined, call.signal);
-    return tool.call(args, context);
+    const contextFor: McpContextFactory = (action, target = name) => new McpContext(call.state, call.request.headers, target, action, call.signal);
+    return this.dispatch.call(tool, args, contextFor);
   }
 }
