@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { passesContainment } from '../errors/passes-containment.js';
 import { faultKind, publish } from '../telemetry/channels.js';
-import { bounded } from '../util/bounded.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
-import { FAULT_MESSAGE_BOUND, faultResult } from './tool-result.js';
+import { faultMessage, faultResult } from './tool-result.js';
 
 /**
  * Runs one tools/call on a wired-in tool: the tool's own run (the dispatch gates, then the handler), wrapped in
@@ -41,7 +40,7 @@ export class DispatchService {
         tool: tool.name,
         ...(run.action !== undefined && { action: run.action }),
         exception: faultKind(thrown),
-        error: bounded(thrown, FAULT_MESSAGE_BOUND),
+        error: faultMessage(thrown),
       }));
       result = faultResult(tool.name, thrown);
     } finally {

@@ -25,11 +25,24 @@ export function errorResult(payload: Record<string, unknown>): ToolCallResult {
 }
 
 /**
+ * A fault's message, bounded: an Error's own message (its kind is the diagnostic's `exception`), or the bounded
+ * rendering of any other thrown value. Total, like the bounded-rendering helper it goes through.
+ */
+export function faultMessage(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return bounded(String(thrown.message), FAULT_MESSAGE_BOUND);
+  } catch {
+    // A hostile Error (a throwing getter, a Proxy): fall back to the generic rendering below.
+  }
+  return bounded(thrown, FAULT_MESSAGE_BOUND);
+}
+
+/**
  * The fault diagnostic: what a fault out of a tool run becomes (fault containment, `dispatch.service.ts`).
  * `errorType` is always `"tool_fault"` (it names the boundary, not what happened there), `tool` the tool,
  * `exception` the fault's kind (an Error's class name, or the JS type of a thrown non-Error), `message` the
- * fault bounded; never a stack trace.
+ * fault bounded ({@link faultMessage}); never a stack trace.
  */
 export function faultResult(tool: string, thrown: unknown): ToolCallResult {
-  return errorResult({ errorType: 'tool_fault', tool, exception: faultKind(thrown), message: bounded(thrown, FAULT_MESSAGE_BOUND) });
+  return errorResult({ errorType: 'tool_fault', tool, exception: faultKind(thrown), message: faultMessage(thrown) });
 }

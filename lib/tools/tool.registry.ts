@@ -79,6 +79,7 @@ export class ToolRegistry {
     this.sorted = [...this.tools.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** The tool wired in under `name`, if any (a Map lookup: a caller's `__proto__` finds nothing). */
   get(name: string): WiredTool | undefined {
     return this.tools.get(name);
   }
@@ -88,6 +89,7 @@ export class ToolRegistry {
     return this.sorted;
   }
 
+  /** How many tools are wired in, help included. */
   get size(): number {
     return this.tools.size;
   }

@@ -78,7 +78,7 @@ describe('what a handler returns becomes a tool result', () => {
         errorType: 'tool_fault',
         tool: 'reports',
         exception: 'StructuredContentMismatchError',
-        message: 'StructuredContentMismatchError: tool "reports" returned structured content its output schema refuses: total: must be integer',
+        message: 'tool "reports" returned structured content its output schema refuses: total: must be integer',
       });
     });
 

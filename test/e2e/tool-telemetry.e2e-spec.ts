@@ -42,7 +42,7 @@ describe('tool telemetry', () => {
     const events = await record('faulty', { action: 'error' });
     expect(events).toEqual([
       { channel: 'mcp:tool:start', message: { tool: 'faulty', action: 'error' } },
-      { channel: 'mcp:tool:error', message: { tool: 'faulty', action: 'error', exception: 'RangeError', error: 'RangeError: the disk is full\\u000asecond line' } },
+      { channel: 'mcp:tool:error', message: { tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line' } },
       { channel: 'mcp:tool:stop', message: { tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
     ]);
   });
