@@ -4,6 +4,7 @@ import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { closeProperties, dataKeyNode, findUnknownKeys, schemaOffence, type KeyNode } from './key-set.js';
 import type { JsonSchema, McpActionSchema } from './tool.interfaces.js';
 import { ValueGate } from './value-gate.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /** The keys an action schema may hold, in the TS spelling (its closed vocabulary). @publicApi */
 export const ACTION_SCHEMA_KEYS = [
@@ -40,8 +41,6 @@ export interface ValidatedAction {
 }
 
 const NEWLINE = /[\n\r\u2028\u2029]/;
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((e) => typeof e === 'string');
 const names = (list: readonly string[]) => `[${list.map((n) => JSON.stringify(n)).join(', ')}]`;
 

@@ -7,6 +7,7 @@ import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import { isToolResultShape, textResult } from './tool-result.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * Thrown when a tool's result does not match its own output schema. The server's fault, never the caller's: fault
@@ -17,8 +18,6 @@ export class StructuredContentMismatchError extends Error {
   override readonly name = 'StructuredContentMismatchError';
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The default error formatter: `Operation failed: <reason>` (a string as is, an Error's message, else bounded). */
 export function defaultFormatError(reason: unknown): string {

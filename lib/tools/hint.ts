@@ -1,4 +1,5 @@
 import { bounded } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * A hint: one follow-up call the LLM can make next, returned by a tool's `hints(action, hintContext, ctx)`
@@ -17,8 +18,6 @@ export interface McpHint {
   readonly example?: Record<string, unknown>;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Reads what a `hints` hook returned into the hints sent on the wire, keeping only the four hint keys.

@@ -1,6 +1,7 @@
 import { schemaPath } from '../validation/json-value.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * The unknown-key gate's reading of a schema: which keys each object in `data` may hold, at every depth.
@@ -39,8 +40,6 @@ export const ANY_STRING_KEY = '<any string key>';
 /** How many unknown keys a refusal lists; `unknown_count` counts them all. */
 export const UNKNOWN_LISTED = 10;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keywords whose value is one subschema, a list of them, or a map of them (JSON Schema 2020-12 applicators). */
 const ONE_SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];

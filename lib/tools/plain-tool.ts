@@ -12,6 +12,7 @@ import { readHooks } from './tool-hooks.js';
 import { errorResult } from './tool-result.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
 import { ValueGate } from './value-gate.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * A plain tool's handler: its arguments (as the data-level gates passed them) and the context. It may return
@@ -22,8 +23,6 @@ export interface McpPlainTool {
   run(args: Record<string, unknown>, context: McpContext): unknown;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Builds a plain tool at module init: checks its declaration (a `run` method, an input schema with

@@ -1,9 +1,8 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}), a non-empty

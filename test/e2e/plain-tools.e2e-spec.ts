@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { callTool } from '../support/tool-call.js';
 import { EchoTool } from '../support/tools.js';
 
 describe('plain tools', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool] });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: [EchoTool] });
 
   it('are listed with their own input schema, the key-set closure published on it', async () => {
-    const listed = await post(t.server, rpc('tools/list'));
+    const listed = await post(app().server, rpc('tools/list'));
     const echo = listed.body.result.tools.find((tool: { name: string }) => tool.name === 'echo');
     expect(echo.inputSchema).toEqual({
       type: 'object',
@@ -26,12 +22,12 @@ describe('plain tools', () => {
   });
 
   it('run with the arguments the gates passed', async () => {
-    const answer = await callTool(t.server, 'echo', { text: 'hi', options: { upper: true } });
+    const answer = await callTool(app().server, 'echo', { text: 'hi', options: { upper: true } });
     expect(answer.result.content).toEqual([{ type: 'text', text: 'HI' }]);
   });
 
   it('refuse an unknown key at any depth of their arguments, pointing at help on the tool', async () => {
-    const answer = await callTool(t.server, 'echo', { text: 'hi', options: { upper: true, shout: 1 } });
+    const answer = await callTool(app().server, 'echo', { text: 'hi', options: { upper: true, shout: 1 } });
     expect(answer.result.isError).toBe(true);
     expect(answer.body).toMatchObject({
       error: 'unknown_params',
@@ -45,7 +41,7 @@ describe('plain tools', () => {
   });
 
   it('check every value against their schema, formats asserted, required included', async () => {
-    const answer = await callTool(t.server, 'echo', { options: { at: 'yesterday' } });
+    const answer = await callTool(app().server, 'echo', { options: { at: 'yesterday' } });
     expect(answer.body).toMatchObject({
       error: 'invalid_values',
       invalid_count: 2,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
@@ -15,14 +15,10 @@ const FAULTS: [string, string, string, RegExp][] = [
 ];
 
 describe('fault containment', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: ALL_TOOLS });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: ALL_TOOLS });
 
   it.each(FAULTS)('answers %s as an isError tool_fault diagnostic, bounded, with no stack trace', async (_kind, action, exception, message) => {
-    const answer = await callTool(t.server, 'faulty', { action });
+    const answer = await callTool(app().server, 'faulty', { action });
     expect(answer.status).toBe(200);
     expect(answer.result.isError).toBe(true);
     expect(answer.body).toEqual({ errorType: 'tool_fault', tool: 'faulty', exception, message: expect.stringMatching(message) });
@@ -31,24 +27,24 @@ describe('fault containment', () => {
   });
 
   it.each(FAULTS)('emits mcp:tool:error for %s, naming tool, action and kind', async (_kind, action, exception) => {
-    const events = await recordEvents(['mcp:tool:error'], () => callTool(t.server, 'faulty', { action }));
+    const events = await recordEvents(['mcp:tool:error'], () => callTool(app().server, 'faulty', { action }));
     expect(events).toEqual([{ channel: 'mcp:tool:error', message: { tool: 'faulty', action, exception, error: expect.any(String) } }]);
   });
 
   it('contains a hook that returns the wrong shape like a handler fault', async () => {
-    const answer = await callTool(t.server, 'badhooks', { action: 'hinted' });
+    const answer = await callTool(app().server, 'badhooks', { action: 'hinted' });
     expect(answer.body).toMatchObject({ errorType: 'tool_fault', tool: 'badhooks', exception: 'TypeError', message: expect.stringContaining('hints() of tool "badhooks" must return an array') });
   });
 
   it('lets a method error a tool raised on purpose through, as the JSON-RPC error it carries', async () => {
-    const answer = await callTool(t.server, 'faulty', { action: 'method' });
+    const answer = await callTool(app().server, 'faulty', { action: 'method' });
     expect(answer.error).toMatchObject({ code: -32021, message: 'Missing required client capability: elicitation', data: { required: ['elicitation'] } });
     expect(answer.result).toEqual({});
   });
 
   it('rethrows any value carrying the containment pass mark instead of answering a tool_fault', async () => {
     const events = await recordEvents(['mcp:tool:error'], async () => {
-      const answer = await callTool(t.server, 'faulty', { action: 'passing' });
+      const answer = await callTool(app().server, 'faulty', { action: 'passing' });
       expect(answer.result.isError).toBeUndefined();
       expect(answer.error).toBeDefined();
     });
@@ -56,8 +52,8 @@ describe('fault containment', () => {
   });
 
   it('keeps serving after every kind of fault', async () => {
-    for (const [, action] of FAULTS) await callTool(t.server, 'faulty', { action });
-    const answer = await callTool(t.server, 'tasks', { action: 'create', data: { name: 'Still here', project: 'p' } });
+    for (const [, action] of FAULTS) await callTool(app().server, 'faulty', { action });
+    const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Still here', project: 'p' } });
     expect(answer.body.task.name).toBe('Still here');
   });
 });

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
 
 describe('what a handler returns becomes a tool result', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: ALL_TOOLS });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: ALL_TOOLS });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
-    const answer = await callTool(t.server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
+    const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
     const id = answer.body.task.id;
     expect(answer.result.isError).toBeUndefined();
     expect(answer.body.hints).toEqual([{ tool: 'tasks', action: 'get', description: 'View the task', example: { id } }]);
@@ -20,8 +16,8 @@ describe('what a handler returns becomes a tool result', () => {
   });
 
   it('a bare value: its JSON, with no hints and no context where the hook gives none', async () => {
-    const created = await callTool(t.server, 'tasks', { action: 'create', data: { name: 'Plain', project: 'p' } });
-    const answer = await callTool(t.server, 'tasks', { action: 'get', data: { id: created.body.task.id } });
+    const created = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Plain', project: 'p' } });
+    const answer = await callTool(app().server, 'tasks', { action: 'get', data: { id: created.body.task.id } });
     expect(answer.result.content).toEqual([{ type: 'text', text: JSON.stringify(answer.body) }]);
     expect(answer.body).toMatchObject({ id: created.body.task.id, name: 'Plain' });
     expect(answer.body.hints).toBeUndefined();
@@ -29,12 +25,12 @@ describe('what a handler returns becomes a tool result', () => {
   });
 
   it('fail(reason): an isError result whose text is the tool\'s formatError(reason)', async () => {
-    const answer = await callTool(t.server, 'tasks', { action: 'close', data: { id: 7 } });
+    const answer = await callTool(app().server, 'tasks', { action: 'close', data: { id: 7 } });
     expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'task 7 is closed' }] });
   });
 
   it('fail(reason, hintContext): JSON with the formatted error, the hints and the action context', async () => {
-    const answer = await callTool(t.server, 'tasks', { action: 'close', data: { id: 7, explain: true } });
+    const answer = await callTool(app().server, 'tasks', { action: 'close', data: { id: 7, explain: true } });
     expect(answer.result.isError).toBe(true);
     expect(answer.body).toEqual({
       error: 'task 7 is closed',
@@ -44,13 +40,13 @@ describe('what a handler returns becomes a tool result', () => {
   });
 
   it('fail(reason) without a formatError hook: "Operation failed: <reason>"', async () => {
-    const answer = await callTool(t.server, 'reports', { action: 'failed' });
+    const answer = await callTool(app().server, 'reports', { action: 'failed' });
     expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Operation failed: no report today' }] });
     expect(answer.result.structuredContent).toBeUndefined();
   });
 
   it('MCP content: passes through as the tool wrote it (full control)', async () => {
-    const answer = await callTool(t.server, 'tasks', { action: 'raw' });
+    const answer = await callTool(app().server, 'tasks', { action: 'raw' });
     expect(answer.result.content).toEqual([
       { type: 'text', text: 'raw content' },
       { type: 'text', text: 'second block' },
@@ -59,19 +55,19 @@ describe('what a handler returns becomes a tool result', () => {
 
   describe('with an output schema', () => {
     it('is listed with the tool', async () => {
-      const res = await post(t.server, rpc('tools/list'));
+      const res = await post(app().server, rpc('tools/list'));
       const reports = res.body.result.tools.find((tool: { name: string }) => tool.name === 'reports');
       expect(reports.outputSchema).toEqual({ type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] });
     });
 
     it('sends matching data as structuredContent and as JSON text', async () => {
-      const answer = await callTool(t.server, 'reports', { action: 'good' });
+      const answer = await callTool(app().server, 'reports', { action: 'good' });
       expect(answer.result).toMatchObject({ structuredContent: { total: 3 }, content: [{ type: 'text', text: '{"total":3}' }] });
       expect(answer.result.isError).toBeUndefined();
     });
 
     it('answers a mismatch as the server\'s fault, never blaming the caller', async () => {
-      const answer = await callTool(t.server, 'reports', { action: 'bad' });
+      const answer = await callTool(app().server, 'reports', { action: 'bad' });
       expect(answer.result.isError).toBe(true);
       expect(answer.result.structuredContent).toBeUndefined();
       expect(answer.body).toEqual({
@@ -83,7 +79,7 @@ describe('what a handler returns becomes a tool result', () => {
     });
 
     it('answers no structured content at all as the server\'s fault too', async () => {
-      const answer = await callTool(t.server, 'reports', { action: 'none' });
+      const answer = await callTool(app().server, 'reports', { action: 'none' });
       expect(answer.body).toMatchObject({ errorType: 'tool_fault', exception: 'StructuredContentMismatchError' });
     });
   });

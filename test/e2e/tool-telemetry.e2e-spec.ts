@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { McpChannel } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/suite-app.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
@@ -8,13 +8,9 @@ import { ALL_TOOLS } from '../support/tools.js';
 const TOOL_CHANNELS: McpChannel[] = ['mcp:tool:start', 'mcp:tool:stop', 'mcp:tool:error', 'mcp:help:called'];
 
 describe('tool telemetry', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: ALL_TOOLS });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: ALL_TOOLS });
 
-  const record = (name: string, args: unknown) => recordEvents(TOOL_CHANNELS, () => callTool(t.server, name, args));
+  const record = (name: string, args: unknown) => recordEvents(TOOL_CHANNELS, () => callTool(app().server, name, args));
 
   it('a successful run: start, then stop with the action, a duration and no error', async () => {
     const events = await record('tasks', { action: 'create', data: { name: 'T', project: 'p' } });

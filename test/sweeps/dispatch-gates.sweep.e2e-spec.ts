@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { DISPATCH_GATES, type DispatchGate } from '../../lib/index.js';
 import { DATA_GATES } from '../../lib/tools/dispatch-gates.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
 
@@ -38,21 +38,17 @@ const cellArgs = (index: number): Args =>
     .reduce((args, gate) => MISTAKES[gate](args), valid());
 
 describe('dispatch-gate sweep (tasks.create)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: ALL_TOOLS });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: ALL_TOOLS });
 
   it('passes the valid call through every gate to the action', async () => {
-    const answer = await callTool(t.server, 'tasks', valid());
+    const answer = await callTool(app().server, 'tasks', valid());
     expect(answer.result.isError).toBeUndefined();
     expect(answer.body.task.name).toBe('Write docs');
   });
 
   describe.each(DISPATCH_GATES.map((gate, index) => [gate, index] as const))('gate %s', (gate, index) => {
     it('answers first, as an isError result naming it, with a help pointer, when it and every later gate would fire', async () => {
-      const answer = await callTool(t.server, 'tasks', JSON.parse(JSON.stringify(cellArgs(index))));
+      const answer = await callTool(app().server, 'tasks', JSON.parse(JSON.stringify(cellArgs(index))));
       expect(answer.status).toBe(200);
       expect(answer.result.isError).toBe(true);
       expect(answer.body.error).toBe(gate);
@@ -63,7 +59,7 @@ describe('dispatch-gate sweep (tasks.create)', () => {
     });
 
     it('carries the input_schema digest exactly when it is a data-level gate', async () => {
-      const answer = await callTool(t.server, 'tasks', JSON.parse(JSON.stringify(MISTAKES[gate](valid()))));
+      const answer = await callTool(app().server, 'tasks', JSON.parse(JSON.stringify(MISTAKES[gate](valid()))));
       expect(answer.body.error).toBe(gate);
       expect('input_schema' in answer.body).toBe((DATA_GATES as readonly string[]).includes(gate));
     });
