@@ -33,6 +33,7 @@ export class ToolExplorer implements OnModuleInit {
       if (!metatype || typeof metatype !== 'function') continue;
       const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
       if (!options) continue;
+      this.registry.checkName(options.name);
       const where = `tool ${JSON.stringify(options.name)} (${metatype.name})`;
       if (!wrapper.isDependencyTreeStatic())
         throw new McpConfigurationError(where, 'a tool must be a singleton provider; request-scoped and transient tools are not supported');

@@ -58,10 +58,19 @@ export class ToolRegistry {
   private readonly tools = new Map<string, WiredTool>();
   private sorted: WiredTool[] = [];
 
+  /**
+   * Refuses a name a consumer's tool may not take: a malformed one, or the reserved name. Called before a tool is
+   * built, so every later refusal can name the tool safely, and again at wire-in.
+   */
+  checkName(name: unknown): void {
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      throw new McpConfigurationError(`tool ${JSON.stringify(String(name))}`, 'a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."');
+    if (name === HELP_TOOL_NAME) throw new McpConfigurationError(`tool "${name}"`, 'uses the reserved name "help": the framework\'s help tool owns it');
+  }
+
   /** Supplies a consumer's tool; refuses a malformed, duplicate or reserved name. */
   wireIn(tool: WiredTool): void {
-    if (tool.name === HELP_TOOL_NAME)
-      throw new McpConfigurationError(`tool "${tool.name}"`, 'uses the reserved name "help": the framework\'s help tool owns it');
+    this.checkName(tool.name);
     this.add(tool);
   }
 
@@ -72,8 +81,6 @@ export class ToolRegistry {
   }
 
   private add(tool: WiredTool): void {
-    if (!TOOL_NAME.test(tool.name))
-      throw new McpConfigurationError(`tool ${JSON.stringify(tool.name)}`, 'a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."');
     if (this.tools.has(tool.name)) throw new McpConfigurationError(`tool "${tool.name}"`, 'is declared more than once (tool names are unique in a server)');
     this.tools.set(tool.name, tool);
     this.sorted = [...this.tools.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

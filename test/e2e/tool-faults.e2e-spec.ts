@@ -36,6 +36,11 @@ describe('fault containment', () => {
     expect(answer.body).toMatchObject({ errorType: 'tool_fault', tool: 'badhooks', exception: 'TypeError', message: expect.stringContaining('hints() of tool "badhooks" must return an array') });
   });
 
+  it('contains an actionContext hook with the wrong return on the help path too', async () => {
+    const answer = await callTool(app().server, 'help', { tool: 'badhooks', action: 'hinted' });
+    expect(answer.body).toMatchObject({ errorType: 'tool_fault', tool: 'help', exception: 'TypeError', message: expect.stringContaining('actionContext() of tool "badhooks" must return an object') });
+  });
+
   it('lets a method error a tool raised on purpose through, as the JSON-RPC error it carries', async () => {
     const answer = await callTool(app().server, 'faulty', { action: 'method' });
     expect(answer.error).toMatchObject({ code: -32021, message: 'Missing required client capability: elicitation', data: { required: ['elicitation'] } });

@@ -65,6 +65,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a tool declaring both an inputSchema and actions', [actionTool({ create: base() }, { inputSchema: { type: 'object' } })], /declares both an inputSchema \(a plain tool\) and @McpAction methods \(create\(\)\)/],
   ['an unknown @McpTool option', [actionTool({ create: base() }, { actions: {} } as never)], /^tool "tasks" \(DeclaredTool\): @McpTool has unknown option\(s\) "actions"/],
   ['a duplicate tool name', [actionTool({ create: base() }), actionTool({ create: base() })], /^tool "tasks": is declared more than once/],
+  ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   ['a plain tool input schema with an unknown format', [actionTool({}, { inputSchema: { type: 'object', properties: { at: { type: 'string', format: 'when' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: uses the unknown format "when"/],
   ['a plain tool input schema without type object at the root', [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })], /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/],
