@@ -53,7 +53,7 @@ export type { InputSchemaDigest } from './tools/input-schema.js';
 export type { McpHint } from './tools/hint.js';
 export { ok, fail } from './tools/outcome.js';
 export type { McpOutcome } from './tools/outcome.js';
-export { StructuredContentMismatchError } from './tools/handler-result.js';
+export { StructuredContentMismatchError, MalformedToolResultError } from './tools/handler-result.js';
 
 // ⑤ response, errors, telemetry
 export { McpExceptionFilter } from './response/mcp-exception.filter.js';

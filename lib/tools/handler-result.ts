@@ -10,6 +10,15 @@ import { isToolResultShape, textResult } from './tool-result.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
+ * Thrown when MCP content a tool returned itself is not a valid `CallToolResult` (a content block of no known
+ * type, a text block without text, …). The server's fault: contained as a `tool_fault`.
+ * @publicApi
+ */
+export class MalformedToolResultError extends Error {
+  override readonly name = 'MalformedToolResultError';
+}
+
+/**
  * Thrown when a tool's result does not match its own output schema. The server's fault, never the caller's: fault
  * containment answers it as a `tool_fault` and emits `mcp:tool:error`.
  * @publicApi
@@ -63,8 +72,9 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
  * What a handler's return value becomes: the success side of the tool dialect. Rule it owns: every return is
  * one of three things, and nothing else is looked at.
  *
- * - **MCP content** (an object with a `content` array): the tool wants full control; it goes out as written.
- *   With an output schema, a non-error result must carry a matching `structuredContent`.
+ * - **MCP content** (an object with a `content` array): the tool wants full control; it goes out as written,
+ *   once the protocol's `CallToolResult` schema accepts it ({@link MalformedToolResultError} otherwise). With an
+ *   output schema, a non-error result must carry a matching `structuredContent`.
  * - **`fail(reason[, hintContext])`**: `isError`; the text is the tool's `formatError(reason)`. With a hint
  *   context it is JSON, `{error, hints?, context?}`.
  * - **anything else**, or **`ok(data[, hintContext])`**: a success. The text is the data (a string as is,
@@ -77,8 +87,13 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
  */
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {
+    const result: ToolCallResult = { ...returned, resultType: 'complete' };
+    if (!hooks.resultShape(result)) {
+      const problems = describeSchemaErrors(hooks.resultShape.errors).slice(0, 3).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
+      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${problems.join('; ')}`);
+    }
     if (hooks.output && returned.isError !== true) checkStructured(hooks, returned.structuredContent);
-    return { ...returned, resultType: 'complete' };
+    return result;
   }
   const outcome: McpOutcome = isOutcome(returned) ? returned : { kind: 'ok', value: returned, hasHintContext: false };
   if (outcome.kind === 'fail') {

@@ -1,10 +1,11 @@
 import type { ValidateFunction } from 'ajv';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';
 
 /**
  * A tool's optional hooks as module init found them on its instance, bound to it, plus its compiled output
- * schema: everything the result of a handler is built with (`handler-result.ts`). An absent hook is
+ * schema and the protocol's result validator: everything the result of a handler is built with (`handler-result.ts`). An absent hook is
  * `undefined`, which means "nothing to add" (hints, action context) or "the default" (error formatting).
  */
 export interface ToolHooks {
@@ -14,6 +15,8 @@ export interface ToolHooks {
   readonly formatError?: McpToolHooks['formatError'];
   /** The output schema's compiled validator, when the tool declares one. */
   readonly output?: ValidateFunction;
+  /** The protocol's `CallToolResult` validator, for MCP content a tool returns itself (compiled at module init). */
+  readonly resultShape: ValidateFunction;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface ToolHooks {
  * request path only ever probes for presence.
  */
 export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined): ToolHooks {
-  const hooks: Record<string, unknown> = { tool, output };
+  const hooks: Record<string, unknown> = { tool, output, resultShape: ProtocolSchema.shared().validator('CallToolResult') };
   for (const name of TOOL_HOOK_NAMES) {
     const member = (instance as Record<string, unknown>)[name];
     if (member === undefined) continue;

@@ -12,6 +12,7 @@ const FAULTS: [string, string, string, RegExp][] = [
   ['a rejected promise', 'rejected', 'TypeError', /^async failure$/],
   ['an Error with a huge message', 'huge', 'Error', /^x+…$/],
   ['a return JSON cannot carry', 'bigint', 'TypeError', /BigInt/],
+  ['MCP content the protocol refuses', 'malformed', 'MalformedToolResultError', /^tool "faulty" returned MCP content that is not a valid CallToolResult: content\[0\]/],
 ];
 
 describe('fault containment', () => {

@@ -177,6 +177,11 @@ export class FaultyTool {
     throw PASSING_SIGNAL;
   }
 
+  @McpAction({ description: 'Returns MCP content the protocol refuses', properties: {} })
+  malformed() {
+    return { content: [{ type: 'text' }] };
+  }
+
   @McpAction({ description: 'Returns a BigInt, which JSON cannot carry', properties: {} })
   bigint() {
     return { n: 10n };
