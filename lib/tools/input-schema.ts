@@ -45,6 +45,7 @@ export function actionToolInputSchema(tool: string, actions: readonly ValidatedA
  * The input_schema digest a data-level gate refusal carries: the action's properties (with the key-set closure
  * published), required fields and defaults, plus `required_one_of` when the action declares groups. Wire
  * spelling: `required_one_of` (snake_case, as in help); every other key keeps its action-schema name.
+ * @publicApi
  */
 export interface InputSchemaDigest {
   readonly properties: Readonly<Record<string, JsonSchema>>;
