@@ -15,6 +15,7 @@ export type {
   McpRequestStateOptions,
 } from './mcp-module-options.interface.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
+export { HELP_TOOL_NAME } from './mcp.constants.js';
 export { CHAIN_GUARDS } from './post-chain.js';
 
 // ① wire checks
@@ -61,6 +62,17 @@ export type {
   McpInputOptions,
 } from './mrtr/input.types.js';
 export { dataPath } from './tools/data-path.js';
+export { McpAction } from './tools/mcp-action.decorator.js';
+export type { McpActionOptions, McpActionSchema, McpToolHooks, JsonSchema } from './tools/tool.interfaces.js';
+export { ACTION_SCHEMA_KEYS } from './tools/action-schema.js';
+export { DISPATCH_GATES } from './tools/dispatch-gates.js';
+export type { DispatchGate } from './tools/dispatch-gates.js';
+export type { HelpPointer } from './tools/help-pointer.js';
+export type { InputSchemaDigest } from './tools/input-schema.js';
+export type { McpHint } from './tools/hint.js';
+export { ok, fail } from './tools/outcome.js';
+export type { McpOutcome } from './tools/outcome.js';
+export { StructuredContentMismatchError, MalformedToolResultError } from './tools/handler-result.js';
 
 // ⑤ response, errors, telemetry
 export { McpExceptionFilter } from './response/mcp-exception.filter.js';

@@ -20,6 +20,7 @@ import { normalizeMountPath, resolveOptions } from './options/resolve-options.js
 import { CHAIN_GUARDS } from './post-chain.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { TelemetryLogger } from './telemetry/telemetry-logger.js';
+import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
 import { McpAuth, NoopAuth } from './wire/mcp-auth.interface.js';
@@ -77,6 +78,7 @@ export class McpModule extends McpConfigurableModule {
       McpExceptionFilter,
       ToolRegistry,
       ToolExplorer,
+      DispatchService,
       ServerCapabilities,
       ServerDiscoverHandler,
       ToolsListHandler,

@@ -23,3 +23,21 @@ export function dataPath(segments: readonly (string | number)[]): string {
   }
   return path;
 }
+
+/**
+ * The sort order of data paths, read segment by segment: array indexes numerically, keys by UTF-16 code unit,
+ * an index before a key, a path before its extensions. Every refusal that lists "the first ten" data paths
+ * lists them in this order, so `items[2]` comes before `items[10]`.
+ */
+export function compareSegments(a: readonly (string | number)[], b: readonly (string | number)[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    if (typeof x === 'number') return -1;
+    if (typeof y === 'number') return 1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}

@@ -4,7 +4,8 @@ import type { McpToolOptions } from './tool.interfaces.js';
 
 /**
  * Marks a class as an MCP tool: an injectable provider, wired in at module init with its dependencies injected.
- * Register the class in a module's `providers` as usual.
+ * Register the class in a module's `providers` as usual. An **action tool** declares its actions as
+ * `@McpAction` methods; a **plain tool** declares its own `inputSchema` and implements `run(args, ctx)`.
  *
  * @example
  * ```ts

@@ -1,28 +1,36 @@
-import type { ValidateFunction } from 'ajv';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { passesContainment } from '../errors/passes-containment.js';
 import type { McpContext } from '../context/mcp-context.js';
-import { faultKind, publish } from '../telemetry/channels.js';
-import { bounded } from '../util/bounded.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
-import { describeSchemaErrors } from '../validation/schema-problems.js';
+import { checkPlainArguments, type DataTarget } from './dispatch-gates.js';
+import { handlerResult } from './handler-result.js';
 import { collectHeaderAnnotations } from './header-annotation.js';
-import { toolDefinition } from './tool-definition.js';
-import type { McpToolOptions, ToolCallResult } from './tool.interfaces.js';
-import { errorResult, faultResult, successResult } from './tool-result.js';
-import type { WiredTool } from './tool.registry.js';
-import { dataPath } from './data-path.js';
+import { helpPointer } from './help-pointer.js';
+import { closeSchema, keyNode, schemaOffence } from './key-set.js';
+import type { JsonSchema, McpToolOptions, ToolCallResult } from './tool.interfaces.js';
+import { helpHeading, toolDefinition } from './tool-definition.js';
+import { readHooks } from './tool-hooks.js';
+import { errorResult } from './tool-result.js';
+import type { ToolRun, WiredTool } from './tool.registry.js';
+import { ValueGate } from './value-gate.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
-/** A plain tool's handler: what `run` receives and may return. @publicApi */
+/**
+ * A plain tool's handler: its arguments (as the data-level gates passed them) and the context. It may return
+ * anything an action handler may: a value, `ok(...)`/`fail(...)`, or MCP content.
+ * @publicApi
+ */
 export interface McpPlainTool {
   run(args: Record<string, unknown>, context: McpContext): unknown;
 }
 
+
 /**
  * Builds a plain tool at module init: checks its declaration (a `run` method, an input schema with
- * `"type": "object"` at the root, schemas ajv can build, valid header annotations) and returns the wired tool
- * whose `call` validates the arguments against the compiled input schema (an `isError` answer listing each
- * problem by data path), runs `run`, contains any fault, and checks structured output against the output schema.
+ * `"type": "object"` at the root that ajv builds with formats asserted, an output schema ajv builds, valid header
+ * annotations, hooks that are methods) and returns the wired tool. Its arguments meet the data-level gates an
+ * action's data meets: unknown keys at any depth (the key-set closure, published in its listed input schema as
+ * `additionalProperties: false`), then every value against the schema. `run` then runs, and its return becomes a
+ * result as an action's does (no hints or action context: those are per action).
  */
 export function buildPlainTool(options: McpToolOptions, instance: object, compiler: SchemaCompiler): WiredTool {
   const name = options.name;
@@ -30,55 +38,54 @@ export function buildPlainTool(options: McpToolOptions, instance: object, compil
   const run = (instance as Partial<McpPlainTool>).run;
   if (typeof run !== 'function') throw new McpConfigurationError(where, 'a plain tool (one with inputSchema) must implement run(args, ctx)');
   const inputSchema = options.inputSchema!;
-  if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object')
-    throw new McpConfigurationError(`${where}, inputSchema`, 'must be a JSON Schema object with "type": "object" at the root');
-  const validateInput = compiler.compile(inputSchema, `${where}, inputSchema`);
-  const validateOutput = options.outputSchema ? compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
-  const headerAnnotations = collectHeaderAnnotations(name, inputSchema);
-  const definition = toolDefinition(options, inputSchema);
+  if (inputSchema.type !== 'object') throw new McpConfigurationError(`${where}, inputSchema`, 'must be a JSON Schema object with "type": "object" at the root');
+  const badShape = schemaOffence(inputSchema);
+  if (badShape) throw new McpConfigurationError(`${where}, inputSchema`, `is malformed ${badShape}`);
+  const published = closeSchema(inputSchema);
+  const values = ValueGate.build(compiler, published, `${where}, inputSchema`);
+  const output = options.outputSchema ? compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
+  const hooks = readHooks(name, instance, output);
+  const headerAnnotations = collectHeaderAnnotations(name, published);
+  const pointer = helpPointer(name);
+  const target: DataTarget = {
+    subject: `The arguments of tool "${name}"`,
+    required: [],
+    requiredOneOf: [],
+    keys: keyNode(inputSchema),
+    values,
+    digest: {
+      properties: isPlainObject(published.properties) ? (published.properties as Record<string, JsonSchema>) : {},
+      required: Array.isArray(published.required) ? (published.required as string[]) : [],
+      defaults: {},
+    },
+    pointer,
+  };
 
   return {
     name,
-    definition,
+    definition: toolDefinition(options, published),
     headerAnnotations,
-    async call(args: Record<string, unknown>, context: McpContext): Promise<ToolCallResult> {
-      publish('mcp:tool:start', () => ({ tool: name }));
-      const started = performance.now();
-      let result: ToolCallResult;
-      let errorKind: 'dispatch' | 'tool' | undefined;
-      if (!validateInput(args)) {
-        errorKind = 'dispatch';
-        result = invalidArguments(name, validateInput);
-      } else {
-        try {
-          const value = await run.call(instance, args, context);
-          result = validateOutput ? structured(name, value, validateOutput) : successResult(value);
-          if (result.isError === true) errorKind = 'tool';
-        } catch (thrown) {
-          if (passesContainment(thrown)) throw thrown;
-          publish('mcp:tool:error', () => ({ tool: name, exception: faultKind(thrown), error: bounded(thrown, 300) }));
-          errorKind = 'tool';
-          result = faultResult(name, thrown);
-        }
+    help: {
+      index: { tool: name, description: options.description },
+      full: {
+        ...helpHeading(options),
+        ...(options.annotations !== undefined && { annotations: options.annotations }),
+        input_schema: published,
+        ...(options.outputSchema !== undefined && { output_schema: options.outputSchema }),
+      },
+      actions: new Map(),
+      actionContext: async () => undefined,
+    },
+    async run(args: Record<string, unknown>, toolRun: ToolRun): Promise<ToolCallResult> {
+      const refusal = checkPlainArguments(name, args, target);
+      if (refusal) {
+        toolRun.errorKind = 'dispatch';
+        return errorResult(refusal.payload);
       }
-      publish('mcp:tool:stop', () => ({ tool: name, durationMs: performance.now() - started, isError: errorKind !== undefined, errorKind }));
+      const ctx = toolRun.contextFor();
+      const result = await handlerResult(hooks, await run.call(instance, args, ctx), undefined, ctx);
+      if (result.isError === true) toolRun.errorKind = 'tool';
       return result;
     },
   };
-}
-
-function invalidArguments(tool: string, validate: ValidateFunction): ToolCallResult {
-  const problems = describeSchemaErrors(validate.errors);
-  return errorResult({
-    error: 'invalid_arguments',
-    message: `The arguments do not match the input schema of tool "${tool}".`,
-    invalid_count: problems.length,
-    invalid: problems.slice(0, 10).map((p) => ({ path: dataPath(p.path), problem: p.problem })),
-  });
-}
-
-function structured(tool: string, value: unknown, validate: ValidateFunction): ToolCallResult {
-  const result = successResult(value, true);
-  if (!('structuredContent' in result) || validate(result.structuredContent)) return result;
-  throw new Error(`tool "${tool}" returned structured content that does not match its output schema`);
 }

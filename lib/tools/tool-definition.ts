@@ -1,8 +1,34 @@
-import type { McpToolOptions } from './tool.interfaces.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { jsonValueOffence } from '../validation/json-value.js';
+import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+
+
+/**
+ * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}), a non-empty
+ * string description, a string title, JSON-object annotations and schemas. The name's rules are the registry's
+ * (wire-in), the schemas' are the compiler's. Refuses with a `McpConfigurationError` naming the tool.
+ */
+export function checkToolOptions(options: McpToolOptions, where: string): void {
+  const unknown = Object.keys(options).filter((key) => !(TOOL_OPTION_KEYS as readonly string[]).includes(key));
+  if (unknown.length)
+    throw new McpConfigurationError(where, `@McpTool has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${TOOL_OPTION_KEYS.join(', ')}`);
+  if (typeof options.description !== 'string' || options.description === '')
+    throw new McpConfigurationError(where, 'description must be a non-empty string');
+  if (options.title !== undefined && typeof options.title !== 'string') throw new McpConfigurationError(where, 'title must be a string');
+  if (options.annotations !== undefined) {
+    if (!isPlainObject(options.annotations)) throw new McpConfigurationError(where, 'annotations must be an object');
+    const notJson = jsonValueOffence(options.annotations, ['annotations']);
+    if (notJson) throw new McpConfigurationError(where, `annotations hold a value JSON cannot carry, ${notJson}`);
+  }
+  for (const key of ['inputSchema', 'outputSchema'] as const)
+    if (options[key] !== undefined && !isPlainObject(options[key])) throw new McpConfigurationError(`${where}, ${key}`, 'must be a JSON Schema object');
+}
 
 /**
  * A tool's definition: its tools/list entry (MCP `Tool`), assembled once at module init from what the tool
- * declared. Consumer-authored text (description, title) goes out exactly as written.
+ * declared and the input schema it publishes. Consumer-authored text (description, title) goes out exactly as
+ * written; `title`, `outputSchema` and `annotations` appear only when declared.
  */
 export function toolDefinition(options: McpToolOptions, inputSchema: Record<string, unknown>): Readonly<Record<string, unknown>> {
   const definition: Record<string, unknown> = { name: options.name };
@@ -12,4 +38,9 @@ export function toolDefinition(options: McpToolOptions, inputSchema: Record<stri
   if (options.outputSchema !== undefined) definition.outputSchema = options.outputSchema;
   if (options.annotations !== undefined) definition.annotations = options.annotations;
   return Object.freeze(definition);
+}
+
+/** The parts of a tool's help entries every tool kind shares: name, title and description, as written. */
+export function helpHeading(options: McpToolOptions): Record<string, unknown> {
+  return { tool: options.name, ...(options.title !== undefined && { title: options.title }), description: options.description };
 }

@@ -2,36 +2,47 @@ import { faultKind } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 
+/** How long a fault's message may be in the diagnostic body. */
+export const FAULT_MESSAGE_BOUND = 300;
+
 /** Whether a value already is MCP tool-result content: an object with a `content` array. */
-export function isToolResultShape(value: unknown): value is { content: unknown[] } & Record<string, unknown> {
+export function isToolResultShape(value: unknown): value is { content: unknown[]; isError?: unknown; structuredContent?: unknown } & Record<string, unknown> {
   return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
 }
 
+/** A complete `CallToolResult` with one text block; `isError` only when true. */
+export function textResult(text: string, isError: boolean): ToolCallResult {
+  if (typeof text !== 'string') throw new TypeError('a tool result must be a value JSON can carry');
+  return { resultType: 'complete', ...(isError && { isError: true }), content: [{ type: 'text', text }] };
+}
+
 /**
- * The tool dialect, success side: what a tool run returned becomes a complete `CallToolResult`. MCP content
- * (an object with a `content` array) passes through as the tool wrote it; a string becomes one text block;
- * `undefined` an empty content list; anything else its JSON in one text block. With `structured`, the value
- * also goes out as `structuredContent`.
+ * The tool dialect's refusal body: an `isError` result carrying one JSON text block. Every dispatch-gate refusal
+ * and every help refusal is one of these, its payload naming the refusal under `"error"` and pointing at help.
  */
-export function successResult(value: unknown, structured = false): ToolCallResult {
-  if (isToolResultShape(value)) return { ...value, resultType: 'complete' };
-  if (value === undefined) return { resultType: 'complete', content: [] };
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const result: ToolCallResult = { resultType: 'complete', content: [{ type: 'text', text }] };
-  if (structured) result.structuredContent = value;
-  return result;
-}
-
-/** An `isError` tool result carrying one JSON text block: the tool dialect's error payload. */
 export function errorResult(payload: Record<string, unknown>): ToolCallResult {
-  return { resultType: 'complete', isError: true, content: [{ type: 'text', text: JSON.stringify(payload) }] };
+  return textResult(JSON.stringify(payload), true);
 }
 
 /**
- * The fault diagnostic: what a fault out of a tool run becomes (fault containment). `errorType` names the
- * boundary, `exception` the fault's kind (an Error's class name, or the thrown value's type), `message` the
- * fault bounded, never a stack trace.
+ * A fault's message, bounded: an Error's own message (its kind is the diagnostic's `exception`), or the bounded
+ * rendering of any other thrown value. Total, like the bounded-rendering helper it goes through.
+ */
+export function faultMessage(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return bounded(String(thrown.message), FAULT_MESSAGE_BOUND);
+  } catch {
+    // A hostile Error (a throwing getter, a Proxy): fall back to the generic rendering below.
+  }
+  return bounded(thrown, FAULT_MESSAGE_BOUND);
+}
+
+/**
+ * The fault diagnostic: what a fault out of a tool run becomes (fault containment, `dispatch.service.ts`).
+ * `errorType` is always `"tool_fault"` (it names the boundary, not what happened there), `tool` the tool,
+ * `exception` the fault's kind (an Error's class name, or the JS type of a thrown non-Error), `message` the
+ * fault bounded ({@link faultMessage}); never a stack trace.
  */
 export function faultResult(tool: string, thrown: unknown): ToolCallResult {
-  return errorResult({ errorType: 'tool_fault', tool, exception: faultKind(thrown), message: bounded(thrown, 300) });
+  return errorResult({ errorType: 'tool_fault', tool, exception: faultKind(thrown), message: faultMessage(thrown) });
 }

@@ -1,21 +1,27 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, Reflector } from '@nestjs/core';
-import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
+import { buildActionTool, type DeclaredAction } from './action-tool.js';
+import { buildHelpTool } from './help.tool.js';
 import { buildPlainTool } from './plain-tool.js';
-import type { McpToolOptions } from './tool.interfaces.js';
+import type { McpActionOptions, McpToolOptions } from './tool.interfaces.js';
+import { checkToolOptions } from './tool-definition.js';
 import { ToolRegistry } from './tool.registry.js';
 
 /**
- * At module init, discovers every provider marked `@McpTool` through Nest's DI, validates its declaration and
- * wires it into the registry. A refusal is a `McpConfigurationError` and the application does not start. A
- * request-scoped or transient tool is refused (a tool is built once, at module init).
+ * At module init (the registration moment), discovers every provider marked `@McpTool` through Nest's DI,
+ * reads its `@McpAction` methods, validates the whole declaration, compiles every schema once and wires the tool
+ * into the registry; then wires in the framework's help tool. A refusal is a `McpConfigurationError` naming the
+ * tool (and the action) and the offence, and the application does not start. A request-scoped or transient
+ * tool is refused: a tool is built once, at module init, with its dependencies injected by Nest.
  */
 @Injectable()
 export class ToolExplorer implements OnModuleInit {
   constructor(
     private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
     private readonly registry: ToolRegistry,
   ) {}
@@ -27,15 +33,33 @@ export class ToolExplorer implements OnModuleInit {
       if (!metatype || typeof metatype !== 'function') continue;
       const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
       if (!options) continue;
+      this.registry.checkName(options.name);
       const where = `tool ${JSON.stringify(options.name)} (${metatype.name})`;
       if (!wrapper.isDependencyTreeStatic())
         throw new McpConfigurationError(where, 'a tool must be a singleton provider; request-scoped and transient tools are not supported');
-      if (!wrapper.instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
-      if (typeof options.description !== 'string' || options.description === '')
-        throw new McpConfigurationError(where, 'description must be a non-empty string');
-      if (options.inputSchema === undefined)
-        throw new McpConfigurationError(where, 'declares no inputSchema (a plain tool must declare its own input schema)');
-      this.registry.wireIn(buildPlainTool(options, wrapper.instance as object, compiler));
+      const instance = wrapper.instance as object | undefined;
+      if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
+      checkToolOptions(options, where);
+      const actions = this.actionsOf(instance);
+      if (options.inputSchema !== undefined) {
+        if (actions.length)
+          throw new McpConfigurationError(where, `declares both an inputSchema (a plain tool) and @McpAction methods (${actions.map((a) => `${a.method}()`).join(', ')}); a tool is one or the other`);
+        this.registry.wireIn(buildPlainTool(options, instance, compiler));
+      } else this.registry.wireIn(buildActionTool(options, instance, actions, compiler));
     }
+    this.registry.wireInHelp(buildHelpTool(this.registry));
+  }
+
+  /** The `@McpAction` methods of a tool instance, in declaration order, each with its action's name and schema. */
+  private actionsOf(instance: object): DeclaredAction[] {
+    const prototype = Object.getPrototypeOf(instance) as Record<string, unknown>;
+    const found: DeclaredAction[] = [];
+    for (const method of this.scanner.getAllMethodNames(prototype)) {
+      const options = this.reflector.get<McpActionOptions | undefined>(MCP_ACTION_METADATA, prototype[method] as () => unknown);
+      if (!options) continue;
+      const { name, ...schema } = options;
+      found.push({ name: name === undefined ? method : name, method, schema });
+    }
+    return found;
   }
 }

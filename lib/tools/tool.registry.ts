@@ -1,42 +1,92 @@
 import { Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpContext } from '../context/mcp-context.js';
+import { HELP_TOOL_NAME } from '../mcp.constants.js';
 import type { HeaderAnnotation } from './header-annotation.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 
+/** Builds the context of one tool run, once the action is known (`tool` defaults to the called tool). */
+export type McpContextFactory = (action?: string, tool?: string) => McpContext;
+
+/**
+ * One run of a tool, as the dispatch service hands it over: how to build the context, and the record the tool
+ * fills in for telemetry: the action the gates resolved, and who answered with an error.
+ */
+export interface ToolRun {
+  readonly contextFor: McpContextFactory;
+  /** The action the dispatch gates resolved (action tools), set before the handler runs. */
+  action?: string;
+  /** `dispatch` when a gate refused the call, `tool` when the tool answered with an error. */
+  errorKind?: 'dispatch' | 'tool';
+}
+
+/** What help publishes about a tool, rendered once at module init. */
+export interface ToolHelp {
+  /** The tool's entry in help's index: name, description and action summaries. */
+  readonly index: Readonly<Record<string, unknown>>;
+  /** The tool complete: help's tool level. */
+  readonly full: Readonly<Record<string, unknown>>;
+  /** Each action complete (help's action level, without its context), by name, sorted. Empty for a plain tool. */
+  readonly actions: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /** The tool's action context for an action (its `actionContext` hook), or undefined. */
+  actionContext(action: string, ctx: McpContext): Promise<Record<string, unknown> | undefined>;
+}
+
 /**
  * A tool as module init wired it in: its tools/list definition (built and validated once), the header
- * annotations its input schema publishes, and the one entry point a tools/call reaches. `call` contains every
- * fault: it always resolves to a tool result.
+ * annotations its input schema publishes, what help publishes about it, and the one entry point a tools/call
+ * reaches. `run` may throw: fault containment is the dispatch service's, around it.
  */
 export interface WiredTool {
   readonly name: string;
   readonly definition: Readonly<Record<string, unknown>>;
   readonly headerAnnotations: readonly HeaderAnnotation[];
-  call(args: Record<string, unknown>, context: McpContext): Promise<ToolCallResult>;
+  readonly help: ToolHelp;
+  run(args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult>;
 }
 
 /** Tool names a conforming client accepts (the spec's SHOULD, enforced at wire-in). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
- * The wired-in tools by name. Wire-in is the one validated site: a duplicate or malformed name is a
- * `McpConfigurationError` at module init. Listing order is by name, so tools/list is deterministic.
+ * The wired-in tools by name. Wire-in is the one validated site: a malformed or duplicate name, or the reserved
+ * name `help` for any tool but the framework's own, is a `McpConfigurationError` at module init. Listing order
+ * is by name, so tools/list and help's index are deterministic.
  */
 @Injectable()
 export class ToolRegistry {
   private readonly tools = new Map<string, WiredTool>();
   private sorted: WiredTool[] = [];
 
-  /** Supplies a tool; refuses a malformed or duplicate name. */
+  /**
+   * Refuses a name a consumer's tool may not take: a malformed one, or the reserved name. Called before a tool is
+   * built, so every later refusal can name the tool safely, and again at wire-in.
+   */
+  checkName(name: unknown): void {
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      throw new McpConfigurationError(`tool ${JSON.stringify(String(name))}`, 'a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."');
+    if (name === HELP_TOOL_NAME) throw new McpConfigurationError(`tool "${name}"`, 'uses the reserved name "help": the framework\'s help tool owns it');
+  }
+
+  /** Supplies a consumer's tool; refuses a malformed, duplicate or reserved name. */
   wireIn(tool: WiredTool): void {
-    if (!TOOL_NAME.test(tool.name))
-      throw new McpConfigurationError(`tool ${JSON.stringify(tool.name)}`, 'a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."');
+    this.checkName(tool.name);
+    this.add(tool);
+  }
+
+  /** Supplies the framework's help tool, under the reserved name. */
+  wireInHelp(help: WiredTool): void {
+    if (help.name !== HELP_TOOL_NAME) throw new McpConfigurationError(`tool "${help.name}"`, 'is not the help tool');
+    this.add(help);
+  }
+
+  private add(tool: WiredTool): void {
     if (this.tools.has(tool.name)) throw new McpConfigurationError(`tool "${tool.name}"`, 'is declared more than once (tool names are unique in a server)');
     this.tools.set(tool.name, tool);
     this.sorted = [...this.tools.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** The tool wired in under `name`, if any (a Map lookup: a caller's `__proto__` finds nothing). */
   get(name: string): WiredTool | undefined {
     return this.tools.get(name);
   }
@@ -46,6 +96,7 @@ export class ToolRegistry {
     return this.sorted;
   }
 
+  /** How many tools are wired in, help included. */
   get size(): number {
     return this.tools.size;
   }

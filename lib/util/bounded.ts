@@ -22,7 +22,15 @@ export function scrub(text: string): string {
 
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 1))}…`;
+  let end = Math.max(0, max - 1);
+  // Never split a surrogate pair: a lone half would not survive JSON as the character it was part of.
+  if (end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Scrubs and cuts; only the first `max + 1` characters are ever read, so a huge string costs what a short one does. */
+function bound(text: string, max: number): string {
+  return cut(scrub(text.length > max ? text.slice(0, max + 1) : text), max);
 }
 
 /**
@@ -34,7 +42,7 @@ export function bounded(value: unknown, max: number = BOUND_DEFAULT): string {
   try {
     let text: string;
     if (typeof value === 'string') text = value;
-    else if (value instanceof Error) text = `${value.name}: ${value.message}`;
+    else if (value instanceof Error) text = `${String(value.name).slice(0, max)}: ${String(value.message).slice(0, max)}`;
     else
       text = inspect(value, {
         depth: 3,
@@ -45,7 +53,7 @@ export function bounded(value: unknown, max: number = BOUND_DEFAULT): string {
         customInspect: false,
         getters: false,
       });
-    return cut(scrub(text), max);
+    return bound(text, max);
   } catch {
     return '<unrenderable value>';
   }
@@ -57,7 +65,7 @@ export function bounded(value: unknown, max: number = BOUND_DEFAULT): string {
  */
 export function quoted(value: unknown, max: number = BOUND_DEFAULT): string {
   try {
-    if (typeof value === 'string') return `"${cut(scrub(value), max - 2)}"`;
+    if (typeof value === 'string') return `"${bound(value, Math.max(1, max - 2))}"`;
   } catch {
     return '<unrenderable value>';
   }

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
+import { jsonValueOffence } from './json-value.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -11,15 +12,26 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * Compiles the JSON Schemas consumers write (input, output and action schemas) at module init, never per
  * request. Dialect: JSON Schema 2020-12, with formats asserted (an unknown format is refused) and `$ref`s
  * resolved only inside the schema (never fetched). Unknown keywords such as `x-mcp-header` are allowed, as JSON
- * Schema allows them. A schema ajv cannot build is a `McpConfigurationError` naming where it was declared.
+ * Schema allows them. A schema ajv cannot build, one holding a value JSON cannot carry, or one naming a format
+ * ajv does not know is a `McpConfigurationError` naming where it was declared.
  */
 export class SchemaCompiler {
+  /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
+  private unknownFormats: string[] = [];
   private readonly ajv = new Ajv2020({
     strict: false,
     allErrors: true,
     validateFormats: true,
     coerceTypes: false,
     useDefaults: false,
+    logger: {
+      log: () => undefined,
+      error: () => undefined,
+      warn: (...messages: unknown[]) => {
+        const format = /unknown format "([^"]*)"/.exec(messages.map(String).join(' '))?.[1];
+        if (format !== undefined) this.unknownFormats.push(format);
+      },
+    },
   });
 
   constructor() {
@@ -30,13 +42,25 @@ export class SchemaCompiler {
   compile(schema: unknown, where: string): ValidateFunction {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
       throw new McpConfigurationError(where, 'must be a JSON Schema object');
+    const notJson = jsonValueOffence(schema);
+    if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
     const dialect = (schema as { $schema?: unknown }).$schema;
     if (dialect !== undefined && dialect !== 'https://json-schema.org/draft/2020-12/schema')
       throw new McpConfigurationError(where, `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported`);
+    let validate: ValidateFunction;
+    this.unknownFormats = [];
     try {
-      return this.ajv.compile(schema);
+      validate = this.ajv.compile(schema);
     } catch (thrown) {
       throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${bounded((thrown as Error)?.message ?? thrown, 300)}`);
     }
+    if (this.unknownFormats.length) {
+      this.ajv.removeSchema(schema);
+      throw new McpConfigurationError(
+        where,
+        `uses the unknown format ${JSON.stringify(this.unknownFormats[0])} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
+      );
+    }
+    return validate;
   }
 }

@@ -7,6 +7,7 @@ import { NotesStore } from './notes/notes.store.js';
 import { ReindexNotesTool } from './notes/reindex-notes.tool.js';
 
 const stateSecret = process.env.MCP_REQUEST_STATE_SECRET;
+import { TasksModule } from './tasks/tasks.module.js';
 
 @Module({
   imports: [
@@ -14,10 +15,11 @@ const stateSecret = process.env.MCP_REQUEST_STATE_SECRET;
       path: 'mcp',
       serverInfo: { name: 'nest-mcp-sample', version: '0.1.0', title: 'nest-mcp sample server' },
       instructions:
-        'A sample server: "echo" returns your text, "weather" a region\'s (made-up) weather, "delete_note" deletes a note after asking the user, "reindex_notes" reports progress.',
+        'A sample server: "echo" returns your text, "tasks" manages tasks, "weather" gives a region\'s (made-up) weather, "delete_note" deletes a note after asking the user, "reindex_notes" reports progress. Call "help" to learn any tool.',
       // Every instance behind a load balancer needs the same secret (docs/mrtr.md); without one, a per-process secret.
       ...(stateSecret ? { requestState: { secrets: [stateSecret] } } : {}),
     }),
+    TasksModule,
   ],
   providers: [EchoTool, WeatherTool, NotesStore, DeleteNoteTool, ReindexNotesTool],
 })

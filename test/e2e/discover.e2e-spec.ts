@@ -36,13 +36,13 @@ describe('server/discover', () => {
     expect(res.body.id).toBe(example.id);
   });
 
-  it('lists the served versions, capabilities, instructions as written, caching hints and serverInfo in _meta', async () => {
+  it('lists the served versions, capabilities (tools always: help is always listed), instructions as written, caching hints and serverInfo in _meta', async () => {
     const res = await post(t.server, rpc('server/discover', {}, 'd1'));
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({
       resultType: 'complete',
       supportedVersions: ['2026-07-28'],
-      capabilities: {},
+      capabilities: { tools: {}, logging: {} },
       instructions: 'Use the tools wisely.\nSecond line stays.',
       ttlMs: 60000,
       cacheScope: 'public',

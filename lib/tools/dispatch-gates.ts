@@ -1,0 +1,232 @@
+import { bounded, quoted } from '../util/bounded.js';
+import type { HelpPointer } from './help-pointer.js';
+import type { InputSchemaDigest } from './input-schema.js';
+import { findUnknownKeys, type KeyNode } from './key-set.js';
+import type { ValueGate } from './value-gate.js';
+
+/**
+ * The dispatch gates, in the order they run. Rule this file owns: the gates run as one chain in this order and
+ * the first to fire answers, in the tool dialect (an `isError` result whose JSON names the gate under `"error"`
+ * and carries a help pointer under `"help"`), so a call with several mistakes surfaces them one per attempt.
+ * The order is load-bearing: names before types at the arguments level (a stray key is reported before a wrong
+ * type), the action before the data, presence before keys, keys before values (the value gate only ever meets
+ * data whose keys are all known).
+ *
+ * - `unknown_arguments`: a key outside the arguments vocabulary (`action`, `data`);
+ * - `invalid_argument_type`: an argument of the wrong JSON type (`action` a string, `data` an object);
+ * - `missing_action`: no `action`;
+ * - `unknown_action`: an action the tool does not declare (the answer lists the valid ones);
+ * - `missing_required`: a `required` property absent from data;
+ * - `unsatisfied_required_one_of`: no `requiredOneOf` group present in full;
+ * - `unknown_params`: a key the key-set closure refuses, at any depth of data (`key-set.ts`);
+ * - `invalid_values`: a value its schema refuses (`value-gate.ts`).
+ *
+ * The last four are the data-level gates and carry the action's input_schema digest. A plain tool's arguments
+ * meet the last two ({@link DATA_GATES}); help's meet the first two ({@link ARGUMENT_GATES}). Anything a
+ * refusal quotes from the call goes through the bounded-rendering helper.
+ * Proven by: test/sweeps/dispatch-gates.sweep.e2e-spec.ts (one cell per gate, derived from this list).
+ * @publicApi
+ */
+export const DISPATCH_GATES = [
+  'unknown_arguments',
+  'invalid_argument_type',
+  'missing_action',
+  'unknown_action',
+  'missing_required',
+  'unsatisfied_required_one_of',
+  'unknown_params',
+  'invalid_values',
+] as const;
+
+/** One dispatch gate; also the `"error"` value of its refusal. @publicApi */
+export type DispatchGate = (typeof DISPATCH_GATES)[number];
+
+/** The arguments-level gates: all a tool without action dispatch (help) runs. */
+export const ARGUMENT_GATES = ['unknown_arguments', 'invalid_argument_type'] as const satisfies readonly DispatchGate[];
+
+/** The data-level gates: the ones that carry the input_schema digest, and all a plain tool's arguments meet. */
+export const DATA_GATES = ['missing_required', 'unsatisfied_required_one_of', 'unknown_params', 'invalid_values'] as const satisfies readonly DispatchGate[];
+
+/** The two gates a plain tool runs on its arguments (its `required` is the value gate's, as JSON Schema says). */
+export const PLAIN_TOOL_GATES = ['unknown_params', 'invalid_values'] as const satisfies readonly DispatchGate[];
+
+/** A JSON type as the arguments-level type gate names it. */
+export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+
+/** The arguments vocabulary of a tool: each argument name with its JSON type, in the order they are checked. */
+export type ArgumentVocabulary = Readonly<Record<string, JsonType>>;
+
+/** The arguments vocabulary of every action tool. */
+export const ACTION_ARGUMENTS: ArgumentVocabulary = { action: 'string', data: 'object' };
+
+/** What the data-level gates read for one action (or one plain tool): built once, at module init. */
+export interface DataTarget {
+  /** The action's name; absent for a plain tool. */
+  readonly action?: string;
+  /** How refusals open, naming what is checked: `The data of action "create" of tool "tasks"`, or `The arguments of tool "echo"`. */
+  readonly subject: string;
+  readonly required: readonly string[];
+  readonly requiredOneOf: readonly (readonly string[])[];
+  readonly keys: KeyNode | undefined;
+  readonly values: ValueGate;
+  readonly digest: InputSchemaDigest;
+  /** Where the data-level refusals point: help on this action (or this plain tool). */
+  readonly pointer: HelpPointer;
+}
+
+/** A dispatch-gate refusal: which gate fired, and the tool-dialect payload it answers with. */
+export interface GateRefusal {
+  readonly gate: DispatchGate;
+  readonly payload: Record<string, unknown>;
+}
+
+/** The chain's working state: what the earlier gates established for the later ones. */
+interface GateState {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly vocabulary: ArgumentVocabulary;
+  /** Where the arguments-level and action-level refusals point. */
+  readonly pointer: HelpPointer;
+  readonly actions?: ReadonlyMap<string, DataTarget>;
+  target?: DataTarget;
+  data?: Record<string, unknown>;
+}
+
+type Answer = Record<string, unknown> | undefined;
+
+const LISTED = 10;
+const KEY_BOUND = 64;
+
+/** The JSON type of a value as a caller sent it. */
+export function jsonType(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' ? type : 'object';
+}
+
+const article = (type: JsonType) => (type === 'object' || type === 'array' ? 'an' : 'a');
+const quotedList = (list: readonly string[]) => list.map((n) => JSON.stringify(n)).join(', ');
+const validActions = (s: GateState) => [...s.actions!.keys()];
+
+function dataAnswer(s: GateState, message: string, fields: Record<string, unknown>): Answer {
+  const t = s.target!;
+  return { message, ...(t.action !== undefined && { action: t.action }), ...fields, input_schema: t.digest, help: t.pointer };
+}
+
+/** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
+const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
+  unknown_arguments(s) {
+    const unknown = Object.keys(s.args).filter((k) => !Object.hasOwn(s.vocabulary, k)).sort();
+    if (unknown.length === 0) return undefined;
+    const listed = unknown.slice(0, LISTED).map((k) => bounded(k, KEY_BOUND));
+    return {
+      message: `Unknown argument(s) ${listed.map((k) => quoted(k, KEY_BOUND + 2)).join(', ')} in the call to tool "${s.tool}"; it takes only ${quotedList(Object.keys(s.vocabulary))}.`,
+      unknown_count: unknown.length,
+      unknown: listed,
+      allowed: Object.keys(s.vocabulary),
+      help: s.pointer,
+    };
+  },
+  invalid_argument_type(s) {
+    const invalid = Object.entries(s.vocabulary)
+      .filter(([name, expected]) => Object.hasOwn(s.args, name) && jsonType(s.args[name]) !== expected)
+      .map(([name, expected]) => ({ argument: name, expected, received: jsonType(s.args[name]) }));
+    if (invalid.length === 0) return undefined;
+    const sentences = invalid.map((i) => `argument "${i.argument}" must be ${article(i.expected)} ${i.expected}, not ${article(i.received)} ${i.received}`);
+    return { message: `In the call to tool "${s.tool}", ${sentences.join('; ')}.`, invalid, help: s.pointer };
+  },
+  missing_action(s) {
+    if (Object.hasOwn(s.args, 'action')) return undefined;
+    return {
+      message: `No action given: a call to tool "${s.tool}" names one in "action", out of: ${validActions(s).join(', ')}.`,
+      valid_actions: validActions(s),
+      help: s.pointer,
+    };
+  },
+  unknown_action(s) {
+    const name = s.args.action as string;
+    const target = s.actions!.has(name) ? s.actions!.get(name) : undefined;
+    if (target) {
+      s.target = target;
+      s.data = (s.args.data ?? {}) as Record<string, unknown>;
+      return undefined;
+    }
+    return unknownActionAnswer(s.tool, name, validActions(s), s.pointer);
+  },
+  missing_required(s) {
+    const missing = s.target!.required.filter((n) => !Object.hasOwn(s.data!, n));
+    if (missing.length === 0) return undefined;
+    return dataAnswer(s, `${s.target!.subject} is missing required propert${missing.length > 1 ? 'ies' : 'y'} ${quotedList(missing)}.`, { missing });
+  },
+  unsatisfied_required_one_of(s) {
+    const groups = s.target!.requiredOneOf;
+    if (groups.length === 0 || groups.some((g) => g.every((n) => Object.hasOwn(s.data!, n)))) return undefined;
+    return dataAnswer(s, `${s.target!.subject} needs every property of at least one of these groups: ${groups.map((g) => `[${quotedList(g)}]`).join(' or ')}.`, {
+      required_one_of: groups,
+    });
+  },
+  unknown_params(s) {
+    const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
+    if (!found) return undefined;
+    return dataAnswer(
+      s,
+      `${s.target!.subject} holds ${found.unknown_count} unknown key(s): ${found.unknown.join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}. "allowed" lists the keys each object on the way admits.`,
+      { ...found },
+    );
+  },
+  invalid_values(s) {
+    const found = s.target!.values.check(s.data);
+    if (!found) return undefined;
+    return dataAnswer(
+      s,
+      `${s.target!.subject} holds ${found.invalid_count} invalid value(s), at: ${found.invalid.map((i) => i.path || '"" (the object itself)').join(', ')}${found.invalid_count > found.invalid.length ? ', …' : ''}.`,
+      { ...found },
+    );
+  },
+};
+
+function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | undefined {
+  for (const gate of DISPATCH_GATES) {
+    if (!gates.includes(gate)) continue;
+    const answer = CHECKS[gate](state);
+    if (answer) return { gate, payload: { error: gate, ...answer } };
+  }
+  return undefined;
+}
+
+/**
+ * The unknown-action answer: the action the caller named (bounded), the valid ones, and a pointer one level up.
+ * Shared by the `unknown_action` gate and help's action level, so both surfaces speak one dialect.
+ */
+export function unknownActionAnswer(tool: string, action: unknown, valid: readonly string[], pointer: HelpPointer): Record<string, unknown> {
+  const list = valid.length ? `Valid actions: ${valid.join(', ')}.` : `Tool "${tool}" has no actions.`;
+  return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), valid_actions: [...valid], help: pointer };
+}
+
+/** The whole chain, for an action tool: a refusal, or the action and the caller's data (as received) to run. */
+export function runDispatchGates(
+  tool: string,
+  args: Record<string, unknown>,
+  actions: ReadonlyMap<string, DataTarget>,
+  pointer: HelpPointer,
+): { refusal: GateRefusal } | { target: DataTarget; data: Record<string, unknown> } {
+  const state: GateState = { tool, args, vocabulary: ACTION_ARGUMENTS, pointer, actions };
+  const refusal = run(DISPATCH_GATES, state);
+  return refusal ? { refusal } : { target: state.target!, data: state.data! };
+}
+
+/** The arguments-level gates alone, for a tool whose arguments are a fixed vocabulary (help). */
+export function checkArguments(
+  tool: string,
+  args: Record<string, unknown>,
+  vocabulary: ArgumentVocabulary,
+  pointer: HelpPointer,
+): GateRefusal | undefined {
+  return run(ARGUMENT_GATES, { tool, args, vocabulary, pointer });
+}
+
+/** The data-level gates a plain tool's arguments meet (unknown keys at any depth, then values). */
+export function checkPlainArguments(tool: string, args: Record<string, unknown>, target: DataTarget): GateRefusal | undefined {
+  return run(PLAIN_TOOL_GATES, { tool, args, vocabulary: {}, pointer: target.pointer, target, data: args });
+}

@@ -1,0 +1,109 @@
+import { HELP_TOOL_NAME } from '../mcp.constants.js';
+import { publish } from '../telemetry/channels.js';
+import { bounded, quoted } from '../util/bounded.js';
+import { checkArguments, unknownActionAnswer, type ArgumentVocabulary, type JsonType } from './dispatch-gates.js';
+import { helpPointer } from './help-pointer.js';
+import type { ToolCallResult } from './tool.interfaces.js';
+import { toolDefinition } from './tool-definition.js';
+import { errorResult, textResult } from './tool-result.js';
+import type { ToolRegistry, ToolRun, WiredTool } from './tool.registry.js';
+
+/** The help tool's description, as tools/list publishes it. */
+export const HELP_DESCRIPTION =
+  "Explains this server's tools. No arguments: an index of every tool and its actions. " +
+  '{tool}: that tool complete (schemas, notes, related actions, examples). ' +
+  '{tool, action}: one action complete, with its runtime context.';
+
+/** The help tool's hand-written input schema; its argument types are read from here, never restated. */
+export const HELP_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    tool: { type: 'string', description: 'The tool to explain.' },
+    action: { type: 'string', description: 'One action of that tool to explain (requires tool).' },
+  },
+  additionalProperties: false,
+} as const;
+
+const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(
+  Object.entries(HELP_INPUT_SCHEMA.properties).map(([name, schema]) => [name, schema.type as JsonType]),
+);
+
+/** How many valid tool names a help refusal lists. */
+const NAMES_LISTED = 50;
+
+/**
+ * The help tool: framework-owned, wired in under the reserved name `help` in every mount, and so always listed
+ * (which is why the `tools` capability is always advertised). The server's whole introspection surface:
+ *
+ * - `{}`: the index, every tool (sorted by name) with its description and action summaries;
+ * - `{tool}`: that tool complete: an action tool's every action with its properties (the key-set closure
+ *   published), required fields, `required_one_of`, defaults, notes, related actions and examples; a plain
+ *   tool's input and output schemas;
+ * - `{tool, action}`: that one action complete, with the tool's `actionContext` answer under `"context"`.
+ *
+ * Rules it owns. Its own arguments meet the same arguments-level gates as an action tool's (names before types,
+ * the types read from {@link HELP_INPUT_SCHEMA}). An unknown target is never answered with a broader answer: an
+ * action without a tool (`missing_tool`), an unknown tool (`unknown_tool`) and an unknown action
+ * (`unknown_action`, the dispatch gate's own answer) each answer `isError` with the valid names and a help
+ * pointer one level up. Every answered call emits `mcp:help:called`.
+ * Proven by: test/e2e/help.e2e-spec.ts
+ */
+export function buildHelpTool(registry: ToolRegistry): WiredTool {
+  const definition = toolDefinition(
+    { name: HELP_TOOL_NAME, description: HELP_DESCRIPTION, annotations: { readOnlyHint: true, openWorldHint: false } },
+    HELP_INPUT_SCHEMA,
+  );
+  const validTools = () => registry.list().map((t) => t.name);
+  const listed = (names: string[]) => names.slice(0, NAMES_LISTED).join(', ') + (names.length > NAMES_LISTED ? ', …' : '');
+
+  const answer = async (args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> => {
+    const refusal = checkArguments(HELP_TOOL_NAME, args, HELP_ARGUMENTS, helpPointer());
+    if (refusal) return errorResult(refusal.payload);
+    const { tool: toolName, action } = args as { tool?: string; action?: string };
+    if (toolName === undefined && action === undefined) return textResult(JSON.stringify({ tools: registry.list().map((t) => t.help.index) }), false);
+    if (toolName === undefined)
+      return errorResult({
+        error: 'missing_tool',
+        message: `Help on an action needs the tool it belongs to: call help with both "tool" and "action". Valid tools: ${listed(validTools())}.`,
+        valid_tools: validTools(),
+        help: helpPointer(),
+      });
+    const target = registry.get(toolName);
+    if (!target)
+      return errorResult({
+        error: 'unknown_tool',
+        message: `Unknown tool ${quoted(toolName, 66)}. Valid tools: ${listed(validTools())}.`,
+        tool: bounded(toolName, 64),
+        valid_tools: validTools(),
+        help: helpPointer(),
+      });
+    if (action === undefined) return textResult(JSON.stringify(target.help.full), false);
+    const rendered = target.help.actions.get(action);
+    if (!rendered) return errorResult({ error: 'unknown_action', ...unknownActionAnswer(target.name, action, [...target.help.actions.keys()], helpPointer(target.name)) });
+    const context = await target.help.actionContext(action, run.contextFor(action, target.name));
+    return textResult(JSON.stringify({ ...rendered, ...(context && { context }) }), false);
+  };
+
+  return {
+    name: HELP_TOOL_NAME,
+    definition,
+    headerAnnotations: [],
+    help: {
+      index: { tool: HELP_TOOL_NAME, description: HELP_DESCRIPTION },
+      full: { tool: HELP_TOOL_NAME, description: HELP_DESCRIPTION, input_schema: HELP_INPUT_SCHEMA },
+      actions: new Map(),
+      actionContext: async () => undefined,
+    },
+    async run(args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> {
+      const result = await answer(args, run);
+      const found = result.isError !== true;
+      if (!found) run.errorKind = 'dispatch';
+      publish('mcp:help:called', () => ({
+        ...(typeof args.tool === 'string' && { tool: bounded(args.tool, 64) }),
+        ...(typeof args.action === 'string' && { action: bounded(args.action, 64) }),
+        found,
+      }));
+      return result;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { bounded } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+
+/**
+ * A hint: one follow-up call the LLM can make next, returned by a tool's `hints(action, hintContext, ctx)`
+ * hook and sent under `"hints"` in the result. `tool` and `action` are names; `description` is
+ * consumer-authored text, sent as written.
+ * @publicApi
+ */
+export interface McpHint {
+  /** The tool to call, for example `"tasks"`. */
+  readonly tool: string;
+  /** The action of that tool, for example `"get"`. */
+  readonly action: string;
+  /** Why this call is relevant now. */
+  readonly description: string;
+  /** An example `data` payload for the call. */
+  readonly example?: Record<string, unknown>;
+}
+
+
+/**
+ * Reads what a `hints` hook returned into the hints sent on the wire, keeping only the four hint keys.
+ * Invariant: a hint on the wire has string `tool`, `action` and `description`, and an object `example` if any.
+ * A return of another shape is the tool's fault: a `TypeError` naming the tool, contained like any fault.
+ */
+export function readHints(tool: string, returned: unknown): McpHint[] {
+  if (!Array.isArray(returned))
+    throw new TypeError(`hints() of tool "${tool}" must return an array of hints, not ${bounded(returned, 60)}`);
+  return returned.map((hint, i) => {
+    if (
+      !isPlainObject(hint) ||
+      typeof hint.tool !== 'string' ||
+      typeof hint.action !== 'string' ||
+      typeof hint.description !== 'string' ||
+      (hint.example !== undefined && !isPlainObject(hint.example))
+    )
+      throw new TypeError(`hints() of tool "${tool}" returned a malformed hint at [${i}]: a hint has string tool, action and description, and an optional object example`);
+    const read: McpHint = { tool: hint.tool, action: hint.action, description: hint.description };
+    return hint.example === undefined ? read : { ...read, example: hint.example };
+  });
+}

@@ -1,0 +1,61 @@
+/** Brands an outcome, so it is told apart from a tool's own data without `instanceof`. */
+const OUTCOME = Symbol.for('nest-mcp.outcome');
+
+/**
+ * What a handler returns to say how its call went, when a bare value is not enough: a success with a hint
+ * context, or a failure the tool answers with (`isError`). Built by {@link ok} and {@link fail}; the framework
+ * turns it into a tool result (`handler-result.ts`).
+ * @publicApi
+ */
+export interface McpOutcome {
+  /** `ok` for a success, `fail` for a failure the tool answers with. */
+  readonly kind: 'ok' | 'fail';
+  /** `ok`: the response data; `fail`: the reason, handed to the tool's `formatError`. */
+  readonly value: unknown;
+  /** When given, the tool's `hints` hook is called with it (and, on a failure, the answer becomes JSON). */
+  readonly hintContext?: unknown;
+  /** Whether a hint context was given (`undefined` is a legal one). */
+  readonly hasHintContext: boolean;
+}
+
+function outcome(kind: 'ok' | 'fail', value: unknown, rest: unknown[]): McpOutcome {
+  return Object.freeze({ [OUTCOME]: true, kind, value, hintContext: rest[0], hasHintContext: rest.length > 0 });
+}
+
+/**
+ * A success: `data` becomes the result's text content (JSON unless a string) and, with an output schema, its
+ * `structuredContent`. With a `hintContext`, the tool's `hints(action, hintContext, ctx)` hook runs and its
+ * hints go out under `"hints"`.
+ *
+ * @example
+ * ```ts
+ * @McpAction({ description: 'Create a task', properties: { name: { type: 'string' } }, required: ['name'] })
+ * create(data: { name: string }) {
+ *   const task = this.repo.add(data.name);
+ *   return ok(task, { id: task.id });
+ * }
+ * ```
+ * @publicApi
+ */
+export function ok(data: unknown, ...hintContext: [] | [unknown]): McpOutcome {
+  return outcome('ok', data, hintContext);
+}
+
+/**
+ * A failure the tool answers with: an `isError` result whose text is the tool's `formatError(reason)` (default
+ * `Operation failed: <reason>`). With a `hintContext`, the answer is JSON: `{error, hints?, context?}`.
+ * A failure is the tool's answer, not a fault: nothing was thrown, and no `mcp:tool:error` is emitted.
+ * @publicApi
+ */
+export function fail(reason: unknown, ...hintContext: [] | [unknown]): McpOutcome {
+  return outcome('fail', reason, hintContext);
+}
+
+/** Whether a handler's return value is an {@link McpOutcome} built by `ok` or `fail`. */
+export function isOutcome(value: unknown): value is McpOutcome {
+  try {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[OUTCOME] === true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,63 @@
+import type { ValidateFunction } from 'ajv';
+import { bounded } from '../util/bounded.js';
+import type { SchemaCompiler } from '../validation/schema-compiler.js';
+import { describeSchemaErrors } from '../validation/schema-problems.js';
+import { compareSegments, dataPath } from './data-path.js';
+
+/** How many offending data paths a refusal lists; `invalid_count` counts them all. */
+export const INVALID_LISTED = 10;
+
+/** The longest problem text a refusal carries. */
+const PROBLEM_BOUND = 200;
+
+/** One offending location of a value-gate refusal: its data path and what is wrong there. */
+export interface InvalidValue {
+  readonly path: string;
+  readonly problems: readonly string[];
+}
+
+/** What the value gate refuses: every offending data path counted, the first ten listed with their problems. */
+export interface InvalidValues {
+  readonly invalid_count: number;
+  readonly invalid: readonly InvalidValue[];
+}
+
+/**
+ * The value gate: checks every value in a call's data against the schema, with formats asserted, and an
+ * explicit `null` checked like any other value.
+ *
+ * Rules it owns. The root is compiled once, at module init (a schema ajv cannot build, or an unknown format, is a
+ * `McpConfigurationError` there); a request only runs the compiled validator. A problem is worded from the
+ * failing keyword and the schema's own values by the one ajv adapter (`validation/schema-problems.ts`), never
+ * by quoting a value the caller sent, so an answer cannot echo a payload back to the reader; each problem is
+ * bounded too. A call that passes reaches the handler with data as the gate read it (JSON has one number type,
+ * so `2.0` sent where the schema says `integer` arrives as `2`). Building the answer costs one validation with
+ * every error collected, then one sort of the offending paths: linear in the data the caller sent, which the
+ * body ceiling bounds.
+ * Proven by: test/tools/value-gate.spec.ts
+ */
+export class ValueGate {
+  private constructor(private readonly validate: ValidateFunction) {}
+
+  /** Compiles the gate's root at module init; `where` names the declaration for a refusal. */
+  static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string): ValueGate {
+    return new ValueGate(compiler.compile(root, where));
+  }
+
+  /** Checks `value`; undefined when every value passes. */
+  check(value: unknown): InvalidValues | undefined {
+    if (this.validate(value)) return undefined;
+    const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
+    for (const problem of describeSchemaErrors(this.validate.errors)) {
+      const path = dataPath(problem.path);
+      const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
+      entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));
+      byPath.set(path, entry);
+    }
+    const sorted = [...byPath].sort((a, b) => compareSegments(a[1].segments, b[1].segments));
+    return {
+      invalid_count: sorted.length,
+      invalid: sorted.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
+    };
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The JSON-value check for what a consumer declares (schemas, defaults, examples): everything the framework
+ * will publish or hand to ajv must be a value JSON can carry. A `RegExp` where a `"pattern"` string belongs, a
+ * `Map` where a `"properties"` object belongs, a symbol key, a function, `undefined`, a `BigInt`, a non-finite
+ * number, a class instance or a cycle would otherwise be dropped or mangled silently on the way to the wire.
+ *
+ * Rule it owns: a declared value is accepted only if `JSON.parse(JSON.stringify(v))` would give it back
+ * unchanged. Checked at module init, never per request.
+ */
+
+const describe = (value: unknown): string => {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'bigint') return 'a BigInt';
+  if (typeof value === 'number') return String(value);
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name;
+  return name ? `a ${name}` : 'an object with a foreign prototype';
+};
+
+/** Spells a location inside a declared value as a JSON-pointer-like schema path, `#` being the value itself. */
+export function schemaPath(segments: readonly (string | number)[]): string {
+  return segments.length === 0 ? '#' : `#/${segments.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+/**
+ * Returns undefined when `value` is a JSON value, or a sentence naming the first place where it is not
+ * (`at #/properties/name/pattern: a RegExp is not a JSON value`).
+ */
+export function jsonValueOffence(value: unknown, at: readonly (string | number)[] = []): string | undefined {
+  const ancestors = new Set<object>();
+  const visit = (node: unknown, path: (string | number)[]): string | undefined => {
+    if (node === null || typeof node === 'string' || typeof node === 'boolean') return undefined;
+    if (typeof node === 'number') return Number.isFinite(node) ? undefined : `at ${schemaPath(path)}: ${describe(node)} is not a JSON value`;
+    if (typeof node !== 'object') return `at ${schemaPath(path)}: ${describe(node)} is not a JSON value`;
+    if (ancestors.has(node)) return `at ${schemaPath(path)}: the value contains itself (a cycle is not a JSON value)`;
+    const proto = Object.getPrototypeOf(node);
+    const isArray = Array.isArray(node);
+    if (!isArray && proto !== Object.prototype && proto !== null) return `at ${schemaPath(path)}: ${describe(node)} is not a JSON value`;
+    const symbols = Object.getOwnPropertySymbols(node);
+    if (symbols.length) return `at ${schemaPath(path)}: the key ${String(symbols[0])} is not a string (JSON object keys are strings)`;
+    ancestors.add(node);
+    try {
+      if (isArray) {
+        for (let i = 0; i < (node as unknown[]).length; i++) {
+          const offence = visit((node as unknown[])[i], [...path, i]);
+          if (offence) return offence;
+        }
+      } else {
+        for (const key of Object.keys(node)) {
+          const offence = visit((node as Record<string, unknown>)[key], [...path, key]);
+          if (offence) return offence;
+        }
+      }
+    } finally {
+      ancestors.delete(node);
+    }
+    return undefined;
+  };
+  return visit(value, [...at]);
+}

@@ -1,0 +1,75 @@
+import { McpAction, McpTool, fail, ok, type McpHint, type McpToolHooks } from '../../../lib/index.js';
+import { TasksRepository, type Task } from './tasks.repository.js';
+
+/**
+ * An action tool: one tool, several named actions, each with its own action schema. Its repository is injected
+ * by Nest. Calls that get the data wrong are answered by the dispatch gates, pointing at `help`.
+ */
+@McpTool({ name: 'tasks', title: 'Tasks', description: 'Create, find, list and complete tasks.' })
+export class TasksTool implements Partial<McpToolHooks> {
+  constructor(private readonly repo: TasksRepository) {}
+
+  @McpAction({
+    description: 'Create a task',
+    properties: {
+      title: { type: 'string', minLength: 1, description: 'What is to be done' },
+      due: { type: 'string', format: 'date', description: 'Due date, YYYY-MM-DD' },
+      priority: { type: 'string', enum: ['low', 'normal', 'high'] },
+      assignee: {
+        type: 'object',
+        properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } },
+        required: ['name'],
+      },
+    },
+    required: ['title'],
+    defaults: { priority: 'normal' },
+    notes: 'Returns the stored task with its id.\nA task starts open.',
+    related: ['get', 'complete'],
+    examples: [{ title: 'Write the release notes', due: '2026-08-01', assignee: { name: 'Ada', email: 'ada@example.com' } }],
+  })
+  create(data: Omit<Task, 'id' | 'status'>) {
+    const task = this.repo.add(data);
+    return ok(task, { id: task.id });
+  }
+
+  @McpAction({
+    description: 'Get one task, by id or by title',
+    properties: { id: { type: 'integer', minimum: 1 }, title: { type: 'string' } },
+    requiredOneOf: [['id'], ['title']],
+  })
+  get(data: { id?: number; title?: string }) {
+    const task = data.id !== undefined ? this.repo.byId(data.id) : this.repo.byTitle(data.title!);
+    return task ?? fail(data.id !== undefined ? `no task has id ${data.id}` : 'no task has that title');
+  }
+
+  @McpAction({
+    description: 'List tasks by status',
+    properties: {
+      status: { type: 'string', enum: ['open', 'done'] },
+      limit: { type: 'integer', minimum: 1, maximum: 100 },
+    },
+    defaults: { status: 'open', limit: 20 },
+  })
+  list(data: { status: Task['status']; limit: number }) {
+    return { tasks: this.repo.list(data.status, data.limit) };
+  }
+
+  @McpAction({ description: 'Mark a task done', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] })
+  complete(data: { id: number }) {
+    const task = this.repo.byId(data.id);
+    if (!task) return fail(`no task ${data.id}`, { id: data.id });
+    task.status = 'done';
+    return ok(task);
+  }
+
+  hints(action: string, hintContext: unknown): McpHint[] {
+    const { id } = hintContext as { id: number };
+    if (action === 'create') return [{ tool: 'tasks', action: 'complete', description: 'Mark it done when finished', example: { id } }];
+    if (action === 'complete') return [{ tool: 'tasks', action: 'list', description: 'See which tasks exist' }];
+    return [];
+  }
+
+  actionContext(action: string) {
+    return action === 'list' || action === 'complete' ? { open: this.repo.count('open'), done: this.repo.count('done') } : null;
+  }
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { callTool, callToolRaw } from '../support/tool-call.js';
+import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
+
+describe('action tools', () => {
+  const app = useTestApp({ providers: ALL_TOOLS });
+
+  describe('in tools/list', () => {
+    it('publish the generated {action, data} input schema: closed, the action enum sorted and described by the action summaries', async () => {
+      const res = await post(app().server, rpc('tools/list'));
+      const tasks = res.body.result.tools.find((tool: { name: string }) => tool.name === 'tasks');
+      expect(tasks).toEqual({
+        name: 'tasks',
+        title: 'Tasks',
+        description: 'Task management.\nA second line stays.',
+        annotations: { destructiveHint: false },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            action: {
+              type: 'string',
+              enum: ['close', 'create', 'get', 'raw'],
+              description: 'close: Close a task\ncreate: Create a task\nget: Get a task by id\nraw: Return MCP content directly',
+            },
+            data: {
+              type: 'object',
+              description: 'The action\'s data. Its properties depend on the action: call the help tool with {"tool": "tasks", "action": "<action>"} to read them.',
+            },
+          },
+          required: ['action'],
+          additionalProperties: false,
+        },
+      });
+    });
+
+    it('list every tool sorted by name, the framework help tool among them', async () => {
+      const res = await post(app().server, rpc('tools/list'));
+      expect(res.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['badhooks', 'echo', 'faulty', 'help', 'reports', 'tasks']);
+    });
+  });
+
+  describe('when a call passes the gates', () => {
+    it('run the action with its injected dependency and a context naming the tool and the action', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Injected', project: 'p' } });
+      expect(answer.result.isError).toBeUndefined();
+      expect(answer.body.task).toMatchObject({ name: 'Injected', project: 'p' });
+      expect(typeof answer.body.task.id).toBe('number');
+      expect(answer.body.seen).toMatchObject({ tool: 'tasks', action: 'create' });
+    });
+
+    it('apply defaults only to omitted properties, after the gates, and keep a null the caller sent', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Defaults', project_key: 'K', repo: 'r', priority: 5, note: null } });
+      expect(answer.body.task).toMatchObject({ priority: 5, project: 'inbox', items: [], note: null });
+    });
+
+    it('deliver a whole-number float sent where the schema says integer as an integer', async () => {
+      const answer = await callToolRaw(app().server, 'tasks', '{"action": "create", "data": {"name": "Float", "project": "p", "priority": 2.0}}');
+      expect(answer.body.task.priority).toBe(2);
+      expect(answer.body.seen.priorityIsInteger).toBe(true);
+    });
+
+    it('keep a __proto__ key the caller sent inside an open object as an own key, polluting nothing', async () => {
+      const answer = await callToolRaw(app().server, 'tasks', '{"action": "create", "data": {"name": "Proto", "project": "p", "meta": {"__proto__": {"polluted": true}}}}');
+      expect(answer.result.isError).toBeUndefined();
+      expect(answer.body.task.meta).toEqual(JSON.parse('{"__proto__": {"polluted": true}}'));
+      expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    });
+  });
+
+  describe('dispatch-gate refusals', () => {
+    it('read absent arguments as the empty object, which names no action', async () => {
+      const answer = await callTool(app().server, 'tasks');
+      expect(answer.body.error).toBe('missing_action');
+      expect(answer.body.valid_actions).toEqual(['close', 'create', 'get', 'raw']);
+    });
+
+    it('name every unknown argument key, bounded: a count and the first ten in sort order', async () => {
+      const stray = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i]));
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: {}, ...stray, action2: 5 });
+      expect(answer.body).toMatchObject({ error: 'unknown_arguments', unknown_count: 13, allowed: ['action', 'data'] });
+      expect(answer.body.unknown).toEqual(['action2', 'k00', 'k01', 'k02', 'k03', 'k04', 'k05', 'k06', 'k07', 'k08']);
+    });
+
+    it('check argument names before types', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 7, stray: 1 });
+      expect(answer.body.error).toBe('unknown_arguments');
+    });
+
+    it('name a wrong argument type by the JSON types, never by the value', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: null });
+      expect(answer.body).toMatchObject({ error: 'invalid_argument_type', invalid: [{ argument: 'data', expected: 'object', received: 'null' }] });
+    });
+
+    it('list the valid actions for an unknown one, quoting what was sent bounded and scrubbed', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: `crate\n${'x'.repeat(500)}` });
+      expect(answer.body.error).toBe('unknown_action');
+      expect(answer.body.valid_actions).toEqual(['close', 'create', 'get', 'raw']);
+      expect(answer.body.action.length).toBeLessThanOrEqual(64);
+      expect(answer.body.action).toMatch(/^crate\\u000ax+…$/);
+      expect(answer.body.message.length).toBeLessThan(250);
+    });
+
+    it('count a property sent as null as present for required, and leave its null to the value gate', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: null, project: 'p' } });
+      expect(answer.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'name', problems: ['must be string'] }] });
+    });
+
+    it('do not count a default toward required_one_of', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'x', project_key: 'K' } });
+      expect(answer.body).toMatchObject({ error: 'unsatisfied_required_one_of', required_one_of: [['project'], ['project_key', 'repo']] });
+    });
+
+    it('carry the input_schema digest: closed properties, required, defaults, required_one_of', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: {} });
+      expect(answer.body.missing).toEqual(['name']);
+      expect(answer.body.input_schema.required).toEqual(['name']);
+      expect(answer.body.input_schema.defaults).toEqual(CREATE_SCHEMA.defaults);
+      expect(answer.body.input_schema.required_one_of).toEqual(CREATE_SCHEMA.requiredOneOf);
+      expect(answer.body.input_schema.properties.owner.additionalProperties).toBe(false);
+      expect(answer.body.input_schema.properties.name.description).toBe(CREATE_SCHEMA.properties.name.description);
+    });
+
+    it('refuse a bulk call whole, counting every unknown key and mapping each holder to what it admits', async () => {
+      const items = Array.from({ length: 15 }, (_, i) => ({ title: `t${i}`, colour: 'red' }));
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Bulk', project: 'p', items, labels: { urgent: { color: 'red', shade: 2 } } } });
+      expect(answer.body).toMatchObject({ error: 'unknown_params', unknown_count: 16 });
+      expect(answer.body.unknown).toEqual(['items[0].colour', 'items[1].colour', 'items[2].colour', 'items[3].colour', 'items[4].colour', 'items[5].colour', 'items[6].colour', 'items[7].colour', 'items[8].colour', 'items[9].colour']);
+      expect(answer.body.allowed['']).toEqual(Object.keys(CREATE_SCHEMA.properties).sort());
+      expect(answer.body.allowed['items[9]']).toEqual(['done', 'title']);
+      expect(answer.body.allowed.labels).toBeUndefined();
+    });
+
+    it('map an object that admits any key to <any string key> on the way to an unknown one', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'L', project: 'p', labels: { urgent: { shade: 2 } } } });
+      expect(answer.body.allowed).toEqual({ '': Object.keys(CREATE_SCHEMA.properties).sort(), labels: ['<any string key>'], 'labels.urgent': ['color'] });
+    });
+
+    it('refuse a __proto__ key at a closed level like any unknown key', async () => {
+      const answer = await callToolRaw(app().server, 'tasks', '{"action": "create", "data": {"name": "P", "project": "p", "owner": {"__proto__": {"admin": true}}}}');
+      expect(answer.body).toMatchObject({ error: 'unknown_params', unknown: ['owner.__proto__'] });
+      expect(({} as { admin?: unknown }).admin).toBeUndefined();
+    });
+
+    it('check every value with formats asserted, listing the first ten offending paths without quoting a sent value', async () => {
+      const items = Array.from({ length: 12 }, () => ({ done: 'SENT-VALUE' }));
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'V', project: 'p', due: 'SENT-VALUE', items } });
+      expect(answer.body).toMatchObject({ error: 'invalid_values', invalid_count: 13 });
+      expect(answer.body.invalid.map((i: { path: string }) => i.path)).toEqual(['due', 'items[0].done', 'items[1].done', 'items[2].done', 'items[3].done', 'items[4].done', 'items[5].done', 'items[6].done', 'items[7].done', 'items[8].done']);
+      expect(answer.body.invalid[0].problems).toEqual(['must be a valid date']);
+      expect(JSON.stringify(answer.result)).not.toContain('SENT-VALUE');
+    });
+
+    it('answer an unknown tool with -32602 naming it, not with a tool result', async () => {
+      const answer = await callTool(app().server, 'nope', {});
+      expect(answer.error?.code).toBe(-32602);
+      expect(answer.error?.message).toContain('"nope"');
+    });
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { callTool } from '../support/tool-call.js';
+import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
+
+const TOOLS = ['badhooks', 'echo', 'faulty', 'help', 'reports', 'tasks'];
+
+describe('the help tool', () => {
+  const app = useTestApp({ providers: ALL_TOOLS });
+
+  describe('with no arguments', () => {
+    it('answers the index: every tool, sorted, with its description and action summaries', async () => {
+      const answer = await callTool(app().server, 'help', {});
+      expect(answer.result.isError).toBeUndefined();
+      expect(answer.body.tools.map((entry: { tool: string }) => entry.tool)).toEqual(TOOLS);
+      expect(answer.body.tools.find((entry: { tool: string }) => entry.tool === 'tasks')).toEqual({
+        tool: 'tasks',
+        description: 'Task management.\nA second line stays.',
+        actions: ['close: Close a task', 'create: Create a task', 'get: Get a task by id', 'raw: Return MCP content directly'],
+      });
+      expect(answer.body.tools.find((entry: { tool: string }) => entry.tool === 'echo')).toEqual({ tool: 'echo', description: 'Echoes the given text back.' });
+    });
+
+    it('shares its action summaries with the tools/list action enum, so the two cannot drift', async () => {
+      const index = await callTool(app().server, 'help');
+      const listed = await post(app().server, rpc('tools/list'));
+      const enumDescription = listed.body.result.tools.find((tool: { name: string }) => tool.name === 'tasks').inputSchema.properties.action.description;
+      expect(index.body.tools.find((entry: { tool: string }) => entry.tool === 'tasks').actions.join('\n')).toBe(enumDescription);
+    });
+  });
+
+  describe('with {tool}', () => {
+    it('answers an action tool complete: every action with its digest, notes, related actions and examples', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'tasks' });
+      expect(Object.keys(answer.body)).toEqual(['tool', 'title', 'description', 'annotations', 'actions']);
+      expect(Object.keys(answer.body.actions)).toEqual(['close', 'create', 'get', 'raw']);
+      expect(answer.body.actions.create).toEqual({
+        description: 'Create a task',
+        properties: expect.objectContaining({ owner: { ...CREATE_SCHEMA.properties.owner, additionalProperties: false } }),
+        required: ['name'],
+        defaults: CREATE_SCHEMA.defaults,
+        required_one_of: CREATE_SCHEMA.requiredOneOf,
+        notes: CREATE_SCHEMA.notes,
+        related: ['get'],
+        examples: CREATE_SCHEMA.examples,
+      });
+      expect(answer.body.actions.get).toEqual({ description: 'Get a task by id', properties: { id: { type: 'integer' } }, required: ['id'], defaults: {} });
+    });
+
+    it('answers a plain tool with its input schema, the key-set closure published', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'echo' });
+      expect(answer.body).toMatchObject({ tool: 'echo', description: 'Echoes the given text back.', annotations: { readOnlyHint: true } });
+      expect(answer.body.input_schema.additionalProperties).toBe(false);
+      expect(answer.body.input_schema.properties.options.additionalProperties).toBe(false);
+    });
+
+    it('answers a tool with an output schema with it', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'reports' });
+      expect(answer.body.output_schema).toEqual({ type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] });
+    });
+  });
+
+  describe('with {tool, action}', () => {
+    it('answers one action complete, with the tool\'s action context', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'tasks', action: 'create' });
+      expect(answer.body).toMatchObject({ tool: 'tasks', action: 'create', description: 'Create a task', required: ['name'], notes: CREATE_SCHEMA.notes });
+      expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client' });
+    });
+
+    it('adds no context key where the tool has none for the action', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'tasks', action: 'get' });
+      expect(answer.body.action).toBe('get');
+      expect('context' in answer.body).toBe(false);
+    });
+  });
+
+  describe('refuses an unknown target instead of answering something broader', () => {
+    it('an unknown tool: the valid tools and a pointer to the index', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'taks' });
+      expect(answer.result.isError).toBe(true);
+      expect(answer.body).toMatchObject({ error: 'unknown_tool', tool: 'taks', valid_tools: TOOLS, help: { tool: 'help', arguments: {} } });
+    });
+
+    it('an action without a tool: the valid tools', async () => {
+      const answer = await callTool(app().server, 'help', { action: 'create' });
+      expect(answer.body).toMatchObject({ error: 'missing_tool', valid_tools: TOOLS, help: { tool: 'help', arguments: {} } });
+    });
+
+    it('an unknown action: the valid actions and a pointer to the tool, in the dispatch gate\'s own dialect', async () => {
+      const viaHelp = await callTool(app().server, 'help', { tool: 'tasks', action: 'crate' });
+      const viaGate = await callTool(app().server, 'tasks', { action: 'crate' });
+      expect(viaHelp.body).toEqual(viaGate.body);
+      expect(viaHelp.body).toMatchObject({ error: 'unknown_action', valid_actions: ['close', 'create', 'get', 'raw'], help: { tool: 'help', arguments: { tool: 'tasks' } } });
+    });
+
+    it('an action of a plain tool, which has none', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'echo', action: 'run' });
+      expect(answer.body).toMatchObject({ error: 'unknown_action', valid_actions: [], help: { tool: 'help', arguments: { tool: 'echo' } } });
+    });
+  });
+
+  describe('its own arguments meet the arguments-level gates', () => {
+    it('names before types: a stray key is reported first', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 5, topic: 'x' });
+      expect(answer.body).toMatchObject({ error: 'unknown_arguments', unknown: ['topic'], allowed: ['tool', 'action'], help: { tool: 'help', arguments: {} } });
+    });
+
+    it('then types, read from its own input schema', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 5 });
+      expect(answer.body).toMatchObject({ error: 'invalid_argument_type', invalid: [{ argument: 'tool', expected: 'string', received: 'number' }] });
+    });
+  });
+});
+
+describe('the help tool in a server with no tools of its own', () => {
+  const app = useTestApp();
+
+  it('is listed, so the tools capability is advertised', async () => {
+    const listed = await post(app().server, rpc('tools/list'));
+    expect(listed.body.result.tools).toEqual([
+      {
+        name: 'help',
+        description: expect.stringContaining('No arguments: an index'),
+        inputSchema: {
+          type: 'object',
+          properties: { tool: { type: 'string', description: expect.any(String) }, action: { type: 'string', description: expect.any(String) } },
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+    ]);
+    const discovered = await post(app().server, rpc('server/discover'));
+    expect(discovered.body.result.capabilities).toEqual({ tools: {}, logging: {} });
+  });
+
+  it('indexes itself', async () => {
+    const answer = await callTool(app().server, 'help');
+    expect(answer.body.tools).toEqual([{ tool: 'help', description: expect.any(String) }]);
+  });
+});

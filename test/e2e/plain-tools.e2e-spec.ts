@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { callTool } from '../support/tool-call.js';
+import { EchoTool } from '../support/tools.js';
+
+describe('plain tools', () => {
+  const app = useTestApp({ providers: [EchoTool] });
+
+  it('are listed with their own input schema, the key-set closure published on it', async () => {
+    const listed = await post(app().server, rpc('tools/list'));
+    const echo = listed.body.result.tools.find((tool: { name: string }) => tool.name === 'echo');
+    expect(echo.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'The text to echo' },
+        options: { type: 'object', properties: { upper: { type: 'boolean' }, at: { type: 'string', format: 'date-time' } }, additionalProperties: false },
+      },
+      required: ['text'],
+      additionalProperties: false,
+    });
+  });
+
+  it('run with the arguments the gates passed', async () => {
+    const answer = await callTool(app().server, 'echo', { text: 'hi', options: { upper: true } });
+    expect(answer.result.content).toEqual([{ type: 'text', text: 'HI' }]);
+  });
+
+  it('refuse an unknown key at any depth of their arguments, pointing at help on the tool', async () => {
+    const answer = await callTool(app().server, 'echo', { text: 'hi', options: { upper: true, shout: 1 } });
+    expect(answer.result.isError).toBe(true);
+    expect(answer.body).toMatchObject({
+      error: 'unknown_params',
+      unknown_count: 1,
+      unknown: ['options.shout'],
+      allowed: { '': ['options', 'text'], options: ['at', 'upper'] },
+      input_schema: { required: ['text'], defaults: {} },
+      help: { tool: 'help', arguments: { tool: 'echo' } },
+    });
+    expect(answer.body.action).toBeUndefined();
+  });
+
+  it('check every value against their schema, formats asserted, required included', async () => {
+    const answer = await callTool(app().server, 'echo', { options: { at: 'yesterday' } });
+    expect(answer.body).toMatchObject({
+      error: 'invalid_values',
+      invalid_count: 2,
+      invalid: [
+        { path: '', problems: ['missing required property "text"'] },
+        { path: 'options.at', problems: ['must be a valid date-time'] },
+      ],
+    });
+  });
+});

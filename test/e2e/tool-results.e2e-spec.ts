@@ -1,0 +1,86 @@
+import { describe, expect, it } from '@jest/globals';
+import { useTestApp } from '../support/suite-app.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { callTool } from '../support/tool-call.js';
+import { ALL_TOOLS } from '../support/tools.js';
+
+describe('what a handler returns becomes a tool result', () => {
+  const app = useTestApp({ providers: ALL_TOOLS });
+
+  it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
+    const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
+    const id = answer.body.task.id;
+    expect(answer.result.isError).toBeUndefined();
+    expect(answer.body.hints).toEqual([{ tool: 'tasks', action: 'get', description: 'View the task', example: { id } }]);
+    expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client' });
+  });
+
+  it('a bare value: its JSON, with no hints and no context where the hook gives none', async () => {
+    const created = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Plain', project: 'p' } });
+    const answer = await callTool(app().server, 'tasks', { action: 'get', data: { id: created.body.task.id } });
+    expect(answer.result.content).toEqual([{ type: 'text', text: JSON.stringify(answer.body) }]);
+    expect(answer.body).toMatchObject({ id: created.body.task.id, name: 'Plain' });
+    expect(answer.body.hints).toBeUndefined();
+    expect(answer.body.context).toBeUndefined();
+  });
+
+  it('fail(reason): an isError result whose text is the tool\'s formatError(reason)', async () => {
+    const answer = await callTool(app().server, 'tasks', { action: 'close', data: { id: 7 } });
+    expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'task 7 is closed' }] });
+  });
+
+  it('fail(reason, hintContext): JSON with the formatted error, the hints and the action context', async () => {
+    const answer = await callTool(app().server, 'tasks', { action: 'close', data: { id: 7, explain: true } });
+    expect(answer.result.isError).toBe(true);
+    expect(answer.body).toEqual({
+      error: 'task 7 is closed',
+      hints: [{ tool: 'tasks', action: 'get', description: 'View the task', example: { id: 7 } }],
+      context: { stored: expect.any(Number), asked_by: 'test-client' },
+    });
+  });
+
+  it('fail(reason) without a formatError hook: "Operation failed: <reason>"', async () => {
+    const answer = await callTool(app().server, 'reports', { action: 'failed' });
+    expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Operation failed: no report today' }] });
+    expect(answer.result.structuredContent).toBeUndefined();
+  });
+
+  it('MCP content: passes through as the tool wrote it (full control)', async () => {
+    const answer = await callTool(app().server, 'tasks', { action: 'raw' });
+    expect(answer.result.content).toEqual([
+      { type: 'text', text: 'raw content' },
+      { type: 'text', text: 'second block' },
+    ]);
+  });
+
+  describe('with an output schema', () => {
+    it('is listed with the tool', async () => {
+      const res = await post(app().server, rpc('tools/list'));
+      const reports = res.body.result.tools.find((tool: { name: string }) => tool.name === 'reports');
+      expect(reports.outputSchema).toEqual({ type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] });
+    });
+
+    it('sends matching data as structuredContent and as JSON text', async () => {
+      const answer = await callTool(app().server, 'reports', { action: 'good' });
+      expect(answer.result).toMatchObject({ structuredContent: { total: 3 }, content: [{ type: 'text', text: '{"total":3}' }] });
+      expect(answer.result.isError).toBeUndefined();
+    });
+
+    it('answers a mismatch as the server\'s fault, never blaming the caller', async () => {
+      const answer = await callTool(app().server, 'reports', { action: 'bad' });
+      expect(answer.result.isError).toBe(true);
+      expect(answer.result.structuredContent).toBeUndefined();
+      expect(answer.body).toEqual({
+        errorType: 'tool_fault',
+        tool: 'reports',
+        exception: 'StructuredContentMismatchError',
+        message: 'tool "reports" returned structured content its output schema refuses: total: must be integer',
+      });
+    });
+
+    it('answers no structured content at all as the server\'s fault too', async () => {
+      const answer = await callTool(app().server, 'reports', { action: 'none' });
+      expect(answer.body).toMatchObject({ errorType: 'tool_fault', exception: 'StructuredContentMismatchError' });
+    });
+  });
+});

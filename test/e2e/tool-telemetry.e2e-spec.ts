@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals';
+import type { McpChannel } from '../../lib/index.js';
+import { useTestApp } from '../support/suite-app.js';
+import { recordEvents } from '../support/mcp-client.js';
+import { callTool } from '../support/tool-call.js';
+import { ALL_TOOLS } from '../support/tools.js';
+
+const TOOL_CHANNELS: McpChannel[] = ['mcp:tool:start', 'mcp:tool:stop', 'mcp:tool:error', 'mcp:help:called'];
+
+describe('tool telemetry', () => {
+  const app = useTestApp({ providers: ALL_TOOLS });
+
+  const record = (name: string, args: unknown) => recordEvents(TOOL_CHANNELS, () => callTool(app().server, name, args));
+
+  it('a successful run: start, then stop with the action, a duration and no error', async () => {
+    const events = await record('tasks', { action: 'create', data: { name: 'T', project: 'p' } });
+    expect(events).toEqual([
+      { channel: 'mcp:tool:start', message: { tool: 'tasks', action: 'create' } },
+      { channel: 'mcp:tool:stop', message: { tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: false } },
+    ]);
+  });
+
+  it('a gate refusal: stop with errorKind dispatch, and no action where the call named none the tool has', async () => {
+    const events = await record('tasks', { action: 'crate' });
+    expect(events).toEqual([
+      { channel: 'mcp:tool:start', message: { tool: 'tasks' } },
+      { channel: 'mcp:tool:stop', message: { tool: 'tasks', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+    ]);
+  });
+
+  it('an answer the tool failed with: stop with errorKind tool, and no fault event', async () => {
+    const events = await record('tasks', { action: 'close', data: { id: 1 } });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:tool:start', 'mcp:tool:stop']);
+    expect(events[1]!.message).toMatchObject({ action: 'close', isError: true, errorKind: 'tool' });
+  });
+
+  it('a fault: the error event between start and stop, stop with errorKind tool', async () => {
+    const events = await record('faulty', { action: 'error' });
+    expect(events).toEqual([
+      { channel: 'mcp:tool:start', message: { tool: 'faulty', action: 'error' } },
+      { channel: 'mcp:tool:error', message: { tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line' } },
+      { channel: 'mcp:tool:stop', message: { tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
+    ]);
+  });
+
+  it('help: mcp:help:called with what was asked and whether it was found', async () => {
+    const found = await record('help', { tool: 'tasks', action: 'create' });
+    expect(found.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ tool: 'tasks', action: 'create', found: true });
+    const missing = await record('help', { tool: 'nope' });
+    expect(missing.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ tool: 'nope', found: false });
+    expect(missing.find((e) => e.channel === 'mcp:tool:stop')?.message).toMatchObject({ tool: 'help', isError: true, errorKind: 'dispatch' });
+  });
+});

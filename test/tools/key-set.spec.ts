@@ -1,0 +1,136 @@
+import { describe, expect, it } from '@jest/globals';
+import { ANY_STRING_KEY, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
+import type { JsonSchema } from '../../lib/index.js';
+
+const PROPERTIES: Record<string, JsonSchema> = {
+  name: { type: 'string' },
+  owner: { type: 'object', properties: { id: { type: 'integer' } } },
+  sealed: { type: 'object', additionalProperties: false },
+  open: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true },
+  free: { type: 'object' },
+  labels: { type: 'object', additionalProperties: { type: 'object', properties: { color: { type: 'string' } } } },
+  headers: { type: 'object', properties: { host: { type: 'string' } }, patternProperties: { '^x-': { type: 'string' } } },
+  items: { type: 'array', items: { type: 'object', properties: { done: { type: 'boolean' } } } },
+  pair: { type: 'array', prefixItems: [{ type: 'object', properties: { first: {} } }], items: { type: 'object', properties: { rest: {} } } },
+  either: { anyOf: [{ type: 'object', properties: { x: {} } }] },
+};
+const node = dataKeyNode(PROPERTIES);
+
+describe('the unknown-key gate (key-set closure)', () => {
+  it('passes data whose every key is admitted, at every depth', () => {
+    expect(
+      findUnknownKeys(node, {
+        name: 'n',
+        owner: { id: 1 },
+        sealed: {},
+        open: { a: 'x', anything: 1 },
+        free: { whatever: { deep: 1 } },
+        labels: { red: { color: 'red' } },
+        headers: { host: 'h', 'x-trace': '1' },
+        items: [{ done: true }],
+        pair: [{ first: 1 }, { rest: 2 }],
+        either: { y: 1 },
+      }),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ['data itself', { stray: 1 }, 'stray'],
+    ['an object that declares properties and no additionalProperties', { owner: { stray: 1 } }, 'owner.stray'],
+    ['an object that declares no properties but additionalProperties: false', { sealed: { stray: 1 } }, 'sealed.stray'],
+    ['the value of a key an additionalProperties schema admits', { labels: { red: { stray: 1 } } }, 'labels.red.stray'],
+    ['a closed object with patternProperties, for a key no pattern matches', { headers: { stray: 1 } }, 'headers.stray'],
+    ['each array item through items', { items: [{ done: true }, { stray: 1 }] }, 'items[1].stray'],
+    ['a positional item through prefixItems', { pair: [{ stray: 1 }] }, 'pair[0].stray'],
+    ['an item past prefixItems through items', { pair: [{ first: 1 }, { first: 1 }] }, 'pair[1].first'],
+  ])('refuses an unknown key in %s', (_where, data, path) => {
+    expect(findUnknownKeys(node, data)?.unknown).toEqual([path]);
+  });
+
+  it('leaves open objects, free-form objects and composition to the value gate', () => {
+    expect(findUnknownKeys(node, { open: { b: 1 }, free: { b: 1 }, either: { b: 1 } })).toBeUndefined();
+  });
+
+  it('reads keys only: a value of an unexpected type is skipped, not refused', () => {
+    expect(findUnknownKeys(node, { owner: 'not an object', items: 'nor an array' })).toBeUndefined();
+  });
+
+  it('counts every unknown key and lists the first ten in data-path sort order (indexes numerically)', () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({ [`k${i}`]: 1 }));
+    const found = findUnknownKeys(node, { items, zzz: 1 })!;
+    expect(found.unknown_count).toBe(13);
+    expect(found.unknown).toEqual(['items[0].k0', 'items[1].k1', 'items[2].k2', 'items[3].k3', 'items[4].k4', 'items[5].k5', 'items[6].k6', 'items[7].k7', 'items[8].k8', 'items[9].k9']);
+  });
+
+  it('maps every object on the way to a listed key to the keys it admits, with <any string key> where it admits any', () => {
+    const found = findUnknownKeys(node, { labels: { red: { shade: 1 } }, headers: { stray: 1 } })!;
+    expect(found.allowed).toEqual({
+      '': Object.keys(PROPERTIES).sort(),
+      headers: ['host', '<key matching "^x-">'],
+      labels: [ANY_STRING_KEY],
+      'labels.red': ['color'],
+    });
+  });
+
+  it('treats a __proto__ key a caller sent as an ordinary unknown key', () => {
+    const data = JSON.parse('{"__proto__": {"polluted": true}, "owner": {"__proto__": 1}}');
+    expect(findUnknownKeys(node, data)?.unknown).toEqual(['__proto__', 'owner.__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('bounds and bracket-quotes a long or odd key in a data path', () => {
+    const key = `my.key ${'k'.repeat(200)}`;
+    const [path] = findUnknownKeys(node, { [key]: 1 })!.unknown;
+    expect(path!.length).toBeLessThan(80);
+    expect(path).toMatch(/^\["my\.key k+…"\]$/);
+  });
+
+  it('builds no tree below a schema where nothing is ever refused', () => {
+    expect(keyNode({ type: 'string' })).toBeUndefined();
+    expect(keyNode({ type: 'object' })).toBeUndefined();
+    expect(keyNode({ type: 'object', additionalProperties: false })?.closed).toBe(true);
+  });
+});
+
+describe('publishing the closure', () => {
+  it('writes additionalProperties: false exactly where the gate closes by default, and nowhere else', () => {
+    expect(closeSchema({ type: 'object', properties: PROPERTIES })).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ...PROPERTIES,
+        owner: { type: 'object', properties: { id: { type: 'integer' } }, additionalProperties: false },
+        labels: { type: 'object', additionalProperties: { type: 'object', properties: { color: { type: 'string' } }, additionalProperties: false } },
+        headers: { type: 'object', properties: { host: { type: 'string' } }, patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false },
+        items: { type: 'array', items: { type: 'object', properties: { done: { type: 'boolean' } }, additionalProperties: false } },
+        pair: {
+          type: 'array',
+          prefixItems: [{ type: 'object', properties: { first: {} }, additionalProperties: false }],
+          items: { type: 'object', properties: { rest: {} }, additionalProperties: false },
+        },
+      },
+    });
+  });
+
+  it('never changes the schema it publishes from', () => {
+    const schema = { type: 'object', properties: { owner: { type: 'object', properties: {} } } };
+    const before = JSON.stringify(schema);
+    closeSchema(schema);
+    expect(JSON.stringify(schema)).toBe(before);
+  });
+});
+
+describe('the schema-shape check', () => {
+  it.each([
+    ['a properties that is not a map', { properties: { a: { type: 'object', properties: [] } } }, '#/properties/a/properties'],
+    ['an additionalProperties that is neither boolean nor schema', { properties: { a: { additionalProperties: 'yes' } } }, '#/properties/a/additionalProperties'],
+    ['a property schema that is not a schema', { properties: { a: 5 } }, '#/properties/a'],
+    ['a malformed schema under an applicator', { properties: { a: { anyOf: [{ properties: 1 }] } } }, '#/properties/a/anyOf/0/properties'],
+  ])('names %s by its schema path', (_what, schema, path) => {
+    expect(schemaOffence(schema)).toContain(`at ${path}:`);
+  });
+
+  it('accepts a well-shaped schema', () => {
+    expect(schemaOffence({ properties: PROPERTIES })).toBeUndefined();
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { McpConfigurationError } from '../../lib/index.js';
+import { ValueGate } from '../../lib/tools/value-gate.js';
+import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+
+const compiler = new SchemaCompiler();
+const gate = ValueGate.build(
+  compiler,
+  {
+    type: 'object',
+    properties: {
+      due: { type: 'string', format: 'date' },
+      email: { type: 'string', format: 'email' },
+      count: { type: 'integer', minimum: 0 },
+      note: { type: ['string', 'null'] },
+      title: { type: 'string' },
+      code: { type: 'string', pattern: '^[A-Z]{3}$' },
+      items: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } },
+    },
+  },
+  'test gate',
+);
+
+describe('the value gate', () => {
+  it('passes data whose every value its schema accepts', () => {
+    expect(gate.check({ due: '2026-07-28', email: 'a@example.com', count: 2, note: null, items: [{ n: 1 }] })).toBeUndefined();
+  });
+
+  it('asserts formats', () => {
+    expect(gate.check({ due: 'next tuesday', email: 'not-an-email' })?.invalid).toEqual([
+      { path: 'due', problems: ['must be a valid date'] },
+      { path: 'email', problems: ['must be a valid email'] },
+    ]);
+  });
+
+  it('checks an explicit null like any other value', () => {
+    expect(gate.check({ title: null })?.invalid).toEqual([{ path: 'title', problems: ['must be string'] }]);
+    expect(gate.check({ note: null })).toBeUndefined();
+  });
+
+  it('accepts a whole-number float where the schema says integer (JSON has one number type)', () => {
+    expect(gate.check(JSON.parse('{"count": 2.0}'))).toBeUndefined();
+    expect(gate.check({ count: 2.5 })?.invalid).toEqual([{ path: 'count', problems: ['must be integer'] }]);
+  });
+
+  it('counts every offending path and lists the first ten in data-path sort order', () => {
+    const items = Array.from({ length: 15 }, () => ({ n: 'x' }));
+    const found = gate.check({ items, title: 5 })!;
+    expect(found.invalid_count).toBe(16);
+    expect(found.invalid.map((i) => i.path)).toEqual(['items[0].n', 'items[1].n', 'items[2].n', 'items[3].n', 'items[4].n', 'items[5].n', 'items[6].n', 'items[7].n', 'items[8].n', 'items[9].n']);
+  });
+
+  it('never quotes a value the caller sent in a problem', () => {
+    const secret = 'SECRET-VALUE-1234';
+    const found = gate.check({ due: secret, code: secret, count: secret, title: [secret] })!;
+    expect(JSON.stringify(found)).not.toContain(secret);
+    expect(found.invalid.find((i) => i.path === 'code')?.problems).toEqual(['must match the pattern "^[A-Z]{3}$"']);
+  });
+
+  it('is built at module init: an unknown format is refused there', () => {
+    expect(() => ValueGate.build(compiler, { type: 'object', properties: { a: { type: 'string', format: 'colour' } } }, 'tool "t", action "a"')).toThrow(
+      McpConfigurationError,
+    );
+  });
+});

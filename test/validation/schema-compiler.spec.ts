@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { McpConfigurationError } from '../../lib/index.js';
+import { jsonValueOffence } from '../../lib/validation/json-value.js';
+import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+
+const compiler = new SchemaCompiler();
+const refusal = (schema: unknown): string => {
+  try {
+    compiler.compile(schema, 'the schema');
+  } catch (thrown) {
+    expect(thrown).toBeInstanceOf(McpConfigurationError);
+    return (thrown as Error).message;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('compiling consumer schemas at module init', () => {
+  it('asserts formats: a known one validates, an unknown one is refused naming it', () => {
+    const validate = compiler.compile({ type: 'string', format: 'uuid' }, 'ok');
+    expect(validate('not-a-uuid')).toBe(false);
+    expect(refusal({ type: 'string', format: 'colour' })).toMatch(/unknown format "colour"/);
+  });
+
+  it.each([
+    ['a type naming no type', { type: 'strin' }, /can build/],
+    ['a $ref to a location the schema does not hold', { $ref: '#/$defs/missing' }, /can build/],
+    ['a remote $ref, which is never fetched', { $ref: 'https://example.com/schema.json' }, /can build/],
+    ['a RegExp where a pattern string belongs', { type: 'string', pattern: /x/ }, /RegExp is not a JSON value/],
+    ['a Map where properties belong', { type: 'object', properties: new Map() }, /Map is not a JSON value/],
+    ['a symbol key', { type: 'object', properties: { [Symbol('k')]: {} } }, /is not a string/],
+    ['another dialect', { $schema: 'http://json-schema.org/draft-07/schema#' }, /unsupported JSON Schema dialect/],
+  ])('refuses %s', (_what, schema, message) => {
+    expect(refusal(schema)).toMatch(message);
+  });
+});
+
+describe('the JSON-value check', () => {
+  it.each([
+    ['undefined', { a: undefined }],
+    ['a function', { a: () => 1 }],
+    ['a BigInt', { a: 1n }],
+    ['a non-finite number', { a: Number.POSITIVE_INFINITY }],
+    ['a Date', { a: new Date(0) }],
+  ])('names %s with its path', (_what, value) => {
+    expect(jsonValueOffence(value)).toMatch(/^at #\/a: /);
+  });
+
+  it('names a cycle', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(jsonValueOffence(cyclic)).toMatch(/cycle/);
+  });
+
+  it('accepts JSON values, shared (non-cyclic) references included', () => {
+    const shared = { x: 1 };
+    expect(jsonValueOffence({ a: [1, 'two', null, true, { b: shared }], c: shared, d: Object.create(null) })).toBeUndefined();
+  });
+});
