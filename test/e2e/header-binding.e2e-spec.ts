@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test } from '@nestjs/testing';
-import type { INestApplication } from '@nestjs/common';
-import type { Server } from 'node:http';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine } from '../support/raw-http.js';
 import { MirrorTool, RegionTool } from '../wire/wire-fixtures.js';
-import { AppModule } from '../../sample/src/app.module.js';
+import { useSampleApp } from '../support/sample-app.js';
 
 /** The header lines a conforming client sends for a body, with overrides (`null` drops one) and extra lines. */
 function linesFor(body: Record<string, unknown>, overrides: Record<string, string | null> = {}, extra: HeaderLine[] = []): HeaderLine[] {
@@ -292,24 +289,16 @@ describe('header binding: mirrored headers must match the body', () => {
 });
 
 describe('the sample app declares a header annotation', () => {
-  let app: INestApplication;
-  let server: Server;
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-    await app.listen(0, '127.0.0.1');
-    server = app.getHttpServer() as Server;
-  });
-  afterAll(() => app.close());
+  const server = useSampleApp();
 
   it('lists the weather tool with region mirrored into Mcp-Param-Region', async () => {
-    const res = await post(server, rpc('tools/list'));
+    const res = await post(server(), rpc('tools/list'));
     const weather = res.body.result.tools.find((tool: { name: string }) => tool.name === 'weather');
     expect(weather.inputSchema.properties.region['x-mcp-header']).toBe('Region');
   });
 
   it('serves weather when Mcp-Param-Region mirrors region, and refuses it when the header is missing', async () => {
-    expectServed(await post(server, call('weather', { region: 'eu-west' }), { 'mcp-param-region': 'eu-west' }));
-    expectMismatch(await post(server, call('weather', { region: 'eu-west' })), 'Mcp-Param-Region');
+    expectServed(await post(server(), call('weather', { region: 'eu-west' }), { 'mcp-param-region': 'eu-west' }));
+    expectMismatch(await post(server(), call('weather', { region: 'eu-west' })), 'Mcp-Param-Region');
   });
 });

@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll } from '@jest/globals';
+import { Test } from '@nestjs/testing';
+import { AppModule } from '../../sample/src/app.module.js';
+import type { TestApp } from './test-app.js';
+
+/** Boots the sample app (`sample/src/app.module.ts`) as `npm start` configures it, on an ephemeral loopback port. */
+export async function startSampleApp(): Promise<TestApp> {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  await app.listen(0, '127.0.0.1');
+  return { app, server: app.getHttpServer() as Server, close: () => app.close() };
+}
+
+/** Runs the sample app for the enclosing `describe` block; the returned function gives its HTTP server. */
+export function useSampleApp(): () => Server {
+  let sample: TestApp | undefined;
+  beforeAll(async () => {
+    sample = await startSampleApp();
+  });
+  afterAll(() => sample?.close());
+  return () => sample!.server;
+}
