@@ -8,4 +8,5 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 20000,
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
 };
