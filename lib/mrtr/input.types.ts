@@ -6,7 +6,7 @@
  */
 
 /** A JSON Schema for one field of an elicitation form: a flat primitive (string, number, boolean, enum). @publicApi */
-export type McpElicitFieldSchema = Record<string, unknown> & { type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
+export type McpElicitFieldSchema = Readonly<Record<string, unknown>> & { readonly type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
 
 /** Form-mode elicitation: a message and a flat form the client shows the user. @publicApi */
 export interface McpElicitFormParams {
@@ -17,8 +17,8 @@ export interface McpElicitFormParams {
   requestedSchema: {
     $schema?: string;
     type: 'object';
-    properties: Record<string, McpElicitFieldSchema>;
-    required?: string[];
+    properties: Readonly<Record<string, McpElicitFieldSchema>>;
+    required?: readonly string[];
   };
 }
 
@@ -50,14 +50,14 @@ export interface McpSamplingMessage {
 
 /** What `ctx.sample` asks the client's model (MCP `CreateMessageRequestParams`). @publicApi */
 export interface McpSampleParams {
-  messages: McpSamplingMessage[];
+  messages: readonly McpSamplingMessage[];
   maxTokens: number;
   systemPrompt?: string;
   modelPreferences?: Record<string, unknown>;
   /** `thisServer`/`allServers` need the client's `sampling.context`. */
   includeContext?: 'none' | 'thisServer' | 'allServers';
   temperature?: number;
-  stopSequences?: string[];
+  stopSequences?: readonly string[];
   metadata?: Record<string, unknown>;
   /** Tools the model may use; needs the client's `sampling.tools`. */
   tools?: Record<string, unknown>[];
