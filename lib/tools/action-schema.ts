@@ -142,6 +142,17 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const badDefaults = values.check(defaultsMap);
   if (badDefaults)
     refuse(`defaults fail their properties' schemas: ${badDefaults.invalid.map((v) => `${v.path}: ${v.problems.join('; ')}`).join(', ')}`);
+  // An example is a call a reader may copy: it must pass the gates a caller's data meets.
+  ((schema.examples ?? []) as Record<string, unknown>[]).forEach((example, i) => {
+    const missing = requiredList.filter((n) => !Object.hasOwn(example, n));
+    if (missing.length) refuse(`examples[${i}] lacks required ${names(missing)}`);
+    if (groupList.length && !groupList.some((group) => group.every((n) => Object.hasOwn(example, n))))
+      refuse(`examples[${i}] satisfies no requiredOneOf group`);
+    const stray = findUnknownKeys(keys, example);
+    if (stray) refuse(`examples[${i}] carries key(s) the unknown-key gate would refuse: ${stray.unknown.join(', ')}`);
+    const bad = values.check(example);
+    if (bad) refuse(`examples[${i}] fails the properties' schemas: ${bad.invalid.map((v) => `${v.path}: ${v.problems.join('; ')}`).join(', ')}`);
+  });
 
   const validated: ValidatedActionSchema = {
     description: description as string,
