@@ -204,8 +204,9 @@ export class MrtrCapabilitiesTool implements McpPlainTool {
   },
 })
 export class XMcpHeaderTool implements McpPlainTool {
-  run(args: { region?: string }) {
-    return `region: ${args.region ?? '(none)'}`;
+  /** Answers with the arguments it received (the header-binding tests read them back). */
+  run(args: Record<string, unknown>) {
+    return { received: args };
   }
 }
 

@@ -15,7 +15,7 @@ export const BOUND_DEFAULT = 120;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** Replaces every control character with its `\uXXXX` escape (the scrub half of bounding). */
+/** Replaces every control character with its `\u` escape, four hex digits (the scrub half of bounding). */
 export function scrub(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

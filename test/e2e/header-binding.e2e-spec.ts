@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine } from '../support/raw-http.js';
-import { MirrorTool, RegionTool } from '../wire/wire-fixtures.js';
+import { MirrorTool } from '../wire/wire-fixtures.js';
+import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
 import { useSampleApp } from '../support/sample-app.js';
 
 /** The header lines a conforming client sends for a body, with overrides (`null` drops one) and extra lines. */

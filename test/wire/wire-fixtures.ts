@@ -1,25 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { McpAuthDecision, McpTool, bearerToken, type McpAuth, type McpContext, type McpPlainTool } from '../../lib/index.js';
 
-/** The conformance fixture's header tool (FIXTURE.md 2.2): `region` is mirrored into `Mcp-Param-Region`. */
-@McpTool({
-  name: 'test_x_mcp_header',
-  description: 'Echoes its region; region is mirrored into Mcp-Param-Region.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      region: { type: 'string', description: 'mirrored into Mcp-Param-Region', 'x-mcp-header': 'Region' },
-      level: { type: 'integer', description: 'non-mirrored argument' },
-    },
-  },
-})
-export class RegionTool implements McpPlainTool {
-  /** Answers with the arguments it received. */
-  run(args: Record<string, unknown>): unknown {
-    return { received: args };
-  }
-}
-
 /** A tool with one header annotation per mirrorable type, one nested under a pure `properties` chain. */
 @McpTool({
   name: 'mirror',
