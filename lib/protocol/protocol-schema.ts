@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -26,7 +27,7 @@ export class ProtocolSchema {
   private constructor() {
     const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as { $defs: Record<string, unknown> };
     this.definitions = new Set(Object.keys(schema.$defs));
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: LINEAR_ERROR_MERGE });
     addFormats(this.ajv);
     this.ajv.addSchema(schema, SCHEMA_ID);
   }

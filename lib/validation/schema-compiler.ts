@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
 import { jsonValueOffence } from './json-value.js';
+import { LINEAR_ERROR_MERGE } from './linear-errors.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -24,6 +25,7 @@ export class SchemaCompiler {
     validateFormats: true,
     coerceTypes: false,
     useDefaults: false,
+    code: LINEAR_ERROR_MERGE,
     logger: {
       log: () => undefined,
       error: () => undefined,

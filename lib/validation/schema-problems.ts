@@ -87,8 +87,15 @@ function pointerSegments(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 
-const isUnder = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
-  prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
+/** A path as a `Set` key: segments with their type, so `["0"]` and `[0]` stay apart. */
+const pathKey = (path: readonly (string | number)[]): string => JSON.stringify(path);
+
+/** Whether `path`, or a path above it, is one of `prefixes`: one lookup per segment, however many prefixes. */
+function isUnderAny(path: readonly (string | number)[], prefixes: ReadonlySet<string>): boolean {
+  if (prefixes.size === 0) return false;
+  for (let length = 0; length <= path.length; length++) if (prefixes.has(pathKey(path.slice(0, length)))) return true;
+  return false;
+}
 
 /**
  * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`, the errors of its branches are dropped in
@@ -97,15 +104,15 @@ const isUnder = (path: readonly (string | number)[], prefix: readonly (string | 
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
-  const compositions = errors
-    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
-    .map((e) => pointerSegments(e.instancePath));
+  const compositions = new Set(
+    errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => pathKey(pointerSegments(e.instancePath))),
+  );
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const error of errors) {
     const path = pointerSegments(error.instancePath);
     const composite = error.keyword === 'anyOf' || error.keyword === 'oneOf';
-    if (!composite && compositions.some((c) => isUnder(path, c))) continue;
+    if (!composite && isUnderAny(path, compositions)) continue;
     const { extra, problem } = wordProblem(error);
     const fullPath = extra === undefined ? path : [...path, extra];
     const key = JSON.stringify([fullPath, problem]);

@@ -202,6 +202,20 @@ describe('method routing', () => {
     expect(call.body.result).not.toHaveProperty('ttlMs');
   });
 
+  it('distils the errors of many broken inputResponses in time linear in their number', async () => {
+    const count = 12_000;
+    const inputResponses = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, {}]));
+    const started = Date.now();
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' }, inputResponses }));
+    const elapsed = Date.now() - started;
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.data.errorCount).toBe(count);
+    expect(res.body.error.data.errors).toHaveLength(10);
+    expect(res.body.error.data.errors[0]).toEqual({ location: '/params/inputResponses/k0', problems: ['must match at least one of the allowed shapes'] });
+    expect(elapsed).toBeLessThan(3000); // quadratic distilling took over 10 s here
+  });
+
   it('answers a cursor it never issued with -32602', async () => {
     const res = await post(t.server, rpc('tools/list', { cursor: 'abc' }));
     expect(res.body.error.code).toBe(-32602);
