@@ -13,23 +13,60 @@ const SCHEMA_URL = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.u
 const SCHEMA_ID = 'mcp-2026-07-28';
 
 /**
+ * The most JSON values (the value itself, and every member and item at any depth) a checked value may hold for a
+ * failed check to name every problem. Past it, a failed check names the first problem only: collecting every
+ * error of a value with hundreds of thousands of broken members (a 4 MiB map of broken `inputResponses`) costs
+ * seconds and hundreds of megabytes, which one request must not be able to demand (ajv's own advice: no
+ * `allErrors` on large untrusted input).
+ */
+export const DETAILED_CHECK_MAX_VALUES = 10_000;
+
+/** Whether a JSON value holds more than `max` values; visits at most `max + 1` of them. */
+function holdsMoreValuesThan(root: unknown, max: number): boolean {
+  const stack: unknown[] = [root];
+  let counted = 1;
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (++counted > max) return true;
+      stack.push(child);
+    }
+  }
+  return false;
+}
+
+/** One definition, compiled twice: naming every problem, and stopping at the first. */
+interface Compiled {
+  readonly all: ValidateFunction;
+  readonly first: ValidateFunction;
+}
+
+/**
  * The vendored official protocol schema, compiled once per process with ajv (draft 2020-12, formats asserted)
  * the first time a module initialises; requests only call the compiled validators.
- * Rule it owns: every message and params check against the protocol uses a definition of this one schema.
+ * Rule it owns: every message and params check against the protocol uses a definition of this one schema, and
+ * a failed check names every problem, or only the first when the value holds more than
+ * {@link DETAILED_CHECK_MAX_VALUES} values.
+ * Proven by: test/e2e/pipeline.e2e-spec.ts ("… stops at the first problem …")
  */
 export class ProtocolSchema {
   private static instance: ProtocolSchema | undefined;
-  private readonly validators = new Map<string, ValidateFunction>();
-  private readonly ajv: Ajv2020;
+  private readonly compiledDefinitions = new Map<string, Compiled>();
+  private readonly ajv: { all: Ajv2020; first: Ajv2020 };
   /** The `$defs` names the schema has. */
   readonly definitions: ReadonlySet<string>;
 
   private constructor() {
     const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as { $defs: Record<string, unknown> };
     this.definitions = new Set(Object.keys(schema.$defs));
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: LINEAR_ERROR_MERGE });
-    addFormats(this.ajv);
-    this.ajv.addSchema(schema, SCHEMA_ID);
+    const build = (allErrors: boolean) => {
+      const ajv = new Ajv2020({ strict: false, allErrors, validateFormats: true, code: LINEAR_ERROR_MERGE });
+      addFormats(ajv);
+      ajv.addSchema(schema, SCHEMA_ID);
+      return ajv;
+    };
+    this.ajv = { all: build(true), first: build(false) };
   }
 
   /** The process-wide compiled schema (compiled on first use, at module init). */
@@ -37,20 +74,26 @@ export class ProtocolSchema {
     return (ProtocolSchema.instance ??= new ProtocolSchema());
   }
 
-  /** Compiles (once) and returns the validator of one `$defs` entry. */
+  /** Compiles (once) one `$defs` entry and returns the validator that names every problem. */
   validator(definition: string): ValidateFunction {
-    let validate = this.validators.get(definition);
-    if (!validate) {
-      if (!this.definitions.has(definition)) throw new Error(`The protocol schema has no definition ${definition}`);
-      validate = this.ajv.getSchema(`${SCHEMA_ID}#/$defs/${definition}`)!;
-      this.validators.set(definition, validate);
-    }
-    return validate;
+    return this.compiled(definition).all;
   }
 
   /** Validates a value against one definition: no problems means it conforms. */
   check(definition: string, value: unknown): SchemaProblem[] {
-    const validate = this.validator(definition);
+    const { all, first } = this.compiled(definition);
+    const validate = holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES) ? first : all;
     return validate(value) ? [] : describeSchemaErrors(validate.errors);
+  }
+
+  private compiled(definition: string): Compiled {
+    let compiled = this.compiledDefinitions.get(definition);
+    if (!compiled) {
+      if (!this.definitions.has(definition)) throw new Error(`The protocol schema has no definition ${definition}`);
+      const ref = `${SCHEMA_ID}#/$defs/${definition}`;
+      compiled = { all: this.ajv.all.getSchema(ref)!, first: this.ajv.first.getSchema(ref)! };
+      this.compiledDefinitions.set(definition, compiled);
+    }
+    return compiled;
   }
 }
