@@ -3,13 +3,15 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { RejectionException } from '../errors/rejection.exception.js';
 import { distilledData } from './json-rpc.js';
 import { classifyMessage } from './message-classification.js';
+import { MAX_NESTING_DEPTH, tooDeeplyNested } from './nesting.js';
 import { ProtocolSchema } from './protocol-schema.js';
 import { requestState } from './request-state.js';
 
 /**
  * Message validation: classifies the parsed message and checks it against the vendored 2026-07-28 schema
  * (`JSONRPCRequest` or `JSONRPCNotification`). A non-conforming message is refused with 400 + -32600 and a
- * distilled error; so is a conforming response, because a client never sends one. Runs after the parse step.
+ * distilled error; so is a conforming response, because a client never sends one, and so is a message nesting
+ * deeper than `MAX_NESTING_DEPTH` levels, before anything recursive reads it. Runs after the parse step.
  * @publicApi
  */
 @Injectable()
@@ -33,6 +35,14 @@ export class MessageValidationGuard implements CanActivate {
         'message-validation',
         'client_response',
         'Invalid request: a client never sends a JSON-RPC response to a server; send a request or a notification.',
+      );
+    const deep = tooDeeplyNested(message);
+    if (deep)
+      throw new RejectionException(
+        'message-validation',
+        'invalid_message',
+        `Invalid request: the message nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels.`,
+        { data: distilledData([{ path: deep, problem: `is nested deeper than ${MAX_NESTING_DEPTH} levels` }]) },
       );
     const problems = this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message);
     if (problems.length)

@@ -33,6 +33,33 @@ describe('message validation and classification', () => {
     expect(res.body).not.toHaveProperty('id');
   });
 
+  it('refuses a message nested deeper than 128 levels with -32600 at the location, before anything recursive reads it', async () => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const deep = JSON.stringify(rpc('tools/list', { _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': { experimental: { x: 0 } } }) }, 'deep')).replace(
+        '"x":0',
+        `"x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+      );
+      const res = await post(t.server, deep, { 'mcp-method': 'tools/list', 'mcp-protocol-version': '2026-07-28' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ id: 'deep', error: { code: -32600, message: 'Invalid request: the message nests objects and arrays deeper than 128 levels.' } });
+      const experimental = '/params/_meta/io.modelcontextprotocol~1clientCapabilities/experimental/x';
+      expect(res.body.error.data).toEqual({
+        errorCount: 1,
+        errors: [{ location: `${experimental}${'/a'.repeat(129 - 6)}`, problems: ['is nested deeper than 128 levels'] }],
+      });
+    });
+    expect(events).toEqual([]);
+  });
+
+  it('serves a message nested exactly 128 levels deep', async () => {
+    const nest = (levels: number): unknown => (levels === 0 ? 1 : [nest(levels - 1)]);
+    const res = await post(t.server, rpc('tools/list', { _meta: meta({ 'com.example/deep': nest(128 - 3) }) }));
+    expect(res.status).toBe(200);
+    const deeper = await post(t.server, rpc('tools/list', { _meta: meta({ 'com.example/deep': nest(128 - 2) }) }));
+    expect(deeper.status).toBe(400);
+    expect(deeper.body.error.data.errors[0].location).toBe(`/params/_meta/com.example~1deep${'/0'.repeat(129 - 4)}`);
+  });
+
   it('refuses a message with neither method nor result (unknown kind) with -32600', async () => {
     const res = await post(t.server, { jsonrpc: '2.0', id: 3 });
     expect(res.status).toBe(400);
