@@ -11,7 +11,9 @@ import { requestState } from './request-state.js';
  * Message validation: classifies the parsed message and checks it against the vendored 2026-07-28 schema
  * (`JSONRPCRequest` or `JSONRPCNotification`). A non-conforming message is refused with 400 + -32600 and a
  * distilled error; so is a conforming response, because a client never sends one, and so is a message nesting
- * deeper than `MAX_NESTING_DEPTH` levels, before anything recursive reads it. Runs after the parse step.
+ * deeper than `MAX_NESTING_DEPTH` levels, before anything recursive reads it, and so is a request whose id the
+ * schema allows but JavaScript cannot hold exactly (an integer beyond ±(2^53−1)): its answer could not echo it.
+ * Runs after the parse step.
  * @publicApi
  */
 @Injectable()
@@ -51,6 +53,13 @@ export class MessageValidationGuard implements CanActivate {
         'invalid_message',
         'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification.',
         { data: distilledData(problems) },
+      );
+    if (kind === 'request' && state.id === undefined)
+      throw new RejectionException(
+        'message-validation',
+        'invalid_message',
+        'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
+        { data: distilledData([{ path: ['id'], problem: 'must be a string or an integer within ±(2^53−1)' }]) },
       );
     state.kind = kind;
     return true;

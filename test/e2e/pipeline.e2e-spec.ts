@@ -60,6 +60,22 @@ describe('message validation and classification', () => {
     expect(deeper.body.error.data.errors[0].location).toBe(`/params/_meta/com.example~1deep${'/0'.repeat(129 - 4)}`);
   });
 
+  it.each(['9007199254740993', '-9007199254740993', '1e300'])('refuses the integer id %s, which it cannot echo exactly, with -32600 and no id', async (id) => {
+    const res = await post(t.server, `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{"_meta":${JSON.stringify(meta())}}}`, {
+      'mcp-method': 'tools/list',
+      'mcp-protocol-version': '2026-07-28',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32600,
+        message: 'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
+        data: { errorCount: 1, errors: [{ location: '/id', problems: ['must be a string or an integer within ±(2^53−1)'] }] },
+      },
+    });
+  });
+
   it('refuses a message with neither method nor result (unknown kind) with -32600', async () => {
     const res = await post(t.server, { jsonrpc: '2.0', id: 3 });
     expect(res.status).toBe(400);
