@@ -4,7 +4,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
-import { requestState } from '../protocol/request-state.js';
+import { requestState, type McpRequestState } from '../protocol/request-state.js';
 import { faultKind, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
@@ -26,7 +26,8 @@ const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingM
  * - the host's own `HttpException` (a global guard, a throttler): its status, in this dialect;
  * - any other fault past a method (method containment): 500 + -32603 with a fixed message naming the method,
  *   never the fault's text or stack; one `mcp:method:error` event carries the fault, bounded. The process keeps
- *   serving.
+ *   serving. So is an answer that cannot be sent as it is: a method error whose code is not an integer, whose
+ *   status is no HTTP status, or whose data JSON cannot carry.
  * @publicApi
  */
 @Catch()
@@ -36,6 +37,16 @@ export class McpExceptionFilter implements ExceptionFilter {
     const req = rawRequest(http.getRequest());
     const res = rawResponse(http.getResponse());
     const state = requestState(req);
+    try {
+      this.answer(thrown, res, state);
+    } catch (fault) {
+      // An answer that cannot be sent as it is (a method error with data JSON cannot carry, say) is a fault:
+      // contained like any other, so the caller still gets one JSON-RPC error, never the host's error page.
+      this.contain(fault, res, state);
+    }
+  }
+
+  private answer(thrown: unknown, res: ServerResponse, state: McpRequestState): void {
     if (isRejection(thrown)) {
       state.rejection = thrown.mark;
       publish('mcp:wire:reject', () => ({
@@ -47,8 +58,11 @@ export class McpExceptionFilter implements ExceptionFilter {
       }));
       return sendAnswer(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
-    if (isMethodError(thrown))
+    if (isMethodError(thrown)) {
+      if (!Number.isSafeInteger(thrown.code) || !isHttpStatus(thrown.httpStatus))
+        throw new TypeError(`a method error needs an integer code and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`);
       return sendAnswer(res, thrown.httpStatus, errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
+    }
     if (thrown instanceof AuthFault)
       return sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
     if (thrown instanceof HttpException) {
@@ -56,8 +70,16 @@ export class McpExceptionFilter implements ExceptionFilter {
       const code = status >= 500 ? JSON_RPC_CODES.internalError : JSON_RPC_CODES.invalidRequest;
       return sendAnswer(res, status, errorEnvelope(state.id, { code, message: bounded(thrown.message, 200) }));
     }
-    publish('mcp:method:error', () => ({ method: state.method, exception: faultKind(thrown), error: bounded(thrown, 500) }));
+    this.contain(thrown, res, state);
+  }
+
+  /** Method containment: 500 + -32603 with a fixed message naming the method, one `mcp:method:error` event. */
+  private contain(fault: unknown, res: ServerResponse, state: McpRequestState): void {
+    publish('mcp:method:error', () => ({ method: state.method, exception: faultKind(fault), error: bounded(fault, 500) }));
     const what = state.method ? ` while handling ${bounded(state.method, 60)}` : '';
     sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
 }
+
+/** Whether a value is an HTTP status code Node can send. */
+const isHttpStatus = (status: unknown): status is number => Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { McpMethodError, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { useTestApp } from '../support/suite-app.js';
-import { recordEvents } from '../support/mcp-client.js';
+import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { sseMessages } from '../support/sse.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
 
@@ -61,5 +64,52 @@ describe('fault containment', () => {
     for (const [, action] of FAULTS) await callTool(app().server, 'faulty', { action });
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Still here', project: 'p' } });
     expect(answer.body.task.name).toBe('Still here');
+  });
+});
+
+const cyclic: Record<string, unknown> = { step: 1 };
+cyclic.self = cyclic;
+
+/** Method errors a tool may raise on purpose that no JSON-RPC envelope can carry as they are. */
+const UNSENDABLE: Record<string, () => McpMethodError> = {
+  'data JSON cannot carry (a BigInt)': () => new McpMethodError(-32602, 'Invalid params: too big.', { limit: 10n }),
+  'cyclic data': () => new McpMethodError(-32602, 'Invalid params: cyclic.', cyclic),
+  'an HTTP status that does not exist': () => new McpMethodError(-32602, 'Invalid params: odd status.', undefined, 99),
+  'a code that is not an integer': () => new McpMethodError(1.5, 'Odd code.'),
+};
+
+@McpTool({
+  name: 'unsendable',
+  description: 'Raises a method error no envelope can carry.',
+  inputSchema: { type: 'object', properties: { how: { type: 'string' }, progress: { type: 'boolean' } }, required: ['how'] },
+})
+class UnsendableTool implements McpPlainTool {
+  run(args: { how: string; progress?: boolean }, ctx: McpContext) {
+    if (args.progress) ctx.progress(1, 2);
+    throw UNSENDABLE[args.how]!();
+  }
+}
+
+describe('method errors the sender cannot send as they are', () => {
+  const app = useTestApp({ providers: [UnsendableTool] });
+  const schema = ProtocolSchema.shared();
+
+  it.each(Object.keys(UNSENDABLE))('answers one with %s by method containment: 500 + -32603 in the JSON-RPC dialect, one event', async (how) => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const res = await post(app().server, rpc('tools/call', { name: 'unsendable', arguments: { how } }, 'u'));
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 'u', error: { code: -32603, message: 'Internal error while handling tools/call.' } });
+      expect(schema.check('JSONRPCErrorResponse', res.body)).toEqual([]);
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.message).toMatchObject({ method: 'tools/call' });
+  });
+
+  it.each(Object.keys(UNSENDABLE))('ends an SSE answer already under way with the -32603 error as its last event, for one with %s', async (how) => {
+    const res = await post(app().server, rpc('tools/call', { _meta: meta({ progressToken: 'p' }), name: 'unsendable', arguments: { how, progress: true } }, 's'));
+    expect(res.status).toBe(200);
+    const messages = sseMessages(res.text);
+    expect(messages.map((m) => m.method ?? 'final')).toEqual(['notifications/progress', 'final']);
+    expect(messages[1]).toEqual({ jsonrpc: '2.0', id: 's', error: { code: -32603, message: 'Internal error while handling tools/call.' } });
   });
 });
