@@ -83,7 +83,7 @@ export class HeaderBindingGuard implements CanActivate {
 
     expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]));
     expectEqual(req, METHOD, method);
-    const source = MCP_NAME_SOURCES[method];
+    const source = Object.hasOwn(MCP_NAME_SOURCES, method) ? MCP_NAME_SOURCES[method] : undefined;
     const name = source === undefined ? undefined : params[source];
     if (typeof name === 'string') expectEqual(req, NAME, name);
     if (method === 'tools/call' && typeof name === 'string') {

@@ -103,6 +103,17 @@ describe('header binding: mirrored headers must match the body', () => {
       expect(res.status).toBe(200);
     });
 
+    it.each([
+      ['__proto__', '[object Object]'],
+      ['toString', String(Object.prototype.toString)],
+    ])('binds no Mcp-Name to the unknown method %s (no lookup through Object.prototype), leaving it to method routing', async (method, key) => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, { jsonrpc: '2.0', id: 'p', method, params: { _meta: meta(), [key]: 'x' } })));
+      expect(mark).toEqual({ rejecter: 'method-routing', reason: 'unknown_method' });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ id: 'p', error: { code: -32601 } });
+    });
+
     it('binds no Mcp-Name to a tools/call whose name is not a string, leaving that to params validation', async () => {
       let res: any;
       const mark = await rejectionOf(async () => (res = await post(t.server, rpc('tools/call', { name: 42 }), { 'mcp-name': 'x' })));
