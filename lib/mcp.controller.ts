@@ -11,12 +11,13 @@ import { AnswerStream } from './response/answer-stream.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { sendAcceptance, sendJson, sendText } from './response/send.js';
 import { publish } from './telemetry/channels.js';
+import { bounded } from './util/bounded.js';
 import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl } from './wire/protected-resource-metadata.js';
 
 const ALLOW = SERVED_VERBS.join(', ');
 
 function fallthrough(req: IncomingMessage, res: ServerResponse, status: 404 | 405): void {
-  publish('mcp:wire:fallthrough', () => ({ verb: req.method ?? '', path: (req.url ?? '').split('?')[0]!, status }));
+  publish('mcp:wire:fallthrough', () => ({ verb: bounded(req.method ?? ''), path: bounded((req.url ?? '').split('?')[0]!, 200), status }));
   if (status === 405) sendText(res, 405, 'Method Not Allowed', { allow: ALLOW });
   else sendText(res, 404, 'Not Found');
 }

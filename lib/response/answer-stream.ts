@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { publish } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
 import { sendJson, sendJsonText } from './send.js';
 
 /** The SSE response headers (DIGEST b.4): no proxy buffering, no caching. */
@@ -58,7 +59,7 @@ export class AnswerStream {
       if (this.done) return;
       this.done = true;
       this.abort.abort();
-      publish('mcp:request:cancelled', () => ({ method: this.method }));
+      publish('mcp:request:cancelled', () => ({ method: bounded(this.method) }));
     });
   }
 

@@ -54,7 +54,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         reason: thrown.mark.reason,
         status: thrown.getStatus(),
         code: thrown.code,
-        method: state.method,
+        method: state.method === undefined ? undefined : bounded(state.method),
       }));
       return sendAnswer(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
@@ -75,7 +75,7 @@ export class McpExceptionFilter implements ExceptionFilter {
 
   /** Method containment: 500 + -32603 with a fixed message naming the method, one `mcp:method:error` event. */
   private contain(fault: unknown, res: ServerResponse, state: McpRequestState): void {
-    publish('mcp:method:error', () => ({ method: state.method, exception: faultKind(fault), error: bounded(fault, 500) }));
+    publish('mcp:method:error', () => ({ method: state.method === undefined ? undefined : bounded(state.method), exception: faultKind(fault), error: bounded(fault, 500) }));
     const what = state.method ? ` while handling ${bounded(state.method, 60)}` : '';
     sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }

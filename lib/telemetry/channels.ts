@@ -16,10 +16,10 @@ export interface McpTelemetryEvents {
     reason: string;
     status: number;
     code: number;
-    /** The JSON-RPC method, when the body was read far enough to know it. */
+    /** The JSON-RPC method (bounded), when the body was read far enough to know it. */
     method?: string;
   };
-  /** The fallthrough answered (a verb the mount does not serve, or a path below it). */
+  /** The fallthrough answered (a verb the mount does not serve, or a path below it); verb and path bounded. */
   'mcp:wire:fallthrough': { verb: string; path: string; status: number };
   /** A fault past a method was contained (answered -32603). */
   'mcp:method:error': { method?: string; exception: string; error: string };

@@ -6,6 +6,7 @@ import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { createTestApp } from '../support/test-app.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
+import request from 'supertest';
 
 /** A Nest logger that keeps every line it is given. */
 function capturingLogger(lines: string[]): LoggerService {
@@ -43,5 +44,22 @@ describe('the telemetry logger', () => {
       await t.close();
     }
     expect(diagnosticsChannel.channel('mcp:method:error').hasSubscribers).toBe(false);
+  });
+
+  it('logs what a client sent only bounded: a 100,000-character method or a 5,000-character path', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp({ providers: [EchoTool], options: { telemetryLogger: 'all' }, appOptions: { logger: capturingLogger(lines) } });
+    try {
+      const method = `x/${'m'.repeat(100_000)}`;
+      const res = await post(t.server, { ...rpc('tools/list'), method }, { 'mcp-method': null });
+      expect(res.status).toBe(400); // no Mcp-Method header (one this long would not fit in a request head)
+      const below = await request(t.server).get(`/mcp/${'p'.repeat(5_000)}`);
+      expect(below.status).toBe(404);
+      const logged = lines.filter((l) => /mcp:wire:(reject|fallthrough)/.test(l));
+      expect(logged).toHaveLength(2);
+      for (const line of logged) expect(line.length).toBeLessThan(500);
+    } finally {
+      await t.close();
+    }
   });
 });
