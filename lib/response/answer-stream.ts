@@ -12,13 +12,29 @@ const SSE_HEADERS = {
 
 const streams = new WeakMap<ServerResponse, AnswerStream>();
 
-/** Whether an `Accept` header admits `text/event-stream` (absent: anything goes, as HTTP says). */
+// How specifically a media range names text/event-stream: exactly (2), by text/* (1), by */* (0), or not at all (-1).
+const EVENT_STREAM_SPECIFICITY: Readonly<Record<string, number>> = { 'text/event-stream': 2, 'text/*': 1, '*/*': 0 };
+
+/**
+ * Whether an `Accept` header admits `text/event-stream` (absent: anything goes, as HTTP says): the most specific
+ * range naming it decides, and a weight of 0 means "not acceptable" (RFC 9110 §12.4.2, §12.5.1). A weight that
+ * does not parse is ignored (1).
+ */
 function acceptsEventStream(accept: string | string[] | undefined): boolean {
   if (accept === undefined) return true;
-  const ranges = (Array.isArray(accept) ? accept.join(',') : accept)
-    .split(',')
-    .map((range) => range.split(';')[0]!.trim().toLowerCase());
-  return ranges.some((range) => range === 'text/event-stream' || range === 'text/*' || range === '*/*');
+  let specificity = -1;
+  let weight = 0;
+  for (const range of (Array.isArray(accept) ? accept.join(',') : accept).split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const rank = Object.hasOwn(EVENT_STREAM_SPECIFICITY, type) ? EVENT_STREAM_SPECIFICITY[type]! : -1;
+    if (rank < specificity || rank < 0) continue;
+    const q = params.map((param) => /^q\s*=\s*([0-9.]+)$/.exec(param)?.[1]).find((value) => value !== undefined);
+    const parsed = q === undefined ? 1 : Number(q);
+    const rangeWeight = Number.isFinite(parsed) ? parsed : 1;
+    weight = rank > specificity ? rangeWeight : Math.max(weight, rangeWeight);
+    specificity = rank;
+  }
+  return specificity >= 0 && weight > 0;
 }
 
 /** One SSE event carrying one JSON-RPC message; JSON.stringify never emits a raw line break. */

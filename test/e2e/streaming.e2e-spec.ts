@@ -62,6 +62,20 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
     });
 
+    it.each(['application/json, text/event-stream;q=0', 'application/json, text/event-stream; q=0.000', 'application/json, */*;q=0', 'text/event-stream;q=0, */*'])(
+      'never answers SSE to a client whose Accept gives text/event-stream the weight 0 (%s)',
+      async (accept) => {
+        const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+      },
+    );
+
+    it.each(['application/json;q=0.9, text/event-stream;q=0.1', 'text/*;q=0.5', 'text/event-stream;q=1, */*;q=0'])('answers SSE when Accept admits it with a weight (%s)', async (accept) => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
+      expectStream(res);
+    });
+
     it('drops notifications rather than buffer them without bound when the client does not read, never the result', async () => {
       floods.length = 0;
       const body = toolCall('flood', {}, { meta: { progressToken: 'flood' } });
