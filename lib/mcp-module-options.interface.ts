@@ -115,7 +115,7 @@ export interface McpModuleOptions {
   maxBodyBytes?: number;
   /**
    * The body read timeout in milliseconds: a body read in which no byte arrives for this long is a stalled
-   * read, refused with 408.
+   * read, refused with 408. At most 2147483647 (what a Node timer holds).
    * @default 10000
    */
   bodyReadTimeoutMs?: number;

@@ -35,6 +35,15 @@ function iconProblem(icon: unknown, index: number): string | undefined {
 const positiveInteger = (what: string): OptionRule => (v) =>
   Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer (${what})`;
 
+/** The longest delay a Node timer holds; a longer one is run after 1 ms (with a TimeoutOverflowWarning). */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+
+/** A positive integer a Node timer can wait for. */
+const timerDelay: OptionRule = (v) =>
+  Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= TIMER_MAX_MS
+    ? undefined
+    : `must be a positive integer of at most ${TIMER_MAX_MS} (milliseconds)`;
+
 /** The shortest `requestState` secret, in bytes (UTF-8): an HMAC-SHA256 key should carry 256 bits. */
 export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
 
@@ -79,7 +88,7 @@ export const MODULE_OPTION_RULES = {
   },
   allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
   maxBodyBytes: positiveInteger('bytes'),
-  bodyReadTimeoutMs: positiveInteger('milliseconds'),
+  bodyReadTimeoutMs: timerDelay,
   auth: (v) =>
     typeof v === 'function' || (isPlainObject(v) && typeof (v as { authenticate?: unknown }).authenticate === 'function')
       ? undefined

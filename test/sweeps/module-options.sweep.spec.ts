@@ -71,6 +71,15 @@ describe('module options sweep', () => {
     await expect(Test.createTestingModule({ imports: [BadHost] }).compile()).rejects.toThrow('option "maxBodyBytes": must be a positive integer (bytes)');
   });
 
+  it('refuses a bodyReadTimeoutMs beyond what a Node timer holds (2^31−1 ms), which Node would run as 1 ms', async () => {
+    expect(resolveOptions({ serverInfo, bodyReadTimeoutMs: 2 ** 31 - 1 }, 'mcp').bodyReadTimeoutMs).toBe(2 ** 31 - 1);
+    @Module({ imports: [McpModule.forRoot({ serverInfo, bodyReadTimeoutMs: 2 ** 31 })] })
+    class SlowHost {}
+    await expect(Test.createTestingModule({ imports: [SlowHost] }).compile()).rejects.toThrow(
+      'option "bodyReadTimeoutMs": must be a positive integer of at most 2147483647 (milliseconds)',
+    );
+  });
+
   it('refuses a mount path with route syntax in it', () => {
     expect(() => McpModule.forRoot({ path: 'mcp/:id', serverInfo })).toThrow(McpConfigurationError);
   });
