@@ -2,6 +2,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
 import { instanceLocation } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { bounded } from '../util/bounded.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 import { McpInputRequired } from './input-required.js';
@@ -150,6 +151,15 @@ export class MrtrRound {
     if (problems.length) {
       const where = problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
       throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);
+    }
+    // The answer is checked against the requested schema: build it now, so a schema that cannot be built fails
+    // the round that asks, not the retry carrying what the user already typed in.
+    if (kind === 'elicitation' && request.params.mode !== 'url') {
+      try {
+        this.init.schemas.validator(request.params.requestedSchema as Record<string, unknown>);
+      } catch (thrown) {
+        throw new TypeError(`the ${spec.method} requestedSchema cannot be built: ${bounded(thrown instanceof Error ? thrown.message : thrown, 200)}`);
+      }
     }
     return request;
   }

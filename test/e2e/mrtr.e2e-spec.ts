@@ -246,6 +246,7 @@ describe('multi round-trip requests: tools/call', () => {
       ['the same key twice in one execution', 'duplicate_key', 'used twice in one execution'],
       ['a key outside the allowed characters', 'bad_key', 'must be 1–64 characters'],
       ['a tool state over 64 KiB', 'huge_state', 'over the 65536 limit'],
+      ['a requestedSchema this server cannot build (another dialect), in the round that asks', 'unbuildable_schema', 'requestedSchema cannot be built'],
     ])('%s', async (_case, how, text) => {
       const res = await callTool(t.server, 'misuse', { how });
       expect(res.status).toBe(200);

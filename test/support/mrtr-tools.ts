@@ -151,7 +151,11 @@ export class SwallowTool implements McpPlainTool {
 @McpTool({
   name: 'misuse',
   description: 'Misuses input requests.',
-  inputSchema: { type: 'object', properties: { how: { enum: ['invalid_request', 'duplicate_key', 'bad_key', 'huge_state'] } }, required: ['how'] },
+  inputSchema: {
+    type: 'object',
+    properties: { how: { enum: ['invalid_request', 'duplicate_key', 'bad_key', 'huge_state', 'unbuildable_schema'] } },
+    required: ['how'],
+  },
 })
 export class MisuseTool implements McpPlainTool {
   async run(args: { how: string }, ctx: McpContext) {
@@ -159,6 +163,8 @@ export class MisuseTool implements McpPlainTool {
     if (args.how === 'invalid_request') return ctx.elicit({ message: 'no schema' } as never);
     if (args.how === 'duplicate_key') return Promise.all([ctx.elicit(form, { key: 'k' }), ctx.elicit(form, { key: 'k' })]);
     if (args.how === 'bad_key') return ctx.elicit(form, { key: 'not a key!' });
+    if (args.how === 'unbuildable_schema')
+      return ctx.elicit({ ...form, requestedSchema: { ...form.requestedSchema, $schema: 'http://json-schema.org/draft-07/schema#' } }, { key: 'ok' });
     ctx.state = { blob: 'x'.repeat(70_000) };
     return 'unreachable';
   }
