@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
@@ -26,8 +26,9 @@ const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingM
  * - the host's own `HttpException` (a global guard, a throttler): its status, in this dialect;
  * - any other fault past a method (method containment): 500 + -32603 with a fixed message naming the method,
  *   never the fault's text or stack; one `mcp:method:error` event carries the fault, bounded. The process keeps
- *   serving. So is an answer that cannot be sent as it is: a method error whose code is not an integer, whose
- *   status is no HTTP status, or whose data JSON cannot carry.
+ *   serving. So is an answer that cannot be sent as it is: a method error whose code is not an integer or is
+ *   one the spec forbids a server to emit (`isEmittableCode`), whose status is no HTTP status, or whose data
+ *   JSON cannot carry.
  * @publicApi
  */
 @Catch()
@@ -59,8 +60,10 @@ export class McpExceptionFilter implements ExceptionFilter {
       return sendAnswer(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
     if (isMethodError(thrown)) {
-      if (!Number.isSafeInteger(thrown.code) || !isHttpStatus(thrown.httpStatus))
-        throw new TypeError(`a method error needs an integer code and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`);
+      if (!isEmittableCode(thrown.code) || !isHttpStatus(thrown.httpStatus))
+        throw new TypeError(
+          `a method error needs an integer code the spec lets a server emit and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`,
+        );
       return sendAnswer(res, thrown.httpStatus, errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
     }
     if (thrown instanceof AuthFault)

@@ -76,6 +76,9 @@ const UNSENDABLE: Record<string, () => McpMethodError> = {
   'cyclic data': () => new McpMethodError(-32602, 'Invalid params: cyclic.', cyclic),
   'an HTTP status that does not exist': () => new McpMethodError(-32602, 'Invalid params: odd status.', undefined, 99),
   'a code that is not an integer': () => new McpMethodError(1.5, 'Odd code.'),
+  'a code 2026-07-28 retired (-32002)': () => new McpMethodError(-32002, 'Resource not found.'),
+  'a code 2026-07-28 retired (-32042)': () => new McpMethodError(-32042, 'URL elicitation required.'),
+  'a code the spec reserves and does not define (-32050)': () => new McpMethodError(-32050, 'Reserved.'),
 };
 
 @McpTool({
