@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
+import { CALLER_VALUE_CHECK } from '../validation/linear-errors.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -18,14 +18,7 @@ export const ELICITATION_SCHEMAS_MAX = 128;
  * date-time) are asserted.
  */
 export class ElicitationSchemaCache {
-  private readonly ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    validateFormats: true,
-    coerceTypes: false,
-    useDefaults: false,
-    code: LINEAR_ERROR_MERGE,
-  });
+  private readonly ajv = new Ajv2020(CALLER_VALUE_CHECK);
   private readonly validators = new Map<string, { schema: object; validate: ValidateFunction }>();
 
   constructor(private readonly max = ELICITATION_SCHEMAS_MAX) {

@@ -15,3 +15,17 @@ const APPEND = '((into, from) => { for (let i = 0; i < from.length; i++) into.pu
 
 /** The ajv `code` option that merges referenced schemas' errors in place (see the file comment). */
 export const LINEAR_ERROR_MERGE = { process: (code: string): string => code.replace(CONCAT, APPEND) } as const;
+
+/**
+ * The ajv options of the validators of consumer-written schemas that check what a caller sent (tool schemas,
+ * elicitation `requestedSchema`s): every error collected, merged in linear time; formats asserted; the value
+ * never coerced nor filled with defaults.
+ */
+export const CALLER_VALUE_CHECK = {
+  strict: false,
+  allErrors: true,
+  validateFormats: true,
+  coerceTypes: false,
+  useDefaults: false,
+  code: LINEAR_ERROR_MERGE,
+} as const;

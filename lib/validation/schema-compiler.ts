@@ -4,7 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
 import { jsonValueOffence } from './json-value.js';
-import { LINEAR_ERROR_MERGE } from './linear-errors.js';
+import { CALLER_VALUE_CHECK } from './linear-errors.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -20,12 +20,7 @@ export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
   private unknownFormats: string[] = [];
   private readonly ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    validateFormats: true,
-    coerceTypes: false,
-    useDefaults: false,
-    code: LINEAR_ERROR_MERGE,
+    ...CALLER_VALUE_CHECK,
     logger: {
       log: () => undefined,
       error: () => undefined,
