@@ -73,8 +73,8 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
  * one of three things, and nothing else is looked at.
  *
  * - **MCP content** (an object with a `content` array): the tool wants full control; it goes out as written,
- *   once the protocol's `CallToolResult` schema accepts it ({@link MalformedToolResultError} otherwise). With an
- *   output schema, a non-error result must carry a matching `structuredContent`.
+ *   once JSON can carry it and the protocol's `CallToolResult` schema accepts it ({@link MalformedToolResultError}
+ *   otherwise). With an output schema, a non-error result must carry a matching `structuredContent`.
  * - **`fail(reason[, hintContext])`**: `isError`; the text is the tool's `formatError(reason)`. With a hint
  *   context it is JSON, `{error, hints?, context?}`.
  * - **anything else**, or **`ok(data[, hintContext])`**: a success. The text is the data (a string as is,
@@ -88,6 +88,12 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {
     const result: ToolCallResult = { ...returned, resultType: 'complete' };
+    // The result is serialized outside fault containment, so a value JSON cannot carry (a BigInt, a cycle) is caught here.
+    try {
+      JSON.stringify(result);
+    } catch (thrown) {
+      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
+    }
     if (!hooks.resultShape(result)) {
       const problems = describeSchemaErrors(hooks.resultShape.errors).slice(0, 3).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${problems.join('; ')}`);
