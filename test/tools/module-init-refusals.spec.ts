@@ -72,6 +72,8 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   ['a plain tool input schema with an unknown format', [actionTool({}, { inputSchema: { type: 'object', properties: { at: { type: 'string', format: 'when' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: uses the unknown format "when"/],
+  ['a plain tool input schema ajv would compile to an async validator ($async)', [actionTool({}, { inputSchema: { $async: true, type: 'object', properties: { n: { type: 'integer' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: declares "\$async"/],
+  ['an output schema ajv would compile to an async validator ($async)', [actionTool({ create: base() }, { outputSchema: { $async: true, type: 'object' } })], /^tool "tasks", outputSchema: declares "\$async"/],
   ['a plain tool input schema without type object at the root', [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })], /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/],
 ];
 
