@@ -100,13 +100,19 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   const compositions = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((e) => pointerSegments(e.instancePath));
+  // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
+  // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
+  const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const error of errors) {
     const path = pointerSegments(error.instancePath);
     const composite = error.keyword === 'anyOf' || error.keyword === 'oneOf';
     if (!composite && compositions.some((c) => isUnder(path, c))) continue;
-    const { extra, problem } = wordProblem(error);
+    if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName])))
+      continue;
+    const worded = wordProblem(error);
+    const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
     const fullPath = extra === undefined ? path : [...path, extra];
     const key = JSON.stringify([fullPath, problem]);
     if (seen.has(key)) continue;
