@@ -90,25 +90,36 @@ function pointerSegments(pointer: string): (string | number)[] {
 const isUnder = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
   prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 
+const isComposite = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
+
+/** Where an error is: its instance location, then the key `propertyNames` refused when there is one. */
+const locate = (error: ErrorObject): (string | number)[] => {
+  const path = pointerSegments(error.instancePath);
+  return error.propertyName === undefined ? path : [...path, error.propertyName];
+};
+
 /**
  * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`, the errors of its branches are dropped in
- * favour of the one composition problem, so a reader sees one line per location, not one per branch. Order
- * follows ajv's, duplicates removed.
+ * favour of the one composition problem, so a reader sees one line per location, not one per branch; a keyword
+ * beside the composition (its schema path under the schema holding it, outside the composition) keeps its own
+ * problems, so every offending value is still counted. An error whose schema path shows neither (a branch
+ * reached through `$ref`) counts as a branch's. Order follows ajv's, duplicates removed.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
-  const compositions = errors
-    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
-    .map((e) => pointerSegments(e.instancePath));
+  const compositions = errors.filter(isComposite).map((e) => ({ path: locate(e), schemaPath: e.schemaPath, holder: `${e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))}/` }));
+  const inBranch = (error: ErrorObject, path: readonly (string | number)[]) =>
+    compositions.some(
+      (c) => c.schemaPath !== error.schemaPath && isUnder(path, c.path) && (error.schemaPath.startsWith(`${c.schemaPath}/`) || !error.schemaPath.startsWith(c.holder)),
+    );
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const error of errors) {
+    if (inBranch(error, locate(error))) continue;
     const path = pointerSegments(error.instancePath);
-    const composite = error.keyword === 'anyOf' || error.keyword === 'oneOf';
-    if (!composite && compositions.some((c) => isUnder(path, c))) continue;
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName])))
       continue;
     const worded = wordProblem(error);

@@ -10,13 +10,24 @@ class ShapesTool {
   names(data: unknown) {
     return data;
   }
+
+  @McpAction({
+    description: 'An object that must carry one of two keys, beside a typed property',
+    properties: {
+      ref: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' }, note: { type: 'string' } }, anyOf: [{ required: ['id'] }, { required: ['url'] }] },
+    },
+  })
+  either(data: unknown) {
+    return data;
+  }
 }
 
 /** Calls `shapes` with one action's data and returns the value gate's answer. */
 const refuse = async (server: Parameters<typeof callTool>[0], action: string, data: Record<string, unknown>) => {
   const answer = await callTool(server, 'shapes', { action, data });
   expect(answer.body.error).toBe('invalid_values');
-  return answer.body as { invalid_count: number; invalid: { path: string; problems: string[] }[] };
+  const { invalid_count, invalid } = answer.body as { invalid_count: number; invalid: { path: string; problems: string[] }[] };
+  return { invalid_count, invalid };
 };
 
 describe('the value gate words each problem at the value that has it', () => {
@@ -25,5 +36,16 @@ describe('the value gate words each problem at the value that has it', () => {
   it('a key propertyNames refuses: one problem, at that key, saying what its name must be', async () => {
     const found = await refuse(app().server, 'names', { tags: { Bad: 1, good: 2 } });
     expect(found).toMatchObject({ invalid_count: 1, invalid: [{ path: 'tags.Bad', problems: ['its name must match the pattern "^[a-z]+$"'] }] });
+  });
+
+  it('a failing anyOf is one problem at its object, and a sibling property\'s own problem is still listed', async () => {
+    const found = await refuse(app().server, 'either', { ref: { note: 7 } });
+    expect(found).toEqual({
+      invalid_count: 2,
+      invalid: [
+        { path: 'ref', problems: ['must match at least one of the allowed shapes'] },
+        { path: 'ref.note', problems: ['must be string'] },
+      ],
+    });
   });
 });
