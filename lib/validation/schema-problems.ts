@@ -30,7 +30,7 @@ function wordProblem(error: ErrorObject): { extra?: string | number; problem: st
     case 'type':
       return { problem: `must be ${String(p.type).split(',').join(' or ')}` };
     case 'const':
-      return { problem: `must be ${list(p.allowedValue)}` };
+      return { problem: `must be ${list([p.allowedValue])}` };
     case 'enum':
       return { problem: `must be one of ${list(p.allowedValues)}` };
     case 'format':

@@ -20,6 +20,11 @@ class ShapesTool {
   either(data: unknown) {
     return data;
   }
+
+  @McpAction({ description: 'A fixed list', properties: { pair: { const: [1, 2] } } })
+  fixed(data: unknown) {
+    return data;
+  }
 }
 
 /** Calls `shapes` with one action's data and returns the value gate's answer. */
@@ -36,6 +41,11 @@ describe('the value gate words each problem at the value that has it', () => {
   it('a key propertyNames refuses: one problem, at that key, saying what its name must be', async () => {
     const found = await refuse(app().server, 'names', { tags: { Bad: 1, good: 2 } });
     expect(found).toMatchObject({ invalid_count: 1, invalid: [{ path: 'tags.Bad', problems: ['its name must match the pattern "^[a-z]+$"'] }] });
+  });
+
+  it('a const whose value is a list: the list, as one value', async () => {
+    const found = await refuse(app().server, 'fixed', { pair: [2, 1] });
+    expect(found.invalid).toEqual([{ path: 'pair', problems: ['must be [1,2]'] }]);
   });
 
   it('a failing anyOf is one problem at its object, and a sibling property\'s own problem is still listed', async () => {
