@@ -69,8 +69,10 @@ function wordProblem(error: ErrorObject): { extra?: string | number; problem: st
       return { problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` };
     case 'propertyNames':
       return { extra: String(p.propertyName), problem: 'is not an allowed property name' };
-    case 'contains':
-      return { problem: 'must contain a matching item' };
+    case 'contains': {
+      const atMost = p.maxContains === undefined ? '' : ` and at most ${String(p.maxContains)}`;
+      return { problem: `must contain at least ${String(p.minContains ?? 1)}${atMost} matching item(s)` };
+    }
     case 'false schema':
       return { problem: 'is not allowed here' };
     default:

@@ -25,6 +25,11 @@ class ShapesTool {
   fixed(data: unknown) {
     return data;
   }
+
+  @McpAction({ description: 'A list with a bounded number of integers', properties: { mixed: { type: 'array', contains: { type: 'integer' }, minContains: 2, maxContains: 3 } } })
+  counted(data: unknown) {
+    return data;
+  }
 }
 
 /** Calls `shapes` with one action's data and returns the value gate's answer. */
@@ -46,6 +51,14 @@ describe('the value gate words each problem at the value that has it', () => {
   it('a const whose value is a list: the list, as one value', async () => {
     const found = await refuse(app().server, 'fixed', { pair: [2, 1] });
     expect(found.invalid).toEqual([{ path: 'pair', problems: ['must be [1,2]'] }]);
+  });
+
+  it.each([
+    ['too few', ['a', 1]],
+    ['too many', [1, 2, 3, 4]],
+  ])('contains with minContains and maxContains, %s matching items: both bounds, not "a matching item"', async (_case, mixed) => {
+    const found = await refuse(app().server, 'counted', { mixed });
+    expect(found.invalid.find((i) => i.path === 'mixed')?.problems).toEqual(['must contain at least 2 and at most 3 matching item(s)']);
   });
 
   it('a failing anyOf is one problem at its object, and a sibling property\'s own problem is still listed', async () => {
