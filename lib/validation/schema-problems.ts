@@ -92,7 +92,12 @@ function pointerSegments(pointer: string): (string | number)[] {
 const isUnder = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
   prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 
-const isComposite = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
+/**
+ * Keywords that try subschemas and answer for the outcome themselves: what their trials report (a branch that
+ * did not match, an item `contains` did not count) is not an offence of its own.
+ */
+const TRYING = new Set(['anyOf', 'oneOf', 'contains']);
+const isTrying = (error: ErrorObject) => TRYING.has(error.keyword);
 
 /** Where an error is: its instance location, then the key `propertyNames` refused when there is one. */
 const locate = (error: ErrorObject): (string | number)[] => {
@@ -101,17 +106,18 @@ const locate = (error: ErrorObject): (string | number)[] => {
 };
 
 /**
- * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`, the errors of its branches are dropped in
- * favour of the one composition problem, so a reader sees one line per location, not one per branch; a keyword
- * beside the composition (its schema path under the schema holding it, outside the composition) keeps its own
- * problems, so every offending value is still counted. An error whose schema path shows neither (a branch
- * reached through `$ref`) counts as a branch's. Order follows ajv's, duplicates removed.
+ * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`/`contains`, the errors of its trials are
+ * dropped in favour of its one problem, so a reader sees one line per location, not one per branch, and an
+ * item `contains` did not count is not called invalid; a keyword beside it (its schema path under the schema
+ * holding it, outside the keyword) keeps its own problems, so every offending value is still counted. An error
+ * whose schema path shows neither (a trial reached through `$ref`) counts as a trial's. Order follows ajv's,
+ * duplicates removed.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
-  const compositions = errors.filter(isComposite).map((e) => ({ path: locate(e), schemaPath: e.schemaPath, holder: `${e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))}/` }));
+  const trying = errors.filter(isTrying).map((e) => ({ path: locate(e), schemaPath: e.schemaPath, holder: `${e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))}/` }));
   const inBranch = (error: ErrorObject, path: readonly (string | number)[]) =>
-    compositions.some(
+    trying.some(
       (c) => c.schemaPath !== error.schemaPath && isUnder(path, c.path) && (error.schemaPath.startsWith(`${c.schemaPath}/`) || !error.schemaPath.startsWith(c.holder)),
     );
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)

@@ -61,6 +61,11 @@ describe('the value gate words each problem at the value that has it', () => {
     expect(found.invalid.find((i) => i.path === 'mixed')?.problems).toEqual(['must contain at least 2 and at most 3 matching item(s)']);
   });
 
+  it('contains: the items it did not match are not offending values (a list may mix them)', async () => {
+    const found = await refuse(app().server, 'counted', { mixed: ['a', 1, 'b'] });
+    expect(found).toEqual({ invalid_count: 1, invalid: [{ path: 'mixed', problems: ['must contain at least 2 and at most 3 matching item(s)'] }] });
+  });
+
   it('a failing anyOf is one problem at its object, and a sibling property\'s own problem is still listed', async () => {
     const found = await refuse(app().server, 'either', { ref: { note: 7 } });
     expect(found).toEqual({
