@@ -73,6 +73,10 @@ function wordProblem(error: ErrorObject): { extra?: string | number; problem: st
       const atMost = p.maxContains === undefined ? '' : ` and at most ${String(p.maxContains)}`;
       return { problem: `must contain at least ${String(p.minContains ?? 1)}${atMost} matching item(s)` };
     }
+    case 'if':
+      return p.failingKeyword === 'else'
+        ? { problem: 'must match the "else" schema (it does not match the "if" schema)' }
+        : { problem: 'must match the "then" schema (it matches the "if" schema)' };
     case 'false schema':
       return { problem: 'is not allowed here' };
     default:

@@ -30,6 +30,14 @@ class ShapesTool {
   counted(data: unknown) {
     return data;
   }
+
+  @McpAction({
+    description: 'A shipment: abroad needs a country',
+    properties: { ship: { type: 'object', properties: { abroad: { type: 'boolean' }, country: { type: 'string' } }, if: { properties: { abroad: { const: true } } }, then: { required: ['country'] } } },
+  })
+  conditional(data: unknown) {
+    return data;
+  }
 }
 
 /** Calls `shapes` with one action's data and returns the value gate's answer. */
@@ -64,6 +72,11 @@ describe('the value gate words each problem at the value that has it', () => {
   it('contains: the items it did not match are not offending values (a list may mix them)', async () => {
     const found = await refuse(app().server, 'counted', { mixed: ['a', 1, 'b'] });
     expect(found).toEqual({ invalid_count: 1, invalid: [{ path: 'mixed', problems: ['must contain at least 2 and at most 3 matching item(s)'] }] });
+  });
+
+  it('if/then: the object matched "if" and must match "then" (not "does not satisfy if")', async () => {
+    const found = await refuse(app().server, 'conditional', { ship: { abroad: true } });
+    expect(found.invalid).toEqual([{ path: 'ship', problems: ['missing required property "country"', 'must match the "then" schema (it matches the "if" schema)'] }]);
   });
 
   it('a failing anyOf is one problem at its object, and a sibling property\'s own problem is still listed', async () => {
