@@ -62,10 +62,15 @@ export function readActionContext(tool: string, returned: unknown): Record<strin
   return returned;
 }
 
-/** Adds hints and the action context to a response: beside an object's own keys, or around any other value. */
+/**
+ * Adds hints and the action context to a response: beside the keys of an object, or around any other value,
+ * reading the data as JSON writes it (a `toJSON`, a Date's say, decides what that is; spread, it would be lost,
+ * or would swallow the extras).
+ */
 function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
   if (Object.keys(extras).length === 0) return data;
-  return isPlainObject(data) ? { ...data, ...extras } : { result: data, ...extras };
+  const written = isPlainObject(data) && typeof data.toJSON === 'function' ? (data as { toJSON(key: string): unknown }).toJSON('') : data;
+  return isPlainObject(written) ? { ...written, ...extras } : { result: written, ...extras };
 }
 
 /**

@@ -3,9 +3,28 @@ import { useTestApp } from '../support/suite-app.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
+import { McpAction, McpTool, ok } from '../../lib/index.js';
+
+/** Returns values JSON writes through their toJSON, with a hint context so hints sit beside them. */
+@McpTool({ name: 'dated', description: 'Values with a toJSON' })
+class DatedTool {
+  @McpAction({ description: 'A Date, with hints', properties: {} })
+  when() {
+    return ok(new Date(0), {});
+  }
+
+  @McpAction({ description: 'An object with its own toJSON, with hints', properties: {} })
+  summary() {
+    return ok({ secret: 's', toJSON: () => ({ id: 1 }) }, {});
+  }
+
+  hints() {
+    return [{ tool: 'dated', action: 'when', description: 'Ask again' }];
+  }
+}
 
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: ALL_TOOLS });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -43,6 +62,14 @@ describe('what a handler returns becomes a tool result', () => {
     const answer = await callTool(app().server, 'reports', { action: 'failed' });
     expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Operation failed: no report today' }] });
     expect(answer.result.structuredContent).toBeUndefined();
+  });
+
+  it.each([
+    ['a Date', 'when', { result: '1970-01-01T00:00:00.000Z' }],
+    ['an object with its own toJSON', 'summary', { id: 1 }],
+  ])('ok(data, hintContext) where data is %s: hints sit beside (or around) what JSON writes for it, nothing lost', async (_kind, action, written) => {
+    const answer = await callTool(app().server, 'dated', { action });
+    expect(answer.body).toEqual({ ...written, hints: [{ tool: 'dated', action: 'when', description: 'Ask again' }] });
   });
 
   it('MCP content: passes through as the tool wrote it (full control)', async () => {
