@@ -34,6 +34,12 @@ export function defaultFormatError(reason: unknown): string {
   return `Operation failed: ${text}`;
 }
 
+/** A value as JSON carries it (a Date as its ISO string, an undefined member dropped); throws where JSON cannot. */
+function asJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
 function checkStructured(hooks: ToolHooks, value: unknown): void {
   const validate = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
@@ -85,17 +91,19 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
  * - **anything else**, or **`ok(data[, hintContext])`**: a success. The text is the data (a string as is,
  *   anything else as JSON), with `hints` (when a hint context was given and the hook returned some) and
  *   `context` (the `actionContext` hook's answer) added beside an object's keys, or around another value as
- *   `{result, hints?, context?}`. With an output schema, `structuredContent` is the data itself, checked
- *   against it; a mismatch is a {@link StructuredContentMismatchError}, the server's fault.
+ *   `{result, hints?, context?}`. With an output schema, `structuredContent` is the data itself as JSON carries
+ *   it (a Date as its ISO string), checked against it; a mismatch is a {@link StructuredContentMismatchError},
+ *   the server's fault.
  *
  * Hooks run only for action tools (a plain tool's `action` is undefined); a hook's bad return is a fault too.
  */
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {
-    const result: ToolCallResult = { ...returned, resultType: 'complete' };
-    // The result is serialized outside fault containment, so a value JSON cannot carry (a BigInt, a cycle) is caught here.
+    // The checks read the result as JSON carries it, which is what is sent; and since it is serialized outside
+    // fault containment, a value JSON cannot carry (a BigInt, a cycle) is caught here.
+    let result: ToolCallResult;
     try {
-      JSON.stringify(result);
+      result = asJson({ ...returned, resultType: 'complete' }) as ToolCallResult;
     } catch (thrown) {
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
     }
@@ -103,7 +111,7 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
       const problems = describeSchemaErrors(hooks.resultShape.errors).slice(0, 3).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${problems.join('; ')}`);
     }
-    if (hooks.output && returned.isError !== true) checkStructured(hooks, returned.structuredContent);
+    if (hooks.output && result.isError !== true) checkStructured(hooks, result.structuredContent);
     return result;
   }
   const outcome: McpOutcome = isOutcome(returned) ? returned : { kind: 'ok', value: returned, hasHintContext: false };
@@ -116,12 +124,13 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     return textResult(JSON.stringify({ error: formatted, ...(hints.length && { hints }), ...(context && { context }) }), true);
   }
   const data = outcome.value;
-  if (hooks.output) checkStructured(hooks, data);
+  const structured = hooks.output ? asJson(data) : undefined;
+  if (hooks.output) checkStructured(hooks, structured);
   const hints = await hintsFor(hooks, action, outcome, ctx);
   const context = await contextFor(hooks, action, ctx);
   const response = withExtras(data, { ...(hints.length && { hints }), ...(context && { context }) });
   const result: ToolCallResult =
     response === undefined ? { resultType: 'complete', content: [] } : textResult(typeof response === 'string' ? response : JSON.stringify(response), false);
-  if (hooks.output) result.structuredContent = data;
+  if (hooks.output) result.structuredContent = structured;
   return result;
 }

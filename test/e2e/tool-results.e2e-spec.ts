@@ -23,8 +23,26 @@ class DatedTool {
   }
 }
 
+/** An output schema over what JSON writes: a Date goes out as its ISO string. */
+@McpTool({
+  name: 'stamped',
+  description: 'Structured content holding a Date',
+  outputSchema: { type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, required: ['at'] },
+})
+class StampedTool {
+  @McpAction({ description: 'A value holding a Date', properties: {} })
+  value() {
+    return { at: new Date(0) };
+  }
+
+  @McpAction({ description: 'MCP content whose structured content holds a Date', properties: {} })
+  content() {
+    return { content: [{ type: 'text', text: 'epoch' }], structuredContent: { at: new Date(0) } };
+  }
+}
+
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool] });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -103,6 +121,12 @@ describe('what a handler returns becomes a tool result', () => {
         exception: 'StructuredContentMismatchError',
         message: 'tool "reports" returned structured content its output schema refuses: total: must be integer',
       });
+    });
+
+    it.each(['value', 'content'])('checks the structured content JSON carries (a Date as its ISO string), from %s', async (action) => {
+      const answer = await callTool(app().server, 'stamped', { action });
+      expect(answer.result.isError).toBeUndefined();
+      expect(answer.result.structuredContent).toEqual({ at: '1970-01-01T00:00:00.000Z' });
     });
 
     it('answers no structured content at all as the server\'s fault too', async () => {
