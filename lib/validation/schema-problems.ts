@@ -93,21 +93,23 @@ function pointerSegments(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 
-const isUnder = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
-  prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
-
 /**
  * Keywords that try subschemas and answer for the outcome themselves: what their trials report (a branch that
  * did not match, an item `contains` did not count) is not an offence of its own.
  */
 const TRYING = new Set(['anyOf', 'oneOf', 'contains']);
-const isTrying = (error: ErrorObject) => TRYING.has(error.keyword);
 
-/** Where an error is: its instance location, then the key `propertyNames` refused when there is one. */
-const locate = (error: ErrorObject): (string | number)[] => {
-  const path = pointerSegments(error.instancePath);
-  return error.propertyName === undefined ? path : [...path, error.propertyName];
-};
+/** Where an error is, as a JSON pointer: its instance location, then the key `propertyNames` refused when there is one. */
+const pointerOf = (error: ErrorObject): string =>
+  error.propertyName === undefined ? error.instancePath : `${error.instancePath}/${error.propertyName.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** The locations on the way to a pointer, itself included: `""`, `/a`, `/a/0` for `/a/0`. */
+function pointerPrefixes(pointer: string): string[] {
+  const prefixes = [''];
+  for (let slash = pointer.indexOf('/', 1); slash !== -1; slash = pointer.indexOf('/', slash + 1)) prefixes.push(pointer.slice(0, slash));
+  if (pointer !== '') prefixes.push(pointer);
+  return prefixes;
+}
 
 /**
  * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`/`contains`, the errors of its trials are
@@ -115,14 +117,24 @@ const locate = (error: ErrorObject): (string | number)[] => {
  * item `contains` did not count is not called invalid; a keyword beside it (its schema path under the schema
  * holding it, outside the keyword) keeps its own problems, so every offending value is still counted. An error
  * whose schema path shows neither (a trial reached through `$ref`) counts as a trial's. Order follows ajv's,
- * duplicates removed.
+ * duplicates removed. The cost is linear in the errors (times the depth of each), however many locations fail
+ * a composition: an error looks up only the trying keywords on its own path.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
-  const trying = errors.filter(isTrying).map((e) => ({ path: locate(e), schemaPath: e.schemaPath, holder: `${e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))}/` }));
-  const inBranch = (error: ErrorObject, path: readonly (string | number)[]) =>
-    trying.some(
-      (c) => c.schemaPath !== error.schemaPath && isUnder(path, c.path) && (error.schemaPath.startsWith(`${c.schemaPath}/`) || !error.schemaPath.startsWith(c.holder)),
+  const trying = new Map<string, { schemaPath: string; holder: string }[]>();
+  for (const e of errors) {
+    if (!TRYING.has(e.keyword)) continue;
+    const at = pointerOf(e);
+    const entry = { schemaPath: e.schemaPath, holder: `${e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))}/` };
+    const here = trying.get(at);
+    if (here) here.push(entry);
+    else trying.set(at, [entry]);
+  }
+  const inBranch = (error: ErrorObject) =>
+    trying.size > 0 &&
+    pointerPrefixes(pointerOf(error)).some((at) =>
+      trying.get(at)?.some((c) => c.schemaPath !== error.schemaPath && (error.schemaPath.startsWith(`${c.schemaPath}/`) || !error.schemaPath.startsWith(c.holder))),
     );
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
@@ -130,7 +142,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const error of errors) {
-    if (inBranch(error, locate(error))) continue;
+    if (inBranch(error)) continue;
     const path = pointerSegments(error.instancePath);
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName])))
       continue;
