@@ -1,4 +1,4 @@
-import { bounded } from '../util/bounded.js';
+import { cut, scrub } from '../util/bounded.js';
 
 /** The longest key a data path spells out; a longer one is cut there and marked `…`. */
 const KEY_BOUND = 64;
@@ -8,7 +8,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * Spells a location inside a call's data as a data path (the tool dialect's location; the JSON-RPC dialect uses
  * an instance location instead): a top-level property name bare (`status`), a nested key dot-joined
  * (`items[1].status`), an array index in brackets, a key that is not a plain identifier bracket-quoted
- * (`spec.elements["my.id"].on`). Every key is bounded. The empty data path `""` names data itself.
+ * (`spec.elements["my.id"].on`), as the JSON string of the key, so its control characters are `\u` escapes once
+ * and the quoted text reads back as the key. Every key is bounded. The empty data path `""` names data itself.
  * @publicApi
  */
 export function dataPath(segments: readonly (string | number)[]): string {
@@ -16,9 +17,10 @@ export function dataPath(segments: readonly (string | number)[]): string {
   for (const segment of segments) {
     if (typeof segment === 'number') path += `[${segment}]`;
     else {
-      const key = bounded(segment, KEY_BOUND);
+      const key = cut(segment, KEY_BOUND);
       if (IDENTIFIER.test(key)) path += path === '' ? key : `.${key}`;
-      else path += `[${JSON.stringify(key)}]`;
+      // JSON escapes the C0 controls once; scrub then escapes what JSON leaves raw (DEL, C1, U+2028/9).
+      else path += `[${scrub(JSON.stringify(key))}]`;
     }
   }
   return path;

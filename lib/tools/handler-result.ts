@@ -34,6 +34,12 @@ export function defaultFormatError(reason: unknown): string {
   return `Operation failed: ${text}`;
 }
 
+/** A value as JSON carries it (a Date as its ISO string, an undefined member dropped); throws where JSON cannot. */
+function asJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
 function checkStructured(hooks: ToolHooks, value: unknown): void {
   const validate = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
@@ -62,10 +68,15 @@ export function readActionContext(tool: string, returned: unknown): Record<strin
   return returned;
 }
 
-/** Adds hints and the action context to a response: beside an object's own keys, or around any other value. */
+/**
+ * Adds hints and the action context to a response: beside the keys of an object, or around any other value,
+ * reading the data as JSON writes it (a `toJSON`, a Date's say, decides what that is; spread, it would be lost,
+ * or would swallow the extras).
+ */
 function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
   if (Object.keys(extras).length === 0) return data;
-  return isPlainObject(data) ? { ...data, ...extras } : { result: data, ...extras };
+  const written = isPlainObject(data) && typeof data.toJSON === 'function' ? (data as { toJSON(key: string): unknown }).toJSON('') : data;
+  return isPlainObject(written) ? { ...written, ...extras } : { result: written, ...extras };
 }
 
 /**
@@ -73,26 +84,34 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
  * one of three things, and nothing else is looked at.
  *
  * - **MCP content** (an object with a `content` array): the tool wants full control; it goes out as written,
- *   once the protocol's `CallToolResult` schema accepts it ({@link MalformedToolResultError} otherwise). With an
- *   output schema, a non-error result must carry a matching `structuredContent`.
+ *   once JSON can carry it and the protocol's `CallToolResult` schema accepts it ({@link MalformedToolResultError}
+ *   otherwise). With an output schema, a non-error result must carry a matching `structuredContent`.
  * - **`fail(reason[, hintContext])`**: `isError`; the text is the tool's `formatError(reason)`. With a hint
  *   context it is JSON, `{error, hints?, context?}`.
  * - **anything else**, or **`ok(data[, hintContext])`**: a success. The text is the data (a string as is,
  *   anything else as JSON), with `hints` (when a hint context was given and the hook returned some) and
  *   `context` (the `actionContext` hook's answer) added beside an object's keys, or around another value as
- *   `{result, hints?, context?}`. With an output schema, `structuredContent` is the data itself, checked
- *   against it; a mismatch is a {@link StructuredContentMismatchError}, the server's fault.
+ *   `{result, hints?, context?}`. With an output schema, `structuredContent` is the data itself as JSON carries
+ *   it (a Date as its ISO string), checked against it; a mismatch is a {@link StructuredContentMismatchError},
+ *   the server's fault.
  *
  * Hooks run only for action tools (a plain tool's `action` is undefined); a hook's bad return is a fault too.
  */
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {
-    const result: ToolCallResult = { ...returned, resultType: 'complete' };
+    // The checks read the result as JSON carries it, which is what is sent; and since it is serialized outside
+    // fault containment, a value JSON cannot carry (a BigInt, a cycle) is caught here.
+    let result: ToolCallResult;
+    try {
+      result = asJson({ ...returned, resultType: 'complete' }) as ToolCallResult;
+    } catch (thrown) {
+      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
+    }
     if (!hooks.resultShape(result)) {
       const problems = describeSchemaErrors(hooks.resultShape.errors).slice(0, 3).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${problems.join('; ')}`);
     }
-    if (hooks.output && returned.isError !== true) checkStructured(hooks, returned.structuredContent);
+    if (hooks.output && result.isError !== true) checkStructured(hooks, result.structuredContent);
     return result;
   }
   const outcome: McpOutcome = isOutcome(returned) ? returned : { kind: 'ok', value: returned, hasHintContext: false };
@@ -105,12 +124,13 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     return textResult(JSON.stringify({ error: formatted, ...(hints.length && { hints }), ...(context && { context }) }), true);
   }
   const data = outcome.value;
-  if (hooks.output) checkStructured(hooks, data);
+  const structured = hooks.output ? asJson(data) : undefined;
+  if (hooks.output) checkStructured(hooks, structured);
   const hints = await hintsFor(hooks, action, outcome, ctx);
   const context = await contextFor(hooks, action, ctx);
   const response = withExtras(data, { ...(hints.length && { hints }), ...(context && { context }) });
   const result: ToolCallResult =
     response === undefined ? { resultType: 'complete', content: [] } : textResult(typeof response === 'string' ? response : JSON.stringify(response), false);
-  if (hooks.output) result.structuredContent = data;
+  if (hooks.output) result.structuredContent = structured;
   return result;
 }

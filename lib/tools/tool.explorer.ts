@@ -11,7 +11,8 @@ import { checkToolOptions } from './tool-definition.js';
 import { ToolRegistry } from './tool.registry.js';
 
 /**
- * At module init (the registration moment), discovers every provider marked `@McpTool` through Nest's DI,
+ * At module init (the registration moment), discovers every provider marked `@McpTool` through Nest's DI (a
+ * class provider, or a value or factory provider whose instance is of such a class),
  * reads its `@McpAction` methods, validates the whole declaration, compiles every schema once and wires the tool
  * into the registry; then wires in the framework's help tool. A refusal is a `McpConfigurationError` naming the
  * tool (and the action) and the offence, and the application does not start. A request-scoped or transient
@@ -28,8 +29,13 @@ export class ToolExplorer implements OnModuleInit {
 
   onModuleInit(): void {
     const compiler = new SchemaCompiler();
+    const wired = new Set<unknown>();
     for (const wrapper of this.discovery.getProviders()) {
-      const metatype = wrapper.metatype;
+      // A class provider is read from its class; a value or factory provider from its instance's class. An alias
+      // (useExisting) names an instance found under its own token, and one instance is one tool however many
+      // tokens provide it.
+      if (wrapper.isAlias) continue;
+      const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
       if (!metatype || typeof metatype !== 'function') continue;
       const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
       if (!options) continue;
@@ -39,6 +45,8 @@ export class ToolExplorer implements OnModuleInit {
         throw new McpConfigurationError(where, 'a tool must be a singleton provider; request-scoped and transient tools are not supported');
       const instance = wrapper.instance as object | undefined;
       if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
+      if (wired.has(instance)) continue;
+      wired.add(instance);
       checkToolOptions(options, where);
       const actions = this.actionsOf(instance);
       if (options.inputSchema !== undefined) {

@@ -20,7 +20,8 @@ export function scrub(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-function cut(text: string, max: number): string {
+/** Cuts `text` to `max` characters, an ellipsis marking the cut, never splitting a surrogate pair (the cut half of bounding). */
+export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max - 1);
   // Never split a surrogate pair: a lone half would not survive JSON as the character it was part of.

@@ -12,9 +12,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 /**
  * Compiles the JSON Schemas consumers write (input, output and action schemas) at module init, never per
  * request. Dialect: JSON Schema 2020-12, with formats asserted (an unknown format is refused) and `$ref`s
- * resolved only inside the schema (never fetched). Unknown keywords such as `x-mcp-header` are allowed, as JSON
- * Schema allows them. A schema ajv cannot build, one holding a value JSON cannot carry, or one naming a format
- * ajv does not know is a `McpConfigurationError` naming where it was declared.
+ * resolved only inside the schema (never fetched, and never to another schema compiled here: each leaves the
+ * registry once compiled, so two schemas may carry the same root `$id`). Unknown keywords such as
+ * `x-mcp-header` are allowed, as JSON Schema allows them. A schema ajv cannot build, one holding a value JSON cannot carry, one naming a format
+ * ajv does not know, or one declaring ajv's `$async` extension (its validator would return a promise, which a
+ * synchronous check reads as a pass) is a `McpConfigurationError` naming where it was declared.
  */
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
@@ -50,9 +52,18 @@ export class SchemaCompiler {
       validate = this.ajv.compile(schema);
     } catch (thrown) {
       throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${bounded((thrown as Error)?.message ?? thrown, 300)}`);
+    } finally {
+      // Each schema stands alone: once compiled, it leaves ajv's registry, so no other schema's $ref resolves to
+      // it and another schema may carry the same root $id.
+      this.ajv.removeSchema(schema);
+    }
+    if ((validate as { $async?: unknown }).$async === true) {
+      throw new McpConfigurationError(
+        where,
+        'declares "$async", an ajv extension that makes its validator return a promise; a request is validated synchronously, so a tool schema may not declare it',
+      );
     }
     if (this.unknownFormats.length) {
-      this.ajv.removeSchema(schema);
       throw new McpConfigurationError(
         where,
         `uses the unknown format ${JSON.stringify(this.unknownFormats[0])} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,

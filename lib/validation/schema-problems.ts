@@ -30,7 +30,7 @@ function wordProblem(error: ErrorObject): { extra?: string | number; problem: st
     case 'type':
       return { problem: `must be ${String(p.type).split(',').join(' or ')}` };
     case 'const':
-      return { problem: `must be ${list(p.allowedValue)}` };
+      return { problem: `must be ${list([p.allowedValue])}` };
     case 'enum':
       return { problem: `must be one of ${list(p.allowedValues)}` };
     case 'format':
@@ -69,8 +69,14 @@ function wordProblem(error: ErrorObject): { extra?: string | number; problem: st
       return { problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` };
     case 'propertyNames':
       return { extra: String(p.propertyName), problem: 'is not an allowed property name' };
-    case 'contains':
-      return { problem: 'must contain a matching item' };
+    case 'contains': {
+      const atMost = p.maxContains === undefined ? '' : ` and at most ${String(p.maxContains)}`;
+      return { problem: `must contain at least ${String(p.minContains ?? 1)}${atMost} matching item(s)` };
+    }
+    case 'if':
+      return p.failingKeyword === 'else'
+        ? { problem: 'must match the "else" schema (it does not match the "if" schema)' }
+        : { problem: 'must match the "then" schema (it matches the "if" schema)' };
     case 'false schema':
       return { problem: 'is not allowed here' };
     default:
@@ -87,33 +93,63 @@ function pointerSegments(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 
-/** A path as a `Set` key: segments with their type, so `["0"]` and `[0]` stay apart. */
-const pathKey = (path: readonly (string | number)[]): string => JSON.stringify(path);
+/**
+ * Keywords that try subschemas and answer for the outcome themselves: what their trials report (a branch that
+ * did not match, an item `contains` did not count) is not an offence of its own.
+ */
+const TRYING = new Set(['anyOf', 'oneOf', 'contains']);
 
-/** Whether `path`, or a path above it, is one of `prefixes`: one lookup per segment, however many prefixes. */
-function isUnderAny(path: readonly (string | number)[], prefixes: ReadonlySet<string>): boolean {
-  if (prefixes.size === 0) return false;
-  for (let length = 0; length <= path.length; length++) if (prefixes.has(pathKey(path.slice(0, length)))) return true;
-  return false;
+/** Where an error is, as a JSON pointer: its instance location, then the key `propertyNames` refused when there is one. */
+const pointerOf = (error: ErrorObject): string =>
+  error.propertyName === undefined ? error.instancePath : `${error.instancePath}/${error.propertyName.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** Whether `pointer` is `at` or a location below it. */
+const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || pointer === at || pointer.startsWith(`${at}/`);
+
+/**
+ * Marks the errors ajv reported for the trials of each failing trying keyword. ajv pushes a keyword's trial
+ * errors and then its own error (a passing keyword takes its trials' errors back), so a failing keyword's trials
+ * are exactly the contiguous run just before its error that lies at or below its location. Schema paths cannot
+ * tell them: a trial reached through `$ref` reports a path inside the referenced schema. Linear: a nested
+ * keyword's run, already marked, is skipped in one step.
+ */
+function trialErrors(errors: readonly ErrorObject[]): boolean[] {
+  const trial = new Array<boolean>(errors.length).fill(false);
+  const runStart = new Map<number, number>();
+  for (let i = 0; i < errors.length; i++) {
+    if (!TRYING.has(errors[i]!.keyword)) continue;
+    const at = pointerOf(errors[i]!);
+    let j = i - 1;
+    while (j >= 0 && isAtOrBelow(pointerOf(errors[j]!), at)) {
+      trial[j] = true;
+      j = (runStart.get(j) ?? j) - 1;
+    }
+    runStart.set(i, j + 1);
+  }
+  return trial;
 }
 
 /**
- * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`, the errors of its branches are dropped in
- * favour of the one composition problem, so a reader sees one line per location, not one per branch. Order
- * follows ajv's, duplicates removed.
+ * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`/`contains`, the errors of its trials are
+ * dropped in favour of its one problem, so a reader sees one line per location, not one per branch, and an
+ * item `contains` did not count is not called invalid; a keyword beside it keeps its own problems, so every
+ * offending value is still counted. Order follows ajv's, duplicates removed. The cost is linear in the errors.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
-  const compositions = new Set(
-    errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => pathKey(pointerSegments(e.instancePath))),
-  );
+  const trial = trialErrors(errors);
+  // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
+  // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
+  const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
-  for (const error of errors) {
+  for (const [index, error] of errors.entries()) {
+    if (trial[index]) continue;
     const path = pointerSegments(error.instancePath);
-    const composite = error.keyword === 'anyOf' || error.keyword === 'oneOf';
-    if (!composite && isUnderAny(path, compositions)) continue;
-    const { extra, problem } = wordProblem(error);
+    if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName])))
+      continue;
+    const worded = wordProblem(error);
+    const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
     const fullPath = extra === undefined ? path : [...path, extra];
     const key = JSON.stringify([fullPath, problem]);
     if (seen.has(key)) continue;

@@ -143,6 +143,18 @@ describe('action tools', () => {
       expect(({} as { admin?: unknown }).admin).toBeUndefined();
     });
 
+    it('bracket-quote a key that is no identifier as the JSON string of that key, control characters escaped once', async () => {
+      const sent = ['a.b', 'line\nbreak', 'tab\there', 'nul\u0000', 'sep\u2028x', 'del\u007f'];
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'K', project: 'p', owner: Object.fromEntries(sent.map((k) => [k, 1])) } });
+      expect(answer.body.error).toBe('unknown_params');
+      const keys = (answer.body.unknown as string[]).map((path) => {
+        expect(path).toMatch(/^owner\[".*"\]$/);
+        expect(path).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+        return JSON.parse(path.slice('owner['.length, -1)) as string;
+      });
+      expect(keys.sort()).toEqual([...sent].sort());
+    });
+
     it('check every value with formats asserted, listing the first ten offending paths without quoting a sent value', async () => {
       const items = Array.from({ length: 12 }, () => ({ done: 'SENT-VALUE' }));
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'V', project: 'p', due: 'SENT-VALUE', items } });

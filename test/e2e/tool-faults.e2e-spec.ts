@@ -15,6 +15,8 @@ const FAULTS: [string, string, string, RegExp][] = [
   ['a rejected promise', 'rejected', 'TypeError', /^async failure$/],
   ['an Error with a huge message', 'huge', 'Error', /^x+…$/],
   ['a return JSON cannot carry', 'bigint', 'TypeError', /BigInt/],
+  ['MCP content holding a BigInt', 'bigcontent', 'MalformedToolResultError', /^tool "faulty" returned MCP content JSON cannot carry: .*BigInt/],
+  ['MCP content holding a cycle', 'cyclic', 'MalformedToolResultError', /^tool "faulty" returned MCP content JSON cannot carry: .*circular/],
   ['MCP content the protocol refuses', 'malformed', 'MalformedToolResultError', /^tool "faulty" returned MCP content that is not a valid CallToolResult: content\[0\]/],
 ];
 

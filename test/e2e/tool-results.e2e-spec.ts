@@ -3,9 +3,46 @@ import { useTestApp } from '../support/suite-app.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
+import { McpAction, McpTool, ok } from '../../lib/index.js';
+
+/** Returns values JSON writes through their toJSON, with a hint context so hints sit beside them. */
+@McpTool({ name: 'dated', description: 'Values with a toJSON' })
+class DatedTool {
+  @McpAction({ description: 'A Date, with hints', properties: {} })
+  when() {
+    return ok(new Date(0), {});
+  }
+
+  @McpAction({ description: 'An object with its own toJSON, with hints', properties: {} })
+  summary() {
+    return ok({ secret: 's', toJSON: () => ({ id: 1 }) }, {});
+  }
+
+  hints() {
+    return [{ tool: 'dated', action: 'when', description: 'Ask again' }];
+  }
+}
+
+/** An output schema over what JSON writes: a Date goes out as its ISO string. */
+@McpTool({
+  name: 'stamped',
+  description: 'Structured content holding a Date',
+  outputSchema: { type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, required: ['at'] },
+})
+class StampedTool {
+  @McpAction({ description: 'A value holding a Date', properties: {} })
+  value() {
+    return { at: new Date(0) };
+  }
+
+  @McpAction({ description: 'MCP content whose structured content holds a Date', properties: {} })
+  content() {
+    return { content: [{ type: 'text', text: 'epoch' }], structuredContent: { at: new Date(0) } };
+  }
+}
 
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: ALL_TOOLS });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -45,6 +82,14 @@ describe('what a handler returns becomes a tool result', () => {
     expect(answer.result.structuredContent).toBeUndefined();
   });
 
+  it.each([
+    ['a Date', 'when', { result: '1970-01-01T00:00:00.000Z' }],
+    ['an object with its own toJSON', 'summary', { id: 1 }],
+  ])('ok(data, hintContext) where data is %s: hints sit beside (or around) what JSON writes for it, nothing lost', async (_kind, action, written) => {
+    const answer = await callTool(app().server, 'dated', { action });
+    expect(answer.body).toEqual({ ...written, hints: [{ tool: 'dated', action: 'when', description: 'Ask again' }] });
+  });
+
   it('MCP content: passes through as the tool wrote it (full control)', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'raw' });
     expect(answer.result.content).toEqual([
@@ -76,6 +121,12 @@ describe('what a handler returns becomes a tool result', () => {
         exception: 'StructuredContentMismatchError',
         message: 'tool "reports" returned structured content its output schema refuses: total: must be integer',
       });
+    });
+
+    it.each(['value', 'content'])('checks the structured content JSON carries (a Date as its ISO string), from %s', async (action) => {
+      const answer = await callTool(app().server, 'stamped', { action });
+      expect(answer.result.isError).toBeUndefined();
+      expect(answer.result.structuredContent).toEqual({ at: '1970-01-01T00:00:00.000Z' });
     });
 
     it('answers no structured content at all as the server\'s fault too', async () => {

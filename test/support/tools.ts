@@ -186,6 +186,18 @@ export class FaultyTool {
   bigint() {
     return { n: 10n };
   }
+
+  @McpAction({ description: 'Returns MCP content whose structured content holds a BigInt', properties: {} })
+  bigcontent() {
+    return { content: [{ type: 'text', text: 'ten' }], structuredContent: { n: 10n } };
+  }
+
+  @McpAction({ description: 'Returns MCP content whose _meta contains itself', properties: {} })
+  cyclic() {
+    const meta: Record<string, unknown> = {};
+    meta.self = meta;
+    return { content: [{ type: 'text', text: 'loop' }], _meta: meta };
+  }
 }
 
 /** A tool whose hooks fault: `hints` returns a non-list, `actionContext` a string. */

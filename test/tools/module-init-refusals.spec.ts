@@ -72,6 +72,13 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   ['a plain tool input schema with an unknown format', [actionTool({}, { inputSchema: { type: 'object', properties: { at: { type: 'string', format: 'when' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: uses the unknown format "when"/],
+  [
+    'a $ref to a schema another tool declares (schemas are compiled apart, never through a shared registry)',
+    [actionTool({}, { name: 'first', inputSchema: { $id: 'https://example.com/first', type: 'object' } }, { run: () => 1 }), actionTool({ create: base() }, { outputSchema: { $ref: 'https://example.com/first' } })],
+    /^tool "tasks", outputSchema: is not a JSON Schema this server can build: can't resolve reference https:\/\/example\.com\/first/,
+  ],
+  ['a plain tool input schema ajv would compile to an async validator ($async)', [actionTool({}, { inputSchema: { $async: true, type: 'object', properties: { n: { type: 'integer' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: declares "\$async"/],
+  ['an output schema ajv would compile to an async validator ($async)', [actionTool({ create: base() }, { outputSchema: { $async: true, type: 'object' } })], /^tool "tasks", outputSchema: declares "\$async"/],
   ['a plain tool input schema without type object at the root', [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })], /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/],
 ];
 
@@ -80,6 +87,18 @@ describe('module init refuses a tool declaration', () => {
     const started = createTestApp({ providers });
     await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
     await expect(started).rejects.toThrow(message);
+  });
+
+  it('starts when two tools declare schemas with the same root $id (each schema is compiled on its own)', async () => {
+    const input = { $id: 'https://example.com/search', type: 'object', properties: { q: { type: 'string' } } };
+    const output = () => ({ $id: 'https://example.com/page', type: 'object' });
+    const app = await createTestApp({
+      providers: [
+        actionTool({}, { name: 'issues', inputSchema: input, outputSchema: output() }, { run: () => ({}) }),
+        actionTool({}, { name: 'pulls', inputSchema: input, outputSchema: output() }, { run: () => ({}) }),
+      ],
+    });
+    await app.close();
   });
 
   it('starts when the same declaration is valid (the cases above break one thing each)', async () => {
