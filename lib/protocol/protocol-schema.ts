@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
+import { DETAILED_CHECK_MAX_VALUES, holdsMoreValuesThan } from '../validation/value-count.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -11,30 +12,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 /** Where the vendored 2026-07-28 schema lives (a data file shipped in the package, see schema/SOURCE.md). */
 const SCHEMA_URL = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
 const SCHEMA_ID = 'mcp-2026-07-28';
-
-/**
- * The most JSON values (the value itself, and every member and item at any depth) a checked value may hold for a
- * failed check to name every problem. Past it, a failed check names the first problem only: collecting every
- * error of a value with hundreds of thousands of broken members (a 4 MiB map of broken `inputResponses`) costs
- * seconds and hundreds of megabytes, which one request must not be able to demand (ajv's own advice: no
- * `allErrors` on large untrusted input).
- */
-export const DETAILED_CHECK_MAX_VALUES = 10_000;
-
-/** Whether a JSON value holds more than `max` values; visits at most `max + 1` of them. */
-function holdsMoreValuesThan(root: unknown, max: number): boolean {
-  const stack: unknown[] = [root];
-  let counted = 1;
-  while (stack.length) {
-    const value = stack.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (++counted > max) return true;
-      stack.push(child);
-    }
-  }
-  return false;
-}
 
 /** One definition, compiled twice: naming every problem, and stopping at the first. */
 interface Compiled {

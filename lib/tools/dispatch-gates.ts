@@ -178,9 +178,12 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   invalid_values(s) {
     const found = s.target!.values.check(s.data);
     if (!found) return undefined;
+    const at = found.invalid.map((i) => i.path || '"" (the object itself)').join(', ');
     return dataAnswer(
       s,
-      `${s.target!.subject} holds ${found.invalid_count} invalid value(s), at: ${found.invalid.map((i) => i.path || '"" (the object itself)').join(', ')}${found.invalid_count > found.invalid.length ? ', …' : ''}.`,
+      found.first_only
+        ? `${s.target!.subject} holds at least one invalid value, at: ${at} (the data is too large to look for every problem; fix this one and retry).`
+        : `${s.target!.subject} holds ${found.invalid_count} invalid value(s), at: ${at}${found.invalid_count > found.invalid.length ? ', …' : ''}.`,
       { ...found },
     );
   },

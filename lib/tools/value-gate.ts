@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { bounded } from '../util/bounded.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
+import { DETAILED_CHECK_MAX_VALUES, holdsMoreValuesThan } from '../validation/value-count.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { compareSegments, dataPath } from './data-path.js';
 
@@ -20,6 +21,8 @@ export interface InvalidValue {
 export interface InvalidValues {
   readonly invalid_count: number;
   readonly invalid: readonly InvalidValue[];
+  /** Present (true) when the data was too large to describe every problem of: only the first was looked for. */
+  readonly first_only?: true;
 }
 
 /**
@@ -37,18 +40,33 @@ export interface InvalidValues {
  * Proven by: test/tools/value-gate.spec.ts
  */
 export class ValueGate {
-  private constructor(private readonly validate: ValidateFunction) {}
+  private constructor(
+    private readonly validate: ValidateFunction,
+    private readonly validateFirst: ValidateFunction,
+  ) {}
 
-  /** Compiles the gate's root at module init; `where` names the declaration for a refusal. */
+  /** Compiles the gate's root at module init (twice: every problem, and the first); `where` names the declaration for a refusal. */
   static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string): ValueGate {
-    return new ValueGate(compiler.compile(root, where));
+    return new ValueGate(compiler.compile(root, where), compiler.compileFirstProblem(root));
   }
 
-  /** Checks `value`; undefined when every value passes. */
+  /**
+   * Checks `value`; undefined when every value passes. Data holding more than `DETAILED_CHECK_MAX_VALUES` values
+   * is checked up to its first problem only (then `invalid_count` counts what was found, and `first_only` says
+   * so): describing every problem of a huge bulk call would cost seconds and hundreds of megabytes.
+   */
   check(value: unknown): InvalidValues | undefined {
+    if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) {
+      if (this.validateFirst(value)) return undefined;
+      return { ...this.describe(this.validateFirst), first_only: true };
+    }
     if (this.validate(value)) return undefined;
+    return this.describe(this.validate);
+  }
+
+  private describe(validate: ValidateFunction): InvalidValues {
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of describeSchemaErrors(this.validate.errors)) {
+    for (const problem of describeSchemaErrors(validate.errors)) {
       const path = dataPath(problem.path);
       const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
       entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));

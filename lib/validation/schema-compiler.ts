@@ -33,8 +33,24 @@ export class SchemaCompiler {
     },
   });
 
+  /** The same dialect, stopping at the first problem: for values too large to describe every problem of. */
+  private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false });
+
   constructor() {
     addFormats(this.ajv);
+    addFormats(this.firstProblemAjv);
+  }
+
+  /**
+   * Compiles a schema `compile` already accepted a second time, to a validator that stops at the first problem
+   * (see `DETAILED_CHECK_MAX_VALUES`).
+   */
+  compileFirstProblem(schema: object): ValidateFunction {
+    try {
+      return this.firstProblemAjv.compile(schema);
+    } finally {
+      this.firstProblemAjv.removeSchema(schema);
+    }
   }
 
   /** Compiles one schema; `where` names its declaration for the refusal. */

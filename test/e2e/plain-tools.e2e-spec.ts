@@ -70,7 +70,7 @@ describe('plain tools', () => {
   });
 
   it('check many broken items under a recursive $ref in time linear in their number', async () => {
-    const count = 40_000;
+    const count = 9_000; // under DETAILED_CHECK_MAX_VALUES, so every item is counted
     const started = Date.now();
     const answer = await callTool(app().server, 'tree', { nodes: Array.from({ length: count }, () => ({})) });
     const elapsed = Date.now() - started;
