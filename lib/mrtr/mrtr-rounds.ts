@@ -14,7 +14,7 @@ import { INPUT_KINDS } from './input-kinds.js';
 import { isInputRequired } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
 import { requestBinding } from './request-binding.js';
-import { RequestStateSeal, type RequestStateContent, type RequestStateProblem } from './request-state-seal.js';
+import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, RequestStateTooLarge, type RequestStateContent, type RequestStateProblem } from './request-state-seal.js';
 
 /** What each refused `requestState` is told, in one sentence; `data.problem` names the row. */
 const REFUSED_STATE: Record<RequestStateProblem, string> = {
@@ -113,7 +113,18 @@ export class MrtrRounds implements OnApplicationBootstrap {
     if (threw && !isInputRequired(thrown)) throw thrown;
     if (round.inputRequired) {
       publish('mcp:mrtr:input_required', () => ({ tool, method: round.method, kinds: round.pendingKinds }));
-      const requestState = this.seal.seal({ binding: round.binding, round: round.number, answers: round.carriedAnswers(), toolState: round.toolState });
+      let requestState: string;
+      try {
+        requestState = this.seal.seal({ binding: round.binding, round: round.number, answers: round.carriedAnswers(), toolState: round.toolState });
+      } catch (error) {
+        if (!(error instanceof RequestStateTooLarge)) throw error;
+        throw new McpMethodError(
+          JSON_RPC_CODES.invalidParams,
+          `Invalid params: the input responses are too large to carry to the next round (the requestState would exceed ${REQUEST_STATE_MAX_CHARS} characters); send smaller answers.`,
+          { reason: 'request_state_too_large' },
+          400,
+        );
+      }
       return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
     }
     if (threw) throw new Error('an input-required signal reached a round that does not end input-required (a misused input request, or a context used outside its own call)');

@@ -43,6 +43,18 @@ interface Payload {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
+ * Thrown by `seal` when a round's content would seal to more than {@link REQUEST_STATE_MAX_CHARS} characters.
+ * The tool state is capped far below that, so what overflows is the answers the client sent: the round answers
+ * it as the client's refusal (400 + -32602), not as a fault.
+ */
+export class RequestStateTooLarge extends RangeError {
+  override readonly name = 'RequestStateTooLarge';
+  constructor(readonly chars: number) {
+    super(`the sealed requestState would be ${chars} characters, over the ${REQUEST_STATE_MAX_CHARS} limit (tool state or answers too large)`);
+  }
+}
+
+/**
  * The request-state seal: how `requestState` is made tamper-evident, so any instance behind a load balancer can
  * trust the state a client echoes without holding a session (DIGEST e, R100–R103).
  *
@@ -83,7 +95,7 @@ export class RequestStateSeal {
     const body = `${VERSION}.${Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url')}`;
     const sealed = `${body}.${this.tag(this.keys[0]!, body).toString('base64url')}`;
     if (sealed.length > REQUEST_STATE_MAX_CHARS)
-      throw new RangeError(`the sealed requestState would be ${sealed.length} characters, over the ${REQUEST_STATE_MAX_CHARS} limit (tool state or answers too large)`);
+      throw new RequestStateTooLarge(sealed.length);
     return sealed;
   }
 

@@ -185,15 +185,19 @@ describe('multi round-trip requests: tools/call', () => {
     );
   });
 
-  it('answers -32603 (no stack trace) when a round would seal more than the requestState limit', async () => {
+  it('refuses answers too large to carry to the next round with 400 + -32602, not as a fault', async () => {
     const events = await recordEvents(['mcp:method:error'], async () => {
       const res = await callTool(t.server, 'default_keys', {}, {
         inputResponses: { 'elicit-1': accept({ v: 'one' }), 'sample-1': sampled('x'.repeat(1_100_000)) },
       });
-      expect(res.status).toBe(500);
-      expect(res.body.error).toEqual({ code: -32603, message: 'Internal error while handling tools/call.' });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        code: -32602,
+        message: 'Invalid params: the input responses are too large to carry to the next round (the requestState would exceed 1048576 characters); send smaller answers.',
+        data: { reason: 'request_state_too_large' },
+      });
     });
-    expect(events[0]?.message.error).toContain('over the 1048576 limit');
+    expect(events).toEqual([]);
   });
 
   it('ends the call input-required even when the tool swallows the signal and returns', async () => {
