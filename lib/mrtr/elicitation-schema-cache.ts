@@ -1,10 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { addFormats } from '../validation/add-formats.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { CALLER_VALUE_CHECK } from '../validation/linear-errors.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** How many distinct requested schemas keep a compiled validator. */
 export const ELICITATION_SCHEMAS_MAX = 128;

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { addFormats } from '../validation/add-formats.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
 import { DETAILED_CHECK_MAX_VALUES, holdsMoreValuesThan } from '../validation/value-count.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** Where the vendored 2026-07-28 schema lives (a data file shipped in the package, see schema/SOURCE.md). */
 const SCHEMA_URL = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);

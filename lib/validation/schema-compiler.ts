@@ -1,13 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { addFormats } from './add-formats.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
 import { jsonValueOffence } from './json-value.js';
 import { CALLER_VALUE_CHECK } from './linear-errors.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /**
  * Compiles the JSON Schemas consumers write (input, output and action schemas) at module init, never per
