@@ -24,7 +24,8 @@ export interface InputRequest {
 /** What a round starts from. */
 export interface MrtrRoundInit {
   readonly method: string;
-  readonly binding: RequestBinding;
+  /** The round's request binding, computed on first use (only a round that seals or opens a state needs it). */
+  readonly binding: () => RequestBinding;
   /** This request's client capabilities (never an earlier request's). */
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** This retry's `inputResponses` (already a map of objects: method routing checked it). */
@@ -75,7 +76,7 @@ export class MrtrRound {
   /** 1 for a first call, n + 1 when the client echoed the state of round n. */
   readonly number: number;
   readonly method: string;
-  readonly binding: RequestBinding;
+  private bindingValue: RequestBinding | undefined;
   private readonly counters: Record<InputKind, number> = { elicitation: 0, sampling: 0, roots: 0 };
   private readonly used = new Set<string>();
   private readonly pending = new Map<string, { kind: InputKind; request: InputRequest }>();
@@ -89,10 +90,14 @@ export class MrtrRound {
 
   constructor(private readonly init: MrtrRoundInit) {
     this.method = init.method;
-    this.binding = init.binding;
     this.number = (init.earlier?.round ?? 0) + 1;
     this.earlierAnswers = init.earlier?.answers ?? {};
     this.toolStateValue = init.earlier?.toolState;
+  }
+
+  /** What a sealed state of this round is bound to (mount, method, call params, principal), computed once. */
+  get binding(): RequestBinding {
+    return (this.bindingValue ??= this.init.binding());
   }
 
   /** Asks the client for one input; resolves with the answer, or rejects (pending, refused, or a fault). */

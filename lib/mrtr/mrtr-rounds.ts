@@ -13,7 +13,7 @@ import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS } from './input-kinds.js';
 import { isInputRequired } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
-import { requestBinding } from './request-binding.js';
+import { requestBinding, type RequestBinding } from './request-binding.js';
 import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, RequestStateTooLarge, type RequestStateContent, type RequestStateProblem } from './request-state-seal.js';
 
 /** What each refused `requestState` is told, in one sentence; `data.problem` names the row. */
@@ -84,11 +84,13 @@ export class MrtrRounds implements OnApplicationBootstrap {
   open(call: MethodCall, identifying: unknown): MrtrRound {
     const method = call.state.method!;
     if (!MRTR_METHODS.has(method)) throw new Error(`${method} cannot ask the client for input (only ${[...MRTR_METHODS].join(', ')} can)`);
-    const binding = requestBinding(this.options.path, method, identifying, call.state.auth?.subject);
+    // Hashing the call's params costs a walk of the arguments: done only for a round that opens or seals a state.
+    let bound: RequestBinding | undefined;
+    const binding = () => (bound ??= requestBinding(this.options.path, method, identifying, call.state.auth?.subject));
     let earlier: RequestStateContent | undefined;
     const sealed = call.params.requestState;
     if (typeof sealed === 'string') {
-      const opened = this.seal.open(sealed, binding);
+      const opened = this.seal.open(sealed, binding());
       if (!opened.ok) throw refusedRequestState(opened.problem);
       earlier = opened.content;
     }

@@ -66,10 +66,13 @@ export class AnswerStream {
   private sse = false;
   private done = false;
 
+  /** Whether the client's `Accept` admits SSE; read on the first notification (a JSON answer never needs it). */
+  private sseAcceptedValue: boolean | undefined;
+
   private constructor(
     private readonly res: ServerResponse,
     private readonly method: string,
-    private readonly sseAccepted: boolean,
+    private readonly accept: string | string[] | undefined,
   ) {
     res.once('close', () => {
       if (this.done) return;
@@ -81,7 +84,7 @@ export class AnswerStream {
 
   /** Attaches the answer stream of one request (the controller does, before routing). */
   static attach(req: IncomingMessage, res: ServerResponse, method: string): AnswerStream {
-    const stream = new AnswerStream(res, method, acceptsEventStream(req.headers.accept));
+    const stream = new AnswerStream(res, method, req.headers.accept);
     streams.set(res, stream);
     return stream;
   }
@@ -112,7 +115,7 @@ export class AnswerStream {
    * `Accept` excludes SSE, when the socket buffer is full, or when the message cannot be serialized.
    */
   notify(notification: Readonly<Record<string, unknown>> & { method: string }): boolean {
-    if (!this.open || !this.sseAccepted) return false;
+    if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.accept))) return false;
     if (this.sse && this.res.writableNeedDrain) return false;
     let json: string;
     try {

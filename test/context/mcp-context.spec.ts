@@ -18,7 +18,7 @@ function context(metaOverrides: Record<string, unknown> = {}, round?: MrtrRound)
 const round = (capabilities: Record<string, unknown>, responses?: Record<string, unknown>) =>
   new MrtrRound({
     method: 'tools/call',
-    binding: requestBinding('mcp', 'tools/call', { name: 't' }, undefined),
+    binding: () => requestBinding('mcp', 'tools/call', { name: 't' }, undefined),
     capabilities,
     responses,
     earlier: undefined,
