@@ -8,5 +8,6 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 20000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/require-assertions.ts'],
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
 };

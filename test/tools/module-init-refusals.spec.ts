@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Type } from '@nestjs/common';
 import { McpAction, McpConfigurationError, McpTool, type McpActionOptions, type McpToolOptions } from '../../lib/index.js';
 import { createTestApp } from '../support/test-app.js';
+import { post, rpc } from '../support/mcp-client.js';
 
 /** Builds an action tool class named `tasks` with one method per entry of `actions`, each decorated with its options. */
 function actionTool(actions: Record<string, unknown>, options: Partial<McpToolOptions> = {}, members: Record<string, unknown> = {}): Type {
@@ -98,11 +99,21 @@ describe('module init refuses a tool declaration', () => {
         actionTool({}, { name: 'pulls', inputSchema: input, outputSchema: output() }, { run: () => ({}) }),
       ],
     });
-    await app.close();
+    try {
+      const listed = await post(app.server, rpc('tools/list'));
+      expect(listed.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['help', 'issues', 'pulls']);
+    } finally {
+      await app.close();
+    }
   });
 
   it('starts when the same declaration is valid (the cases above break one thing each)', async () => {
     const app = await createTestApp({ providers: [create({ requiredOneOf: [['project'], ['key', 'repo']], defaults: { priority: 1, owner: { id: 2 } } })] });
-    await app.close();
+    try {
+      const listed = await post(app.server, rpc('tools/list'));
+      expect(listed.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['help', 'tasks']);
+    } finally {
+      await app.close();
+    }
   });
 });
