@@ -27,6 +27,13 @@ export const MIRRORED_HEADERS = {
   paramPrefix: 'mcp-param-',
 } as const;
 
+/** How the fixed mirrored headers are spelled in messages, by their lower-cased name. */
+export const MIRRORED_HEADER_DISPLAY = {
+  [MIRRORED_HEADERS.protocolVersion]: 'MCP-Protocol-Version',
+  [MIRRORED_HEADERS.method]: 'Mcp-Method',
+  [MIRRORED_HEADERS.name]: 'Mcp-Name',
+} as const;
+
 /** Metadata key under which `@McpTool` stores a provider's tool options. */
 export const MCP_TOOL_METADATA = 'mcp:tool';
 

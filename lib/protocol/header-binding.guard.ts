@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { META_KEYS, MIRRORED_HEADERS } from '../mcp.constants.js';
+import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { RejectionReason } from '../errors/rejection-table.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
@@ -23,9 +23,10 @@ interface Mirror {
   readonly read: (raw: string) => HeaderValue;
 }
 
-const PROTOCOL_VERSION: Mirror = { header: MIRRORED_HEADERS.protocolVersion, display: 'MCP-Protocol-Version', read: plainHeaderValue };
-const METHOD: Mirror = { header: MIRRORED_HEADERS.method, display: 'Mcp-Method', read: plainHeaderValue };
-const NAME: Mirror = { header: MIRRORED_HEADERS.name, display: 'Mcp-Name', read: decodeHeaderValue };
+const fixed = (header: keyof typeof MIRRORED_HEADER_DISPLAY, read: Mirror['read']): Mirror => ({ header, display: MIRRORED_HEADER_DISPLAY[header], read });
+const PROTOCOL_VERSION = fixed(MIRRORED_HEADERS.protocolVersion, plainHeaderValue);
+const METHOD = fixed(MIRRORED_HEADERS.method, plainHeaderValue);
+const NAME = fixed(MIRRORED_HEADERS.name, decodeHeaderValue);
 const param = (annotation: HeaderAnnotation): Mirror => ({ header: annotation.header, display: `Mcp-Param-${annotation.value}`, read: decodeHeaderValue });
 
 const QUOTE_MAX = 80;

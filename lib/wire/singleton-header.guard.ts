@@ -1,15 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MIRRORED_HEADERS } from '../mcp.constants.js';
+import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { bounded } from '../util/bounded.js';
 
-/** The singleton headers this check owns, lower-cased as Node exposes them, with their display spelling. */
-export const OWNED_SINGLETON_HEADERS = {
-  [MIRRORED_HEADERS.protocolVersion]: 'MCP-Protocol-Version',
-  [MIRRORED_HEADERS.method]: 'Mcp-Method',
-  [MIRRORED_HEADERS.name]: 'Mcp-Name',
-} as const satisfies Record<string, string>;
+/** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
+const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
 
 /**
  * The singleton-header check: a wire check (order: `wire-checks.ts`). Rejects a duplicated
