@@ -7,6 +7,7 @@ import type { McpElicitParams, McpElicitResult, McpInputOptions, McpRoot, McpSam
 import type { MrtrRound } from '../mrtr/mrtr-round.js';
 import { ProgressReporter, type McpProgressToken } from './progress-reporter.js';
 import { McpRequestLogger, type McpLogLevel } from './request-logger.js';
+import { quiet, rejected } from '../util/quiet-promise.js';
 
 /**
  * What a context is wired to beyond the request's facts: the round of a multi round-trip request and the
@@ -21,11 +22,8 @@ export interface McpContextIo {
   readonly progress?: ProgressReporter;
 }
 
-const noRound = (what: string) => {
-  const promise = Promise.reject(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
-  promise.catch(() => undefined);
-  return promise;
-};
+const noRound = (what: string) =>
+  rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
 /**
  * The context handed to every tool run: this request's protocol fields, what the auth provider returned, the
@@ -125,9 +123,7 @@ export class McpContext {
    */
   listRoots(options: McpInputOptions = {}): Promise<McpRoot[]> {
     const asked = (this.io.round?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
-    const roots = asked.then((result) => result.roots);
-    roots.catch(() => undefined); // like every input request: never an unhandled rejection while the tool is busy elsewhere
-    return roots;
+    return quiet(asked.then((result) => result.roots)); // like every input request: never an unhandled rejection while the tool is busy elsewhere
   }
 
   /**

@@ -1,5 +1,5 @@
-/** Whether a value is a plain (non-array) object. */
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../util/is-plain-object.js';
+
 
 /**
  * What an input request of one kind needs from this request's client capabilities: `undefined` when they are
@@ -9,23 +9,23 @@ type CapabilityNeed = (params: Record<string, unknown>, declared: Readonly<Recor
 
 const elicitationNeed: CapabilityNeed = (params, declared) => {
   const elicitation = declared.elicitation;
-  if (params.mode === 'url') return isObject(elicitation) && isObject(elicitation.url) ? undefined : { elicitation: { url: {} } };
-  if (!isObject(elicitation)) return { elicitation: {} };
+  if (params.mode === 'url') return isPlainObject(elicitation) && isPlainObject(elicitation.url) ? undefined : { elicitation: { url: {} } };
+  if (!isPlainObject(elicitation)) return { elicitation: {} };
   // `elicitation: {}` means form mode only; a client that lists modes must list `form` for a form.
   const listsModes = 'form' in elicitation || 'url' in elicitation;
-  return !listsModes || isObject(elicitation.form) ? undefined : { elicitation: { form: {} } };
+  return !listsModes || isPlainObject(elicitation.form) ? undefined : { elicitation: { form: {} } };
 };
 
 const samplingNeed: CapabilityNeed = (params, declared) => {
   const sampling = declared.sampling;
-  if (!isObject(sampling)) return { sampling: {} };
-  if ((params.tools !== undefined || params.toolChoice !== undefined) && !isObject(sampling.tools)) return { sampling: { tools: {} } };
-  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isObject(sampling.context))
+  if (!isPlainObject(sampling)) return { sampling: {} };
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !isPlainObject(sampling.tools)) return { sampling: { tools: {} } };
+  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isPlainObject(sampling.context))
     return { sampling: { context: {} } };
   return undefined;
 };
 
-const rootsNeed: CapabilityNeed = (_params, declared) => (isObject(declared.roots) ? undefined : { roots: {} });
+const rootsNeed: CapabilityNeed = (_params, declared) => (isPlainObject(declared.roots) ? undefined : { roots: {} });
 
 /**
  * The input kinds: what a tool can ask the client for in a multi round-trip request. Rule it owns: for each

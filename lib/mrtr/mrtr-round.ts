@@ -9,6 +9,7 @@ import { McpInputRequired } from './input-required.js';
 import { readAnswer } from './input-responses.js';
 import type { RequestBinding } from './request-binding.js';
 import type { RequestStateContent } from './request-state-seal.js';
+import { quiet, rejected } from '../util/quiet-promise.js';
 
 /** Explicit input-request keys: short, and safe in any client's logs and maps. */
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -33,13 +34,6 @@ export interface MrtrRoundInit {
   /** What the previous round sealed into `requestState`, when the client echoed a valid one. */
   readonly earlier: RequestStateContent | undefined;
   readonly schemas: ElicitationSchemaCache;
-}
-
-/** A promise that rejects with `reason` without ever counting as an unhandled rejection. */
-function rejected<T>(reason: unknown): Promise<T> {
-  const promise = Promise.reject(reason) as Promise<T>;
-  promise.catch(() => undefined);
-  return promise;
 }
 
 const clientCapabilityMissing = (what: string, required: Record<string, unknown>) =>
@@ -136,9 +130,7 @@ export class MrtrRound {
     }
 
     this.pending.set(key, { kind, request });
-    const promise = new Promise<unknown>((_, reject) => setImmediate(() => reject((this.signal ??= new McpInputRequired([...this.pending.keys()])))));
-    promise.catch(() => undefined);
-    return promise;
+    return quiet(new Promise<unknown>((_, reject) => setImmediate(() => reject((this.signal ??= new McpInputRequired([...this.pending.keys()]))))));
   }
 
   /** Rejects with a fault of the caller's making, remembering it: the round then never ends input-required. */

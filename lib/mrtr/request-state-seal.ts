@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestBinding } from './request-binding.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /** The format version, the first segment of every sealed state. */
 const VERSION = 'v1';
@@ -40,7 +41,6 @@ interface Payload {
   s?: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Thrown by `seal` when a round's content would seal to more than {@link REQUEST_STATE_MAX_CHARS} characters.
@@ -113,7 +113,7 @@ export class RequestStateSeal {
     } catch {
       return { ok: false, problem: 'malformed' };
     }
-    if (!isObject(payload) || typeof payload.exp !== 'number' || typeof payload.c !== 'string' || !Number.isSafeInteger(payload.r) || !isObject(payload.a))
+    if (!isPlainObject(payload) || typeof payload.exp !== 'number' || typeof payload.c !== 'string' || !Number.isSafeInteger(payload.r) || !isPlainObject(payload.a))
       return { ok: false, problem: 'malformed' };
     if (this.now() > payload.exp) return { ok: false, problem: 'expired' };
     if (payload.c !== binding.call) return { ok: false, problem: 'other_call' };

@@ -1,10 +1,9 @@
 import type { McpModuleOptions } from '../mcp-module-options.interface.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /** A rule returns undefined for a valid value, or a sentence saying what is wrong with it. */
 type OptionRule = (value: unknown) => string | undefined;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((e) => typeof e === 'string');
 const isUrl = (v: unknown): boolean => {
   if (typeof v !== 'string') return false;

@@ -8,6 +8,7 @@ import type { HeaderAnnotation } from '../tools/header-annotation.js';
 import { quoted } from '../util/bounded.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 import { requestState } from './request-state.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /** Which body field `Mcp-Name` mirrors, per method (DIGEST c.1). Other methods bind no `Mcp-Name`. */
 export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
@@ -30,7 +31,6 @@ const NAME = fixed(MIRRORED_HEADERS.name, decodeHeaderValue);
 const param = (annotation: HeaderAnnotation): Mirror => ({ header: annotation.header, display: `Mcp-Param-${annotation.value}`, read: decodeHeaderValue });
 
 const QUOTE_MAX = 80;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The header-binding check: a request's mirrored headers must match its body, because intermediaries route on
@@ -79,7 +79,7 @@ export class HeaderBindingGuard implements CanActivate {
     if (!state.meta) throw new Error('HeaderBindingGuard runs after ProtocolFieldsGuard');
     const message = state.message!;
     const method = message.method as string;
-    const params = isObject(message.params) ? message.params : {};
+    const params = isPlainObject(message.params) ? message.params : {};
     const meta = state.meta;
 
     expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]));
@@ -141,7 +141,7 @@ function checkParam(req: IncomingMessage, annotation: HeaderAnnotation, args: un
 function readPath(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) {
-    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }
   return node;

@@ -1,5 +1,6 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { quoted } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * A header annotation: an `x-mcp-header` key on an input-schema property, naming the `Mcp-Param-{X}` header a
@@ -19,7 +20,6 @@ export interface HeaderAnnotation {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keywords whose values are instances, not schemas: an `x-mcp-header` key inside them is data, not an annotation. */
 const INSTANCE_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
@@ -60,7 +60,7 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
       node.forEach((item, i) => visit(item, [...schemaPath, String(i)], undefined));
       return;
     }
-    if (!isObject(node)) return;
+    if (!isPlainObject(node)) return;
     if ('x-mcp-header' in node) {
       const value = node['x-mcp-header'];
       if (!chain || chain.length === 0)
@@ -82,7 +82,7 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
       found.push({ value, header: `mcp-param-${value.toLowerCase()}`, path: chain, type: node.type as HeaderAnnotation['type'] });
     }
     for (const [key, child] of Object.entries(node)) {
-      if (NAME_MAPS.has(key) && isObject(child)) {
+      if (NAME_MAPS.has(key) && isPlainObject(child)) {
         const onChain = key === 'properties' ? chain : undefined;
         for (const [name, sub] of Object.entries(child)) visit(sub, [...schemaPath, key, name], onChain && [...onChain, name]);
       } else if (key !== 'x-mcp-header' && !INSTANCE_KEYWORDS.has(key)) {

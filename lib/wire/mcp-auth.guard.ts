@@ -8,6 +8,7 @@ import { requestState } from '../protocol/request-state.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from './mcp-auth.interface.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * A fault in the consumer's auth provider: it threw, or returned something that is not an `McpAuthDecision`.
@@ -29,7 +30,6 @@ const NOT_DESCRIPTION_CHAR = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g;
 const DESCRIPTION_MAX = 200;
 const DENY_ERRORS = new Set([undefined, 'invalid_token', 'invalid_request']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Text for a challenge's `error_description`: the characters RFC 6750 allows, cut to a bound, ASCII only. */
 function descriptionText(text: string): string {
@@ -42,13 +42,13 @@ function descriptionText(text: string): string {
  * `TypeError` saying what is wrong with it.
  */
 function readDecision(value: unknown): McpAuthDecision {
-  if (!isObject(value)) throw new TypeError(`authenticate() returned ${bounded(value, 60)}, not an McpAuthDecision`);
+  if (!isPlainObject(value)) throw new TypeError(`authenticate() returned ${bounded(value, 60)}, not an McpAuthDecision`);
   const { outcome, info, error, description, scope } = value;
   if (description !== undefined && typeof description !== 'string') throw new TypeError('the decision\'s description is not a string');
   switch (outcome) {
     case 'allow': {
       if (info === undefined) return { outcome };
-      if (!isObject(info)) throw new TypeError('allow() info is not an object');
+      if (!isPlainObject(info)) throw new TypeError('allow() info is not an object');
       const copy: McpAuthInfo = Object.freeze({ ...info });
       if (copy.subject !== undefined && typeof copy.subject !== 'string') throw new TypeError('allow() info.subject is not a string');
       if (copy.scopes !== undefined && !(Array.isArray(copy.scopes) && copy.scopes.every((s) => typeof s === 'string')))
