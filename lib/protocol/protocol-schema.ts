@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from '../validation/add-formats.js';
 import type { ValidateFunction } from 'ajv';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
-import { DETAILED_CHECK_MAX_VALUES, holdsMoreValuesThan } from '../validation/value-count.js';
+import { DETAILED_CHECK_MAX_VALUES, failedCheck } from '../validation/value-count.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
 
 /** Where the vendored 2026-07-28 schema lives (a data file shipped in the package, see schema/SOURCE.md). */
@@ -56,8 +56,8 @@ export class ProtocolSchema {
   /** Validates a value against one definition: no problems means it conforms. */
   check(definition: string, value: unknown): SchemaProblem[] {
     const { all, first } = this.compiled(definition);
-    const validate = holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES) ? first : all;
-    return validate(value) ? [] : describeSchemaErrors(validate.errors);
+    const failed = failedCheck(all, first, value);
+    return failed ? describeSchemaErrors(failed.errors) : [];
   }
 
   private compiled(definition: string): Compiled {

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { bounded } from '../util/bounded.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
-import { DETAILED_CHECK_MAX_VALUES, holdsMoreValuesThan } from '../validation/value-count.js';
+import { failedCheck } from '../validation/value-count.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { compareSegments, dataPath } from './data-path.js';
 
@@ -56,17 +56,10 @@ export class ValueGate {
    * so): describing every problem of a huge bulk call would cost seconds and hundreds of megabytes.
    */
   check(value: unknown): InvalidValues | undefined {
-    if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) {
-      if (this.validateFirst(value)) return undefined;
-      return { ...this.describe(this.validateFirst), first_only: true };
-    }
-    if (this.validate(value)) return undefined;
-    return this.describe(this.validate);
-  }
-
-  private describe(validate: ValidateFunction): InvalidValues {
+    const failed = failedCheck(this.validate, this.validateFirst, value);
+    if (!failed) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of describeSchemaErrors(validate.errors)) {
+    for (const problem of describeSchemaErrors(failed.errors)) {
       const path = dataPath(problem.path);
       const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
       entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));
@@ -76,6 +69,7 @@ export class ValueGate {
     return {
       invalid_count: sorted.length,
       invalid: sorted.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
+      ...(failed.firstOnly && { first_only: true as const }),
     };
   }
 }

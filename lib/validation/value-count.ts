@@ -1,3 +1,5 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
 /**
  * How much of a failed check of what a caller sent is worth describing: shared by the protocol checks
  * (`ProtocolSchema`) and the value gate, so one rule bounds what one request can make the server collect.
@@ -25,4 +27,22 @@ export function holdsMoreValuesThan(root: unknown, max: number): boolean {
     }
   }
   return false;
+}
+
+/** What a failed check found: ajv's errors, and whether only the first problem was looked for. */
+export interface FailedCheck {
+  readonly errors: readonly ErrorObject[];
+  readonly firstOnly: boolean;
+}
+
+/**
+ * Runs a check of what a caller sent with two compilations of one schema: `first` (stops at the first problem)
+ * decides, so a valid value is validated once and never counted; only a failing one is counted, and described
+ * in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values. Undefined when the value passes.
+ */
+export function failedCheck(all: ValidateFunction, first: ValidateFunction, value: unknown): FailedCheck | undefined {
+  if (first(value)) return undefined;
+  if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return { errors: first.errors ?? [], firstOnly: true };
+  all(value);
+  return { errors: all.errors ?? [], firstOnly: false };
 }
