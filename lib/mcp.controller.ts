@@ -47,8 +47,7 @@ export function createMcpController(path: string): Type<unknown> {
       const state = requestState(req);
       if (state.kind === 'notification') return sendAcceptance(res);
       const answer = AnswerStream.attach(req, res, state.method!);
-      const result = await this.router.route({ state, request: req, response: res, signal: answer.signal, answer });
-      if (result) answer.respond(resultEnvelope(state.id!, result));
+      answer.respond(resultEnvelope(state.id!, await this.router.route({ state, request: req, answer })));
     }
 
     @All()

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { McpRequestState } from '../protocol/request-state.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import type { McpMethod } from './mcp-methods.js';
@@ -11,11 +11,7 @@ export interface MethodCall {
   readonly state: McpRequestState;
   /** The raw Node request. */
   readonly request: IncomingMessage;
-  /** The raw Node response; nothing writes to it but the answer stream. */
-  readonly response: ServerResponse;
-  /** Fires when the client goes away before the answer is complete (cancellation). */
-  readonly signal: AbortSignal;
-  /** The request's answer stream: notifications go through it, before the final response. */
+  /** The request's answer stream: notifications go through it, before the final response; its `signal` fires when the client goes away (cancellation). */
   readonly answer: AnswerStream;
 }
 
@@ -24,11 +20,11 @@ export type McpResult = Record<string, unknown> & { resultType: string };
 
 /**
  * A method handler: serves one method of `MCP_METHODS`. `served()` says whether this server serves it now (its
- * capability is advertised); an unserved method is answered 404 + -32601 like an unknown one. A handler that
- * answered on the response itself (a stream) returns `undefined`.
+ * capability is advertised); an unserved method is answered 404 + -32601 like an unknown one. Its result goes
+ * out through the request's answer stream, after any notification it sent.
  */
 export interface McpMethodHandler {
   readonly method: McpMethod;
   served(): boolean;
-  handle(call: MethodCall): Promise<McpResult | undefined>;
+  handle(call: MethodCall): Promise<McpResult>;
 }

@@ -39,13 +39,8 @@ export class MethodRouter {
     this.serverInfo = options.serverInfo as unknown as Readonly<Record<string, unknown>>;
   }
 
-  /** Whether this server serves a method now. */
-  serves(method: string): boolean {
-    return this.handlers.get(method)?.served() ?? false;
-  }
-
-  /** Routes a request the POST chain accepted; resolves to the result, or undefined when the handler streamed. */
-  async route(call: Omit<MethodCall, 'params'>): Promise<McpResult | undefined> {
+  /** Routes a request the POST chain accepted; resolves to the result the answer stream sends. */
+  async route(call: Omit<MethodCall, 'params'>): Promise<McpResult> {
     const method = call.state.method!;
     const handler = this.handlers.get(method);
     if (!handler || !handler.served()) {
@@ -57,7 +52,7 @@ export class MethodRouter {
     if (problems.length)
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
     const result = await handler.handle({ ...call, params: (call.state.message!.params ?? {}) as Record<string, unknown> });
-    return result && this.finish(method, result);
+    return this.finish(method, result);
   }
 
   private finish(method: string, result: McpResult): McpResult {

@@ -41,13 +41,13 @@ export class ToolsCallHandler implements McpMethodHandler {
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const round = this.rounds.open(call, { name, arguments: args });
-    const base = new McpContext(call.state, call.request.headers, name, undefined, call.signal, { round, answer: call.answer });
+    const base = new McpContext(call.state, call.request.headers, name, undefined, call.answer.signal, { round, answer: call.answer });
     const contextFor: McpContextFactory = (action, target = name) =>
       target === name
         ? action === undefined
           ? base
           : base.withAction(action)
-        : new McpContext(call.state, call.request.headers, target, action, call.signal, { answer: call.answer });
+        : new McpContext(call.state, call.request.headers, target, action, call.answer.signal, { answer: call.answer });
     return this.rounds.settle(round, () => this.dispatch.call(tool, args, contextFor), name);
   }
 }
