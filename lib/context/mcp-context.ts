@@ -53,12 +53,11 @@ export class McpContext {
   readonly auth: McpAuthInfo | undefined;
   /** The request's progress token (`_meta.progressToken`), when the client asked for progress. */
   readonly progressToken: McpProgressToken | undefined;
-  /** Sends log messages to the client, at or above the level the request asked for (`_meta` logLevel). */
-  readonly log: McpRequestLogger;
 
   private readonly requestState: McpRequestState;
   private readonly io: McpContextIo;
   private readonly reporter: ProgressReporter;
+  private logger: McpRequestLogger | undefined;
 
   constructor(
     state: McpRequestState,
@@ -81,8 +80,13 @@ export class McpContext {
     this.auth = state.auth;
     this.progressToken = meta[META_KEYS.progressToken] as McpProgressToken | undefined;
     this.reporter = io.progress ?? new ProgressReporter(this.progressToken, io.answer);
-    const logger = action === undefined ? tool : `${tool}.${action}`;
-    this.log = new McpRequestLogger(meta[META_KEYS.logLevel] as McpLogLevel | undefined, io.answer, logger);
+  }
+
+  /** Sends log messages to the client, at or above the level the request asked for (`_meta` logLevel). Built on first use. */
+  get log(): McpRequestLogger {
+    const name = this.action === undefined ? this.tool : `${this.tool}.${this.action}`;
+    const level = this.requestState.meta?.[META_KEYS.logLevel] as McpLogLevel | undefined;
+    return (this.logger ??= new McpRequestLogger(level, this.io.answer, name));
   }
 
   /** The same request's context for one action of an action tool (progress and input requests are shared). */
