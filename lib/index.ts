@@ -3,7 +3,7 @@
  * Proven by: test/sweeps/public-api.sweep.spec.ts (the export list, reviewed on change).
  */
 export { McpModule } from './mcp.module.js';
-export { MCP_OPTIONS } from './mcp.module-definition.js';
+export { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 export type {
   McpModuleOptions,
   McpModuleExtras,
@@ -13,7 +13,7 @@ export type {
   McpCacheHints,
   McpProtectedResourceMetadata,
   McpRequestStateOptions,
-} from './mcp-module-options.interface.js';
+} from './options/mcp-module-options.interface.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
 export { HELP_TOOL_NAME } from './mcp.constants.js';
 export { CHAIN_GUARDS } from './post-chain.js';
@@ -23,8 +23,8 @@ export { WIRE_CHECKS } from './wire/wire-checks.js';
 export { OriginGuard } from './wire/origin.guard.js';
 export { SingletonHeaderGuard } from './wire/singleton-header.guard.js';
 export { McpAuthGuard } from './wire/mcp-auth.guard.js';
-export { McpAuth, McpAuthDecision, NoopAuth, bearerToken } from './wire/mcp-auth.interface.js';
-export type { McpAuthInfo } from './wire/mcp-auth.interface.js';
+export { McpAuth, McpAuthDecision, NoopAuth, bearerToken } from './contracts/mcp-auth.interface.js';
+export type { McpAuthInfo } from './contracts/mcp-auth.interface.js';
 
 // ② parse and validate
 export { ParseStepGuard } from './protocol/parse-step.guard.js';
@@ -76,7 +76,7 @@ export { StructuredContentMismatchError, MalformedToolResultError } from './tool
 
 // ⑤ response, errors, telemetry
 export { McpExceptionFilter } from './response/mcp-exception.filter.js';
-export { passesContainment, PASSES_CONTAINMENT } from './errors/passes-containment.js';
+export { passesContainment, PASSES_CONTAINMENT } from './errors/fault-containment.js';
 export { REJECTION_TABLE } from './errors/rejection-table.js';
 export type { Rejecter, RejectionReason, RejectionRow } from './errors/rejection-table.js';
 export { RejectionException, isRejection } from './errors/rejection.exception.js';

@@ -43,5 +43,3 @@ export const MCP_ACTION_METADATA = 'mcp:action';
 /** The help tool's name: the reserved name, which only the framework may wire in. @publicApi */
 export const HELP_TOOL_NAME = 'help';
 
-/** Key on the Node request object under which the per-request state lives (see `protocol/request-state.ts`). */
-export const MCP_REQUEST_STATE = Symbol.for('nest-mcp.request-state');

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { All, Controller, Get, Inject, Logger, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 import { SERVED_VERBS } from './mcp.constants.js';
-import { MCP_OPTIONS } from './mcp.module-definition.js';
-import type { McpResolvedOptions } from './mcp-module-options.interface.js';
+import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
+import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MethodRouter } from './methods/method-router.js';
 import { CHAIN_GUARDS } from './post-chain.js';
-import { requestState } from './protocol/request-state.js';
+import { requestRecord } from './contracts/request-record.js';
 import { resultEnvelope } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
@@ -44,10 +44,10 @@ export function createMcpController(path: string): Type<unknown> {
     @Post()
     @UseGuards(...CHAIN_GUARDS)
     async post(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
-      const state = requestState(req);
-      if (state.kind === 'notification') return sendAcceptance(res);
-      const answer = AnswerStream.attach(req, res, state.method!);
-      answer.respond(resultEnvelope(state.id!, await this.router.route({ state, request: req, answer })));
+      const record = requestRecord(req);
+      if (record.kind === 'notification') return sendAcceptance(res);
+      const answer = AnswerStream.attach(req, res, record.method!);
+      answer.respond(resultEnvelope(record.id!, await this.router.route({ record, request: req, answer })));
     }
 
     @All()

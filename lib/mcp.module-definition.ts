@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { McpModuleExtras, McpModuleOptions } from './mcp-module-options.interface.js';
+import type { McpModuleExtras, McpModuleOptions } from './options/mcp-module-options.interface.js';
 
 /**
  * The `ConfigurableModuleBuilder` output behind `McpModule.forRoot` / `forRootAsync`. `path` is an extra: the
@@ -14,9 +14,3 @@ export const {
   .setClassMethodName('forRoot')
   .setExtras<McpModuleExtras>({ path: 'mcp' }, (definition) => definition)
   .build();
-
-/** Injection token of the validated options, defaults applied (`McpResolvedOptions`). @publicApi */
-export const MCP_OPTIONS = Symbol.for('nest-mcp.options');
-
-/** Injection token of the mount path as given to `forRoot` (an extra). */
-export const MCP_MOUNT_PATH = Symbol.for('nest-mcp.mount-path');

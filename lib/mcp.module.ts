@@ -1,15 +1,9 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 import { createMcpController, createProtectedResourceMetadataController } from './mcp.controller.js';
-import {
-  MCP_ASYNC_OPTIONS_TYPE,
-  MCP_MODULE_OPTIONS,
-  MCP_MOUNT_PATH,
-  MCP_OPTIONS,
-  MCP_OPTIONS_TYPE,
-  McpConfigurableModule,
-} from './mcp.module-definition.js';
-import type { McpResolvedOptions } from './mcp-module-options.interface.js';
+import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
+import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
+import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MethodRouter } from './methods/method-router.js';
 import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { ServerCapabilities } from './methods/server-capabilities.js';
@@ -23,17 +17,20 @@ import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
-import { McpAuth, NoopAuth } from './wire/mcp-auth.interface.js';
+import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
+import { RequestStateCodec } from './contracts/request-state-codec.js';
+import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
+import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
+import { ProtocolSchema } from './protocol/protocol-schema.js';
 
-/** Resolves the `auth` option into the `McpAuth` provider: an instance as given, a class from the host's DI. */
-async function resolveAuth(options: McpResolvedOptions, moduleRef: ModuleRef): Promise<McpAuth> {
-  const auth = options.auth;
-  if (!auth) return new NoopAuth();
-  if (typeof auth !== 'function') return auth;
+/** A seam given as an option: an instance as given, a class from the host's providers or built with injection. */
+async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fallback: () => T, moduleRef: ModuleRef): Promise<T> {
+  if (given === undefined) return fallback();
+  if (typeof given !== 'function') return given;
   try {
-    return moduleRef.get(auth as Type<McpAuth>, { strict: false });
+    return moduleRef.get(given, { strict: false });
   } catch {
-    return moduleRef.create(auth as Type<McpAuth>);
+    return moduleRef.create(given);
   }
 }
 
@@ -68,7 +65,19 @@ export class McpModule extends McpConfigurableModule {
       ...(base.providers ?? []),
       { provide: MCP_MOUNT_PATH, useValue: path },
       { provide: MCP_OPTIONS, useFactory: resolveOptions, inject: [MCP_MODULE_OPTIONS, MCP_MOUNT_PATH] },
-      { provide: McpAuth, useFactory: resolveAuth, inject: [MCP_OPTIONS, ModuleRef] },
+      {
+        provide: McpAuth,
+        useFactory: (options: McpResolvedOptions, ref: ModuleRef) => resolveSeam(options.auth, () => new NoopAuth(), ref),
+        inject: [MCP_OPTIONS, ModuleRef],
+      },
+      {
+        provide: RequestStateCodec,
+        useFactory: ({ requestState }: McpResolvedOptions, ref: ModuleRef) =>
+          resolveSeam(requestState.codec, () => new HmacRequestStateCodec(requestState.secrets), ref),
+        inject: [MCP_OPTIONS, ModuleRef],
+      },
+      { provide: ProtocolSchema, useFactory: () => ProtocolSchema.vendored() },
+      { provide: HeaderAnnotationLookup, useExisting: ToolRegistry },
       {
         provide: TelemetryLogger,
         useFactory: (options: McpResolvedOptions) => new TelemetryLogger(options.telemetryLogger),
@@ -91,7 +100,7 @@ export class McpModule extends McpConfigurableModule {
       imports: [...(base.imports ?? []), DiscoveryModule],
       controllers: [createMcpController(path), createProtectedResourceMetadataController(path)],
       providers,
-      exports: [MCP_OPTIONS, McpAuth, ToolRegistry, ...CHAIN_GUARDS],
+      exports: [MCP_OPTIONS, McpAuth, ProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
     };
   }
 }

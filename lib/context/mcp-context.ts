@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { META_KEYS } from '../mcp.constants.js';
-import type { McpRequestState } from '../protocol/request-state.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import type { McpAuthInfo } from '../wire/mcp-auth.interface.js';
+import type { McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import type { McpElicitParams, McpElicitResult, McpInputOptions, McpRoot, McpSampleParams, McpSampleResult } from '../mrtr/input.types.js';
 import type { MrtrRound } from '../mrtr/mrtr-round.js';
 import { ProgressReporter, type McpProgressToken } from './progress-reporter.js';
@@ -10,12 +10,19 @@ import { McpRequestLogger, type McpLogLevel } from './request-logger.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 
 /**
- * What a context is wired to beyond the request's facts: the round of a multi round-trip request and the
- * answer stream. Absent parts make the matching calls unavailable (input requests reject, progress and log
- * messages are dropped).
+ * What a context is built from: the request's facts, which tool (and action) runs, and what it is wired to. An
+ * absent `round` makes input requests unavailable; an absent `answer` drops progress and log messages.
  * @internal
  */
-export interface McpContextIo {
+export interface McpContextInit {
+  /** What the POST chain proved about the request. */
+  readonly record: McpRequestRecord;
+  /** The request headers as Node parsed them. */
+  readonly headers: IncomingHttpHeaders;
+  readonly tool: string;
+  readonly action?: string;
+  /** Fires when the client goes away before the answer is complete. */
+  readonly signal: AbortSignal;
   readonly round?: MrtrRound;
   readonly answer?: AnswerStream;
   /** Shared by the contexts derived from one request (`withAction`), so progress keeps increasing across them. */
@@ -54,44 +61,43 @@ export class McpContext {
   /** The request's progress token (`_meta.progressToken`), when the client asked for progress. */
   readonly progressToken: McpProgressToken | undefined;
 
-  private readonly requestState: McpRequestState;
-  private readonly io: McpContextIo;
+  /** The request headers as Node parsed them. */
+  readonly headers: IncomingHttpHeaders;
+  /** The tool being run. */
+  readonly tool: string;
+  /** The action being run (action tools only). */
+  readonly action: string | undefined;
+  /** Fires when the client closes the stream or disconnects before the answer is complete. */
+  readonly signal: AbortSignal;
+
   private readonly reporter: ProgressReporter;
   private logger: McpRequestLogger | undefined;
 
-  constructor(
-    state: McpRequestState,
-    /** The request headers as Node parsed them. */
-    readonly headers: IncomingHttpHeaders,
-    /** The tool being run. */
-    readonly tool: string,
-    /** The action being run (action tools only). */
-    readonly action: string | undefined,
-    /** Fires when the client closes the stream or disconnects before the answer is complete. */
-    readonly signal: AbortSignal,
-    io: McpContextIo = {},
-  ) {
-    const meta = state.meta ?? {};
-    this.requestState = state;
-    this.io = io;
+  /** @internal built by the library for each call */
+  constructor(private readonly init: McpContextInit) {
+    const meta = init.record.meta ?? {};
+    this.headers = init.headers;
+    this.tool = init.tool;
+    this.action = init.action;
+    this.signal = init.signal;
     this.protocolVersion = meta[META_KEYS.protocolVersion] as string;
     this.clientCapabilities = (meta[META_KEYS.clientCapabilities] as Record<string, unknown>) ?? {};
     this.clientInfo = meta[META_KEYS.clientInfo] as Record<string, unknown> | undefined;
-    this.auth = state.auth;
+    this.auth = init.record.auth;
     this.progressToken = meta[META_KEYS.progressToken] as McpProgressToken | undefined;
-    this.reporter = io.progress ?? new ProgressReporter(this.progressToken, io.answer);
+    this.reporter = init.progress ?? new ProgressReporter(this.progressToken, init.answer);
   }
 
   /** Sends log messages to the client, at or above the level the request asked for (`_meta` logLevel). Built on first use. */
   get log(): McpRequestLogger {
     const name = this.action === undefined ? this.tool : `${this.tool}.${this.action}`;
-    const level = this.requestState.meta?.[META_KEYS.logLevel] as McpLogLevel | undefined;
-    return (this.logger ??= new McpRequestLogger(level, this.io.answer, name));
+    const level = this.init.record.meta?.[META_KEYS.logLevel] as McpLogLevel | undefined;
+    return (this.logger ??= new McpRequestLogger(level, this.init.answer, name));
   }
 
   /** The same request's context for one action of an action tool (progress and input requests are shared). */
   withAction(action: string): McpContext {
-    return new McpContext(this.requestState, this.headers, this.tool, action, this.signal, { ...this.io, progress: this.reporter });
+    return new McpContext({ ...this.init, action, progress: this.reporter });
   }
 
   /**
@@ -109,7 +115,7 @@ export class McpContext {
    * `elicitation` (or `elicitation.url` for URL mode); a tool may catch that and do without.
    */
   elicit(params: McpElicitParams, options: McpInputOptions = {}): Promise<McpElicitResult> {
-    return (this.io.round?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitResult>;
+    return (this.init.round?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitResult>;
   }
 
   /**
@@ -118,7 +124,7 @@ export class McpContext {
    * request's client capabilities lack `sampling` (or `sampling.tools` for tool use).
    */
   sample(params: McpSampleParams, options: McpInputOptions = {}): Promise<McpSampleResult> {
-    return (this.io.round?.ask('sampling', params, options.key) ?? noRound('sampling')) as Promise<McpSampleResult>;
+    return (this.init.round?.ask('sampling', params, options.key) ?? noRound('sampling')) as Promise<McpSampleResult>;
   }
 
   /**
@@ -126,7 +132,7 @@ export class McpContext {
    * execution with an input-required result. Rejects with -32021 when the client capabilities lack `roots`.
    */
   listRoots(options: McpInputOptions = {}): Promise<McpRoot[]> {
-    const asked = (this.io.round?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
+    const asked = (this.init.round?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
     return quiet(asked.then((result) => result.roots)); // like every input request: never an unhandled rejection while the tool is busy elsewhere
   }
 
@@ -137,11 +143,11 @@ export class McpContext {
    * round ends is what the next round reads.
    */
   get state(): unknown {
-    return this.io.round?.toolState;
+    return this.init.round?.toolState;
   }
 
   set state(value: unknown) {
-    if (!this.io.round) throw new Error('state is not available here: this context is not part of a multi round-trip request');
-    this.io.round.toolState = value;
+    if (!this.init.round) throw new Error('state is not available here: this context is not part of a multi round-trip request');
+    this.init.round.toolState = value;
   }
 }

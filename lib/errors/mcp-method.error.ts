@@ -1,4 +1,4 @@
-import { PASSES_CONTAINMENT } from './passes-containment.js';
+import { PASSES_CONTAINMENT } from './fault-containment.js';
 
 /**
  * A JSON-RPC error a method handler answers with, after routing: an unknown tool (-32602), a missing client

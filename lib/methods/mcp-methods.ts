@@ -58,12 +58,5 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
   'prompts/list',
 ]);
 
-/**
- * The methods that may answer with an input-required result (DIGEST e, R092): every other method's answer is
- * `complete` or an error. Owned here; the method router refuses to send an input-required result of any other
- * method, and a round of a multi round-trip request can only be opened for one of these.
- */
-export const MRTR_METHODS: ReadonlySet<string> = new Set<McpMethod>(['tools/call', 'resources/read', 'prompts/get']);
-
 export const isMcpMethod = (method: string): method is McpMethod => (MCP_METHODS as readonly string[]).includes(method);
 export const isRemovedMethod = (method: string): boolean => (REMOVED_METHODS as readonly string[]).includes(method);

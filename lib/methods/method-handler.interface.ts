@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { McpRequestState } from '../protocol/request-state.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
+import type { McpResult } from '../protocol/json-rpc.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import type { McpMethod } from './mcp-methods.js';
 
@@ -8,15 +9,12 @@ export interface MethodCall {
   /** The request's `params` (validated against the method's request definition). */
   readonly params: Record<string, unknown>;
   /** What the POST chain proved about the request (id, protocol fields, auth). */
-  readonly state: McpRequestState;
+  readonly record: McpRequestRecord;
   /** The raw Node request. */
   readonly request: IncomingMessage;
   /** The request's answer stream: notifications go through it, before the final response; its `signal` fires when the client goes away (cancellation). */
   readonly answer: AnswerStream;
 }
-
-/** A JSON-RPC result object; `resultType` is the handler's to set. */
-export type McpResult = Record<string, unknown> & { resultType: string };
 
 /**
  * A method handler: serves one method of `MCP_METHODS`. `served()` says whether this server serves it now (its

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { META_KEYS } from '../mcp.constants.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { distilledData } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { quoted } from '../util/bounded.js';
-import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
-import { CACHEABLE_METHODS, MCP_METHODS, MRTR_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
+import { CACHEABLE_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
 import { ServerDiscoverHandler } from './server-discover.handler.js';
 import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
@@ -17,47 +18,46 @@ import { ToolsListHandler } from './tools-list.handler.js';
  * 2026-07-28, or gated by a capability it does not advertise) is 404 + -32601; then the whole request is
  * validated against the method's definition in the protocol schema (-32602 with a distilled error); then the
  * handler runs. Every result leaves with the server's identity in `_meta["io.modelcontextprotocol/serverInfo"]`
- * and, for cacheable methods' complete results, the caching hints. An input-required result leaves only from
- * `MRTR_METHODS` (any other is a fault, answered -32603) and never carries caching hints.
+ * and, for cacheable methods' complete results, the caching hints (never on an input-required result).
  */
 @Injectable()
 export class MethodRouter {
   private readonly handlers = new Map<string, McpMethodHandler>();
-  private readonly schema = ProtocolSchema.shared();
   private readonly cache: McpResolvedOptions['cache'];
   private readonly serverInfo: Readonly<Record<string, unknown>>;
 
   constructor(
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+    private readonly schema: ProtocolSchema,
     discover: ServerDiscoverHandler,
     toolsList: ToolsListHandler,
     toolsCall: ToolsCallHandler,
   ) {
-    for (const handler of [discover, toolsList, toolsCall]) this.handlers.set(handler.method, handler);
-    for (const method of MCP_METHODS) this.schema.validator(REQUEST_DEFINITIONS[method]);
+    for (const handler of [discover, toolsList, toolsCall]) {
+      this.handlers.set(handler.method, handler);
+      schema.validator(REQUEST_DEFINITIONS[handler.method]);
+    }
     this.cache = options.cache;
     this.serverInfo = options.serverInfo as unknown as Readonly<Record<string, unknown>>;
   }
 
   /** Routes a request the POST chain accepted; resolves to the result the answer stream sends. */
   async route(call: Omit<MethodCall, 'params'>): Promise<McpResult> {
-    const method = call.state.method!;
+    const method = call.record.method!;
     const handler = this.handlers.get(method);
     if (!handler || !handler.served()) {
       if (isRemovedMethod(method))
         throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
       throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${isMcpMethod(method) ? ' is not served by this server' : ''}.`);
     }
-    const problems = this.schema.check(REQUEST_DEFINITIONS[handler.method], call.state.message);
+    const problems = this.schema.check(REQUEST_DEFINITIONS[handler.method], call.record.message);
     if (problems.length)
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
-    const result = await handler.handle({ ...call, params: (call.state.message!.params ?? {}) as Record<string, unknown> });
+    const result = await handler.handle({ ...call, params: (call.record.message!.params ?? {}) as Record<string, unknown> });
     return this.finish(method, result);
   }
 
   private finish(method: string, result: McpResult): McpResult {
-    if (result.resultType === 'input_required' && !MRTR_METHODS.has(method))
-      throw new Error(`${method} answered with an input-required result, which only ${[...MRTR_METHODS].join(', ')} may`);
     const finished: McpResult = { ...result };
     if (CACHEABLE_METHODS.has(method) && finished.resultType === 'complete') {
       finished.ttlMs ??= this.cache.ttlMs;

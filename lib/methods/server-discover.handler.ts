@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
-import type { McpMethodHandler, McpResult } from './method-handler.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import type { McpMethodHandler } from './method-handler.interface.js';
 import { ServerCapabilities } from './server-capabilities.js';
 
 /**

@@ -6,7 +6,8 @@ import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import { DispatchService } from '../tools/dispatch.service.js';
 import { ToolRegistry, type McpContextFactory } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
-import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
  * `tools/call`: finds the tool by name (an unknown tool is -32602 naming it: -32601 is for methods) and hands the
@@ -40,14 +41,12 @@ export class ToolsCallHandler implements McpMethodHandler {
         available: this.registry.list().map((t) => t.name),
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
-    const round = this.rounds.open(call, { name, arguments: args });
-    const base = new McpContext(call.state, call.request.headers, name, undefined, call.answer.signal, { round, answer: call.answer });
+    const round = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args } });
+    const facts = { record: call.record, headers: call.request.headers, signal: call.answer.signal, answer: call.answer };
+    const base = new McpContext({ ...facts, tool: name, round });
+    // Help's context for the tool it describes is that tool's, outside this call's round.
     const contextFor: McpContextFactory = (action, target = name) =>
-      target === name
-        ? action === undefined
-          ? base
-          : base.withAction(action)
-        : new McpContext(call.state, call.request.headers, target, action, call.answer.signal, { answer: call.answer });
+      target !== name ? new McpContext({ ...facts, tool: target, action }) : action === undefined ? base : base.withAction(action);
     return this.rounds.settle(round, () => this.dispatch.call(tool, args, contextFor), name);
   }
 }

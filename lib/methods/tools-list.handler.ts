@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
-import type { McpMethodHandler, McpResult, MethodCall } from './method-handler.interface.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
  * `tools/list`: every wired-in tool's definition, sorted by name, in one page. This server never issues a

@@ -1,4 +1,4 @@
-import { PASSES_CONTAINMENT } from '../errors/passes-containment.js';
+import { PASSES_CONTAINMENT } from '../errors/fault-containment.js';
 
 /**
  * The input-required signal: what an unanswered `ctx.elicit` / `ctx.sample` / `ctx.listRoots` rejects with, to

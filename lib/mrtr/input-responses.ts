@@ -1,7 +1,7 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { distilledData } from '../protocol/json-rpc.js';
-import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
@@ -35,15 +35,15 @@ export function readAnswer(
   key: string,
   answer: unknown,
   request: Readonly<Record<string, unknown>>,
-  schemas: ElicitationSchemaCache,
+  checks: { readonly protocol: ProtocolSchema; readonly schemas: ElicitationSchemaCache },
 ): unknown {
   const spec = INPUT_KINDS[kind];
-  const problems = ProtocolSchema.shared().check(spec.answerDefinition, answer);
+  const problems = checks.protocol.check(spec.answerDefinition, answer);
   if (problems.length) throw invalidAnswer(key, `is not a valid ${spec.answerDefinition} (the answer to ${spec.method})`, problems);
   if (kind !== 'elicitation') return answer;
   const elicit = answer as { action: string; content?: unknown };
   if (elicit.action !== 'accept' || request.mode === 'url') return answer;
-  const validate = schemas.validator(request.requestedSchema as Record<string, unknown>);
+  const validate = checks.schemas.validator(request.requestedSchema as Record<string, unknown>);
   const content = elicit.content ?? {};
   if (!validate(content)) throw invalidAnswer(key, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
   return answer;

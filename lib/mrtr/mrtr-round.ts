@@ -1,7 +1,7 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
 import { instanceLocation } from '../protocol/json-rpc.js';
-import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { bounded } from '../util/bounded.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
@@ -34,6 +34,7 @@ export interface MrtrRoundInit {
   /** What the previous round sealed into `requestState`, when the client echoed a valid one. */
   readonly earlier: RequestStateContent | undefined;
   readonly schemas: ElicitationSchemaCache;
+  readonly protocol: ProtocolSchema;
 }
 
 const clientCapabilityMissing = (what: string, required: Record<string, unknown>) =>
@@ -120,7 +121,7 @@ export class MrtrRound {
         : undefined;
     if (answer !== undefined) {
       try {
-        const read = readAnswer(kind, key, answer, request.params, this.init.schemas);
+        const read = readAnswer(kind, key, answer, request.params, this.init);
         this.consumed.set(key, read);
         return Promise.resolve(read);
       } catch (thrown) {
@@ -144,7 +145,7 @@ export class MrtrRound {
     const spec = INPUT_KINDS[kind];
     const copied = JSON.parse(JSON.stringify(params ?? {})) as unknown;
     const request = { method: spec.method, params: copied as Record<string, unknown> };
-    const problems = ProtocolSchema.shared().check(spec.requestDefinition, request);
+    const problems = this.init.protocol.check(spec.requestDefinition, request);
     if (problems.length) {
       const where = problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
       throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);

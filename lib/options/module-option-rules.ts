@@ -1,4 +1,4 @@
-import type { McpModuleOptions } from '../mcp-module-options.interface.js';
+import type { McpModuleOptions } from './mcp-module-options.interface.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** A rule returns undefined for a valid value, or a sentence saying what is wrong with it. */
@@ -14,6 +14,10 @@ const isUrl = (v: unknown): boolean => {
     return false;
   }
 };
+
+/** A consumer-supplied seam: a class, or an object with the given methods. */
+const isProvided = (v: unknown, methods: readonly string[]): boolean =>
+  typeof v === 'function' || (isPlainObject(v) && methods.every((m) => typeof v[m] === 'function'));
 
 function closedObject(value: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   const extra = Object.keys(value).filter((k) => !allowed.includes(k));
@@ -88,10 +92,7 @@ export const MODULE_OPTION_RULES = {
   allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
   maxBodyBytes: positiveInteger('bytes'),
   bodyReadTimeoutMs: timerDelay,
-  auth: (v) =>
-    typeof v === 'function' || (isPlainObject(v) && typeof (v as { authenticate?: unknown }).authenticate === 'function')
-      ? undefined
-      : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth',
+  auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {
     if (!isPlainObject(v)) return 'must be an object';
     if (!isUrl(v.resource)) return 'resource must be the absolute URL of the MCP endpoint';
@@ -109,9 +110,13 @@ export const MODULE_OPTION_RULES = {
     return undefined;
   },
   requestState: (v) => {
-    if (!isPlainObject(v)) return 'must be an object { secrets?, ttlMs? }';
-    const closed = closedObject(v, ['secrets', 'ttlMs']);
+    if (!isPlainObject(v)) return 'must be an object { secrets?, ttlMs?, codec? }';
+    const closed = closedObject(v, ['secrets', 'ttlMs', 'codec']);
     if (closed) return closed;
+    if (v.codec !== undefined) {
+      if (!isProvided(v.codec, ['seal', 'open'])) return 'codec must be a RequestStateCodec instance (with seal and open methods) or a class implementing it';
+      if (v.secrets !== undefined) return 'secrets are the default codec\'s; a custom codec holds its own keys, so give one or the other';
+    }
     if (v.secrets !== undefined) {
       if (!Array.isArray(v.secrets) || v.secrets.length === 0) return 'secrets must be a non-empty array of strings (newest first)';
       for (const [i, secret] of v.secrets.entries()) {

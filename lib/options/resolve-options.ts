@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import type { McpModuleOptions, McpResolvedOptions } from '../mcp-module-options.interface.js';
+import type { McpModuleOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
 
 /** Default body ceiling: 4 MiB. */
@@ -54,6 +54,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     requestState: Object.freeze({
       secrets: o.requestState?.secrets ? Object.freeze([...o.requestState.secrets]) : undefined,
       ttlMs: o.requestState?.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+      codec: o.requestState?.codec,
     }),
     telemetryLogger: o.telemetryLogger ?? 'faults',
   });

@@ -3,11 +3,10 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { RejectionReason } from '../errors/rejection-table.js';
-import { ToolRegistry } from '../tools/tool.registry.js';
-import type { HeaderAnnotation } from '../tools/header-annotation.js';
+import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
 import { quoted } from '../util/bounded.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
-import { requestState } from './request-state.js';
+import { requestRecord } from '../contracts/request-record.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** Which body field `Mcp-Name` mirrors, per method (DIGEST c.1). Other methods bind no `Mcp-Name`. */
@@ -67,20 +66,20 @@ export class HeaderBindingGuard implements CanActivate {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'header-binding-check' as const;
 
-  constructor(@Inject(ToolRegistry) private readonly tools: ToolRegistry) {}
+  constructor(@Inject(HeaderAnnotationLookup) private readonly annotations: HeaderAnnotationLookup) {}
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
-    const state = requestState(req);
+    const record = requestRecord(req);
     // Bound without the stages it reads from (on a host route, say), it must fail closed, never pass.
-    if (!state.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');
-    if (state.kind !== 'request') return true;
-    if (!state.meta) throw new Error('HeaderBindingGuard runs after ProtocolFieldsGuard');
-    const message = state.message!;
+    if (!record.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');
+    if (record.kind !== 'request') return true;
+    if (!record.meta) throw new Error('HeaderBindingGuard runs after ProtocolFieldsGuard');
+    const message = record.message!;
     const method = message.method as string;
     const params = isPlainObject(message.params) ? message.params : {};
-    const meta = state.meta;
+    const meta = record.meta;
 
     expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]));
     expectEqual(req, METHOD, method);
@@ -88,7 +87,7 @@ export class HeaderBindingGuard implements CanActivate {
     const name = source === undefined ? undefined : params[source];
     if (typeof name === 'string') expectEqual(req, NAME, name);
     if (method === 'tools/call' && typeof name === 'string') {
-      for (const annotation of this.tools.get(name)?.headerAnnotations ?? []) checkParam(req, annotation, params.arguments);
+      for (const annotation of this.annotations.annotationsOf(name)) checkParam(req, annotation, params.arguments);
     }
     return true;
   }

@@ -1,6 +1,6 @@
 import { bounded } from '../util/bounded.js';
 import type { SchemaProblem } from '../validation/schema-problems.js';
-import type { JsonRpcId } from './request-state.js';
+import type { JsonRpcId } from '../contracts/request-record.js';
 
 /** A JSON-RPC error object. @publicApi */
 export interface JsonRpcError {
@@ -19,6 +19,9 @@ export function errorEnvelope(id: JsonRpcId | undefined, error: JsonRpcError): R
   body.error = error.data === undefined ? { code: error.code, message: error.message } : error;
   return body;
 }
+
+/** A JSON-RPC result object of an MCP method; `resultType` is the handler's to set. */
+export type McpResult = Record<string, unknown> & { resultType: string };
 
 /** A result response envelope. */
 export function resultEnvelope(id: JsonRpcId, result: Record<string, unknown>): Record<string, unknown> {

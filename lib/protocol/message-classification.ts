@@ -1,3 +1,5 @@
+import type { MessageKind } from '../contracts/request-record.js';
+
 /**
  * Message classification: tags a parsed message by kind from its discriminating keys, before validation, so the
  * rest of the chain branches on the kind instead of re-reading the body.
@@ -9,7 +11,6 @@
  * | no           | —        | yes                      | `response`     |
  * | no           | —        | no                       | `unknown`      |
  */
-export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
 /** Classifies a parsed JSON object. */
 export function classifyMessage(message: Record<string, unknown>): MessageKind {

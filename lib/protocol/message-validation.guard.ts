@@ -5,7 +5,7 @@ import { distilledData } from './json-rpc.js';
 import { classifyMessage } from './message-classification.js';
 import { MAX_NESTING_DEPTH, tooDeeplyNested } from './nesting.js';
 import { ProtocolSchema } from './protocol-schema.js';
-import { requestState } from './request-state.js';
+import { requestRecord } from '../contracts/request-record.js';
 
 /**
  * Message validation: classifies the parsed message and checks it against the vendored 2026-07-28 schema
@@ -19,17 +19,16 @@ import { requestState } from './request-state.js';
 @Injectable()
 export class MessageValidationGuard implements CanActivate {
   static readonly rejecter = 'message-validation' as const;
-  private readonly schema = ProtocolSchema.shared();
 
-  constructor() {
+  constructor(private readonly schema: ProtocolSchema) {
     this.schema.validator('JSONRPCRequest');
     this.schema.validator('JSONRPCNotification');
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const state = requestState(context.switchToHttp().getRequest<IncomingMessage>());
-    if (state.kind) return true;
-    const message = state.message;
+    const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
+    if (record.kind) return true;
+    const message = record.message;
     if (!message) throw new Error('MessageValidationGuard runs after ParseStepGuard');
     const kind = classifyMessage(message);
     if (kind === 'response')
@@ -54,14 +53,14 @@ export class MessageValidationGuard implements CanActivate {
         'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification.',
         { data: distilledData(problems) },
       );
-    if (kind === 'request' && state.id === undefined)
+    if (kind === 'request' && record.id === undefined)
       throw new RejectionException(
         'message-validation',
         'invalid_message',
         'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
         { data: distilledData([{ path: ['id'], problem: 'must be a string or an integer within ±(2^53−1)' }]) },
       );
-    state.kind = kind;
+    record.kind = kind;
     return true;
   }
 }

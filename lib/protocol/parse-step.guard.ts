@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { BodyReadError, readBody } from './read-body.js';
-import { readableId, requestState } from './request-state.js';
+import { readableId, requestRecord } from '../contracts/request-record.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
@@ -32,8 +32,8 @@ export class ParseStepGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<HostRequest>();
-    const state = requestState(req);
-    if (state.message) return true;
+    const record = requestRecord(req);
+    if (record.message) return true;
     if ((req.headersDistinct['content-type']?.length ?? 0) > 1)
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
     const value = await this.obtain(req);
@@ -42,9 +42,9 @@ export class ParseStepGuard implements CanActivate {
     if (typeof value !== 'object' || value === null)
       throw new RejectionException('parse-step', 'not_an_object', 'Invalid request: the body must be one JSON-RPC message object.');
     const message = value as Record<string, unknown>;
-    state.message = message;
-    state.id = readableId(message);
-    if (typeof message.method === 'string') state.method = message.method;
+    record.message = message;
+    record.id = readableId(message);
+    if (typeof message.method === 'string') record.method = message.method;
     req.body = message;
     return true;
   }

@@ -4,7 +4,7 @@ import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { distilledData } from './json-rpc.js';
 import { ProtocolSchema } from './protocol-schema.js';
-import { requestState } from './request-state.js';
+import { requestRecord } from '../contracts/request-record.js';
 
 const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
 
@@ -20,16 +20,15 @@ const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as co
 @Injectable()
 export class ProtocolFieldsGuard implements CanActivate {
   static readonly rejecter = 'protocol-fields' as const;
-  private readonly schema = ProtocolSchema.shared();
 
-  constructor() {
+  constructor(private readonly schema: ProtocolSchema) {
     this.schema.validator('RequestMetaObject');
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const state = requestState(context.switchToHttp().getRequest<IncomingMessage>());
-    if (state.kind !== 'request' || state.meta) return true;
-    const params = state.message?.params as Record<string, unknown> | undefined;
+    const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
+    if (record.kind !== 'request' || record.meta) return true;
+    const params = record.message?.params as Record<string, unknown> | undefined;
     const meta = params?._meta;
     const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
     if (meta === undefined || meta === null) {
@@ -58,7 +57,7 @@ export class ProtocolFieldsGuard implements CanActivate {
         'Invalid params: the protocol fields in params._meta are malformed.',
         { data: { ...distilledData(problems, ['params', '_meta']), supported } },
       );
-    state.meta = meta as Record<string, unknown>;
+    record.meta = meta as Record<string, unknown>;
     return true;
   }
 }

@@ -1,14 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from '../validation/add-formats.js';
-import type { ValidateFunction } from 'ajv';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
-import { DETAILED_CHECK_MAX_VALUES, failedCheck } from '../validation/value-count.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
+import { failedCheck } from '../validation/value-count.js';
 
-/** Where the vendored 2026-07-28 schema lives (a data file shipped in the package, see schema/SOURCE.md). */
-const SCHEMA_URL = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
-const SCHEMA_ID = 'mcp-2026-07-28';
+/** The vendored official schema of 2026-07-28, a data file shipped in the package (see `schema/SOURCE.md`). */
+const VENDORED_SCHEMA = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
+
+/** A JSON Schema document whose `$defs` hold the protocol's definitions. */
+export interface ProtocolSchemaDocument {
+  readonly $defs: Readonly<Record<string, unknown>>;
+  readonly [keyword: string]: unknown;
+}
 
 /** One definition, compiled twice: naming every problem, and stopping at the first. */
 interface Compiled {
@@ -16,36 +21,40 @@ interface Compiled {
   readonly first: ValidateFunction;
 }
 
+let vendored: Promise<ProtocolSchema> | undefined;
+
 /**
- * The vendored official protocol schema, compiled once per process with ajv (draft 2020-12, formats asserted)
- * the first time a module initialises; requests only call the compiled validators.
- * Rule it owns: every message and params check against the protocol uses a definition of this one schema, and
- * a failed check names every problem, or only the first when the value holds more than
- * {@link DETAILED_CHECK_MAX_VALUES} values.
- * Proven by: test/e2e/pipeline.e2e-spec.ts ("… stops at the first problem …")
+ * The protocol schema: checks values against the definitions of one official schema document, each definition
+ * compiled once (ajv, draft 2020-12, formats asserted) the first time it is asked for; providers ask at module
+ * init, so requests only run validators. A failed check names every problem, or only the first past the
+ * detailed-check bound. Injected by its class; the default provider is {@link ProtocolSchema.vendored}.
+ * @publicApi
  */
 export class ProtocolSchema {
-  private static instance: ProtocolSchema | undefined;
   private readonly compiledDefinitions = new Map<string, Compiled>();
-  private readonly ajv: { all: Ajv2020; first: Ajv2020 };
+  private readonly ajv: { readonly all: Ajv2020; readonly first: Ajv2020 };
   /** The `$defs` names the schema has. */
   readonly definitions: ReadonlySet<string>;
 
-  private constructor() {
-    const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as { $defs: Record<string, unknown> };
-    this.definitions = new Set(Object.keys(schema.$defs));
+  constructor(
+    document: ProtocolSchemaDocument,
+    private readonly id = 'mcp-protocol',
+  ) {
+    this.definitions = new Set(Object.keys(document.$defs));
     const build = (allErrors: boolean) => {
       const ajv = new Ajv2020({ strict: false, allErrors, validateFormats: true, code: LINEAR_ERROR_MERGE });
       addFormats(ajv);
-      ajv.addSchema(schema, SCHEMA_ID);
+      ajv.addSchema(document, id);
       return ajv;
     };
     this.ajv = { all: build(true), first: build(false) };
   }
 
-  /** The process-wide compiled schema (compiled on first use, at module init). */
-  static shared(): ProtocolSchema {
-    return (ProtocolSchema.instance ??= new ProtocolSchema());
+  /** The vendored 2026-07-28 schema, loaded once per process however many mounts share it. */
+  static vendored(): Promise<ProtocolSchema> {
+    return (vendored ??= readFile(VENDORED_SCHEMA, 'utf8').then(
+      (text) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, 'mcp-2026-07-28'),
+    ));
   }
 
   /** Compiles (once) one `$defs` entry and returns the validator that names every problem. */
@@ -64,7 +73,7 @@ export class ProtocolSchema {
     let compiled = this.compiledDefinitions.get(definition);
     if (!compiled) {
       if (!this.definitions.has(definition)) throw new Error(`The protocol schema has no definition ${definition}`);
-      const ref = `${SCHEMA_ID}#/$defs/${definition}`;
+      const ref = `${this.id}#/$defs/${definition}`;
       compiled = { all: this.ajv.all.getSchema(ref)!, first: this.ajv.first.getSchema(ref)! };
       this.compiledDefinitions.set(definition, compiled);
     }

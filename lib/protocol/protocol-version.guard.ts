@@ -3,7 +3,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { requestState } from './request-state.js';
+import { requestRecord } from '../contracts/request-record.js';
 
 /**
  * The version check: a request's protocol version (proven well-formed by the protocol-fields check and equal to
@@ -16,9 +16,9 @@ export class ProtocolVersionGuard implements CanActivate {
   static readonly rejecter = 'version-check' as const;
 
   canActivate(context: ExecutionContext): boolean {
-    const state = requestState(context.switchToHttp().getRequest<IncomingMessage>());
-    if (state.kind !== 'request') return true;
-    const requested = state.meta?.[META_KEYS.protocolVersion];
+    const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
+    if (record.kind !== 'request') return true;
+    const requested = record.meta?.[META_KEYS.protocolVersion];
     if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');
     if ((SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return true;
     throw new RejectionException(

@@ -89,11 +89,6 @@ export class AnswerStream {
     return stream;
   }
 
-  /** The answer stream attached to a response, if any. */
-  static of(res: ServerResponse): AnswerStream | undefined {
-    return streams.get(res);
-  }
-
   /** Aborts when the client closes the stream or disconnects before the final response. */
   get signal(): AbortSignal {
     return this.abort.signal;

@@ -4,8 +4,9 @@ import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
-import { requestState, type McpRequestState } from '../protocol/request-state.js';
-import { faultKind, publish } from '../telemetry/channels.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { faultKind } from '../errors/fault-containment.js';
+import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { sendAnswer } from './answer-stream.js';
@@ -37,50 +38,50 @@ export class McpExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = rawRequest(http.getRequest());
     const res = rawResponse(http.getResponse());
-    const state = requestState(req);
+    const record = requestRecord(req);
     try {
-      this.answer(thrown, res, state);
+      this.answer(thrown, res, record);
     } catch (fault) {
       // An answer that cannot be sent as it is (a method error with data JSON cannot carry, say) is a fault:
       // contained like any other, so the caller still gets one JSON-RPC error, never the host's error page.
-      this.contain(fault, res, state);
+      this.contain(fault, res, record);
     }
   }
 
-  private answer(thrown: unknown, res: ServerResponse, state: McpRequestState): void {
+  private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
     if (isRejection(thrown)) {
-      state.rejection = thrown.mark;
+      record.rejection = thrown.mark;
       publish('mcp:wire:reject', () => ({
         rejecter: thrown.mark.rejecter,
         reason: thrown.mark.reason,
         status: thrown.getStatus(),
         code: thrown.code,
-        method: state.method === undefined ? undefined : bounded(state.method),
+        method: record.method === undefined ? undefined : bounded(record.method),
       }));
-      return sendAnswer(res, thrown.getStatus(), errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
+      return sendAnswer(res, thrown.getStatus(), errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
     if (isMethodError(thrown)) {
       if (!isEmittableCode(thrown.code) || !isHttpStatus(thrown.httpStatus))
         throw new TypeError(
           `a method error needs an integer code the spec lets a server emit and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`,
         );
-      return sendAnswer(res, thrown.httpStatus, errorEnvelope(state.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
+      return sendAnswer(res, thrown.httpStatus, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
     }
     if (thrown instanceof AuthFault)
-      return sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
+      return sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
     if (thrown instanceof HttpException) {
       const status = thrown.getStatus();
       const code = status >= 500 ? JSON_RPC_CODES.internalError : JSON_RPC_CODES.invalidRequest;
-      return sendAnswer(res, status, errorEnvelope(state.id, { code, message: bounded(thrown.message, 200) }));
+      return sendAnswer(res, status, errorEnvelope(record.id, { code, message: bounded(thrown.message, 200) }));
     }
-    this.contain(thrown, res, state);
+    this.contain(thrown, res, record);
   }
 
   /** Method containment: 500 + -32603 with a fixed message naming the method, one `mcp:method:error` event. */
-  private contain(fault: unknown, res: ServerResponse, state: McpRequestState): void {
-    publish('mcp:method:error', () => ({ method: state.method === undefined ? undefined : bounded(state.method), exception: faultKind(fault), error: bounded(fault, 500) }));
-    const what = state.method ? ` while handling ${bounded(state.method, 60)}` : '';
-    sendAnswer(res, 500, errorEnvelope(state.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+  private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord): void {
+    publish('mcp:method:error', () => ({ method: record.method === undefined ? undefined : bounded(record.method), exception: faultKind(fault), error: bounded(fault, 500) }));
+    const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
+    sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
 }
 

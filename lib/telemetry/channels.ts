@@ -1,6 +1,4 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { types } from 'node:util';
-import { bounded } from '../util/bounded.js';
 
 /**
  * Telemetry: named `node:diagnostics_channel` channels, one per event. Publishing costs nothing while a channel
@@ -70,21 +68,4 @@ const channels = new Map(MCP_CHANNELS.map((name) => [name, diagnosticsChannel.ch
 export function publish<C extends McpChannel>(name: C, build: () => McpTelemetryEvents[C]): void {
   const channel = channels.get(name);
   if (channel?.hasSubscribers) channel.publish(build());
-}
-
-/**
- * Names a fault's kind for telemetry and diagnostics: an Error's class name (an Error from another realm too),
- * `Proxy` for a proxy (its traps are never run), or the JS type of any other thrown value. Total.
- */
-export function faultKind(thrown: unknown): string {
-  if (types.isProxy(thrown)) return 'Proxy';
-  try {
-    if (types.isNativeError(thrown) || thrown instanceof Error) {
-      const name = (thrown as Error).constructor?.name || (thrown as Error).name;
-      return typeof name === 'string' && name !== '' ? bounded(name, 60) : 'Error';
-    }
-  } catch {
-    return 'Error';
-  }
-  return thrown === null ? 'null' : typeof thrown;
 }

@@ -1,15 +1,13 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { validateActionSchema, type ValidatedAction } from './action-schema.js';
 import { applyDefaults } from './defaults.js';
-import { runDispatchGates, type DataTarget } from './dispatch-gates.js';
+import { runDispatchGates, type DataTarget, type GatedCall } from './dispatch-gates.js';
 import { handlerResult, readActionContext } from './handler-result.js';
 import { helpPointer } from './help-pointer.js';
 import { actionSummaries, actionToolInputSchema, inputSchemaDigest, renderAction, sortedByName } from './input-schema.js';
 import { TOOL_HOOK_NAMES, type McpToolOptions, type ToolCallResult } from './tool.interfaces.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
-import { readHooks } from './tool-hooks.js';
-import { errorResult } from './tool-result.js';
+import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
 
 /** One `@McpAction` method as the explorer found it: the action's name, the method's name, its options. */
@@ -33,14 +31,14 @@ interface WiredAction extends ValidatedAction {
  * renderings, and a `run` that passes the call through the dispatch gates, applies defaults, runs the action's
  * method with `(data, ctx)` and turns its return into a result. Faults propagate to the dispatch service.
  */
-export function buildActionTool(options: McpToolOptions, instance: object, declared: readonly DeclaredAction[], compiler: SchemaCompiler): WiredTool {
+export function buildActionTool(options: McpToolOptions, instance: object, declared: readonly DeclaredAction[], kit: ToolBuildKit): WiredTool {
   const tool = options.name;
   const where = `tool "${tool}"`;
   if (declared.length === 0) throw new McpConfigurationError(where, 'declares neither an inputSchema (a plain tool) nor any @McpAction method (an action tool)');
   const actions: WiredAction[] = declared.map((d) => {
     if ((TOOL_HOOK_NAMES as readonly string[]).includes(d.method))
       throw new McpConfigurationError(`${where}, method "${d.method}"`, `@McpAction cannot decorate ${d.method}(), the name of an optional hook; rename the method and give the action its name with @McpAction({ name: ... })`);
-    return { ...validateActionSchema(compiler, tool, d.name, d.schema), method: d.method };
+    return { ...validateActionSchema(kit.compiler, tool, d.name, d.schema), method: d.method };
   });
   const seen = new Map<string, string>();
   for (const a of actions) {
@@ -48,8 +46,8 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
     if (other !== undefined) throw new McpConfigurationError(`${where}, action "${a.name}"`, `is declared twice, by methods ${other}() and ${a.method}()`);
     seen.set(a.name, a.method);
   }
-  const output = options.outputSchema ? compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
-  const hooks = readHooks(tool, instance, output);
+  const output = options.outputSchema ? kit.compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
+  const hooks = readHooks(tool, instance, output, kit.resultShape);
   const sorted = sortedByName(actions);
 
   const targets = new Map<string, DataTarget & { readonly method: string; readonly defaults: Readonly<Record<string, unknown>> }>(
@@ -88,20 +86,12 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
       actions: new Map(sorted.map((a) => [a.name, { tool, action: a.name, ...rendered.get(a.name)! }])),
       actionContext: async (action, ctx) => (hooks.actionContext ? readActionContext(tool, await hooks.actionContext(action, ctx)) : undefined),
     },
-    async run(args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> {
-      const gated = runDispatchGates(tool, args, targets, toolPointer);
-      if ('refusal' in gated) {
-        run.errorKind = 'dispatch';
-        return errorResult(gated.refusal.payload);
-      }
-      const target = targets.get(gated.target.action!)!;
-      run.action = target.action;
+    gate: (args) => runDispatchGates(tool, args, targets, toolPointer),
+    async handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult> {
+      const target = targets.get(call.action!)!;
       const ctx = run.contextFor(target.action);
       const method = (instance as Record<string, (data: unknown, ctx: unknown) => unknown>)[target.method]!;
-      const returned = await method.call(instance, applyDefaults(gated.data, target.defaults), ctx);
-      const result = await handlerResult(hooks, returned, target.action, ctx);
-      if (result.isError === true) run.errorKind = 'tool';
-      return result;
+      return handlerResult(hooks, await method.call(instance, applyDefaults(call.data, target.defaults), ctx), target.action, ctx);
     },
   };
 }

@@ -80,6 +80,15 @@ export interface GateRefusal {
   readonly payload: Record<string, unknown>;
 }
 
+/** A call the dispatch gates let through: the action they resolved (action tools) and the data to run with. */
+export interface GatedCall {
+  readonly action?: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** What a tool's dispatch gates decide about one call. */
+export type GateOutcome = { readonly refusal: GateRefusal } | GatedCall;
+
 /** The chain's working state: what the earlier gates established for the later ones. */
 interface GateState {
   readonly tool: string;
@@ -208,28 +217,20 @@ export function unknownActionAnswer(tool: string, action: unknown, valid: readon
 }
 
 /** The whole chain, for an action tool: a refusal, or the action and the caller's data (as received) to run. */
-export function runDispatchGates(
-  tool: string,
-  args: Record<string, unknown>,
-  actions: ReadonlyMap<string, DataTarget>,
-  pointer: HelpPointer,
-): { refusal: GateRefusal } | { target: DataTarget; data: Record<string, unknown> } {
+export function runDispatchGates(tool: string, args: Record<string, unknown>, actions: ReadonlyMap<string, DataTarget>, pointer: HelpPointer): GateOutcome {
   const state: GateState = { tool, args, vocabulary: ACTION_ARGUMENTS, pointer, actions };
   const refusal = run(DISPATCH_GATES, state);
-  return refusal ? { refusal } : { target: state.target!, data: state.data! };
+  return refusal ? { refusal } : { action: state.target!.action, data: state.data! };
 }
 
 /** The arguments-level gates alone, for a tool whose arguments are a fixed vocabulary (help). */
-export function checkArguments(
-  tool: string,
-  args: Record<string, unknown>,
-  vocabulary: ArgumentVocabulary,
-  pointer: HelpPointer,
-): GateRefusal | undefined {
-  return run(ARGUMENT_GATES, { tool, args, vocabulary, pointer });
+export function checkArguments(tool: string, args: Record<string, unknown>, vocabulary: ArgumentVocabulary, pointer: HelpPointer): GateOutcome {
+  const refusal = run(ARGUMENT_GATES, { tool, args, vocabulary, pointer });
+  return refusal ? { refusal } : { data: args };
 }
 
 /** The data-level gates a plain tool's arguments meet (unknown keys at any depth, then values). */
-export function checkPlainArguments(tool: string, args: Record<string, unknown>, target: DataTarget): GateRefusal | undefined {
-  return run(PLAIN_TOOL_GATES, { tool, args, vocabulary: {}, pointer: target.pointer, target, data: args });
+export function checkPlainArguments(tool: string, args: Record<string, unknown>, target: DataTarget): GateOutcome {
+  const refusal = run(PLAIN_TOOL_GATES, { tool, args, vocabulary: {}, pointer: target.pointer, target, data: args });
+  return refusal ? { refusal } : { data: args };
 }

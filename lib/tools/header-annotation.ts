@@ -1,21 +1,7 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { quoted } from '../util/bounded.js';
+import type { HeaderAnnotation } from '../protocol/header-annotation-lookup.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-
-/**
- * A header annotation: an `x-mcp-header` key on an input-schema property, naming the `Mcp-Param-{X}` header a
- * conforming client mirrors that argument into. Read from a tool's published input schema at module init.
- */
-export interface HeaderAnnotation {
-  /** The annotation's value `X`, as written. */
-  readonly value: string;
-  /** The header name, lower-cased as Node exposes it: `mcp-param-x`. */
-  readonly header: string;
-  /** The property names from the arguments root to the annotated property (a pure `properties` chain). */
-  readonly path: readonly string[];
-  /** The property's JSON type. */
-  readonly type: 'string' | 'integer' | 'boolean';
-}
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);

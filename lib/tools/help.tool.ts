@@ -1,7 +1,7 @@
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { checkArguments, unknownActionAnswer, type ArgumentVocabulary, type JsonType } from './dispatch-gates.js';
+import { checkArguments, unknownActionAnswer, type ArgumentVocabulary, type GatedCall, type JsonType } from './dispatch-gates.js';
 import { helpPointer } from './help-pointer.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import { toolDefinition } from './tool-definition.js';
@@ -57,8 +57,6 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
   const listed = (names: string[]) => names.slice(0, NAMES_LISTED).join(', ') + (names.length > NAMES_LISTED ? ', …' : '');
 
   const answer = async (args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> => {
-    const refusal = checkArguments(HELP_TOOL_NAME, args, HELP_ARGUMENTS, helpPointer());
-    if (refusal) return errorResult(refusal.payload);
     const { tool: toolName, action } = args as { tool?: string; action?: string };
     if (toolName === undefined && action === undefined) return textResult(JSON.stringify({ tools: registry.list().map((t) => t.help.index) }), false);
     if (toolName === undefined)
@@ -94,16 +92,26 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
       actions: new Map(),
       actionContext: async () => undefined,
     },
-    async run(args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> {
-      const result = await answer(args, run);
+    gate(args) {
+      const gated = checkArguments(HELP_TOOL_NAME, args, HELP_ARGUMENTS, helpPointer());
+      if ('refusal' in gated) helpCalled(args, false);
+      return gated;
+    },
+    async handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult> {
+      const result = await answer(call.data, run);
       const found = result.isError !== true;
       if (!found) run.errorKind = 'dispatch';
-      publish('mcp:help:called', () => ({
-        ...(typeof args.tool === 'string' && { tool: bounded(args.tool, 64) }),
-        ...(typeof args.action === 'string' && { action: bounded(args.action, 64) }),
-        found,
-      }));
+      helpCalled(call.data, found);
       return result;
     },
   };
+}
+
+/** Every answered help call emits one `mcp:help:called`, its refusals included. */
+function helpCalled(args: Record<string, unknown>, found: boolean): void {
+  publish('mcp:help:called', () => ({
+    ...(typeof args.tool === 'string' && { tool: bounded(args.tool, 64) }),
+    ...(typeof args.action === 'string' && { action: bounded(args.action, 64) }),
+    found,
+  }));
 }

@@ -1,15 +1,13 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpContext } from '../context/mcp-context.js';
-import type { SchemaCompiler } from '../validation/schema-compiler.js';
-import { checkPlainArguments, type DataTarget } from './dispatch-gates.js';
+import { checkPlainArguments, type DataTarget, type GatedCall } from './dispatch-gates.js';
 import { handlerResult } from './handler-result.js';
 import { collectHeaderAnnotations } from './header-annotation.js';
 import { helpPointer } from './help-pointer.js';
 import { closeSchema, keyNode, schemaOffence } from './key-set.js';
 import type { JsonSchema, McpToolOptions, ToolCallResult } from './tool.interfaces.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
-import { readHooks } from './tool-hooks.js';
-import { errorResult } from './tool-result.js';
+import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
 import { ValueGate } from './value-gate.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -32,7 +30,7 @@ export interface McpPlainTool {
  * `additionalProperties: false`), then every value against the schema. `run` then runs, and its return becomes a
  * result as an action's does (no hints or action context: those are per action).
  */
-export function buildPlainTool(options: McpToolOptions, instance: object, compiler: SchemaCompiler): WiredTool {
+export function buildPlainTool(options: McpToolOptions, instance: object, kit: ToolBuildKit): WiredTool {
   const name = options.name;
   const where = `tool "${name}"`;
   const run = (instance as Partial<McpPlainTool>).run;
@@ -42,9 +40,9 @@ export function buildPlainTool(options: McpToolOptions, instance: object, compil
   const badShape = schemaOffence(inputSchema);
   if (badShape) throw new McpConfigurationError(`${where}, inputSchema`, `is malformed ${badShape}`);
   const published = closeSchema(inputSchema);
-  const values = ValueGate.build(compiler, published, `${where}, inputSchema`);
-  const output = options.outputSchema ? compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
-  const hooks = readHooks(name, instance, output);
+  const values = ValueGate.build(kit.compiler, published, `${where}, inputSchema`);
+  const output = options.outputSchema ? kit.compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
+  const hooks = readHooks(name, instance, output, kit.resultShape);
   const headerAnnotations = collectHeaderAnnotations(name, published);
   const pointer = helpPointer(name);
   const target: DataTarget = {
@@ -76,16 +74,10 @@ export function buildPlainTool(options: McpToolOptions, instance: object, compil
       actions: new Map(),
       actionContext: async () => undefined,
     },
-    async run(args: Record<string, unknown>, toolRun: ToolRun): Promise<ToolCallResult> {
-      const refusal = checkPlainArguments(name, args, target);
-      if (refusal) {
-        toolRun.errorKind = 'dispatch';
-        return errorResult(refusal.payload);
-      }
+    gate: (args) => checkPlainArguments(name, args, target),
+    async handle(call: GatedCall, toolRun: ToolRun): Promise<ToolCallResult> {
       const ctx = toolRun.contextFor();
-      const result = await handlerResult(hooks, await run.call(instance, args, ctx), undefined, ctx);
-      if (result.isError === true) toolRun.errorKind = 'tool';
-      return result;
+      return handlerResult(hooks, await run.call(instance, call.data, ctx), undefined, ctx);
     },
   };
 }

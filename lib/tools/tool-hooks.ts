@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';
 
 /**
@@ -19,13 +19,19 @@ export interface ToolHooks {
   readonly resultShape: ValidateFunction;
 }
 
+/** What building a tool at module init uses: the schema compiler, and the protocol's `CallToolResult` validator. */
+export interface ToolBuildKit {
+  readonly compiler: SchemaCompiler;
+  readonly resultShape: ValidateFunction;
+}
+
 /**
  * Reads the optional hooks off a tool instance at module init. Invariant: a hook the tool has is a function; a
  * member of that name holding anything else is refused (`McpConfigurationError` naming tool and hook), so the
  * request path only ever probes for presence.
  */
-export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined): ToolHooks {
-  const hooks: Record<string, unknown> = { tool, output, resultShape: ProtocolSchema.shared().validator('CallToolResult') };
+export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined, resultShape: ValidateFunction): ToolHooks {
+  const hooks: Record<string, unknown> = { tool, output, resultShape };
   for (const name of TOOL_HOOK_NAMES) {
     const member = (instance as Record<string, unknown>)[name];
     if (member === undefined) continue;

@@ -1,9 +1,5 @@
-import { faultKind } from '../telemetry/channels.js';
-import { bounded } from '../util/bounded.js';
+import { faultKind, faultMessage } from '../errors/fault-containment.js';
 import type { ToolCallResult } from './tool.interfaces.js';
-
-/** How long a fault's message may be in the diagnostic body. */
-export const FAULT_MESSAGE_BOUND = 300;
 
 /** Whether a value already is MCP tool-result content: an object with a `content` array. */
 export function isToolResultShape(value: unknown): value is { content: unknown[]; isError?: unknown; structuredContent?: unknown } & Record<string, unknown> {
@@ -22,19 +18,6 @@ export function textResult(text: string, isError: boolean): ToolCallResult {
  */
 export function errorResult(payload: Record<string, unknown>): ToolCallResult {
   return textResult(JSON.stringify(payload), true);
-}
-
-/**
- * A fault's message, bounded: an Error's own message (its kind is the diagnostic's `exception`), or the bounded
- * rendering of any other thrown value. Total, like the bounded-rendering helper it goes through.
- */
-export function faultMessage(thrown: unknown): string {
-  try {
-    if (thrown instanceof Error) return bounded(String(thrown.message), FAULT_MESSAGE_BOUND);
-  } catch {
-    // A hostile Error (a throwing getter, a Proxy): fall back to the generic rendering below.
-  }
-  return bounded(thrown, FAULT_MESSAGE_BOUND);
 }
 
 /**

@@ -2,12 +2,14 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
 import { buildHelpTool } from './help.tool.js';
 import { buildPlainTool } from './plain-tool.js';
 import type { McpActionOptions, McpToolOptions } from './tool.interfaces.js';
 import { checkToolOptions } from './tool-definition.js';
+import type { ToolBuildKit } from './tool-hooks.js';
 import { ToolRegistry } from './tool.registry.js';
 
 /**
@@ -25,10 +27,11 @@ export class ToolExplorer implements OnModuleInit {
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
     private readonly registry: ToolRegistry,
+    private readonly protocol: ProtocolSchema,
   ) {}
 
   onModuleInit(): void {
-    const compiler = new SchemaCompiler();
+    const kit: ToolBuildKit = { compiler: new SchemaCompiler(), resultShape: this.protocol.validator('CallToolResult') };
     const wired = new Set<unknown>();
     for (const wrapper of this.discovery.getProviders()) {
       // A class provider is read from its class; a value or factory provider from its instance's class. An alias
@@ -52,8 +55,8 @@ export class ToolExplorer implements OnModuleInit {
       if (options.inputSchema !== undefined) {
         if (actions.length)
           throw new McpConfigurationError(where, `declares both an inputSchema (a plain tool) and @McpAction methods (${actions.map((a) => `${a.method}()`).join(', ')}); a tool is one or the other`);
-        this.registry.wireIn(buildPlainTool(options, instance, compiler));
-      } else this.registry.wireIn(buildActionTool(options, instance, actions, compiler));
+        this.registry.wireIn(buildPlainTool(options, instance, kit));
+      } else this.registry.wireIn(buildActionTool(options, instance, actions, kit));
     }
     this.registry.wireInHelp(buildHelpTool(this.registry));
   }

@@ -2,21 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
-import type { HeaderAnnotation } from './header-annotation.js';
+import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
+import type { GatedCall, GateOutcome } from './dispatch-gates.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 
 /** Builds the context of one tool run, once the action is known (`tool` defaults to the called tool). */
 export type McpContextFactory = (action?: string, tool?: string) => McpContext;
 
 /**
- * One run of a tool, as the dispatch service hands it over: how to build the context, and the record the tool
- * fills in for telemetry: the action the gates resolved, and who answered with an error.
+ * A tool run: one tools/call of a wired tool, as the dispatch service runs it. It says how to build the context
+ * and records, for telemetry, the action the gates resolved and who answered with an error.
  */
 export interface ToolRun {
   readonly contextFor: McpContextFactory;
   /** The action the dispatch gates resolved (action tools), set before the handler runs. */
   action?: string;
-  /** `dispatch` when a gate refused the call, `tool` when the tool answered with an error. */
+  /** `dispatch` when a gate (or help) refused the call, `tool` when the tool answered with an error. */
   errorKind?: 'dispatch' | 'tool';
 }
 
@@ -33,16 +34,19 @@ export interface ToolHelp {
 }
 
 /**
- * A tool as module init wired it in: its tools/list definition (built and validated once), the header
- * annotations its input schema publishes, what help publishes about it, and the one entry point a tools/call
- * reaches. `run` may throw: fault containment is the dispatch service's, around it.
+ * A wired tool: a tool as module init wired it in: its tools/list definition, the header annotations its input
+ * schema publishes, what help publishes about it, its dispatch gates and its handler. The dispatch service runs
+ * `gate` then `handle`; `handle` may throw (fault containment is the dispatch service's).
  */
 export interface WiredTool {
   readonly name: string;
   readonly definition: Readonly<Record<string, unknown>>;
   readonly headerAnnotations: readonly HeaderAnnotation[];
   readonly help: ToolHelp;
-  run(args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult>;
+  /** Runs the tool's dispatch gates on a call's arguments: a refusal, or the call to hand to `handle`. */
+  gate(args: Record<string, unknown>): GateOutcome;
+  /** Runs the handler of a call the gates let through, and turns its return into the result. */
+  handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult>;
 }
 
 /** Tool names a conforming client accepts (the spec's SHOULD, enforced at wire-in). */
@@ -54,7 +58,7 @@ export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * is by name, so tools/list and help's index are deterministic.
  */
 @Injectable()
-export class ToolRegistry {
+export class ToolRegistry implements HeaderAnnotationLookup {
   private readonly tools = new Map<string, WiredTool>();
   private sorted: WiredTool[] = [];
 
@@ -89,6 +93,11 @@ export class ToolRegistry {
   /** The tool wired in under `name`, if any (a Map lookup: a caller's `__proto__` finds nothing). */
   get(name: string): WiredTool | undefined {
     return this.tools.get(name);
+  }
+
+  /** The header annotations of the tool wired in under `tool` (the header-binding check's lookup). */
+  annotationsOf(tool: string): readonly HeaderAnnotation[] {
+    return this.tools.get(tool)?.headerAnnotations ?? [];
   }
 
   /** Every tool, sorted by name. */

@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { faultKind, publish } from '../telemetry/channels.js';
-import { requestState } from '../protocol/request-state.js';
+import { faultKind } from '../errors/fault-containment.js';
+import { publish } from '../telemetry/channels.js';
+import { requestRecord } from '../contracts/request-record.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { McpAuth, type McpAuthDecision, type McpAuthInfo } from './mcp-auth.interface.js';
+import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
@@ -113,7 +114,7 @@ export class McpAuthGuard implements CanActivate {
       throw new AuthFault(thrown);
     }
     if (decision.outcome !== 'allow') throw this.refuse(decision, false);
-    requestState(req).auth = decision.info;
+    requestRecord(req).auth = decision.info;
     return true;
   }
 

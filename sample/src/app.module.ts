@@ -5,9 +5,9 @@ import { WeatherTool } from './weather/weather.tool.js';
 import { DeleteNoteTool } from './notes/delete-note.tool.js';
 import { NotesStore } from './notes/notes.store.js';
 import { ReindexNotesTool } from './notes/reindex-notes.tool.js';
+import { TasksModule } from './tasks/tasks.module.js';
 
 const stateSecret = process.env.MCP_REQUEST_STATE_SECRET;
-import { TasksModule } from './tasks/tasks.module.js';
 
 @Module({
   imports: [

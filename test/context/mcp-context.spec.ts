@@ -6,13 +6,16 @@ import { McpContext, isInputRequired } from '../../lib/index.js';
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
 import { MrtrRound } from '../../lib/mrtr/mrtr-round.js';
 import { requestBinding } from '../../lib/mrtr/request-binding.js';
+import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { meta } from '../support/mcp-client.js';
+
+const protocol = await ProtocolSchema.vendored();
 
 const FORM = { message: 'ok?', requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } } };
 
 /** A context for tool `t` of a request with the given `_meta` overrides, optionally with a round. */
 function context(metaOverrides: Record<string, unknown> = {}, round?: MrtrRound): McpContext {
-  return new McpContext({ meta: meta(metaOverrides) }, {}, 't', undefined, new AbortController().signal, round ? { round } : {});
+  return new McpContext({ record: { meta: meta(metaOverrides) }, headers: {}, tool: 't', signal: new AbortController().signal, round });
 }
 
 const round = (capabilities: Record<string, unknown>, responses?: Record<string, unknown>) =>
@@ -23,6 +26,7 @@ const round = (capabilities: Record<string, unknown>, responses?: Record<string,
     responses,
     earlier: undefined,
     schemas: new ElicitationSchemaCache(),
+    protocol,
   });
 
 describe('McpContext', () => {
@@ -87,7 +91,7 @@ describe('McpContext', () => {
     const req = new IncomingMessage(new Socket());
     const res = new ServerResponse(req);
     const answer = AnswerStream.attach(req, res, 'tools/call');
-    const ctx = new McpContext({ meta: meta({ progressToken: 'p' }) }, {}, 't', undefined, answer.signal, { answer });
+    const ctx = new McpContext({ record: { meta: meta({ progressToken: 'p' }) }, headers: {}, tool: 't', signal: answer.signal, answer });
     const action = ctx.withAction('create');
     expect([action.action, action.tool, action.progressToken]).toEqual(['create', 't', 'p']);
     expect(ctx.progress(5)).toBe(true);

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { meta, post, rpc } from '../support/mcp-client.js';
 
 const EXAMPLES = new URL('../fixtures/spec-examples/', import.meta.url);
-const schema = ProtocolSchema.shared();
+const schema = await ProtocolSchema.vendored();
 
 describe('server/discover', () => {
   let t: TestApp;

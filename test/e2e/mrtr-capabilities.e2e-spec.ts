@@ -4,7 +4,7 @@ import { callTool, sampled } from '../support/mrtr-client.js';
 import { AdaptiveTool, AskTool, DegradeTool } from '../support/mrtr-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-const schema = ProtocolSchema.shared();
+const schema = await ProtocolSchema.vendored();
 
 describe('client capabilities of input requests (read from this request only)', () => {
   let t: TestApp;

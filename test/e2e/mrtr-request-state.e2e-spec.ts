@@ -8,6 +8,8 @@ import { accept, callTool } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool, ThreeRoundsTool, sideEffects } from '../support/mrtr-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+const schema = await ProtocolSchema.vendored();
+
 const OLD = 'old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-OLD';
 const NEW = 'new-secret-9876543210-zyxwvutsrqponmlkjihgfedcba-NEW';
 const OTHER = 'other-secret-AbCdEfGhIjKlMnOpQrStUvWxYz-0123456789';
@@ -27,7 +29,7 @@ async function roundOne(t: TestApp, file = 'x.txt', headers: Record<string, stri
 /** Expects a refused requestState: 400 + -32602 naming the problem, and the tool never ran. */
 function expectRefused(res: { status: number; body: any }, problem: string): void {
   expect(res.status).toBe(400);
-  expect(ProtocolSchema.shared().check('JSONRPCErrorResponse', res.body)).toEqual([]);
+  expect(schema.check('JSONRPCErrorResponse', res.body)).toEqual([]);
   expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_request_state', problem } });
   expect(res.body.id).toBeDefined();
   expect(sideEffects).toEqual([]);

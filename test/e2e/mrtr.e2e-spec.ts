@@ -5,7 +5,7 @@ import { accept, callTool, sampled, statePayload } from '../support/mrtr-client.
 import { MRTR_TEST_TOOLS, sideEffects } from '../support/mrtr-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-const schema = ProtocolSchema.shared();
+const schema = await ProtocolSchema.vendored();
 const SECRET = 'mrtr-e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 const ROOTS = { roots: [{ uri: 'file:///test/root', name: 'Test Root' }] };
 

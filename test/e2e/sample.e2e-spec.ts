@@ -66,7 +66,7 @@ describe('npm start (the sample app)', () => {
     });
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { result: { capabilities: Record<string, unknown> } };
-    expect(ProtocolSchema.shared().check('DiscoverResultResponse', answer)).toEqual([]);
+    expect((await ProtocolSchema.vendored()).check('DiscoverResultResponse', answer)).toEqual([]);
     expect(answer.result.capabilities.tools).toEqual({});
   });
 });

@@ -9,7 +9,7 @@ import { FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, fl
 import { answerMessages, finalMessage, sseMessages } from '../support/sse.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-const schema = ProtocolSchema.shared();
+const schema = await ProtocolSchema.vendored();
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 
 /** Expects an SSE answer with the library's stream headers. */

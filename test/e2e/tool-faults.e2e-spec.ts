@@ -7,6 +7,8 @@ import { sseMessages } from '../support/sse.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
 
+const schema = await ProtocolSchema.vendored();
+
 /** One row per fault kind: the action, the `exception` the diagnostic names, and what its message starts with. */
 const FAULTS: [string, string, string, RegExp][] = [
   ['an Error', 'error', 'RangeError', /^the disk is full\\u000asecond line$/],
@@ -97,7 +99,6 @@ class UnsendableTool implements McpPlainTool {
 
 describe('method errors the sender cannot send as they are', () => {
   const app = useTestApp({ providers: [UnsendableTool] });
-  const schema = ProtocolSchema.shared();
 
   it.each(Object.keys(UNSENDABLE))('answers one with %s by method containment: 500 + -32603 in the JSON-RPC dialect, one event', async (how) => {
     const events = await recordEvents(['mcp:method:error'], async () => {

@@ -1,70 +1,83 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { canonicalDigest, requestBinding } from '../../lib/mrtr/request-binding.js';
+import type { RequestStateCodec, RequestStateOpened } from '../../lib/contracts/request-state-codec.js';
+import { HmacRequestStateCodec } from '../../lib/mrtr/hmac-request-state-codec.js';
 import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, type RequestStateContent } from '../../lib/mrtr/request-state-seal.js';
 
 const SECRET = 'unit-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 const binding = requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, undefined);
+const bound = (b = binding) => () => b;
 const content: RequestStateContent = { binding, round: 1, answers: { user_name: { action: 'accept', content: { name: 'Ada' } } }, toolState: { step: 1 } };
 
 /** A seal on a clock the test moves. */
 function clocked(secrets: string[] | undefined, ttlMs = 1000) {
   const clock = { now: 1_000_000 };
-  return { seal: new RequestStateSeal(secrets, ttlMs, () => clock.now), clock };
+  return { seal: new RequestStateSeal(new HmacRequestStateCodec(secrets), ttlMs, () => clock.now), clock };
 }
 
-describe('RequestStateSeal', () => {
-  it('opens what it sealed, with the content intact', () => {
+describe('RequestStateSeal over the HMAC codec', () => {
+  it('opens what it sealed, with the content intact', async () => {
     const { seal } = clocked([SECRET]);
-    const sealed = seal.seal(content);
+    const sealed = await seal.seal(content);
     expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    expect(seal.open(sealed, binding)).toEqual({ ok: true, content });
+    expect(await seal.open(sealed, bound())).toEqual({ ok: true, content });
   });
 
-  it('leaves out an undefined tool state', () => {
+  it('leaves out an undefined tool state', async () => {
     const { seal } = clocked([SECRET]);
-    const opened = seal.open(seal.seal({ ...content, toolState: undefined }), binding);
+    const opened = await seal.open(await seal.seal({ ...content, toolState: undefined }), bound());
     expect(opened.ok && opened.content.toolState).toBeUndefined();
   });
 
-  it('refuses a state one tick past its expiry, not before', () => {
+  it('refuses a state one tick past its expiry, not before', async () => {
     const { seal, clock } = clocked([SECRET], 1000);
-    const sealed = seal.seal(content);
+    const sealed = await seal.seal(content);
     clock.now += 1000;
-    expect(seal.open(sealed, binding).ok).toBe(true);
+    expect((await seal.open(sealed, bound())).ok).toBe(true);
     clock.now += 1;
-    expect(seal.open(sealed, binding)).toEqual({ ok: false, problem: 'expired' });
+    expect(await seal.open(sealed, bound())).toEqual({ ok: false, problem: 'expired' });
   });
 
-  it('checks the tag before the expiry (an expired forgery is "tampered", not "expired")', () => {
+  it('checks the tag before the expiry (an expired forgery is "tampered", not "expired")', async () => {
     const { seal, clock } = clocked([SECRET]);
-    const [v, p] = seal.seal(content).split('.');
+    const [v, p] = (await seal.seal(content)).split('.');
     clock.now += 10_000;
-    expect(seal.open(`${v}.${p}.${'A'.repeat(43)}`, binding)).toEqual({ ok: false, problem: 'tampered' });
+    expect(await seal.open(`${v}.${p}.${'A'.repeat(43)}`, bound())).toEqual({ ok: false, problem: 'tampered' });
   });
 
-  it('refuses a state bound to another call or another principal', () => {
+  it('computes the binding only once the tag, shape and expiry passed', async () => {
     const { seal } = clocked([SECRET]);
-    const sealed = seal.seal(content);
-    expect(seal.open(sealed, requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 2 } }, undefined))).toEqual({ ok: false, problem: 'other_call' });
-    expect(seal.open(sealed, requestBinding('admin/mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, undefined))).toEqual({ ok: false, problem: 'other_call' });
-    expect(seal.open(sealed, requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice'))).toEqual({ ok: false, problem: 'other_principal' });
+    let computed = 0;
+    const counting = () => (computed++, binding);
+    await seal.open(`v1.abc.${'A'.repeat(43)}`, counting);
+    expect(computed).toBe(0);
+    await seal.open(await seal.seal(content), counting);
+    expect(computed).toBe(1);
   });
 
-  it('opens with any configured secret and seals with the first (rotation)', () => {
+  it('refuses a state bound to another call or another principal', async () => {
+    const { seal } = clocked([SECRET]);
+    const sealed = await seal.seal(content);
+    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 2 } }, undefined)))).toEqual({ ok: false, problem: 'other_call' });
+    expect(await seal.open(sealed, bound(requestBinding('admin/mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, undefined)))).toEqual({ ok: false, problem: 'other_call' });
+    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice')))).toEqual({ ok: false, problem: 'other_principal' });
+  });
+
+  it('opens with any configured secret and seals with the first (rotation)', async () => {
     const OLD = 'old-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
-    const oldSeal = new RequestStateSeal([OLD], 1000);
-    const rotated = new RequestStateSeal([SECRET, OLD], 1000);
-    expect(rotated.open(oldSeal.seal(content), binding).ok).toBe(true);
-    expect(oldSeal.open(rotated.seal(content), binding)).toEqual({ ok: false, problem: 'tampered' });
-    expect(new RequestStateSeal([SECRET], 1000).open(rotated.seal(content), binding).ok).toBe(true);
+    const oldSeal = new RequestStateSeal(new HmacRequestStateCodec([OLD]), 1000);
+    const rotated = new RequestStateSeal(new HmacRequestStateCodec([SECRET, OLD]), 1000);
+    expect((await rotated.open(await oldSeal.seal(content), bound())).ok).toBe(true);
+    expect(await oldSeal.open(await rotated.seal(content), bound())).toEqual({ ok: false, problem: 'tampered' });
+    expect((await new RequestStateSeal(new HmacRequestStateCodec([SECRET]), 1000).open(await rotated.seal(content), bound())).ok).toBe(true);
   });
 
-  it('shares one random secret per process when none is configured', () => {
-    const a = new RequestStateSeal(undefined, 1000);
-    const b = new RequestStateSeal(undefined, 1000);
-    expect(b.open(a.seal(content), binding).ok).toBe(true);
-    expect(new RequestStateSeal([SECRET], 1000).open(a.seal(content), binding)).toEqual({ ok: false, problem: 'tampered' });
+  it('shares one random secret per process when none is configured', async () => {
+    const a = new RequestStateSeal(new HmacRequestStateCodec(), 1000);
+    const b = new RequestStateSeal(new HmacRequestStateCodec(), 1000);
+    expect((await b.open(await a.seal(content), bound())).ok).toBe(true);
+    expect(await new RequestStateSeal(new HmacRequestStateCodec([SECRET]), 1000).open(await a.seal(content), bound())).toEqual({ ok: false, problem: 'tampered' });
   });
 
   it.each([
@@ -72,34 +85,63 @@ describe('RequestStateSeal', () => {
     ['another version', 'v9.abc.def'],
     ['a payload outside base64url', 'v1.ab+c.def'],
     ['a state over the size limit', `v1.${'a'.repeat(REQUEST_STATE_MAX_CHARS)}.b`],
-  ])('refuses %s as malformed', (_case, sealed) => {
-    expect(clocked([SECRET]).seal.open(sealed, binding)).toEqual({ ok: false, problem: 'malformed' });
+  ])('refuses %s as malformed', async (_case, sealed) => {
+    expect(await clocked([SECRET]).seal.open(sealed, bound())).toEqual({ ok: false, problem: 'malformed' });
   });
 
-  it('refuses a correctly tagged payload that is not a sealed state as malformed', () => {
+  it('refuses a correctly tagged payload that is not a sealed state as malformed', async () => {
     const { seal } = clocked([SECRET]);
     const body = `v1.${Buffer.from(JSON.stringify({ hello: 'world' })).toString('base64url')}`;
     const tag = createHmac('sha256', SECRET).update(body).digest('base64url');
-    expect(seal.open(`${body}.${tag}`, binding)).toEqual({ ok: false, problem: 'malformed' });
-    const otherTag = seal.seal(content).split('.')[2]!;
-    expect(seal.open(`${body}.${otherTag}`, binding)).toEqual({ ok: false, problem: 'tampered' });
+    expect(await seal.open(`${body}.${tag}`, bound())).toEqual({ ok: false, problem: 'malformed' });
+    const otherTag = (await seal.seal(content)).split('.')[2]!;
+    expect(await seal.open(`${body}.${otherTag}`, bound())).toEqual({ ok: false, problem: 'tampered' });
   });
 
-  it('refuses to seal more than it would open', () => {
+  it('refuses to seal more than it would open', async () => {
     const { seal } = clocked([SECRET]);
-    expect(() => seal.seal({ ...content, toolState: 'x'.repeat(REQUEST_STATE_MAX_CHARS) })).toThrow(RangeError);
+    await expect(seal.seal({ ...content, toolState: 'x'.repeat(REQUEST_STATE_MAX_CHARS) })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('RequestStateSeal over a custom codec', () => {
+  /** A codec that keeps payloads server-side and hands out handles, as a KMS- or store-backed one might. */
+  class HandleCodec implements RequestStateCodec {
+    private readonly kept = new Map<string, string>();
+    async seal(payload: string): Promise<string> {
+      const handle = `h${this.kept.size}`;
+      this.kept.set(handle, payload);
+      return handle;
+    }
+    async open(sealed: string): Promise<RequestStateOpened> {
+      const payload = this.kept.get(sealed);
+      return payload === undefined ? { ok: false, problem: /^h\d+$/.test(sealed) ? 'tampered' : 'malformed' } : { ok: true, payload };
+    }
+  }
+
+  it('seals and opens through the codec, the library still checking expiry and binding', async () => {
+    const clock = { now: 0 };
+    const seal = new RequestStateSeal(new HandleCodec(), 1000, () => clock.now);
+    const sealed = await seal.seal(content);
+    expect(sealed).toBe('h0');
+    expect(await seal.open(sealed, bound())).toEqual({ ok: true, content });
+    expect(await seal.open('h9', bound())).toEqual({ ok: false, problem: 'tampered' });
+    expect(await seal.open('zz', bound())).toEqual({ ok: false, problem: 'malformed' });
+    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'other' }, undefined)))).toEqual({ ok: false, problem: 'other_call' });
+    clock.now = 1001;
+    expect(await seal.open(sealed, bound())).toEqual({ ok: false, problem: 'expired' });
   });
 });
 
 describe('canonicalDigest', () => {
-  it('ignores object key order and undefined members, but not array order', () => {
+  it('ignores object key order and undefined members, but not array order', async () => {
     expect(canonicalDigest({ a: 1, b: { c: [1, 2], d: 'x' } })).toBe(canonicalDigest({ b: { d: 'x', c: [1, 2], e: undefined }, a: 1 }));
     expect(canonicalDigest([1, 2])).not.toBe(canonicalDigest([2, 1]));
     expect(canonicalDigest({ a: '1' })).not.toBe(canonicalDigest({ a: 1 }));
     expect(canonicalDigest({ 'a"b': 1 })).not.toBe(canonicalDigest({ a: 'b": 1' }));
   });
 
-  it('digests any nesting depth without overflowing the stack', () => {
+  it('digests any nesting depth without overflowing the stack', async () => {
     const depth = 100_000;
     const deep = JSON.parse('['.repeat(depth) + ']'.repeat(depth));
     expect(canonicalDigest(deep)).toMatch(/^[A-Za-z0-9_-]{22}$/);

@@ -11,7 +11,7 @@ import {
   type McpPlainTool,
   type McpToolHooks,
 } from '../../lib/index.js';
-import { PASSES_CONTAINMENT } from '../../lib/errors/passes-containment.js';
+import { PASSES_CONTAINMENT } from '../../lib/errors/fault-containment.js';
 
 /** A dependency the tasks tool gets injected: proves tools are built by Nest's DI. */
 @Injectable()

@@ -5,6 +5,8 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
 
+const schema = await ProtocolSchema.vendored();
+
 /**
  * One cell per method of MCP_METHODS: a valid request, and whether this build serves it. A served method
  * answers 200 with a result valid against the protocol schema; an unserved one 404 + -32601. The record is
@@ -25,7 +27,6 @@ const CELLS = {
 
 describe('methods sweep', () => {
   let t: TestApp;
-  const schema = ProtocolSchema.shared();
   beforeAll(async () => {
     t = await createTestApp({ providers: [EchoTool] });
   });

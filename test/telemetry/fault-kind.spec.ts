@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from '@jest/globals';
-import { faultKind } from '../../lib/telemetry/channels.js';
+import { faultKind } from '../../lib/errors/fault-containment.js';
 
 describe('faultKind names what was thrown without running its code', () => {
   it.each([

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type { McpAuth } from './wire/mcp-auth.interface.js';
+import type { McpAuth } from '../contracts/mcp-auth.interface.js';
+import type { RequestStateCodec } from '../contracts/request-state-codec.js';
 
 /** An icon a client may show for the server (MCP `Icon`). @publicApi */
 export interface McpIcon {
@@ -78,6 +79,13 @@ export interface McpRequestStateOptions {
    * @default 600000 (10 minutes)
    */
   ttlMs?: number;
+  /**
+   * Your own requestState codec (a KMS-backed or encrypting seal) instead of the HMAC one: an instance, or a
+   * class resolved from the host's providers (or instantiated with injection). It holds its own keys, so
+   * `secrets` is not given with it.
+   * @default undefined (`HmacRequestStateCodec` with `secrets`)
+   */
+  codec?: RequestStateCodec | Type<RequestStateCodec>;
 }
 
 /**
@@ -157,7 +165,11 @@ export interface McpResolvedOptions
   readonly allowedOrigins: readonly string[] | undefined;
   readonly protectedResourceMetadata: McpProtectedResourceMetadata | undefined;
   readonly auth: McpAuth | Type<McpAuth> | undefined;
-  readonly requestState: { readonly secrets: readonly string[] | undefined; readonly ttlMs: number };
+  readonly requestState: {
+    readonly secrets: readonly string[] | undefined;
+    readonly ttlMs: number;
+    readonly codec: RequestStateCodec | Type<RequestStateCodec> | undefined;
+  };
 }
 
 /** The extras given beside the options to `forRoot`/`forRootAsync`. @publicApi */

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { RejectionMark } from '../errors/rejection.exception.js';
+import type { McpAuthInfo } from './mcp-auth.interface.js';
+
+/** A JSON-RPC id as the protocol allows it: a string or an integer. */
+export type JsonRpcId = string | number;
+
+/** What message classification found a parsed message to be (see `classifyMessage`). */
+export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
+
+/**
+ * The request record: what the POST chain has proved about one HTTP request, kept on the Node request so each
+ * stage reads what an earlier one proved instead of reading the body again. Stages fill it in chain order.
+ */
+export interface McpRequestRecord {
+  /** The parsed body (parse step). */
+  message?: Record<string, unknown>;
+  /** The message kind (message validation). */
+  kind?: MessageKind;
+  /** The request id, when it could be read; error envelopes echo it. */
+  id?: JsonRpcId;
+  /** The JSON-RPC method, when the message has a string one. */
+  method?: string;
+  /** `params._meta`, once the protocol-fields check proved it. */
+  meta?: Record<string, unknown>;
+  /** What the auth provider returned (auth check). */
+  auth?: McpAuthInfo;
+  /** The rejection mark, once the rejection sender sent a rejection. */
+  rejection?: RejectionMark;
+}
+
+const RECORD = Symbol.for('nest-mcp.request-record');
+
+type WithRecord = IncomingMessage & { [RECORD]?: McpRequestRecord };
+
+/** The request's record, created on first use. */
+export function requestRecord(req: IncomingMessage): McpRequestRecord {
+  return ((req as WithRecord)[RECORD] ??= {});
+}
+
+/**
+ * The rejection mark of a request the mount refused, or undefined when it was not refused (or never reached
+ * the mount). For a host's logging middleware or interceptor, read once the answer is sent; takes the Node
+ * request or an adapter's request wrapping it (`raw`).
+ * @publicApi
+ */
+export function rejectionMarkOf(req: IncomingMessage | { readonly raw: IncomingMessage }): RejectionMark | undefined {
+  const node = (req as { raw?: IncomingMessage }).raw ?? (req as IncomingMessage);
+  return (node as WithRecord)[RECORD]?.rejection;
+}
+
+/** Reads a JSON-RPC id the protocol allows (a string, or a safe integer), or undefined. */
+export function readableId(message: unknown): JsonRpcId | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const id = (message as { id?: unknown }).id;
+  if (typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) return id;
+  return undefined;
+}
