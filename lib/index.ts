@@ -25,6 +25,7 @@ export { SingletonHeaderGuard } from './wire/singleton-header.guard.js';
 export { McpAuthGuard } from './wire/mcp-auth.guard.js';
 export { McpAuth, McpAuthDecision, NoopAuth, bearerToken } from './contracts/mcp-auth.interface.js';
 export type { McpAuthInfo } from './contracts/mcp-auth.interface.js';
+export { rejectionMarkOf } from './contracts/request-record.js';
 
 // ② parse and validate
 export { ParseStepGuard } from './protocol/parse-step.guard.js';
@@ -33,6 +34,10 @@ export { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 export { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
 export type { JsonRpcError } from './protocol/json-rpc.js';
+export { ProtocolSchema } from './protocol/protocol-schema.js';
+export type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
+export { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
+export type { HeaderAnnotation } from './protocol/header-annotation-lookup.js';
 
 // ③ methods
 export { MCP_METHODS, REMOVED_METHODS } from './methods/mcp-methods.js';
@@ -49,6 +54,9 @@ export type { McpProgressToken } from './context/progress-reporter.js';
 
 // multi round-trip requests
 export { McpInputRequired, isInputRequired } from './mrtr/input-required.js';
+export { RequestStateCodec } from './contracts/request-state-codec.js';
+export type { RequestStateOpened } from './contracts/request-state-codec.js';
+export { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 export type {
   McpElicitParams,
   McpElicitFormParams,

@@ -2,6 +2,7 @@
  * A header annotation as the header-binding check reads it: an `x-mcp-header` key on an input-schema property,
  * naming the `Mcp-Param-{X}` header a conforming client mirrors that argument into. Collected and validated at
  * module init (`collectHeaderAnnotations`).
+ * @publicApi
  */
 export interface HeaderAnnotation {
   /** The annotation's value `X`, as written. */

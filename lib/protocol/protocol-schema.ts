@@ -9,7 +9,7 @@ import { failedCheck } from '../validation/value-count.js';
 /** The vendored official schema of 2026-07-28, a data file shipped in the package (see `schema/SOURCE.md`). */
 const VENDORED_SCHEMA = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
 
-/** A JSON Schema document whose `$defs` hold the protocol's definitions. */
+/** A JSON Schema document whose `$defs` hold the protocol's definitions. @publicApi */
 export interface ProtocolSchemaDocument {
   readonly $defs: Readonly<Record<string, unknown>>;
   readonly [keyword: string]: unknown;

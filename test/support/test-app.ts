@@ -20,6 +20,8 @@ export interface TestAppSpec {
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Nest application options (`bodyParser: false` unless given). */
   appOptions?: Record<string, unknown>;
+  /** Configures the application before it listens (host middleware, say). */
+  configure?: (app: INestApplication) => void;
   /** The address to listen on. @default '127.0.0.1' */
   listenHost?: string;
 }
@@ -54,6 +56,7 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
   const builder = Test.createTestingModule({ imports: [TestHostModule] });
   const moduleRef = await (spec.override ? spec.override(builder) : builder).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, ...(spec.appOptions ?? {}) });
+  spec.configure?.(app);
   await app.listen(0, spec.listenHost ?? '127.0.0.1');
   const server = app.getHttpServer() as Server;
   return { app, server, close: () => app.close() };

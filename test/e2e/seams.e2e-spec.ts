@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import {
+  HmacRequestStateCodec,
+  McpConfigurationError,
+  ProtocolSchema,
+  RequestStateCodec,
+  rejectionMarkOf,
+  type RequestStateOpened,
+} from '../../lib/index.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { accept, callTool } from '../support/mrtr-client.js';
+import { ConfirmDeleteTool, sideEffects } from '../support/mrtr-tools.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/** A dependency the codec below gets injected: where it keeps what it sealed. */
+@Injectable()
+class PayloadVault {
+  readonly kept = new Map<string, string>();
+}
+
+/** A codec that hands out handles and keeps payloads server-side, as a store- or KMS-backed one might. */
+@Injectable()
+class VaultCodec implements RequestStateCodec {
+  constructor(private readonly vault: PayloadVault) {}
+  seal(payload: string): string {
+    const handle = `vault-${this.vault.kept.size + 1}`;
+    this.vault.kept.set(handle, payload);
+    return handle;
+  }
+  async open(sealed: string): Promise<RequestStateOpened> {
+    const payload = this.vault.kept.get(sealed);
+    return payload === undefined ? { ok: false, problem: 'tampered' } : { ok: true, payload };
+  }
+}
+
+const CONFIRM = { confirm: accept({ confirm: true }) };
+
+describe('seams: what a user or a test can replace the Nest way', () => {
+  let t: TestApp | undefined;
+  beforeEach(() => {
+    sideEffects.length = 0;
+  });
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('seals requestState with a codec class given as requestState.codec, resolved from the host providers', async () => {
+    t = await createTestApp({ providers: [ConfirmDeleteTool, PayloadVault, VaultCodec], options: { requestState: { codec: VaultCodec } } });
+    const first = await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
+    expect(first.body.result).toMatchObject({ resultType: 'input_required', requestState: 'vault-1' });
+    const forged = await callTool(t.server, 'confirm_delete', { file: 'a.txt' }, { inputResponses: CONFIRM, requestState: 'vault-9' });
+    expect(forged.status).toBe(400);
+    expect(forged.body.error.data).toEqual({ reason: 'invalid_request_state', problem: 'tampered' });
+    const retry = await callTool(t.server, 'confirm_delete', { file: 'a.txt' }, { inputResponses: CONFIRM, requestState: 'vault-1' });
+    expect(retry.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Deleted a.txt.' }] });
+    expect(sideEffects).toEqual(['deleted a.txt']);
+  });
+
+  it('still binds a custom codec\'s state to its call (another file is another call)', async () => {
+    t = await createTestApp({ providers: [ConfirmDeleteTool, PayloadVault, VaultCodec], options: { requestState: { codec: VaultCodec } } });
+    await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
+    const other = await callTool(t.server, 'confirm_delete', { file: 'b.txt' }, { inputResponses: CONFIRM, requestState: 'vault-1' });
+    expect(other.body.error.data).toEqual({ reason: 'invalid_request_state', problem: 'other_call' });
+    expect(sideEffects).toEqual([]);
+  });
+
+  it('refuses secrets beside a custom codec at module init', async () => {
+    await expect(
+      createTestApp({ providers: [PayloadVault], options: { requestState: { codec: VaultCodec, secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'] } } }),
+    ).rejects.toThrow(McpConfigurationError);
+  });
+
+  it('lets a test swap the codec with overrideProvider', async () => {
+    const seen: string[] = [];
+    const hmac = new HmacRequestStateCodec(['a-long-random-secret-0123456789-abcdefghijklmnop']);
+    const spy: RequestStateCodec = { seal: (p) => (seen.push('seal'), hmac.seal(p)), open: (s) => (seen.push('open'), hmac.open(s)) };
+    t = await createTestApp({ providers: [ConfirmDeleteTool], override: (b) => b.overrideProvider(RequestStateCodec).useValue(spy) });
+    const first = await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
+    await callTool(t.server, 'confirm_delete', { file: 'a.txt' }, { inputResponses: CONFIRM, requestState: first.body.result.requestState });
+    expect(seen).toEqual(['seal', 'open']);
+    expect(sideEffects).toEqual(['deleted a.txt']);
+  });
+
+  it('lets a test swap the protocol schema with overrideProvider', async () => {
+    const checked: string[] = [];
+    const vendored = await ProtocolSchema.vendored();
+    const recording = Object.create(vendored) as ProtocolSchema;
+    recording.check = (definition, value) => (checked.push(definition), vendored.check(definition, value));
+    t = await createTestApp({ providers: [ConfirmDeleteTool], override: (b) => b.overrideProvider(ProtocolSchema).useValue(recording) });
+    const res = await post(t.server, rpc('tools/list'));
+    expect(res.status).toBe(200);
+    expect(checked).toEqual(['JSONRPCRequest', 'RequestMetaObject', 'ListToolsRequest']);
+  });
+});
+
+describe('rejectionMarkOf: a host reads the mark of a refused request', () => {
+  const marks: unknown[] = [];
+  let t: TestApp;
+  beforeEach(async () => {
+    marks.length = 0;
+    t = await createTestApp({
+      configure: (app) =>
+        app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+          res.on('finish', () => marks.push([rejectionMarkOf(req), rejectionMarkOf({ raw: req })]));
+          next();
+        }),
+    });
+  });
+  afterEach(() => t.close());
+
+  it('gives the rejecter and reason of a refused request, and nothing for an accepted one', async () => {
+    await post(t.server, '{not json', { 'content-type': 'application/json' });
+    await post(t.server, rpc('tools/list'), { 'mcp-method': 'tools/call' });
+    await post(t.server, rpc('tools/list'));
+    const invalidJson = { rejecter: 'parse-step', reason: 'invalid_json' };
+    const mismatch = { rejecter: 'header-binding-check', reason: 'header_mismatch' };
+    expect(marks).toEqual([[invalidJson, invalidJson], [mismatch, mismatch], [undefined, undefined]]);
+  });
+});
