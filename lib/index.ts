@@ -1,5 +1,5 @@
 /**
- * The public API. Consumers import only from here (and, later, from the `/testing` subpath).
+ * The public API: consumers import only from here.
  * Proven by: test/sweeps/public-api.sweep.spec.ts (the export list, reviewed on change).
  */
 export { McpModule } from './mcp.module.js';

@@ -1,7 +1,4 @@
-/**
- * Constants shared across the request path: metadata keys, wire names, the served verb and the protocol
- * versions this library serves. One grep finds every key.
- */
+/** Constants shared across the request path: metadata keys, wire names, the served verb and protocol versions. */
 
 /** The protocol revisions this library serves, newest first. The version check reads only this list. @publicApi */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
@@ -9,7 +6,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 /** The HTTP verbs the mount serves. Every other verb reaches the fallthrough (405 + `Allow`). @publicApi */
 export const SERVED_VERBS = ['POST'] as const;
 
-/** Reserved `_meta` keys of the 2026-07-28 revision (DIGEST a.2). @publicApi */
+/** Reserved `_meta` keys of the 2026-07-28 revision (https://modelcontextprotocol.io/specification/2026-07-28/basic). @publicApi */
 export const META_KEYS = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',

@@ -23,17 +23,11 @@ function fallthrough(req: IncomingMessage, res: ServerResponse, status: 404 | 40
 }
 
 /**
- * Builds the mount's controller for one mount path. Nest fixes a controller's route when its decorator runs, so
- * `McpModule.forRoot` builds one class per mount: two mounts at two paths in one app each get their own.
- *
- * - `POST <path>`: the one served verb, through `CHAIN_GUARDS` (the POST chain, in order; see `post-chain.ts`),
- *   then a notification is accepted (202) and a request is routed (`MethodRouter`) and answered 200 through
- *   its answer stream (`AnswerStream`: JSON, or SSE once a notification is sent; a closed stream cancels).
- * - Any other verb at `<path>`: the fallthrough, 405 + `Allow: POST`, plain text, no check run.
- * - Any verb below `<path>` (`<path>/x`): the fallthrough, 404, plain text.
- * `McpExceptionFilter`, bound here, sends every rejection and contains every fault, so the host's global filters
- * never answer for the mount. The host's global guards and body parser run before all of this (Nest's order).
- * Responses are written on the raw Node response: the handler owns the answer, including its status.
+ * Builds the controller for one mount path (Nest fixes a route when its decorator runs, so one class per mount):
+ * - `POST <path>`: `CHAIN_GUARDS`, then a notification gets 202 and a request is routed and answered through its `AnswerStream`;
+ * - any other verb at `<path>`: the fallthrough, 405 + `Allow: POST`, no check run;
+ * - any verb below `<path>`: the fallthrough, 404.
+ * `McpExceptionFilter` is bound here so the host's global filters never answer for the mount.
  */
 export function createMcpController(path: string): Type<unknown> {
   @Controller(path)
@@ -64,11 +58,8 @@ export function createMcpController(path: string): Type<unknown> {
 }
 
 /**
- * Builds the controller serving RFC 9728 protected-resource metadata for one mount, at
- * `/.well-known/oauth-protected-resource/<path>` (GET): the `protectedResourceMetadata` option as JSON, or 404
- * when the option is not set. The auth check's `resource_metadata` names the URL derived from the option's
- * `resource`; when that resource's path is not the mount path (a global prefix, a proxy that rewrites paths),
- * the two differ, and module init logs a warning saying where the metadata is served.
+ * Builds the controller serving the `protectedResourceMetadata` option (RFC 9728) at
+ * `/.well-known/oauth-protected-resource/<path>`, or 404; warns at init when challenges name a different URL.
  */
 export function createProtectedResourceMetadataController(path: string): Type<unknown> {
   @Controller(path ? `.well-known/oauth-protected-resource/${path}` : '.well-known/oauth-protected-resource')

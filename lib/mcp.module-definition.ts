@@ -1,10 +1,7 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { McpModuleExtras, McpModuleOptions } from './options/mcp-module-options.interface.js';
 
-/**
- * The `ConfigurableModuleBuilder` output behind `McpModule.forRoot` / `forRootAsync`. `path` is an extra: the
- * mount's route is fixed when its controller is declared, before asynchronous options resolve.
- */
+/** The builder behind `McpModule.forRoot`/`forRootAsync`; `path` is an extra because a route is fixed before async options resolve. */
 export const {
   ConfigurableModuleClass: McpConfigurableModule,
   MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,

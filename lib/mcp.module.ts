@@ -35,13 +35,8 @@ async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fal
 }
 
 /**
- * The MCP module: mounts an MCP server (2026-07-28, stateless, Streamable HTTP) in a Nest application.
- *
- * `forRoot(options)` / `forRootAsync({ useFactory, inject, path })` validate the module options once, at module
- * init, discover the `@McpTool` providers of the whole application, and serve them at `path` (default `mcp`).
- * Import it once per mount; two mounts at two paths are two imports. Exports the wire-check and body-bound
- * guards (with what they inject), so the host can reuse them in `@UseGuards(...)`.
- *
+ * Mounts a stateless MCP server (2026-07-28, Streamable HTTP) serving the application's `@McpTool` providers at
+ * `path`; import it once per mount. Exports the chain guards (and what they inject) for the host's own routes.
  * @example
  * ```ts
  * @Module({ imports: [McpModule.forRoot({ path: 'mcp', serverInfo: { name: 'tasks', version: '1.0.0' } })], providers: [TasksTool] })

@@ -6,9 +6,7 @@ import { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
 
 /**
- * The POST chain: every stage a POST to the mount meets before method routing, in order. Order is load-bearing
- * (the conformance suite probes it, DIGEST b.2):
- *
+ * The POST chain: every stage a POST to the mount meets before method routing, in a load-bearing order:
  * 1. the wire checks (`WIRE_CHECKS`): origin 403, singleton headers 400, auth 401/403;
  * 2. the parse step: 413, 408, -32700, -32600;
  * 3. message classification and validation: -32600 (a notification is then answered 202 by the controller);
@@ -16,10 +14,9 @@ import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
  * 5. the header-binding check: -32020, before the version check (a header `2026-07-28` with `_meta` `v999`
  *    is a mismatch, not an unsupported version);
  * 6. the version check: -32022.
- * Method routing (404 + -32601, then params -32602) follows in the controller.
- *
- * Nest runs the host's global guards before these, and a host body parser before all of them (see
- * `ParseStepGuard` for what that changes). Proven by: test/sweeps/post-chain.sweep.e2e-spec.ts
+ * Method routing (404 + -32601, then params -32602) follows. A host's global guards and body parser run first
+ * (see `ParseStepGuard`).
+ * Proven by: test/sweeps/post-chain.sweep.e2e-spec.ts
  * @publicApi
  */
 export const CHAIN_GUARDS = [

@@ -9,11 +9,7 @@ import { ProgressReporter, type McpProgressToken } from './progress-reporter.js'
 import { McpRequestLogger, type McpLogLevel } from './request-logger.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 
-/**
- * What a context is built from: the request's facts, which tool (and action) runs, and what it is wired to. An
- * absent `round` makes input requests unavailable; an absent `answer` drops progress and log messages.
- * @internal
- */
+/** What a context is built from; without `round` no input requests, without `answer` no progress or logs. @internal */
 export interface McpContextInit {
   /** What the POST chain proved about the request. */
   readonly record: McpRequestRecord;
@@ -33,20 +29,10 @@ const noRound = (what: string) =>
   rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
 /**
- * The context handed to every tool run: this request's protocol fields, what the auth provider returned, the
- * request headers, which tool (and action) runs, an `AbortSignal` that fires when the client goes away, and the
- * calls that reach the client during the request: progress, log messages, and input requests.
- *
- * **Re-execution.** `elicit`, `sample` and `listRoots` ask the client for input in a multi round-trip request
- * (MRTR): an input request the client has not answered yet ends this execution with an input-required result
- * (every input request made before the tool awaited, plus a sealed `requestState`); when the client retries with
- * the answers, the tool runs again from the start and the same calls now resolve with them. So everything a tool
- * does before its last input request runs once per round: ask first, act after, keep side effects behind the
- * answers. Answers of earlier rounds come back on later rounds; `state` carries the tool's own small JSON value
- * from one round to the next. A tool never catches the input-required signal (or rethrows it: it passes
- * containment).
- *
- * Built per call from what the POST chain proved; never shared between requests, and valid only during its call.
+ * The context handed to every tool run: the request's protocol fields, auth, headers, tool and action, a cancel
+ * `signal`, and progress, logs and input requests to the client. Built per call; valid only during it.
+ * Re-execution: an unanswered `elicit`/`sample`/`listRoots` ends this execution input-required and the tool
+ * reruns from the start on retry, so ask first and keep side effects behind the answers. See docs/mrtr.md.
  * @publicApi
  */
 export class McpContext {
@@ -100,48 +86,28 @@ export class McpContext {
     return new McpContext({ ...this.init, action, progress: this.reporter });
   }
 
-  /**
-   * Reports progress to the client: a `notifications/progress` when the request carried a progress token, on
-   * its SSE stream. Values must increase; one that does not is dropped. Returns whether a notification was sent.
-   */
+  /** Reports progress (only with the request's progress token; values must increase); returns whether it was sent. */
   progress(progress: number, total?: number, message?: string): boolean {
     return this.reporter.report(progress, total, message);
   }
 
-  /**
-   * Asks the user through the client (elicitation). Resolves with the user's answer (`accept` with `content`
-   * checked against `requestedSchema`, `decline` or `cancel`: handle all three). Unanswered, it ends this
-   * execution with an input-required result. Rejects with -32021 when the request's client capabilities lack
-   * `elicitation` (or `elicitation.url` for URL mode); a tool may catch that and do without.
-   */
+  /** Asks the user: `accept` (content checked against `requestedSchema`), `decline` or `cancel`; -32021 if undeclared. */
   elicit(params: McpElicitParams, options: McpInputOptions = {}): Promise<McpElicitResult> {
     return (this.init.round?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitResult>;
   }
 
-  /**
-   * Asks the client's model for a completion (sampling, deprecated in 2026-07-28). Resolves with the model's
-   * message; unanswered, it ends this execution with an input-required result. Rejects with -32021 when the
-   * request's client capabilities lack `sampling` (or `sampling.tools` for tool use).
-   */
+  /** Asks the client's model (sampling, deprecated in 2026-07-28); -32021 without `sampling` (or `sampling.tools`). */
   sample(params: McpSampleParams, options: McpInputOptions = {}): Promise<McpSampleResult> {
     return (this.init.round?.ask('sampling', params, options.key) ?? noRound('sampling')) as Promise<McpSampleResult>;
   }
 
-  /**
-   * Asks the client for its roots (deprecated in 2026-07-28). Resolves with the roots; unanswered, it ends this
-   * execution with an input-required result. Rejects with -32021 when the client capabilities lack `roots`.
-   */
+  /** Asks the client for its roots (deprecated in 2026-07-28); like `sample`, -32021 without `roots`. */
   listRoots(options: McpInputOptions = {}): Promise<McpRoot[]> {
     const asked = (this.init.round?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
     return quiet(asked.then((result) => result.roots)); // like every input request: never an unhandled rejection while the tool is busy elsewhere
   }
 
-  /**
-   * The tool's own state, carried from one round of a multi round-trip request to the next inside the sealed
-   * `requestState`: undefined in the first round, then whatever the previous round left here. A JSON value of at
-   * most 64 KiB; signed, not encrypted (the client can read it), so never a secret. Whatever it holds when the
-   * round ends is what the next round reads.
-   */
+  /** The tool's own JSON value (≤ 64 KiB) carried to the next round in `requestState`; signed, not encrypted. */
   get state(): unknown {
     return this.init.round?.toolState;
   }

@@ -4,13 +4,9 @@ import type { AnswerStream } from '../response/answer-stream.js';
 export type McpProgressToken = string | number;
 
 /**
- * Progress of one request (`ctx.progress`): `notifications/progress` on the request's own SSE stream.
- *
- * Rules it owns: progress is sent only when the request's `_meta.progressToken` asked for it, echoing that token
- * unchanged; each value sent is greater than the one before (a value that is not is dropped, so what the client
- * sees always increases, R134); nothing is sent after the final response or a cancellation (the answer
- * stream's rules, R137). The first notification sent switches the answer to SSE. A value that is not a finite
- * number is the caller's fault (TypeError).
+ * Progress of one request (`ctx.progress`) as `notifications/progress` on its SSE stream: sent only with a
+ * `progressToken` (echoed unchanged), each value above the last (others dropped); a non-finite value is a TypeError.
+ * See https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/progress.
  * Proven by: test/e2e/streaming.e2e-spec.ts ("progress")
  */
 export class ProgressReporter {

@@ -1,7 +1,7 @@
 import type { AnswerStream } from '../response/answer-stream.js';
 import { bounded } from '../util/bounded.js';
 
-/** The log levels, lowest to highest (RFC 5424 severities, DIGEST g.4). @publicApi */
+/** The log levels, lowest to highest (RFC 5424 severities). @publicApi */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
 /** One log level. @publicApi */
@@ -26,14 +26,9 @@ export type McpLogMethod = (data: unknown, logger?: string) => boolean;
 export interface McpRequestLogger extends Record<McpLogLevel, McpLogMethod> {}
 
 /**
- * The request logger (`ctx.log`): log messages a tool sends to the client as `notifications/message` on this
- * request's own SSE stream (deprecated in 2026-07-28, kept for clients that ask).
- *
- * Rule it owns: a message is sent only when the request's `_meta["io.modelcontextprotocol/logLevel"]` is set and
- * the message's level is at or above it (R202); never on another request's stream, never after the final
- * response (the answer stream's rules). The first message sent switches the answer to SSE. `logger` defaults
- * to the tool's name; there is one method per level (`debug` … `emergency`) beside `log(level, …)`. Log data
- * reaches the client as written: never log secrets or personal data (R206).
+ * The request logger (`ctx.log`): `notifications/message` on this request's SSE stream (deprecated in 2026-07-28),
+ * sent only when `_meta` logLevel is set and the level is at or above it. Data reaches the client as written:
+ * never log secrets or personal data. See https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging
  * Proven by: test/e2e/streaming.e2e-spec.ts ("log level filtering")
  * @publicApi
  */

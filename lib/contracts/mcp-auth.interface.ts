@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * What an auth provider knows about the caller once it let a request through: it reaches every tool through
- * its context (`McpContext.auth`). `subject` and `scopes` are conventional; add whatever else the tools need.
+ * What an auth provider knows about the caller it let through; it reaches every tool as `McpContext.auth`.
  * @publicApi
  */
 export interface McpAuthInfo {
@@ -15,16 +14,9 @@ export interface McpAuthInfo {
 }
 
 /**
- * An auth provider's decision for one request (RFC 6750 §3 for the challenge):
- * - `allow`: the request proceeds; `info` reaches the tools.
- * - `deny`: 401 with a `WWW-Authenticate: Bearer` challenge carrying `error` (`invalid_token` for a bad or
- *   expired token; none when no credentials were sent), `error_description`, `scope` as given, plus
- *   `resource_metadata` when the module serves protected-resource metadata. With `error: 'invalid_request'`
- *   (a malformed authorization request) the status is 400 instead.
- * - `insufficient_scope`: 403 with `error="insufficient_scope"` and the `scope` the operation needs.
- *
- * `scope` is a space-separated list of scope tokens (RFC 6749 §3.3); `description` is plain text, of which only
- * the printable ASCII the challenge syntax allows is sent, bounded.
+ * An auth provider's decision for one request: `allow` passes `info` to the tools, `deny` answers 401 (400 for
+ * `invalid_request`) and `insufficient_scope` 403, each with a `WWW-Authenticate: Bearer` challenge (RFC 6750 §3).
+ * See docs/wire-checks.md.
  * @publicApi
  */
 export type McpAuthDecision =
@@ -36,10 +28,7 @@ export type McpAuthDecision =
 export const McpAuthDecision = {
   /** Let the request through, with what the tools should know about the caller. */
   allow: (info?: McpAuthInfo): McpAuthDecision => ({ outcome: 'allow', info }),
-  /**
-   * Refuse: 401 (400 with `error: 'invalid_request'`). `error` is `invalid_token` for a bad or expired token,
-   * absent when no token was sent.
-   */
+  /** Refuse with 401 (400 for `invalid_request`); no `error` when no token was sent, `invalid_token` for a bad one. */
   deny: (options: { error?: 'invalid_token' | 'invalid_request'; description?: string; scope?: string } = {}): McpAuthDecision => ({
     outcome: 'deny',
     ...options,
@@ -49,14 +38,9 @@ export const McpAuthDecision = {
 } as const;
 
 /**
- * The auth behaviour: the consumer's contract for deciding, per request, whether the caller may proceed. Every
- * request is authenticated on its own (there is no session to remember a caller). The auth check
- * (`McpAuthGuard`) calls it; a provider that throws, or returns anything but an {@link McpAuthDecision}, is a
- * fault: the request is answered 500 and never let through.
- *
- * The provider validates the token itself (OAuth 2.1 §5.2, including the audience: a token issued for another
- * resource must be refused) and accounts for scope hierarchies.
- *
+ * The consumer's auth provider, asked by `McpAuthGuard` on every request (there is no session); a throw or a
+ * non-{@link McpAuthDecision} is a fault answered 500, never a pass. It validates the token fully, audience
+ * included (OAuth 2.1 §5.2).
  * @example
  * ```ts
  * @Injectable()
@@ -77,7 +61,7 @@ export interface McpAuth {
   authenticate(request: IncomingMessage): McpAuthDecision | Promise<McpAuthDecision>;
 }
 
-/** Injection token of the module's auth provider; named like the interface so `@Inject(McpAuth) auth: McpAuth` reads as one concept. @publicApi */
+/** Injection token of the auth provider, named like the interface so `@Inject(McpAuth) auth: McpAuth` reads as one. @publicApi */
 export const McpAuth = Symbol.for('nest-mcp.McpAuth');
 
 /** The default auth provider: lets every request through with no identity. @publicApi */
@@ -90,7 +74,7 @@ export class NoopAuth implements McpAuth {
 
 /**
  * Reads the bearer token (RFC 6750 `b64token`) of a request's single `Authorization: Bearer …` header, or
- * undefined. A repeated `Authorization` header never reaches a provider: the auth check refuses it first.
+ * undefined; the auth check refuses a repeated header before any provider runs.
  * @publicApi
  */
 export function bearerToken(request: IncomingMessage): string | undefined {

@@ -8,10 +8,7 @@ export type JsonRpcId = string | number;
 /** What message classification found a parsed message to be (see `classifyMessage`). */
 export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
-/**
- * The request record: what the POST chain has proved about one HTTP request, kept on the Node request so each
- * stage reads what an earlier one proved instead of reading the body again. Stages fill it in chain order.
- */
+/** What the POST chain has proved about one HTTP request, kept on the Node request and filled in chain order. */
 export interface McpRequestRecord {
   /** The parsed body (parse step). */
   message?: Record<string, unknown>;
@@ -39,9 +36,8 @@ export function requestRecord(req: IncomingMessage): McpRequestRecord {
 }
 
 /**
- * The rejection mark of a request the mount refused, or undefined when it was not refused (or never reached
- * the mount). For a host's logging middleware or interceptor, read once the answer is sent; takes the Node
- * request or an adapter's request wrapping it (`raw`).
+ * The rejection mark of a request the mount refused, else undefined; for a host's logging middleware or
+ * interceptor once the answer is sent. Takes the Node request or an adapter's wrapper (`raw`).
  * @publicApi
  */
 export function rejectionMarkOf(req: IncomingMessage | { readonly raw: IncomingMessage }): RejectionMark | undefined {

@@ -4,11 +4,8 @@ export type RequestStateOpened =
   | { readonly ok: false; readonly problem: 'malformed' | 'tampered' };
 
 /**
- * The requestState codec: makes the payload of a multi round-trip request's `requestState` tamper-evident, so
- * any instance can trust what a client echoes without holding a session. The library decides what the payload
- * holds (expiry, request binding, answers, tool state) and checks it once opened; the codec only guarantees that
- * an opened payload is one it sealed. The default is `HmacRequestStateCodec`; supply your own (a KMS-backed
- * seal, an encrypting one) through the `requestState.codec` module option. Its token has the interface's name.
+ * Makes the payload of `requestState` tamper-evident: the library owns and checks the payload, the codec only
+ * guarantees an opened payload is one it sealed. Default `HmacRequestStateCodec`; see docs/mrtr.md.
  * @publicApi
  */
 export interface RequestStateCodec {

@@ -2,18 +2,15 @@ import { types } from 'node:util';
 import { bounded } from '../util/bounded.js';
 
 /**
- * Fault containment: what every fault becomes. A fault is any thrown value, from a consumer's code or ours; none
- * ever reaches the wire as its text or stack, takes the process down, or leaves a request unanswered.
+ * Marks a thrown value as not a fault: a tool run rethrows it to the method handler that knows it (an
+ * `McpMethodError` raised on purpose, the input-required signal). Any other thrown value is contained, never
+ * reaching the wire as its text or stack, and quoted only bounded:
  *
- * | where it is thrown                                 | what the caller gets                                         | event             | contained by                         |
- * |----------------------------------------------------|--------------------------------------------------------------|-------------------|--------------------------------------|
- * | a tool run (handler, hook, result building)        | an `isError` tool result `{errorType: "tool_fault", tool, exception, message}` | `mcp:tool:error`  | `DispatchService` (tools/)           |
- * | the auth provider (`McpAuth`)                      | 500 + -32603, never a pass                                   | `mcp:auth:error`  | `McpAuthGuard` + `McpExceptionFilter` |
- * | anywhere else past routing, or an unsendable answer | 500 + -32603 naming the method (method containment)          | `mcp:method:error`| `McpExceptionFilter` (response/)     |
- *
- * A thrown value carrying {@link PASSES_CONTAINMENT} is not a fault: the tool run rethrows it to the method
- * handler that knows what it means (an `McpMethodError` a tool raised on purpose, the input-required signal).
- * Everything quoted from a fault is bounded: its kind ({@link faultKind}) and its message ({@link faultMessage}).
+ * | thrown in                                  | caller gets                                        | event              | contained by          |
+ * |--------------------------------------------|----------------------------------------------------|--------------------|-----------------------|
+ * | a tool run (handler, hook, result building) | `isError` result `{errorType: "tool_fault", …}`    | `mcp:tool:error`   | `DispatchService`     |
+ * | the auth provider                          | 500 + -32603, never a pass                         | `mcp:auth:error`   | `McpExceptionFilter`  |
+ * | anywhere else past routing                 | 500 + -32603 naming the method                     | `mcp:method:error` | `McpExceptionFilter`  |
  * @publicApi
  */
 export const PASSES_CONTAINMENT = Symbol.for('nest-mcp.passes-containment');
@@ -30,10 +27,7 @@ export function passesContainment(thrown: unknown): boolean {
 /** The longest fault message a tool_fault result carries. */
 export const FAULT_MESSAGE_BOUND = 300;
 
-/**
- * A fault's kind: an Error's class name (from another realm too), `Proxy` for a proxy (its traps never run),
- * or the JS type of any other thrown value. Total.
- */
+/** A fault's kind: an Error's class name (any realm), `Proxy` for a proxy (its traps never run), else the JS type. Total. */
 export function faultKind(thrown: unknown): string {
   if (types.isProxy(thrown)) return 'Proxy';
   try {

@@ -1,8 +1,4 @@
-/**
- * Thrown at module init when a module option or a tool declaration is refused: the application does not start.
- * The message names where the offence is (the option, or the tool and action) and what is wrong with it.
- * @publicApi
- */
+/** Thrown at module init when a module option or a tool declaration is refused, so the application does not start. @publicApi */
 export class McpConfigurationError extends Error {
   override readonly name = 'McpConfigurationError';
 

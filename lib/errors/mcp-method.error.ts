@@ -1,10 +1,8 @@
 import { PASSES_CONTAINMENT } from './fault-containment.js';
 
 /**
- * A JSON-RPC error a method handler answers with, after routing: an unknown tool (-32602), a missing client
- * capability (-32021), a tampered `requestState`. A refusal, but not a rejection: it carries no rejection mark
- * and is not in the rejection table, because it is the method's answer to a message the pipeline accepted.
- * Sent with `httpStatus` (200 unless the protocol fixes another, as it does for -32021).
+ * A JSON-RPC error a method handler answers with after routing (unknown tool, missing client capability): the
+ * method's answer, so no rejection mark or table row. Sent with `httpStatus` (200 unless the protocol fixes one).
  * @publicApi
  */
 export class McpMethodError extends Error {

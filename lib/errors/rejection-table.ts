@@ -1,11 +1,8 @@
 import { JSON_RPC_CODES, type JsonRpcCode } from './json-rpc-codes.js';
 
 /**
- * The rejection table: which rejecter answers which condition, with which HTTP status and JSON-RPC code.
- *
- * Rule it owns: a rejecter throws `RejectionException(rejecter, reason, …)` and knows no status or code; this
- * table is the only place either is decided, and every rejection a request can meet is one row. The sender
- * (`McpExceptionFilter`) looks the row up. Rows are grouped in the order a request meets their rejecters.
+ * The only place a rejection's HTTP status and JSON-RPC code are decided (a rejecter throws just its rejecter and
+ * reason): one row per rejection a request can meet, in the order a request meets them.
  * Proven by: test/sweeps/rejection-table.sweep.e2e-spec.ts (every row reached by a request, by its mark).
  * @publicApi
  */

@@ -16,13 +16,8 @@ export interface RejectionDetails {
 }
 
 /**
- * A rejection: thrown by a rejecter (a guard or a stage of the POST chain) to refuse a message. It carries the
- * rejection mark and a one-sentence message; the HTTP status and JSON-RPC code come from `REJECTION_TABLE`.
- * `McpExceptionFilter` sends it in the JSON-RPC dialect:
- *
- * ```json
- * { "jsonrpc": "2.0", "id": 1, "error": { "code": -32020, "message": "…", "data": { … } } }
- * ```
+ * A rejection: thrown by a rejecter (a guard or POST-chain stage) with its mark and a one-sentence message; status
+ * and code come from `REJECTION_TABLE`, and `McpExceptionFilter` sends it as a JSON-RPC error.
  * @publicApi
  */
 export class RejectionException<R extends Rejecter = Rejecter> extends HttpException {

@@ -1,8 +1,7 @@
 /**
- * The method lists: every client-to-server request method of 2026-07-28 (`MCP_METHODS`, the spec's
- * `ClientRequest` union), with the protocol-schema definition its request validates against, and the request
- * methods 2026-07-28 removed (`REMOVED_METHODS`). A method in neither list is unknown. Each is answered
- * 404 + -32601 unless this server serves it. Proven by: test/sweeps/methods.sweep.e2e-spec.ts
+ * Every client-to-server request method of 2026-07-28 (the spec's `ClientRequest` union); a method neither here
+ * nor in `REMOVED_METHODS` is unknown. Any method this server does not serve is 404 + -32601.
+ * Proven by: test/sweeps/methods.sweep.e2e-spec.ts
  * @publicApi
  */
 export const MCP_METHODS = [

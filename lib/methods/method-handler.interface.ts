@@ -12,15 +12,11 @@ export interface MethodCall {
   readonly record: McpRequestRecord;
   /** The raw Node request. */
   readonly request: IncomingMessage;
-  /** The request's answer stream: notifications go through it, before the final response; its `signal` fires when the client goes away (cancellation). */
+  /** The request's answer stream: notifications go through it; its `signal` fires on cancellation. */
   readonly answer: AnswerStream;
 }
 
-/**
- * A method handler: serves one method of `MCP_METHODS`. `served()` says whether this server serves it now (its
- * capability is advertised); an unserved method is answered 404 + -32601 like an unknown one. Its result goes
- * out through the request's answer stream, after any notification it sent.
- */
+/** A handler for one of `MCP_METHODS`; unless `served()` (its capability advertised), the method is 404 + -32601. */
 export interface McpMethodHandler {
   readonly method: McpMethod;
   served(): boolean;

@@ -14,11 +14,9 @@ import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
 
 /**
- * Method routing: the last stage before a handler. A method this server does not serve (unknown, removed in
- * 2026-07-28, or gated by a capability it does not advertise) is 404 + -32601; then the whole request is
- * validated against the method's definition in the protocol schema (-32602 with a distilled error); then the
- * handler runs. Every result leaves with the server's identity in `_meta["io.modelcontextprotocol/serverInfo"]`
- * and, for cacheable methods' complete results, the caching hints (never on an input-required result).
+ * Method routing, the last stage before a handler: an unserved method (unknown, removed, or behind an unadvertised
+ * capability) is 404 + -32601, a request breaking the method's schema definition is -32602, then the handler runs.
+ * Every result gets the serverInfo `_meta`; cacheable methods' complete results (only) get the caching hints.
  */
 @Injectable()
 export class MethodRouter {

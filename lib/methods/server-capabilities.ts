@@ -2,12 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ToolRegistry } from '../tools/tool.registry.js';
 
 /**
- * The server capabilities this mount advertises in `server/discover`, derived from what module init wired in:
- * `tools` when any tool is wired in, which is always (the framework's help tool is wired into every mount), and
- * with it `logging`, because every tool's context carries a request logger that may send
- * `notifications/message` (a server that emits logs declares `logging`, R201; it still sends none unless a
- * request asks for a log level). A capability is advertised exactly when its methods are served, so a client
- * that reads the capabilities is never told something the routing would contradict.
+ * The capabilities advertised in `server/discover`: exactly those whose methods are served. `tools` (every mount
+ * has the help tool) and with it `logging`, since any tool may log once a request asks for a level; see
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging.
  */
 @Injectable()
 export class ServerCapabilities {

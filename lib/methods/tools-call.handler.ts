@@ -10,13 +10,10 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
- * `tools/call`: finds the tool by name (an unknown tool is -32602 naming it: -32601 is for methods) and hands the
- * arguments to the dispatch service, which runs the dispatch gates, the tool and fault containment. Absent or
- * null `arguments` read as `{}`. Everything inside the arguments is the tool's to refuse, in the tool dialect.
- * Each call is one round of a multi round-trip request (`MrtrRounds`): an echoed `requestState` is verified
- * before the tool runs, bound to the tool name and arguments, and the tool's input requests may end the call
- * with an input-required result. The contexts of one call (one per action the gates resolve, and help's
- * context for the tool it describes) share the round, the answer stream and the progress reporter.
+ * `tools/call`: an unknown tool is -32602 (-32601 is for methods); otherwise the arguments (absent or null: `{}`)
+ * go to the dispatch service, whose refusals speak the tool dialect. Each call is one MRTR round, its
+ * `requestState` bound to the tool name and arguments; the call's contexts share the round, answer stream and
+ * progress reporter. See docs/mrtr.md.
  */
 @Injectable()
 export class ToolsCallHandler implements McpMethodHandler {

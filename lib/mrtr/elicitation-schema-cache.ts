@@ -7,12 +7,9 @@ import { CALLER_VALUE_CHECK } from '../validation/linear-errors.js';
 export const ELICITATION_SCHEMAS_MAX = 128;
 
 /**
- * The compiled validators of elicitation `requestedSchema`s, which a tool writes in its code and so may vary at
- * run time: each distinct schema (by its JSON) is compiled once and kept, at most
- * {@link ELICITATION_SCHEMAS_MAX} of them, the least recently used evicted (and removed from ajv, so nothing
- * grows without bound). The schemas were already checked against the protocol's flat-primitive form
- * (`ElicitRequestFormParams`) before the elicitation left, so compiling one is cheap. Formats (email, uri, date,
- * date-time) are asserted.
+ * Compiled validators of elicitation `requestedSchema`s (tool-written, so they vary at run time), one per distinct
+ * schema JSON, at most {@link ELICITATION_SCHEMAS_MAX}: the least recently used is evicted from the map and from
+ * ajv, so nothing grows without bound. Formats are asserted.
  */
 export class ElicitationSchemaCache {
   private readonly ajv = new Ajv2020(CALLER_VALUE_CHECK);

@@ -28,11 +28,8 @@ const samplingNeed: CapabilityNeed = (params, declared) => {
 const rootsNeed: CapabilityNeed = (_params, declared) => (isPlainObject(declared.roots) ? undefined : { roots: {} });
 
 /**
- * The input kinds: what a tool can ask the client for in a multi round-trip request. Rule it owns: for each
- * kind, the embedded request's method, the protocol-schema definitions its request and its answer validate
- * against, the prefix of a key derived from call order, and which client capability it needs (DIGEST e):
- * elicitation needs `elicitation` (form: `{}` or `form`; URL: `url`), sampling needs `sampling` (plus `tools`
- * for tool use, `context` for `includeContext` other than `none`), roots needs `roots`.
+ * What a tool can ask the client for, per kind: the embedded method, the schema definitions of its request and
+ * answer, the derived-key prefix, and the client capability it needs (table in docs/mrtr.md).
  * Proven by: test/e2e/mrtr-capabilities.e2e-spec.ts
  */
 export const INPUT_KINDS = {

@@ -1,14 +1,9 @@
 import { PASSES_CONTAINMENT } from '../errors/fault-containment.js';
 
 /**
- * The input-required signal: what an unanswered `ctx.elicit` / `ctx.sample` / `ctx.listRoots` rejects with, to
- * end this execution of the tool (re-execution: the tool runs again from the start when the client retries with
- * the answers). It is not a fault: it carries the containment pass mark, so fault containment rethrows it and
- * the method handler answers an input-required result listing every input request of the round.
- *
- * Rule it owns: a tool never needs to catch it; one that does must rethrow it (check `passesContainment`), and
- * even a tool that swallows it cannot complete the call while an input request is pending (the round decides,
- * see `MrtrRound`). All pending calls of one round reject with the same signal.
+ * The input-required signal an unanswered `ctx.elicit` / `ctx.sample` / `ctx.listRoots` rejects with, ending this
+ * execution. Not a fault: it passes containment. A tool that catches it must rethrow it, and one that swallows it
+ * still cannot complete while a request is pending (`MrtrRound` decides). One signal per round.
  * @publicApi
  */
 export class McpInputRequired extends Error {

@@ -9,10 +9,7 @@ import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 /** Where the client's answers sit in a retried request, for instance locations. */
 const RESPONSES_PATH = ['params', 'inputResponses'] as const;
 
-/**
- * The refusal of an answer that does not parse as what was asked: -32602, HTTP 400 (the same status as a
- * structurally broken `inputResponses`, which method routing refuses), naming the key and each problem.
- */
+/** Refuses an answer that does not parse as what was asked: -32602 at 400, like a broken `inputResponses`. */
 function invalidAnswer(key: string, what: string, problems: ReturnType<typeof describeSchemaErrors>, under: readonly (string | number)[] = []) {
   return new McpMethodError(JSON_RPC_CODES.invalidParams, `Invalid params: inputResponses[${JSON.stringify(key)}] ${what}.`, {
     reason: 'invalid_input_response',
@@ -22,12 +19,9 @@ function invalidAnswer(key: string, what: string, problems: ReturnType<typeof de
 }
 
 /**
- * Reading one answer of a retried request (`inputResponses[key]`, or an answer carried in `requestState`) as
- * the kind the tool asked for. Rule it owns: an answer reaches a tool only once it parses as that kind's result
- * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`) and, for an accepted form elicitation, once its
- * `content` satisfies the requested schema; otherwise the request is refused (-32602, `reason:
- * "invalid_input_response"`), never answered by the tool. That `inputResponses` is a map of objects is method
- * routing's to check (the method's request definition); keys nobody asks for are ignored (R108).
+ * Reads one answer (from `inputResponses` or `requestState`) as the kind asked for: it reaches the tool only once it
+ * parses as that kind's result and, for an accepted form elicitation, `content` matches the requested schema;
+ * otherwise -32602 `invalid_input_response`.
  * Proven by: test/e2e/mrtr.e2e-spec.ts ("refuses an answer …")
  */
 export function readAnswer(

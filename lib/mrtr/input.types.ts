@@ -1,9 +1,4 @@
-/**
- * The TypeScript shapes of what a tool asks the client for through its context, and of the answers it gets
- * back (the protocol schema's `ElicitRequest*Params`, `CreateMessageRequestParams`, `ElicitResult`,
- * `CreateMessageResult`, `Root`). The vendored protocol schema stays the judge: every input request is checked
- * against it before it leaves, and every answer before a tool sees it.
- */
+// Shapes of input requests and their answers; at run time the vendored protocol schema checks both.
 
 /** A JSON Schema for one field of an elicitation form: a flat primitive (string, number, boolean, enum). @publicApi */
 export type McpElicitFieldSchema = Readonly<Record<string, unknown>> & { readonly type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
@@ -32,10 +27,7 @@ export interface McpElicitUrlParams {
 /** What `ctx.elicit` asks. @publicApi */
 export type McpElicitParams = McpElicitFormParams | McpElicitUrlParams;
 
-/**
- * The user's answer to an elicitation. Only `accept` carries `content` (form mode), already checked against
- * the requested schema; `decline` and `cancel` must be handled too. @publicApi
- */
+/** The user's answer; only `accept` carries `content` (checked against the schema); handle all three. @publicApi */
 export interface McpElicitResult {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
@@ -83,10 +75,6 @@ export interface McpRoot {
 
 /** Options of one input request. @publicApi */
 export interface McpInputOptions {
-  /**
-   * The input request's key in `inputRequests` / `inputResponses`: 1–64 characters of `[A-Za-z0-9_.-]`, unique
-   * within one execution of the tool. Without it the key is derived from call order (`elicit-1`, `elicit-2`,
-   * `sample-1`, `roots-1`, …); give one whenever the tool's code may change while calls are in flight.
-   */
+  /** The key in `inputRequests`/`inputResponses` (1–64 of `[A-Za-z0-9_.-]`); else derived from call order. */
   key?: string;
 }

@@ -46,25 +46,15 @@ const clientCapabilityMissing = (what: string, required: Record<string, unknown>
   );
 
 /**
- * One round of a multi round-trip request: one execution of the tool (or resource, or prompt) and the input
- * requests it makes through its context. Re-execution: every round runs the handler from the start; what makes
- * a later round different is the answers it finds.
- *
- * Rules it owns:
- * - **Keys.** An input request's key is the explicit `key` option, else derived from call order per kind
- *   (`elicit-1`, `sample-1`, `roots-1`, …); a key is used at most once per execution (a second use is a fault).
- * - **Answers.** A request is answered by the answer sealed in `requestState` by an earlier round, else by this
- *   retry's `inputResponses[key]`; an answer is read as the kind asked for (`readAnswer`) before the handler
- *   sees it, and an unreadable one is this round's refusal. Answers nobody asks for are ignored.
- * - **Pending.** An unanswered request is pending: its promise rejects, after the current macrotask, with the
- *   input-required signal, so every request made before the handler awaits is collected into one
- *   input-required result. A pending request is never dropped: the round ends input-required even when the
- *   handler swallowed the signal and returned, unless the handler misused an input request (an invalid key or
- *   request, a key used twice): that fault is the answer.
- * - **Capabilities.** A request whose kind this request's client capabilities do not declare rejects with
- *   -32021 at once; a handler may catch it and adapt (ask for something else, or do without).
- * - **Carried.** The answers consumed in this execution and the tool state are what the next `requestState`
- *   seals, so a later round sees every earlier answer.
+ * One round of a multi round-trip request: one execution of the handler and its input requests (docs/mrtr.md).
+ * - Keys: explicit, else per-kind call order (`elicit-1`, …); a key used twice in one execution is a fault.
+ * - Answers: the one sealed by an earlier round, else this retry's `inputResponses[key]`, read by `readAnswer`
+ *   before the handler sees it; an unreadable one is the round's refusal.
+ * - Pending: an unanswered request rejects after the current macrotask, so every request made before the handler
+ *   awaits lands in one input-required result; it ends input-required even if the handler swallowed the signal,
+ *   unless the handler misused an input request (that fault is the answer).
+ * - Capabilities: a kind the client capabilities lack rejects at once with -32021 (catchable).
+ * - Carried: the answers consumed and the tool state are sealed into the next `requestState`.
  * Proven by: test/e2e/mrtr.e2e-spec.ts
  */
 export class MrtrRound {
@@ -150,8 +140,7 @@ export class MrtrRound {
       const where = problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
       throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);
     }
-    // The answer is checked against the requested schema: build it now, so a schema that cannot be built fails
-    // the round that asks, not the retry carrying what the user already typed in.
+    // Build the validator now: an unbuildable schema fails the asking round, not the retry carrying the user's input.
     if (kind === 'elicitation' && request.params.mode !== 'url') {
       try {
         this.init.schemas.validator(request.params.requestedSchema as Record<string, unknown>);
@@ -182,10 +171,7 @@ export class MrtrRound {
     return this.refusalError;
   }
 
-  /**
-   * Whether the round ends input-required: an input request is pending and the handler did not misuse an input
-   * request (a bad key or request is a fault the handler's answer must show, not something to ask around).
-   */
+  /** Whether the round ends input-required: a request is pending and none was misused (misuse is a fault to show). */
   get inputRequired(): boolean {
     return this.pending.size > 0 && !this.misused;
   }

@@ -10,10 +10,7 @@ class Key {
   constructor(readonly name: string) {}
 }
 
-/**
- * Feeds a JSON value into a hash in canonical form (object keys sorted, undefined members left out),
- * iteratively: no nesting depth can overflow the stack.
- */
+/** Feeds a JSON value into a hash in canonical form (keys sorted, undefined dropped), iteratively: no stack overflow. */
 function hashCanonical(hash: Hash, root: unknown): void {
   const stack: unknown[] = [root];
   while (stack.length) {
@@ -50,10 +47,9 @@ export function canonicalDigest(value: unknown): string {
 }
 
 /**
- * The request binding: what a sealed `requestState` is tied to, so it cannot be replayed onto another call or by
- * another caller (DIGEST e, R103). `call` digests the mount, the method and the call's identifying params (for
- * tools/call: the tool name and its arguments); `principal` digests the auth subject when the auth provider
- * returned one. Digests, never the values: the state is readable by the client.
+ * What a sealed `requestState` is tied to, so it cannot be replayed onto another call or by another caller: `call`
+ * digests mount, method and identifying params; `principal` the auth subject, if any. Digests, never values: the
+ * client can read the state.
  */
 export interface RequestBinding {
   readonly call: string;

@@ -36,9 +36,8 @@ interface Payload {
 }
 
 /**
- * Thrown by `seal` when a round's content would seal to more than {@link REQUEST_STATE_MAX_CHARS} characters.
- * The tool state is capped far below that, so what overflows is the answers the client sent: the client's
- * refusal (400 + -32602), not a fault.
+ * Thrown by `seal` past {@link REQUEST_STATE_MAX_CHARS}; the tool state is capped far below that, so the client's
+ * answers overflowed: a refusal (400 + -32602), not a fault.
  */
 export class RequestStateTooLarge extends RangeError {
   override readonly name = 'RequestStateTooLarge';
@@ -48,10 +47,8 @@ export class RequestStateTooLarge extends RangeError {
 }
 
 /**
- * The request-state seal: what a `requestState` holds and when it is trusted. The payload carries an expiry,
- * the request binding, the round, the answers consumed so far and the tool state; the codec makes it
- * tamper-evident. Opening checks, in order: size and format, the codec's verdict, the payload's shape, expiry,
- * then the binding, which is computed only once everything before it passed.
+ * The request-state seal: what a `requestState` holds and when it is trusted. Opening checks, in order: size and
+ * format, the codec's verdict, payload shape, expiry, then the binding (computed only once the rest passed).
  */
 export class RequestStateSeal {
   /**

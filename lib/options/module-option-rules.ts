@@ -41,7 +41,6 @@ const positiveInteger = (what: string): OptionRule => (v) =>
 /** The longest delay a Node timer holds; a longer one is run after 1 ms (with a TimeoutOverflowWarning). */
 const TIMER_MAX_MS = 2 ** 31 - 1;
 
-/** A positive integer a Node timer can wait for. */
 const timerDelay: OptionRule = (v) =>
   Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= TIMER_MAX_MS
     ? undefined
@@ -60,8 +59,7 @@ function secretProblem(secret: unknown, index: number): string | undefined {
 }
 
 /**
- * One rule per module option. The `satisfies` clause makes the list closed at compile time: an option added to
- * `McpModuleOptions` without a rule fails `tsc`. Owned here: what a valid value of each option is.
+ * What a valid value of each module option is; `satisfies` makes an option without a rule fail `tsc`.
  * Proven by: test/sweeps/module-options.sweep.spec.ts (one cell per option).
  */
 export const MODULE_OPTION_RULES = {

@@ -20,8 +20,7 @@ export function normalizeMountPath(path: unknown): string {
 }
 
 /**
- * Validates the module options and applies the defaults, once, at module init (the router-option invariant:
- * the closed key set is checked here and nowhere else, and nothing after this reads an unvalidated option).
+ * Validates the module options (the closed key set is checked here only) and applies the defaults, once, at module init.
  * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value
  */
 export function resolveOptions(options: unknown, path: string): McpResolvedOptions {

@@ -1,7 +1,6 @@
 /**
- * A header annotation as the header-binding check reads it: an `x-mcp-header` key on an input-schema property,
- * naming the `Mcp-Param-{X}` header a conforming client mirrors that argument into. Collected and validated at
- * module init (`collectHeaderAnnotations`).
+ * An `x-mcp-header` annotation on an input-schema property: the `Mcp-Param-{X}` header a client mirrors that
+ * argument into. Validated at module init (`collectHeaderAnnotations`); see docs/wire-checks.md.
  * @publicApi
  */
 export interface HeaderAnnotation {
@@ -9,17 +8,13 @@ export interface HeaderAnnotation {
   readonly value: string;
   /** The header name, lower-cased as Node exposes it: `mcp-param-x`. */
   readonly header: string;
-  /** The property names from the arguments root to the annotated property (a pure `properties` chain). */
+  /** The `properties` path from the arguments root to the annotated property. */
   readonly path: readonly string[];
   /** The property's JSON type. */
   readonly type: 'string' | 'integer' | 'boolean';
 }
 
-/**
- * The header-annotation lookup: the one thing the header-binding check needs to know about tools, filled at
- * module init (the tool registry implements it). Its token has the interface's name.
- * @publicApi
- */
+/** Wired-in tools' header annotations, as header binding reads them (the tool registry implements it). @publicApi */
 export interface HeaderAnnotationLookup {
   /** The header annotations of the tool wired in under `tool`; none for an unknown tool. */
   annotationsOf(tool: string): readonly HeaderAnnotation[];

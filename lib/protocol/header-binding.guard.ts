@@ -9,7 +9,7 @@ import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-
 import { requestRecord } from '../contracts/request-record.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
-/** Which body field `Mcp-Name` mirrors, per method (DIGEST c.1). Other methods bind no `Mcp-Name`. */
+/** Which body field `Mcp-Name` mirrors, per method; other methods bind no `Mcp-Name`. */
 export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
@@ -32,32 +32,13 @@ const param = (annotation: HeaderAnnotation): Mirror => ({ header: annotation.he
 const QUOTE_MAX = 80;
 
 /**
- * The header-binding check: a request's mirrored headers must match its body, because intermediaries route on
- * the headers while this server acts on the body (the headers are never authoritative). Not a wire check: it
- * needs the parsed body, so it runs in the POST chain after the protocol-fields check (it compares against what
- * that check proved) and before the version check (a header `2026-07-28` with `_meta` `v999` is a mismatch, not
- * an unsupported version). Every failure is 400 + -32020, one sentence naming the header and what differed,
- * quoting what was sent only through `quoted` (bounded), with `data.header`.
- *
- * - `MCP-Protocol-Version` equals `_meta`'s protocol version; `Mcp-Method` equals `method`, case included
- *   (header names compare without case: Node lower-cases them).
- * - `Mcp-Name` equals `params.name` (tools/call, prompts/get) or `params.uri` (resources/read) when that body
- *   value is a string; on other methods it is ignored.
- * - For tools/call of a wired-in tool, each header annotation at its `properties` path: a value present and not
- *   null, of a type the annotation can spell, needs `Mcp-Param-{X}` equal to it (integers compared numerically
- *   and exactly, so `42.0` equals `42`; an integer outside ±(2^53−1) cannot be mirrored and is refused; booleans
- *   as `true`/`false`). An absent or null value needs no header, and a header sent for one is refused, because
- *   an intermediary may have routed on a value the body does not hold (DIGEST c.3 leaves this open). A value the
- *   annotation's type cannot spell binds nothing: the tool's own input validation answers it. `Mcp-Param-*`
- *   headers no annotation declares are ignored.
- * - `Mcp-Name` and `Mcp-Param-*` values are decoded (`=?base64?…?=`, strictly) before comparing; a value with
- *   characters other than visible ASCII, space and tab, or bad base64, is malformed.
- * Notifications pass: the spec sets no header requirement on them.
- *
- * Reads the `ToolRegistry` (the wired-in tools' header annotations, collected at module init) besides the
- * request; it never reaches tool dispatch. It reads what earlier stages proved, so on a host's own route it is
- * bound after them: `@UseGuards(ParseStepGuard, MessageValidationGuard, ProtocolFieldsGuard, HeaderBindingGuard)`;
- * bound without them it throws (a 500 through the rejection sender's containment), never passes.
+ * The header-binding check: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` must mirror the
+ * body, because intermediaries route on headers while this server acts on the body. Each failure is 400 + -32020
+ * with `data.header`, quoting what was sent only through `quoted`. Per-header rules: docs/wire-checks.md and
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http.
+ * Order: after the protocol-fields check (it compares against the `_meta` that check proved), before the version
+ * check (header `2026-07-28` with `_meta` `v999` is a mismatch, not an unsupported version). A header sent for an
+ * absent or null argument is refused: an intermediary may have routed on a value the body does not hold.
  * Proven by: test/e2e/header-binding.e2e-spec.ts, test/wire/host-guards.e2e-spec.ts
  * @publicApi
  */

@@ -1,17 +1,12 @@
 /**
- * How a mirrored header's value is read (DIGEST c.2). A value may hold visible ASCII, space and tab only. It is
- * base64-wrapped only when it starts with exactly `=?base64?` and ends with exactly `?=` (lower case); anything
- * else, `=?BASE64?…?=` and a missing prefix or suffix included, is a literal. Inside the wrapper the base64 must
- * be strict RFC 4648 (alphabet, length a multiple of 4, correct padding: Node's own decoder is lenient, so it is
- * checked first) and decode to valid UTF-8. Node has already stripped the optional whitespace around the value.
- *
- * Which headers may be wrapped is the header-binding check's to say: `Mcp-Name` and `Mcp-Param-*` are read with
- * {@link decodeHeaderValue}, `MCP-Protocol-Version` and `Mcp-Method` with {@link plainHeaderValue}.
+ * A mirrored header's value, or why it is malformed: visible ASCII, space and tab only; base64-wrapped only with the
+ * exact lower-case `=?base64?…?=`, strict RFC 4648, decoding to UTF-8. See docs/wire-checks.md.
  */
 export type HeaderValue = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly problem: string };
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
+// Node's base64 decoder is lenient, so strictness is checked here first.
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const ALLOWED = /^[\x20-\x7e\t]*$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });

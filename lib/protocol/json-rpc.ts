@@ -9,10 +9,7 @@ export interface JsonRpcError {
   data?: unknown;
 }
 
-/**
- * The error envelope: the JSON-RPC dialect's error object. Its `id` echoes the request's when it could be read
- * and is absent otherwise; its message is one sentence; anything quoted from the request in it is bounded.
- */
+/** The JSON-RPC error envelope: `id` echoes the request's when it could be read, and is absent otherwise. */
 export function errorEnvelope(id: JsonRpcId | undefined, error: JsonRpcError): Record<string, unknown> {
   const body: Record<string, unknown> = { jsonrpc: '2.0' };
   if (id !== undefined) body.id = id;
@@ -48,9 +45,8 @@ export interface DistilledEntry {
 }
 
 /**
- * The distilled error's `data`: one entry per failing instance location (JSON Pointer from the message root),
- * at most {@link DISTILLED_LOCATIONS_MAX}, with `errorCount` counting them all. The envelope's message says
- * what was refused; the entries say where and why, in this library's words (never ajv's).
+ * The distilled error's `data`: one entry per failing location (JSON Pointer from the message root), at most
+ * {@link DISTILLED_LOCATIONS_MAX}, `errorCount` counting all; problems in this library's words, never ajv's.
  */
 export function distilledData(problems: readonly SchemaProblem[], prefix: readonly (string | number)[] = []) {
   const byLocation = new Map<string, string[]>();

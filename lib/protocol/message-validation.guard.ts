@@ -8,12 +8,9 @@ import { ProtocolSchema } from './protocol-schema.js';
 import { requestRecord } from '../contracts/request-record.js';
 
 /**
- * Message validation: classifies the parsed message and checks it against the vendored 2026-07-28 schema
- * (`JSONRPCRequest` or `JSONRPCNotification`). A non-conforming message is refused with 400 + -32600 and a
- * distilled error; so is a conforming response, because a client never sends one, and so is a message nesting
- * deeper than `MAX_NESTING_DEPTH` levels, before anything recursive reads it, and so is a request whose id the
- * schema allows but JavaScript cannot hold exactly (an integer beyond ±(2^53−1)): its answer could not echo it.
- * Runs after the parse step.
+ * Message validation, after the parse step: the message must conform to the vendored 2026-07-28 schema, else
+ * 400 + -32600 with a distilled error. Also refused: a response (a client never sends one), nesting past
+ * `MAX_NESTING_DEPTH`, and an integer id beyond ±(2^53−1), which the answer could not echo exactly.
  * @publicApi
  */
 @Injectable()

@@ -1,9 +1,6 @@
 /**
- * How deep a message may nest: objects and arrays inside one another, the message itself being level 1.
- * Past it the message is refused before anything recursive reads it: ajv validates the protocol's recursive
- * definitions (`JSONValue`, `JSONObject`, under `clientCapabilities`) by recursion, and `JSON.stringify` is
- * recursive too, so a few kilobytes of `[[[[…]]]]` would otherwise overflow the stack (a 500) instead of being
- * the caller's error. Generous for any real message.
+ * How deep a message may nest (the message itself is level 1). Checked before ajv or `JSON.stringify` recurse into
+ * it: a few kilobytes of `[[[[…]]]]` would otherwise overflow the stack (a 500) instead of being the caller's error.
  */
 export const MAX_NESTING_DEPTH = 128;
 
@@ -15,10 +12,7 @@ interface Visit {
   readonly parent: Visit | undefined;
 }
 
-/**
- * The location (segments from the root) of the first object or array nested deeper than `max` levels, or
- * undefined when there is none. Iterative: no depth can overflow the stack.
- */
+/** The path to the first container nested deeper than `max`, or undefined; iterative, so it cannot overflow. */
 export function tooDeeplyNested(root: unknown, max: number = MAX_NESTING_DEPTH): (string | number)[] | undefined {
   if (typeof root !== 'object' || root === null) return undefined;
   const stack: Visit[] = [{ value: root, depth: 1, key: undefined, parent: undefined }];

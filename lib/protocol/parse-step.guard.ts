@@ -11,17 +11,10 @@ type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The parse step: the stage of the POST chain that turns the body into one JSON-RPC message object, or
- * rejects it. A rejecter, not a wire check (it needs the body). Which conditions it answers, and how, is the
- * rejection table's (`parse-step` rows): a repeated `Content-Type` header (400: which one describes the body is
- * ambiguous, so it fails closed), a body over the ceiling (413), a stalled read (408), invalid UTF-8 or JSON
- * (-32700, no id), an array (a batch) or a JSON value that is not an object (-32600). The content type itself is
- * not enforced (DIGEST b.3: be lenient).
- *
- * It reads the raw body itself, under the `maxBodyBytes` ceiling and the `bodyReadTimeoutMs` read timeout. When
- * the host already consumed the body: with `rawBody: true` it parses the kept bytes (same ceiling, same
- * answers); with only a parsed `req.body` it takes that value, and invalid JSON and the size limit were then
- * the host's body parser's to answer.
+ * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
+ * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the
+ * content type itself is not enforced (lenient). Reads the raw body under `maxBodyBytes` and `bodyReadTimeoutMs`;
+ * if the host consumed it, parses `rawBody` under the same ceiling, else takes `req.body` as the host parsed it.
  * @publicApi
  */
 @Injectable()

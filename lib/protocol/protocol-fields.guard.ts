@@ -9,12 +9,9 @@ import { requestRecord } from '../contracts/request-record.js';
 const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
 
 /**
- * The protocol-fields check: every request's `params._meta` carries the per-request protocol fields
- * (`io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities`; optionally `…/clientInfo`, `…/logLevel`,
- * `progressToken`). Missing ones are 400 + -32602 (`missing_protocol_fields`), ill-typed ones likewise
- * (`malformed_protocol_fields`, with a distilled error). Both name the versions this server serves, so a
- * legacy client that sent `initialize` can tell its user why. Notifications pass: the spec leaves their
- * fields optional. Runs before header binding, which compares against what this check proved.
+ * The protocol-fields check: every request's `params._meta` carries well-typed protocol fields (version and client
+ * capabilities required), else 400 + -32602 naming the versions served, so a legacy client that sent `initialize`
+ * can tell its user why. Notifications pass. Runs before header binding, which compares against what it proved.
  * @publicApi
  */
 @Injectable()

@@ -24,10 +24,9 @@ interface Compiled {
 let vendored: Promise<ProtocolSchema> | undefined;
 
 /**
- * The protocol schema: checks values against the definitions of one official schema document, each definition
- * compiled once (ajv, draft 2020-12, formats asserted) the first time it is asked for; providers ask at module
- * init, so requests only run validators. A failed check names every problem, or only the first past the
- * detailed-check bound. Injected by its class; the default provider is {@link ProtocolSchema.vendored}.
+ * The protocol schema: checks values against one official schema document's `$defs`, each compiled once on first
+ * use (ajv, draft 2020-12, formats asserted); providers compile theirs at module init, so requests only validate.
+ * Past the detailed-check bound a check names only the first problem. Default: {@link ProtocolSchema.vendored}.
  * @publicApi
  */
 export class ProtocolSchema {

@@ -6,9 +6,8 @@ import { bounded, quoted } from '../util/bounded.js';
 import { requestRecord } from '../contracts/request-record.js';
 
 /**
- * The version check: a request's protocol version (proven well-formed by the protocol-fields check and equal to
- * its header by header binding) must be one this server serves; otherwise 400 + -32022 with
- * `data: {supported, requested}`, `supported` being exactly what `server/discover` lists.
+ * The version check, after header binding: the request's protocol version must be one this server serves, else
+ * 400 + -32022 with `data: {supported, requested}`, `supported` being exactly what `server/discover` lists.
  * @publicApi
  */
 @Injectable()

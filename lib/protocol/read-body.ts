@@ -12,10 +12,8 @@ export class BodyReadError extends Error {
 }
 
 /**
- * Reads a request body into one Buffer, without blocking the event loop, under two limits: a ceiling in bytes
- * (a declared Content-Length over it fails at once, before a byte is read; a body that grows over it fails as
- * soon as it does) and a read timeout (no byte for `timeoutMs` is a stalled read). After a failure the rest of
- * the body is discarded, never buffered.
+ * Reads a request body into one Buffer under a byte ceiling (an over-limit Content-Length fails before any read) and
+ * a stall timeout (no byte for `timeoutMs`); after a failure the rest of the body is drained, never buffered.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
   const declared = req.headers['content-length'];

@@ -3,7 +3,7 @@ import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { sendJson, sendJsonText } from './send.js';
 
-/** The SSE response headers (DIGEST b.4): no proxy buffering, no caching. */
+/** The SSE response headers: no proxy buffering, no caching. */
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
@@ -16,9 +16,8 @@ const streams = new WeakMap<ServerResponse, AnswerStream>();
 const EVENT_STREAM_SPECIFICITY: Readonly<Record<string, number>> = { 'text/event-stream': 2, 'text/*': 1, '*/*': 0 };
 
 /**
- * Whether an `Accept` header admits `text/event-stream` (absent: anything goes, as HTTP says): the most specific
- * range naming it decides, and a weight of 0 means "not acceptable" (RFC 9110 §12.4.2, §12.5.1). A weight that
- * does not parse is ignored (1).
+ * Whether `Accept` admits `text/event-stream` (absent: yes): the most specific range naming it decides, q=0 refuses,
+ * an unparsable weight counts as 1 (RFC 9110 §12.4.2, §12.5.1).
  */
 function acceptsEventStream(accept: string | string[] | undefined): boolean {
   if (accept === undefined) return true;
@@ -41,24 +40,14 @@ function acceptsEventStream(accept: string | string[] | undefined): boolean {
 const event = (json: string): string => `data: ${json}\n\n`;
 
 /**
- * The answer stream: the one channel through which a request's answer leaves, and the only place that knows
- * whether that answer is plain JSON or an SSE stream.
- *
- * Invariants it owns:
- * - **JSON until a notification.** The answer is `application/json` unless a notification for this request is
- *   sent before the final response; the first one switches the response to `text/event-stream` (status 200,
- *   `X-Accel-Buffering: no`), and only when the client's `Accept` admits it (otherwise notifications are
- *   dropped and the answer stays JSON).
- * - **Notifications strictly before the final response, which ends the stream.** Once the final response (a
- *   result or an error, whatever produced it) is written, nothing else is; a JSON-RPC request is never written.
- * - **A closed stream is a cancellation.** When the client closes the response before the final response,
- *   `signal` aborts, one `mcp:request:cancelled` event is emitted, and every later write is a no-op: a handler
- *   that ignores the signal cannot write into a closed socket.
- * - **No unbounded buffering.** A notification meeting a full socket buffer (`writableNeedDrain`) is dropped;
- *   progress and log messages are optional, the final response never is.
- *
- * One per request, attached by the controller; the exception filter answers through it (see {@link sendAnswer}),
- * so an error after a notification is the stream's last event instead of a JSON body.
+ * The answer stream: the one channel a request's answer leaves through, and the only place that picks JSON or SSE.
+ * - JSON until a notification: the first one switches to `text/event-stream` (200), if `Accept` admits it;
+ *   otherwise notifications are dropped.
+ * - The final response (result or error) ends the stream; nothing follows it, and no JSON-RPC request is written.
+ * - A client close before the final response is a cancellation: `signal` aborts, one `mcp:request:cancelled` is
+ *   emitted, and later writes are no-ops.
+ * - No unbounded buffering: a notification meeting a full socket buffer is dropped; the final response never is.
+ * One per request, attached by the controller; the exception filter answers through it ({@link sendAnswer}).
  * Proven by: test/e2e/streaming.e2e-spec.ts
  */
 export class AnswerStream {
@@ -104,11 +93,7 @@ export class AnswerStream {
     return !this.done && !this.res.writableEnded && !this.res.destroyed;
   }
 
-  /**
-   * Sends one notification for this request (progress, log message) as an SSE event, switching to SSE on the
-   * first. Returns whether it was written: false after the final response or a cancellation, when the client's
-   * `Accept` excludes SSE, when the socket buffer is full, or when the message cannot be serialized.
-   */
+  /** Sends one notification as an SSE event, switching to SSE on the first; returns false when it was not written. */
   notify(notification: Readonly<Record<string, unknown>> & { method: string }): boolean {
     if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.accept))) return false;
     if (this.sse && this.res.writableNeedDrain) return false;
@@ -129,10 +114,8 @@ export class AnswerStream {
   }
 
   /**
-   * Sends the final response (a result or an error envelope) and ends the answer. In SSE mode it is the last
-   * event and `status`/`headers` are moot (the status line left as 200 with the first notification); otherwise
-   * it is a JSON body with `status`. Does nothing after the final response or a cancellation. A body that cannot
-   * be serialized throws before anything is written, so the caller can still answer with an error.
+   * Sends the final response and ends the answer: the last SSE event (`status`/`headers` moot), else a JSON body.
+   * A no-op once answered or cancelled; an unserializable body throws before anything is written.
    */
   respond(body: unknown, status = 200, headers: Readonly<Record<string, string>> = {}): void {
     if (!this.open) {
@@ -146,10 +129,7 @@ export class AnswerStream {
   }
 }
 
-/**
- * Sends a final answer for a response: through its answer stream when one is attached (so an error after a
- * notification becomes the stream's last event), as a JSON body otherwise (a rejection before routing).
- */
+/** Sends a final answer through the response's answer stream when attached, else as a JSON body (before routing). */
 export function sendAnswer(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const stream = streams.get(res);
   if (stream) stream.respond(body, status, headers);

@@ -16,20 +16,15 @@ const rawResponse = (res: unknown): ServerResponse => ((res as Raw).raw ?? res) 
 const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingMessage }).raw ?? req) as IncomingMessage;
 
 /**
- * The rejection sender and method containment, bound on the mount's controller (so the host's global filters
- * never answer an MCP request). Every answer is a JSON-RPC error envelope echoing the request id when it could
- * be read, sent through the request's answer stream: a JSON body with the status below, or, when the handler
- * already sent a notification, the SSE stream's last event (the status line then already said 200):
- * - a rejection: status and code from `REJECTION_TABLE`; records the rejection mark on the request and emits
- *   one `mcp:wire:reject` event;
- * - a method error (`McpMethodError`): its code, data and status;
- * - an auth-provider fault: 500 + -32603 (its `mcp:auth:error` event was emitted where it was caught);
- * - the host's own `HttpException` (a global guard, a throttler): its status, in this dialect;
- * - any other fault past a method (method containment): 500 + -32603 with a fixed message naming the method,
- *   never the fault's text or stack; one `mcp:method:error` event carries the fault, bounded. The process keeps
- *   serving. So is an answer that cannot be sent as it is: a method error whose code is not an integer or is
- *   one the spec forbids a server to emit (`isEmittableCode`), whose status is no HTTP status, or whose data
- *   JSON cannot carry.
+ * The rejection sender and method containment, bound on the mount's controller so host global filters never
+ * answer an MCP request. Each answer is a JSON-RPC error envelope (id echoed when readable) sent through the
+ * answer stream, so after a notification it is the last SSE event:
+ * - rejection: status and code from `REJECTION_TABLE`; records the mark, emits one `mcp:wire:reject`;
+ * - method error (`McpMethodError`): its code, data and status;
+ * - auth-provider fault: 500 + -32603 (its `mcp:auth:error` was emitted where it was caught);
+ * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect;
+ * - anything else, including a method error that cannot be sent as is (code not emittable, no HTTP status, data
+ *   JSON cannot carry): 500 + -32603 naming only the method, never the fault; one `mcp:method:error`, bounded.
  * @publicApi
  */
 @Catch()
@@ -42,8 +37,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     try {
       this.answer(thrown, res, record);
     } catch (fault) {
-      // An answer that cannot be sent as it is (a method error with data JSON cannot carry, say) is a fault:
-      // contained like any other, so the caller still gets one JSON-RPC error, never the host's error page.
+      // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
       this.contain(fault, res, record);
     }
   }

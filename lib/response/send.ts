@@ -1,9 +1,6 @@
 import type { ServerResponse } from 'node:http';
 
-/**
- * Writes a JSON answer on the raw Node response (the adapter-neutral surface under Express and Fastify alike).
- * Does nothing when the response is already finished or its socket is gone, so a late writer cannot throw.
- */
+/** Writes JSON on the raw Node response (adapter-neutral); a no-op once finished, so a late writer cannot throw. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   sendJsonText(res, status, JSON.stringify(body), headers);

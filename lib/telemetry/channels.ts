@@ -1,12 +1,8 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 
 /**
- * Telemetry: named `node:diagnostics_channel` channels, one per event. Publishing costs nothing while a channel
- * has no subscriber (the message object is not even built: callers pass a thunk). OpenTelemetry
- * instrumentations and tests subscribe with `diagnostics_channel.subscribe(name, fn)`.
- *
- * Rule it owns: every channel the library publishes on is a key of {@link McpTelemetryEvents}, and its message
- * has exactly that shape. The README's telemetry table is generated from the same names.
+ * Every telemetry event: one `node:diagnostics_channel` channel per key, whose message has exactly that shape.
+ * Publishing costs nothing without a subscriber (callers pass a thunk).
  * @publicApi
  */
 export interface McpTelemetryEvents {

@@ -28,10 +28,8 @@ const subscriptions = {
 const holders = { faults: 0, all: 0 };
 
 /**
- * The telemetry logger: the default subscriber, writing telemetry events through Nest's `Logger`. In `faults`
- * mode (the default) it subscribes to the fault channels only (method and auth faults at error level, contained
- * tool faults at warn), so a healthy request builds no event at all; in `all` mode every other event is logged
- * at debug too. Subscriptions are shared: however many mounts hold one, each event is logged once.
+ * The default telemetry subscriber, writing through Nest's `Logger`. `faults` mode subscribes to fault channels
+ * only, so a healthy request builds no event; subscriptions are shared, so each event is logged once per process.
  */
 export class TelemetryLogger implements OnModuleInit, OnApplicationShutdown {
   private held: ('faults' | 'all')[] = [];

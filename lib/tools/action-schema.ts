@@ -45,25 +45,9 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 const names = (list: readonly string[]) => `[${list.map((n) => JSON.stringify(n)).join(', ')}]`;
 
 /**
- * Action-schema validation, at module init. Rule it owns (the action-schema invariant): a key outside
- * {@link ACTION_SCHEMA_KEYS} is refused, and every key inside it reaches a check, so what a request meets is
- * exactly what was validated. Each refusal is a `McpConfigurationError` naming the tool, the action and the
- * offence:
- *
- * - the action's name and `description`: non-empty strings without a newline (the action summaries join them);
- * - `properties`: a map of JSON Schemas holding only JSON values (string keys only, at every depth), with every
- *   `properties` a map and every `additionalProperties` true, false or a schema, that ajv builds with formats
- *   asserted (an unknown format is refused);
- * - `required`: declared property names, each once;
- * - `requiredOneOf`: non-empty groups of declared property names; no group equal to, or a strict superset of,
- *   another (dead config), and none already satisfied by `required` alone (the check could never fire);
- * - `defaults`: keyed by declared property names, none of them required, no key the unknown-key gate would
- *   refuse from a caller in the same place, every value passing its property's schema;
- * - `notes` a string, `related` a list of strings, `examples` a list of JSON objects.
- *
- * A required property must be declared too (a decision beyond the design text: an undeclared one could never be
- * sent, since the unknown-key gate would refuse it). Nothing global is computed: every refusal names a
- * declaration, or a pair of them.
+ * Validates one action schema at module init and owns the action-schema invariant: a key outside
+ * {@link ACTION_SCHEMA_KEYS} is refused, and every key inside it reaches a check. Each refusal is a
+ * `McpConfigurationError` naming tool, action and offence; the full list is in docs/tools.md.
  * Proven by: test/tools/module-init-refusals.spec.ts
  */
 export function validateActionSchema(compiler: SchemaCompiler, tool: string, name: unknown, declared: unknown): ValidatedAction {

@@ -25,11 +25,8 @@ interface WiredAction extends ValidatedAction {
 }
 
 /**
- * Builds an action tool at module init. Checks its declaration (at least one action, each action schema valid,
- * action names unique, no action method shadowing a hook, an output schema ajv builds, hooks that are methods),
- * compiles every schema once, and returns the wired tool: the generated `{action, data}` input schema, help's
- * renderings, and a `run` that passes the call through the dispatch gates, applies defaults, runs the action's
- * method with `(data, ctx)` and turns its return into a result. Faults propagate to the dispatch service.
+ * Builds an action tool at module init: checks its declaration and compiles every schema once. Faults its
+ * handler throws propagate to the dispatch service.
  */
 export function buildActionTool(options: McpToolOptions, instance: object, declared: readonly DeclaredAction[], kit: ToolBuildKit): WiredTool {
   const tool = options.name;

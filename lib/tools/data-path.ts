@@ -5,11 +5,8 @@ const KEY_BOUND = 64;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * Spells a location inside a call's data as a data path (the tool dialect's location; the JSON-RPC dialect uses
- * an instance location instead): a top-level property name bare (`status`), a nested key dot-joined
- * (`items[1].status`), an array index in brackets, a key that is not a plain identifier bracket-quoted
- * (`spec.elements["my.id"].on`), as the JSON string of the key, so its control characters are `\u` escapes once
- * and the quoted text reads back as the key. Every key is bounded. The empty data path `""` names data itself.
+ * Spells a location inside a call's data as a data path (see docs/tools.md, "Data paths"). A non-identifier key
+ * is bracket-quoted as its JSON string, so the quoted text reads back as the key; every key is bounded.
  * @publicApi
  */
 export function dataPath(segments: readonly (string | number)[]): string {
@@ -27,9 +24,8 @@ export function dataPath(segments: readonly (string | number)[]): string {
 }
 
 /**
- * The sort order of data paths, read segment by segment: array indexes numerically, keys by UTF-16 code unit,
- * an index before a key, a path before its extensions. Every refusal that lists "the first ten" data paths
- * lists them in this order, so `items[2]` comes before `items[10]`.
+ * The sort order of data paths, segment by segment: indexes numerically (`items[2]` before `items[10]`), keys by
+ * UTF-16 code unit, an index before a key, a path before its extensions.
  */
 export function compareSegments(a: readonly (string | number)[], b: readonly (string | number)[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {

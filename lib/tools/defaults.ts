@@ -1,11 +1,7 @@
 /**
- * Applies an action's defaults to a call's data, after the dispatch gates have passed it.
- *
- * Rules it owns. A default fills only a property the caller omitted: a property the caller sent, `null`
- * included, keeps its value. The caller's data is never mutated, and each call gets its own copy of every
- * default value, so a handler that mutates its data cannot change the next call's defaults. The merge uses
- * own-property checks and define semantics throughout: a `__proto__` key the caller sent stays an ordinary own
- * key of the data and never reaches a prototype (`{...data}` defines, where `Object.assign` would set).
+ * Applies an action's defaults after the gates pass: only to properties the caller omitted (a sent `null` stays),
+ * on a copy, with a fresh clone of each default. Define semantics keep a caller's `__proto__` key an ordinary own
+ * key, off the prototype (`{...data}` defines where `Object.assign` would set).
  * Proven by: test/tools/defaults.spec.ts
  */
 export function applyDefaults(data: Readonly<Record<string, unknown>>, defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -5,25 +5,10 @@ import { findUnknownKeys, type KeyNode } from './key-set.js';
 import type { ValueGate } from './value-gate.js';
 
 /**
- * The dispatch gates, in the order they run. Rule this file owns: the gates run as one chain in this order and
- * the first to fire answers, in the tool dialect (an `isError` result whose JSON names the gate under `"error"`
- * and carries a help pointer under `"help"`), so a call with several mistakes surfaces them one per attempt.
- * The order is load-bearing: names before types at the arguments level (a stray key is reported before a wrong
- * type), the action before the data, presence before keys, keys before values (the value gate only ever meets
- * data whose keys are all known).
- *
- * - `unknown_arguments`: a key outside the arguments vocabulary (`action`, `data`);
- * - `invalid_argument_type`: an argument of the wrong JSON type (`action` a string, `data` an object);
- * - `missing_action`: no `action`;
- * - `unknown_action`: an action the tool does not declare (the answer lists the valid ones);
- * - `missing_required`: a `required` property absent from data;
- * - `unsatisfied_required_one_of`: no `requiredOneOf` group present in full;
- * - `unknown_params`: a key the key-set closure refuses, at any depth of data (`key-set.ts`);
- * - `invalid_values`: a value its schema refuses (`value-gate.ts`).
- *
- * The last four are the data-level gates and carry the action's input_schema digest. A plain tool's arguments
- * meet the last two ({@link DATA_GATES}); help's meet the first two ({@link ARGUMENT_GATES}). Anything a
- * refusal quotes from the call goes through the bounded-rendering helper.
+ * The dispatch gates, in the order they run; the first to fire answers with an `isError` result naming the gate
+ * under `"error"` and a help pointer under `"help"`. The order is load-bearing: names before types, the action
+ * before the data, presence before keys, keys before values (the value gate only meets known keys). What each
+ * gate answers: docs/tools.md.
  * Proven by: test/sweeps/dispatch-gates.sweep.e2e-spec.ts (one cell per gate, derived from this list).
  * @publicApi
  */
@@ -207,10 +192,7 @@ function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | un
   return undefined;
 }
 
-/**
- * The unknown-action answer: the action the caller named (bounded), the valid ones, and a pointer one level up.
- * Shared by the `unknown_action` gate and help's action level, so both surfaces speak one dialect.
- */
+/** The unknown-action answer, shared by the `unknown_action` gate and help's action level so both speak one dialect. */
 export function unknownActionAnswer(tool: string, action: unknown, valid: readonly string[], pointer: HelpPointer): Record<string, unknown> {
   const list = valid.length ? `Valid actions: ${valid.join(', ')}.` : `Tool "${tool}" has no actions.`;
   return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), valid_actions: [...valid], help: pointer };

@@ -6,10 +6,9 @@ import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
 import { errorResult, faultResult } from './tool-result.js';
 
 /**
- * Dispatches one tools/call to a wired tool: its dispatch gates (a refusal answers in the tool dialect), then its
- * handler, all inside fault containment (`errors/fault-containment.ts`: a fault becomes a tool_fault result and
- * one `mcp:tool:error`; a value with the pass mark is rethrown to the method handler). Emits `mcp:tool:start`
- * and, after every run, `mcp:tool:stop` with the resolved action, the duration and who answered with an error.
+ * Dispatches one tools/call to a wired tool (gates, then handler) inside fault containment: a fault becomes a
+ * fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown. Emits `mcp:tool:start` and,
+ * after every run, `mcp:tool:stop`.
  */
 @Injectable()
 export class DispatchService {

@@ -10,8 +10,7 @@ import { isToolResultShape, textResult } from './tool-result.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
- * Thrown when MCP content a tool returned itself is not a valid `CallToolResult` (a content block of no known
- * type, a text block without text, …). The server's fault: contained as a `tool_fault`.
+ * Thrown when MCP content a tool returned itself is not a valid `CallToolResult`: the server's fault, contained.
  * @publicApi
  */
 export class MalformedToolResultError extends Error {
@@ -19,8 +18,7 @@ export class MalformedToolResultError extends Error {
 }
 
 /**
- * Thrown when a tool's result does not match its own output schema. The server's fault, never the caller's: fault
- * containment answers it as a `tool_fault` and emits `mcp:tool:error`.
+ * Thrown when a tool's result does not match its own output schema: the server's fault, never the caller's.
  * @publicApi
  */
 export class StructuredContentMismatchError extends Error {
@@ -58,10 +56,7 @@ async function contextFor(hooks: ToolHooks, action: string | undefined, ctx: Mcp
   return readActionContext(hooks.tool, await hooks.actionContext(action, ctx));
 }
 
-/**
- * Reads what an `actionContext` hook returned. Invariant: the `"context"` key, when present, holds an object; a
- * `null` or `undefined` return adds none, and any other return is the tool's fault (a `TypeError`, contained).
- */
+/** Reads an `actionContext` return: an object, or none for `null`/`undefined`; anything else is the tool's fault. */
 export function readActionContext(tool: string, returned: unknown): Record<string, unknown> | undefined {
   if (returned === null || returned === undefined) return undefined;
   if (!isPlainObject(returned)) throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${bounded(returned, 60)}`);
@@ -69,9 +64,8 @@ export function readActionContext(tool: string, returned: unknown): Record<strin
 }
 
 /**
- * Adds hints and the action context to a response: beside the keys of an object, or around any other value,
- * reading the data as JSON writes it (a `toJSON`, a Date's say, decides what that is; spread, it would be lost,
- * or would swallow the extras).
+ * Adds hints and action context beside an object's keys, or around another value as `{result, ...}`, reading the
+ * data as JSON writes it: a `toJSON` (a Date's, say) would be lost to a spread.
  */
 function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
   if (Object.keys(extras).length === 0) return data;
@@ -80,27 +74,13 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
 }
 
 /**
- * What a handler's return value becomes: the success side of the tool dialect. Rule it owns: every return is
- * one of three things, and nothing else is looked at.
- *
- * - **MCP content** (an object with a `content` array): the tool wants full control; it goes out as written,
- *   once JSON can carry it and the protocol's `CallToolResult` schema accepts it ({@link MalformedToolResultError}
- *   otherwise). With an output schema, a non-error result must carry a matching `structuredContent`.
- * - **`fail(reason[, hintContext])`**: `isError`; the text is the tool's `formatError(reason)`. With a hint
- *   context it is JSON, `{error, hints?, context?}`.
- * - **anything else**, or **`ok(data[, hintContext])`**: a success. The text is the data (a string as is,
- *   anything else as JSON), with `hints` (when a hint context was given and the hook returned some) and
- *   `context` (the `actionContext` hook's answer) added beside an object's keys, or around another value as
- *   `{result, hints?, context?}`. With an output schema, `structuredContent` is the data itself as JSON carries
- *   it (a Date as its ISO string), checked against it; a mismatch is a {@link StructuredContentMismatchError},
- *   the server's fault.
- *
- * Hooks run only for action tools (a plain tool's `action` is undefined); a hook's bad return is a fault too.
+ * Turns a handler's return into a tool result. Every return is MCP content (sent as written once JSON and
+ * `CallToolResult` accept it), a `fail(...)`, or data (`ok(...)` or bare); see docs/tools.md ("Results").
+ * `hints` and `actionContext` run only with an `action` (never for a plain tool); a hook's bad return is a fault.
  */
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {
-    // The checks read the result as JSON carries it, which is what is sent; and since it is serialized outside
-    // fault containment, a value JSON cannot carry (a BigInt, a cycle) is caught here.
+    // Checked as JSON carries it (what is sent); it is serialized outside containment, so a BigInt or cycle is caught here.
     let result: ToolCallResult;
     try {
       result = asJson({ ...returned, resultType: 'complete' }) as ToolCallResult;

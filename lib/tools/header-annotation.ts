@@ -26,16 +26,11 @@ function unsafeIntegerKeyword(node: Record<string, unknown>): string | undefined
 }
 
 /**
- * Header-annotation validation, at module init: collects the header annotations of a published input schema and
- * refuses, with a `McpConfigurationError` naming the tool and the property, every annotation that breaks the
- * spec's rules (DIGEST c.4): an empty or non-string value, one that is not an HTTP token, a duplicate compared
- * without case, a property whose `type` is not exactly one of string, integer or boolean (`number`, `object`,
- * `array`, `null`, a type array and a missing type are all refused), an integer property whose bounds or listed
- * values leave ±(2^53−1), or a place not reachable from the root through a pure chain of `properties` keys (under
- * `items`, a composition or conditional keyword, `$defs` or `$ref`, or on the root itself). A conforming client
- * would otherwise drop the whole tool from its list without telling the server. Values inside `const`, `enum`,
- * `default` and `examples` are instances, not schemas, and are not searched.
+ * Collects the header annotations of a published input schema at module init, refusing with a
+ * `McpConfigurationError` each one the spec forbids (the rules: docs/wire-checks.md, "Declaring x-mcp-header"),
+ * since a conforming client would otherwise drop the whole tool silently.
  * Proven by: test/wire/header-annotation.e2e-spec.ts
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
 export function collectHeaderAnnotations(tool: string, inputSchema: unknown): HeaderAnnotation[] {
   const found: HeaderAnnotation[] = [];

@@ -1,13 +1,8 @@
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
 
 /**
- * A help pointer: the help call that explains the surface a refusal just refused, carried under `"help"` in
- * every tool-dialect refusal. It is a legal call as it stands (the `help` tool's name and arguments its input
- * schema accepts), never prose:
- *
- * ```json
- * { "tool": "help", "arguments": { "tool": "tasks", "action": "create" } }
- * ```
+ * A help pointer: the legal `help` call, under `"help"` in every tool-dialect refusal, that explains what was
+ * refused, e.g. `{"tool": "help", "arguments": {"tool": "tasks", "action": "create"}}`.
  * @publicApi
  */
 export interface HelpPointer {
@@ -16,9 +11,8 @@ export interface HelpPointer {
 }
 
 /**
- * The one help-pointer builder. Rule it owns: the pointer's format lives here and nowhere else, so the dispatch
- * gates and help's own refusals cannot drift into two dialects. It names only wired-in targets: a caller's
- * unknown tool or action never reaches a pointer (the refusal points one level up instead).
+ * The one help-pointer builder, so gate and help refusals cannot drift apart. Callers pass only wired-in targets:
+ * an unknown tool or action is pointed one level up.
  * Proven by: test/tools/help-pointer.spec.ts (every pointer passes help's own argument gates).
  */
 export function helpPointer(tool?: string, action?: string): HelpPointer {

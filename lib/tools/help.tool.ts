@@ -32,20 +32,9 @@ const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(
 const NAMES_LISTED = 50;
 
 /**
- * The help tool: framework-owned, wired in under the reserved name `help` in every mount, and so always listed
- * (which is why the `tools` capability is always advertised). The server's whole introspection surface:
- *
- * - `{}`: the index, every tool (sorted by name) with its description and action summaries;
- * - `{tool}`: that tool complete: an action tool's every action with its properties (the key-set closure
- *   published), required fields, `required_one_of`, defaults, notes, related actions and examples; a plain
- *   tool's input and output schemas;
- * - `{tool, action}`: that one action complete, with the tool's `actionContext` answer under `"context"`.
- *
- * Rules it owns. Its own arguments meet the same arguments-level gates as an action tool's (names before types,
- * the types read from {@link HELP_INPUT_SCHEMA}). An unknown target is never answered with a broader answer: an
- * action without a tool (`missing_tool`), an unknown tool (`unknown_tool`) and an unknown action
- * (`unknown_action`, the dispatch gate's own answer) each answer `isError` with the valid names and a help
- * pointer one level up. Every answered call emits `mcp:help:called`.
+ * The framework's help tool, wired in under the reserved name `help` in every mount (so the `tools` capability is
+ * always advertised). Its arguments meet the arguments-level gates; an unknown target is refused with the valid
+ * names and a pointer one level up, never answered more broadly. See docs/tools.md ("Help").
  * Proven by: test/e2e/help.e2e-spec.ts
  */
 export function buildHelpTool(registry: ToolRegistry): WiredTool {

@@ -2,9 +2,7 @@ import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
- * A hint: one follow-up call the LLM can make next, returned by a tool's `hints(action, hintContext, ctx)`
- * hook and sent under `"hints"` in the result. `tool` and `action` are names; `description` is
- * consumer-authored text, sent as written.
+ * A hint: one follow-up call the LLM can make next, returned by a tool's `hints` hook and sent under `"hints"`.
  * @publicApi
  */
 export interface McpHint {
@@ -19,11 +17,7 @@ export interface McpHint {
 }
 
 
-/**
- * Reads what a `hints` hook returned into the hints sent on the wire, keeping only the four hint keys.
- * Invariant: a hint on the wire has string `tool`, `action` and `description`, and an object `example` if any.
- * A return of another shape is the tool's fault: a `TypeError` naming the tool, contained like any fault.
- */
+/** Reads a `hints` hook's return, keeping only the four hint keys; any other shape is the tool's fault. */
 export function readHints(tool: string, returned: unknown): McpHint[] {
   if (!Array.isArray(returned))
     throw new TypeError(`hints() of tool "${tool}" must return an array of hints, not ${bounded(returned, 60)}`);

@@ -3,10 +3,8 @@ import { closeProperties } from './key-set.js';
 import type { JsonSchema } from './tool.interfaces.js';
 
 /**
- * The action summaries of an action tool: `<action>: <description>` per action, sorted by action name. One
- * content source for the tools/list action enum's description and help's index, so the two cannot drift.
- * Consumer-authored text goes out as written: the framework adds the name prefix and sorts, and never edits the
- * characters (which is why neither half may hold a newline, `action-schema.ts`).
+ * The action summaries, `<action>: <description>` sorted by name: the one source for the tools/list enum
+ * description and help's index, so the two cannot drift.
  */
 export function actionSummaries(actions: readonly ValidatedAction[]): string[] {
   return sortedByName(actions).map((a) => `${a.name}: ${a.schema.description}`);
@@ -17,11 +15,7 @@ export function sortedByName<A extends { readonly name: string }>(actions: reado
   return [...actions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/**
- * The generated input schema of an action tool: `{action, data}`, closed (`additionalProperties: false`), the
- * action a required string out of the action names, described by the action summaries joined by newlines.
- * `data` is an object whose properties depend on the action: the dispatch gates check it, help publishes it.
- */
+/** The generated `{action, data}` input schema of an action tool (docs/tools.md, "What tools/list publishes"). */
 export function actionToolInputSchema(tool: string, actions: readonly ValidatedAction[]): Record<string, unknown> {
   return {
     type: 'object',
@@ -42,9 +36,8 @@ export function actionToolInputSchema(tool: string, actions: readonly ValidatedA
 }
 
 /**
- * The input_schema digest a data-level gate refusal carries: the action's properties (with the key-set closure
- * published), required fields and defaults, plus `required_one_of` when the action declares groups. Wire
- * spelling: `required_one_of` (snake_case, as in help); every other key keeps its action-schema name.
+ * The input_schema digest every data-level refusal carries: properties (closure published), required, defaults,
+ * and `required_one_of` when groups are declared.
  * @publicApi
  */
 export interface InputSchemaDigest {
@@ -64,10 +57,7 @@ export function inputSchemaDigest(schema: ValidatedActionSchema): InputSchemaDig
   };
 }
 
-/**
- * One action as help publishes it at the tool and action levels: its digest plus the description, notes,
- * related actions and examples, each present only when declared. Consumer-authored text goes out as written.
- */
+/** One action as help publishes it: its digest plus description, notes, related and examples, each when declared. */
 export function renderAction(schema: ValidatedActionSchema): Record<string, unknown> {
   return {
     description: schema.description,

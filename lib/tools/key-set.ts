@@ -4,19 +4,10 @@ import type { JsonSchema } from './tool.interfaces.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
- * The unknown-key gate's reading of a schema: which keys each object in `data` may hold, at every depth.
- *
- * Rule it owns (the key-set closure). An object schema is **closed** when it declares `properties` and writes
- * `additionalProperties` as neither `true` nor a schema (absent or `false`), or declares no `properties` but
- * writes `additionalProperties: false` (no key at all). A closed object refuses every key outside its property
- * names and its `patternProperties` patterns. `additionalProperties: true` opens an object; an
- * `additionalProperties` schema admits any other key and closes that key's value by the schema; any other
- * object schema is free-form. `data` itself is always closed to the action's properties.
- *
- * The gate follows `properties`, `patternProperties`, an `additionalProperties` schema, `items` and
- * `prefixItems`, and nothing else: composition (`anyOf`, `allOf`, …), conditionals and `$ref` are the value
- * gate's. It reads keys, never values, and skips a value whose type the schema does not expect (the value gate
- * answers that). Help and the input_schema digest publish the same closure ({@link closeSchema}).
+ * The unknown-key gate's reading of a schema (the key-set closure): an object is closed when it declares
+ * `properties` without `additionalProperties` true or a schema, or writes `additionalProperties: false`. The gate
+ * follows `properties`, `patternProperties`, `additionalProperties`, `items` and `prefixItems` only, and reads
+ * keys, never values. See docs/tools.md ("The unknown-key gate").
  * Proven by: test/tools/key-set.spec.ts
  */
 export interface KeyNode {
@@ -47,10 +38,8 @@ const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
 /**
- * The schema-shape check, at every depth and under every applicator: a `properties` (and a `patternProperties`)
- * must be a map of schemas, an `additionalProperties` `true`, `false` or a schema, and every subschema an
- * object or a boolean. Returns the first offence, naming its schema path, or undefined. Checked at module init,
- * before ajv, so the key-set tree is only ever built from a well-shaped schema.
+ * The schema-shape check at module init, before ajv and under every applicator: the first offence, naming its
+ * schema path, or undefined, so the key-set tree is only ever built from a well-shaped schema.
  */
 export function schemaOffence(schema: unknown): string | undefined {
   const visitMap = (map: unknown, path: (string | number)[], keyword: string): string | undefined => {
@@ -114,10 +103,7 @@ export interface UnknownKeys {
   readonly unknown_count: number;
   /** The first ten, as data paths, in data-path sort order. */
   readonly unknown: readonly string[];
-  /**
-   * For each object on the way to a listed key (the object holding it, and every object holding that one, up
-   * to data itself under `""`): the keys it admits, with `<any string key>` where it admits every key.
-   */
+  /** For each object on the way to a listed key, up to data itself under `""`: the keys it admits. */
   readonly allowed: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -135,9 +121,8 @@ function allowedKeys(node: KeyNode): string[] {
 }
 
 /**
- * The unknown-key gate's check: reads `value` against `node` at every depth and returns what it refuses, or
- * undefined when every key is admitted. Own keys only (a `__proto__` key a caller sent is a key like any other).
- * The answer's size is bounded whatever the caller sent: a count, ten paths, and their holders' key lists.
+ * The unknown-key gate's check: what `node` refuses in `value` at every depth, or undefined. Own keys only (a
+ * caller's `__proto__` is a key like any other); the answer stays bounded whatever the caller sent.
  */
 export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | undefined {
   const found: { segments: (string | number)[]; frame: Frame }[] = [];
@@ -177,10 +162,8 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
 }
 
 /**
- * Publishes the closure: a copy of `schema` with `additionalProperties: false` written on every object schema
- * the gate closes by default (one that declares `properties` and no `additionalProperties`), following the same
- * keywords the gate follows. Consumer-authored text inside is untouched. What help, the input_schema digest and
- * a plain tool's listed input schema show is therefore what the gate enforces.
+ * Publishes the closure: a copy of `schema` with `additionalProperties: false` on every object schema the gate
+ * closes by default, so what help and tools/list show is what the gate enforces.
  */
 export function closeSchema<S>(schema: S): S {
   if (!isPlainObject(schema)) return schema;

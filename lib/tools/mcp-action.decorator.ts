@@ -3,10 +3,8 @@ import { MCP_ACTION_METADATA } from '../mcp.constants.js';
 import type { McpActionOptions } from './tool.interfaces.js';
 
 /**
- * Marks a method of an `@McpTool` class as one of its actions. The decorator takes the action schema (and,
- * optionally, the action's `name`, else the method's name); the method receives the call's `data` (gated,
- * with defaults applied) and the `McpContext`, and returns the result (a value, `ok(...)`/`fail(...)`, or MCP
- * content). Everything it declares is checked at module init (`action-schema.ts`).
+ * Marks a method of an `@McpTool` class as an action, named after the method unless `name` is given. The method
+ * receives the gated `data` (defaults applied) and the `McpContext`. See docs/tools.md.
  *
  * @example
  * ```ts

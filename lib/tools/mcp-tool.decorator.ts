@@ -3,9 +3,8 @@ import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolOptions } from './tool.interfaces.js';
 
 /**
- * Marks a class as an MCP tool: an injectable provider, wired in at module init with its dependencies injected.
- * Register the class in a module's `providers` as usual. An **action tool** declares its actions as
- * `@McpAction` methods; a **plain tool** declares its own `inputSchema` and implements `run(args, ctx)`.
+ * Marks a class as an MCP tool: an injectable provider wired in at module init, either an action tool
+ * (`@McpAction` methods) or a plain tool (`inputSchema` plus `run(args, ctx)`). See docs/tools.md.
  *
  * @example
  * ```ts

@@ -2,9 +2,8 @@
 const OUTCOME = Symbol.for('nest-mcp.outcome');
 
 /**
- * What a handler returns to say how its call went, when a bare value is not enough: a success with a hint
- * context, or a failure the tool answers with (`isError`). Built by {@link ok} and {@link fail}; the framework
- * turns it into a tool result (`handler-result.ts`).
+ * A handler's explicit success (with a hint context) or failure (an `isError` answer), built by {@link ok} and
+ * {@link fail}.
  * @publicApi
  */
 export interface McpOutcome {
@@ -23,9 +22,8 @@ function outcome(kind: 'ok' | 'fail', value: unknown, rest: unknown[]): McpOutco
 }
 
 /**
- * A success: `data` becomes the result's text content (JSON unless a string) and, with an output schema, its
- * `structuredContent`. With a `hintContext`, the tool's `hints(action, hintContext, ctx)` hook runs and its
- * hints go out under `"hints"`.
+ * A success: `data` becomes the result (and its `structuredContent` under an output schema); a `hintContext`
+ * makes the tool's `hints` hook run.
  *
  * @example
  * ```ts
@@ -42,9 +40,8 @@ export function ok(data: unknown, ...hintContext: [] | [unknown]): McpOutcome {
 }
 
 /**
- * A failure the tool answers with: an `isError` result whose text is the tool's `formatError(reason)` (default
- * `Operation failed: <reason>`). With a `hintContext`, the answer is JSON: `{error, hints?, context?}`.
- * A failure is the tool's answer, not a fault: nothing was thrown, and no `mcp:tool:error` is emitted.
+ * A failure the tool answers with: `isError`, its text from `formatError(reason)`, or JSON `{error, hints?,
+ * context?}` with a `hintContext`. Not a fault: nothing is thrown and no `mcp:tool:error` is emitted.
  * @publicApi
  */
 export function fail(reason: unknown, ...hintContext: [] | [unknown]): McpOutcome {

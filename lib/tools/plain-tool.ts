@@ -13,8 +13,7 @@ import { ValueGate } from './value-gate.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
- * A plain tool's handler: its arguments (as the data-level gates passed them) and the context. It may return
- * anything an action handler may: a value, `ok(...)`/`fail(...)`, or MCP content.
+ * A plain tool's handler: gets the gated arguments and the context, and may return whatever an action may.
  * @publicApi
  */
 export interface McpPlainTool {
@@ -23,12 +22,9 @@ export interface McpPlainTool {
 
 
 /**
- * Builds a plain tool at module init: checks its declaration (a `run` method, an input schema with
- * `"type": "object"` at the root that ajv builds with formats asserted, an output schema ajv builds, valid header
- * annotations, hooks that are methods) and returns the wired tool. Its arguments meet the data-level gates an
- * action's data meets: unknown keys at any depth (the key-set closure, published in its listed input schema as
- * `additionalProperties: false`), then every value against the schema. `run` then runs, and its return becomes a
- * result as an action's does (no hints or action context: those are per action).
+ * Builds a plain tool at module init: checks its declaration and publishes its input schema with the key-set
+ * closure written on it. Its arguments meet the unknown-key and value gates; hints and action context are per
+ * action, so it gets neither.
  */
 export function buildPlainTool(options: McpToolOptions, instance: object, kit: ToolBuildKit): WiredTool {
   const name = options.name;

@@ -5,9 +5,8 @@ import { isPlainObject } from '../util/is-plain-object.js';
 
 
 /**
- * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}), a non-empty
- * string description, a string title, JSON-object annotations and schemas. The name's rules are the registry's
- * (wire-in), the schemas' are the compiler's. Refuses with a `McpConfigurationError` naming the tool.
+ * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}) and the value
+ * types. The name is the registry's to check, the schemas the compiler's.
  */
 export function checkToolOptions(options: McpToolOptions, where: string): void {
   const unknown = Object.keys(options).filter((key) => !(TOOL_OPTION_KEYS as readonly string[]).includes(key));
@@ -25,11 +24,7 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
     if (options[key] !== undefined && !isPlainObject(options[key])) throw new McpConfigurationError(`${where}, ${key}`, 'must be a JSON Schema object');
 }
 
-/**
- * A tool's definition: its tools/list entry (MCP `Tool`), assembled once at module init from what the tool
- * declared and the input schema it publishes. Consumer-authored text (description, title) goes out exactly as
- * written; `title`, `outputSchema` and `annotations` appear only when declared.
- */
+/** A tool's tools/list entry, built once at module init; `title`, `outputSchema` and `annotations` only when declared. */
 export function toolDefinition(options: McpToolOptions, inputSchema: Record<string, unknown>): Readonly<Record<string, unknown>> {
   const definition: Record<string, unknown> = { name: options.name };
   if (options.title !== undefined) definition.title = options.title;

@@ -4,9 +4,8 @@ import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';
 
 /**
- * A tool's optional hooks as module init found them on its instance, bound to it, plus its compiled output
- * schema and the protocol's result validator: everything the result of a handler is built with (`handler-result.ts`). An absent hook is
- * `undefined`, which means "nothing to add" (hints, action context) or "the default" (error formatting).
+ * A tool's optional hooks bound to its instance, plus its output-schema and `CallToolResult` validators: what a
+ * handler's result is built with. An absent hook means "nothing to add" or "the default".
  */
 export interface ToolHooks {
   readonly tool: string;
@@ -25,11 +24,7 @@ export interface ToolBuildKit {
   readonly resultShape: ValidateFunction;
 }
 
-/**
- * Reads the optional hooks off a tool instance at module init. Invariant: a hook the tool has is a function; a
- * member of that name holding anything else is refused (`McpConfigurationError` naming tool and hook), so the
- * request path only ever probes for presence.
- */
+/** Reads a tool's hooks at module init, refusing a non-function member of a hook's name (requests only probe presence). */
 export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined, resultShape: ValidateFunction): ToolHooks {
   const hooks: Record<string, unknown> = { tool, output, resultShape };
   for (const name of TOOL_HOOK_NAMES) {

@@ -12,19 +12,14 @@ export function textResult(text: string, isError: boolean): ToolCallResult {
   return { resultType: 'complete', ...(isError && { isError: true }), content: [{ type: 'text', text }] };
 }
 
-/**
- * The tool dialect's refusal body: an `isError` result carrying one JSON text block. Every dispatch-gate refusal
- * and every help refusal is one of these, its payload naming the refusal under `"error"` and pointing at help.
- */
+/** The tool dialect's refusal body (every gate and help refusal): an `isError` result with one JSON text block. */
 export function errorResult(payload: Record<string, unknown>): ToolCallResult {
   return textResult(JSON.stringify(payload), true);
 }
 
 /**
- * The fault diagnostic: what a fault out of a tool run becomes (fault containment, `dispatch.service.ts`).
- * `errorType` is always `"tool_fault"` (it names the boundary, not what happened there), `tool` the tool,
- * `exception` the fault's kind (an Error's class name, or the JS type of a thrown non-Error), `message` the
- * fault bounded ({@link faultMessage}); never a stack trace.
+ * The fault diagnostic a contained fault becomes: `{errorType: "tool_fault", tool, exception, message}`, the
+ * message bounded and never a stack trace. See docs/tools.md ("Fault containment").
  */
 export function faultResult(tool: string, thrown: unknown): ToolCallResult {
   return errorResult({ errorType: 'tool_fault', tool, exception: faultKind(thrown), message: faultMessage(thrown) });

@@ -13,12 +13,8 @@ import type { ToolBuildKit } from './tool-hooks.js';
 import { ToolRegistry } from './tool.registry.js';
 
 /**
- * At module init (the registration moment), discovers every provider marked `@McpTool` through Nest's DI (a
- * class provider, or a value or factory provider whose instance is of such a class),
- * reads its `@McpAction` methods, validates the whole declaration, compiles every schema once and wires the tool
- * into the registry; then wires in the framework's help tool. A refusal is a `McpConfigurationError` naming the
- * tool (and the action) and the offence, and the application does not start. A request-scoped or transient
- * tool is refused: a tool is built once, at module init, with its dependencies injected by Nest.
+ * Discovers every `@McpTool` provider at module init, builds and wires in each tool, then wires in help. A tool
+ * must be a singleton: it is built once, with its dependencies injected.
  */
 @Injectable()
 export class ToolExplorer implements OnModuleInit {
@@ -34,9 +30,8 @@ export class ToolExplorer implements OnModuleInit {
     const kit: ToolBuildKit = { compiler: new SchemaCompiler(), resultShape: this.protocol.validator('CallToolResult') };
     const wired = new Set<unknown>();
     for (const wrapper of this.discovery.getProviders()) {
-      // A class provider is read from its class; a value or factory provider from its instance's class. An alias
-      // (useExisting) names an instance found under its own token, and one instance is one tool however many
-      // tokens provide it.
+      // Value and factory providers are read from their instance's class. An alias (useExisting) is skipped: its
+      // instance is found under its own token, and one instance is one tool however many tokens provide it.
       if (wrapper.isAlias) continue;
       const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
       if (!metatype || typeof metatype !== 'function') continue;

@@ -9,10 +9,7 @@ import type { ToolCallResult } from './tool.interfaces.js';
 /** Builds the context of one tool run, once the action is known (`tool` defaults to the called tool). */
 export type McpContextFactory = (action?: string, tool?: string) => McpContext;
 
-/**
- * A tool run: one tools/call of a wired tool, as the dispatch service runs it. It says how to build the context
- * and records, for telemetry, the action the gates resolved and who answered with an error.
- */
+/** One tools/call of a wired tool as the dispatch service runs it: how to build its context, and what telemetry reports. */
 export interface ToolRun {
   readonly contextFor: McpContextFactory;
   /** The action the dispatch gates resolved (action tools), set before the handler runs. */
@@ -33,11 +30,7 @@ export interface ToolHelp {
   actionContext(action: string, ctx: McpContext): Promise<Record<string, unknown> | undefined>;
 }
 
-/**
- * A wired tool: a tool as module init wired it in: its tools/list definition, the header annotations its input
- * schema publishes, what help publishes about it, its dispatch gates and its handler. The dispatch service runs
- * `gate` then `handle`; `handle` may throw (fault containment is the dispatch service's).
- */
+/** A tool as module init wired it in; the dispatch service runs `gate` then `handle`, and contains what it throws. */
 export interface WiredTool {
   readonly name: string;
   readonly definition: Readonly<Record<string, unknown>>;
@@ -53,19 +46,15 @@ export interface WiredTool {
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
- * The wired-in tools by name. Wire-in is the one validated site: a malformed or duplicate name, or the reserved
- * name `help` for any tool but the framework's own, is a `McpConfigurationError` at module init. Listing order
- * is by name, so tools/list and help's index are deterministic.
+ * The wired-in tools, listed by name. Wire-in is the one validated site: a malformed or duplicate name, or `help`
+ * for any tool but the framework's, is a `McpConfigurationError` at module init.
  */
 @Injectable()
 export class ToolRegistry implements HeaderAnnotationLookup {
   private readonly tools = new Map<string, WiredTool>();
   private sorted: WiredTool[] = [];
 
-  /**
-   * Refuses a name a consumer's tool may not take: a malformed one, or the reserved name. Called before a tool is
-   * built, so every later refusal can name the tool safely, and again at wire-in.
-   */
+  /** Refuses a malformed or reserved name; called before a tool is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
     if (typeof name !== 'string' || !TOOL_NAME.test(name))
       throw new McpConfigurationError(`tool ${JSON.stringify(String(name))}`, 'a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."');

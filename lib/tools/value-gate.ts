@@ -26,17 +26,9 @@ export interface InvalidValues {
 }
 
 /**
- * The value gate: checks every value in a call's data against the schema, with formats asserted, and an
- * explicit `null` checked like any other value.
- *
- * Rules it owns. The root is compiled once, at module init (a schema ajv cannot build, or an unknown format, is a
- * `McpConfigurationError` there); a request only runs the compiled validator. A problem is worded from the
- * failing keyword and the schema's own values by the one ajv adapter (`validation/schema-problems.ts`), never
- * by quoting a value the caller sent, so an answer cannot echo a payload back to the reader; each problem is
- * bounded too. A call that passes reaches the handler with data as the gate read it (JSON has one number type,
- * so `2.0` sent where the schema says `integer` arrives as `2`). Building the answer costs one validation with
- * every error collected, then one sort of the offending paths: linear in the data the caller sent, which the
- * body ceiling bounds.
+ * The value gate: every value in a call's data against a schema compiled once at module init, formats asserted.
+ * Problems are worded from the schema (`validation/schema-problems.ts`), never by quoting the sent value, so an
+ * answer cannot echo a payload back; each is bounded.
  * Proven by: test/tools/value-gate.spec.ts
  */
 export class ValueGate {
@@ -51,9 +43,8 @@ export class ValueGate {
   }
 
   /**
-   * Checks `value`; undefined when every value passes. Data holding more than `DETAILED_CHECK_MAX_VALUES` values
-   * is checked up to its first problem only (then `invalid_count` counts what was found, and `first_only` says
-   * so): describing every problem of a huge bulk call would cost seconds and hundreds of megabytes.
+   * Checks `value`; undefined when every value passes. Past `DETAILED_CHECK_MAX_VALUES` values only the first
+   * problem is looked for (`first_only`), so one request cannot demand seconds of CPU and a huge heap.
    */
   check(value: unknown): InvalidValues | undefined {
     const failed = failedCheck(this.validate, this.validateFirst, value);

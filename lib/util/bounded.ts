@@ -1,12 +1,8 @@
 import { inspect } from 'node:util';
 
 /**
- * The bounded-rendering helper: the one way anything a caller sent, or a fault carried, is quoted back on the
- * wire or into a log line.
- *
- * Rule it owns: a rendering is at most `max` characters (an ellipsis marks a cut), carries no control
- * character (each is written as its `\u` escape), and is total: whatever it is handed (a cyclic object, a
- * Proxy whose traps throw, a getter that throws, a BigInt, a Symbol) it returns a string and never throws.
+ * The one way anything a caller sent, or a fault carried, is quoted on the wire or in a log: at most `max`
+ * characters, control characters escaped, and total (never throws, whatever it is handed).
  * Proven by: test/util/bounded.spec.ts
  */
 
@@ -24,7 +20,7 @@ export function scrub(text: string): string {
 export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max - 1);
-  // Never split a surrogate pair: a lone half would not survive JSON as the character it was part of.
+  // A lone surrogate half would not survive JSON as the character it was part of.
   if (end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
   return `${text.slice(0, end)}…`;
 }
@@ -34,11 +30,7 @@ function bound(text: string, max: number): string {
   return cut(scrub(text.length > max ? text.slice(0, max + 1) : text), max);
 }
 
-/**
- * Renders a value for a human or an LLM reader: strings as they are, other values as compact JSON-like text;
- * scrubbed and cut to `max` characters. Total.
- * @publicApi
- */
+/** Renders a value for a human or LLM reader (strings as they are, others as compact JSON-like text), bounded. Total. @publicApi */
 export function bounded(value: unknown, max: number = BOUND_DEFAULT): string {
   try {
     let text: string;
@@ -60,10 +52,7 @@ export function bounded(value: unknown, max: number = BOUND_DEFAULT): string {
   }
 }
 
-/**
- * Renders a value quoted, for a refusal that names what the caller sent (`"abc"`, `42`). Total.
- * @publicApi
- */
+/** Renders a value quoted, for a refusal naming what the caller sent (`"abc"`, `42`), bounded. Total. @publicApi */
 export function quoted(value: unknown, max: number = BOUND_DEFAULT): string {
   try {
     if (typeof value === 'string') return `"${bound(value, Math.max(1, max - 2))}"`;

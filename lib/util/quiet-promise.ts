@@ -1,7 +1,6 @@
 /**
- * A promise whose rejection never counts as unhandled while nobody awaits it yet: an input request a tool
- * makes and awaits later (or never) must not end the process through Node's unhandled-rejection rule. The
- * rejection still reaches whoever awaits the promise. Returns the same promise.
+ * Returns the promise with its rejection marked handled, so an input request awaited later (or never) cannot end
+ * the process as an unhandled rejection; whoever awaits it still sees the rejection.
  */
 export function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);

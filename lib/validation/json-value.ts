@@ -1,11 +1,7 @@
 /**
- * The JSON-value check for what a consumer declares (schemas, defaults, examples): everything the framework
- * will publish or hand to ajv must be a value JSON can carry. A `RegExp` where a `"pattern"` string belongs, a
- * `Map` where a `"properties"` object belongs, a symbol key, a function, `undefined`, a `BigInt`, a non-finite
- * number, a class instance or a cycle would otherwise be dropped or mangled silently on the way to the wire.
- *
- * Rule it owns: a declared value is accepted only if `JSON.parse(JSON.stringify(v))` would give it back
- * unchanged. Checked at module init, never per request.
+ * The JSON-value check, at module init: a declared schema, default or example is accepted only if
+ * `JSON.parse(JSON.stringify(v))` gives it back unchanged; anything else (a RegExp, a Map, a symbol key, a cycle)
+ * would be dropped or mangled silently on the way to the wire.
  */
 
 const describe = (value: unknown): string => {

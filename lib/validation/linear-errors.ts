@@ -1,13 +1,8 @@
 /**
- * What ajv's generated code does with the errors of a failing referenced schema (`$ref`, a recursive one
- * included): `vErrors = vErrors === null ? ref.errors : vErrors.concat(ref.errors)`, a fresh copy of every error
- * so far at each failing reference. With `allErrors`, a value with N failing references (a map of N broken
- * `inputResponses`, an array of N broken items under a `$ref`) then costs O(N²): seconds for a body of a few
- * hundred kilobytes, hours for one of a few megabytes, on the event loop. This code option appends in place
- * instead, which keeps the same errors in the same order at O(N).
- *
- * Rule it owns: every ajv instance that validates what a caller sent with `allErrors` is built with
- * `code: LINEAR_ERROR_MERGE`. Proven by: test/e2e/pipeline.e2e-spec.ts ("… in time linear in their number"),
+ * ajv merges a failing `$ref`'s errors with `vErrors.concat(…)`, copying every error so far: with `allErrors`, N
+ * failing references cost O(N²) on the event loop (hours for a few megabytes). Appending in place keeps the same
+ * errors in the same order at O(N), so every ajv instance checking caller input with `allErrors` uses it.
+ * Proven by: test/e2e/pipeline.e2e-spec.ts ("… in time linear in their number"),
  * test/e2e/tool-results.e2e-spec.ts ("… under a recursive $ref …")
  */
 const CONCAT = /\bvErrors\.concat\(/g;
@@ -17,9 +12,8 @@ const APPEND = '((into, from) => { for (let i = 0; i < from.length; i++) into.pu
 export const LINEAR_ERROR_MERGE = { process: (code: string): string => code.replace(CONCAT, APPEND) } as const;
 
 /**
- * The ajv options of the validators of consumer-written schemas that check what a caller sent (tool schemas,
- * elicitation `requestedSchema`s): every error collected, merged in linear time; formats asserted; the value
- * never coerced nor filled with defaults.
+ * The ajv options for consumer-written schemas that check what a caller sent: all errors (merged linearly),
+ * formats asserted, never coercing nor filling defaults.
  */
 export const CALLER_VALUE_CHECK = {
   strict: false,

@@ -7,13 +7,9 @@ import { jsonValueOffence } from './json-value.js';
 import { CALLER_VALUE_CHECK } from './linear-errors.js';
 
 /**
- * Compiles the JSON Schemas consumers write (input, output and action schemas) at module init, never per
- * request. Dialect: JSON Schema 2020-12, with formats asserted (an unknown format is refused) and `$ref`s
- * resolved only inside the schema (never fetched, and never to another schema compiled here: each leaves the
- * registry once compiled, so two schemas may carry the same root `$id`). Unknown keywords such as
- * `x-mcp-header` are allowed, as JSON Schema allows them. A schema ajv cannot build, one holding a value JSON cannot carry, one naming a format
- * ajv does not know, or one declaring ajv's `$async` extension (its validator would return a promise, which a
- * synchronous check reads as a pass) is a `McpConfigurationError` naming where it was declared.
+ * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
+ * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, or declaring `$async`
+ * (a promise reads as a pass to a synchronous check) is a `McpConfigurationError` naming where it was declared.
  */
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
@@ -38,10 +34,7 @@ export class SchemaCompiler {
     addFormats(this.firstProblemAjv);
   }
 
-  /**
-   * Compiles a schema `compile` already accepted a second time, to a validator that stops at the first problem
-   * (see `DETAILED_CHECK_MAX_VALUES`).
-   */
+  /** Compiles a schema `compile` accepted again, stopping at the first problem (see `DETAILED_CHECK_MAX_VALUES`). */
   compileFirstProblem(schema: object): ValidateFunction {
     try {
       return this.firstProblemAjv.compile(schema);
@@ -66,8 +59,7 @@ export class SchemaCompiler {
     } catch (thrown) {
       throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${bounded((thrown as Error)?.message ?? thrown, 300)}`);
     } finally {
-      // Each schema stands alone: once compiled, it leaves ajv's registry, so no other schema's $ref resolves to
-      // it and another schema may carry the same root $id.
+      // Each schema stands alone: no other schema's $ref resolves to it, and another may carry the same root $id.
       this.ajv.removeSchema(schema);
     }
     if ((validate as { $async?: unknown }).$async === true) {

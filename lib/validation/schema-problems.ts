@@ -1,10 +1,8 @@
 import type { ErrorObject } from 'ajv';
 
 /**
- * The one adapter from ajv's error objects to this library's words. ajv's own messages never reach the wire:
- * each problem is worded here from the failing keyword and the schema's values, never quoting a value the
- * caller sent. A property name the caller sent becomes the last path segment, so the renderers of a location
- * (an instance location in the JSON-RPC dialect, a data path in the tool dialect) bound it like any segment.
+ * One problem, worded here from the failing keyword and schema (ajv's messages never reach the wire, and no
+ * caller-sent value is quoted); a caller-sent property name is a path segment, so it is bounded like one.
  */
 export interface SchemaProblem {
   /** Segments from the validated value's root to the offending value. */
@@ -93,10 +91,7 @@ function pointerSegments(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 
-/**
- * Keywords that try subschemas and answer for the outcome themselves: what their trials report (a branch that
- * did not match, an item `contains` did not count) is not an offence of its own.
- */
+/** Keywords that try subschemas and answer for the outcome themselves: their trials' errors are not offences. */
 const TRYING = new Set(['anyOf', 'oneOf', 'contains']);
 
 /** Where an error is, as a JSON pointer: its instance location, then the key `propertyNames` refused when there is one. */
@@ -107,11 +102,9 @@ const pointerOf = (error: ErrorObject): string =>
 const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || pointer === at || pointer.startsWith(`${at}/`);
 
 /**
- * Marks the errors ajv reported for the trials of each failing trying keyword. ajv pushes a keyword's trial
- * errors and then its own error (a passing keyword takes its trials' errors back), so a failing keyword's trials
- * are exactly the contiguous run just before its error that lies at or below its location. Schema paths cannot
- * tell them: a trial reached through `$ref` reports a path inside the referenced schema. Linear: a nested
- * keyword's run, already marked, is skipped in one step.
+ * Marks the trial errors of each failing trying keyword: ajv pushes the trials' errors, then the keyword's own,
+ * so they are the contiguous run just before it at or below its location (schema paths cannot tell, `$ref` moves
+ * them). Linear: a nested keyword's marked run is skipped in one step.
  */
 function trialErrors(errors: readonly ErrorObject[]): boolean[] {
   const trial = new Array<boolean>(errors.length).fill(false);
@@ -130,10 +123,8 @@ function trialErrors(errors: readonly ErrorObject[]): boolean[] {
 }
 
 /**
- * Turns ajv's errors into problems. Under a failing `anyOf`/`oneOf`/`contains`, the errors of its trials are
- * dropped in favour of its one problem, so a reader sees one line per location, not one per branch, and an
- * item `contains` did not count is not called invalid; a keyword beside it keeps its own problems, so every
- * offending value is still counted. Order follows ajv's, duplicates removed. The cost is linear in the errors.
+ * Turns ajv's errors into problems, in ajv's order without duplicates. A failing `anyOf`/`oneOf`/`contains` stands
+ * for its trials (one line per location, not per branch); keywords beside it keep theirs, so every offence counts.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];

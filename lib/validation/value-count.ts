@@ -1,16 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /**
- * How much of a failed check of what a caller sent is worth describing: shared by the protocol checks
- * (`ProtocolSchema`) and the value gate, so one rule bounds what one request can make the server collect.
- */
-
-/**
- * The most JSON values (the value itself, and every member and item at any depth) a checked value may hold for a
- * failed check to name every problem. Past it, a failed check names the first problem only: collecting every
- * error of a value with hundreds of thousands of broken members (a 4 MiB map of broken `inputResponses`) costs
- * seconds and hundreds of megabytes, which one request must not be able to demand (ajv's own advice: no
- * `allErrors` on large untrusted input).
+ * The detailed-check bound: the most JSON values (at any depth) a caller-sent value may hold for a failed check to
+ * name every problem; past it only the first is named, since collecting every error of a huge broken value costs
+ * seconds and hundreds of megabytes that one request must not be able to demand.
  */
 export const DETAILED_CHECK_MAX_VALUES = 10_000;
 
@@ -36,9 +29,8 @@ export interface FailedCheck {
 }
 
 /**
- * Runs a check of what a caller sent with two compilations of one schema: `first` (stops at the first problem)
- * decides, so a valid value is validated once and never counted; only a failing one is counted, and described
- * in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values. Undefined when the value passes.
+ * Checks a caller-sent value: `first` decides, so a valid value is validated once and never counted; a failing one
+ * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values. Undefined on a pass.
  */
 export function failedCheck(all: ValidateFunction, first: ValidateFunction, value: unknown): FailedCheck | undefined {
   if (first(value)) return undefined;

@@ -11,11 +11,7 @@ import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mc
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
-/**
- * A fault in the consumer's auth provider: it threw, or returned something that is not an `McpAuthDecision`.
- * Contained by the rejection sender (`McpExceptionFilter`): answered 500 with a JSON-RPC -32603 body, after one
- * `mcp:auth:error` event; never a pass, and never a rejection (the caller did nothing wrong).
- */
+/** A fault in the auth provider (a throw, or no `McpAuthDecision`): answered 500 + -32603, never a pass nor a rejection. */
 export class AuthFault extends Error {
   override readonly name = 'AuthFault';
   /** @param thrown what the provider threw, or a `TypeError` describing the value it returned */
@@ -38,10 +34,7 @@ function descriptionText(text: string): string {
   return safe.length <= DESCRIPTION_MAX ? safe : `${safe.slice(0, DESCRIPTION_MAX - 3)}...`;
 }
 
-/**
- * Reads a provider's return value into a decision, field by field (so a getter runs once), or throws a
- * `TypeError` saying what is wrong with it.
- */
+/** Reads a provider's return into a decision, each field once (a getter runs once), or throws a `TypeError` saying what is wrong. */
 function readDecision(value: unknown): McpAuthDecision {
   if (!isPlainObject(value)) throw new TypeError(`authenticate() returned ${bounded(value, 60)}, not an McpAuthDecision`);
   const { outcome, info, error, description, scope } = value;
@@ -69,8 +62,7 @@ function readDecision(value: unknown): McpAuthDecision {
 }
 
 /**
- * The auth check: a wire check (order: `wire-checks.ts`) that asks the configured `McpAuth` provider about every
- * request, before the body is read, so a refused caller learns nothing about its body.
+ * The auth check: a wire check that asks the `McpAuth` provider about every request before the body is read.
  *
  * | condition                                              | answer                                                  |
  * |--------------------------------------------------------|---------------------------------------------------------|
@@ -81,10 +73,7 @@ function readDecision(value: unknown): McpAuthDecision {
  * | provider throws, or returns no valid decision          | fault: 500 + -32603, `mcp:auth:error`; never a pass     |
  * | provider: `allow(info)`                                | passes; `info` reaches every tool as `McpContext.auth`  |
  *
- * Every challenge carries `resource_metadata` (the RFC 9728 well-known URL of the `protectedResourceMetadata`
- * option's `resource`) when that option is set. Challenge values are quoted strings holding only what RFC 6750
- * allows. Depends only on the module options and `McpAuth`; reusable on a host's routes as
- * `@UseGuards(McpAuthGuard)` with `@UseFilters(McpExceptionFilter)`.
+ * Challenges hold only what RFC 6750 allows, plus `resource_metadata` when that option is set. See docs/wire-checks.md.
  * Proven by: test/e2e/auth.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */

@@ -7,8 +7,7 @@ import { quoted } from '../util/bounded.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 /**
- * The origin check: a wire check (order: `wire-checks.ts`), the server's DNS-rebinding protection. It faces
- * `Origin` and `Host` before any other stage reads a header. In the order it decides:
+ * The origin check: the wire check for DNS-rebinding protection. In the order it decides:
  *
  * | condition                                                              | answer                 |
  * |------------------------------------------------------------------------|------------------------|
@@ -18,16 +17,8 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  * | no `allowedOrigins`, request arrived on loopback, `Origin` not loopback | 403 `forbidden_origin` |
  * | request arrived on loopback, `Host` not a loopback name nor in `allowedHosts` | 403 `forbidden_host` |
  *
- * "Arrived on loopback" reads the socket's local address, not the address the server was told to bind: a
- * server bound to `0.0.0.0` and reached through `127.0.0.1` is exactly what a rebound DNS name reaches, so it is
- * protected too. An absent `Origin` passes (non-browser clients send none). The opaque origin `null` is never a
- * loopback origin; it passes only when `allowedOrigins` lists `"null"`. With no list and a non-loopback arrival,
- * any origin passes: configure `allowedOrigins` for a server reachable from a network. The `Host` check stays on
- * for loopback arrivals even when `allowedOrigins` is set (a local reverse proxy that rewrites `Host` needs
- * `allowedHosts`).
- *
- * Every refusal is an id-less JSON-RPC error body (the body is not read yet). Depends only on the module
- * options; reusable on a host's routes as `@UseGuards(OriginGuard)` with `@UseFilters(McpExceptionFilter)`.
+ * "Arrived on loopback" reads the socket's local address, not the bound one: a `0.0.0.0` server reached through
+ * `127.0.0.1` is what a rebound DNS name reaches. See docs/wire-checks.md.
  * Proven by: test/e2e/origin.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */

@@ -8,15 +8,10 @@ import { bounded } from '../util/bounded.js';
 const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
 
 /**
- * The singleton-header check: a wire check (order: `wire-checks.ts`). Rejects a duplicated
- * `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` header, or a repeated name of the `Mcp-Param-*` family, with
- * 400 + -32020 naming the header, failing closed even when the repeated values agree (the spec says nothing
- * about repeated headers; an intermediary may have read either line).
- *
- * Invariant: every later reader of these headers sees zero or one value. It reads `req.headersDistinct`,
- * because `req.headers` joins repeated lines with `", "` (or keeps only the first). Not its headers: `Origin`
- * and `Host` are the origin check's, `Authorization` the auth check's, `Content-Type` the parse step's. Depends
- * on nothing. Proven by: test/e2e/header-binding.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
+ * The singleton-header check: refuses a repeated `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*`
+ * header with 400 + -32020, even when the values agree (fails closed: an intermediary may have read either line).
+ * Reads `req.headersDistinct` because `req.headers` joins or drops repeated lines.
+ * Proven by: test/e2e/header-binding.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */
 @Injectable()
