@@ -3,6 +3,7 @@
 import path from 'node:path';
 
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -24,7 +25,7 @@ const floors = [
   { name: 'F3 (response)', paths: ['lib/response'] },
   { name: 'F4 (protocol)', paths: ['lib/protocol'] },
   { name: 'F5 (wire)', paths: ['lib/wire'] },
-  { name: 'F6 (options, validation, telemetry, request)', paths: ['lib/options', 'lib/validation', 'lib/telemetry', 'lib/request'] },
+  { name: 'F6 (options, validation, telemetry, contracts)', paths: ['lib/options', 'lib/validation', 'lib/telemetry', 'lib/contracts'] },
   { name: 'F7 (errors, util, constants, schema)', paths: ['lib/errors', 'lib/util', 'lib/mcp.constants.ts', 'lib/schema'] },
 ];
 
@@ -55,7 +56,7 @@ const floorsPlugin = {
   },
 };
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['**/node_modules/**', 'dist*/**', 'coverage/**', 'test/fixtures/**', 'lib/schema/**', 'docs/**'],
   },

@@ -39,4 +39,3 @@ export const MCP_ACTION_METADATA = 'mcp:action';
 
 /** The help tool's name: the reserved name, which only the framework may wire in. @publicApi */
 export const HELP_TOOL_NAME = 'help';
-

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { All, Controller, Get, Inject, Logger, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
-import { SERVED_VERBS } from './mcp.constants.js';
-import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
-import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
-import { MethodRouter } from './methods/method-router.js';
-import { CHAIN_GUARDS } from './post-chain.js';
+
 import { requestRecord } from './contracts/request-record.js';
+import { SERVED_VERBS } from './mcp.constants.js';
+import { MethodRouter } from './methods/method-router.js';
+import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
+import { CHAIN_GUARDS } from './post-chain.js';
 import { resultEnvelope } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';

@@ -1,4 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
+
 import type { McpModuleExtras, McpModuleOptions } from './options/mcp-module-options.interface.js';
 
 /** The builder behind `McpModule.forRoot`/`forRootAsync`; `path` is an extra because a route is fixed before async options resolve. */

@@ -1,27 +1,28 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
+
+import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
+import { RequestStateCodec } from './contracts/request-state-codec.js';
 import { createMcpController, createProtectedResourceMetadataController } from './mcp.controller.js';
 import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
-import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
-import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MethodRouter } from './methods/method-router.js';
-import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { ServerCapabilities } from './methods/server-capabilities.js';
 import { ServerDiscoverHandler } from './methods/server-discover.handler.js';
 import { ToolsCallHandler } from './methods/tools-call.handler.js';
 import { ToolsListHandler } from './methods/tools-list.handler.js';
+import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
+import { MrtrRounds } from './mrtr/mrtr-rounds.js';
+import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
+import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
 import { CHAIN_GUARDS } from './post-chain.js';
+import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
+import { ProtocolSchema } from './protocol/protocol-schema.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
-import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
-import { RequestStateCodec } from './contracts/request-state-codec.js';
-import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
-import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
-import { ProtocolSchema } from './protocol/protocol-schema.js';
 
 /** A seam given as an option: an instance as given, a class from the host's providers or built with injection. */
 async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fallback: () => T, moduleRef: ModuleRef): Promise<T> {
@@ -67,8 +68,7 @@ export class McpModule extends McpConfigurableModule {
       },
       {
         provide: RequestStateCodec,
-        useFactory: ({ requestState }: McpResolvedOptions, ref: ModuleRef) =>
-          resolveSeam(requestState.codec, () => new HmacRequestStateCodec(requestState.secrets), ref),
+        useFactory: ({ requestState }: McpResolvedOptions, ref: ModuleRef) => resolveSeam(requestState.codec, () => new HmacRequestStateCodec(requestState.secrets), ref),
         inject: [MCP_OPTIONS, ModuleRef],
       },
       { provide: ProtocolSchema, useFactory: () => ProtocolSchema.vendored() },

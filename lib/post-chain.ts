@@ -1,9 +1,9 @@
-import { WIRE_CHECKS } from './wire/wire-checks.js';
-import { ParseStepGuard } from './protocol/parse-step.guard.js';
-import { MessageValidationGuard } from './protocol/message-validation.guard.js';
-import { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 import { HeaderBindingGuard } from './protocol/header-binding.guard.js';
+import { MessageValidationGuard } from './protocol/message-validation.guard.js';
+import { ParseStepGuard } from './protocol/parse-step.guard.js';
+import { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
+import { WIRE_CHECKS } from './wire/wire-checks.js';
 
 /**
  * The POST chain: every stage a POST to the mount meets before method routing, in a load-bearing order:
@@ -19,11 +19,4 @@ import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
  * Proven by: test/sweeps/post-chain.sweep.e2e-spec.ts
  * @publicApi
  */
-export const CHAIN_GUARDS = [
-  ...WIRE_CHECKS,
-  ParseStepGuard,
-  MessageValidationGuard,
-  ProtocolFieldsGuard,
-  HeaderBindingGuard,
-  ProtocolVersionGuard,
-] as const;
+export const CHAIN_GUARDS = [...WIRE_CHECKS, ParseStepGuard, MessageValidationGuard, ProtocolFieldsGuard, HeaderBindingGuard, ProtocolVersionGuard] as const;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { McpModule } from '../../lib/index.js';
 import { FIXTURE_TOOLS } from './fixture-tools.js';
 

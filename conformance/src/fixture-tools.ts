@@ -92,7 +92,12 @@ export class MissingCapabilityTool implements McpPlainTool {
 export class StreamingElicitationTool implements McpPlainTool {
   run(_args: unknown, ctx: McpContext) {
     if (!('elicitation' in ctx.clientCapabilities))
-      throw new McpMethodError(JSON_RPC_CODES.missingRequiredClientCapability, 'This tool needs the elicitation capability.', { requiredCapabilities: { elicitation: {} } }, 400);
+      throw new McpMethodError(
+        JSON_RPC_CODES.missingRequiredClientCapability,
+        'This tool needs the elicitation capability.',
+        { requiredCapabilities: { elicitation: {} } },
+        400,
+      );
     return 'Streaming elicitation tool answered.';
   }
 }
@@ -184,8 +189,7 @@ export class MrtrCapabilitiesTool implements McpPlainTool {
     const caps = ctx.clientCapabilities;
     const asks: Promise<unknown>[] = [];
     if ('elicitation' in caps) asks.push(ctx.elicit({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }));
-    if ('sampling' in caps)
-      asks.push(ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi.' } }], maxTokens: 20 }, { key: 'greeting' }));
+    if ('sampling' in caps) asks.push(ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi.' } }], maxTokens: 20 }, { key: 'greeting' }));
     if ('roots' in caps) asks.push(ctx.listRoots({ key: 'client_roots' }));
     await Promise.all(asks);
     return `answered ${asks.length} input request(s)`;

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+
 import { ConformanceModule } from './app.module.js';
 
 /** Starts the conformance fixture: MCP at http://127.0.0.1:PORT/mcp (PORT defaults to 3001). */

@@ -1,13 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { META_KEYS } from '../mcp.constants.js';
-import type { McpRequestRecord } from '../contracts/request-record.js';
-import type { AnswerStream } from '../response/answer-stream.js';
+
 import type { McpAuthInfo } from '../contracts/mcp-auth.interface.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
+import { META_KEYS } from '../mcp.constants.js';
 import type { McpElicitParams, McpElicitResult, McpInputOptions, McpRoot, McpSampleParams, McpSampleResult } from '../mrtr/input.types.js';
 import type { MrtrRound } from '../mrtr/mrtr-round.js';
+import type { AnswerStream } from '../response/answer-stream.js';
+import { quiet, rejected } from '../util/quiet-promise.js';
 import { ProgressReporter, type McpProgressToken } from './progress-reporter.js';
 import { McpRequestLogger, type McpLogLevel } from './request-logger.js';
-import { quiet, rejected } from '../util/quiet-promise.js';
 
 /** What a context is built from; without `round` no input requests, without `answer` no progress or logs. @internal */
 export interface McpContextInit {
@@ -25,8 +26,7 @@ export interface McpContextInit {
   readonly progress?: ProgressReporter;
 }
 
-const noRound = (what: string) =>
-  rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
+const noRound = (what: string) => rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
 /**
  * The context handed to every tool run: the request's protocol fields, auth, headers, tool and action, a cancel

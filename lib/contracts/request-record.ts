@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+
 import type { RejectionMark } from '../errors/rejection.exception.js';
 import type { McpAuthInfo } from './mcp-auth.interface.js';
 

@@ -1,7 +1,5 @@
 /** What opening a sealed `requestState` gives: the payload it carries, or why it cannot be trusted. @publicApi */
-export type RequestStateOpened =
-  | { readonly ok: true; readonly payload: string }
-  | { readonly ok: false; readonly problem: 'malformed' | 'tampered' };
+export type RequestStateOpened = { readonly ok: true; readonly payload: string } | { readonly ok: false; readonly problem: 'malformed' | 'tampered' };
 
 /**
  * Makes the payload of `requestState` tamper-evident: the library owns and checks the payload, the codec only

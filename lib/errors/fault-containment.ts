@@ -1,4 +1,5 @@
 import { types } from 'node:util';
+
 import { bounded } from '../util/bounded.js';
 
 /**

@@ -22,10 +22,5 @@ export class McpMethodError extends Error {
 
 /** Tells a method error apart without `instanceof`. @publicApi */
 export function isMethodError(value: unknown): value is McpMethodError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { name?: unknown }).name === 'McpMethodError' &&
-    typeof (value as { code?: unknown }).code === 'number'
-  );
+  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'McpMethodError' && typeof (value as { code?: unknown }).code === 'number';
 }

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+
 import { rejectionRow, type Rejecter, type RejectionReason } from './rejection-table.js';
 
 /** The rejection mark: which rejecter refused a message and why. @publicApi */
@@ -39,10 +40,5 @@ export class RejectionException<R extends Rejecter = Rejecter> extends HttpExcep
 
 /** Tells a rejection apart without `instanceof` (which breaks across duplicated package copies). @publicApi */
 export function isRejection(value: unknown): value is RejectionException {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { name?: unknown }).name === 'RejectionException' &&
-    typeof (value as { mark?: unknown }).mark === 'object'
-  );
+  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'RejectionException' && typeof (value as { mark?: unknown }).mark === 'object';
 }

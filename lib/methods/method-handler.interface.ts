@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { AnswerStream } from '../response/answer-stream.js';

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { META_KEYS } from '../mcp.constants.js';
-import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+
 import { RejectionException } from '../errors/rejection.exception.js';
+import { META_KEYS } from '../mcp.constants.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { distilledData } from '../protocol/json-rpc.js';
+import type { McpResult } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { quoted } from '../util/bounded.js';
-import type { McpResult } from '../protocol/json-rpc.js';
-import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { CACHEABLE_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
+import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { ServerDiscoverHandler } from './server-discover.handler.js';
 import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
@@ -44,13 +45,15 @@ export class MethodRouter {
     const method = call.record.method!;
     const handler = this.handlers.get(method);
     if (!handler || !handler.served()) {
-      if (isRemovedMethod(method))
-        throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
-      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${isMcpMethod(method) ? ' is not served by this server' : ''}.`);
+      if (isRemovedMethod(method)) throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
+      throw new RejectionException(
+        'method-routing',
+        'unknown_method',
+        `Method not found: ${quoted(method, 80)}${isMcpMethod(method) ? ' is not served by this server' : ''}.`,
+      );
     }
     const problems = this.schema.check(REQUEST_DEFINITIONS[handler.method], call.record.message);
-    if (problems.length)
-      throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
+    if (problems.length) throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
     const result = await handler.handle({ ...call, params: (call.record.message!.params ?? {}) as Record<string, unknown> });
     return this.finish(method, result);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+
 import { ToolRegistry } from '../tools/tool.registry.js';
 
 /**

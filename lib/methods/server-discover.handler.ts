@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
-import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { McpMethodHandler } from './method-handler.interface.js';
 import { ServerCapabilities } from './server-capabilities.js';

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
+
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
+import type { McpResult } from '../protocol/json-rpc.js';
 import { DispatchService } from '../tools/dispatch.service.js';
 import { ToolRegistry, type McpContextFactory } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
-import type { McpResult } from '../protocol/json-rpc.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**

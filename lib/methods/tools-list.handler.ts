@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { ToolRegistry } from '../tools/tool.registry.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { ToolRegistry } from '../tools/tool.registry.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
@@ -21,8 +22,7 @@ export class ToolsListHandler implements McpMethodHandler {
   }
 
   async handle(call: MethodCall): Promise<McpResult> {
-    if (call.params.cursor !== undefined)
-      throw new McpMethodError(JSON_RPC_CODES.invalidParams, 'Invalid params: unknown cursor; this server lists every tool in one page.');
+    if (call.params.cursor !== undefined) throw new McpMethodError(JSON_RPC_CODES.invalidParams, 'Invalid params: unknown cursor; this server lists every tool in one page.');
     this.definitions ??= this.registry.list().map((tool) => tool.definition);
     return { resultType: 'complete', tools: this.definitions };
   }

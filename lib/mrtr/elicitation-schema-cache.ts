@@ -1,6 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { addFormats } from '../validation/add-formats.js';
 import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+import { addFormats } from '../validation/add-formats.js';
 import { CALLER_VALUE_CHECK } from '../validation/linear-errors.js';
 
 /** How many distinct requested schemas keep a compiled validator. */

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
 import type { RequestStateCodec, RequestStateOpened } from '../contracts/request-state-codec.js';
 
 const VERSION = 'v1';

@@ -1,6 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
 
-
 /**
  * What an input request of one kind needs from this request's client capabilities: `undefined` when they are
  * declared, otherwise the missing part as a `ClientCapabilities` object (the -32021 `requiredCapabilities`).
@@ -20,8 +19,7 @@ const samplingNeed: CapabilityNeed = (params, declared) => {
   const sampling = declared.sampling;
   if (!isPlainObject(sampling)) return { sampling: {} };
   if ((params.tools !== undefined || params.toolChoice !== undefined) && !isPlainObject(sampling.tools)) return { sampling: { tools: {} } };
-  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isPlainObject(sampling.context))
-    return { sampling: { context: {} } };
+  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isPlainObject(sampling.context)) return { sampling: { context: {} } };
   return undefined;
 };
 

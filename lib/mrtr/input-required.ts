@@ -19,9 +19,6 @@ export class McpInputRequired extends Error {
 /** Tells the input-required signal apart without `instanceof` (which breaks across duplicated package copies). @publicApi */
 export function isInputRequired(value: unknown): value is McpInputRequired {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { name?: unknown }).name === 'McpInputRequired' &&
-    (value as Record<symbol, unknown>)[PASSES_CONTAINMENT] === true
+    typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'McpInputRequired' && (value as Record<symbol, unknown>)[PASSES_CONTAINMENT] === true
   );
 }

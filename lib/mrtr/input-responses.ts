@@ -11,11 +11,16 @@ const RESPONSES_PATH = ['params', 'inputResponses'] as const;
 
 /** Refuses an answer that does not parse as what was asked: -32602 at 400, like a broken `inputResponses`. */
 function invalidAnswer(key: string, what: string, problems: ReturnType<typeof describeSchemaErrors>, under: readonly (string | number)[] = []) {
-  return new McpMethodError(JSON_RPC_CODES.invalidParams, `Invalid params: inputResponses[${JSON.stringify(key)}] ${what}.`, {
-    reason: 'invalid_input_response',
-    key,
-    ...distilledData(problems, [...RESPONSES_PATH, key, ...under]),
-  }, 400);
+  return new McpMethodError(
+    JSON_RPC_CODES.invalidParams,
+    `Invalid params: inputResponses[${JSON.stringify(key)}] ${what}.`,
+    {
+      reason: 'invalid_input_response',
+      key,
+      ...distilledData(problems, [...RESPONSES_PATH, key, ...under]),
+    },
+    400,
+  );
 }
 
 /**

@@ -3,13 +3,13 @@ import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
 import { instanceLocation } from '../protocol/json-rpc.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { bounded } from '../util/bounded.js';
+import { quiet, rejected } from '../util/quiet-promise.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 import { McpInputRequired } from './input-required.js';
 import { readAnswer } from './input-responses.js';
 import type { RequestBinding } from './request-binding.js';
 import type { RequestStateContent } from './request-state-seal.js';
-import { quiet, rejected } from '../util/quiet-promise.js';
 
 /** Explicit input-request keys: short, and safe in any client's logs and maps. */
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -145,7 +145,7 @@ export class MrtrRound {
       try {
         this.init.schemas.validator(request.params.requestedSchema as Record<string, unknown>);
       } catch (thrown) {
-        throw new TypeError(`the ${spec.method} requestedSchema cannot be built: ${bounded(thrown instanceof Error ? thrown.message : thrown, 200)}`);
+        throw new TypeError(`the ${spec.method} requestedSchema cannot be built: ${bounded(thrown instanceof Error ? thrown.message : thrown, 200)}`, { cause: thrown });
       }
     }
     return request;

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RequestStateCodec } from '../contracts/request-state-codec.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';

@@ -21,9 +21,7 @@ export interface RequestStateContent {
 export type RequestStateProblem = 'malformed' | 'tampered' | 'expired' | 'other_call' | 'other_principal';
 
 /** The result of opening a `requestState`: its content, or why it was refused. */
-export type OpenedRequestState =
-  | { readonly ok: true; readonly content: RequestStateContent }
-  | { readonly ok: false; readonly problem: RequestStateProblem };
+export type OpenedRequestState = { readonly ok: true; readonly content: RequestStateContent } | { readonly ok: false; readonly problem: RequestStateProblem };
 
 /** The payload as the codec seals it (short keys: it travels on every retry). */
 interface Payload {

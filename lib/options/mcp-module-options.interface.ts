@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+
 import type { McpAuth } from '../contracts/mcp-auth.interface.js';
 import type { RequestStateCodec } from '../contracts/request-state-codec.js';
 
@@ -110,8 +111,9 @@ export interface McpModuleOptions {
 }
 
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
-export interface McpResolvedOptions
-  extends Readonly<Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState'>>> {
+export interface McpResolvedOptions extends Readonly<
+  Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState'>>
+> {
   readonly path: string;
   readonly instructions: string | undefined;
   readonly allowedOrigins: readonly string[] | undefined;

@@ -1,5 +1,5 @@
-import type { McpModuleOptions } from './mcp-module-options.interface.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import type { McpModuleOptions } from './mcp-module-options.interface.js';
 
 /** A rule returns undefined for a valid value, or a sentence saying what is wrong with it. */
 type OptionRule = (value: unknown) => string | undefined;
@@ -16,8 +16,7 @@ const isUrl = (v: unknown): boolean => {
 };
 
 /** A consumer-supplied seam: a class, or an object with the given methods. */
-const isProvided = (v: unknown, methods: readonly string[]): boolean =>
-  typeof v === 'function' || (isPlainObject(v) && methods.every((m) => typeof v[m] === 'function'));
+const isProvided = (v: unknown, methods: readonly string[]): boolean => typeof v === 'function' || (isPlainObject(v) && methods.every((m) => typeof v[m] === 'function'));
 
 function closedObject(value: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   const extra = Object.keys(value).filter((k) => !allowed.includes(k));
@@ -35,16 +34,16 @@ function iconProblem(icon: unknown, index: number): string | undefined {
   return undefined;
 }
 
-const positiveInteger = (what: string): OptionRule => (v) =>
-  Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer (${what})`;
+const positiveInteger =
+  (what: string): OptionRule =>
+  (v) =>
+    Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer (${what})`;
 
 /** The longest delay a Node timer holds; a longer one is run after 1 ms (with a TimeoutOverflowWarning). */
 const TIMER_MAX_MS = 2 ** 31 - 1;
 
 const timerDelay: OptionRule = (v) =>
-  Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= TIMER_MAX_MS
-    ? undefined
-    : `must be a positive integer of at most ${TIMER_MAX_MS} (milliseconds)`;
+  Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= TIMER_MAX_MS ? undefined : `must be a positive integer of at most ${TIMER_MAX_MS} (milliseconds)`;
 
 /** The shortest `requestState` secret, in bytes (UTF-8): an HMAC-SHA256 key should carry 256 bits. */
 export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
@@ -69,8 +68,7 @@ export const MODULE_OPTION_RULES = {
     if (closed) return closed;
     if (typeof v.name !== 'string' || v.name === '') return 'name must be a non-empty string';
     if (typeof v.version !== 'string' || v.version === '') return 'version must be a non-empty string';
-    for (const key of ['title', 'description'] as const)
-      if (v[key] !== undefined && typeof v[key] !== 'string') return `${key} must be a string`;
+    for (const key of ['title', 'description'] as const) if (v[key] !== undefined && typeof v[key] !== 'string') return `${key} must be a string`;
     if (v.websiteUrl !== undefined && !isUrl(v.websiteUrl)) return 'websiteUrl must be a URL';
     if (v.icons !== undefined) {
       if (!Array.isArray(v.icons)) return 'icons must be an array';
@@ -94,8 +92,7 @@ export const MODULE_OPTION_RULES = {
   protectedResourceMetadata: (v) => {
     if (!isPlainObject(v)) return 'must be an object';
     if (!isUrl(v.resource)) return 'resource must be the absolute URL of the MCP endpoint';
-    if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0)
-      return 'authorization_servers must list at least one authorization server URL';
+    if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0) return 'authorization_servers must list at least one authorization server URL';
     if (!v.authorization_servers.every(isUrl)) return 'authorization_servers entries must be URLs';
     return undefined;
   },
@@ -113,7 +110,7 @@ export const MODULE_OPTION_RULES = {
     if (closed) return closed;
     if (v.codec !== undefined) {
       if (!isProvided(v.codec, ['seal', 'open'])) return 'codec must be a RequestStateCodec instance (with seal and open methods) or a class implementing it';
-      if (v.secrets !== undefined) return 'secrets are the default codec\'s; a custom codec holds its own keys, so give one or the other';
+      if (v.secrets !== undefined) return "secrets are the default codec's; a custom codec holds its own keys, so give one or the other";
     }
     if (v.secrets !== undefined) {
       if (!Array.isArray(v.secrets) || v.secrets.length === 0) return 'secrets must be a non-empty array of strings (newest first)';

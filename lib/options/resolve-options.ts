@@ -14,8 +14,7 @@ export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 export function normalizeMountPath(path: unknown): string {
   if (typeof path !== 'string') throw new McpConfigurationError('option "path"', 'must be a string');
   const trimmed = path.replace(/^\/+|\/+$/g, '');
-  if (/[?#*:{}()\s]/.test(trimmed))
-    throw new McpConfigurationError('option "path"', `must be a plain path, got ${JSON.stringify(path)}`);
+  if (/[?#*:{}()\s]/.test(trimmed)) throw new McpConfigurationError('option "path"', `must be a plain path, got ${JSON.stringify(path)}`);
   return trimmed;
 }
 
@@ -24,8 +23,7 @@ export function normalizeMountPath(path: unknown): string {
  * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value
  */
 export function resolveOptions(options: unknown, path: string): McpResolvedOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new McpConfigurationError('McpModule options', 'must be an object');
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new McpConfigurationError('McpModule options', 'must be an object');
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given)) {
     if (!(MODULE_OPTION_NAMES as string[]).includes(key))

@@ -1,13 +1,15 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
-import { RejectionException } from '../errors/rejection.exception.js';
-import type { RejectionReason } from '../errors/rejection-table.js';
-import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
-import { quoted } from '../util/bounded.js';
-import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
+
 import { requestRecord } from '../contracts/request-record.js';
+import type { RejectionReason } from '../errors/rejection-table.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
+import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
+import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 
 /** Which body field `Mcp-Name` mirrors, per method; other methods bind no `Mcp-Name`. */
 export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
@@ -114,7 +116,11 @@ function checkParam(req: IncomingMessage, annotation: HeaderAnnotation, args: un
   const sent = readValue(mirror, raw);
   const equal = typeof value === 'number' ? integerEquals(sent, value) : sent === String(value);
   if (!equal)
-    throw reject('header_mismatch', mirror, `${mirror.display} header value ${quoted(sent, QUOTE_MAX)} does not match body value ${quoted(typeof value === 'string' ? value : String(value), QUOTE_MAX)}.`);
+    throw reject(
+      'header_mismatch',
+      mirror,
+      `${mirror.display} header value ${quoted(sent, QUOTE_MAX)} does not match body value ${quoted(typeof value === 'string' ? value : String(value), QUOTE_MAX)}.`,
+    );
 }
 
 /** The instance value at a `properties` path, or undefined when something on the way is not an object. */

@@ -21,11 +21,9 @@ export function plainHeaderValue(raw: string): HeaderValue {
 /** Reads a header value that may be base64-wrapped: decoded when wrapped, as it is otherwise, or why it is malformed. */
 export function decodeHeaderValue(raw: string): HeaderValue {
   if (!ALLOWED.test(raw)) return NOT_ALLOWED;
-  if (raw.length < PREFIX.length + SUFFIX.length || !raw.startsWith(PREFIX) || !raw.endsWith(SUFFIX))
-    return { ok: true, value: raw };
+  if (raw.length < PREFIX.length + SUFFIX.length || !raw.startsWith(PREFIX) || !raw.endsWith(SUFFIX)) return { ok: true, value: raw };
   const inner = raw.slice(PREFIX.length, raw.length - SUFFIX.length);
-  if (!STRICT_BASE64.test(inner))
-    return { ok: false, problem: 'is not valid base64 inside =?base64?…?= (bad alphabet, length or padding)' };
+  if (!STRICT_BASE64.test(inner)) return { ok: false, problem: 'is not valid base64 inside =?base64?…?= (bad alphabet, length or padding)' };
   try {
     return { ok: true, value: utf8.decode(Buffer.from(inner, 'base64')) };
   } catch {

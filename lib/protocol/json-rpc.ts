@@ -1,6 +1,6 @@
+import type { JsonRpcId } from '../contracts/request-record.js';
 import { bounded } from '../util/bounded.js';
 import type { SchemaProblem } from '../validation/schema-problems.js';
-import type { JsonRpcId } from '../contracts/request-record.js';
 
 /** A JSON-RPC error object. @publicApi */
 export interface JsonRpcError {
@@ -30,9 +30,7 @@ const SEGMENT_BOUND = 64;
 
 /** Spells path segments as an instance location: a JSON Pointer (RFC 6901), each segment bounded. */
 export function instanceLocation(path: readonly (string | number)[]): string {
-  return path
-    .map((s) => '/' + bounded(String(s), SEGMENT_BOUND).replace(/~/g, '~0').replace(/\//g, '~1'))
-    .join('');
+  return path.map((s) => '/' + bounded(String(s), SEGMENT_BOUND).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
 /** How many locations a distilled error lists at most. */
@@ -56,8 +54,6 @@ export function distilledData(problems: readonly SchemaProblem[], prefix: readon
     if (entry) entry.push(problem);
     else byLocation.set(location, [problem]);
   }
-  const errors: DistilledEntry[] = [...byLocation]
-    .slice(0, DISTILLED_LOCATIONS_MAX)
-    .map(([location, list]) => ({ location, problems: list }));
+  const errors: DistilledEntry[] = [...byLocation].slice(0, DISTILLED_LOCATIONS_MAX).map(([location, list]) => ({ location, problems: list }));
   return { errorCount: byLocation.size, errors };
 }

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+
+import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { distilledData } from './json-rpc.js';
 import { classifyMessage } from './message-classification.js';
 import { MAX_NESTING_DEPTH, tooDeeplyNested } from './nesting.js';
 import { ProtocolSchema } from './protocol-schema.js';
-import { requestRecord } from '../contracts/request-record.js';
 
 /**
  * Message validation, after the parse step: the message must conform to the vendored 2026-07-28 schema, else
@@ -36,20 +38,14 @@ export class MessageValidationGuard implements CanActivate {
       );
     const deep = tooDeeplyNested(message);
     if (deep)
-      throw new RejectionException(
-        'message-validation',
-        'invalid_message',
-        `Invalid request: the message nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels.`,
-        { data: distilledData([{ path: deep, problem: `is nested deeper than ${MAX_NESTING_DEPTH} levels` }]) },
-      );
+      throw new RejectionException('message-validation', 'invalid_message', `Invalid request: the message nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels.`, {
+        data: distilledData([{ path: deep, problem: `is nested deeper than ${MAX_NESTING_DEPTH} levels` }]),
+      });
     const problems = this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message);
     if (problems.length)
-      throw new RejectionException(
-        'message-validation',
-        'invalid_message',
-        'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification.',
-        { data: distilledData(problems) },
-      );
+      throw new RejectionException('message-validation', 'invalid_message', 'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification.', {
+        data: distilledData(problems),
+      });
     if (kind === 'request' && record.id === undefined)
       throw new RejectionException(
         'message-validation',

@@ -24,8 +24,7 @@ export function tooDeeplyNested(root: unknown, max: number = MAX_NESTING_DEPTH):
       return path.reverse();
     }
     const entries: [string | number, unknown][] = Array.isArray(visit.value) ? visit.value.map((v, i) => [i, v]) : Object.entries(visit.value);
-    for (const [key, value] of entries)
-      if (typeof value === 'object' && value !== null) stack.push({ value, depth: visit.depth + 1, key, parent: visit });
+    for (const [key, value] of entries) if (typeof value === 'object' && value !== null) stack.push({ value, depth: visit.depth + 1, key, parent: visit });
   }
   return undefined;
 }

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { RejectionException } from '../errors/rejection.exception.js';
-import { BodyReadError, readBody } from './read-body.js';
+
 import { readableId, requestRecord } from '../contracts/request-record.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { BodyReadError, readBody } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
@@ -30,8 +32,7 @@ export class ParseStepGuard implements CanActivate {
     if ((req.headersDistinct['content-type']?.length ?? 0) > 1)
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
     const value = await this.obtain(req);
-    if (Array.isArray(value))
-      throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');
+    if (Array.isArray(value)) throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');
     if (typeof value !== 'object' || value === null)
       throw new RejectionException('parse-step', 'not_an_object', 'Invalid request: the body must be one JSON-RPC message object.');
     const message = value as Record<string, unknown>;
@@ -77,11 +78,8 @@ export class ParseStepGuard implements CanActivate {
   }
 
   private tooLarge(): RejectionException {
-    return new RejectionException(
-      'parse-step',
-      'body_too_large',
-      `Payload too large: the body exceeds the ${this.options.maxBodyBytes}-byte limit.`,
-      { headers: { connection: 'close' } },
-    );
+    return new RejectionException('parse-step', 'body_too_large', `Payload too large: the body exceeds the ${this.options.maxBodyBytes}-byte limit.`, {
+      headers: { connection: 'close' },
+    });
   }
 }

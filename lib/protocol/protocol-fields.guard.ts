@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+
+import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { distilledData } from './json-rpc.js';
 import { ProtocolSchema } from './protocol-schema.js';
-import { requestRecord } from '../contracts/request-record.js';
 
 const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
 
@@ -48,12 +50,9 @@ export class ProtocolFieldsGuard implements CanActivate {
     }
     const problems = this.schema.check('RequestMetaObject', meta);
     if (problems.length)
-      throw new RejectionException(
-        'protocol-fields',
-        'malformed_protocol_fields',
-        'Invalid params: the protocol fields in params._meta are malformed.',
-        { data: { ...distilledData(problems, ['params', '_meta']), supported } },
-      );
+      throw new RejectionException('protocol-fields', 'malformed_protocol_fields', 'Invalid params: the protocol fields in params._meta are malformed.', {
+        data: { ...distilledData(problems, ['params', '_meta']), supported },
+      });
     record.meta = meta as Record<string, unknown>;
     return true;
   }

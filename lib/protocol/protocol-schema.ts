@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+
 import { addFormats } from '../validation/add-formats.js';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
@@ -51,9 +53,7 @@ export class ProtocolSchema {
 
   /** The vendored 2026-07-28 schema, loaded once per process however many mounts share it. */
   static vendored(): Promise<ProtocolSchema> {
-    return (vendored ??= readFile(VENDORED_SCHEMA, 'utf8').then(
-      (text) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, 'mcp-2026-07-28'),
-    ));
+    return (vendored ??= readFile(VENDORED_SCHEMA, 'utf8').then((text) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, 'mcp-2026-07-28')));
   }
 
   /** Compiles (once) one `$defs` entry and returns the validator that names every problem. */

@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
-import { RejectionException } from '../errors/rejection.exception.js';
-import { bounded, quoted } from '../util/bounded.js';
+
 import { requestRecord } from '../contracts/request-record.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { bounded, quoted } from '../util/bounded.js';
 
 /**
  * The version check, after header binding: the request's protocol version must be one this server serves, else

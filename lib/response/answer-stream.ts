@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { sendJson, sendJsonText } from './send.js';

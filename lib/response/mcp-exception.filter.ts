@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
-import { faultKind } from '../errors/fault-containment.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';

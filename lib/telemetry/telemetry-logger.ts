@@ -1,5 +1,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
+
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+
 import { MCP_CHANNELS, type McpChannel } from './channels.js';
 
 const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
@@ -39,13 +41,11 @@ export class TelemetryLogger implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     if (this.held.length || this.mode === false) return;
     this.held = this.mode === 'all' ? ['faults', 'all'] : ['faults'];
-    for (const group of this.held)
-      if (holders[group]++ === 0) for (const [name, fn] of subscriptions[group]) diagnosticsChannel.subscribe(name, fn);
+    for (const group of this.held) if (holders[group]++ === 0) for (const [name, fn] of subscriptions[group]) diagnosticsChannel.subscribe(name, fn);
   }
 
   onApplicationShutdown(): void {
-    for (const group of this.held)
-      if (--holders[group] === 0) for (const [name, fn] of subscriptions[group]) diagnosticsChannel.unsubscribe(name, fn);
+    for (const group of this.held) if (--holders[group] === 0) for (const [name, fn] of subscriptions[group]) diagnosticsChannel.unsubscribe(name, fn);
     this.held = [];
   }
 }

@@ -1,10 +1,10 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { closeProperties, dataKeyNode, findUnknownKeys, schemaOffence, type KeyNode } from './key-set.js';
 import type { JsonSchema, McpActionSchema } from './tool.interfaces.js';
 import { ValueGate } from './value-gate.js';
-import { isPlainObject } from '../util/is-plain-object.js';
 
 /** The keys an action schema may hold, in the TS spelling (its closed vocabulary). @publicApi */
 export const ACTION_SCHEMA_KEYS = [
@@ -66,7 +66,8 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
 
   const { description, properties } = schema;
   if (typeof description !== 'string' || description === '') refuse('description must be a non-empty string');
-  if (NEWLINE.test(description as string)) refuse('description contains a newline; action summaries are joined by newlines, so a description is one line (put long text in notes)');
+  if (NEWLINE.test(description as string))
+    refuse('description contains a newline; action summaries are joined by newlines, so a description is one line (put long text in notes)');
   if (properties === undefined) refuse('properties is missing (an action with no data declares properties: {})');
   const notJson = jsonValueOffence(properties, ['properties']);
   if (notJson) refuse(`properties holds a value JSON cannot carry, ${notJson}`);
@@ -82,14 +83,12 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   if (new Set(requiredList).size !== requiredList.length) refuse('required names a property more than once');
 
   const groups = schema.requiredOneOf ?? [];
-  if (!Array.isArray(groups) || !groups.every((g) => isStringList(g) && g.length > 0))
-    refuse('requiredOneOf must be a list of non-empty lists of property names');
+  if (!Array.isArray(groups) || !groups.every((g) => isStringList(g) && g.length > 0)) refuse('requiredOneOf must be a list of non-empty lists of property names');
   const groupList = groups as string[][];
   groupList.forEach((group) => {
     if (undeclared(group).length) refuse(`requiredOneOf group ${names(group)} names ${names(undeclared(group))}, not declared in properties`);
     if (new Set(group).size !== group.length) refuse(`requiredOneOf group ${names(group)} names a property more than once`);
-    if (group.every((n) => requiredList.includes(n)))
-      refuse(`requiredOneOf group ${names(group)} is satisfied by required alone, so requiredOneOf could never refuse a call`);
+    if (group.every((n) => requiredList.includes(n))) refuse(`requiredOneOf group ${names(group)} is satisfied by required alone, so requiredOneOf could never refuse a call`);
   });
   groupList.forEach((a, i) =>
     groupList.forEach((b, j) => {
@@ -124,14 +123,12 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const strayDefaults = findUnknownKeys(keys, defaultsMap);
   if (strayDefaults) refuse(`defaults carries key(s) the unknown-key gate would refuse from a caller: ${strayDefaults.unknown.join(', ')}`);
   const badDefaults = values.check(defaultsMap);
-  if (badDefaults)
-    refuse(`defaults fail their properties' schemas: ${badDefaults.invalid.map((v) => `${v.path}: ${v.problems.join('; ')}`).join(', ')}`);
+  if (badDefaults) refuse(`defaults fail their properties' schemas: ${badDefaults.invalid.map((v) => `${v.path}: ${v.problems.join('; ')}`).join(', ')}`);
   // An example is a call a reader may copy: it must pass the gates a caller's data meets.
   ((schema.examples ?? []) as Record<string, unknown>[]).forEach((example, i) => {
     const missing = requiredList.filter((n) => !Object.hasOwn(example, n));
     if (missing.length) refuse(`examples[${i}] lacks required ${names(missing)}`);
-    if (groupList.length && !groupList.some((group) => group.every((n) => Object.hasOwn(example, n))))
-      refuse(`examples[${i}] satisfies no requiredOneOf group`);
+    if (groupList.length && !groupList.some((group) => group.every((n) => Object.hasOwn(example, n)))) refuse(`examples[${i}] satisfies no requiredOneOf group`);
     const stray = findUnknownKeys(keys, example);
     if (stray) refuse(`examples[${i}] carries key(s) the unknown-key gate would refuse: ${stray.unknown.join(', ')}`);
     const bad = values.check(example);

@@ -5,9 +5,9 @@ import { runDispatchGates, type DataTarget, type GatedCall } from './dispatch-ga
 import { handlerResult, readActionContext } from './handler-result.js';
 import { helpPointer } from './help-pointer.js';
 import { actionSummaries, actionToolInputSchema, inputSchemaDigest, renderAction, sortedByName } from './input-schema.js';
-import { TOOL_HOOK_NAMES, type McpToolOptions, type ToolCallResult } from './tool.interfaces.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
+import { TOOL_HOOK_NAMES, type McpToolOptions, type ToolCallResult } from './tool.interfaces.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
 
 /** One `@McpAction` method as the explorer found it: the action's name, the method's name, its options. */
@@ -34,7 +34,10 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
   if (declared.length === 0) throw new McpConfigurationError(where, 'declares neither an inputSchema (a plain tool) nor any @McpAction method (an action tool)');
   const actions: WiredAction[] = declared.map((d) => {
     if ((TOOL_HOOK_NAMES as readonly string[]).includes(d.method))
-      throw new McpConfigurationError(`${where}, method "${d.method}"`, `@McpAction cannot decorate ${d.method}(), the name of an optional hook; rename the method and give the action its name with @McpAction({ name: ... })`);
+      throw new McpConfigurationError(
+        `${where}, method "${d.method}"`,
+        `@McpAction cannot decorate ${d.method}(), the name of an optional hook; rename the method and give the action its name with @McpAction({ name: ... })`,
+      );
     return { ...validateActionSchema(kit.compiler, tool, d.name, d.schema), method: d.method };
   });
   const seen = new Map<string, string>();

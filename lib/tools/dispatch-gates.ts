@@ -111,7 +111,9 @@ function dataAnswer(s: GateState, message: string, fields: Record<string, unknow
 /** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
 const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   unknown_arguments(s) {
-    const unknown = Object.keys(s.args).filter((k) => !Object.hasOwn(s.vocabulary, k)).sort();
+    const unknown = Object.keys(s.args)
+      .filter((k) => !Object.hasOwn(s.vocabulary, k))
+      .sort();
     if (unknown.length === 0) return undefined;
     const listed = unknown.slice(0, LISTED).map((k) => bounded(k, KEY_BOUND));
     return {
@@ -195,7 +197,12 @@ function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | un
 /** The unknown-action answer, shared by the `unknown_action` gate and help's action level so both speak one dialect. */
 export function unknownActionAnswer(tool: string, action: unknown, valid: readonly string[], pointer: HelpPointer): Record<string, unknown> {
   const list = valid.length ? `Valid actions: ${valid.join(', ')}.` : `Tool "${tool}" has no actions.`;
-  return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), valid_actions: [...valid], help: pointer };
+  return {
+    message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`,
+    action: bounded(action, KEY_BOUND),
+    valid_actions: [...valid],
+    help: pointer,
+  };
 }
 
 /** The whole chain, for an action tool: a refusal, or the action and the caller's data (as received) to run. */

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
 import { publish } from '../telemetry/channels.js';
+import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
-import { errorResult, faultResult } from './tool-result.js';
 
 /**
  * Dispatches one tools/call to a wired tool (gates, then handler) inside fault containment: a fault becomes a

@@ -1,13 +1,13 @@
 import type { McpContext } from '../context/mcp-context.js';
 import { bounded } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { dataPath } from './data-path.js';
 import { readHints } from './hint.js';
 import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
-import type { ToolCallResult } from './tool.interfaces.js';
 import { isToolResultShape, textResult } from './tool-result.js';
-import { isPlainObject } from '../util/is-plain-object.js';
+import type { ToolCallResult } from './tool.interfaces.js';
 
 /**
  * Thrown when MCP content a tool returned itself is not a valid `CallToolResult`: the server's fault, contained.
@@ -25,7 +25,6 @@ export class StructuredContentMismatchError extends Error {
   override readonly name = 'StructuredContentMismatchError';
 }
 
-
 /** The default error formatter: `Operation failed: <reason>` (a string as is, an Error's message, else bounded). */
 export function defaultFormatError(reason: unknown): string {
   const text = typeof reason === 'string' ? reason : reason instanceof Error ? reason.message : bounded(reason, 500);
@@ -42,7 +41,9 @@ function checkStructured(hooks: ToolHooks, value: unknown): void {
   const validate = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
   if (validate(value)) return;
-  const problems = describeSchemaErrors(validate.errors).slice(0, 5).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
+  const problems = describeSchemaErrors(validate.errors)
+    .slice(0, 5)
+    .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
   throw new StructuredContentMismatchError(`tool "${hooks.tool}" returned structured content its output schema refuses: ${problems.join('; ')}`);
 }
 
@@ -88,7 +89,9 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
     }
     if (!hooks.resultShape(result)) {
-      const problems = describeSchemaErrors(hooks.resultShape.errors).slice(0, 3).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
+      const problems = describeSchemaErrors(hooks.resultShape.errors)
+        .slice(0, 3)
+        .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${problems.join('; ')}`);
     }
     if (hooks.output && result.isError !== true) checkStructured(hooks, result.structuredContent);

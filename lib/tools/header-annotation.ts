@@ -1,11 +1,10 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { quoted } from '../util/bounded.js';
 import type { HeaderAnnotation } from '../protocol/header-annotation-lookup.js';
+import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
-
 
 /** Keywords whose values are instances, not schemas: an `x-mcp-header` key inside them is data, not an annotation. */
 const INSTANCE_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
@@ -45,9 +44,11 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
     if ('x-mcp-header' in node) {
       const value = node['x-mcp-header'];
       if (!chain || chain.length === 0)
-        throw new McpConfigurationError(where(schemaPath), 'x-mcp-header must sit on a property reachable from the root through "properties" keys only (not under items, composition, conditionals, $defs or $ref)');
-      if (typeof value !== 'string' || value === '')
-        throw new McpConfigurationError(where(schemaPath), 'x-mcp-header must be a non-empty string');
+        throw new McpConfigurationError(
+          where(schemaPath),
+          'x-mcp-header must sit on a property reachable from the root through "properties" keys only (not under items, composition, conditionals, $defs or $ref)',
+        );
+      if (typeof value !== 'string' || value === '') throw new McpConfigurationError(where(schemaPath), 'x-mcp-header must be a non-empty string');
       if (!TOKEN.test(value))
         throw new McpConfigurationError(where(schemaPath), `x-mcp-header ${JSON.stringify(value)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
       if (typeof node.type !== 'string' || !HEADER_TYPES.has(node.type))
@@ -59,7 +60,10 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
       if (unsafe) throw new McpConfigurationError(where(schemaPath), `x-mcp-header integer property has ${unsafe}, outside ±(2^53−1)`);
       const duplicate = found.find((a) => a.value.toLowerCase() === value.toLowerCase());
       if (duplicate)
-        throw new McpConfigurationError(where(schemaPath), `x-mcp-header ${JSON.stringify(value)} duplicates ${JSON.stringify(duplicate.value)} (compared without case) at ${duplicate.path.join('.')}`);
+        throw new McpConfigurationError(
+          where(schemaPath),
+          `x-mcp-header ${JSON.stringify(value)} duplicates ${JSON.stringify(duplicate.value)} (compared without case) at ${duplicate.path.join('.')}`,
+        );
       found.push({ value, header: `mcp-param-${value.toLowerCase()}`, path: chain, type: node.type as HeaderAnnotation['type'] });
     }
     for (const [key, child] of Object.entries(node)) {

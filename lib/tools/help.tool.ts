@@ -3,9 +3,9 @@ import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { checkArguments, unknownActionAnswer, type ArgumentVocabulary, type GatedCall, type JsonType } from './dispatch-gates.js';
 import { helpPointer } from './help-pointer.js';
-import type { ToolCallResult } from './tool.interfaces.js';
 import { toolDefinition } from './tool-definition.js';
 import { errorResult, textResult } from './tool-result.js';
+import type { ToolCallResult } from './tool.interfaces.js';
 import type { ToolRegistry, ToolRun, WiredTool } from './tool.registry.js';
 
 /** The help tool's description, as tools/list publishes it. */
@@ -24,9 +24,7 @@ export const HELP_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(
-  Object.entries(HELP_INPUT_SCHEMA.properties).map(([name, schema]) => [name, schema.type as JsonType]),
-);
+const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(Object.entries(HELP_INPUT_SCHEMA.properties).map(([name, schema]) => [name, schema.type as JsonType]));
 
 /** How many valid tool names a help refusal lists. */
 const NAMES_LISTED = 50;
@@ -38,10 +36,7 @@ const NAMES_LISTED = 50;
  * Proven by: test/e2e/help.e2e-spec.ts
  */
 export function buildHelpTool(registry: ToolRegistry): WiredTool {
-  const definition = toolDefinition(
-    { name: HELP_TOOL_NAME, description: HELP_DESCRIPTION, annotations: { readOnlyHint: true, openWorldHint: false } },
-    HELP_INPUT_SCHEMA,
-  );
+  const definition = toolDefinition({ name: HELP_TOOL_NAME, description: HELP_DESCRIPTION, annotations: { readOnlyHint: true, openWorldHint: false } }, HELP_INPUT_SCHEMA);
   const validTools = () => registry.list().map((t) => t.name);
   const listed = (names: string[]) => names.slice(0, NAMES_LISTED).join(', ') + (names.length > NAMES_LISTED ? ', …' : '');
 

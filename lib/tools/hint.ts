@@ -16,11 +16,9 @@ export interface McpHint {
   readonly example?: Record<string, unknown>;
 }
 
-
 /** Reads a `hints` hook's return, keeping only the four hint keys; any other shape is the tool's fault. */
 export function readHints(tool: string, returned: unknown): McpHint[] {
-  if (!Array.isArray(returned))
-    throw new TypeError(`hints() of tool "${tool}" must return an array of hints, not ${bounded(returned, 60)}`);
+  if (!Array.isArray(returned)) throw new TypeError(`hints() of tool "${tool}" must return an array of hints, not ${bounded(returned, 60)}`);
   return returned.map((hint, i) => {
     if (
       !isPlainObject(hint) ||

@@ -1,7 +1,7 @@
+import { isPlainObject } from '../util/is-plain-object.js';
 import { schemaPath } from '../validation/json-value.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
-import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * The unknown-key gate's reading of a schema (the key-set closure): an object is closed when it declares
@@ -31,7 +31,6 @@ export const ANY_STRING_KEY = '<any string key>';
 /** How many unknown keys a refusal lists; `unknown_count` counts them all. */
 export const UNKNOWN_LISTED = 10;
 
-
 /** Keywords whose value is one subschema, a list of them, or a map of them (JSON Schema 2020-12 applicators). */
 const ONE_SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
 const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
@@ -59,8 +58,7 @@ export function schemaOffence(schema: unknown): string | undefined {
         offence = `at ${schemaPath([...path, keyword])}: "additionalProperties" must be true, false or a schema`;
       else if (SCHEMA_MAP.includes(keyword)) offence = visitMap(value, [...path, keyword], keyword);
       else if (ONE_SCHEMA.includes(keyword)) offence = visit(value, [...path, keyword]);
-      else if (SCHEMA_LIST.includes(keyword) && Array.isArray(value))
-        offence = value.map((sub, i) => visit(sub, [...path, keyword, i])).find((o) => o !== undefined);
+      else if (SCHEMA_LIST.includes(keyword) && Array.isArray(value)) offence = value.map((sub, i) => visit(sub, [...path, keyword, i])).find((o) => o !== undefined);
       if (offence) return offence;
     }
     return undefined;
@@ -168,8 +166,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
 export function closeSchema<S>(schema: S): S {
   if (!isPlainObject(schema)) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  const closeMap = (map: unknown) =>
-    isPlainObject(map) ? Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, closeSchema(sub)])) : map;
+  const closeMap = (map: unknown) => (isPlainObject(map) ? Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, closeSchema(sub)])) : map);
   if (isPlainObject(schema.properties)) {
     copy.properties = closeMap(schema.properties);
     if (!Object.hasOwn(schema, 'additionalProperties')) copy.additionalProperties = false;

@@ -1,4 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+
 import { MCP_ACTION_METADATA } from '../mcp.constants.js';
 import type { McpActionOptions } from './tool.interfaces.js';
 

@@ -1,4 +1,5 @@
 import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolOptions } from './tool.interfaces.js';
 

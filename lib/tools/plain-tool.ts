@@ -1,16 +1,16 @@
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpContext } from '../context/mcp-context.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { checkPlainArguments, type DataTarget, type GatedCall } from './dispatch-gates.js';
 import { handlerResult } from './handler-result.js';
 import { collectHeaderAnnotations } from './header-annotation.js';
 import { helpPointer } from './help-pointer.js';
 import { closeSchema, keyNode, schemaOffence } from './key-set.js';
-import type { JsonSchema, McpToolOptions, ToolCallResult } from './tool.interfaces.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
+import type { JsonSchema, McpToolOptions, ToolCallResult } from './tool.interfaces.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
 import { ValueGate } from './value-gate.js';
-import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
  * A plain tool's handler: gets the gated arguments and the context, and may return whatever an action may.
@@ -19,7 +19,6 @@ import { isPlainObject } from '../util/is-plain-object.js';
 export interface McpPlainTool {
   run(args: Record<string, unknown>, context: McpContext): unknown;
 }
-
 
 /**
  * Builds a plain tool at module init: checks its declaration and publishes its input schema with the key-set

@@ -1,8 +1,7 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
-import { isPlainObject } from '../util/is-plain-object.js';
-
 
 /**
  * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}) and the value
@@ -12,8 +11,7 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
   const unknown = Object.keys(options).filter((key) => !(TOOL_OPTION_KEYS as readonly string[]).includes(key));
   if (unknown.length)
     throw new McpConfigurationError(where, `@McpTool has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${TOOL_OPTION_KEYS.join(', ')}`);
-  if (typeof options.description !== 'string' || options.description === '')
-    throw new McpConfigurationError(where, 'description must be a non-empty string');
+  if (typeof options.description !== 'string' || options.description === '') throw new McpConfigurationError(where, 'description must be a non-empty string');
   if (options.title !== undefined && typeof options.title !== 'string') throw new McpConfigurationError(where, 'title must be a string');
   if (options.annotations !== undefined) {
     if (!isPlainObject(options.annotations)) throw new McpConfigurationError(where, 'annotations must be an object');

@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';

@@ -1,15 +1,16 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
+
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
 import { buildHelpTool } from './help.tool.js';
 import { buildPlainTool } from './plain-tool.js';
-import type { McpActionOptions, McpToolOptions } from './tool.interfaces.js';
 import { checkToolOptions } from './tool-definition.js';
 import type { ToolBuildKit } from './tool-hooks.js';
+import type { McpActionOptions, McpToolOptions } from './tool.interfaces.js';
 import { ToolRegistry } from './tool.registry.js';
 
 /**
@@ -49,7 +50,10 @@ export class ToolExplorer implements OnModuleInit {
       const actions = this.actionsOf(instance);
       if (options.inputSchema !== undefined) {
         if (actions.length)
-          throw new McpConfigurationError(where, `declares both an inputSchema (a plain tool) and @McpAction methods (${actions.map((a) => `${a.method}()`).join(', ')}); a tool is one or the other`);
+          throw new McpConfigurationError(
+            where,
+            `declares both an inputSchema (a plain tool) and @McpAction methods (${actions.map((a) => `${a.method}()`).join(', ')}); a tool is one or the other`,
+          );
         this.registry.wireIn(buildPlainTool(options, instance, kit));
       } else this.registry.wireIn(buildActionTool(options, instance, actions, kit));
     }

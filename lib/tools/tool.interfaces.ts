@@ -78,10 +78,7 @@ export interface McpToolHooks {
    * Runtime context for an action (sent under `"context"`), or `null`/`undefined` for none; read per-request data
    * from `ctx`, never from module state another request wrote.
    */
-  actionContext(
-    action: string,
-    ctx: McpContext,
-  ): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  actionContext(action: string, ctx: McpContext): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
   /** Turns a `fail(reason)` reason into the text the caller reads. Default: `Operation failed: <reason>`. */
   formatError(reason: unknown): string | Promise<string>;
 }

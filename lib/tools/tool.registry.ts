@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+
 import type { McpContext } from '../context/mcp-context.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';

@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv';
+
 import { bounded } from '../util/bounded.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
-import { failedCheck } from '../validation/value-count.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
+import { failedCheck } from '../validation/value-count.js';
 import { compareSegments, dataPath } from './data-path.js';
 
 /** How many offending data paths a refusal lists; `invalid_count` counts them all. */

@@ -137,8 +137,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   for (const [index, error] of errors.entries()) {
     if (trial[index]) continue;
     const path = pointerSegments(error.instancePath);
-    if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName])))
-      continue;
+    if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName]))) continue;
     const worded = wordProblem(error);
     const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
     const fullPath = extra === undefined ? path : [...path, extra];

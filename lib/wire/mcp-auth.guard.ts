@@ -1,15 +1,17 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { RejectionException } from '../errors/rejection.exception.js';
-import { faultKind } from '../errors/fault-containment.js';
-import { publish } from '../telemetry/channels.js';
-import { requestRecord } from '../contracts/request-record.js';
-import { bounded, quoted } from '../util/bounded.js';
+
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
-import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
+import { requestRecord } from '../contracts/request-record.js';
+import { faultKind } from '../errors/fault-containment.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { publish } from '../telemetry/channels.js';
+import { bounded, quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 
 /** A fault in the auth provider (a throw, or no `McpAuthDecision`): answered 500 + -32603, never a pass nor a rejection. */
 export class AuthFault extends Error {
@@ -27,7 +29,6 @@ const NOT_DESCRIPTION_CHAR = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g;
 const DESCRIPTION_MAX = 200;
 const DENY_ERRORS = new Set([undefined, 'invalid_token', 'invalid_request']);
 
-
 /** Text for a challenge's `error_description`: the characters RFC 6750 allows, cut to a bound, ASCII only. */
 function descriptionText(text: string): string {
   const safe = text.replace(NOT_DESCRIPTION_CHAR, '?');
@@ -38,7 +39,7 @@ function descriptionText(text: string): string {
 function readDecision(value: unknown): McpAuthDecision {
   if (!isPlainObject(value)) throw new TypeError(`authenticate() returned ${bounded(value, 60)}, not an McpAuthDecision`);
   const { outcome, info, error, description, scope } = value;
-  if (description !== undefined && typeof description !== 'string') throw new TypeError('the decision\'s description is not a string');
+  if (description !== undefined && typeof description !== 'string') throw new TypeError("the decision's description is not a string");
   switch (outcome) {
     case 'allow': {
       if (info === undefined) return { outcome };

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+
 import { RejectionException } from '../errors/rejection.exception.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
@@ -37,10 +39,8 @@ export class OriginGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     const origins = req.headersDistinct.origin ?? [];
     const hosts = req.headersDistinct.host ?? [];
-    if (origins.length > 1)
-      throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
-    if (hosts.length > 1)
-      throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');
+    if (origins.length > 1) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
+    if (hosts.length > 1) throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');
     const origin = origins[0];
     const local = isLoopbackAddress(req.socket?.localAddress);
     if (origin !== undefined && !this.originAllowed(origin, local))

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
+
 import { RejectionException } from '../errors/rejection.exception.js';
+import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
 
 /** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
@@ -26,13 +28,12 @@ export class SingletonHeaderGuard implements CanActivate {
       if (!values || values.length < 2) continue;
       const owned = Object.hasOwn(OWNED_SINGLETON_HEADERS, name);
       if (!owned && !name.startsWith(MIRRORED_HEADERS.paramPrefix)) continue;
-      const header = owned ? OWNED_SINGLETON_HEADERS[name as keyof typeof OWNED_SINGLETON_HEADERS] : `Mcp-Param-${bounded(name.slice(MIRRORED_HEADERS.paramPrefix.length), 80)}`;
-      throw new RejectionException(
-        'singleton-header-check',
-        'duplicate_header',
-        `Header mismatch: the ${header} header is sent more than once; send it once.`,
-        { data: { header } },
-      );
+      const header = owned
+        ? OWNED_SINGLETON_HEADERS[name as keyof typeof OWNED_SINGLETON_HEADERS]
+        : `Mcp-Param-${bounded(name.slice(MIRRORED_HEADERS.paramPrefix.length), 80)}`;
+      throw new RejectionException('singleton-header-check', 'duplicate_header', `Header mismatch: the ${header} header is sent more than once; send it once.`, {
+        data: { header },
+      });
     }
     return true;
   }

@@ -1,6 +1,6 @@
+import { McpAuthGuard } from './mcp-auth.guard.js';
 import { OriginGuard } from './origin.guard.js';
 import { SingletonHeaderGuard } from './singleton-header.guard.js';
-import { McpAuthGuard } from './mcp-auth.guard.js';
 
 /**
  * The wire checks, in order; the one statement of that order (`CHAIN_GUARDS` opens with it):

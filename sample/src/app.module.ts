@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+
 import { McpModule } from '../../lib/index.js';
 import { EchoTool } from './echo/echo.tool.js';
-import { WeatherTool } from './weather/weather.tool.js';
 import { DeleteNoteTool } from './notes/delete-note.tool.js';
 import { NotesStore } from './notes/notes.store.js';
 import { ReindexNotesTool } from './notes/reindex-notes.tool.js';
 import { TasksModule } from './tasks/tasks.module.js';
+import { WeatherTool } from './weather/weather.tool.js';
 
 const stateSecret = process.env.MCP_REQUEST_STATE_SECRET;
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+
 import { AppModule } from './app.module.js';
 
 /** Starts the sample: MCP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1, PORT to 3000). */

@@ -1,12 +1,14 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+
 import { describe, expect, it } from '@jest/globals';
-import { AnswerStream } from '../../lib/response/answer-stream.js';
+
 import { McpContext, isInputRequired } from '../../lib/index.js';
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
 import { MrtrRound } from '../../lib/mrtr/mrtr-round.js';
 import { requestBinding } from '../../lib/mrtr/request-binding.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { AnswerStream } from '../../lib/response/answer-stream.js';
 import { meta } from '../support/mcp-client.js';
 
 const protocol = await ProtocolSchema.vendored();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { McpAction, McpTool, ok, type McpContext } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { accept, callTool } from '../support/mrtr-client.js';
 import { sseMessages } from '../support/sse.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** An action tool whose actions use the context's multi round-trip calls and progress. */
 @McpTool({ name: 'files', description: 'File operations' })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { useTestApp } from '../support/suite-app.js';
+
 import { post, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool, callToolRaw } from '../support/tool-call.js';
 import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
 
@@ -126,7 +127,18 @@ describe('action tools', () => {
       const items = Array.from({ length: 15 }, (_, i) => ({ title: `t${i}`, colour: 'red' }));
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Bulk', project: 'p', items, labels: { urgent: { color: 'red', shade: 2 } } } });
       expect(answer.body).toMatchObject({ error: 'unknown_params', unknown_count: 16 });
-      expect(answer.body.unknown).toEqual(['items[0].colour', 'items[1].colour', 'items[2].colour', 'items[3].colour', 'items[4].colour', 'items[5].colour', 'items[6].colour', 'items[7].colour', 'items[8].colour', 'items[9].colour']);
+      expect(answer.body.unknown).toEqual([
+        'items[0].colour',
+        'items[1].colour',
+        'items[2].colour',
+        'items[3].colour',
+        'items[4].colour',
+        'items[5].colour',
+        'items[6].colour',
+        'items[7].colour',
+        'items[8].colour',
+        'items[9].colour',
+      ]);
       expect(answer.body.allowed['']).toEqual(Object.keys(CREATE_SCHEMA.properties).sort());
       expect(answer.body.allowed['items[9]']).toEqual(['done', 'title']);
       expect(answer.body.allowed.labels).toBeUndefined();
@@ -159,7 +171,18 @@ describe('action tools', () => {
       const items = Array.from({ length: 12 }, () => ({ done: 'SENT-VALUE' }));
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'V', project: 'p', due: 'SENT-VALUE', items } });
       expect(answer.body).toMatchObject({ error: 'invalid_values', invalid_count: 13 });
-      expect(answer.body.invalid.map((i: { path: string }) => i.path)).toEqual(['due', 'items[0].done', 'items[1].done', 'items[2].done', 'items[3].done', 'items[4].done', 'items[5].done', 'items[6].done', 'items[7].done', 'items[8].done']);
+      expect(answer.body.invalid.map((i: { path: string }) => i.path)).toEqual([
+        'due',
+        'items[0].done',
+        'items[1].done',
+        'items[2].done',
+        'items[3].done',
+        'items[4].done',
+        'items[5].done',
+        'items[6].done',
+        'items[7].done',
+        'items[8].done',
+      ]);
       expect(answer.body.invalid[0].problems).toEqual(['must be a valid date']);
       expect(JSON.stringify(answer.result)).not.toContain('SENT-VALUE');
     });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import request from 'supertest';
 import { Test } from '@nestjs/testing';
+import request from 'supertest';
+
 import { McpModule } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
 
 const METADATA = {
@@ -80,7 +81,7 @@ describe('auth check with a bearer-token provider and protected-resource metadat
     expect(mark).toEqual({ rejecter: 'auth-check', reason: 'insufficient_scope' });
   });
 
-  it('answers a provider\'s invalid_request refusal with 400 (RFC 6750 §3.1)', async () => {
+  it("answers a provider's invalid_request refusal with 400 (RFC 6750 §3.1)", async () => {
     let res: any;
     const mark = await rejectionOf(async () => (res = await post(t.server, whoami(), bearer('malformed'))));
     expect(res.status).toBe(400);

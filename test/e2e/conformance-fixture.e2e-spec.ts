@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { ConformanceModule } from '../../conformance/src/app.module.js';
 import { FIXTURE_TOOLS, JsonSchema2020Tool } from '../../conformance/src/fixture-tools.js';
-import { MCP_TOOL_METADATA } from '../../lib/mcp.constants.js';
 import type { McpToolOptions } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { MCP_TOOL_METADATA } from '../../lib/mcp.constants.js';
 import { meta, post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const declared = (tool: object) => Reflect.getMetadata(MCP_TOOL_METADATA, tool) as McpToolOptions;
 

@@ -1,8 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { meta, post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const EXAMPLES = new URL('../fixtures/spec-examples/', import.meta.url);
 const schema = await ProtocolSchema.vendored();

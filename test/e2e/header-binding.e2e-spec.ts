@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+
+import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine } from '../support/raw-http.js';
-import { MirrorTool } from '../wire/wire-fixtures.js';
-import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
 import { useSampleApp } from '../support/sample-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { MirrorTool } from '../wire/wire-fixtures.js';
 
 /** The header lines a conforming client sends for a body, with overrides (`null` drops one) and extra lines. */
 function linesFor(body: Record<string, unknown>, overrides: Record<string, string | null> = {}, extra: HeaderLine[] = []): HeaderLine[] {
@@ -131,8 +132,7 @@ describe('header binding: mirrored headers must match the body', () => {
   });
 
   describe('Mcp-Param-* for x-mcp-header arguments (FIXTURE 2.7)', () => {
-    const region = (value: string, header: string | null) =>
-      post(t.server, call('test_x_mcp_header', { region: value }), { 'mcp-param-region': header });
+    const region = (value: string, header: string | null) => post(t.server, call('test_x_mcp_header', { region: value }), { 'mcp-param-region': header });
 
     it.each([
       ['Hello', '=?base64?SGVsbG8=?=', 'a base64-wrapped value, decoded before comparing'],
@@ -252,7 +252,7 @@ describe('header binding: mirrored headers must match the body', () => {
       expectMismatch(await post(t.server, call('mirror', { nested: { zone: 'eu-1' } })), 'Mcp-Param-Zone');
     });
 
-    it('binds nothing to a value of a type its annotation cannot spell, leaving it to the tool\'s input validation', async () => {
+    it("binds nothing to a value of a type its annotation cannot spell, leaving it to the tool's input validation", async () => {
       const res = await post(t.server, call('mirror', { count: 'many' }));
       expect(res.status).toBe(200);
       expect(res.body.result.isError).toBe(true);
@@ -267,9 +267,7 @@ describe('header binding: mirrored headers must match the body', () => {
 
   describe('repeated header lines (the singleton-header check, ahead of header binding)', () => {
     it('refuses an Mcp-Param-* header sent as two lines (supertest array form) with exactly one rejection event', async () => {
-      const events = await recordEvents(['mcp:wire:reject'], () =>
-        post(t.server, call('test_x_mcp_header', { region: 'eu' }), { 'mcp-param-region': ['eu', 'eu'] }),
-      );
+      const events = await recordEvents(['mcp:wire:reject'], () => post(t.server, call('test_x_mcp_header', { region: 'eu' }), { 'mcp-param-region': ['eu', 'eu'] }));
       expect(events).toHaveLength(1);
       expect(events[0]!.message).toMatchObject({ rejecter: 'singleton-header-check', reason: 'duplicate_header', status: 400, code: -32020 });
     });
@@ -293,7 +291,10 @@ describe('header binding: mirrored headers must match the body', () => {
 
     it('counts lines whose names differ only in case as repeats', async () => {
       const body = call('test_x_mcp_header');
-      const lines = linesFor(body, { 'mcp-name': null }, [['Mcp-Name', 'test_x_mcp_header'], ['mcp-name', 'test_x_mcp_header']]);
+      const lines = linesFor(body, { 'mcp-name': null }, [
+        ['Mcp-Name', 'test_x_mcp_header'],
+        ['mcp-name', 'test_x_mcp_header'],
+      ]);
       const mark = await rejectionOf(() => rawRequest(t.server, { headers: lines, body: JSON.stringify(body) }));
       expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { useTestApp } from '../support/suite-app.js';
+
 import { post, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
 
@@ -62,7 +63,7 @@ describe('the help tool', () => {
   });
 
   describe('with {tool, action}', () => {
-    it('answers one action complete, with the tool\'s action context', async () => {
+    it("answers one action complete, with the tool's action context", async () => {
       const answer = await callTool(app().server, 'help', { tool: 'tasks', action: 'create' });
       expect(answer.body).toMatchObject({ tool: 'tasks', action: 'create', description: 'Create a task', required: ['name'], notes: CREATE_SCHEMA.notes });
       expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client' });
@@ -87,7 +88,7 @@ describe('the help tool', () => {
       expect(answer.body).toMatchObject({ error: 'missing_tool', valid_tools: TOOLS, help: { tool: 'help', arguments: {} } });
     });
 
-    it('an unknown action: the valid actions and a pointer to the tool, in the dispatch gate\'s own dialect', async () => {
+    it("an unknown action: the valid actions and a pointer to the tool, in the dispatch gate's own dialect", async () => {
       const viaHelp = await callTool(app().server, 'help', { tool: 'tasks', action: 'crate' });
       const viaGate = await callTool(app().server, 'tasks', { action: 'crate' });
       expect(viaHelp.body).toEqual(viaGate.body);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+
 import { McpModule } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The verbs these tests send; the mount serves POST only. */
 const OTHER_VERBS = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'] as const;
@@ -53,9 +54,7 @@ describe('the mount', () => {
   });
 
   it('serves concurrent POSTs, each with its own answer', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: `n${i}` } }, i))),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: `n${i}` } }, i))));
     answers.forEach((res, i) => {
       expect(res.body.id).toBe(i);
       expect(res.body.result.content[0].text).toBe(`n${i}`);

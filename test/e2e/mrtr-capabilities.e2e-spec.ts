@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { callTool, sampled } from '../support/mrtr-client.js';
 import { AdaptiveTool, AskTool, DegradeTool } from '../support/mrtr-tools.js';

@@ -1,6 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+
 import { McpAuthDecision, McpConfigurationError } from '../../lib/index.js';
 import { RANDOM_SECRET_WARNING } from '../../lib/mrtr/mrtr-rounds.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';

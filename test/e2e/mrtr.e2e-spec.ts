@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { accept, callTool, sampled, statePayload } from '../support/mrtr-client.js';
@@ -50,10 +51,15 @@ describe('multi round-trip requests: tools/call', () => {
 
     it('runs the tool again on retry: an accepted confirmation completes the call and the side effect happens once', async () => {
       const first = await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
-      const second = await callTool(t.server, 'confirm_delete', { file: 'a.txt' }, {
-        inputResponses: { confirm: accept({ confirm: true }) },
-        requestState: first.body.result.requestState,
-      });
+      const second = await callTool(
+        t.server,
+        'confirm_delete',
+        { file: 'a.txt' },
+        {
+          inputResponses: { confirm: accept({ confirm: true }) },
+          requestState: first.body.result.requestState,
+        },
+      );
       expect(second.status).toBe(200);
       expectCallToolResponse(second.body);
       expect(second.body.id).not.toBe(first.body.id);
@@ -63,10 +69,15 @@ describe('multi round-trip requests: tools/call', () => {
 
     it('hands a decline to the tool, which keeps the file', async () => {
       const first = await callTool(t.server, 'confirm_delete', { file: 'b.txt' });
-      const second = await callTool(t.server, 'confirm_delete', { file: 'b.txt' }, {
-        inputResponses: { confirm: { action: 'decline' } },
-        requestState: first.body.result.requestState,
-      });
+      const second = await callTool(
+        t.server,
+        'confirm_delete',
+        { file: 'b.txt' },
+        {
+          inputResponses: { confirm: { action: 'decline' } },
+          requestState: first.body.result.requestState,
+        },
+      );
       expect(second.body.result.content[0].text).toBe('Kept b.txt (decline).');
       expect(sideEffects).toEqual([]);
     });
@@ -78,19 +89,29 @@ describe('multi round-trip requests: tools/call', () => {
 
     it('asks again (a new input-required result, not an error) when the retry lacks the needed answer', async () => {
       const first = await callTool(t.server, 'confirm_delete', { file: 'd.txt' });
-      const res = await callTool(t.server, 'confirm_delete', { file: 'd.txt' }, {
-        inputResponses: { wrong_key: accept({ data: 'wrong' }) },
-        requestState: first.body.result.requestState,
-      });
+      const res = await callTool(
+        t.server,
+        'confirm_delete',
+        { file: 'd.txt' },
+        {
+          inputResponses: { wrong_key: accept({ data: 'wrong' }) },
+          requestState: first.body.result.requestState,
+        },
+      );
       expect(res.status).toBe(200);
       expect(res.body.result.resultType).toBe('input_required');
       expect(Object.keys(res.body.result.inputRequests)).toEqual(['confirm']);
     });
 
     it('ignores answers nobody asked for', async () => {
-      const res = await callTool(t.server, 'confirm_delete', { file: 'e.txt' }, {
-        inputResponses: { confirm: accept({ confirm: true }), unknown_extra_key: accept({ x: 1 }), another_unexpected: ROOTS },
-      });
+      const res = await callTool(
+        t.server,
+        'confirm_delete',
+        { file: 'e.txt' },
+        {
+          inputResponses: { confirm: accept({ confirm: true }), unknown_extra_key: accept({ x: 1 }), another_unexpected: ROOTS },
+        },
+      );
       expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Deleted e.txt.' }] });
     });
 
@@ -120,26 +141,41 @@ describe('multi round-trip requests: tools/call', () => {
 
     it('completes when the retry answers all three', async () => {
       const first = await callTool(t.server, 'gather', {});
-      const res = await callTool(t.server, 'gather', {}, {
-        inputResponses: { user_name: accept({ name: 'Alice' }), greeting: sampled('Hello there!'), client_roots: ROOTS },
-        requestState: first.body.result.requestState,
-      });
+      const res = await callTool(
+        t.server,
+        'gather',
+        {},
+        {
+          inputResponses: { user_name: accept({ name: 'Alice' }), greeting: sampled('Hello there!'), client_roots: ROOTS },
+          requestState: first.body.result.requestState,
+        },
+      );
       expectCallToolResponse(res.body);
       expect(res.body.result.content[0].text).toBe('Hello there! Alice; roots: file:///test/root');
     });
 
     it('asks again only for what is still missing, carrying the answers it got in requestState', async () => {
       const first = await callTool(t.server, 'gather', {});
-      const second = await callTool(t.server, 'gather', {}, {
-        inputResponses: { user_name: accept({ name: 'Alice' }) },
-        requestState: first.body.result.requestState,
-      });
+      const second = await callTool(
+        t.server,
+        'gather',
+        {},
+        {
+          inputResponses: { user_name: accept({ name: 'Alice' }) },
+          requestState: first.body.result.requestState,
+        },
+      );
       expect(Object.keys(second.body.result.inputRequests)).toEqual(['greeting', 'client_roots']);
       expect(statePayload(second.body.result.requestState).a).toEqual({ user_name: accept({ name: 'Alice' }) });
-      const third = await callTool(t.server, 'gather', {}, {
-        inputResponses: { greeting: sampled('Hi!'), client_roots: ROOTS },
-        requestState: second.body.result.requestState,
-      });
+      const third = await callTool(
+        t.server,
+        'gather',
+        {},
+        {
+          inputResponses: { greeting: sampled('Hi!'), client_roots: ROOTS },
+          requestState: second.body.result.requestState,
+        },
+      );
       expect(third.body.result.content[0].text).toBe('Hi! Alice; roots: file:///test/root');
     });
   });
@@ -166,10 +202,15 @@ describe('multi round-trip requests: tools/call', () => {
     it('keeps the answer sealed by an earlier round over a different one the client sends for the same key', async () => {
       const r1 = await callTool(t.server, 'three_rounds', {});
       const r2 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step1: accept({ name: 'Ada' }) }, requestState: r1.body.result.requestState });
-      const r3 = await callTool(t.server, 'three_rounds', {}, {
-        inputResponses: { step1: accept({ name: 'Mallory' }), step2: accept({ color: 'red' }) },
-        requestState: r2.body.result.requestState,
-      });
+      const r3 = await callTool(
+        t.server,
+        'three_rounds',
+        {},
+        {
+          inputResponses: { step1: accept({ name: 'Mallory' }), step2: accept({ color: 'red' }) },
+          requestState: r2.body.result.requestState,
+        },
+      );
       expect(r3.body.result.content[0].text).toBe('Ada likes red; visits 1,2,3');
     });
   });
@@ -177,19 +218,27 @@ describe('multi round-trip requests: tools/call', () => {
   it('derives keys from call order per kind when the tool gives none', async () => {
     const res = await callTool(t.server, 'default_keys', {});
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['elicit-1', 'elicit-2', 'sample-1']);
-    const done = await callTool(t.server, 'default_keys', {}, {
-      inputResponses: { 'elicit-1': accept({ v: 'one' }), 'elicit-2': { action: 'cancel' }, 'sample-1': sampled('s') },
-    });
-    expect(done.body.result.content[0].text).toBe(
-      `${JSON.stringify(accept({ v: 'one' }))} | ${JSON.stringify({ action: 'cancel' })} | ${JSON.stringify(sampled('s'))}`,
+    const done = await callTool(
+      t.server,
+      'default_keys',
+      {},
+      {
+        inputResponses: { 'elicit-1': accept({ v: 'one' }), 'elicit-2': { action: 'cancel' }, 'sample-1': sampled('s') },
+      },
     );
+    expect(done.body.result.content[0].text).toBe(`${JSON.stringify(accept({ v: 'one' }))} | ${JSON.stringify({ action: 'cancel' })} | ${JSON.stringify(sampled('s'))}`);
   });
 
   it('refuses answers too large to carry to the next round with 400 + -32602, not as a fault', async () => {
     const events = await recordEvents(['mcp:method:error'], async () => {
-      const res = await callTool(t.server, 'default_keys', {}, {
-        inputResponses: { 'elicit-1': accept({ v: 'one' }), 'sample-1': sampled('x'.repeat(1_100_000)) },
-      });
+      const res = await callTool(
+        t.server,
+        'default_keys',
+        {},
+        {
+          inputResponses: { 'elicit-1': accept({ v: 'one' }), 'sample-1': sampled('x'.repeat(1_100_000)) },
+        },
+      );
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual({
         code: -32602,

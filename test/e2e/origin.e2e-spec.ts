@@ -1,9 +1,11 @@
-import { networkInterfaces } from 'node:os';
 import { connect, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+
 import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine, type RawResponse } from '../support/raw-http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** A `server/discover` POST (the conformance probe's body) with the given extra header lines, sent raw. */
 function discover(t: TestApp, lines: HeaderLine[] = [], connectTo?: string): Promise<RawResponse> {
@@ -37,7 +39,7 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
   });
   afterAll(() => t.close());
 
-  it('serves a request without Origin whose Host is the server\'s own 127.0.0.1:PORT', async () => {
+  it("serves a request without Origin whose Host is the server's own 127.0.0.1:PORT", async () => {
     await expectServed(() => discover(t));
   });
 
@@ -45,23 +47,16 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
     await expectServed(() => discover(t, [['Origin', `http://${host}:${portOf(t)}`]]));
   });
 
-  it.each([
-    'http://evil.example.com',
-    'null',
-    'http://localhost.evil.example.com',
-    'http://127.0.0.1.evil.example.com',
-    `http://localhost:3000/path`,
-    'file://',
-  ])('refuses Origin %s with 403 and an id-less JSON-RPC error', async (origin) => {
-    await expectRefused(() => discover(t, [['Origin', origin]]), 403, 'forbidden_origin');
-  });
-
-  it.each(['localhost:PORT', '127.0.0.1:PORT', '[::1]:PORT', 'LOCALHOST:PORT', 'localhost', '127.0.0.2:PORT'])(
-    'serves Host %s, a loopback name',
-    async (host) => {
-      await expectServed(() => discover(t, [['Host', host.replace('PORT', String(portOf(t)))]]));
+  it.each(['http://evil.example.com', 'null', 'http://localhost.evil.example.com', 'http://127.0.0.1.evil.example.com', `http://localhost:3000/path`, 'file://'])(
+    'refuses Origin %s with 403 and an id-less JSON-RPC error',
+    async (origin) => {
+      await expectRefused(() => discover(t, [['Origin', origin]]), 403, 'forbidden_origin');
     },
   );
+
+  it.each(['localhost:PORT', '127.0.0.1:PORT', '[::1]:PORT', 'LOCALHOST:PORT', 'localhost', '127.0.0.2:PORT'])('serves Host %s, a loopback name', async (host) => {
+    await expectServed(() => discover(t, [['Host', host.replace('PORT', String(portOf(t)))]]));
+  });
 
   it.each(['evil.example.com', 'evil.example.com:PORT', 'localhost.evil.example.com:PORT', '127.0.0.1.nip.io:PORT', '127.999.0.1:PORT', '[::2]:PORT'])(
     'refuses a spoofed Host %s with 403 (sent raw)',
@@ -71,16 +66,32 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
   );
 
   it('refuses the conformance rebinding probe (spoofed Host and Origin) with a 4xx, and serves the real host and origin', async () => {
-    const evil = await discover(t, [['Host', 'evil.example.com'], ['Origin', 'http://evil.example.com']]);
+    const evil = await discover(t, [
+      ['Host', 'evil.example.com'],
+      ['Origin', 'http://evil.example.com'],
+    ]);
     expect(evil.status).toBeGreaterThanOrEqual(400);
     expect(evil.status).toBeLessThan(500);
     const port = portOf(t);
-    await expectServed(() => discover(t, [['Host', `127.0.0.1:${port}`], ['Origin', `http://127.0.0.1:${port}`]]));
+    await expectServed(() =>
+      discover(t, [
+        ['Host', `127.0.0.1:${port}`],
+        ['Origin', `http://127.0.0.1:${port}`],
+      ]),
+    );
   });
 
   it('refuses a repeated Origin with 400, even when both lines are loopback origins', async () => {
     const origin = `http://localhost:${portOf(t)}`;
-    await expectRefused(() => discover(t, [['Origin', origin], ['Origin', origin]]), 400, 'duplicate_origin');
+    await expectRefused(
+      () =>
+        discover(t, [
+          ['Origin', origin],
+          ['Origin', origin],
+        ]),
+      400,
+      'duplicate_origin',
+    );
   });
 
   it('sees a repeated Origin sent by supertest as two lines, and refuses it', async () => {
@@ -90,7 +101,9 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
 
   it('refuses an HTTP/1.0 request without Host, which names no loopback host', async () => {
     const body = JSON.stringify(rpc('server/discover'));
-    const head = Object.entries(mirroredHeaders(JSON.parse(body))).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries(mirroredHeaders(JSON.parse(body)))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     let answer = '';
     const mark = await rejectionOf(
       () =>
@@ -108,7 +121,15 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
 
   it('refuses a repeated Host with 400 (RFC 9112), even when both lines name the server', async () => {
     const host = `127.0.0.1:${portOf(t)}`;
-    await expectRefused(() => discover(t, [['Host', host], ['Host', host]]), 400, 'duplicate_host');
+    await expectRefused(
+      () =>
+        discover(t, [
+          ['Host', host],
+          ['Host', host],
+        ]),
+      400,
+      'duplicate_host',
+    );
   });
 });
 
@@ -140,7 +161,15 @@ describe('origin check with allowedOrigins and allowedHosts, on loopback', () =>
   });
 
   it('still refuses a spoofed Host when the origin is listed', async () => {
-    await expectRefused(() => discover(t, [['Host', 'evil.example.com'], ['Origin', 'https://app.example.com']]), 403, 'forbidden_host');
+    await expectRefused(
+      () =>
+        discover(t, [
+          ['Host', 'evil.example.com'],
+          ['Origin', 'https://app.example.com'],
+        ]),
+      403,
+      'forbidden_host',
+    );
   });
 });
 
@@ -156,16 +185,49 @@ describe('origin check on a request that arrives on a non-loopback address', () 
   afterAll(() => t.close());
 
   it('serves any Origin and any Host when no allowedOrigins is configured', async () => {
-    await expectServed(() => discover(t, [['Host', 'mcp.example.com'], ['Origin', 'https://anywhere.example.com']], external));
+    await expectServed(() =>
+      discover(
+        t,
+        [
+          ['Host', 'mcp.example.com'],
+          ['Origin', 'https://anywhere.example.com'],
+        ],
+        external,
+      ),
+    );
   });
 
   it('protects the same server when the request arrives through 127.0.0.1 (what a rebound name reaches)', async () => {
     await expectRefused(() => discover(t, [['Host', 'evil.example.com']], '127.0.0.1'), 403, 'forbidden_host');
-    await expectRefused(() => discover(t, [['Host', `127.0.0.1:${portOf(t)}`], ['Origin', 'http://evil.example.com']], '127.0.0.1'), 403, 'forbidden_origin');
+    await expectRefused(
+      () =>
+        discover(
+          t,
+          [
+            ['Host', `127.0.0.1:${portOf(t)}`],
+            ['Origin', 'http://evil.example.com'],
+          ],
+          '127.0.0.1',
+        ),
+      403,
+      'forbidden_origin',
+    );
   });
 
   it('still refuses a repeated Origin', async () => {
-    await expectRefused(() => discover(t, [['Origin', 'https://a.example.com'], ['Origin', 'https://a.example.com']], external), 400, 'duplicate_origin');
+    await expectRefused(
+      () =>
+        discover(
+          t,
+          [
+            ['Origin', 'https://a.example.com'],
+            ['Origin', 'https://a.example.com'],
+          ],
+          external,
+        ),
+      400,
+      'duplicate_origin',
+    );
   });
 });
 
@@ -178,7 +240,12 @@ describe('origin check on IPv6 loopback ([::1])', () => {
 
   it('serves Host [::1]:PORT with Origin http://[::1]:PORT', async () => {
     const port = portOf(t);
-    await expectServed(() => discover(t, [['Host', `[::1]:${port}`], ['Origin', `http://[::1]:${port}`]]));
+    await expectServed(() =>
+      discover(t, [
+        ['Host', `[::1]:${port}`],
+        ['Origin', `http://[::1]:${port}`],
+      ]),
+    );
   });
 
   it('refuses a spoofed Host and a foreign origin', async () => {

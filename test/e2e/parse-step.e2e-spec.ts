@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 4096;
 
@@ -40,7 +41,7 @@ describe('the parse step', () => {
   it('refuses a body one byte over the ceiling with 413 before parsing it', async () => {
     const res = await rawRequest(t.server, { headers, body: bodyOfSize(CEILING + 1) });
     expect(res.status).toBe(413);
-    expect((res.body as any)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
+    expect(res.body as any).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
   });
 
   it('refuses a chunked body (no Content-Length) as soon as it grows over the ceiling', async () => {
@@ -74,17 +75,26 @@ describe('the parse step', () => {
     expect(res.body).not.toHaveProperty('id');
   });
 
-  it.each([['a number', '42'], ['null', 'null'], ['a string', '"x"'], ['true', 'true']])('refuses %s as the body with -32600', async (_what, body) => {
+  it.each([
+    ['a number', '42'],
+    ['null', 'null'],
+    ['a string', '"x"'],
+    ['true', 'true'],
+  ])('refuses %s as the body with -32600', async (_what, body) => {
     const res = await post(t.server, body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(-32600);
   });
 
   it('keeps an own "__proto__" key as data and does not pollute prototypes', async () => {
-    const res = await post(t.server, '{"jsonrpc":"2.0","id":1,"method":"server/discover","__proto__":{"polluted":true},"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}', {
-      'mcp-method': 'server/discover',
-      'mcp-protocol-version': '2026-07-28',
-    });
+    const res = await post(
+      t.server,
+      '{"jsonrpc":"2.0","id":1,"method":"server/discover","__proto__":{"polluted":true},"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}',
+      {
+        'mcp-method': 'server/discover',
+        'mcp-protocol-version': '2026-07-28',
+      },
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(res.status).toBe(200);
   });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+
+import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
-import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('message validation and classification', () => {
   let t: TestApp;
@@ -168,14 +169,22 @@ describe('protocol fields, header binding and version: the order DIGEST b.2 fixe
     expect(res.body).toEqual({
       jsonrpc: '2.0',
       id: 'v',
-      error: { code: -32022, message: 'Unsupported protocol version "v999.0.0"; this server supports 2026-07-28.', data: { supported: ['2026-07-28'], requested: 'v999.0.0' } },
+      error: {
+        code: -32022,
+        message: 'Unsupported protocol version "v999.0.0"; this server supports 2026-07-28.',
+        data: { supported: ['2026-07-28'], requested: 'v999.0.0' },
+      },
     });
   });
 
   it('answers a legacy initialize (no _meta, no modern headers) with 400 naming the supported versions', async () => {
-    const res = await post(t.server, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, {
-      'mcp-method': null,
-    });
+    const res = await post(
+      t.server,
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
+      {
+        'mcp-method': null,
+      },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(-32602);
     expect(res.body.error.data.supported).toEqual(['2026-07-28']);
@@ -195,15 +204,12 @@ describe('method routing', () => {
     expect(res.body).toMatchObject({ id: 'u', error: { code: -32601 } });
   });
 
-  it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])(
-    'answers the removed method %s with 404 + -32601',
-    async (method) => {
-      const res = await post(t.server, rpc(method, {}, 'r'));
-      expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ id: 'r', error: { code: -32601 } });
-      expect(res.body.error.message).toMatch(/removed in protocol version 2026-07-28/);
-    },
-  );
+  it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])('answers the removed method %s with 404 + -32601', async (method) => {
+    const res = await post(t.server, rpc(method, {}, 'r'));
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ id: 'r', error: { code: -32601 } });
+    expect(res.body.error.message).toMatch(/removed in protocol version 2026-07-28/);
+  });
 
   it('answers a method whose capability is not advertised (prompts/list) with 404 + -32601', async () => {
     const res = await post(t.server, rpc('prompts/list'));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { McpTool, type McpPlainTool } from '../../lib/index.js';
-import { useTestApp } from '../support/suite-app.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { EchoTool } from '../support/tools.js';
 

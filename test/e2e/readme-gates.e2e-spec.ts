@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { DISPATCH_GATES } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { post, rpc } from '../support/mcp-client.js';
 import { TasksModule } from '../../sample/src/tasks/tasks.module.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The README's gate table: one row per gate, `| n | \`gate\` | \`arguments\` | message |`. */
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { useSampleApp } from '../support/sample-app.js';
+
 import { accept, callTool } from '../support/mrtr-client.js';
+import { useSampleApp } from '../support/sample-app.js';
 import { sseMessages } from '../support/sse.js';
 
 describe('the sample app: a confirmation before a destructive action, and progress', () => {
@@ -13,17 +14,27 @@ describe('the sample app: a confirmation before a destructive action, and progre
       method: 'elicitation/create',
       params: { message: 'Delete the note "groceries"? This cannot be undone.' },
     });
-    const declined = await callTool(server(), 'delete_note', { title: 'groceries' }, {
-      inputResponses: { confirm_delete: { action: 'decline' } },
-      requestState: first.body.result.requestState,
-    });
+    const declined = await callTool(
+      server(),
+      'delete_note',
+      { title: 'groceries' },
+      {
+        inputResponses: { confirm_delete: { action: 'decline' } },
+        requestState: first.body.result.requestState,
+      },
+    );
     expect(declined.body.result.content[0].text).toBe('Kept "groceries".');
 
     const again = await callTool(server(), 'delete_note', { title: 'groceries' });
-    const confirmed = await callTool(server(), 'delete_note', { title: 'groceries' }, {
-      inputResponses: { confirm_delete: accept({ confirm: true }) },
-      requestState: again.body.result.requestState,
-    });
+    const confirmed = await callTool(
+      server(),
+      'delete_note',
+      { title: 'groceries' },
+      {
+        inputResponses: { confirm_delete: accept({ confirm: true }) },
+        requestState: again.body.result.requestState,
+      },
+    );
     expect(confirmed.body.result.content[0].text).toBe('Deleted "groceries".');
 
     const gone = await callTool(server(), 'delete_note', { title: 'groceries' });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { useSampleApp } from '../support/sample-app.js';
+
 import { post, rpc } from '../support/mcp-client.js';
+import { useSampleApp } from '../support/sample-app.js';
 import { callTool } from '../support/tool-call.js';
 
-describe('the sample app\'s tasks tool', () => {
+describe("the sample app's tasks tool", () => {
   const server = useSampleApp();
 
   it('is listed beside the other sample tools and help', async () => {
@@ -12,7 +13,10 @@ describe('the sample app\'s tasks tool', () => {
   });
 
   it('creates a task (defaults applied, a nested assignee), hints the next call, and finds it again by title', async () => {
-    const created = await callTool(server(), 'tasks', { action: 'create', data: { title: 'Release', due: '2026-08-01', assignee: { name: 'Ada', email: 'ada@example.com' } } });
+    const created = await callTool(server(), 'tasks', {
+      action: 'create',
+      data: { title: 'Release', due: '2026-08-01', assignee: { name: 'Ada', email: 'ada@example.com' } },
+    });
     expect(created.body).toMatchObject({ title: 'Release', priority: 'normal', status: 'open', assignee: { name: 'Ada' } });
     expect(created.body.hints).toEqual([{ tool: 'tasks', action: 'complete', description: 'Mark it done when finished', example: { id: created.body.id } }]);
     const found = await callTool(server(), 'tasks', { action: 'get', data: { title: 'Release' } });
@@ -30,6 +34,8 @@ describe('the sample app\'s tasks tool', () => {
   it('refuses what its schemas refuse: a required_one_of group, a nested unknown key, a format', async () => {
     expect((await callTool(server(), 'tasks', { action: 'get', data: {} })).body.error).toBe('unsatisfied_required_one_of');
     expect((await callTool(server(), 'tasks', { action: 'create', data: { title: 'x', assignee: { name: 'A', phone: '1' } } })).body.unknown).toEqual(['assignee.phone']);
-    expect((await callTool(server(), 'tasks', { action: 'create', data: { title: 'x', due: 'soon' } })).body.invalid).toEqual([{ path: 'due', problems: ['must be a valid date'] }]);
+    expect((await callTool(server(), 'tasks', { action: 'create', data: { title: 'x', due: 'soon' } })).body.invalid).toEqual([
+      { path: 'due', problems: ['must be a valid date'] },
+    ]);
   });
 });

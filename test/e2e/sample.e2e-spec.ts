@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 
 /** Finds a free loopback port. */

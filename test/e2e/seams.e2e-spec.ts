@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
-import {
-  HmacRequestStateCodec,
-  McpConfigurationError,
-  ProtocolSchema,
-  RequestStateCodec,
-  rejectionMarkOf,
-  type RequestStateOpened,
-} from '../../lib/index.js';
+
+import { HmacRequestStateCodec, McpConfigurationError, ProtocolSchema, RequestStateCodec, rejectionMarkOf, type RequestStateOpened } from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { accept, callTool } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool, sideEffects } from '../support/mrtr-tools.js';
@@ -59,7 +54,7 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     expect(sideEffects).toEqual(['deleted a.txt']);
   });
 
-  it('still binds a custom codec\'s state to its call (another file is another call)', async () => {
+  it("still binds a custom codec's state to its call (another file is another call)", async () => {
     t = await createTestApp({ providers: [ConfirmDeleteTool, PayloadVault, VaultCodec], options: { requestState: { codec: VaultCodec } } });
     await callTool(t.server, 'confirm_delete', { file: 'a.txt' });
     const other = await callTool(t.server, 'confirm_delete', { file: 'b.txt' }, { inputResponses: CONFIRM, requestState: 'vault-1' });
@@ -117,6 +112,10 @@ describe('rejectionMarkOf: a host reads the mark of a refused request', () => {
     await post(t.server, rpc('tools/list'));
     const invalidJson = { rejecter: 'parse-step', reason: 'invalid_json' };
     const mismatch = { rejecter: 'header-binding-check', reason: 'header_mismatch' };
-    expect(marks).toEqual([[invalidJson, invalidJson], [mismatch, mismatch], [undefined, undefined]]);
+    expect(marks).toEqual([
+      [invalidJson, invalidJson],
+      [mismatch, mismatch],
+      [undefined, undefined],
+    ]);
   });
 });

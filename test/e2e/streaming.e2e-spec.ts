@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import http, { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
@@ -71,10 +73,13 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       },
     );
 
-    it.each(['application/json;q=0.9, text/event-stream;q=0.1', 'text/*;q=0.5', 'text/event-stream;q=1, */*;q=0'])('answers SSE when Accept admits it with a weight (%s)', async (accept) => {
-      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
-      expectStream(res);
-    });
+    it.each(['application/json;q=0.9, text/event-stream;q=0.1', 'text/*;q=0.5', 'text/event-stream;q=1, */*;q=0'])(
+      'answers SSE when Accept admits it with a weight (%s)',
+      async (accept) => {
+        const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
+        expectStream(res);
+      },
+    );
 
     it('drops notifications rather than buffer them without bound when the client does not read, never the result', async () => {
       floods.length = 0;
@@ -137,7 +142,11 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
 
     it('sends every level at debug', async () => {
       const res = await callTool(t.server, 'logs', {}, { meta: { [LOG_LEVEL]: 'debug' } });
-      expect(sseMessages(res.text).filter((m) => m.method).map((m) => (m.params as any).level)).toEqual(['debug', 'info', 'warning', 'error']);
+      expect(
+        sseMessages(res.text)
+          .filter((m) => m.method)
+          .map((m) => (m.params as any).level),
+      ).toEqual(['debug', 'info', 'warning', 'error']);
     });
 
     it('refuses an unknown log level (400 + -32602)', async () => {

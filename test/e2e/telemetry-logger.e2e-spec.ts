@@ -1,12 +1,14 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
+
 import { describe, expect, it } from '@jest/globals';
 import type { LoggerService } from '@nestjs/common';
 import type { TestingModuleBuilder } from '@nestjs/testing';
+import request from 'supertest';
+
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
-import { createTestApp } from '../support/test-app.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
-import request from 'supertest';
+import { createTestApp } from '../support/test-app.js';
 
 /** A Nest logger that keeps every line it is given. */
 function capturingLogger(lines: string[]): LoggerService {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { createTestApp } from '../support/test-app.js';
+
 import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
 import { EchoTool, TaskStore, TasksTool } from '../support/tools.js';
 

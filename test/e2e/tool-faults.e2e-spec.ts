@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { McpMethodError, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
-import { useTestApp } from '../support/suite-app.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { sseMessages } from '../support/sse.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
 
@@ -41,12 +42,22 @@ describe('fault containment', () => {
 
   it('contains a hook that returns the wrong shape like a handler fault', async () => {
     const answer = await callTool(app().server, 'badhooks', { action: 'hinted' });
-    expect(answer.body).toMatchObject({ errorType: 'tool_fault', tool: 'badhooks', exception: 'TypeError', message: expect.stringContaining('hints() of tool "badhooks" must return an array') });
+    expect(answer.body).toMatchObject({
+      errorType: 'tool_fault',
+      tool: 'badhooks',
+      exception: 'TypeError',
+      message: expect.stringContaining('hints() of tool "badhooks" must return an array'),
+    });
   });
 
   it('contains an actionContext hook with the wrong return on the help path too', async () => {
     const answer = await callTool(app().server, 'help', { tool: 'badhooks', action: 'hinted' });
-    expect(answer.body).toMatchObject({ errorType: 'tool_fault', tool: 'help', exception: 'TypeError', message: expect.stringContaining('actionContext() of tool "badhooks" must return an object') });
+    expect(answer.body).toMatchObject({
+      errorType: 'tool_fault',
+      tool: 'help',
+      exception: 'TypeError',
+      message: expect.stringContaining('actionContext() of tool "badhooks" must return an object'),
+    });
   });
 
   it('lets a method error a tool raised on purpose through, as the JSON-RPC error it carries', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { useTestApp } from '../support/suite-app.js';
+
+import { McpAction, McpTool, ok } from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
-import { McpAction, McpTool, ok } from '../../lib/index.js';
 
 /** Returns values JSON writes through their toJSON, with a hint context so hints sit beside them. */
 @McpTool({ name: 'dated', description: 'Values with a toJSON' })
@@ -61,7 +62,7 @@ describe('what a handler returns becomes a tool result', () => {
     expect(answer.body.context).toBeUndefined();
   });
 
-  it('fail(reason): an isError result whose text is the tool\'s formatError(reason)', async () => {
+  it("fail(reason): an isError result whose text is the tool's formatError(reason)", async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'close', data: { id: 7 } });
     expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'task 7 is closed' }] });
   });
@@ -111,7 +112,7 @@ describe('what a handler returns becomes a tool result', () => {
       expect(answer.result.isError).toBeUndefined();
     });
 
-    it('answers a mismatch as the server\'s fault, never blaming the caller', async () => {
+    it("answers a mismatch as the server's fault, never blaming the caller", async () => {
       const answer = await callTool(app().server, 'reports', { action: 'bad' });
       expect(answer.result.isError).toBe(true);
       expect(answer.result.structuredContent).toBeUndefined();
@@ -129,7 +130,7 @@ describe('what a handler returns becomes a tool result', () => {
       expect(answer.result.structuredContent).toEqual({ at: '1970-01-01T00:00:00.000Z' });
     });
 
-    it('answers no structured content at all as the server\'s fault too', async () => {
+    it("answers no structured content at all as the server's fault too", async () => {
       const answer = await callTool(app().server, 'reports', { action: 'none' });
       expect(answer.body).toMatchObject({ errorType: 'tool_fault', exception: 'StructuredContentMismatchError' });
     });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+
 import type { McpChannel } from '../../lib/index.js';
-import { useTestApp } from '../support/suite-app.js';
 import { recordEvents } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
 

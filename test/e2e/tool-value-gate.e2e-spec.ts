@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { McpAction, McpTool } from '../../lib/index.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
@@ -14,7 +15,11 @@ class ShapesTool {
   @McpAction({
     description: 'An object that must carry one of two keys, beside a typed property',
     properties: {
-      ref: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' }, note: { type: 'string' } }, anyOf: [{ required: ['id'] }, { required: ['url'] }] },
+      ref: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, url: { type: 'string' }, note: { type: 'string' } },
+        anyOf: [{ required: ['id'] }, { required: ['url'] }],
+      },
     },
   })
   either(data: unknown) {
@@ -26,14 +31,24 @@ class ShapesTool {
     return data;
   }
 
-  @McpAction({ description: 'A list with a bounded number of integers', properties: { mixed: { type: 'array', contains: { type: 'integer' }, minContains: 2, maxContains: 3 } } })
+  @McpAction({
+    description: 'A list with a bounded number of integers',
+    properties: { mixed: { type: 'array', contains: { type: 'integer' }, minContains: 2, maxContains: 3 } },
+  })
   counted(data: unknown) {
     return data;
   }
 
   @McpAction({
     description: 'A shipment: abroad needs a country',
-    properties: { ship: { type: 'object', properties: { abroad: { type: 'boolean' }, country: { type: 'string' } }, if: { properties: { abroad: { const: true } } }, then: { required: ['country'] } } },
+    properties: {
+      ship: {
+        type: 'object',
+        properties: { abroad: { type: 'boolean' }, country: { type: 'string' } },
+        if: { properties: { abroad: { const: true } } },
+        then: { required: ['country'] },
+      },
+    },
   })
   conditional(data: unknown) {
     return data;
@@ -110,7 +125,7 @@ describe('the value gate words each problem at the value that has it', () => {
     expect((found as { message?: string }).message).toMatch(/holds at least one invalid value, at: refs\[0\] \(the data is too large/);
   });
 
-  it('a failing anyOf is one problem at its object, and a sibling property\'s own problem is still listed', async () => {
+  it("a failing anyOf is one problem at its object, and a sibling property's own problem is still listed", async () => {
     const found = await refuse(app().server, 'either', { ref: { note: 7 } });
     expect(found).toEqual({
       invalid_count: 2,

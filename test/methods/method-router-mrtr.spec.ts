@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import type { McpMethodHandler, MethodCall } from '../../lib/methods/method-handler.interface.js';
 import { MethodRouter } from '../../lib/methods/method-router.js';
 import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.interface.js';

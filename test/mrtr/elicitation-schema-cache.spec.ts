@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
 
 const schema = (n: number) => ({ type: 'object', properties: { [`f${n}`]: { type: 'string', format: 'email' } }, required: [`f${n}`] });

@@ -1,13 +1,18 @@
 import { createHmac } from 'node:crypto';
+
 import { describe, expect, it } from '@jest/globals';
-import { canonicalDigest, requestBinding } from '../../lib/mrtr/request-binding.js';
+
 import type { RequestStateCodec, RequestStateOpened } from '../../lib/contracts/request-state-codec.js';
 import { HmacRequestStateCodec } from '../../lib/mrtr/hmac-request-state-codec.js';
+import { canonicalDigest, requestBinding } from '../../lib/mrtr/request-binding.js';
 import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, type RequestStateContent } from '../../lib/mrtr/request-state-seal.js';
 
 const SECRET = 'unit-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 const binding = requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, undefined);
-const bound = (b = binding) => () => b;
+const bound =
+  (b = binding) =>
+  () =>
+    b;
 const content: RequestStateContent = { binding, round: 1, answers: { user_name: { action: 'accept', content: { name: 'Ada' } } }, toolState: { step: 1 } };
 
 /** A seal on a clock the test moves. */
@@ -59,9 +64,18 @@ describe('RequestStateSeal over the HMAC codec', () => {
   it('refuses a state bound to another call or another principal', async () => {
     const { seal } = clocked([SECRET]);
     const sealed = await seal.seal(content);
-    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 2 } }, undefined)))).toEqual({ ok: false, problem: 'other_call' });
-    expect(await seal.open(sealed, bound(requestBinding('admin/mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, undefined)))).toEqual({ ok: false, problem: 'other_call' });
-    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice')))).toEqual({ ok: false, problem: 'other_principal' });
+    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 2 } }, undefined)))).toEqual({
+      ok: false,
+      problem: 'other_call',
+    });
+    expect(await seal.open(sealed, bound(requestBinding('admin/mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, undefined)))).toEqual({
+      ok: false,
+      problem: 'other_call',
+    });
+    expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice')))).toEqual({
+      ok: false,
+      problem: 'other_principal',
+    });
   });
 
   it('opens with any configured secret and seals with the first (rotation)', async () => {

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+
+import { Injectable } from '@nestjs/common';
+
 import { McpAuthDecision, McpTool, type McpAuth } from '../../lib/index.js';
 
 /** A plain tool that echoes its text. */

@@ -1,6 +1,8 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Server } from 'node:http';
+
 import request from 'supertest';
+
 import { META_KEYS } from '../../lib/index.js';
 import type { McpChannel, McpTelemetryEvents } from '../../lib/index.js';
 
@@ -43,12 +45,7 @@ export function mirroredHeaders(body: Record<string, unknown>): Record<string, s
  * POSTs a JSON-RPC body like a conforming client (mirrored headers set from the body), with optional header
  * overrides (a `null` value removes a header; an array sends repeated header lines).
  */
-export function post(
-  server: Server,
-  body: unknown,
-  headers: Record<string, string | string[] | null> = {},
-  path = '/mcp',
-): request.Test {
+export function post(server: Server, body: unknown, headers: Record<string, string | string[] | null> = {}, path = '/mcp'): request.Test {
   const base = typeof body === 'object' && body !== null && !Array.isArray(body) ? mirroredHeaders(body as Record<string, unknown>) : { 'content-type': 'application/json' };
   const merged: Record<string, string | string[] | null> = { ...base };
   for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
@@ -58,10 +55,7 @@ export function post(
 }
 
 /** Records every event published on the given channels while `fn` runs. */
-export async function recordEvents<C extends McpChannel>(
-  channels: readonly C[],
-  fn: () => Promise<unknown>,
-): Promise<{ channel: C; message: McpTelemetryEvents[C] }[]> {
+export async function recordEvents<C extends McpChannel>(channels: readonly C[], fn: () => Promise<unknown>): Promise<{ channel: C; message: McpTelemetryEvents[C] }[]> {
   const events: { channel: C; message: McpTelemetryEvents[C] }[] = [];
   const handlers = channels.map((channel) => {
     const handler = (message: unknown) => events.push({ channel, message: message as McpTelemetryEvents[C] });

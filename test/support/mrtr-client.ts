@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+
 import { META_KEYS } from '../../lib/index.js';
 import { meta, post, rpc } from './mcp-client.js';
 

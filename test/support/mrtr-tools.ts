@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { McpTool, isMethodError, type McpContext, type McpPlainTool } from '../../lib/index.js';
 
 const NO_ARGS = { type: 'object', properties: {} } as const;
@@ -183,12 +184,7 @@ export class ProgressTool implements McpPlainTool {
 @McpTool({ name: 'logs', description: 'Logs at several levels.', inputSchema: NO_ARGS })
 export class LogsTool implements McpPlainTool {
   run(_args: unknown, ctx: McpContext) {
-    const sent = [
-      ctx.log.debug('debug line'),
-      ctx.log.info({ step: 'info' }),
-      ctx.log.warning('warning line', 'custom-logger'),
-      ctx.log.error('error line'),
-    ];
+    const sent = [ctx.log.debug('debug line'), ctx.log.info({ step: 'info' }), ctx.log.warning('warning line', 'custom-logger'), ctx.log.error('error line')];
     return { sent };
   }
 }

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+
 import { afterAll, beforeAll } from '@jest/globals';
 import { Test } from '@nestjs/testing';
+
 import { AppModule } from '../../sample/src/app.module.js';
 import type { TestApp } from './test-app.js';
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from '@jest/globals';
+
 import { createTestApp, type TestApp, type TestAppSpec } from './test-app.js';
 
 /**

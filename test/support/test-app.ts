@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+
 import { Module, type INestApplication, type Provider, type Type } from '@nestjs/common';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+
 import { McpModule, type McpModuleOptions } from '../../lib/index.js';
 
 /** What a test app is made of. */

@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
+
 import type request from 'supertest';
+
 import { mirroredHeaders, post, rpc } from './mcp-client.js';
 
 /** A tools/call answer as a test reads it: the HTTP status, the JSON-RPC result or error, and the first text block parsed. */
@@ -14,7 +16,7 @@ export interface ToolAnswer {
 function read(res: request.Response): ToolAnswer {
   const result = res.body.result ?? {};
   const text = result.content?.[0]?.text;
-  let body: unknown = text;
+  let body: unknown;
   try {
     body = text === undefined ? undefined : JSON.parse(text);
   } catch {

@@ -1,17 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  JSON_RPC_CODES,
-  McpAction,
-  McpMethodError,
-  McpTool,
-  fail,
-  ok,
-  type McpContext,
-  type McpHint,
-  type McpPlainTool,
-  type McpToolHooks,
-} from '../../lib/index.js';
+
 import { PASSES_CONTAINMENT } from '../../lib/errors/fault-containment.js';
+import { JSON_RPC_CODES, McpAction, McpMethodError, McpTool, fail, ok, type McpContext, type McpHint, type McpPlainTool, type McpToolHooks } from '../../lib/index.js';
 
 /** A dependency the tasks tool gets injected: proves tools are built by Nest's DI. */
 @Injectable()
@@ -89,7 +79,12 @@ export class TasksTool implements McpToolHooks {
 
   @McpAction({ description: 'Return MCP content directly', properties: {} })
   raw() {
-    return { content: [{ type: 'text', text: 'raw content' }, { type: 'text', text: 'second block' }] };
+    return {
+      content: [
+        { type: 'text', text: 'raw content' },
+        { type: 'text', text: 'second block' },
+      ],
+    };
   }
 
   hints(action: string, hintContext: unknown): McpHint[] {

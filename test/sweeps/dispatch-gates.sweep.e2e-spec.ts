@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { DISPATCH_GATES, type DispatchGate } from '../../lib/index.js';
 import { DATA_GATES } from '../../lib/tools/dispatch-gates.js';
 import { useTestApp } from '../support/suite-app.js';

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { MCP_METHODS, REMOVED_METHODS, type McpMethod } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const schema = await ProtocolSchema.vendored();
 

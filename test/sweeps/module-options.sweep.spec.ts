@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+
 import { McpConfigurationError, McpModule, type McpModuleOptions } from '../../lib/index.js';
 import { MODULE_OPTION_NAMES } from '../../lib/options/module-option-rules.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
@@ -20,7 +21,10 @@ const CELLS = {
   maxBodyBytes: { bad: 0, good: 1024 },
   bodyReadTimeoutMs: { bad: 1.5, good: 500 },
   auth: { bad: { check: () => true }, good: { authenticate: () => ({ outcome: 'allow' }) } },
-  protectedResourceMetadata: { bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] }, good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] } },
+  protectedResourceMetadata: {
+    bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] },
+    good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] },
+  },
   cache: { bad: { ttlMs: -1, cacheScope: 'public' }, good: { ttlMs: 1000, cacheScope: 'public' } },
   requestState: { bad: { secrets: ['too-short'] }, good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
   telemetryLogger: { bad: true, good: 'all' },

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService } from '@nestjs/core';
+
 import { CHAIN_GUARDS, META_KEYS, WIRE_CHECKS } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
 
 /**
@@ -59,7 +60,7 @@ describe('POST chain order', () => {
     return rejectionOf(() => post(t.server, JSON.stringify(d.body) + ' '.repeat(d.padding), d.headers));
   }
 
-  it('binds exactly CHAIN_GUARDS, in order, on the mount\'s POST handler, and no guard on the fallthrough', () => {
+  it("binds exactly CHAIN_GUARDS, in order, on the mount's POST handler, and no guard on the fallthrough", () => {
     const mounts = t.app
       .get(DiscoveryService)
       .getControllers()

@@ -1,5 +1,7 @@
-import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from '@jest/globals';
+
 import * as api from '../../lib/index.js';
 
 describe('the public API', () => {
@@ -12,8 +14,13 @@ describe('the public API', () => {
     const missing: string[] = [];
     for (const match of index.matchAll(/export (?:type )?\{([^}]+)\} from '\.\/([^']+)\.js'/g)) {
       const source = readFileSync(new URL(`../../lib/${match[2]}.ts`, import.meta.url), 'utf8');
-      for (const name of match[1]!.split(',').map((n) => n.trim()).filter(Boolean)) {
-        const declaration = new RegExp(`/\\*\\*(?:(?!\\*/)[\\s\\S])*@publicApi(?:(?!\\*/)[\\s\\S])*\\*/\\s*(?:@[^\\n]+\\n\\s*)*export (?:declare )?(?:abstract )?(?:class|interface|type|const|function|enum) ${name}\\b`);
+      for (const name of match[1]!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)) {
+        const declaration = new RegExp(
+          `/\\*\\*(?:(?!\\*/)[\\s\\S])*@publicApi(?:(?!\\*/)[\\s\\S])*\\*/\\s*(?:@[^\\n]+\\n\\s*)*export (?:declare )?(?:abstract )?(?:class|interface|type|const|function|enum) ${name}\\b`,
+        );
         if (!declaration.test(source)) missing.push(`${name} (lib/${match[2]}.ts)`);
       }
     }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { REJECTION_TABLE, type RejectionRow } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
 import { meta, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 2048;
 const READ_TIMEOUT_MS = 300;
@@ -30,14 +31,45 @@ const viaPost = async (t: TestApp, body: unknown, headers: Record<string, string
  */
 const SCENARIOS = {
   'origin-check/forbidden_origin': (t) => viaPost(t, rpc('server/discover'), { origin: 'http://evil.example.com' }),
-  'origin-check/forbidden_host': (t) => viaRaw(t, [['host', 'evil.example.com'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']], rpc('server/discover')),
+  'origin-check/forbidden_host': (t) =>
+    viaRaw(
+      t,
+      [
+        ['host', 'evil.example.com'],
+        ['content-type', 'application/json'],
+        ['mcp-protocol-version', '2026-07-28'],
+        ['mcp-method', 'server/discover'],
+      ],
+      rpc('server/discover'),
+    ),
   'origin-check/duplicate_origin': (t) => viaPost(t, rpc('server/discover'), { origin: ['http://localhost', 'http://localhost'] }),
-  'origin-check/duplicate_host': (t) => viaRaw(t, [['host', '127.0.0.1'], ['host', '127.0.0.1'], ['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']], rpc('server/discover')),
+  'origin-check/duplicate_host': (t) =>
+    viaRaw(
+      t,
+      [
+        ['host', '127.0.0.1'],
+        ['host', '127.0.0.1'],
+        ['content-type', 'application/json'],
+        ['mcp-protocol-version', '2026-07-28'],
+        ['mcp-method', 'server/discover'],
+      ],
+      rpc('server/discover'),
+    ),
   'singleton-header-check/duplicate_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': ['server/discover', 'server/discover'] }),
   'auth-check/unauthorized': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'deny' }),
   'auth-check/insufficient_scope': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'scope' }),
   'auth-check/invalid_request': (t) => viaPost(t, rpc('server/discover'), { authorization: ['Bearer a', 'Bearer b'] }),
-  'parse-step/duplicate_content_type': (t) => viaRaw(t, [['content-type', 'application/json'], ['content-type', 'text/plain'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover']], rpc('server/discover')),
+  'parse-step/duplicate_content_type': (t) =>
+    viaRaw(
+      t,
+      [
+        ['content-type', 'application/json'],
+        ['content-type', 'text/plain'],
+        ['mcp-protocol-version', '2026-07-28'],
+        ['mcp-method', 'server/discover'],
+      ],
+      rpc('server/discover'),
+    ),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/stalled_read': async (t) => {
     const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n';
@@ -56,8 +88,7 @@ const SCENARIOS = {
   'header-binding-check/missing_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': null }),
   'header-binding-check/header_mismatch': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': 'tools/list' }),
   'header-binding-check/malformed_header': (t) => viaPost(t, rpc('tools/call', { name: 'echo', arguments: { text: 'a' } }), { 'mcp-name': '=?base64?ZWNobw?=' }),
-  'version-check/unsupported_version': (t) =>
-    viaPost(t, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) })),
+  'version-check/unsupported_version': (t) => viaPost(t, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) })),
   'method-routing/unknown_method': (t) => viaPost(t, rpc('unknown/method')),
   'method-routing/removed_method': (t) => viaPost(t, rpc('initialize')),
   'method-routing/invalid_params': (t) => viaPost(t, rpc('tools/call', { name: 'echo', arguments: 'not an object' })),

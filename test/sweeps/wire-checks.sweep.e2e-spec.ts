@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
 import { SERVED_VERBS, WIRE_CHECKS, type RejectionReason } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine } from '../support/raw-http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
 
 /**
@@ -39,14 +40,43 @@ const SCENARIOS = {
   'origin-check': [
     { label: 'a foreign Origin', reason: 'forbidden_origin', add: [['Origin', 'http://evil.example.com']] },
     { label: 'a spoofed Host', reason: 'forbidden_host', drop: ['host'], add: [['Host', 'evil.example.com']] },
-    { label: 'a repeated Origin', reason: 'duplicate_origin', add: [['Origin', 'http://localhost'], ['Origin', 'http://localhost']] },
-    { label: 'a repeated Host', reason: 'duplicate_host', drop: ['host'], add: [['Host', 'localhost'], ['Host', 'localhost']] },
+    {
+      label: 'a repeated Origin',
+      reason: 'duplicate_origin',
+      add: [
+        ['Origin', 'http://localhost'],
+        ['Origin', 'http://localhost'],
+      ],
+    },
+    {
+      label: 'a repeated Host',
+      reason: 'duplicate_host',
+      drop: ['host'],
+      add: [
+        ['Host', 'localhost'],
+        ['Host', 'localhost'],
+      ],
+    },
   ],
   'singleton-header-check': [
     { label: 'a repeated MCP-Protocol-Version', reason: 'duplicate_header', add: [['MCP-Protocol-Version', '2026-07-28']] },
     { label: 'a repeated Mcp-Method', reason: 'duplicate_header', add: [['Mcp-Method', 'server/discover']] },
-    { label: 'a repeated Mcp-Name', reason: 'duplicate_header', add: [['Mcp-Name', 'x'], ['mcp-name', 'x']] },
-    { label: 'a repeated Mcp-Param-Region', reason: 'duplicate_header', add: [['Mcp-Param-Region', 'eu'], ['MCP-PARAM-REGION', 'eu']] },
+    {
+      label: 'a repeated Mcp-Name',
+      reason: 'duplicate_header',
+      add: [
+        ['Mcp-Name', 'x'],
+        ['mcp-name', 'x'],
+      ],
+    },
+    {
+      label: 'a repeated Mcp-Param-Region',
+      reason: 'duplicate_header',
+      add: [
+        ['Mcp-Param-Region', 'eu'],
+        ['MCP-PARAM-REGION', 'eu'],
+      ],
+    },
   ],
   'auth-check': [
     { label: 'no bearer token', reason: 'unauthorized', drop: ['authorization'] },
@@ -71,15 +101,13 @@ interface Cell {
 
 const CELLS: Cell[] = WIRE_CHECKS.flatMap((check) =>
   (SCENARIOS[check.rejecter] as readonly Scenario<WireRejecter>[]).flatMap((scenario) =>
-    HTTP_VERBS.flatMap((verb) =>
-      PATHS.map((path) => ({ key: `${verb} ${path} ${check.rejecter}: ${scenario.label}`, verb, path, check, scenario })),
-    ),
+    HTTP_VERBS.flatMap((verb) => PATHS.map((path) => ({ key: `${verb} ${path} ${check.rejecter}: ${scenario.label}`, verb, path, check, scenario }))),
   ),
 );
 
 const isServed = (verb: Verb, path: string) => (SERVED_VERBS as readonly string[]).includes(verb) && path === MOUNT;
 
-describe('wire-check sweep: every (check × verb × path) cell answers the check\'s rejection or the fallthrough', () => {
+describe("wire-check sweep: every (check × verb × path) cell answers the check's rejection or the fallthrough", () => {
   let t: TestApp;
   let hostLine: HeaderLine;
   beforeAll(async () => {

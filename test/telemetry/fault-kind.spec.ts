@@ -1,5 +1,7 @@
 import { runInNewContext } from 'node:vm';
+
 import { describe, expect, it } from '@jest/globals';
+
 import { faultKind } from '../../lib/errors/fault-containment.js';
 
 describe('faultKind names what was thrown without running its code', () => {
@@ -7,7 +9,21 @@ describe('faultKind names what was thrown without running its code', () => {
     ['an Error subclass', new RangeError('x'), 'RangeError'],
     ['an Error from another realm', runInNewContext('new TypeError("x")'), 'TypeError'],
     ['a class extending Error', new (class DatabaseDown extends Error {})('x'), 'DatabaseDown'],
-    ['a Proxy whose traps throw', new Proxy({}, { getPrototypeOf: () => { throw new Error('trap'); }, get: () => { throw new Error('trap'); } }), 'Proxy'],
+    [
+      'a Proxy whose traps throw',
+      new Proxy(
+        {},
+        {
+          getPrototypeOf: () => {
+            throw new Error('trap');
+          },
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+      'Proxy',
+    ],
     ['a string', 'boom', 'string'],
     ['null', null, 'null'],
     ['undefined', undefined, 'undefined'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { applyDefaults } from '../../lib/tools/defaults.js';
 
 describe('applying defaults', () => {

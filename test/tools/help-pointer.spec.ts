@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { checkArguments } from '../../lib/tools/dispatch-gates.js';
-import { HELP_INPUT_SCHEMA } from '../../lib/tools/help.tool.js';
 import { helpPointer } from '../../lib/tools/help-pointer.js';
+import { HELP_INPUT_SCHEMA } from '../../lib/tools/help.tool.js';
 
 describe('the help pointer', () => {
   it.each([

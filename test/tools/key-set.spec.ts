@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { ANY_STRING_KEY, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
+
 import type { JsonSchema } from '../../lib/index.js';
+import { ANY_STRING_KEY, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
 
 const PROPERTIES: Record<string, JsonSchema> = {
   name: { type: 'string' },
@@ -59,7 +60,18 @@ describe('the unknown-key gate (key-set closure)', () => {
     const items = Array.from({ length: 12 }, (_, i) => ({ [`k${i}`]: 1 }));
     const found = findUnknownKeys(node, { items, zzz: 1 })!;
     expect(found.unknown_count).toBe(13);
-    expect(found.unknown).toEqual(['items[0].k0', 'items[1].k1', 'items[2].k2', 'items[3].k3', 'items[4].k4', 'items[5].k5', 'items[6].k6', 'items[7].k7', 'items[8].k8', 'items[9].k9']);
+    expect(found.unknown).toEqual([
+      'items[0].k0',
+      'items[1].k1',
+      'items[2].k2',
+      'items[3].k3',
+      'items[4].k4',
+      'items[5].k5',
+      'items[6].k6',
+      'items[7].k7',
+      'items[8].k8',
+      'items[9].k9',
+    ]);
   });
 
   it('maps every object on the way to a listed key to the keys it admits, with <any string key> where it admits any', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Type } from '@nestjs/common';
+
 import { McpAction, McpConfigurationError, McpTool, type McpActionOptions, type McpToolOptions } from '../../lib/index.js';
-import { createTestApp } from '../support/test-app.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp } from '../support/test-app.js';
 
 /** Builds an action tool class named `tasks` with one method per entry of `actions`, each decorated with its options. */
 function actionTool(actions: Record<string, unknown>, options: Partial<McpToolOptions> = {}, members: Record<string, unknown> = {}): Type {
@@ -39,48 +40,142 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['an empty action name', [actionTool({ create: { ...base(), name: '' } })], /^tool "tasks", action "": an action name must be a non-empty string/],
   ['a missing description', [create({ description: undefined })], /action "create": description must be a non-empty string/],
   ['a missing properties map', [create({ properties: undefined, required: [] })], /action "create": properties is missing/],
-  ['a property key that is not a string', [create({ properties: { [Symbol('name')]: { type: 'string' } }, required: [] })], /action "create": properties holds a value JSON cannot carry, .*is not a string/],
-  ['a nested properties that is not a map', [create({ properties: { name: { type: 'object', properties: [] } } })], /action "create": properties is malformed at #\/properties\/name\/properties: "properties" must be a map/],
-  ['an additionalProperties that is neither boolean nor schema', [create({ properties: { name: { type: 'object', additionalProperties: 1 } } })], /action "create": properties is malformed .*"additionalProperties" must be true, false or a schema/],
-  ['a value JSON cannot carry in a property schema', [create({ properties: { name: { type: 'string', pattern: /x/ } } })], /action "create": properties holds a value JSON cannot carry, at #\/properties\/name\/pattern: a RegExp/],
-  ['a property schema ajv cannot build', [create({ properties: { name: { type: 'strin' } } })], /^tool "tasks", action "create", properties: is not a JSON Schema this server can build/],
-  ['an unknown format', [create({ properties: { name: { type: 'string', format: 'colour' } } })], /^tool "tasks", action "create", properties: uses the unknown format "colour"/],
+  [
+    'a property key that is not a string',
+    [create({ properties: { [Symbol('name')]: { type: 'string' } }, required: [] })],
+    /action "create": properties holds a value JSON cannot carry, .*is not a string/,
+  ],
+  [
+    'a nested properties that is not a map',
+    [create({ properties: { name: { type: 'object', properties: [] } } })],
+    /action "create": properties is malformed at #\/properties\/name\/properties: "properties" must be a map/,
+  ],
+  [
+    'an additionalProperties that is neither boolean nor schema',
+    [create({ properties: { name: { type: 'object', additionalProperties: 1 } } })],
+    /action "create": properties is malformed .*"additionalProperties" must be true, false or a schema/,
+  ],
+  [
+    'a value JSON cannot carry in a property schema',
+    [create({ properties: { name: { type: 'string', pattern: /x/ } } })],
+    /action "create": properties holds a value JSON cannot carry, at #\/properties\/name\/pattern: a RegExp/,
+  ],
+  [
+    'a property schema ajv cannot build',
+    [create({ properties: { name: { type: 'strin' } } })],
+    /^tool "tasks", action "create", properties: is not a JSON Schema this server can build/,
+  ],
+  [
+    'an unknown format',
+    [create({ properties: { name: { type: 'string', format: 'colour' } } })],
+    /^tool "tasks", action "create", properties: uses the unknown format "colour"/,
+  ],
   ['a required property that is not declared', [create({ required: ['name', 'zz'] })], /action "create": required names \["zz"\], not declared in properties/],
-  ['a requiredOneOf group naming an undeclared property', [create({ requiredOneOf: [['project'], ['key', 'zz']] })], /action "create": requiredOneOf group \["key", "zz"\] names \["zz"\], not declared/],
+  [
+    'a requiredOneOf group naming an undeclared property',
+    [create({ requiredOneOf: [['project'], ['key', 'zz']] })],
+    /action "create": requiredOneOf group \["key", "zz"\] names \["zz"\], not declared/,
+  ],
   ['an empty requiredOneOf group', [create({ requiredOneOf: [['project'], []] })], /action "create": requiredOneOf must be a list of non-empty lists/],
-  ['a requiredOneOf group that is a strict superset of another', [create({ requiredOneOf: [['project'], ['project', 'key']] })], /action "create": requiredOneOf group \["project", "key"\] is a strict superset of group \["project"\]/],
-  ['two requiredOneOf groups naming the same properties', [create({ requiredOneOf: [['key', 'repo'], ['repo', 'key']] })], /action "create": requiredOneOf groups \["key", "repo"\] and \["repo", "key"\] name the same properties/],
-  ['a requiredOneOf group satisfied by required alone', [create({ requiredOneOf: [['name'], ['key']] })], /action "create": requiredOneOf group \["name"\] is satisfied by required alone/],
+  [
+    'a requiredOneOf group that is a strict superset of another',
+    [create({ requiredOneOf: [['project'], ['project', 'key']] })],
+    /action "create": requiredOneOf group \["project", "key"\] is a strict superset of group \["project"\]/,
+  ],
+  [
+    'two requiredOneOf groups naming the same properties',
+    [
+      create({
+        requiredOneOf: [
+          ['key', 'repo'],
+          ['repo', 'key'],
+        ],
+      }),
+    ],
+    /action "create": requiredOneOf groups \["key", "repo"\] and \["repo", "key"\] name the same properties/,
+  ],
+  [
+    'a requiredOneOf group satisfied by required alone',
+    [create({ requiredOneOf: [['name'], ['key']] })],
+    /action "create": requiredOneOf group \["name"\] is satisfied by required alone/,
+  ],
   ['a default that is also required', [create({ defaults: { name: 'x' } })], /action "create": defaults names \["name"\], which required also names/],
   ['a default naming an undeclared property', [create({ defaults: { zz: 1 } })], /action "create": defaults names \["zz"\], not declared in properties/],
   ['a default its own schema refuses', [create({ defaults: { priority: 'high' } })], /action "create": defaults fail their properties' schemas: priority: must be integer/],
-  ['a default carrying a key the unknown-key gate would refuse', [create({ defaults: { owner: { id: 1, zz: 2 } } })], /action "create": defaults carries key\(s\) the unknown-key gate would refuse from a caller: owner\.zz/],
+  [
+    'a default carrying a key the unknown-key gate would refuse',
+    [create({ defaults: { owner: { id: 1, zz: 2 } } })],
+    /action "create": defaults carries key\(s\) the unknown-key gate would refuse from a caller: owner\.zz/,
+  ],
   ['notes that are not a string', [create({ notes: ['a'] })], /action "create": notes must be a string/],
   ['related that is not a list of names', [create({ related: 'get' })], /action "create": related must be a list of action names/],
   ['examples that are not data objects', [create({ examples: ['x'] })], /action "create": examples must be a list of example data objects/],
   ['an example lacking a required property', [create({ examples: [{ project: 'p' }] })], /action "create": examples\[0\] lacks required \["name"\]/],
-  ['an example satisfying no requiredOneOf group', [create({ requiredOneOf: [['project'], ['key']], examples: [{ name: 'n' }] })], /action "create": examples\[0\] satisfies no requiredOneOf group/],
-  ['an example carrying a key the unknown-key gate would refuse', [create({ examples: [{ name: 'n', zz: 1 }] })], /action "create": examples\[0\] carries key\(s\) the unknown-key gate would refuse: zz/],
-  ['an example its schema refuses', [create({ examples: [{ name: 'n' }, { name: 'n', priority: 'high' }] })], /action "create": examples\[1\] fails the properties' schemas: priority: must be integer/],
-  ['an output schema ajv cannot build', [actionTool({ create: base() }, { outputSchema: { type: 'object', properties: { n: { $ref: '#/$defs/none' } } } })], /^tool "tasks", outputSchema: is not a JSON Schema this server can build/],
-  ['two actions of one name', [actionTool({ create: base(), make: { ...base(), name: 'create' } })], /^tool "tasks", action "create": is declared twice, by methods create\(\) and make\(\)/],
+  [
+    'an example satisfying no requiredOneOf group',
+    [create({ requiredOneOf: [['project'], ['key']], examples: [{ name: 'n' }] })],
+    /action "create": examples\[0\] satisfies no requiredOneOf group/,
+  ],
+  [
+    'an example carrying a key the unknown-key gate would refuse',
+    [create({ examples: [{ name: 'n', zz: 1 }] })],
+    /action "create": examples\[0\] carries key\(s\) the unknown-key gate would refuse: zz/,
+  ],
+  [
+    'an example its schema refuses',
+    [create({ examples: [{ name: 'n' }, { name: 'n', priority: 'high' }] })],
+    /action "create": examples\[1\] fails the properties' schemas: priority: must be integer/,
+  ],
+  [
+    'an output schema ajv cannot build',
+    [actionTool({ create: base() }, { outputSchema: { type: 'object', properties: { n: { $ref: '#/$defs/none' } } } })],
+    /^tool "tasks", outputSchema: is not a JSON Schema this server can build/,
+  ],
+  [
+    'two actions of one name',
+    [actionTool({ create: base(), make: { ...base(), name: 'create' } })],
+    /^tool "tasks", action "create": is declared twice, by methods create\(\) and make\(\)/,
+  ],
   ['an action method named like a hook', [actionTool({ hints: base() })], /^tool "tasks", method "hints": @McpAction cannot decorate hints\(\)/],
   ['a hook that is not a method', [actionTool({ create: base() }, {}, { formatError: 'oops' })], /^tool "tasks": formatError must be a method/],
   ['an action tool with no action', [actionTool({})], /^tool "tasks": declares neither an inputSchema/],
-  ['a tool declaring both an inputSchema and actions', [actionTool({ create: base() }, { inputSchema: { type: 'object' } })], /declares both an inputSchema \(a plain tool\) and @McpAction methods \(create\(\)\)/],
+  [
+    'a tool declaring both an inputSchema and actions',
+    [actionTool({ create: base() }, { inputSchema: { type: 'object' } })],
+    /declares both an inputSchema \(a plain tool\) and @McpAction methods \(create\(\)\)/,
+  ],
   ['an unknown @McpTool option', [actionTool({ create: base() }, { actions: {} } as never)], /^tool "tasks" \(DeclaredTool\): @McpTool has unknown option\(s\) "actions"/],
   ['a duplicate tool name', [actionTool({ create: base() }), actionTool({ create: base() })], /^tool "tasks": is declared more than once/],
   ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
-  ['a plain tool input schema with an unknown format', [actionTool({}, { inputSchema: { type: 'object', properties: { at: { type: 'string', format: 'when' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: uses the unknown format "when"/],
+  [
+    'a plain tool input schema with an unknown format',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { at: { type: 'string', format: 'when' } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: uses the unknown format "when"/,
+  ],
   [
     'a $ref to a schema another tool declares (schemas are compiled apart, never through a shared registry)',
-    [actionTool({}, { name: 'first', inputSchema: { $id: 'https://example.com/first', type: 'object' } }, { run: () => 1 }), actionTool({ create: base() }, { outputSchema: { $ref: 'https://example.com/first' } })],
+    [
+      actionTool({}, { name: 'first', inputSchema: { $id: 'https://example.com/first', type: 'object' } }, { run: () => 1 }),
+      actionTool({ create: base() }, { outputSchema: { $ref: 'https://example.com/first' } }),
+    ],
     /^tool "tasks", outputSchema: is not a JSON Schema this server can build: can't resolve reference https:\/\/example\.com\/first/,
   ],
-  ['a plain tool input schema ajv would compile to an async validator ($async)', [actionTool({}, { inputSchema: { $async: true, type: 'object', properties: { n: { type: 'integer' } } } }, { run: () => 1 })], /^tool "tasks", inputSchema: declares "\$async"/],
-  ['an output schema ajv would compile to an async validator ($async)', [actionTool({ create: base() }, { outputSchema: { $async: true, type: 'object' } })], /^tool "tasks", outputSchema: declares "\$async"/],
-  ['a plain tool input schema without type object at the root', [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })], /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/],
+  [
+    'a plain tool input schema ajv would compile to an async validator ($async)',
+    [actionTool({}, { inputSchema: { $async: true, type: 'object', properties: { n: { type: 'integer' } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: declares "\$async"/,
+  ],
+  [
+    'an output schema ajv would compile to an async validator ($async)',
+    [actionTool({ create: base() }, { outputSchema: { $async: true, type: 'object' } })],
+    /^tool "tasks", outputSchema: declares "\$async"/,
+  ],
+  [
+    'a plain tool input schema without type object at the root',
+    [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/,
+  ],
 ];
 
 describe('module init refuses a tool declaration', () => {

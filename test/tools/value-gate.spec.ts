@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { McpConfigurationError } from '../../lib/index.js';
 import { ValueGate } from '../../lib/tools/value-gate.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
@@ -47,7 +48,18 @@ describe('the value gate', () => {
     const items = Array.from({ length: 15 }, () => ({ n: 'x' }));
     const found = gate.check({ items, title: 5 })!;
     expect(found.invalid_count).toBe(16);
-    expect(found.invalid.map((i) => i.path)).toEqual(['items[0].n', 'items[1].n', 'items[2].n', 'items[3].n', 'items[4].n', 'items[5].n', 'items[6].n', 'items[7].n', 'items[8].n', 'items[9].n']);
+    expect(found.invalid.map((i) => i.path)).toEqual([
+      'items[0].n',
+      'items[1].n',
+      'items[2].n',
+      'items[3].n',
+      'items[4].n',
+      'items[5].n',
+      'items[6].n',
+      'items[7].n',
+      'items[8].n',
+      'items[9].n',
+    ]);
   });
 
   it('never quotes a value the caller sent in a problem', () => {

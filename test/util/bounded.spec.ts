@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { BOUND_DEFAULT, bounded, quoted } from '../../lib/util/bounded.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

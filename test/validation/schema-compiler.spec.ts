@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+
 import { McpConfigurationError } from '../../lib/index.js';
 import { jsonValueOffence } from '../../lib/validation/json-value.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';

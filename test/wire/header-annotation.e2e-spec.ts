@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { closeSchema } from '../../lib/tools/key-set.js';
+
 import { McpConfigurationError, McpTool, type McpPlainTool } from '../../lib/index.js';
-import { createTestApp } from '../support/test-app.js';
+import { closeSchema } from '../../lib/tools/key-set.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp } from '../support/test-app.js';
 
 /** A plain tool named `annotated` whose input schema is `inputSchema`. */
 function toolWith(inputSchema: Record<string, unknown>) {

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, HttpCode, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
+
 import {
   HeaderBindingGuard,
   McpAuthGuard,
@@ -12,8 +14,8 @@ import {
   ProtocolFieldsGuard,
   SingletonHeaderGuard,
 } from '../../lib/index.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GOOD_TOKEN, TokenAuth } from './wire-fixtures.js';
 
 /** A host's own controller, beside the mount, reusing two wire checks and the rejection sender. */
@@ -82,7 +84,7 @@ describe('a host controller reusing the exported guards', () => {
     expect(mark).toEqual({ rejecter: 'auth-check', reason: 'unauthorized' });
   });
 
-  it('runs the guards in the order the host bound them: a foreign origin without a token is the origin check\'s', async () => {
+  it("runs the guards in the order the host bound them: a foreign origin without a token is the origin check's", async () => {
     const mark = await rejectionOf(() => request(t.server).post('/host/guarded').set('Origin', 'http://evil.example.com'));
     expect(mark).toEqual({ rejecter: 'origin-check', reason: 'forbidden_origin' });
   });
@@ -115,7 +117,9 @@ describe('a host controller reusing the exported guards', () => {
   });
 
   it('shows that supertest sends two header lines for an array and Node keeps them apart only in headersDistinct', async () => {
-    const res = await request(t.server).get('/host/echo-header').set('Mcp-Method', ['tools/list', 'tools/call'] as unknown as string); // superagent types admit arrays only for Cookie
+    const res = await request(t.server)
+      .get('/host/echo-header')
+      .set('Mcp-Method', ['tools/list', 'tools/call'] as unknown as string); // superagent types admit arrays only for Cookie
     expect(res.body).toEqual({ headers: 'tools/list, tools/call', headersDistinct: ['tools/list', 'tools/call'] });
   });
 });

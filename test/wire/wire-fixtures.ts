@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+
 import { McpAuthDecision, McpTool, bearerToken, type McpAuth, type McpContext, type McpPlainTool } from '../../lib/index.js';
 
 /** A tool with one header annotation per mirrorable type, one nested under a pure `properties` chain. */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { McpTool, type McpContext, type McpPlainTool } from '../../../lib/index.js';
 import { NotesStore } from './notes.store.js';
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { TasksRepository } from './tasks.repository.js';
 import { TasksTool } from './tasks.tool.js';
 
