@@ -15,7 +15,7 @@ import tseslint from 'typescript-eslint';
  * higher one (type-only imports included). A folder entry covers every file under it, present or future.
  * This array is the single statement of the plan: move a folder by moving its entry.
  */
-const floors = [
+export const floors = [
   {
     name: 'F0 (module)',
     paths: ['lib/index.ts', 'lib/mcp.module.ts', 'lib/mcp.module-definition.ts', 'lib/mcp.controller.ts', 'lib/post-chain.ts'],
