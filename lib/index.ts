@@ -78,7 +78,7 @@ export type { DispatchGate } from './tools/dispatch-gates.js';
 export type { HelpPointer } from './tools/help-pointer.js';
 export type { InputSchemaDigest } from './tools/input-schema.js';
 export type { McpHint } from './tools/hint.js';
-export { ok, fail } from './tools/outcome.js';
+export { ok, fail, refuse } from './tools/outcome.js';
 export type { McpOutcome } from './tools/outcome.js';
 export { StructuredContentMismatchError, MalformedToolResultError } from './tools/handler-result.js';
 

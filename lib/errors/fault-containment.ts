@@ -42,6 +42,19 @@ export function faultKind(thrown: unknown): string {
   return thrown === null ? 'null' : typeof thrown;
 }
 
+/** The longest fault stack the telemetry logger writes. */
+const FAULT_STACK_BOUND = 16_384;
+
+/** A fault's stack trace for a server log (never the wire), or undefined when it has none. Total. */
+export function faultStack(thrown: unknown): string | undefined {
+  try {
+    const stack = thrown instanceof Error || types.isNativeError(thrown) ? (thrown as Error).stack : undefined;
+    return typeof stack === 'string' ? stack.slice(0, FAULT_STACK_BOUND) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fault's message, bounded: an Error's own message, or the bounded rendering of any other value. Total. */
 export function faultMessage(thrown: unknown): string {
   try {

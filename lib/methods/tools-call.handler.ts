@@ -11,7 +11,7 @@ import { bounded, quoted } from '../util/bounded.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
- * `tools/call`: an unknown tool is -32602 (-32601 is for methods); otherwise the arguments (absent or null: `{}`)
+ * `tools/call`: an unknown tool is -32602 (-32601 is for methods); otherwise the arguments (absent: `{}`)
  * go to the dispatch service, whose refusals speak the tool dialect. Each call is one MRTR round, its
  * `requestState` bound to the tool name and arguments; the call's contexts share the round, answer stream and
  * progress reporter. See docs/mrtr.md.

@@ -1,3 +1,4 @@
+import { got } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import type { McpModuleOptions } from './mcp-module-options.interface.js';
 
@@ -24,13 +25,13 @@ function closedObject(value: Record<string, unknown>, allowed: readonly string[]
 }
 
 function iconProblem(icon: unknown, index: number): string | undefined {
-  if (!isPlainObject(icon)) return `icons[${index}] must be an object`;
+  if (!isPlainObject(icon)) return `icons[${index}] must be an object${got(icon)}`;
   const closed = closedObject(icon, ['src', 'mimeType', 'sizes', 'theme']);
   if (closed) return `icons[${index}] ${closed}`;
-  if (!isUrl(icon.src)) return `icons[${index}].src must be a URL`;
-  if (icon.mimeType !== undefined && typeof icon.mimeType !== 'string') return `icons[${index}].mimeType must be a string`;
-  if (icon.sizes !== undefined && !isStringArray(icon.sizes)) return `icons[${index}].sizes must be an array of strings`;
-  if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark') return `icons[${index}].theme must be "light" or "dark"`;
+  if (!isUrl(icon.src)) return `icons[${index}].src must be a URL${got(icon.src)}`;
+  if (icon.mimeType !== undefined && typeof icon.mimeType !== 'string') return `icons[${index}].mimeType must be a string${got(icon.mimeType)}`;
+  if (icon.sizes !== undefined && !isStringArray(icon.sizes)) return `icons[${index}].sizes must be an array of strings${got(icon.sizes)}`;
+  if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark') return `icons[${index}].theme must be "light" or "dark"${got(icon.theme)}`;
   return undefined;
 }
 
@@ -49,7 +50,7 @@ const timerDelay: OptionRule = (v) =>
 export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
 
 function secretProblem(secret: unknown, index: number): string | undefined {
-  if (typeof secret !== 'string') return `secrets[${index}] must be a string`;
+  if (typeof secret !== 'string') return `secrets[${index}] must be a string${got(secret)}`;
   const bytes = Buffer.byteLength(secret, 'utf8');
   if (bytes < REQUEST_STATE_SECRET_MIN_BYTES)
     return `secrets[${index}] is ${bytes} bytes; a secret must be at least ${REQUEST_STATE_SECRET_MIN_BYTES} bytes of random data (openssl rand -base64 48)`;
@@ -66,12 +67,12 @@ export const MODULE_OPTION_RULES = {
     if (!isPlainObject(v)) return 'must be an object with name and version';
     const closed = closedObject(v, ['name', 'version', 'title', 'description', 'websiteUrl', 'icons']);
     if (closed) return closed;
-    if (typeof v.name !== 'string' || v.name === '') return 'name must be a non-empty string';
-    if (typeof v.version !== 'string' || v.version === '') return 'version must be a non-empty string';
-    for (const key of ['title', 'description'] as const) if (v[key] !== undefined && typeof v[key] !== 'string') return `${key} must be a string`;
-    if (v.websiteUrl !== undefined && !isUrl(v.websiteUrl)) return 'websiteUrl must be a URL';
+    if (typeof v.name !== 'string' || v.name === '') return `name must be a non-empty string${got(v.name)}`;
+    if (typeof v.version !== 'string' || v.version === '') return `version must be a non-empty string${got(v.version)}`;
+    for (const key of ['title', 'description'] as const) if (v[key] !== undefined && typeof v[key] !== 'string') return `${key} must be a string${got(v[key])}`;
+    if (v.websiteUrl !== undefined && !isUrl(v.websiteUrl)) return `websiteUrl must be a URL${got(v.websiteUrl)}`;
     if (v.icons !== undefined) {
-      if (!Array.isArray(v.icons)) return 'icons must be an array';
+      if (!Array.isArray(v.icons)) return `icons must be an array${got(v.icons)}`;
       for (const [i, icon] of v.icons.entries()) {
         const problem = iconProblem(icon, i);
         if (problem) return problem;
@@ -91,17 +92,18 @@ export const MODULE_OPTION_RULES = {
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {
     if (!isPlainObject(v)) return 'must be an object';
-    if (!isUrl(v.resource)) return 'resource must be the absolute URL of the MCP endpoint';
-    if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0) return 'authorization_servers must list at least one authorization server URL';
-    if (!v.authorization_servers.every(isUrl)) return 'authorization_servers entries must be URLs';
+    if (!isUrl(v.resource)) return `resource must be the absolute URL of the MCP endpoint${got(v.resource)}`;
+    if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0)
+      return `authorization_servers must list at least one authorization server URL${got(v.authorization_servers)}`;
+    if (!v.authorization_servers.every(isUrl)) return `authorization_servers entries must be URLs${got(v.authorization_servers.find((s) => !isUrl(s)))}`;
     return undefined;
   },
   cache: (v) => {
     if (!isPlainObject(v)) return 'must be an object { ttlMs, cacheScope }';
     const closed = closedObject(v, ['ttlMs', 'cacheScope']);
     if (closed) return closed;
-    if (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) < 0) return 'ttlMs must be an integer >= 0';
-    if (v.cacheScope !== 'public' && v.cacheScope !== 'private') return 'cacheScope must be "public" or "private"';
+    if (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) < 0) return `ttlMs must be an integer >= 0${got(v.ttlMs)}`;
+    if (v.cacheScope !== 'public' && v.cacheScope !== 'private') return `cacheScope must be "public" or "private"${got(v.cacheScope)}`;
     return undefined;
   },
   requestState: (v) => {
@@ -109,17 +111,17 @@ export const MODULE_OPTION_RULES = {
     const closed = closedObject(v, ['secrets', 'ttlMs', 'codec']);
     if (closed) return closed;
     if (v.codec !== undefined) {
-      if (!isProvided(v.codec, ['seal', 'open'])) return 'codec must be a RequestStateCodec instance (with seal and open methods) or a class implementing it';
+      if (!isProvided(v.codec, ['seal', 'open'])) return `codec must be a RequestStateCodec instance (with seal and open methods) or a class implementing it${got(v.codec)}`;
       if (v.secrets !== undefined) return "secrets are the default codec's; a custom codec holds its own keys, so give one or the other";
     }
     if (v.secrets !== undefined) {
-      if (!Array.isArray(v.secrets) || v.secrets.length === 0) return 'secrets must be a non-empty array of strings (newest first)';
+      if (!Array.isArray(v.secrets) || v.secrets.length === 0) return `secrets must be a non-empty array of strings (newest first)${got(v.secrets)}`;
       for (const [i, secret] of v.secrets.entries()) {
         const problem = secretProblem(secret, i);
         if (problem) return problem;
       }
     }
-    if (v.ttlMs !== undefined && (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) <= 0)) return 'ttlMs must be a positive integer (milliseconds)';
+    if (v.ttlMs !== undefined && (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) <= 0)) return `ttlMs must be a positive integer (milliseconds)${got(v.ttlMs)}`;
     return undefined;
   },
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),

@@ -1,4 +1,4 @@
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
 
@@ -12,7 +12,7 @@ export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 
 /** Normalises a mount path: no leading or trailing slash, `''` for the root. */
 export function normalizeMountPath(path: unknown): string {
-  if (typeof path !== 'string') throw new McpConfigurationError('option "path"', 'must be a string');
+  if (typeof path !== 'string') throw new McpConfigurationError('option "path"', `must be a string${got(path)}`);
   const trimmed = path.replace(/^\/+|\/+$/g, '');
   if (/[?#*:{}()\s]/.test(trimmed)) throw new McpConfigurationError('option "path"', `must be a plain path, got ${JSON.stringify(path)}`);
   return trimmed;
@@ -23,7 +23,7 @@ export function normalizeMountPath(path: unknown): string {
  * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value
  */
 export function resolveOptions(options: unknown, path: string): McpResolvedOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new McpConfigurationError('McpModule options', 'must be an object');
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new McpConfigurationError('McpModule options', `must be an object${got(options)}`);
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given)) {
     if (!(MODULE_OPTION_NAMES as string[]).includes(key))
@@ -34,7 +34,8 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     const value = given[key];
     if (value === undefined) continue;
     const problem = MODULE_OPTION_RULES[key](value);
-    if (problem) throw new McpConfigurationError(`option "${key}"`, problem);
+    // A rule refusing the whole value names it here; one refusing a part names that part itself.
+    if (problem) throw new McpConfigurationError(`option "${key}"`, problem.startsWith('must ') ? `${problem}${got(value)}` : problem);
   }
   const o = given as unknown as McpModuleOptions;
   return Object.freeze({

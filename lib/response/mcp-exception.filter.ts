@@ -53,6 +53,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         status: thrown.getStatus(),
         code: thrown.code,
         method: record.method === undefined ? undefined : bounded(record.method),
+        id: record.id,
       }));
       return sendAnswer(res, thrown.getStatus(), errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
@@ -75,7 +76,13 @@ export class McpExceptionFilter implements ExceptionFilter {
 
   /** Method containment: 500 + -32603 with a fixed message naming the method, one `mcp:method:error` event. */
   private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord): void {
-    publish('mcp:method:error', () => ({ method: record.method === undefined ? undefined : bounded(record.method), exception: faultKind(fault), error: bounded(fault, 500) }));
+    publish('mcp:method:error', () => ({
+      method: record.method === undefined ? undefined : bounded(record.method),
+      id: record.id,
+      exception: faultKind(fault),
+      error: bounded(fault, 500),
+      fault,
+    }));
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
     sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }

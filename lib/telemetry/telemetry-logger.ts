@@ -2,6 +2,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 
+import { faultStack } from '../errors/fault-containment.js';
 import { MCP_CHANNELS, type McpChannel } from './channels.js';
 
 const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
@@ -21,7 +22,16 @@ const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
 export type TelemetryLoggerMode = 'faults' | 'all' | false;
 
 const logger = new Logger('Mcp');
-const handler = (name: McpChannel) => (message: unknown) => logger[LEVELS[name]](`${name} ${JSON.stringify(message)}`);
+/** Writes one event: its fields as JSON, and a fault's stack trace beside them (the fault object itself is not JSON). */
+const handler = (name: McpChannel) => (message: unknown) => {
+  const { fault, ...fields } = message as { fault?: unknown };
+  const text = `${name} ${JSON.stringify(fields)}`;
+  const stack = 'fault' in (message as object) ? faultStack(fault) : undefined;
+  if (LEVELS[name] === 'error') {
+    if (stack) logger.error(text, stack);
+    else logger.error(text);
+  } else logger[LEVELS[name]](stack ? `${text}\n${stack}` : text);
+};
 const FAULT_CHANNELS = MCP_CHANNELS.filter((name) => LEVELS[name] !== 'debug');
 const subscriptions = {
   faults: new Map(FAULT_CHANNELS.map((name) => [name, handler(name)])),

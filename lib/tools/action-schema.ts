@@ -1,4 +1,4 @@
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
@@ -55,17 +55,17 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const refuse = (offence: string): never => {
     throw new McpConfigurationError(where, offence);
   };
-  if (typeof name !== 'string' || name === '') refuse('an action name must be a non-empty string');
+  if (typeof name !== 'string' || name === '') refuse(`an action name must be a non-empty string${got(name)}`);
   const action = name as string;
   if (NEWLINE.test(action)) refuse('the action name contains a newline; action summaries are joined by newlines, so neither half of one may hold one');
-  if (!isPlainObject(declared)) return refuse('the action schema must be an object');
+  if (!isPlainObject(declared)) return refuse(`the action schema must be an object${got(declared)}`);
   const schema = declared as Record<string, unknown>;
 
   const unknown = Object.keys(schema).filter((key) => !(ACTION_SCHEMA_KEYS as readonly string[]).includes(key));
   if (unknown.length) refuse(`the action schema has unknown key(s) ${names(unknown)}; allowed: ${ACTION_SCHEMA_KEYS.join(', ')}`);
 
   const { description, properties } = schema;
-  if (typeof description !== 'string' || description === '') refuse('description must be a non-empty string');
+  if (typeof description !== 'string' || description === '') refuse(`description must be a non-empty string${got(description)}`);
   if (NEWLINE.test(description as string))
     refuse('description contains a newline; action summaries are joined by newlines, so a description is one line (put long text in notes)');
   if (properties === undefined) refuse('properties is missing (an action with no data declares properties: {})');
@@ -77,13 +77,14 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const undeclared = (list: readonly string[]) => list.filter((n) => !declaredNames.has(n));
 
   const required = schema.required ?? [];
-  if (!isStringList(required)) refuse('required must be a list of property names');
+  if (!isStringList(required)) refuse(`required must be a list of property names${got(required)}`);
   const requiredList = required as string[];
   if (undeclared(requiredList).length) refuse(`required names ${names(undeclared(requiredList))}, not declared in properties`);
   if (new Set(requiredList).size !== requiredList.length) refuse('required names a property more than once');
 
   const groups = schema.requiredOneOf ?? [];
-  if (!Array.isArray(groups) || !groups.every((g) => isStringList(g) && g.length > 0)) refuse('requiredOneOf must be a list of non-empty lists of property names');
+  if (!Array.isArray(groups) || !groups.every((g) => isStringList(g) && g.length > 0))
+    refuse(`requiredOneOf must be a list of non-empty lists of property names${got(groups)}`);
   const groupList = groups as string[][];
   groupList.forEach((group) => {
     if (undeclared(group).length) refuse(`requiredOneOf group ${names(group)} names ${names(undeclared(group))}, not declared in properties`);
@@ -100,7 +101,7 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   );
 
   const defaults = schema.defaults ?? {};
-  if (!isPlainObject(defaults)) refuse('defaults must be a map of property name to value');
+  if (!isPlainObject(defaults)) refuse(`defaults must be a map of property name to value${got(defaults)}`);
   const defaultsMap = defaults as Record<string, unknown>;
   const defaultsNotJson = jsonValueOffence(defaultsMap, ['defaults']);
   if (defaultsNotJson) refuse(`defaults holds a value JSON cannot carry, ${defaultsNotJson}`);
@@ -109,10 +110,10 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const alsoRequired = defaultKeys.filter((k) => requiredList.includes(k));
   if (alsoRequired.length) refuse(`defaults names ${names(alsoRequired)}, which required also names; a required property is always sent, so its default could never apply`);
 
-  if (schema.notes !== undefined && typeof schema.notes !== 'string') refuse('notes must be a string');
-  if (schema.related !== undefined && !isStringList(schema.related)) refuse('related must be a list of action names');
+  if (schema.notes !== undefined && typeof schema.notes !== 'string') refuse(`notes must be a string${got(schema.notes)}`);
+  if (schema.related !== undefined && !isStringList(schema.related)) refuse(`related must be a list of action names${got(schema.related)}`);
   if (schema.examples !== undefined) {
-    if (!Array.isArray(schema.examples) || !schema.examples.every(isPlainObject)) refuse('examples must be a list of example data objects');
+    if (!Array.isArray(schema.examples) || !schema.examples.every(isPlainObject)) refuse(`examples must be a list of example data objects${got(schema.examples)}`);
     const examplesNotJson = jsonValueOffence(schema.examples, ['examples']);
     if (examplesNotJson) refuse(`examples holds a value JSON cannot carry, ${examplesNotJson}`);
   }

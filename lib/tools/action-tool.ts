@@ -91,7 +91,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
       const target = targets.get(call.action!)!;
       const ctx = run.contextFor(target.action);
       const method = (instance as Record<string, (data: unknown, ctx: unknown) => unknown>)[target.method]!;
-      return handlerResult(hooks, await method.call(instance, applyDefaults(call.data, target.defaults), ctx), target.action, ctx);
+      return handlerResult(hooks, await method.call(instance, applyDefaults(call.data, target.defaults), ctx), target.action, ctx, run);
     },
   };
 }

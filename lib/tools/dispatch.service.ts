@@ -38,6 +38,7 @@ export class DispatchService {
         ...(run.action !== undefined && { action: run.action }),
         exception: faultKind(thrown),
         error: faultMessage(thrown),
+        fault: thrown,
       }));
       result = faultResult(tool.name, thrown);
     } finally {

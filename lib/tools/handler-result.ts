@@ -8,6 +8,7 @@ import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
 import { isToolResultShape, textResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
+import type { ToolRun } from './tool.registry.js';
 
 /**
  * Thrown when MCP content a tool returned itself is not a valid `CallToolResult`: the server's fault, contained.
@@ -76,10 +77,10 @@ function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
 
 /**
  * Turns a handler's return into a tool result. Every return is MCP content (sent as written once JSON and
- * `CallToolResult` accept it), a `fail(...)`, or data (`ok(...)` or bare); see docs/tools.md ("Results").
+ * `CallToolResult` accept it), a `fail(...)` or `refuse(...)` (which `run` records as the caller's error), or data (`ok(...)` or bare); see docs/tools.md ("Results").
  * `hints` and `actionContext` run only with an `action` (never for a plain tool); a hook's bad return is a fault.
  */
-export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext): Promise<ToolCallResult> {
+export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext, run: ToolRun): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {
     // Checked as JSON carries it (what is sent); it is serialized outside containment, so a BigInt or cycle is caught here.
     let result: ToolCallResult;
@@ -98,7 +99,8 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     return result;
   }
   const outcome: McpOutcome = isOutcome(returned) ? returned : { kind: 'ok', value: returned, hasHintContext: false };
-  if (outcome.kind === 'fail') {
+  if (outcome.kind !== 'ok') {
+    if (outcome.kind === 'refuse') run.errorKind = 'dispatch';
     const formatted = hooks.formatError ? await hooks.formatError(outcome.value) : defaultFormatError(outcome.value);
     if (typeof formatted !== 'string') throw new TypeError(`formatError() of tool "${hooks.tool}" must return a string, not ${bounded(formatted, 60)}`);
     if (!outcome.hasHintContext) return textResult(formatted, true);

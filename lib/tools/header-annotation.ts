@@ -1,4 +1,4 @@
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import type { HeaderAnnotation } from '../protocol/header-annotation-lookup.js';
 import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -48,7 +48,7 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
           where(schemaPath),
           'x-mcp-header must sit on a property reachable from the root through "properties" keys only (not under items, composition, conditionals, $defs or $ref)',
         );
-      if (typeof value !== 'string' || value === '') throw new McpConfigurationError(where(schemaPath), 'x-mcp-header must be a non-empty string');
+      if (typeof value !== 'string' || value === '') throw new McpConfigurationError(where(schemaPath), `x-mcp-header must be a non-empty string${got(value)}`);
       if (!TOKEN.test(value))
         throw new McpConfigurationError(where(schemaPath), `x-mcp-header ${JSON.stringify(value)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
       if (typeof node.type !== 'string' || !HEADER_TYPES.has(node.type))

@@ -7,9 +7,9 @@ const OUTCOME = Symbol.for('nest-mcp.outcome');
  * @publicApi
  */
 export interface McpOutcome {
-  /** `ok` for a success, `fail` for a failure the tool answers with. */
-  readonly kind: 'ok' | 'fail';
-  /** `ok`: the response data; `fail`: the reason, handed to the tool's `formatError`. */
+  /** `ok` for a success, `fail` for a failure the tool answers with, `refuse` for one the caller caused. */
+  readonly kind: 'ok' | 'fail' | 'refuse';
+  /** `ok`: the response data; `fail` and `refuse`: the reason, handed to the tool's `formatError`. */
   readonly value: unknown;
   /** When given, the tool's `hints` hook is called with it (and, on a failure, the answer becomes JSON). */
   readonly hintContext?: unknown;
@@ -17,7 +17,7 @@ export interface McpOutcome {
   readonly hasHintContext: boolean;
 }
 
-function outcome(kind: 'ok' | 'fail', value: unknown, rest: unknown[]): McpOutcome {
+function outcome(kind: McpOutcome['kind'], value: unknown, rest: unknown[]): McpOutcome {
   return Object.freeze({ [OUTCOME]: true, kind, value, hintContext: rest[0], hasHintContext: rest.length > 0 });
 }
 
@@ -46,6 +46,24 @@ export function ok(data: unknown, ...hintContext: [] | [unknown]): McpOutcome {
  */
 export function fail(reason: unknown, ...hintContext: [] | [unknown]): McpOutcome {
   return outcome('fail', reason, hintContext);
+}
+
+/**
+ * A refusal of the caller's request, answered like {@link fail} (`isError`, formatted by `formatError`) but
+ * counted as the caller's error: `mcp:tool:stop` reports `errorKind: "dispatch"`, as for a dispatch-gate refusal.
+ * For what the schema cannot say (an unknown id, a date in the past).
+ *
+ * @example
+ * ```ts
+ * run(args: { id: string }) {
+ *   const note = this.notes.get(args.id);
+ *   return note ?? refuse(`no note has id ${args.id}; list them with the "list" action`);
+ * }
+ * ```
+ * @publicApi
+ */
+export function refuse(reason: unknown, ...hintContext: [] | [unknown]): McpOutcome {
+  return outcome('refuse', reason, hintContext);
 }
 
 /** Whether a handler's return value is an {@link McpOutcome} built by `ok` or `fail`. */

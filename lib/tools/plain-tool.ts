@@ -1,5 +1,5 @@
 import type { McpContext } from '../context/mcp-context.js';
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { checkPlainArguments, type DataTarget, type GatedCall } from './dispatch-gates.js';
 import { handlerResult } from './handler-result.js';
@@ -31,7 +31,8 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
   const run = (instance as Partial<McpPlainTool>).run;
   if (typeof run !== 'function') throw new McpConfigurationError(where, 'a plain tool (one with inputSchema) must implement run(args, ctx)');
   const inputSchema = options.inputSchema!;
-  if (inputSchema.type !== 'object') throw new McpConfigurationError(`${where}, inputSchema`, 'must be a JSON Schema object with "type": "object" at the root');
+  if (inputSchema.type !== 'object')
+    throw new McpConfigurationError(`${where}, inputSchema`, `must be a JSON Schema object with "type": "object" at the root${got(inputSchema.type)}`);
   const badShape = schemaOffence(inputSchema);
   if (badShape) throw new McpConfigurationError(`${where}, inputSchema`, `is malformed ${badShape}`);
   const published = closeSchema(inputSchema);
@@ -72,7 +73,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
     gate: (args) => checkPlainArguments(name, args, target),
     async handle(call: GatedCall, toolRun: ToolRun): Promise<ToolCallResult> {
       const ctx = toolRun.contextFor();
-      return handlerResult(hooks, await run.call(instance, call.data, ctx), undefined, ctx);
+      return handlerResult(hooks, await run.call(instance, call.data, ctx), undefined, ctx, toolRun);
     },
   };
 }

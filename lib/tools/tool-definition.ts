@@ -1,4 +1,4 @@
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
@@ -11,15 +11,16 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
   const unknown = Object.keys(options).filter((key) => !(TOOL_OPTION_KEYS as readonly string[]).includes(key));
   if (unknown.length)
     throw new McpConfigurationError(where, `@McpTool has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${TOOL_OPTION_KEYS.join(', ')}`);
-  if (typeof options.description !== 'string' || options.description === '') throw new McpConfigurationError(where, 'description must be a non-empty string');
-  if (options.title !== undefined && typeof options.title !== 'string') throw new McpConfigurationError(where, 'title must be a string');
+  if (typeof options.description !== 'string' || options.description === '')
+    throw new McpConfigurationError(where, `description must be a non-empty string${got(options.description)}`);
+  if (options.title !== undefined && typeof options.title !== 'string') throw new McpConfigurationError(where, `title must be a string${got(options.title)}`);
   if (options.annotations !== undefined) {
-    if (!isPlainObject(options.annotations)) throw new McpConfigurationError(where, 'annotations must be an object');
+    if (!isPlainObject(options.annotations)) throw new McpConfigurationError(where, `annotations must be an object${got(options.annotations)}`);
     const notJson = jsonValueOffence(options.annotations, ['annotations']);
     if (notJson) throw new McpConfigurationError(where, `annotations hold a value JSON cannot carry, ${notJson}`);
   }
   for (const key of ['inputSchema', 'outputSchema'] as const)
-    if (options[key] !== undefined && !isPlainObject(options[key])) throw new McpConfigurationError(`${where}, ${key}`, 'must be a JSON Schema object');
+    if (options[key] !== undefined && !isPlainObject(options[key])) throw new McpConfigurationError(`${where}, ${key}`, `must be a JSON Schema object${got(options[key])}`);
 }
 
 /** A tool's tools/list entry, built once at module init; `title`, `outputSchema` and `annotations` only when declared. */

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';
 
@@ -31,7 +31,7 @@ export function readHooks(tool: string, instance: object, output: ValidateFuncti
   for (const name of TOOL_HOOK_NAMES) {
     const member = (instance as Record<string, unknown>)[name];
     if (member === undefined) continue;
-    if (typeof member !== 'function') throw new McpConfigurationError(`tool "${tool}"`, `${name} must be a method (an optional hook), not ${typeof member}`);
+    if (typeof member !== 'function') throw new McpConfigurationError(`tool "${tool}"`, `${name} must be a method (an optional hook)${got(member)}`);
     hooks[name] = member.bind(instance);
   }
   return hooks as unknown as ToolHooks;

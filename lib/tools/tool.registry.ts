@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { McpContext } from '../context/mcp-context.js';
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
@@ -58,7 +58,7 @@ export class ToolRegistry implements HeaderAnnotationLookup {
   /** Refuses a malformed or reserved name; called before a tool is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
     if (typeof name !== 'string' || !TOOL_NAME.test(name))
-      throw new McpConfigurationError(`tool ${JSON.stringify(String(name))}`, 'a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."');
+      throw new McpConfigurationError(`tool ${JSON.stringify(String(name))}`, `a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`);
     if (name === HELP_TOOL_NAME) throw new McpConfigurationError(`tool "${name}"`, 'uses the reserved name "help": the framework\'s help tool owns it');
   }
 

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
 import { addFormats } from './add-formats.js';
 import { jsonValueOffence } from './json-value.js';
@@ -46,7 +46,7 @@ export class SchemaCompiler {
 
   /** Compiles one schema; `where` names its declaration for the refusal. */
   compile(schema: unknown, where: string): ValidateFunction {
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new McpConfigurationError(where, 'must be a JSON Schema object');
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new McpConfigurationError(where, `must be a JSON Schema object${got(schema)}`);
     const notJson = jsonValueOffence(schema);
     if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
     const dialect = (schema as { $schema?: unknown }).$schema;

@@ -17,69 +17,64 @@ const list = (values: unknown, max = 8): string => {
   return shown.join(', ') + (items.length > max ? `, … (${items.length} in all)` : '');
 };
 
-function wordProblem(error: ErrorObject): { extra?: string | number; problem: string } {
-  const p = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return { problem: `missing required property ${JSON.stringify(p.missingProperty)}` };
-    case 'additionalProperties':
-    case 'unevaluatedProperties':
-      return { extra: String(p.additionalProperty ?? p.unevaluatedProperty), problem: 'is not an allowed property' };
-    case 'type':
-      return { problem: `must be ${String(p.type).split(',').join(' or ')}` };
-    case 'const':
-      return { problem: `must be ${list([p.allowedValue])}` };
-    case 'enum':
-      return { problem: `must be one of ${list(p.allowedValues)}` };
-    case 'format':
-      return { problem: `must be a valid ${String(p.format)}` };
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      return { problem: `must be ${String(p.comparison)} ${String(p.limit)}` };
-    case 'multipleOf':
-      return { problem: `must be a multiple of ${String(p.multipleOf)}` };
-    case 'minLength':
-      return { problem: `must have at least ${String(p.limit)} character(s)` };
-    case 'maxLength':
-      return { problem: `must have at most ${String(p.limit)} character(s)` };
-    case 'minItems':
-      return { problem: `must have at least ${String(p.limit)} item(s)` };
-    case 'maxItems':
-      return { problem: `must have at most ${String(p.limit)} item(s)` };
-    case 'minProperties':
-      return { problem: `must have at least ${String(p.limit)} propert(ies)` };
-    case 'maxProperties':
-      return { problem: `must have at most ${String(p.limit)} propert(ies)` };
-    case 'uniqueItems':
-      return { problem: 'must not contain duplicate items' };
-    case 'pattern':
-      return { problem: `must match the pattern ${JSON.stringify(p.pattern)}` };
-    case 'anyOf':
-      return { problem: 'must match at least one of the allowed shapes' };
-    case 'oneOf':
-      return { problem: 'must match exactly one of the allowed shapes' };
-    case 'not':
-      return { problem: 'must not match the excluded shape' };
-    case 'dependentRequired':
-    case 'dependencies':
-      return { problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` };
-    case 'propertyNames':
-      return { extra: String(p.propertyName), problem: 'is not an allowed property name' };
-    case 'contains': {
-      const atMost = p.maxContains === undefined ? '' : ` and at most ${String(p.maxContains)}`;
-      return { problem: `must contain at least ${String(p.minContains ?? 1)}${atMost} matching item(s)` };
-    }
-    case 'if':
-      return p.failingKeyword === 'else'
-        ? { problem: 'must match the "else" schema (it does not match the "if" schema)' }
-        : { problem: 'must match the "then" schema (it matches the "if" schema)' };
-    case 'false schema':
-      return { problem: 'is not allowed here' };
-    default:
-      return { problem: `does not satisfy "${error.keyword}"` };
-  }
+type Params = Record<string, unknown>;
+type Worded = { extra?: string | number; problem: string };
+
+const bound = (p: Params): Worded => ({ problem: `must be ${String(p.comparison)} ${String(p.limit)}` });
+const atLeast =
+  (what: string) =>
+  (p: Params): Worded => ({ problem: `must have at least ${String(p.limit)} ${what}` });
+const atMost =
+  (what: string) =>
+  (p: Params): Worded => ({ problem: `must have at most ${String(p.limit)} ${what}` });
+const dependent = (p: Params): Worded => ({ problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` });
+const notAllowed = (p: Params): Worded => ({ extra: String(p.additionalProperty ?? p.unevaluatedProperty), problem: 'is not an allowed property' });
+
+/**
+ * How each keyword's failure is worded: the closed list of keywords this library words itself (any other reads
+ * `does not satisfy "<keyword>"`). Proven by: test/sweeps/value-gate-keywords.sweep.e2e-spec.ts
+ */
+export const KEYWORD_WORDINGS = {
+  required: (p: Params): Worded => ({ problem: `missing required property ${JSON.stringify(p.missingProperty)}` }),
+  additionalProperties: notAllowed,
+  unevaluatedProperties: notAllowed,
+  type: (p: Params): Worded => ({ problem: `must be ${String(p.type).split(',').join(' or ')}` }),
+  const: (p: Params): Worded => ({ problem: `must be ${list([p.allowedValue])}` }),
+  enum: (p: Params): Worded => ({ problem: `must be one of ${list(p.allowedValues)}` }),
+  format: (p: Params): Worded => ({ problem: `must be a valid ${String(p.format)}` }),
+  minimum: bound,
+  maximum: bound,
+  exclusiveMinimum: bound,
+  exclusiveMaximum: bound,
+  multipleOf: (p: Params): Worded => ({ problem: `must be a multiple of ${String(p.multipleOf)}` }),
+  minLength: atLeast('character(s)'),
+  maxLength: atMost('character(s)'),
+  minItems: atLeast('item(s)'),
+  maxItems: atMost('item(s)'),
+  minProperties: atLeast('propert(ies)'),
+  maxProperties: atMost('propert(ies)'),
+  uniqueItems: (): Worded => ({ problem: 'must not contain duplicate items' }),
+  pattern: (p: Params): Worded => ({ problem: `must match the pattern ${JSON.stringify(p.pattern)}` }),
+  anyOf: (): Worded => ({ problem: 'must match at least one of the allowed shapes' }),
+  oneOf: (): Worded => ({ problem: 'must match exactly one of the allowed shapes' }),
+  not: (): Worded => ({ problem: 'must not match the excluded shape' }),
+  dependentRequired: dependent,
+  dependencies: dependent,
+  propertyNames: (p: Params): Worded => ({ extra: String(p.propertyName), problem: 'is not an allowed property name' }),
+  contains: (p: Params): Worded => {
+    const most = p.maxContains === undefined ? '' : ` and at most ${String(p.maxContains)}`;
+    return { problem: `must contain at least ${String(p.minContains ?? 1)}${most} matching item(s)` };
+  },
+  if: (p: Params): Worded =>
+    p.failingKeyword === 'else'
+      ? { problem: 'must match the "else" schema (it does not match the "if" schema)' }
+      : { problem: 'must match the "then" schema (it matches the "if" schema)' },
+  'false schema': (): Worded => ({ problem: 'is not allowed here' }),
+} as const satisfies Record<string, (p: Params) => Worded>;
+
+function wordProblem(error: ErrorObject): Worded {
+  const word = Object.hasOwn(KEYWORD_WORDINGS, error.keyword) ? KEYWORD_WORDINGS[error.keyword as keyof typeof KEYWORD_WORDINGS] : undefined;
+  return word ? word(error.params as Params) : { problem: `does not satisfy "${error.keyword}"` };
 }
 
 function pointerSegments(pointer: string): (string | number)[] {

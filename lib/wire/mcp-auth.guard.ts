@@ -100,7 +100,7 @@ export class McpAuthGuard implements CanActivate {
     try {
       decision = readDecision(await this.auth.authenticate(req));
     } catch (thrown) {
-      publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200) }));
+      publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200), fault: thrown }));
       throw new AuthFault(thrown);
     }
     if (decision.outcome !== 'allow') throw this.refuse(decision, false);

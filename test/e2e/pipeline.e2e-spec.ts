@@ -306,7 +306,12 @@ describe('method containment', () => {
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 'f', error: { code: -32603, message: 'Internal error while handling server/discover.' } });
     });
-    expect(events).toEqual([{ channel: 'mcp:method:error', message: { method: 'server/discover', exception: 'Error', error: 'Error: secret database password in message' } }]);
+    expect(events).toEqual([
+      {
+        channel: 'mcp:method:error',
+        message: { method: 'server/discover', id: 'f', exception: 'Error', error: 'Error: secret database password in message', fault: expect.any(Error) },
+      },
+    ]);
     const next = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'still here' } }));
     expect(next.status).toBe(200);
     failing = false;

@@ -30,7 +30,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
   afterAll(() => t.close());
 
   describe('progress', () => {
-    it('with a progressToken: SSE, increasing notifications echoing the token, then the result as the last event', async () => {
+    it('with a progressToken: SSE, strictly increasing notifications (an equal value is dropped) echoing the token, then the result as the last event', async () => {
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'progress-test-1' } });
       expectStream(res);
       const messages = sseMessages(res.text);
@@ -43,7 +43,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       for (const m of messages.slice(0, 3)) expect(schema.check('ProgressNotification', m)).toEqual([]);
       const last = messages.at(-1)!;
       expect(schema.check('CallToolResultResponse', last)).toEqual([]);
-      expect(JSON.parse((last as any).result.content[0].text)).toEqual({ sent: [true, true, false, true] });
+      expect(JSON.parse((last as any).result.content[0].text)).toEqual({ sent: [true, true, false, false, true] });
     });
 
     it('echoes an integer token as an integer', async () => {
@@ -55,13 +55,13 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       const res = await callTool(t.server, 'progress', {});
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
     });
 
     it('never answers SSE to a client whose Accept excludes text/event-stream', async () => {
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept: 'application/json' } });
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
     });
 
     it.each(['application/json, text/event-stream;q=0', 'application/json, text/event-stream; q=0.000', 'application/json, */*;q=0', 'text/event-stream;q=0, */*'])(
@@ -69,7 +69,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       async (accept) => {
         const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
         expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false] });
+        expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
       },
     );
 

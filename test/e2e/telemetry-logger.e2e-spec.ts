@@ -9,10 +9,15 @@ import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
+import { callTool } from '../support/tool-call.js';
+import { FaultyTool } from '../support/tools.js';
 
 /** A Nest logger that keeps every line it is given. */
 function capturingLogger(lines: string[]): LoggerService {
-  const keep = (level: string) => (message: unknown) => lines.push(`${level} ${String(message)}`);
+  const keep =
+    (level: string) =>
+    (...params: unknown[]) =>
+      lines.push(`${level} ${params.map(String).join('\n')}`);
   return { log: keep('log'), error: keep('error'), warn: keep('warn'), debug: keep('debug'), verbose: keep('verbose'), fatal: keep('fatal') };
 }
 
@@ -46,6 +51,31 @@ describe('the telemetry logger', () => {
       await t.close();
     }
     expect(diagnosticsChannel.channel('mcp:method:error').hasSubscribers).toBe(false);
+  });
+
+  it('logs a contained fault with its stack: a tool fault at warn, a method fault at error; never on the wire', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp({
+      providers: [FaultyTool, EchoTool],
+      options: { telemetryLogger: 'faults' },
+      appOptions: { logger: capturingLogger(lines) },
+      override: failingCapabilities,
+    });
+    try {
+      const toolAnswer = await callTool(t.server, 'faulty', { action: 'error' });
+      expect(JSON.stringify(toolAnswer.result)).not.toContain('FaultyTool.error');
+      const discover = await post(t.server, rpc('server/discover'));
+      expect(discover.status).toBe(500);
+      expect(JSON.stringify(discover.body)).not.toContain(' at ');
+      const toolLine = lines.find((l) => l.startsWith('warn mcp:tool:error'));
+      expect(toolLine).toContain('"exception":"RangeError"');
+      expect(toolLine).toMatch(/\n\s*RangeError: the disk is full[\s\S]*at FaultyTool\.error/);
+      const methodLine = lines.find((l) => l.startsWith('error mcp:method:error'));
+      expect(methodLine).toMatch(/"method":"server\/discover","id":\d+/);
+      expect(methodLine).toMatch(/\nError: boom\n\s+at Object\.current/);
+    } finally {
+      await t.close();
+    }
   });
 
   it('logs what a client sent only bounded: a 100,000-character method or a 5,000-character path', async () => {

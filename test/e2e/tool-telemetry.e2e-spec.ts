@@ -4,12 +4,12 @@ import type { McpChannel } from '../../lib/index.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
-import { ALL_TOOLS } from '../support/tools.js';
+import { ALL_TOOLS, LookupTool } from '../support/tools.js';
 
 const TOOL_CHANNELS: McpChannel[] = ['mcp:tool:start', 'mcp:tool:stop', 'mcp:tool:error', 'mcp:help:called'];
 
 describe('tool telemetry', () => {
-  const app = useTestApp({ providers: ALL_TOOLS });
+  const app = useTestApp({ providers: [...ALL_TOOLS, LookupTool] });
 
   const record = (name: string, args: unknown) => recordEvents(TOOL_CHANNELS, () => callTool(app().server, name, args));
 
@@ -35,11 +35,26 @@ describe('tool telemetry', () => {
     expect(events[1]!.message).toMatchObject({ action: 'close', isError: true, errorKind: 'tool' });
   });
 
-  it('a fault: the error event between start and stop, stop with errorKind tool', async () => {
+  it('a caller refusal from a plain tool (refuse()): isError, formatted like fail(), stop with errorKind dispatch', async () => {
+    const events = await record('lookup', { id: 'zz' });
+    expect(events).toEqual([
+      { channel: 'mcp:tool:start', message: { tool: 'lookup' } },
+      { channel: 'mcp:tool:stop', message: { tool: 'lookup', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+    ]);
+    const answer = await callTool(app().server, 'lookup', { id: 'zz' });
+    expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'Operation failed: no item has id zz' }] });
+    const found = await record('lookup', { id: 'a1' });
+    expect(found[1]!.message).toEqual({ tool: 'lookup', durationMs: expect.any(Number), isError: false });
+  });
+
+  it('a fault: the error event, carrying the thrown error itself, between start and stop; stop with errorKind tool', async () => {
     const events = await record('faulty', { action: 'error' });
+    const fault = (events[1]!.message as { fault: unknown }).fault;
+    expect(fault).toBeInstanceOf(RangeError);
+    expect((fault as Error).stack).toContain('FaultyTool.error');
     expect(events).toEqual([
       { channel: 'mcp:tool:start', message: { tool: 'faulty', action: 'error' } },
-      { channel: 'mcp:tool:error', message: { tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line' } },
+      { channel: 'mcp:tool:error', message: { tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line', fault } },
       { channel: 'mcp:tool:stop', message: { tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
     ]);
   });

@@ -171,11 +171,11 @@ export class MisuseTool implements McpPlainTool {
   }
 }
 
-/** Reports progress 0, 50, 100 of 100 (and one value that does not increase, which is dropped). */
+/** Reports progress 0, 50, 100 of 100 (and two values that do not increase, an equal and a smaller one, which are dropped). */
 @McpTool({ name: 'progress', description: 'Reports progress.', inputSchema: NO_ARGS })
 export class ProgressTool implements McpPlainTool {
   run(_args: unknown, ctx: McpContext) {
-    const sent = [ctx.progress(0, 100, 'start'), ctx.progress(50, 100), ctx.progress(40, 100, 'backwards'), ctx.progress(100, 100, 'done')];
+    const sent = [ctx.progress(0, 100, 'start'), ctx.progress(50, 100), ctx.progress(50, 100, 'equal'), ctx.progress(40, 100, 'backwards'), ctx.progress(100, 100, 'done')];
     return { sent };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { PASSES_CONTAINMENT } from '../../lib/errors/fault-containment.js';
-import { JSON_RPC_CODES, McpAction, McpMethodError, McpTool, fail, ok, type McpContext, type McpHint, type McpPlainTool, type McpToolHooks } from '../../lib/index.js';
+import { JSON_RPC_CODES, McpAction, McpMethodError, McpTool, fail, ok, type McpContext, type McpHint, type McpPlainTool, type McpToolHooks, refuse } from '../../lib/index.js';
 
 /** A dependency the tasks tool gets injected: proves tools are built by Nest's DI. */
 @Injectable()
@@ -229,6 +229,14 @@ export class BadHooksTool {
 export class EchoTool implements McpPlainTool {
   run(args: { text: string; options?: { upper?: boolean } }) {
     return args.options?.upper ? args.text.toUpperCase() : args.text;
+  }
+}
+
+/** A plain tool that refuses an id it does not know: the caller's error, through `refuse()`. */
+@McpTool({ name: 'lookup', description: 'Looks an item up by id.', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } })
+export class LookupTool implements McpPlainTool {
+  run(args: { id: string }) {
+    return args.id === 'a1' ? { id: 'a1', name: 'Ada' } : refuse(`no item has id ${args.id}`);
   }
 }
 

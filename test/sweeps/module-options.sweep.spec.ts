@@ -14,21 +14,26 @@ const serverInfo = { name: 's', version: '1' };
  * closes the list at compile time: a new option without a cell fails the type check.
  */
 const CELLS = {
-  serverInfo: { bad: { name: 's' }, good: { name: 's', version: '1', icons: [{ src: 'https://x.test/i.png', sizes: ['any'] }] } },
-  instructions: { bad: 42, good: 'Use it.\nTwo lines.' },
-  allowedOrigins: { bad: ['https://a.test/path'], good: ['https://a.test', 'http://localhost:3000'] },
-  allowedHosts: { bad: 'mcp.example.com', good: ['mcp.example.com'] },
-  maxBodyBytes: { bad: 0, good: 1024 },
-  bodyReadTimeoutMs: { bad: 1.5, good: 500 },
-  auth: { bad: { check: () => true }, good: { authenticate: () => ({ outcome: 'allow' }) } },
+  serverInfo: {
+    bad: { name: 's' },
+    names: 'version must be a non-empty string, got nothing',
+    good: { name: 's', version: '1', icons: [{ src: 'https://x.test/i.png', sizes: ['any'] }] },
+  },
+  instructions: { bad: 42, names: 'got 42', good: 'Use it.\nTwo lines.' },
+  allowedOrigins: { bad: ['https://a.test/path'], names: '"https://a.test/path"', good: ['https://a.test', 'http://localhost:3000'] },
+  allowedHosts: { bad: 'mcp.example.com', names: 'got "mcp.example.com"', good: ['mcp.example.com'] },
+  maxBodyBytes: { bad: 0, names: 'got 0', good: 1024 },
+  bodyReadTimeoutMs: { bad: 1.5, names: 'got 1.5', good: 500 },
+  auth: { bad: { check: () => true }, names: 'got { check: [Function: check] }', good: { authenticate: () => ({ outcome: 'allow' }) } },
   protectedResourceMetadata: {
     bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] },
+    names: 'got []',
     good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] },
   },
-  cache: { bad: { ttlMs: -1, cacheScope: 'public' }, good: { ttlMs: 1000, cacheScope: 'public' } },
-  requestState: { bad: { secrets: ['too-short'] }, good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
-  telemetryLogger: { bad: true, good: 'all' },
-} satisfies Record<keyof McpModuleOptions, { bad: unknown; good: unknown }>;
+  cache: { bad: { ttlMs: -1, cacheScope: 'public' }, names: 'got -1', good: { ttlMs: 1000, cacheScope: 'public' } },
+  requestState: { bad: { secrets: ['too-short'] }, names: 'secrets[0] is 9 bytes', good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
+  telemetryLogger: { bad: true, names: 'got true', good: 'all' },
+} satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown }>;
 
 describe('module options sweep', () => {
   it('has one cell per module option', () => {
@@ -37,10 +42,11 @@ describe('module options sweep', () => {
 
   describe.each(MODULE_OPTION_NAMES)('option %s', (name) => {
     const cell = CELLS[name];
-    it('refuses a wrong value at module init with an error naming the option', () => {
+    it('refuses a wrong value at module init with an error naming the option and the offending value', () => {
       const options = { serverInfo, [name]: cell.bad };
       expect(() => resolveOptions(options, 'mcp')).toThrow(McpConfigurationError);
       expect(() => resolveOptions(options, 'mcp')).toThrow(new RegExp(`^option "${name}": `));
+      expect(() => resolveOptions(options, 'mcp')).toThrow(cell.names);
     });
     it('accepts a right value', () => {
       const resolved = resolveOptions({ serverInfo, [name]: cell.good }, 'mcp');

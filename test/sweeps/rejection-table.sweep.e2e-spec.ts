@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { REJECTION_TABLE, type RejectionRow } from '../../lib/index.js';
 import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
-import { meta, post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -94,6 +96,18 @@ const SCENARIOS = {
   'method-routing/invalid_params': (t) => viaPost(t, rpc('tools/call', { name: 'echo', arguments: 'not an object' })),
 } satisfies Record<RowKey, Scenario>;
 
+/**
+ * The expected table, read from the README (what users are promised), not from REJECTION_TABLE: a row changed in
+ * the code alone fails its cell.
+ */
+const PROMISED = new Map(
+  [
+    ...readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+      .split('### The rejection table')[1]!
+      .matchAll(/^\| ([a-z-]+) \| ([a-z_]+) \| (\d{3}) \| (-\d+) \|$/gm),
+  ].map(([, rejecter, reason, status, code]) => [`${rejecter}/${reason}`, { status: Number(status), code: Number(code) }]),
+);
+
 describe('rejection table sweep: every row is reached by a request and identified by its mark', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -108,19 +122,28 @@ describe('rejection table sweep: every row is reached by a request and identifie
     expect(Object.keys(SCENARIOS).sort()).toEqual(REJECTION_TABLE.map((r) => `${r.rejecter}/${r.reason}`).sort());
   });
 
+  it('has exactly the rows the README promises', () => {
+    expect([...PROMISED.keys()].sort()).toEqual(REJECTION_TABLE.map((r) => `${r.rejecter}/${r.reason}`).sort());
+  });
+
   describe.each(REJECTION_TABLE.map((row) => [`${row.rejecter}/${row.reason}`, row] as const))('%s', (key, row) => {
-    it(`answers ${row.status} with JSON-RPC code ${row.code} and marks the rejection`, async () => {
+    const promised = PROMISED.get(key);
+    it(`answers the README's status and JSON-RPC code, marks the rejection and names the request id in its event`, async () => {
       let observed: Observed | undefined;
-      const mark = await rejectionOf(async () => {
+      const events = await recordEvents(['mcp:wire:reject'], async () => {
         observed = await SCENARIOS[key as RowKey](t);
       });
+      const event = events.at(-1)?.message;
       const cell = `${key}: got ${observed?.status} ${observed?.text}`;
-      expect({ cell, mark }).toEqual({ cell, mark: { rejecter: row.rejecter, reason: row.reason } });
-      expect({ cell, status: observed!.status }).toEqual({ cell, status: row.status });
+      expect({ cell, mark: event && { rejecter: event.rejecter, reason: event.reason } }).toEqual({ cell, mark: { rejecter: row.rejecter, reason: row.reason } });
+      expect({ cell, status: observed!.status }).toEqual({ cell, status: promised?.status });
       expect(observed!.contentType).toMatch(/^application\/json/);
       const body = JSON.parse(observed!.text);
       expect(body.jsonrpc).toBe('2.0');
-      expect(body.error.code).toBe(row.code);
+      expect(body.error.code).toBe(promised?.code);
+      expect(event!.id).toBe(body.id);
+      // Past the parse step the id has been read: both the answer and the event carry it.
+      if (!['origin-check', 'singleton-header-check', 'auth-check', 'parse-step'].includes(row.rejecter)) expect(body.id).toEqual(expect.anything());
       expect(typeof body.error.message).toBe('string');
       expect(body.error.message).not.toMatch(/\n|at .*\(.*:\d+:\d+\)/);
     });

@@ -38,7 +38,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a newline in an action description', [create({ description: 'Create\na task' })], /^tool "tasks", action "create": description contains a newline/],
   ['a newline in an action name', [actionTool({ create: { ...base(), name: 'cre\nate' } })], /^tool "tasks", action "cre\\nate": the action name contains a newline/],
   ['an empty action name', [actionTool({ create: { ...base(), name: '' } })], /^tool "tasks", action "": an action name must be a non-empty string/],
-  ['a missing description', [create({ description: undefined })], /action "create": description must be a non-empty string/],
+  ['a missing description', [create({ description: undefined })], /action "create": description must be a non-empty string, got nothing$/],
   ['a missing properties map', [create({ properties: undefined, required: [] })], /action "create": properties is missing/],
   [
     'a property key that is not a string',
@@ -76,7 +76,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [create({ requiredOneOf: [['project'], ['key', 'zz']] })],
     /action "create": requiredOneOf group \["key", "zz"\] names \["zz"\], not declared/,
   ],
-  ['an empty requiredOneOf group', [create({ requiredOneOf: [['project'], []] })], /action "create": requiredOneOf must be a list of non-empty lists/],
+  [
+    'an empty requiredOneOf group',
+    [create({ requiredOneOf: [['project'], []] })],
+    /action "create": requiredOneOf must be a list of non-empty lists of property names, got \[ \[ 'project' \], \[\] \]$/,
+  ],
   [
     'a requiredOneOf group that is a strict superset of another',
     [create({ requiredOneOf: [['project'], ['project', 'key']] })],
@@ -107,9 +111,9 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [create({ defaults: { owner: { id: 1, zz: 2 } } })],
     /action "create": defaults carries key\(s\) the unknown-key gate would refuse from a caller: owner\.zz/,
   ],
-  ['notes that are not a string', [create({ notes: ['a'] })], /action "create": notes must be a string/],
-  ['related that is not a list of names', [create({ related: 'get' })], /action "create": related must be a list of action names/],
-  ['examples that are not data objects', [create({ examples: ['x'] })], /action "create": examples must be a list of example data objects/],
+  ['notes that are not a string', [create({ notes: ['a'] })], /action "create": notes must be a string, got \[ 'a' \]$/],
+  ['related that is not a list of names', [create({ related: 'get' })], /action "create": related must be a list of action names, got "get"$/],
+  ['examples that are not data objects', [create({ examples: ['x'] })], /action "create": examples must be a list of example data objects, got \[ 'x' \]$/],
   ['an example lacking a required property', [create({ examples: [{ project: 'p' }] })], /action "create": examples\[0\] lacks required \["name"\]/],
   [
     'an example satisfying no requiredOneOf group',
@@ -137,7 +141,22 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", action "create": is declared twice, by methods create\(\) and make\(\)/,
   ],
   ['an action method named like a hook', [actionTool({ hints: base() })], /^tool "tasks", method "hints": @McpAction cannot decorate hints\(\)/],
-  ['a hook that is not a method', [actionTool({ create: base() }, {}, { formatError: 'oops' })], /^tool "tasks": formatError must be a method/],
+  [
+    'a tool title that is not a string',
+    [actionTool({ create: base() }, { title: 42 as unknown as string })],
+    /^tool "tasks" \(DeclaredTool\): title must be a string, got 42$/,
+  ],
+  ['an empty tool description', [actionTool({ create: base() }, { description: '' })], /^tool "tasks" \(DeclaredTool\): description must be a non-empty string, got ""$/],
+  [
+    'tool annotations that are not an object',
+    [actionTool({ create: base() }, { annotations: 'read-only' as never })],
+    /^tool "tasks" \(DeclaredTool\): annotations must be an object, got "read-only"$/,
+  ],
+  [
+    'a hook that is not a method',
+    [actionTool({ create: base() }, {}, { formatError: 'oops' })],
+    /^tool "tasks": formatError must be a method \(an optional hook\), got "oops"$/,
+  ],
   ['an action tool with no action', [actionTool({})], /^tool "tasks": declares neither an inputSchema/],
   [
     'a tool declaring both an inputSchema and actions',
@@ -146,7 +165,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ],
   ['an unknown @McpTool option', [actionTool({ create: base() }, { actions: {} } as never)], /^tool "tasks" \(DeclaredTool\): @McpTool has unknown option\(s\) "actions"/],
   ['a duplicate tool name', [actionTool({ create: base() }), actionTool({ create: base() })], /^tool "tasks": is declared more than once/],
-  ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters/],
+  ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters.*, got "my tasks"$/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   [
     'a plain tool input schema with an unknown format',
