@@ -13,6 +13,7 @@ export type {
   McpCacheHints,
   McpProtectedResourceMetadata,
   McpRequestStateOptions,
+  McpLegacyInputRequestOptions,
 } from './options/mcp-module-options.interface.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
 export { HELP_TOOL_NAME } from './mcp.constants.js';
@@ -29,27 +30,31 @@ export { rejectionMarkOf } from './contracts/request-record.js';
 
 // ② parse and validate
 export { ParseStepGuard } from './protocol/parse-step.guard.js';
+export { EraClassificationGuard } from './protocol/era-classification.guard.js';
 export { MessageValidationGuard } from './protocol/message-validation.guard.js';
 export { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 export { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
 export type { JsonRpcError } from './protocol/json-rpc.js';
 export { ProtocolSchema } from './protocol/protocol-schema.js';
+export { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 export type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
 export { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
 export type { HeaderAnnotation } from './protocol/header-annotation-lookup.js';
 
 // ③ methods
-export { MCP_METHODS, REMOVED_METHODS } from './methods/mcp-methods.js';
-export type { McpMethod } from './methods/mcp-methods.js';
+export { MCP_METHODS, REMOVED_METHODS, LEGACY_METHODS } from './methods/mcp-methods.js';
+export type { McpMethod, LegacyMethod } from './methods/mcp-methods.js';
 
 // ④ tools
 export { McpTool } from './tools/mcp-tool.decorator.js';
 export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces.js';
 export type { McpPlainTool } from './tools/plain-tool.js';
 export { McpContext } from './context/mcp-context.js';
-export { McpRequestLogger, LOG_LEVELS } from './context/request-logger.js';
-export type { McpLogLevel, McpLogMethod } from './context/request-logger.js';
+export { McpRequestLogger } from './context/request-logger.js';
+export type { McpLogMethod } from './context/request-logger.js';
+export { LOG_LEVELS, LEGACY_PROTOCOL_VERSIONS, ERAS } from './mcp.constants.js';
+export type { McpLogLevel, Era } from './mcp.constants.js';
 export type { McpProgressToken } from './context/progress-reporter.js';
 
 // multi round-trip requests

@@ -1,7 +1,28 @@
 /** Constants shared across the request path: metadata keys, wire names, the served verb and protocol versions. */
 
-/** The protocol revisions this library serves, newest first. The version check reads only this list. @publicApi */
+/** The modern-era revisions this library serves, newest first: what `server/discover` lists and the version check reads. @publicApi */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+/** The legacy-era revisions (`initialize`-based) this library serves, newest first; `initialize` negotiates among them. @publicApi */
+export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
+/**
+ * The protocol eras: `modern` (2026-07-28: stateless, per-request `_meta`) and `legacy` (the `initialize`-based
+ * revisions). Era classification puts every request in one (see docs/eras.md). @publicApi
+ */
+export const ERAS = ['modern', 'legacy'] as const;
+
+/** One protocol era. @publicApi */
+export type Era = (typeof ERAS)[number];
+
+/** The revision a legacy request without an `MCP-Protocol-Version` header is read as (the transport spec's rule). */
+export const LEGACY_DEFAULT_VERSION = '2025-03-26';
+
+/** The log levels, lowest to highest (RFC 5424 severities). @publicApi */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/** One log level. @publicApi */
+export type McpLogLevel = (typeof LOG_LEVELS)[number];
 
 /** The HTTP verbs the mount serves. Every other verb reaches the fallthrough (405 + `Allow`). @publicApi */
 export const SERVED_VERBS = ['POST'] as const;

@@ -5,18 +5,23 @@ import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
 import { createMcpController, createProtectedResourceMetadataController } from './mcp.controller.js';
 import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
+import { InitializeHandler } from './methods/initialize.handler.js';
 import { MethodRouter } from './methods/method-router.js';
+import { PingHandler } from './methods/ping.handler.js';
 import { ServerCapabilities } from './methods/server-capabilities.js';
 import { ServerDiscoverHandler } from './methods/server-discover.handler.js';
+import { SetLevelHandler } from './methods/set-level.handler.js';
 import { ToolsCallHandler } from './methods/tools-call.handler.js';
 import { ToolsListHandler } from './methods/tools-list.handler.js';
 import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 import { MrtrRounds } from './mrtr/mrtr-rounds.js';
+import { PendingInputRequests } from './mrtr/pending-input-requests.js';
 import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
 import { CHAIN_GUARDS } from './post-chain.js';
 import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
+import { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 import { ProtocolSchema } from './protocol/protocol-schema.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { TelemetryLogger } from './telemetry/telemetry-logger.js';
@@ -72,6 +77,7 @@ export class McpModule extends McpConfigurableModule {
         inject: [MCP_OPTIONS, ModuleRef],
       },
       { provide: ProtocolSchema, useFactory: () => ProtocolSchema.vendored() },
+      LegacyProtocolSchema,
       { provide: HeaderAnnotationLookup, useExisting: ToolRegistry },
       {
         provide: TelemetryLogger,
@@ -88,6 +94,10 @@ export class McpModule extends McpConfigurableModule {
       ToolsListHandler,
       MrtrRounds,
       ToolsCallHandler,
+      InitializeHandler,
+      PingHandler,
+      SetLevelHandler,
+      PendingInputRequests,
       MethodRouter,
     ];
     return {
@@ -95,7 +105,7 @@ export class McpModule extends McpConfigurableModule {
       imports: [...(base.imports ?? []), DiscoveryModule],
       controllers: [createMcpController(path), createProtectedResourceMetadataController(path)],
       providers,
-      exports: [MCP_OPTIONS, McpAuth, ProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
+      exports: [MCP_OPTIONS, McpAuth, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
     };
   }
 }

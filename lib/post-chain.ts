@@ -1,3 +1,4 @@
+import { EraClassificationGuard } from './protocol/era-classification.guard.js';
 import { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 import { MessageValidationGuard } from './protocol/message-validation.guard.js';
 import { ParseStepGuard } from './protocol/parse-step.guard.js';
@@ -9,14 +10,24 @@ import { WIRE_CHECKS } from './wire/wire-checks.js';
  * The POST chain: every stage a POST to the mount meets before method routing, in a load-bearing order:
  * 1. the wire checks (`WIRE_CHECKS`): origin 403, singleton headers 400, auth 401/403;
  * 2. the parse step: 413, 408, -32700, -32600;
- * 3. message classification and validation: -32600 (a notification is then answered 202 by the controller);
- * 4. the protocol-fields check: -32602, before header binding, which compares against what it proved;
- * 5. the header-binding check: -32020, before the version check (a header `2026-07-28` with `_meta` `v999`
- *    is a mismatch, not an unsupported version);
- * 6. the version check: -32022.
+ * 3. era classification: modern or legacy, which every later stage reads; it refuses nothing;
+ * 4. message classification and validation against the era's schema: -32600 (a notification, or a legacy
+ *    client's answer to an input request, is then answered 202 by the controller);
+ * 5. the protocol-fields check: -32602 (a legacy request's fields are supplied), before header binding;
+ * 6. the header-binding check (modern era): -32020, before the version check (a header `2026-07-28` with
+ *    `_meta` `v999` is a mismatch, not an unsupported version);
+ * 7. the version check: -32022.
  * Method routing (404 + -32601, then params -32602) follows. A host's global guards and body parser run first
  * (see `ParseStepGuard`).
  * Proven by: test/sweeps/post-chain.sweep.e2e-spec.ts
  * @publicApi
  */
-export const CHAIN_GUARDS = [...WIRE_CHECKS, ParseStepGuard, MessageValidationGuard, ProtocolFieldsGuard, HeaderBindingGuard, ProtocolVersionGuard] as const;
+export const CHAIN_GUARDS = [
+  ...WIRE_CHECKS,
+  ParseStepGuard,
+  EraClassificationGuard,
+  MessageValidationGuard,
+  ProtocolFieldsGuard,
+  HeaderBindingGuard,
+  ProtocolVersionGuard,
+] as const;

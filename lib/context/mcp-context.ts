@@ -2,15 +2,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 import type { McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
-import { META_KEYS } from '../mcp.constants.js';
+import { META_KEYS, type McpLogLevel } from '../mcp.constants.js';
+import type { InputChannel } from '../mrtr/input-channel.js';
 import type { McpElicitParams, McpElicitResult, McpInputOptions, McpRoot, McpSampleParams, McpSampleResult } from '../mrtr/input.types.js';
-import type { MrtrRound } from '../mrtr/mrtr-round.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import { ProgressReporter, type McpProgressToken } from './progress-reporter.js';
-import { McpRequestLogger, type McpLogLevel } from './request-logger.js';
+import { McpRequestLogger } from './request-logger.js';
 
-/** What a context is built from; without `round` no input requests, without `answer` no progress or logs. @internal */
+/** What a context is built from; without `inputs` no input requests, without `answer` no progress or logs. @internal */
 export interface McpContextInit {
   /** What the POST chain proved about the request. */
   readonly record: McpRequestRecord;
@@ -20,7 +20,7 @@ export interface McpContextInit {
   readonly action?: string;
   /** Fires when the client goes away before the answer is complete. */
   readonly signal: AbortSignal;
-  readonly round?: MrtrRound;
+  readonly inputs?: InputChannel;
   readonly answer?: AnswerStream;
   /** Shared by the contexts derived from one request (`withAction`), so progress keeps increasing across them. */
   readonly progress?: ProgressReporter;
@@ -93,27 +93,27 @@ export class McpContext {
 
   /** Asks the user: `accept` (content checked against `requestedSchema`), `decline` or `cancel`; -32021 if undeclared. */
   elicit(params: McpElicitParams, options: McpInputOptions = {}): Promise<McpElicitResult> {
-    return (this.init.round?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitResult>;
+    return (this.init.inputs?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitResult>;
   }
 
   /** Asks the client's model (sampling, deprecated in 2026-07-28); -32021 without `sampling` (or `sampling.tools`). */
   sample(params: McpSampleParams, options: McpInputOptions = {}): Promise<McpSampleResult> {
-    return (this.init.round?.ask('sampling', params, options.key) ?? noRound('sampling')) as Promise<McpSampleResult>;
+    return (this.init.inputs?.ask('sampling', params, options.key) ?? noRound('sampling')) as Promise<McpSampleResult>;
   }
 
   /** Asks the client for its roots (deprecated in 2026-07-28); like `sample`, -32021 without `roots`. */
   listRoots(options: McpInputOptions = {}): Promise<McpRoot[]> {
-    const asked = (this.init.round?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
+    const asked = (this.init.inputs?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
     return quiet(asked.then((result) => result.roots)); // like every input request: never an unhandled rejection while the tool is busy elsewhere
   }
 
   /** The tool's own JSON value (≤ 64 KiB) carried to the next round in `requestState`; signed, not encrypted. */
   get state(): unknown {
-    return this.init.round?.toolState;
+    return this.init.inputs?.toolState;
   }
 
   set state(value: unknown) {
-    if (!this.init.round) throw new Error('state is not available here: this context is not part of a multi round-trip request');
-    this.init.round.toolState = value;
+    if (!this.init.inputs) throw new Error('state is not available here: this context is not part of a call that may ask the client for input');
+    this.init.inputs.toolState = value;
   }
 }

@@ -1,11 +1,6 @@
+import { LOG_LEVELS, type McpLogLevel } from '../mcp.constants.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import { bounded } from '../util/bounded.js';
-
-/** The log levels, lowest to highest (RFC 5424 severities). @publicApi */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-
-/** One log level. @publicApi */
-export type McpLogLevel = (typeof LOG_LEVELS)[number];
 
 const rank = (level: McpLogLevel): number => LOG_LEVELS.indexOf(level);
 

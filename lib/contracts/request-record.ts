@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { RejectionMark } from '../errors/rejection.exception.js';
+import type { Era } from '../mcp.constants.js';
 import type { McpAuthInfo } from './mcp-auth.interface.js';
 
 /** A JSON-RPC id as the protocol allows it: a string or an integer. */
@@ -13,6 +14,8 @@ export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 export interface McpRequestRecord {
   /** The parsed body (parse step). */
   message?: Record<string, unknown>;
+  /** The era the request is served under (era classification). */
+  era?: Era;
   /** The message kind (message validation). */
   kind?: MessageKind;
   /** The request id, when it could be read; error envelopes echo it. */

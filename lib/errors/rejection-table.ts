@@ -23,6 +23,7 @@ export const REJECTION_TABLE = [
   { rejecter: 'parse-step', reason: 'not_an_object', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'message-validation', reason: 'invalid_message', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'message-validation', reason: 'client_response', status: 400, code: JSON_RPC_CODES.invalidRequest },
+  { rejecter: 'answer-routing', reason: 'unknown_answer', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'protocol-fields', reason: 'missing_protocol_fields', status: 400, code: JSON_RPC_CODES.invalidParams },
   { rejecter: 'protocol-fields', reason: 'malformed_protocol_fields', status: 400, code: JSON_RPC_CODES.invalidParams },
   { rejecter: 'header-binding-check', reason: 'missing_header', status: 400, code: JSON_RPC_CODES.headerMismatch },

@@ -47,6 +47,46 @@ export const REMOVED_METHODS = [
   'tasks/cancel',
 ] as const;
 
+/**
+ * Every client-to-server request method of the legacy era (the 2025-11-25 `ClientRequest` union); on that era a
+ * method not here is unknown, and any this server does not serve is 404 + -32601.
+ * Proven by: test/sweeps/methods.sweep.e2e-spec.ts
+ * @publicApi
+ */
+export const LEGACY_METHODS = [
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+] as const;
+
+/** A legacy-era client request method. @publicApi */
+export type LegacyMethod = (typeof LEGACY_METHODS)[number];
+
+/**
+ * The legacy-only methods' request definitions, in the legacy schema (`LegacyProtocolSchema`). A method both eras
+ * have is checked, on either, against its modern definition: a legacy request is adapted to the modern envelope
+ * first.
+ */
+export const LEGACY_REQUEST_DEFINITIONS = {
+  initialize: 'InitializeRequest',
+  ping: 'PingRequest',
+  'logging/setLevel': 'SetLevelRequest',
+} as const satisfies Partial<Record<LegacyMethod, string>>;
+
 /** The methods whose `complete` results carry caching hints (`ttlMs`, `cacheScope`). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
   'server/discover',
@@ -58,4 +98,5 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
 ]);
 
 export const isMcpMethod = (method: string): method is McpMethod => (MCP_METHODS as readonly string[]).includes(method);
+export const isLegacyMethod = (method: string): method is LegacyMethod => (LEGACY_METHODS as readonly string[]).includes(method);
 export const isRemovedMethod = (method: string): boolean => (REMOVED_METHODS as readonly string[]).includes(method);

@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
+import type { Era } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import type { McpMethod } from './mcp-methods.js';
+import type { LegacyMethod, McpMethod } from './mcp-methods.js';
 
 /** One routed request, as a method handler sees it. */
 export interface MethodCall {
@@ -17,9 +18,14 @@ export interface MethodCall {
   readonly answer: AnswerStream;
 }
 
-/** A handler for one of `MCP_METHODS`; unless `served()` (its capability advertised), the method is 404 + -32601. */
+/**
+ * A handler for one method, in the eras it serves it in (`MCP_METHODS` on the modern era, `LEGACY_METHODS` on the
+ * legacy one); unless `served()` (its capability advertised), the method is 404 + -32601. A handler is era-neutral:
+ * the method router adapts the request's envelope and the result's shape to the era.
+ */
 export interface McpMethodHandler {
-  readonly method: McpMethod;
+  readonly method: McpMethod | LegacyMethod;
+  readonly eras: readonly Era[];
   served(): boolean;
   handle(call: MethodCall): Promise<McpResult>;
 }

@@ -1,40 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import { RejectionException } from '../errors/rejection.exception.js';
-import { META_KEYS } from '../mcp.constants.js';
+import { META_KEYS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { distilledData } from '../protocol/json-rpc.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { quoted } from '../util/bounded.js';
-import { CACHEABLE_METHODS, REQUEST_DEFINITIONS, isMcpMethod, isRemovedMethod } from './mcp-methods.js';
+import { InitializeHandler } from './initialize.handler.js';
+import { CACHEABLE_METHODS, LEGACY_REQUEST_DEFINITIONS, REQUEST_DEFINITIONS, isLegacyMethod, isMcpMethod, isRemovedMethod, type McpMethod } from './mcp-methods.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
+import { PingHandler } from './ping.handler.js';
 import { ServerDiscoverHandler } from './server-discover.handler.js';
+import { SetLevelHandler } from './set-level.handler.js';
 import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
 
 /**
- * Method routing, the last stage before a handler: an unserved method (unknown, removed, or behind an unadvertised
- * capability) is 404 + -32601, a request breaking the method's schema definition is -32602, then the handler runs.
- * Every result gets the serverInfo `_meta`; cacheable methods' complete results (only) get the caching hints.
+ * Method routing, the last stage before a handler, per era: an unserved method (unknown in the era, removed in
+ * 2026-07-28, or behind an unadvertised capability) is 404 + -32601, a request breaking the method's schema
+ * definition is -32602, then the handler runs. The result leaves in its era's shape: on the modern era with the
+ * serverInfo `_meta` and, for cacheable methods' complete results, the caching hints; on the legacy era without
+ * the fields its revisions do not have (`resultType`, `ttlMs`, `cacheScope`), so handlers stay era-neutral.
  */
 @Injectable()
 export class MethodRouter {
-  private readonly handlers = new Map<string, McpMethodHandler>();
+  private readonly handlers: Record<Era, Map<string, McpMethodHandler>> = { modern: new Map(), legacy: new Map() };
   private readonly cache: McpResolvedOptions['cache'];
   private readonly serverInfo: Readonly<Record<string, unknown>>;
 
   constructor(
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
     private readonly schema: ProtocolSchema,
+    private readonly legacySchema: LegacyProtocolSchema,
     discover: ServerDiscoverHandler,
     toolsList: ToolsListHandler,
     toolsCall: ToolsCallHandler,
+    initialize: InitializeHandler,
+    ping: PingHandler,
+    setLevel: SetLevelHandler,
   ) {
-    for (const handler of [discover, toolsList, toolsCall]) {
-      this.handlers.set(handler.method, handler);
-      schema.validator(REQUEST_DEFINITIONS[handler.method]);
+    for (const handler of [discover, toolsList, toolsCall, initialize, ping, setLevel]) {
+      for (const era of handler.eras) this.handlers[era].set(handler.method, handler);
+      const [definition, checks] = this.definition(handler.method);
+      checks.validator(definition);
     }
     this.cache = options.cache;
     this.serverInfo = options.serverInfo as unknown as Readonly<Record<string, unknown>>;
@@ -43,19 +54,26 @@ export class MethodRouter {
   /** Routes a request the POST chain accepted; resolves to the result the answer stream sends. */
   async route(call: Omit<MethodCall, 'params'>): Promise<McpResult> {
     const method = call.record.method!;
-    const handler = this.handlers.get(method);
+    const era = call.record.era ?? 'modern';
+    const handler = this.handlers[era].get(method);
     if (!handler || !handler.served()) {
-      if (isRemovedMethod(method)) throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
-      throw new RejectionException(
-        'method-routing',
-        'unknown_method',
-        `Method not found: ${quoted(method, 80)}${isMcpMethod(method) ? ' is not served by this server' : ''}.`,
-      );
+      if (era === 'modern' && isRemovedMethod(method))
+        throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
+      const known = era === 'modern' ? isMcpMethod(method) : isLegacyMethod(method);
+      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ' is not served by this server' : ''}.`);
     }
-    const problems = this.schema.check(REQUEST_DEFINITIONS[handler.method], call.record.message);
+    const [definition, checks] = this.definition(handler.method);
+    const problems = checks.check(definition, call.record.message);
     if (problems.length) throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
     const result = await handler.handle({ ...call, params: (call.record.message!.params ?? {}) as Record<string, unknown> });
-    return this.finish(method, result);
+    return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
+  }
+
+  /** The schema definition a method's whole request is checked against, and the schema holding it. */
+  private definition(method: string): [string, ProtocolSchema] {
+    return Object.hasOwn(LEGACY_REQUEST_DEFINITIONS, method)
+      ? [LEGACY_REQUEST_DEFINITIONS[method as keyof typeof LEGACY_REQUEST_DEFINITIONS], this.legacySchema]
+      : [REQUEST_DEFINITIONS[method as McpMethod], this.schema];
   }
 
   private finish(method: string, result: McpResult): McpResult {
@@ -67,4 +85,10 @@ export class MethodRouter {
     finished._meta = { ...(result._meta as Record<string, unknown> | undefined), [META_KEYS.serverInfo]: this.serverInfo };
     return finished;
   }
+}
+
+/** A result in the legacy revisions' shape: without the fields only 2026-07-28 has. */
+function legacyShape(result: McpResult): McpResult {
+  const { resultType: _resultType, ttlMs: _ttlMs, cacheScope: _cacheScope, ...rest } = result;
+  return rest as McpResult;
 }

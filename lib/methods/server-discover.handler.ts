@@ -14,6 +14,7 @@ import { ServerCapabilities } from './server-capabilities.js';
 @Injectable()
 export class ServerDiscoverHandler implements McpMethodHandler {
   readonly method = 'server/discover' as const;
+  readonly eras = ['modern'] as const;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
+import { ERAS } from '../mcp.constants.js';
 import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { DispatchService } from '../tools/dispatch.service.js';
@@ -19,6 +20,7 @@ import type { McpMethodHandler, MethodCall } from './method-handler.interface.js
 @Injectable()
 export class ToolsCallHandler implements McpMethodHandler {
   readonly method = 'tools/call' as const;
+  readonly eras = ERAS;
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -39,12 +41,12 @@ export class ToolsCallHandler implements McpMethodHandler {
         available: this.registry.list().map((t) => t.name),
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
-    const round = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args } });
+    const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
     const facts = { record: call.record, headers: call.request.headers, signal: call.answer.signal, answer: call.answer };
-    const base = new McpContext({ ...facts, tool: name, round });
-    // Help's context for the tool it describes is that tool's, outside this call's round.
+    const base = new McpContext({ ...facts, tool: name, inputs });
+    // Help's context for the tool it describes is that tool's, outside this call's input channel.
     const contextFor: McpContextFactory = (action, target = name) =>
       target !== name ? new McpContext({ ...facts, tool: target, action }) : action === undefined ? base : base.withAction(action);
-    return this.rounds.settle(round, () => this.dispatch.call(tool, args, contextFor), name);
+    return this.rounds.settle(inputs, () => this.dispatch.call(tool, args, contextFor), name);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
+import { ERAS } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
@@ -13,6 +14,7 @@ import type { McpMethodHandler, MethodCall } from './method-handler.interface.js
 @Injectable()
 export class ToolsListHandler implements McpMethodHandler {
   readonly method = 'tools/list' as const;
+  readonly eras = ERAS;
   private definitions: readonly Readonly<Record<string, unknown>>[] | undefined;
 
   constructor(private readonly registry: ToolRegistry) {}

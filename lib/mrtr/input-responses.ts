@@ -6,19 +6,22 @@ import { describeSchemaErrors } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 
-/** Where the client's answers sit in a retried request, for instance locations. */
-const RESPONSES_PATH = ['params', 'inputResponses'] as const;
+/** Where an answer sits: how a refusal names it, and its instance location. */
+export interface AnswerPlace {
+  readonly key: string;
+  readonly label: string;
+  readonly path: readonly (string | number)[];
+}
+
+/** An answer in a retried request's `inputResponses` (the modern era). */
+export const inInputResponses = (key: string): AnswerPlace => ({ key, label: `inputResponses[${JSON.stringify(key)}]`, path: ['params', 'inputResponses', key] });
 
 /** Refuses an answer that does not parse as what was asked: -32602 at 400, like a broken `inputResponses`. */
-function invalidAnswer(key: string, what: string, problems: ReturnType<typeof describeSchemaErrors>, under: readonly (string | number)[] = []) {
+function invalidAnswer(place: AnswerPlace, what: string, problems: ReturnType<typeof describeSchemaErrors>, under: readonly (string | number)[] = []) {
   return new McpMethodError(
     JSON_RPC_CODES.invalidParams,
-    `Invalid params: inputResponses[${JSON.stringify(key)}] ${what}.`,
-    {
-      reason: 'invalid_input_response',
-      key,
-      ...distilledData(problems, [...RESPONSES_PATH, key, ...under]),
-    },
+    `Invalid params: ${place.label} ${what}.`,
+    { reason: 'invalid_input_response', key: place.key, ...distilledData(problems, [...place.path, ...under]) },
     400,
   );
 }
@@ -31,19 +34,19 @@ function invalidAnswer(key: string, what: string, problems: ReturnType<typeof de
  */
 export function readAnswer(
   kind: InputKind,
-  key: string,
+  place: AnswerPlace,
   answer: unknown,
   request: Readonly<Record<string, unknown>>,
   checks: { readonly protocol: ProtocolSchema; readonly schemas: ElicitationSchemaCache },
 ): unknown {
   const spec = INPUT_KINDS[kind];
   const problems = checks.protocol.check(spec.answerDefinition, answer);
-  if (problems.length) throw invalidAnswer(key, `is not a valid ${spec.answerDefinition} (the answer to ${spec.method})`, problems);
+  if (problems.length) throw invalidAnswer(place, `is not a valid ${spec.answerDefinition} (the answer to ${spec.method})`, problems);
   if (kind !== 'elicitation') return answer;
   const elicit = answer as { action: string; content?: unknown };
   if (elicit.action !== 'accept' || request.mode === 'url') return answer;
   const validate = checks.schemas.validator(request.requestedSchema as Record<string, unknown>);
   const content = elicit.content ?? {};
-  if (!validate(content)) throw invalidAnswer(key, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
+  if (!validate(content)) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
   return answer;
 }

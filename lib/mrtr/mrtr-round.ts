@@ -1,29 +1,19 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
-import { instanceLocation } from '../protocol/json-rpc.js';
-import type { ProtocolSchema } from '../protocol/protocol-schema.js';
-import { bounded } from '../util/bounded.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
-import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
+import type { InputChannel } from './input-channel.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
+import { buildInputRequest, checkInputKey, type InputChecks, type InputRequest } from './input-request.js';
 import { McpInputRequired } from './input-required.js';
-import { readAnswer } from './input-responses.js';
+import { inInputResponses, readAnswer } from './input-responses.js';
 import type { RequestBinding } from './request-binding.js';
 import type { RequestStateContent } from './request-state-seal.js';
 
-/** Explicit input-request keys: short, and safe in any client's logs and maps. */
-const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 /** The largest tool state (`ctx.state`), in characters of JSON. */
 export const TOOL_STATE_MAX_CHARS = 65_536;
 
-/** An input request as it goes out in `inputRequests`: a bare `{method, params}`. */
-export interface InputRequest {
-  readonly method: string;
-  readonly params: Readonly<Record<string, unknown>>;
-}
-
 /** What a round starts from. */
-export interface MrtrRoundInit {
+export interface MrtrRoundInit extends InputChecks {
   readonly method: string;
   /** The round's request binding, computed on first use (only a round that seals or opens a state needs it). */
   readonly binding: () => RequestBinding;
@@ -33,8 +23,6 @@ export interface MrtrRoundInit {
   readonly responses: Readonly<Record<string, unknown>> | undefined;
   /** What the previous round sealed into `requestState`, when the client echoed a valid one. */
   readonly earlier: RequestStateContent | undefined;
-  readonly schemas: ElicitationSchemaCache;
-  readonly protocol: ProtocolSchema;
 }
 
 const clientCapabilityMissing = (what: string, required: Record<string, unknown>) =>
@@ -57,7 +45,7 @@ const clientCapabilityMissing = (what: string, required: Record<string, unknown>
  * - Carried: the answers consumed and the tool state are sealed into the next `requestState`.
  * Proven by: test/e2e/mrtr.e2e-spec.ts
  */
-export class MrtrRound {
+export class MrtrRound implements InputChannel {
   /** 1 for a first call, n + 1 when the client echoed the state of round n. */
   readonly number: number;
   readonly method: string;
@@ -89,15 +77,18 @@ export class MrtrRound {
   ask(kind: InputKind, params: unknown, explicitKey: string | undefined): Promise<unknown> {
     const spec = INPUT_KINDS[kind];
     if (this.closed) return rejected(new Error(`${spec.method} asked after the request it belongs to was answered; a context is valid only during its own call`));
-    if (explicitKey !== undefined && (typeof explicitKey !== 'string' || !KEY.test(explicitKey)))
-      return this.misuse(new TypeError(`input-request key ${JSON.stringify(String(explicitKey)).slice(0, 80)} must be 1–64 characters of A-Z, a-z, 0-9, "_", "-" and "."`));
+    try {
+      checkInputKey(explicitKey);
+    } catch (thrown) {
+      return this.misuse(thrown);
+    }
     const key = explicitKey ?? `${spec.keyPrefix}-${++this.counters[kind]}`;
     if (this.used.has(key)) return this.misuse(new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`));
     this.used.add(key);
 
     let request: InputRequest;
     try {
-      request = this.request(kind, params);
+      request = buildInputRequest(kind, params, this.init);
     } catch (thrown) {
       return this.misuse(thrown);
     }
@@ -111,7 +102,7 @@ export class MrtrRound {
         : undefined;
     if (answer !== undefined) {
       try {
-        const read = readAnswer(kind, key, answer, request.params, this.init);
+        const read = readAnswer(kind, inInputResponses(key), answer, request.params, this.init);
         this.consumed.set(key, read);
         return Promise.resolve(read);
       } catch (thrown) {
@@ -128,27 +119,6 @@ export class MrtrRound {
   private misuse(fault: unknown): Promise<never> {
     this.misused = true;
     return rejected(fault);
-  }
-
-  /** Builds and checks the embedded request a tool asked for; a request the protocol schema refuses is the tool's fault. */
-  private request(kind: InputKind, params: unknown): InputRequest {
-    const spec = INPUT_KINDS[kind];
-    const copied = JSON.parse(JSON.stringify(params ?? {})) as unknown;
-    const request = { method: spec.method, params: copied as Record<string, unknown> };
-    const problems = this.init.protocol.check(spec.requestDefinition, request);
-    if (problems.length) {
-      const where = problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
-      throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);
-    }
-    // Build the validator now: an unbuildable schema fails the asking round, not the retry carrying the user's input.
-    if (kind === 'elicitation' && request.params.mode !== 'url') {
-      try {
-        this.init.schemas.validator(request.params.requestedSchema as Record<string, unknown>);
-      } catch (thrown) {
-        throw new TypeError(`the ${spec.method} requestedSchema cannot be built: ${bounded(thrown instanceof Error ? thrown.message : thrown, 200)}`, { cause: thrown });
-      }
-    }
-    return request;
   }
 
   /** The tool's own state, carried to the next round in `requestState` (signed, readable by the client). */

@@ -9,13 +9,17 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import type { AnswerStream } from '../response/answer-stream.js';
 import { publish } from '../telemetry/channels.js';
 import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
+import type { InputChannel } from './input-channel.js';
 import { INPUT_KINDS } from './input-kinds.js';
 import { isInputRequired } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
+import { PendingInputRequests } from './pending-input-requests.js';
 import { requestBinding, type RequestBinding } from './request-binding.js';
 import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, RequestStateTooLarge, type RequestStateContent, type RequestStateProblem } from './request-state-seal.js';
+import { StreamedInputs } from './streamed-inputs.js';
 
 /** The methods whose answer may be an input-required result: only their handlers open rounds. */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -49,15 +53,19 @@ export interface RoundRequest {
   readonly record: McpRequestRecord;
   /** What makes it this call (for tools/call: name and arguments); a state sealed for anything else is refused. */
   readonly identifying: unknown;
+  /** The call's answer stream: a legacy-era input request goes out on it. */
+  readonly answer: AnswerStream;
 }
 
 const logger = new Logger('Mcp');
 
 /**
- * Multi round-trip requests: opens one round per request of an MRTR method and settles it into the answer.
- * `open` verifies an echoed `requestState` before the handler runs; `settle` runs the handler and answers, in
- * this order: the round's refusal (an unreadable answer), a method error the handler threw, an input-required
- * result when an input request is pending, otherwise the handler's result. See docs/mrtr.md.
+ * Input requests for the methods that may ask the client for input: opens one input channel per call and settles
+ * it into the answer. On the modern era the channel is an MRTR round: `open` verifies an echoed `requestState`
+ * before the handler runs; `settle` runs the handler and answers, in this order: the round's refusal (an
+ * unreadable answer), a method error the handler threw, an input-required result when an input request is
+ * pending, otherwise the handler's result. On the legacy era it is a streamed exchange (`StreamedInputs`), and
+ * `settle` answers what the handler returns or throws. See docs/mrtr.md and docs/eras.md.
  */
 @Injectable()
 export class MrtrRounds implements OnApplicationBootstrap {
@@ -68,6 +76,7 @@ export class MrtrRounds implements OnApplicationBootstrap {
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(RequestStateCodec) codec: RequestStateCodec,
     private readonly protocol: ProtocolSchema,
+    private readonly pending: PendingInputRequests,
   ) {
     this.seal = new RequestStateSeal(codec, options.requestState.ttlMs);
     for (const kind of Object.values(INPUT_KINDS)) {
@@ -81,12 +90,14 @@ export class MrtrRounds implements OnApplicationBootstrap {
   }
 
   /**
-   * Opens the round of one request.
-   * @throws {McpMethodError} -32602 when the echoed `requestState` is refused
+   * Opens the input channel of one call: an MRTR round, or on the legacy era a streamed exchange.
+   * @throws {McpMethodError} -32602 when an echoed `requestState` is refused
    */
-  async open(request: RoundRequest): Promise<MrtrRound> {
+  async open(request: RoundRequest): Promise<InputChannel> {
     const { method, params, record } = request;
     if (!MRTR_METHODS.has(method)) throw new Error(`${method} cannot ask the client for input (only ${[...MRTR_METHODS].join(', ')} can)`);
+    if (record.era === 'legacy')
+      return new StreamedInputs({ answer: request.answer, pending: this.pending, subject: record.auth?.subject, protocol: this.protocol, schemas: this.schemas });
     // The binding digests the call's params: computed only for a round that opens or seals a state.
     let bound: RequestBinding | undefined;
     const binding = () => (bound ??= requestBinding(this.options.path, method, request.identifying, record.auth?.subject));
@@ -108,7 +119,15 @@ export class MrtrRounds implements OnApplicationBootstrap {
   }
 
   /** Runs the handler of one round and decides the answer (see the class doc for the order). */
-  async settle(round: MrtrRound, run: () => Promise<McpResult>, tool?: string): Promise<McpResult> {
+  async settle(channel: InputChannel, run: () => Promise<McpResult>, tool?: string): Promise<McpResult> {
+    if (!(channel instanceof MrtrRound)) {
+      try {
+        return await run();
+      } finally {
+        channel.close();
+      }
+    }
+    const round = channel;
     let result: McpResult | undefined;
     let thrown: unknown;
     let threw = false;

@@ -108,11 +108,33 @@ export interface McpModuleOptions {
   requestState?: McpRequestStateOptions;
   /** What the telemetry logger writes through Nest's `Logger`: fault events (`'faults'`), every event (`'all'`), or nothing. @default 'faults' */
   telemetryLogger?: 'faults' | 'all' | false;
+  /**
+   * Which protocol eras the mount serves: `both` (2026-07-28 requests statelessly, and `initialize`-based 2025-era
+   * clients beside them), `modern` (2026-07-28 only: a legacy `initialize` is refused with 400 naming the
+   * supported versions) or `legacy` (2025-era only). See docs/eras.md.
+   * @default 'both'
+   */
+  eras?: 'both' | 'modern' | 'legacy';
+  /**
+   * Bounds on the legacy era's input requests (a tool's `ctx.elicit`, `ctx.sample`, `ctx.listRoots` sent to the
+   * client as a server-to-client request, waiting for its answer in this process): how many may wait at once
+   * on this mount, and how long each may wait.
+   * @default { maxPending: 1000, timeoutMs: 600000 }
+   */
+  legacyInputRequests?: McpLegacyInputRequestOptions;
+}
+
+/** Bounds on the legacy era's pending input requests. @publicApi */
+export interface McpLegacyInputRequestOptions {
+  /** How many input requests may wait for an answer at once on this mount; one more is refused. @default 1000 */
+  maxPending?: number;
+  /** How long one may wait for the client's answer, in milliseconds; then the tool's request rejects. @default 600000 */
+  timeoutMs?: number;
 }
 
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
 export interface McpResolvedOptions extends Readonly<
-  Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState'>>
+  Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests'>>
 > {
   readonly path: string;
   readonly instructions: string | undefined;
@@ -124,6 +146,7 @@ export interface McpResolvedOptions extends Readonly<
     readonly ttlMs: number;
     readonly codec: RequestStateCodec | Type<RequestStateCodec> | undefined;
   };
+  readonly legacyInputRequests: Readonly<Required<McpLegacyInputRequestOptions>>;
 }
 
 /** The extras given beside the options to `forRoot`/`forRootAsync`. @publicApi */

@@ -124,6 +124,16 @@ export const MODULE_OPTION_RULES = {
     if (v.ttlMs !== undefined && (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) <= 0)) return `ttlMs must be a positive integer (milliseconds)${got(v.ttlMs)}`;
     return undefined;
   },
+  eras: (v) => (v === 'both' || v === 'modern' || v === 'legacy' ? undefined : 'must be "both", "modern" or "legacy"'),
+  legacyInputRequests: (v) => {
+    if (!isPlainObject(v)) return 'must be an object { maxPending?, timeoutMs? }';
+    const closed = closedObject(v, ['maxPending', 'timeoutMs']);
+    if (closed) return closed;
+    if (v.maxPending !== undefined && !(Number.isSafeInteger(v.maxPending) && (v.maxPending as number) > 0))
+      return `maxPending must be a positive integer${got(v.maxPending)}`;
+    if (v.timeoutMs !== undefined && timerDelay(v.timeoutMs)) return `timeoutMs ${timerDelay(v.timeoutMs)}${got(v.timeoutMs)}`;
+    return undefined;
+  },
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
 } satisfies Record<keyof McpModuleOptions, OptionRule>;
 

@@ -7,6 +7,9 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default body read timeout: 10 s. */
 export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
 
+/** Default bounds on the legacy era's pending input requests. */
+export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, timeoutMs: 600_000 } as const;
+
 /** Default lifetime of a sealed `requestState`: 10 minutes. */
 export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 
@@ -55,5 +58,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
       codec: o.requestState?.codec,
     }),
     telemetryLogger: o.telemetryLogger ?? 'faults',
+    eras: o.eras ?? 'both',
+    legacyInputRequests: Object.freeze({ ...DEFAULT_LEGACY_INPUT_REQUESTS, ...o.legacyInputRequests }),
   });
 }

@@ -57,6 +57,7 @@ export class HeaderBindingGuard implements CanActivate {
     const record = requestRecord(req);
     // Bound without the stages it reads from (on a host route, say), it must fail closed, never pass.
     if (!record.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');
+    if (record.era === 'legacy') return true; // the legacy revisions define no header binding
     if (record.kind !== 'request') return true;
     if (!record.meta) throw new Error('HeaderBindingGuard runs after ProtocolFieldsGuard');
     const message = record.message!;

@@ -5,23 +5,28 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { distilledData } from './json-rpc.js';
+import { LegacyProtocolSchema } from './legacy-schema.js';
 import { classifyMessage } from './message-classification.js';
 import { MAX_NESTING_DEPTH, tooDeeplyNested } from './nesting.js';
 import { ProtocolSchema } from './protocol-schema.js';
 
 /**
- * Message validation, after the parse step: the message must conform to the vendored 2026-07-28 schema, else
- * 400 + -32600 with a distilled error. Also refused: a response (a client never sends one), nesting past
- * `MAX_NESTING_DEPTH`, and an integer id beyond ±(2^53−1), which the answer could not echo exactly.
+ * Message validation, after era classification: the message must conform to its era's schema, else 400 + -32600
+ * with a distilled error. Also refused: nesting past `MAX_NESTING_DEPTH`, an integer id beyond ±(2^53−1), which
+ * the answer could not echo exactly, and, on the modern era, a response (a modern client never sends one; a
+ * legacy client answers the server's input requests with one).
  * @publicApi
  */
 @Injectable()
 export class MessageValidationGuard implements CanActivate {
   static readonly rejecter = 'message-validation' as const;
 
-  constructor(private readonly schema: ProtocolSchema) {
-    this.schema.validator('JSONRPCRequest');
-    this.schema.validator('JSONRPCNotification');
+  constructor(
+    private readonly schema: ProtocolSchema,
+    private readonly legacy: LegacyProtocolSchema,
+  ) {
+    for (const definition of ['JSONRPCRequest', 'JSONRPCNotification']) schema.validator(definition);
+    for (const definition of ['JSONRPCRequest', 'JSONRPCNotification', 'JSONRPCResultResponse', 'JSONRPCErrorResponse']) legacy.validator(definition);
   }
 
   canActivate(context: ExecutionContext): boolean {
@@ -30,7 +35,8 @@ export class MessageValidationGuard implements CanActivate {
     const message = record.message;
     if (!message) throw new Error('MessageValidationGuard runs after ParseStepGuard');
     const kind = classifyMessage(message);
-    if (kind === 'response')
+    const modern = record.era !== 'legacy';
+    if (kind === 'response' && modern)
       throw new RejectionException(
         'message-validation',
         'client_response',
@@ -41,12 +47,19 @@ export class MessageValidationGuard implements CanActivate {
       throw new RejectionException('message-validation', 'invalid_message', `Invalid request: the message nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels.`, {
         data: distilledData([{ path: deep, problem: `is nested deeper than ${MAX_NESTING_DEPTH} levels` }]),
       });
-    const problems = this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message);
+    const problems = modern
+      ? this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message)
+      : this.legacy.check(legacyDefinition(kind, message), message);
     if (problems.length)
-      throw new RejectionException('message-validation', 'invalid_message', 'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification.', {
-        data: distilledData(problems),
-      });
-    if (kind === 'request' && record.id === undefined)
+      throw new RejectionException(
+        'message-validation',
+        'invalid_message',
+        `Invalid request: the message is not a valid JSON-RPC 2.0 ${modern ? 'request or notification' : 'message'}.`,
+        {
+          data: distilledData(problems),
+        },
+      );
+    if (kind !== 'notification' && record.id === undefined)
       throw new RejectionException(
         'message-validation',
         'invalid_message',
@@ -56,4 +69,11 @@ export class MessageValidationGuard implements CanActivate {
     record.kind = kind;
     return true;
   }
+}
+
+/** The legacy envelope a message of this kind must have. */
+function legacyDefinition(kind: string, message: Record<string, unknown>): string {
+  if (kind === 'notification') return 'JSONRPCNotification';
+  if (kind === 'response') return 'result' in message ? 'JSONRPCResultResponse' : 'JSONRPCErrorResponse';
+  return 'JSONRPCRequest';
 }

@@ -4,8 +4,10 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 
 import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { distilledData } from './json-rpc.js';
+import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
 
 const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
@@ -14,6 +16,8 @@ const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as co
  * The protocol-fields check: every request's `params._meta` carries well-typed protocol fields (version and client
  * capabilities required), else 400 + -32602 naming the versions served, so a legacy client that sent `initialize`
  * can tell its user why. Notifications pass. Runs before header binding, which compares against what it proved.
+ * A legacy request has no such fields: they are supplied (`legacyMeta`) and set on its params, so every later
+ * stage and handler reads one envelope.
  * @publicApi
  */
 @Injectable()
@@ -25,8 +29,15 @@ export class ProtocolFieldsGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
+    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const record = requestRecord(req);
     if (record.kind !== 'request' || record.meta) return true;
+    if (record.era === 'legacy') {
+      const message = record.message!;
+      record.meta = legacyMeta(message, req.headersDistinct[MIRRORED_HEADERS.protocolVersion]?.[0]);
+      record.message = { ...message, params: { ...(isPlainObject(message.params) ? message.params : {}), _meta: record.meta } };
+      return true;
+    }
     const params = record.message?.params as Record<string, unknown> | undefined;
     const meta = params?._meta;
     const supported = [...SUPPORTED_PROTOCOL_VERSIONS];

@@ -1,32 +1,43 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { bounded, quoted } from '../util/bounded.js';
 
 /**
- * The version check, after header binding: the request's protocol version must be one this server serves, else
- * 400 + -32022 with `data: {supported, requested}`, `supported` being exactly what `server/discover` lists.
+ * The version check, after header binding: the request's protocol version must be one this server serves in its
+ * era, else 400 + -32022 with `data: {supported, requested}`: the modern era's list is exactly what
+ * `server/discover` lists, the legacy era's what `initialize` negotiates (a legacy request's version is its
+ * `MCP-Protocol-Version` header). A modern request to a mount serving the legacy era only is refused the same way,
+ * naming the legacy versions.
  * @publicApi
  */
 @Injectable()
 export class ProtocolVersionGuard implements CanActivate {
   static readonly rejecter = 'version-check' as const;
 
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+
   canActivate(context: ExecutionContext): boolean {
     const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
     if (record.kind !== 'request') return true;
     const requested = record.meta?.[META_KEYS.protocolVersion];
     if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');
-    if ((SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return true;
+    const legacyServed = record.era === 'legacy' || this.options.eras === 'legacy';
+    const supported: readonly string[] = legacyServed ? LEGACY_PROTOCOL_VERSIONS : SUPPORTED_PROTOCOL_VERSIONS;
+    if (supported.includes(requested) && (record.era === 'legacy') === legacyServed) return true;
     throw new RejectionException(
       'version-check',
       'unsupported_version',
-      `Unsupported protocol version ${quoted(requested, 40)}; this server supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-      { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: bounded(requested, 256) } },
+      `Unsupported protocol version ${quoted(requested, 40)}; this server supports ${supported.join(', ')}.`,
+      {
+        data: { supported: [...supported], requested: bounded(requested, 256) },
+      },
     );
   }
 }

@@ -44,7 +44,8 @@ const event = (json: string): string => `data: ${json}\n\n`;
  * The answer stream: the one channel a request's answer leaves through, and the only place that picks JSON or SSE.
  * - JSON until a notification: the first one switches to `text/event-stream` (200), if `Accept` admits it;
  *   otherwise notifications are dropped.
- * - The final response (result or error) ends the stream; nothing follows it, and no JSON-RPC request is written.
+ * - The final response (result or error) ends the stream; nothing follows it. A JSON-RPC request is written only
+ *   for a legacy-era input request (`request`).
  * - A client close before the final response is a cancellation: `signal` aborts, one `mcp:request:cancelled` is
  *   emitted, and later writes are no-ops.
  * - No unbounded buffering: a notification meeting a full socket buffer is dropped; the final response never is.
@@ -96,11 +97,23 @@ export class AnswerStream {
 
   /** Sends one notification as an SSE event, switching to SSE on the first; returns false when it was not written. */
   notify(notification: Readonly<Record<string, unknown>> & { method: string }): boolean {
-    if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.accept))) return false;
     if (this.sse && this.res.writableNeedDrain) return false;
+    return this.writeEvent({ jsonrpc: '2.0', ...notification });
+  }
+
+  /**
+   * Sends a server-to-client request (a legacy-era input request) as an SSE event, switching to SSE on the
+   * first; never dropped for a full buffer (the client must see it to answer). Returns whether it was written.
+   */
+  request(request: Readonly<Record<string, unknown>> & { id: string; method: string }): boolean {
+    return this.writeEvent({ jsonrpc: '2.0', ...request });
+  }
+
+  private writeEvent(message: Readonly<Record<string, unknown>>): boolean {
+    if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.accept))) return false;
     let json: string;
     try {
-      json = JSON.stringify({ jsonrpc: '2.0', ...notification });
+      json = JSON.stringify(message);
     } catch {
       return false;
     }

@@ -17,7 +17,7 @@ const FORM = { message: 'ok?', requestedSchema: { type: 'object' as const, prope
 
 /** A context for tool `t` of a request with the given `_meta` overrides, optionally with a round. */
 function context(metaOverrides: Record<string, unknown> = {}, round?: MrtrRound): McpContext {
-  return new McpContext({ record: { meta: meta(metaOverrides) }, headers: {}, tool: 't', signal: new AbortController().signal, round });
+  return new McpContext({ record: { meta: meta(metaOverrides) }, headers: {}, tool: 't', signal: new AbortController().signal, inputs: round });
 }
 
 const round = (capabilities: Record<string, unknown>, responses?: Record<string, unknown>) =>

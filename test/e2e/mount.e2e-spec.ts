@@ -20,13 +20,17 @@ describe('the mount', () => {
   });
   afterAll(() => t.close());
 
-  it.each(OTHER_VERBS)('answers %s at the mount with 405, Allow: POST, plain text, and the fallthrough mark', async (verb) => {
+  it.each(OTHER_VERBS)('answers %s at the mount with 405, Allow: POST, a JSON-RPC error body, and the fallthrough mark', async (verb) => {
     const events = await recordEvents(['mcp:wire:fallthrough', 'mcp:wire:reject'], async () => {
       const res = await rawRequest(t.server, { method: verb, path: '/mcp', headers: [['origin', 'http://evil.example.com']] });
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBe('POST');
-      if (verb !== 'HEAD') expect(res.text).toBe('Method Not Allowed\n');
-      expect(String(res.headers['content-type'])).toMatch(/^text\/plain/);
+      expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+      if (verb !== 'HEAD')
+        expect(JSON.parse(res.text)).toEqual({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: expect.stringMatching(/^Method not allowed: this MCP endpoint serves POST only/) },
+        });
     });
     expect(events).toEqual([{ channel: 'mcp:wire:fallthrough', message: { verb, path: '/mcp', status: 405 } }]);
   });

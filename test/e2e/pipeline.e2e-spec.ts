@@ -111,7 +111,7 @@ describe('message validation and classification', () => {
   });
 });
 
-describe('protocol fields, header binding and version: the order DIGEST b.2 fixes', () => {
+describe('protocol fields, header binding and version: the order the transport spec fixes', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ providers: [EchoTool] });
@@ -177,17 +177,21 @@ describe('protocol fields, header binding and version: the order DIGEST b.2 fixe
     });
   });
 
-  it('answers a legacy initialize (no _meta, no modern headers) with 400 naming the supported versions', async () => {
-    const res = await post(
-      t.server,
-      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
-      {
-        'mcp-method': null,
-      },
-    );
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe(-32602);
-    expect(res.body.error.data.supported).toEqual(['2026-07-28']);
+  it('answers a legacy initialize (no _meta, no modern headers) on a modern-only mount with 400 naming the supported versions', async () => {
+    const modernOnly = await createTestApp({ options: { eras: 'modern' } });
+    try {
+      const res = await post(
+        modernOnly.server,
+        { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
+        { 'mcp-method': null, 'mcp-protocol-version': null },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32602);
+      expect(res.body.error.message).toContain('this server serves protocol version 2026-07-28');
+      expect(res.body.error.data.supported).toEqual(['2026-07-28']);
+    } finally {
+      await modernOnly.close();
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import type { McpMethodHandler, MethodCall } from '../../lib/methods/method-hand
 import { MethodRouter } from '../../lib/methods/method-router.js';
 import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.interface.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
+import { LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { rpc } from '../support/mcp-client.js';
 
@@ -13,7 +14,18 @@ const handler = (method: string): McpMethodHandler => ({ method, served: () => t
 /** A router whose tools/call handler answers input-required. */
 async function router(): Promise<MethodRouter> {
   const options: McpResolvedOptions = resolveOptions({ serverInfo: { name: 's', version: '1' } }, 'mcp');
-  return new MethodRouter(options, await ProtocolSchema.vendored(), handler('server/discover') as never, handler('tools/list') as never, handler('tools/call') as never);
+  const h = (method: string, eras: string[]) => ({ ...handler(method), eras }) as never;
+  return new MethodRouter(
+    options,
+    await ProtocolSchema.vendored(),
+    new LegacyProtocolSchema(),
+    h('server/discover', ['modern']),
+    h('tools/list', ['modern']),
+    h('tools/call', ['modern']),
+    h('initialize', ['legacy']),
+    h('ping', ['legacy']),
+    h('logging/setLevel', ['legacy']),
+  );
 }
 
 const call = (method: string, params: Record<string, unknown> = {}): Omit<MethodCall, 'params'> => {

@@ -9,7 +9,7 @@ import type { McpChannel, McpTelemetryEvents } from '../../lib/index.js';
 /** The protocol version every test request declares unless it says otherwise. */
 export const VERSION = '2026-07-28';
 
-/** A `_meta` block with the per-request protocol fields of DIGEST a.2. */
+/** A `_meta` block with the per-request protocol fields. */
 export function meta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     [META_KEYS.protocolVersion]: VERSION,
@@ -26,7 +26,7 @@ export function rpc(method: string, params: Record<string, unknown> = {}, id: st
   return { jsonrpc: '2.0', id, method, params: { _meta: meta(), ...params } };
 }
 
-/** The mirrored headers a conforming client sends for a body (MCP-Protocol-Version, Mcp-Method, Mcp-Name). */
+/** The mirrored headers a conforming (modern) client sends for a body (MCP-Protocol-Version, Mcp-Method, Mcp-Name). */
 export function mirroredHeaders(body: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -34,7 +34,7 @@ export function mirroredHeaders(body: Record<string, unknown>): Record<string, s
   };
   const params = (body.params ?? {}) as Record<string, unknown>;
   const version = (params._meta as Record<string, unknown> | undefined)?.[META_KEYS.protocolVersion];
-  if (typeof version === 'string') headers['mcp-protocol-version'] = version;
+  headers['mcp-protocol-version'] = typeof version === 'string' ? version : VERSION; // a modern client always sends it
   if (typeof body.method === 'string') headers['mcp-method'] = body.method;
   if ((body.method === 'tools/call' || body.method === 'prompts/get') && typeof params.name === 'string') headers['mcp-name'] = params.name;
   if (body.method === 'resources/read' && typeof params.uri === 'string') headers['mcp-name'] = params.uri;

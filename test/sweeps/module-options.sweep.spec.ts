@@ -33,6 +33,8 @@ const CELLS = {
   cache: { bad: { ttlMs: -1, cacheScope: 'public' }, names: 'got -1', good: { ttlMs: 1000, cacheScope: 'public' } },
   requestState: { bad: { secrets: ['too-short'] }, names: 'secrets[0] is 9 bytes', good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
   telemetryLogger: { bad: true, names: 'got true', good: 'all' },
+  eras: { bad: 'old', names: 'got "old"', good: 'modern' },
+  legacyInputRequests: { bad: { maxPending: 0 }, names: 'maxPending must be a positive integer, got 0', good: { maxPending: 10, timeoutMs: 5000 } },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown }>;
 
 describe('module options sweep', () => {
@@ -71,6 +73,8 @@ describe('module options sweep', () => {
       cache: { ttlMs: 0, cacheScope: 'private' },
       telemetryLogger: 'faults',
       allowedHosts: [],
+      eras: 'both',
+      legacyInputRequests: { maxPending: 1000, timeoutMs: 600_000 },
     });
     expect(resolved.allowedOrigins).toBeUndefined();
   });

@@ -15,7 +15,9 @@ import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
  */
 
 type Stage = (typeof CHAIN_GUARDS)[number];
-type ChainRejecter = Stage['rejecter'];
+type ChainRejecter = NonNullable<Stage['rejecter']>;
+/** The stages that refuse (era classification only records the era). */
+const REJECTING = CHAIN_GUARDS.filter((stage): stage is Extract<Stage, { rejecter: ChainRejecter }> => stage.rejecter !== null);
 
 const MAX_BODY_BYTES = 2048;
 
@@ -80,6 +82,7 @@ describe('POST chain order', () => {
       'singleton-header-check',
       'auth-check',
       'parse-step',
+      null,
       'message-validation',
       'protocol-fields',
       'header-binding-check',
@@ -92,7 +95,14 @@ describe('POST chain order', () => {
     expect(res.status).toBe(200);
   });
 
-  describe.each(CHAIN_GUARDS.map((stage) => [stage.rejecter, stage] as const))('%s', (rejecter) => {
+  it('era classification refuses nothing: a legacy initialize passes the whole chain', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+    const res = await post(t.server, initialize, { 'mcp-protocol-version': null, 'mcp-method': null, authorization: `Bearer ${GOOD_TOKEN}` });
+    expect(res.status).toBe(200);
+    expect(res.body.result.protocolVersion).toBe('2025-11-25');
+  });
+
+  describe.each(REJECTING.map((stage) => [stage.rejecter, stage] as const))('%s', (rejecter) => {
     it('refuses the request that violates only this stage', async () => {
       const d = draft();
       VIOLATIONS[rejecter](d);
@@ -100,7 +110,7 @@ describe('POST chain order', () => {
     });
   });
 
-  const pairs = CHAIN_GUARDS.flatMap((earlier, i) => CHAIN_GUARDS.slice(i + 1).map((later) => [earlier.rejecter, later.rejecter] as const));
+  const pairs = REJECTING.flatMap((earlier, i) => REJECTING.slice(i + 1).map((later) => [earlier.rejecter, later.rejecter] as const));
   it.each(pairs)('refuses a request violating both %s and %s with the earlier one', async (earlier, later) => {
     const d = draft();
     VIOLATIONS[later](d);

@@ -84,6 +84,8 @@ const SCENARIOS = {
   'parse-step/not_an_object': (t) => viaPost(t, '"server/discover"'),
   'message-validation/invalid_message': (t) => viaPost(t, { jsonrpc: '1.0', id: 7, method: 'server/discover', params: { _meta: meta() } }),
   'message-validation/client_response': (t) => viaPost(t, { jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } }),
+  'answer-routing/unknown_answer': (t) =>
+    viaPost(t, { jsonrpc: '2.0', id: 'mcp-input-none', result: { action: 'accept' } }, { 'mcp-protocol-version': null, 'mcp-method': null }),
   'protocol-fields/missing_protocol_fields': (t) => viaPost(t, { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} }),
   'protocol-fields/malformed_protocol_fields': (t) =>
     viaPost(t, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': 2026 }) }), { 'mcp-protocol-version': '2026' }),

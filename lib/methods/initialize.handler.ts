@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { META_KEYS } from '../mcp.constants.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
+import { ServerCapabilities } from './server-capabilities.js';
+
+/**
+ * `initialize` (legacy era): the version negotiated (the client's when served, else the newest legacy one; see
+ * `negotiatedVersion`), the server's capabilities, identity and instructions. Stateless: no session is opened and
+ * no `Mcp-Session-Id` issued, so every later request stands alone.
+ */
+@Injectable()
+export class InitializeHandler implements McpMethodHandler {
+  readonly method = 'initialize' as const;
+  readonly eras = ['legacy'] as const;
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly capabilities: ServerCapabilities,
+  ) {}
+
+  served(): boolean {
+    return true;
+  }
+
+  async handle(call: MethodCall): Promise<McpResult> {
+    const result: McpResult = {
+      resultType: 'complete',
+      protocolVersion: call.record.meta![META_KEYS.protocolVersion],
+      capabilities: this.capabilities.current(),
+      serverInfo: this.options.serverInfo,
+    };
+    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    return result;
+  }
+}

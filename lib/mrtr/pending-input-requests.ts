@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+
+import type { McpRequestRecord } from '../contracts/request-record.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import { RejectionException } from '../errors/rejection.exception.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+
+/** What a client sent back for one input request: the JSON-RPC response's `result`, or its `error`. */
+export type InputAnswer = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
+
+interface Pending {
+  readonly subject: string | undefined;
+  readonly settle: (answer: InputAnswer | Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * The legacy era's pending input requests on one mount: each server-to-client request waiting, in this process,
+ * for the client's answer POSTed back as a JSON-RPC response. Bounded in count (`legacyInputRequests.maxPending`:
+ * one more is refused) and in age (`timeoutMs`: then it fails); an answer is taken only from the caller that was
+ * asked (the same auth subject), and a settled, timed-out or withdrawn request leaves nothing behind. Answers must
+ * reach the process that asked: behind a load balancer, route a legacy client's requests to one instance.
+ */
+@Injectable()
+export class PendingInputRequests implements OnApplicationShutdown {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+
+  /**
+   * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
+   * request times out or is withdrawn.
+   * @throws {McpMethodError} when `maxPending` requests already wait
+   */
+  open(subject: string | undefined): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
+    const { maxPending, timeoutMs } = this.options.legacyInputRequests;
+    if (this.pending.size >= maxPending)
+      throw new McpMethodError(
+        JSON_RPC_CODES.internalError,
+        `Internal error: ${maxPending} input requests already wait for their clients' answers on this server; retry later.`,
+        { reason: 'too_many_pending_input_requests' },
+        503,
+      );
+    const id = `mcp-input-${randomUUID()}`;
+    let settle!: Pending['settle'];
+    const answer = new Promise<InputAnswer>((resolve, reject) => {
+      settle = (outcome) => {
+        const entry = this.pending.get(id);
+        if (!entry) return;
+        clearTimeout(entry.timer);
+        this.pending.delete(id);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+    });
+    const timer = setTimeout(() => settle(new Error(`the client did not answer input request ${id} within ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+    this.pending.set(id, { subject, settle, timer });
+    return { id, answer, withdraw: () => settle(new Error(`input request ${id} was withdrawn: its call ended`)) };
+  }
+
+  /**
+   * Delivers a client's answer. Returns false when no request with that id waits for this caller here (unknown,
+   * already answered, timed out, another caller's, or asked by another process).
+   */
+  deliver(id: unknown, answer: InputAnswer, subject: string | undefined): boolean {
+    const entry = typeof id === 'string' ? this.pending.get(id) : undefined;
+    if (!entry || entry.subject !== subject) return false;
+    entry.settle(answer);
+    return true;
+  }
+
+  /**
+   * Answer routing: takes a legacy client's JSON-RPC response (the POST chain proved its envelope) as the answer to
+   * the input request with its id; a response no request of this caller waits for here is refused (400 -32600).
+   */
+  accept(record: McpRequestRecord): void {
+    const message = record.message!;
+    const answer: InputAnswer = 'result' in message ? { result: message.result } : { error: message.error as { code: number; message: string } };
+    if (!this.deliver(record.id, answer, record.auth?.subject))
+      throw new RejectionException(
+        'answer-routing',
+        'unknown_answer',
+        'Invalid request: no input request with this id waits for your answer on this server (it was answered, timed out, or was sent by another instance).',
+      );
+  }
+
+  /** How many requests wait. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  onApplicationShutdown(): void {
+    for (const entry of [...this.pending.values()]) entry.settle(new Error('the server is shutting down'));
+  }
+}

@@ -1,0 +1,97 @@
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import type { AnswerStream } from '../response/answer-stream.js';
+import { bounded } from '../util/bounded.js';
+import { quiet, rejected } from '../util/quiet-promise.js';
+import type { InputChannel } from './input-channel.js';
+import { INPUT_KINDS, type InputKind } from './input-kinds.js';
+import { buildInputRequest, checkInputKey, type InputChecks } from './input-request.js';
+import { readAnswer } from './input-responses.js';
+import type { PendingInputRequests } from './pending-input-requests.js';
+
+/** What a streamed exchange is wired to. */
+export interface StreamedInputsInit extends InputChecks {
+  /** The call's answer stream: the requests go out on it, and its close withdraws them. */
+  readonly answer: AnswerStream;
+  readonly pending: PendingInputRequests;
+  /** The caller's auth subject: only that caller's answer is taken. */
+  readonly subject: string | undefined;
+}
+
+/** JSON-RPC's "method not found": what a client without the capability answers an input request with. */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The legacy era's input channel: each input request goes to the client as a server-to-client JSON-RPC request
+ * on the call's SSE stream, and the tool waits (in this process) for the answer the client POSTs back. The tool
+ * runs once. An answer is read as the kind asked for before the tool sees it (a bad one rejects with -32602); a
+ * client that answers "method not found" lacks the capability (-32021, as on the modern era); a request the
+ * stream cannot carry, one that times out, and one whose call ended reject as faults. The client's capabilities
+ * are not checked first: a stateless server does not know them after `initialize`.
+ */
+export class StreamedInputs implements InputChannel {
+  private readonly withdrawals = new Set<() => void>();
+  private readonly used = new Set<string>();
+  private state: unknown;
+  private closed = false;
+
+  constructor(private readonly init: StreamedInputsInit) {
+    init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  ask(kind: InputKind, params: unknown, key: string | undefined): Promise<unknown> {
+    const spec = INPUT_KINDS[kind];
+    if (this.closed) return rejected(new Error(`${spec.method} asked after the request it belongs to was answered; a context is valid only during its own call`));
+    try {
+      checkInputKey(key);
+      if (key !== undefined && this.used.has(key)) throw new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`);
+      if (key !== undefined) this.used.add(key);
+      const request = buildInputRequest(kind, params, this.init);
+      const { id, answer, withdraw } = this.init.pending.open(this.init.subject);
+      this.withdrawals.add(withdraw);
+      if (!this.init.answer.request({ id, ...request })) {
+        withdraw();
+        throw new Error(`${spec.method} cannot reach the client: the call's stream is closed, or its Accept header excludes text/event-stream`);
+      }
+      const place = { key: id, label: `the client's answer to ${spec.method} (request "${id}")`, path: ['result'] };
+      return quiet(
+        answer.then((reply) => {
+          this.withdrawals.delete(withdraw);
+          if ('error' in reply) throw refusedByClient(kind, reply.error);
+          return readAnswer(kind, place, reply.result, request.params, this.init);
+        }),
+      );
+    } catch (thrown) {
+      return rejected(thrown);
+    }
+  }
+
+  get toolState(): unknown {
+    return this.state;
+  }
+
+  set toolState(value: unknown) {
+    if (this.closed) throw new Error('the tool state was set after the request it belongs to was answered');
+    this.state = value;
+  }
+
+  /** Ends the exchange: every request still waiting is withdrawn. */
+  close(): void {
+    this.closed = true;
+    for (const withdraw of this.withdrawals) withdraw();
+    this.withdrawals.clear();
+  }
+}
+
+/** What a client's error answer becomes: -32021 for "method not found" (it lacks the capability), else a fault. */
+function refusedByClient(kind: InputKind, error: { code: number; message: string }): Error {
+  const spec = INPUT_KINDS[kind];
+  if (error.code === METHOD_NOT_FOUND)
+    return new McpMethodError(
+      JSON_RPC_CODES.missingRequiredClientCapability,
+      `Missing required client capability: this request needs ${kind}, and the client answered ${spec.method} with "method not found".`,
+      { requiredCapabilities: { [kind]: {} } },
+      400,
+    );
+  return new Error(`the client answered ${spec.method} with error ${bounded(error.code, 20)}: ${bounded(error.message, 200)}`);
+}

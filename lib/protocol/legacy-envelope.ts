@@ -1,0 +1,27 @@
+import { LEGACY_DEFAULT_VERSION, LEGACY_PROTOCOL_VERSIONS, META_KEYS } from '../mcp.constants.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+
+/** The revision `initialize` answers: the client's when this server serves it, else the newest it serves. */
+export function negotiatedVersion(requested: unknown): string {
+  return (LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(requested) ? (requested as string) : LEGACY_PROTOCOL_VERSIONS[0];
+}
+
+/**
+ * The modern envelope a legacy request is served under, so the handlers stay era-neutral: its `_meta` with the
+ * protocol fields filled in. The version is the header's (absent: 2025-03-26), or for `initialize` the negotiated
+ * one; the client capabilities are `initialize`'s, and unknown (`{}`) on any later request, since a stateless
+ * server keeps no session; the log level is `debug`, because a legacy server logs until the client narrows it and
+ * a stateless one cannot remember `logging/setLevel`. The request's own `_meta` keys (`progressToken`) are kept.
+ */
+export function legacyMeta(message: Record<string, unknown>, versionHeader: string | undefined): Record<string, unknown> {
+  const params = isPlainObject(message.params) ? message.params : {};
+  const own = isPlainObject(params._meta) ? params._meta : {};
+  const initialize = message.method === 'initialize';
+  return {
+    ...own,
+    [META_KEYS.protocolVersion]: initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? LEGACY_DEFAULT_VERSION),
+    [META_KEYS.clientCapabilities]: initialize && isPlainObject(params.capabilities) ? params.capabilities : {},
+    ...(initialize && isPlainObject(params.clientInfo) && { [META_KEYS.clientInfo]: params.clientInfo }),
+    [META_KEYS.logLevel]: 'debug',
+  };
+}
