@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+import { ConformanceModule } from '../../conformance/src/app.module.js';
+import { REVISIONS, ensureRunner, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
+
+/**
+ * Required scenarios whose feature this library does not serve yet (resources, prompts, completion), per
+ * revision. Each is asserted to still fail, so a scenario that starts passing must leave this list.
+ */
+const NOT_BUILT: Record<Revision, readonly string[]> = {
+  '2026-07-28': [
+    'completion-complete',
+    'resources-list',
+    'resources-read-text',
+    'resources-read-binary',
+    'resources-templates-read',
+    'prompts-list',
+    'prompts-get-simple',
+    'prompts-get-with-args',
+    'prompts-get-embedded-resource',
+    'prompts-get-with-image',
+    'caching',
+    'input-required-result-non-tool-request',
+  ],
+  '2025-11-25': [
+    'completion-complete',
+    'resources-list',
+    'resources-read-text',
+    'resources-read-binary',
+    'resources-templates-read',
+    'resources-subscribe',
+    'resources-unsubscribe',
+    'prompts-list',
+    'prompts-get-simple',
+    'prompts-get-with-args',
+    'prompts-get-embedded-resource',
+    'prompts-get-with-image',
+  ],
+};
+
+/** Scenarios the suite runs but does not score, which this library passes all the same. */
+const ALSO_PASSED: Record<Revision, readonly string[]> = {
+  '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
+  '2025-11-25': ['json-schema-2020-12'],
+};
+
+/** The official MCP conformance suite, pinned (`conformance/runner`), against the conformance fixture over real HTTP. */
+describe('the official conformance suite against the conformance fixture', () => {
+  let app: INestApplication;
+  let url: string;
+  const results = new Map<Revision, Map<string, Check[]>>();
+  const required = new Map<Revision, string[]>();
+
+  beforeAll(async () => {
+    await ensureRunner();
+    app = await NestFactory.create(ConformanceModule, { bodyParser: false, logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`;
+    for (const revision of REVISIONS) {
+      required.set(revision, await requiredScenarios(revision));
+      results.set(revision, await runSuite(url, revision));
+    }
+  }, 600_000);
+  afterAll(() => app?.close());
+
+  describe.each(REVISIONS)('requirement set %s', (revision) => {
+    it('passes every required scenario whose feature exists, with no failing check', () => {
+      const failing = required
+        .get(revision)!
+        .filter((scenario) => !NOT_BUILT[revision].includes(scenario))
+        .map((scenario) => ({ scenario, failures: results.get(revision)!.has(scenario) ? failures(results.get(revision)!.get(scenario)!) : ['not run'] }))
+        .filter((cell) => cell.failures.length > 0);
+      expect(failing).toEqual([]);
+    });
+
+    it('still fails exactly the required scenarios of features not built yet (a passing one leaves the list)', () => {
+      const passing = NOT_BUILT[revision].filter((scenario) => failures(results.get(revision)!.get(scenario) ?? []).length === 0);
+      expect(passing).toEqual([]);
+      expect(NOT_BUILT[revision].every((scenario) => required.get(revision)!.includes(scenario))).toBe(true);
+    });
+
+    it('passes the scenarios it runs without scoring (pending ones)', () => {
+      const failing = ALSO_PASSED[revision].filter((scenario) => failures(results.get(revision)!.get(scenario) ?? [{ id: 'not run', status: 'FAILURE' }]).length > 0);
+      expect(failing).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,102 @@
+import type { AddressInfo } from 'node:net';
+
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { useSampleApp } from '../support/sample-app.js';
+
+/** What an interop cell needs of a connected client, whichever library it comes from. */
+interface Connected {
+  /** The protocol revision the client ended up speaking. */
+  readonly version: string | undefined;
+  listTools(): Promise<string[]>;
+  callTool(name: string, args: Record<string, unknown>, onProgress?: (progress: number) => void): Promise<{ isError?: boolean; text: string }>;
+  close(): Promise<void>;
+}
+
+/** The user's answer to every elicitation a cell's client receives. */
+type Answer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' };
+
+function firstText(answer: unknown): { isError?: boolean; text: string } {
+  const result = answer as { content?: { type: string; text?: string }[]; isError?: boolean };
+  const text = result.content?.find((c) => c.type === 'text')?.text ?? '';
+  return result.isError === true ? { isError: true, text } : { text };
+}
+
+/** `@modelcontextprotocol/sdk` v1 at its defaults: `initialize` (2025-11-25), the answer to elicitation POSTed back. */
+async function v1(url: URL, answer: () => Answer): Promise<Connected> {
+  const client = new ClientV1({ name: 'interop-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => answer());
+  const transport = new TransportV1(url);
+  await client.connect(transport);
+  return {
+    version: transport.protocolVersion,
+    listTools: async () => (await client.listTools()).tools.map((t) => t.name),
+    callTool: async (name, args, onProgress) =>
+      firstText(await client.callTool({ name, arguments: args }, undefined, onProgress && { onprogress: (p) => onProgress(p.progress) })),
+    close: () => client.close(),
+  };
+}
+
+/** `@modelcontextprotocol/client` v2, at its default negotiation (legacy) or with `versionNegotiation: {mode: 'auto'}`. */
+async function v2(url: URL, answer: () => Answer, mode?: 'auto'): Promise<Connected> {
+  const client = new ClientV2({ name: 'interop-v2', version: '2.0.0' }, { capabilities: { elicitation: {} }, ...(mode && { versionNegotiation: { mode } }) });
+  client.setRequestHandler('elicitation/create', async () => answer());
+  const transport = new TransportV2(url);
+  await client.connect(transport);
+  return {
+    version: (transport as unknown as { protocolVersion?: string }).protocolVersion ?? client.getNegotiatedProtocolVersion?.(),
+    listTools: async () => (await client.listTools()).tools.map((t) => t.name),
+    callTool: async (name, args, onProgress) =>
+      firstText(await client.callTool({ name, arguments: args }, onProgress && { onprogress: (p: { progress: number }) => onProgress(p.progress) })),
+    close: () => client.close(),
+  };
+}
+
+const CLIENTS = [
+  ['@modelcontextprotocol/sdk v1 (defaults)', (url: URL, answer: () => Answer) => v1(url, answer), '2025-11-25'],
+  ['@modelcontextprotocol/client v2 (defaults)', (url: URL, answer: () => Answer) => v2(url, answer), '2025-11-25'],
+  ["@modelcontextprotocol/client v2 (versionNegotiation: 'auto')", (url: URL, answer: () => Answer) => v2(url, answer, 'auto'), '2026-07-28'],
+] as const;
+
+describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
+  const server = useSampleApp();
+  const url = () => new URL(`http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`);
+  let answer: Answer = { action: 'decline' };
+  let client: Connected | undefined;
+  const connected = async () => (client = await connect(url(), () => answer));
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+  });
+
+  it(`connects and speaks ${revision}`, async () => {
+    expect((await connected()).version).toBe(revision);
+  });
+
+  it('lists the tools and calls one', async () => {
+    const c = await connected();
+    expect(await c.listTools()).toEqual(['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather']);
+    expect(await c.callTool('echo', { text: 'hello over interop' })).toEqual({ text: 'hello over interop' });
+  });
+
+  it('receives progress from a tool that reports it', async () => {
+    const c = await connected();
+    const progress: number[] = [];
+    expect(await c.callTool('reindex_notes', {}, (p) => progress.push(p))).toEqual({ text: 'Reindexed 3 notes.' });
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('finishes an elicitation round: a decline keeps the note, an accept deletes it', async () => {
+    const c = await connected();
+    answer = { action: 'decline' };
+    expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ text: 'Kept "groceries".' });
+    answer = { action: 'accept', content: { confirm: true } };
+    expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ text: 'Deleted "groceries".' });
+    expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ isError: true, text: 'No note titled "groceries".' });
+  });
+});
