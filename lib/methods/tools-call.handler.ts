@@ -47,6 +47,6 @@ export class ToolsCallHandler implements McpMethodHandler {
     // Help's context for the tool it describes is that tool's, outside this call's input channel.
     const contextFor: McpContextFactory = (action, target = name) =>
       target !== name ? new McpContext({ ...facts, tool: target, action }) : action === undefined ? base : base.withAction(action);
-    return this.rounds.settle(inputs, () => this.dispatch.call(tool, args, contextFor), name);
+    return this.rounds.settle(inputs, () => this.dispatch.call(tool, args, contextFor, call.record.era), name);
   }
 }

@@ -54,6 +54,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         code: thrown.code,
         method: record.method === undefined ? undefined : bounded(record.method),
         id: record.id,
+        era: record.era,
       }));
       return sendAnswer(res, thrown.getStatus(), errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
@@ -79,6 +80,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     publish('mcp:method:error', () => ({
       method: record.method === undefined ? undefined : bounded(record.method),
       id: record.id,
+      era: record.era,
       exception: faultKind(fault),
       error: bounded(fault, 500),
       fault,

@@ -1,6 +1,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 
 import type { JsonRpcId } from '../contracts/request-record.js';
+import type { Era } from '../mcp.constants.js';
 
 /**
  * Every telemetry event: one `node:diagnostics_channel` channel per key, whose message has exactly that shape.
@@ -18,25 +19,28 @@ export interface McpTelemetryEvents {
     method?: string;
     /** The request id, when the body was read far enough to know it: match a refusal to a client's request. */
     id?: JsonRpcId;
+    /** The era the request was classified in, once it was. */
+    era?: Era;
   };
   /** The fallthrough answered (a verb the mount does not serve, or a path below it); verb and path bounded. */
   'mcp:wire:fallthrough': { verb: string; path: string; status: number };
   /** A fault past a method was contained (answered -32603). `fault` is what was thrown, for operators only. */
-  'mcp:method:error': { method?: string; id?: JsonRpcId; exception: string; error: string; fault: unknown };
+  'mcp:method:error': { method?: string; id?: JsonRpcId; era?: Era; exception: string; error: string; fault: unknown };
   /** The auth provider faulted; contained and answered 500, never treated as a pass. `fault` is what it threw. */
   'mcp:auth:error': { exception: string; error: string; fault: unknown };
   /** A tool run began. */
-  'mcp:tool:start': { tool: string; action?: string };
+  'mcp:tool:start': { tool: string; action?: string; era: Era };
   /** A tool run ended; `errorKind` says who answered with an error: `dispatch` for the caller's (a gate, help, `refuse()`), `tool` for the tool's. */
   'mcp:tool:stop': {
     tool: string;
+    era: Era;
     action?: string;
     durationMs: number;
     isError: boolean;
     errorKind?: 'dispatch' | 'tool';
   };
   /** A fault out of a tool run was contained (answered as a tool_fault result). `fault` is what was thrown, for operators only. */
-  'mcp:tool:error': { tool: string; action?: string; exception: string; error: string; fault: unknown };
+  'mcp:tool:error': { tool: string; action?: string; era: Era; exception: string; error: string; fault: unknown };
   /** The help tool answered. */
   'mcp:help:called': { tool?: string; action?: string; found: boolean };
   /** A round of a multi round-trip request ended with an input-required result. */

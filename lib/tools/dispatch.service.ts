@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
+import type { Era } from '../mcp.constants.js';
 import { publish } from '../telemetry/channels.js';
 import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
@@ -14,9 +15,9 @@ import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
 @Injectable()
 export class DispatchService {
   /** Dispatches a call; resolves to a tool result unless a thrown value passes containment. */
-  async call(tool: WiredTool, args: Record<string, unknown>, contextFor: McpContextFactory): Promise<ToolCallResult> {
+  async call(tool: WiredTool, args: Record<string, unknown>, contextFor: McpContextFactory, era: Era = 'modern'): Promise<ToolCallResult> {
     const named = typeof args.action === 'string' && tool.help.actions.has(args.action) ? args.action : undefined;
-    publish('mcp:tool:start', () => ({ tool: tool.name, ...(named !== undefined && { action: named }) }));
+    publish('mcp:tool:start', () => ({ tool: tool.name, ...(named !== undefined && { action: named }), era }));
     const started = performance.now();
     const run: ToolRun = { contextFor };
     let result: ToolCallResult | undefined;
@@ -36,6 +37,7 @@ export class DispatchService {
       publish('mcp:tool:error', () => ({
         tool: tool.name,
         ...(run.action !== undefined && { action: run.action }),
+        era,
         exception: faultKind(thrown),
         error: faultMessage(thrown),
         fault: thrown,
@@ -45,6 +47,7 @@ export class DispatchService {
       publish('mcp:tool:stop', () => ({
         tool: tool.name,
         ...(run.action !== undefined && { action: run.action }),
+        era,
         durationMs: performance.now() - started,
         isError: result?.isError === true,
         ...(run.errorKind !== undefined && { errorKind: run.errorKind }),

@@ -16,16 +16,16 @@ describe('tool telemetry', () => {
   it('a successful run: start, then stop with the action, a duration and no error', async () => {
     const events = await record('tasks', { action: 'create', data: { name: 'T', project: 'p' } });
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { tool: 'tasks', action: 'create' } },
-      { channel: 'mcp:tool:stop', message: { tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: false } },
+      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'tasks', action: 'create' } },
+      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: false } },
     ]);
   });
 
   it('a gate refusal: stop with errorKind dispatch, and no action where the call named none the tool has', async () => {
     const events = await record('tasks', { action: 'crate' });
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { tool: 'tasks' } },
-      { channel: 'mcp:tool:stop', message: { tool: 'tasks', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'tasks' } },
+      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'tasks', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
     ]);
   });
 
@@ -38,13 +38,13 @@ describe('tool telemetry', () => {
   it('a caller refusal from a plain tool (refuse()): isError, formatted like fail(), stop with errorKind dispatch', async () => {
     const events = await record('lookup', { id: 'zz' });
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { tool: 'lookup' } },
-      { channel: 'mcp:tool:stop', message: { tool: 'lookup', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'lookup' } },
+      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'lookup', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
     ]);
     const answer = await callTool(app().server, 'lookup', { id: 'zz' });
     expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'Operation failed: no item has id zz' }] });
     const found = await record('lookup', { id: 'a1' });
-    expect(found[1]!.message).toEqual({ tool: 'lookup', durationMs: expect.any(Number), isError: false });
+    expect(found[1]!.message).toEqual({ era: 'modern', tool: 'lookup', durationMs: expect.any(Number), isError: false });
   });
 
   it('a fault: the error event, carrying the thrown error itself, between start and stop; stop with errorKind tool', async () => {
@@ -53,9 +53,9 @@ describe('tool telemetry', () => {
     expect(fault).toBeInstanceOf(RangeError);
     expect((fault as Error).stack).toContain('FaultyTool.error');
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { tool: 'faulty', action: 'error' } },
-      { channel: 'mcp:tool:error', message: { tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line', fault } },
-      { channel: 'mcp:tool:stop', message: { tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
+      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'faulty', action: 'error' } },
+      { channel: 'mcp:tool:error', message: { era: 'modern', tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line', fault } },
+      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
     ]);
   });
 

@@ -1,0 +1,298 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, type Era } from '../../lib/index.js';
+import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { initialize, legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
+import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
+import { ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, sideEffects } from '../support/mrtr-tools.js';
+import { useTestApp } from '../support/suite-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool];
+const accept = (content: Record<string, unknown>) => ({ result: { action: 'accept', content } });
+
+/**
+ * One cell per era (ERAS, closed by `satisfies`): requests of every shape that must be classified in it, each a
+ * tools/call of `echo`, whose `mcp:tool:start` event names the era it ran in.
+ */
+const CLASSIFIED = {
+  modern: [
+    { shape: 'per-request _meta and the modern header', body: rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }), headers: undefined, status: 200 },
+    {
+      shape: '_meta with the protocol fields and a legacy header (then refused by header binding)',
+      body: rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }),
+      headers: { ...mirroredHeaders(rpc('tools/call', { name: 'echo' })), 'mcp-protocol-version': '2025-11-25' },
+      status: 400,
+    },
+    {
+      shape: 'the modern header without _meta (then refused by the protocol-fields check)',
+      body: { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } },
+      headers: { ...legacyHeaders('2026-07-28'), 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+      status: 400,
+    },
+  ],
+  legacy: [
+    {
+      shape: 'no _meta, a 2025-11-25 header',
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } },
+      headers: legacyHeaders(),
+      status: 200,
+    },
+    {
+      shape: 'no _meta, no header',
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } },
+      headers: legacyHeaders(null),
+      status: 200,
+    },
+    {
+      shape: '_meta with a progressToken only',
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: 'p' } } },
+      headers: legacyHeaders('2025-06-18'),
+      status: 200,
+    },
+  ],
+} satisfies Record<Era, { shape: string; body: Record<string, unknown>; headers: Record<string, string> | undefined; status: number }[]>;
+
+describe('two eras on one mount', () => {
+  const app = useTestApp({ providers: TOOLS, options: { instructions: 'Be kind.' } });
+
+  describe.each(ERAS)('era classification: %s', (era) => {
+    it.each(CLASSIFIED[era].map((cell) => [cell.shape, cell] as const))('classifies %s as this era', async (_shape, cell) => {
+      let status = 0;
+      const events = await recordEvents(['mcp:tool:start', 'mcp:wire:reject'], async () => {
+        status = (await legacyPost(app().server, cell.body, cell.headers ?? mirroredHeaders(cell.body))).status;
+      });
+      expect(status).toBe(cell.status);
+      expect(events.map((e) => e.message.era)).toEqual([era]);
+    });
+  });
+
+  describe('initialize', () => {
+    it.each(LEGACY_PROTOCOL_VERSIONS)('negotiates %s, the version the client asked for', async (version) => {
+      const res = await legacyPost(app().server, initialize(version), legacyHeaders(null));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('mcp-session-id')).toBeNull();
+      expect(res.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 'init',
+          result: { protocolVersion: version, capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'test-server', version: '1.0.0' }, instructions: 'Be kind.' },
+        },
+      ]);
+    });
+
+    it.each(['2024-11-05', '2026-07-28', 'draft'])('answers an unserved version (%s) with the newest legacy one', async (version) => {
+      const res = await legacyPost(app().server, initialize(version), legacyHeaders(null));
+      expect(res.messages[0]!.result.protocolVersion).toBe(LEGACY_PROTOCOL_VERSIONS[0]);
+    });
+
+    it('refuses an initialize without clientInfo with 400 + -32602', async () => {
+      const body = initialize();
+      delete (body.params as Record<string, unknown>).clientInfo;
+      const res = await legacyPost(app().server, body, legacyHeaders(null));
+      expect(res.status).toBe(400);
+      expect(res.messages[0]!.error.code).toBe(-32602);
+    });
+
+    it('accepts notifications/initialized with 202 and no body', async () => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect({ status: res.status, messages: res.messages }).toEqual({ status: 202, messages: [] });
+    });
+  });
+
+  describe('the MCP-Protocol-Version header of a legacy request', () => {
+    it.each([
+      ['absent (read as 2025-03-26)', null],
+      ['a served revision', '2025-06-18'],
+    ])('%s: served', async (_case, version) => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(version));
+      expect(res.status).toBe(200);
+    });
+
+    it('naming a revision not served: 400 + -32022 listing the legacy revisions', async () => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders('2024-11-05'));
+      expect(res.status).toBe(400);
+      expect(res.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2024-11-05' } });
+    });
+  });
+
+  describe('legacy methods and results', () => {
+    it('answers ping and logging/setLevel with an empty result', async () => {
+      for (const body of [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'warning' } },
+      ])
+        expect((await legacyPost(app().server, body)).messages[0]).toEqual({ jsonrpc: '2.0', id: body.id, result: {} });
+    });
+
+    it('refuses logging/setLevel with an unknown level (400 + -32602)', async () => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'loud' } });
+      expect(res.status).toBe(400);
+      expect(res.messages[0]!.error.code).toBe(-32602);
+    });
+
+    it('sends results without the fields only 2026-07-28 has (resultType, caching hints, serverInfo _meta)', async () => {
+      const list = (await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).messages[0]!.result;
+      expect(Object.keys(list)).toEqual(['tools']);
+      const call = (await legacyPost(app().server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } })).messages[0]!.result;
+      expect(call).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    });
+
+    it.each([
+      ['server/discover', 'Method not found: "server/discover".'],
+      ['resources/list', 'Method not found: "resources/list" is not served by this server.'],
+    ])('answers %s on the legacy era with 404 + -32601', async (method, message) => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method, params: {} });
+      expect(res.status).toBe(404);
+      expect(res.messages[0]!.error).toEqual({ code: -32601, message });
+    });
+
+    it('still answers a modern initialize (with _meta) 404 + -32601: removed in 2026-07-28', async () => {
+      const body = rpc('initialize', { ...initialize().params, _meta: meta() });
+      const res = await legacyPost(app().server, body, mirroredHeaders(body));
+      expect(res.status).toBe(404);
+      expect(res.messages[0]!.error.code).toBe(-32601);
+    });
+
+    it('sends a legacy request log messages at every level (a stateless server cannot remember logging/setLevel)', async () => {
+      const call = await legacyToolCall(app().server, 'logs', {}, () => 'no-answer');
+      expect(call.messages.filter((m) => m.method === 'notifications/message').map((m) => m.params.level)).toEqual(['debug', 'info', 'warning', 'error']);
+    });
+  });
+
+  describe('input requests on the legacy era: a server-to-client request on the call stream, answered by a POST', () => {
+    it('asks, takes the answer (202), and resumes the tool, which runs once', async () => {
+      sideEffects.length = 0;
+      const call = await legacyToolCall(app().server, 'confirm_delete', { file: 'a.txt' }, () => accept({ confirm: true }));
+      const asked = call.messages.filter((m) => m.method === 'elicitation/create');
+      expect(asked).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: expect.stringMatching(/^mcp-input-[0-9a-f-]{36}$/),
+          method: 'elicitation/create',
+          params: { message: 'Delete a.txt?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } },
+        },
+      ]);
+      expect(call.answerStatuses).toEqual([202]);
+      expect(call.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 'call-confirm_delete', result: { content: [{ type: 'text', text: 'Deleted a.txt.' }] } });
+      expect(sideEffects).toEqual(['deleted a.txt']);
+    });
+
+    it('sends several requests at once and takes their answers in any order', async () => {
+      const replies: Record<string, unknown> = {
+        'elicitation/create': { action: 'accept', content: { name: 'Ada' } },
+        'sampling/createMessage': { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' },
+        'roots/list': { roots: [{ uri: 'file:///work' }] },
+      };
+      const call = await legacyToolCall(app().server, 'gather', {}, (request) => ({ result: replies[request.method] }));
+      expect(call.answerStatuses).toEqual([202, 202, 202]);
+      expect(call.messages.at(-1)!.result.content[0].text).toBe('Hello Ada; roots: file:///work');
+    });
+
+    it('turns a client that answers "method not found" into -32021 for the tool, which may do without', async () => {
+      const call = await legacyToolCall(app().server, 'degrade', {}, () => ({ error: { code: -32601, message: 'Method not found' } }));
+      expect(call.messages.at(-1)!.result.content[0].text).toBe('without sampling');
+    });
+
+    it('refuses an answer that does not match what was asked (-32602), and the tool never sees it', async () => {
+      sideEffects.length = 0;
+      const call = await legacyToolCall(app().server, 'confirm_delete', { file: 'b.txt' }, () => accept({ confirm: 'yes' }));
+      expect(call.messages.at(-1)!.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response' } });
+      expect(sideEffects).toEqual([]);
+    });
+
+    it('refuses an answer to a request no one asked (400 + -32600), naming why', async () => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 'mcp-input-forged', result: { action: 'accept' } });
+      expect(res.status).toBe(400);
+      expect(res.messages[0]!.error).toMatchObject({ code: -32600, message: expect.stringContaining('no input request with this id waits') });
+    });
+
+    it('withdraws the requests of a call whose client went away: nothing is left waiting', async () => {
+      const pending = app().app.get(PendingInputRequests);
+      const abort = new AbortController();
+      const call = legacyToolCall(app().server, 'confirm_delete', { file: 'c.txt' }, () => (abort.abort(), 'no-answer'), { signal: abort.signal }).catch(() => 'aborted');
+      expect(await call).toBe('aborted');
+      for (let i = 0; i < 50 && pending.size > 0; i++) await sleep(10);
+      expect(pending.size).toBe(0);
+    });
+  });
+});
+
+describe('bounds on the legacy era’s pending input requests', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [ConfirmDeleteTool],
+      options: {
+        legacyInputRequests: { maxPending: 1, timeoutMs: 300 },
+        auth: { authenticate: (req) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'anonymous') }) },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('fails a request the client never answers after timeoutMs, as a fault of the tool that waited', async () => {
+    const call = await legacyToolCall(t.server, 'confirm_delete', { file: 'a.txt' }, () => 'no-answer');
+    const final = call.messages.at(-1)!;
+    expect(final.result.isError).toBe(true);
+    expect(JSON.parse(final.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('did not answer input request') });
+    expect(t.app.get(PendingInputRequests).size).toBe(0);
+  });
+
+  it('refuses one more request than maxPending with a clear error, and serves again once one settles', async () => {
+    let first: ((value: unknown) => void) | undefined;
+    const waiting = legacyToolCall(t.server, 'confirm_delete', { file: 'a.txt' }, () => (first?.(undefined), 'no-answer'));
+    await new Promise((resolve) => (first = resolve));
+    const refused = await legacyToolCall(t.server, 'confirm_delete', { file: 'b.txt' }, () => 'no-answer');
+    expect(refused.status).toBe(503);
+    expect(refused.messages[0]!.error).toMatchObject({ code: -32603, data: { reason: 'too_many_pending_input_requests' } });
+    await waiting;
+    const served = await legacyToolCall(t.server, 'confirm_delete', { file: 'c.txt' }, () => accept({ confirm: false }));
+    expect(served.messages.at(-1)!.result.content[0].text).toBe('Kept c.txt (accept).');
+  });
+
+  it("takes an answer only from the caller that was asked: another subject's answer is refused and changes nothing", async () => {
+    const call = await legacyToolCall(
+      t.server,
+      'confirm_delete',
+      { file: 'd.txt' },
+      (request) => {
+        void legacyPost(
+          t.server,
+          { jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { confirm: true } } },
+          legacyHeaders('2025-11-25', { 'x-user': 'mallory' }),
+        ).then((res) => expect(res.status).toBe(400));
+        return { result: { action: 'decline' } };
+      },
+      { headers: legacyHeaders('2025-11-25', { 'x-user': 'alice' }) },
+    );
+    expect(call.answerStatuses).toEqual([202]);
+    expect(call.messages.at(-1)!.result.content[0].text).toBe('Kept d.txt (decline).');
+  });
+});
+
+describe('the eras option', () => {
+  const legacyRequest = { body: initialize(), headers: legacyHeaders(null) };
+  const modernRequest = { body: rpc('tools/list'), headers: mirroredHeaders(rpc('tools/list')) };
+  const CELLS = {
+    both: { legacy: 200, modern: 200 },
+    modern: { legacy: 400, modern: 200 },
+    legacy: { legacy: 200, modern: 400 },
+  } as const;
+
+  it.each(Object.entries(CELLS))('%s: a legacy initialize and a modern request are answered as the option says', async (eras, expected) => {
+    const t = await createTestApp({ options: { eras: eras as keyof typeof CELLS } });
+    try {
+      const legacy = await legacyPost(t.server, legacyRequest.body, legacyRequest.headers);
+      const modern = await legacyPost(t.server, modernRequest.body, modernRequest.headers);
+      expect({ legacy: legacy.status, modern: modern.status }).toEqual(expected);
+      if (eras === 'modern') expect(legacy.messages[0]!.error).toMatchObject({ code: -32602, data: { supported: ['2026-07-28'] } });
+      if (eras === 'legacy') expect(modern.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS] } });
+    } finally {
+      await t.close();
+    }
+  });
+});
