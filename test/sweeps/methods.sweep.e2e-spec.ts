@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { MCP_METHODS, REMOVED_METHODS, type McpMethod } from '../../lib/index.js';
+import { LEGACY_METHODS, MCP_METHODS, REMOVED_METHODS, type LegacyMethod, type McpMethod } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -25,6 +26,30 @@ const CELLS = {
   'completion/complete': { params: { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: 'b' } }, served: false },
   'subscriptions/listen': { params: { notifications: { toolsListChanged: true } }, served: false },
 } satisfies Record<McpMethod, { params: Record<string, unknown>; served: boolean; result?: string }>;
+
+/**
+ * One cell per method of LEGACY_METHODS: a valid legacy request, and the top-level keys of its result when this
+ * build serves it (a legacy result carries none of `resultType`, `ttlMs`, `cacheScope`); else 404 + -32601.
+ */
+const LEGACY_CELLS = {
+  initialize: { params: initialize().params, result: ['protocolVersion', 'capabilities', 'serverInfo'] },
+  ping: { params: {}, result: [] },
+  'logging/setLevel': { params: { level: 'info' }, result: [] },
+  'tools/list': { params: {}, result: ['tools'] },
+  'tools/call': { params: { name: 'echo', arguments: { text: 'x' } }, result: ['content'] },
+  'resources/list': { params: {} },
+  'resources/templates/list': { params: {} },
+  'resources/read': { params: { uri: 'test://x' } },
+  'resources/subscribe': { params: { uri: 'test://x' } },
+  'resources/unsubscribe': { params: { uri: 'test://x' } },
+  'prompts/list': { params: {} },
+  'prompts/get': { params: { name: 'p' } },
+  'completion/complete': { params: { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: 'b' } } },
+  'tasks/get': { params: { taskId: 't' } },
+  'tasks/result': { params: { taskId: 't' } },
+  'tasks/list': { params: {} },
+  'tasks/cancel': { params: { taskId: 't' } },
+} satisfies Record<LegacyMethod, { params: Record<string, unknown>; result?: string[] }>;
 
 describe('methods sweep', () => {
   let t: TestApp;
@@ -56,6 +81,20 @@ describe('methods sweep', () => {
         expect(res.body.error.code).toBe(-32601);
       });
       expect(mark).toEqual({ rejecter: 'method-routing', reason: 'removed_method' });
+    });
+  });
+
+  describe.each(LEGACY_METHODS)('legacy method %s', (method) => {
+    const cell: { params: Record<string, unknown>; result?: string[] } = LEGACY_CELLS[method];
+    it(cell.result ? 'is served on the legacy era: 200 and a result in the legacy shape' : 'is not served: 404 + -32601', async () => {
+      const res = await legacyPost(t.server, { jsonrpc: '2.0', id: `l-${method}`, method, params: cell.params }, legacyHeaders(method === 'initialize' ? null : '2025-11-25'));
+      if (cell.result) {
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.messages[0]!.result).sort()).toEqual([...cell.result].sort());
+      } else {
+        expect(res.status).toBe(404);
+        expect(res.messages[0]).toMatchObject({ id: `l-${method}`, error: { code: -32601 } });
+      }
     });
   });
 });
