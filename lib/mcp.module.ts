@@ -5,14 +5,10 @@ import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
 import { createMcpController, createProtectedResourceMetadataController } from './mcp.controller.js';
 import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
-import { InitializeHandler } from './methods/initialize.handler.js';
+import { ListPages } from './methods/list-pages.js';
+import { METHOD_HANDLER_PROVIDERS } from './methods/method-handlers.js';
 import { MethodRouter } from './methods/method-router.js';
-import { PingHandler } from './methods/ping.handler.js';
-import { ServerCapabilities } from './methods/server-capabilities.js';
-import { ServerDiscoverHandler } from './methods/server-discover.handler.js';
-import { SetLevelHandler } from './methods/set-level.handler.js';
-import { ToolsCallHandler } from './methods/tools-call.handler.js';
-import { ToolsListHandler } from './methods/tools-list.handler.js';
+import { CAPABILITY_SOURCES_PROVIDER, ServerCapabilities } from './methods/server-capabilities.js';
 import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
@@ -90,14 +86,11 @@ export class McpModule extends McpConfigurableModule {
       ToolExplorer,
       DispatchService,
       ServerCapabilities,
-      ServerDiscoverHandler,
-      ToolsListHandler,
+      CAPABILITY_SOURCES_PROVIDER,
       MrtrRounds,
-      ToolsCallHandler,
-      InitializeHandler,
-      PingHandler,
-      SetLevelHandler,
       PendingInputRequests,
+      ListPages,
+      ...METHOD_HANDLER_PROVIDERS,
       MethodRouter,
     ];
     return {

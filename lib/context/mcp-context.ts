@@ -16,8 +16,13 @@ export interface McpContextInit {
   readonly record: McpRequestRecord;
   /** The request headers as Node parsed them. */
   readonly headers: IncomingHttpHeaders;
-  readonly tool: string;
+  /** The tool being run (a tools/call). */
+  readonly tool?: string;
   readonly action?: string;
+  /** The resource being read (a resources/read): its URI. */
+  readonly resource?: string;
+  /** The prompt being got (a prompts/get). */
+  readonly prompt?: string;
   /** Fires when the client goes away before the answer is complete. */
   readonly signal: AbortSignal;
   readonly inputs?: InputChannel;
@@ -49,10 +54,14 @@ export class McpContext {
 
   /** The request headers as Node parsed them. */
   readonly headers: IncomingHttpHeaders;
-  /** The tool being run. */
-  readonly tool: string;
+  /** The tool being run (a tools/call). */
+  readonly tool: string | undefined;
   /** The action being run (action tools only). */
   readonly action: string | undefined;
+  /** The resource being read (a resources/read): the URI asked for. */
+  readonly resource: string | undefined;
+  /** The prompt being got (a prompts/get). */
+  readonly prompt: string | undefined;
   /** Fires when the client closes the stream or disconnects before the answer is complete. */
   readonly signal: AbortSignal;
 
@@ -65,6 +74,8 @@ export class McpContext {
     this.headers = init.headers;
     this.tool = init.tool;
     this.action = init.action;
+    this.resource = init.resource;
+    this.prompt = init.prompt;
     this.signal = init.signal;
     this.protocolVersion = meta[META_KEYS.protocolVersion] as string;
     this.clientCapabilities = (meta[META_KEYS.clientCapabilities] as Record<string, unknown>) ?? {};
@@ -76,7 +87,7 @@ export class McpContext {
 
   /** Sends log messages to the client, at or above the level the request asked for (`_meta` logLevel). Built on first use. */
   get log(): McpRequestLogger {
-    const name = this.action === undefined ? this.tool : `${this.tool}.${this.action}`;
+    const name = this.action === undefined ? (this.tool ?? this.prompt ?? this.resource) : `${this.tool}.${this.action}`;
     const level = this.init.record.meta?.[META_KEYS.logLevel] as McpLogLevel | undefined;
     return (this.logger ??= new McpRequestLogger(level, this.init.answer, name));
   }

@@ -9,14 +9,9 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { quoted } from '../util/bounded.js';
-import { InitializeHandler } from './initialize.handler.js';
 import { CACHEABLE_METHODS, LEGACY_REQUEST_DEFINITIONS, REQUEST_DEFINITIONS, isLegacyMethod, isMcpMethod, isRemovedMethod, type McpMethod } from './mcp-methods.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
-import { PingHandler } from './ping.handler.js';
-import { ServerDiscoverHandler } from './server-discover.handler.js';
-import { SetLevelHandler } from './set-level.handler.js';
-import { ToolsCallHandler } from './tools-call.handler.js';
-import { ToolsListHandler } from './tools-list.handler.js';
+import { MCP_METHOD_HANDLERS } from './method-handlers.js';
 
 /**
  * Method routing, the last stage before a handler, per era: an unserved method (unknown in the era, removed in
@@ -35,14 +30,9 @@ export class MethodRouter {
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
     private readonly schema: ProtocolSchema,
     private readonly legacySchema: LegacyProtocolSchema,
-    discover: ServerDiscoverHandler,
-    toolsList: ToolsListHandler,
-    toolsCall: ToolsCallHandler,
-    initialize: InitializeHandler,
-    ping: PingHandler,
-    setLevel: SetLevelHandler,
+    @Inject(MCP_METHOD_HANDLERS) handlers: readonly McpMethodHandler[],
   ) {
-    for (const handler of [discover, toolsList, toolsCall, initialize, ping, setLevel]) {
+    for (const handler of handlers) {
       for (const era of handler.eras) this.handlers[era].set(handler.method, handler);
       const [definition, checks] = this.definition(handler.method);
       checks.validator(definition);

@@ -1,23 +1,33 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type Provider } from '@nestjs/common';
 
+import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
 
+/** Every capability source: a registry not listed here advertises nothing. */
+export const CAPABILITY_SOURCES = [ToolRegistry] as const;
+
+/** Injection token of the capability sources, as instances. */
+export const MCP_CAPABILITY_SOURCES = Symbol.for('nest-mcp.capability-sources');
+
+/** The capability sources' list provider (the sources themselves are provided where they live). */
+export const CAPABILITY_SOURCES_PROVIDER: Provider = {
+  provide: MCP_CAPABILITY_SOURCES,
+  useFactory: (...sources: CapabilitySource[]) => sources,
+  inject: [...CAPABILITY_SOURCES],
+};
+
 /**
- * The capabilities advertised in `server/discover`: exactly those whose methods are served. `tools` (every mount
- * has the help tool) and with it `logging`, since any tool may log once a request asks for a level; see
- * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging.
+ * The capabilities advertised in `server/discover` and `initialize`: exactly those whose methods are served,
+ * gathered from what module init wired in, so advertised and routed never disagree.
  */
 @Injectable()
 export class ServerCapabilities {
-  constructor(private readonly tools: ToolRegistry) {}
+  constructor(@Inject(MCP_CAPABILITY_SOURCES) private readonly sources: readonly CapabilitySource[]) {}
 
   /** The capabilities object (MCP `ServerCapabilities`). */
-  current(): Record<string, Record<string, unknown>> {
-    const capabilities: Record<string, Record<string, unknown>> = {};
-    if (this.tools.size > 0) {
-      capabilities.tools = {};
-      capabilities.logging = {};
-    }
+  current(): Capabilities {
+    const capabilities: Capabilities = {};
+    for (const source of this.sources) source.contribute(capabilities);
     return capabilities;
   }
 }

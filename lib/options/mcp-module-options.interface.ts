@@ -116,6 +116,12 @@ export interface McpModuleOptions {
    */
   eras?: 'both' | 'modern' | 'legacy';
   /**
+   * How many items a page of a list method (`tools/list`, and the resource and prompt lists) holds; a longer list
+   * is paginated with opaque, tamper-evident cursors.
+   * @default 100
+   */
+  pageSize?: number;
+  /**
    * Bounds on the legacy era's input requests (a tool's `ctx.elicit`, `ctx.sample`, `ctx.listRoots` sent to the
    * client as a server-to-client request, waiting for its answer in this process): how many may wait at once
    * on this mount, and how long each may wait.

@@ -124,6 +124,7 @@ export const MODULE_OPTION_RULES = {
     if (v.ttlMs !== undefined && (!Number.isSafeInteger(v.ttlMs) || (v.ttlMs as number) <= 0)) return `ttlMs must be a positive integer (milliseconds)${got(v.ttlMs)}`;
     return undefined;
   },
+  pageSize: (v) => (Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= 10_000 ? undefined : 'must be an integer from 1 to 10000 (items per page)'),
   eras: (v) => (v === 'both' || v === 'modern' || v === 'legacy' ? undefined : 'must be "both", "modern" or "legacy"'),
   legacyInputRequests: (v) => {
     if (!isPlainObject(v)) return 'must be an object { maxPending?, timeoutMs? }';

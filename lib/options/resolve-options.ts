@@ -59,6 +59,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     }),
     telemetryLogger: o.telemetryLogger ?? 'faults',
     eras: o.eras ?? 'both',
+    pageSize: o.pageSize ?? 100,
     legacyInputRequests: Object.freeze({ ...DEFAULT_LEGACY_INPUT_REQUESTS, ...o.legacyInputRequests }),
   });
 }

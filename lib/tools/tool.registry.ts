@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { McpContext } from '../context/mcp-context.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
+import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
 import type { ToolCallResult } from './tool.interfaces.js';
@@ -51,7 +52,7 @@ export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * for any tool but the framework's, is a `McpConfigurationError` at module init.
  */
 @Injectable()
-export class ToolRegistry implements HeaderAnnotationLookup {
+export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
   private readonly tools = new Map<string, WiredTool>();
   private sorted: WiredTool[] = [];
 
@@ -88,6 +89,13 @@ export class ToolRegistry implements HeaderAnnotationLookup {
   /** The header annotations of the tool wired in under `tool` (the header-binding check's lookup). */
   annotationsOf(tool: string): readonly HeaderAnnotation[] {
     return this.tools.get(tool)?.headerAnnotations ?? [];
+  }
+
+  /** `tools` when any tool is wired in (always: help is), and with it `logging`, since any tool may log. */
+  contribute(into: Capabilities): void {
+    if (this.tools.size === 0) return;
+    into.tools = {};
+    into.logging = {};
   }
 
   /** Every tool, sorted by name. */

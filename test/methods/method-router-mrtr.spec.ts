@@ -19,12 +19,7 @@ async function router(): Promise<MethodRouter> {
     options,
     await ProtocolSchema.vendored(),
     new LegacyProtocolSchema(),
-    h('server/discover', ['modern']),
-    h('tools/list', ['modern']),
-    h('tools/call', ['modern']),
-    h('initialize', ['legacy']),
-    h('ping', ['legacy']),
-    h('logging/setLevel', ['legacy']),
+    [h('server/discover', ['modern']), h('tools/list', ['modern']), h('tools/call', ['modern'])],
   );
 }
 

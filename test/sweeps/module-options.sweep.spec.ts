@@ -34,6 +34,7 @@ const CELLS = {
   requestState: { bad: { secrets: ['too-short'] }, names: 'secrets[0] is 9 bytes', good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
   telemetryLogger: { bad: true, names: 'got true', good: 'all' },
   eras: { bad: 'old', names: 'got "old"', good: 'modern' },
+  pageSize: { bad: 0, names: 'got 0', good: 25 },
   legacyInputRequests: { bad: { maxPending: 0 }, names: 'maxPending must be a positive integer, got 0', good: { maxPending: 10, timeoutMs: 5000 } },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown }>;
 

@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { RequestStateCodec } from '../contracts/request-state-codec.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+
+/** One page of a list result: the items, and the cursor of the next page when more remain. */
+export interface ListPage<T> {
+  readonly items: readonly T[];
+  readonly nextCursor?: string;
+}
+
+/** The longest cursor opened; a longer one is refused unread. */
+const CURSOR_MAX_CHARS = 4096;
+
+/**
+ * Pagination of the list methods: pages of `pageSize` items in the list's stable order, each but the last naming
+ * the next by an opaque cursor. A cursor is sealed by the requestState codec (so any instance sharing its keys
+ * can continue a listing) and bound to the mount and the list method; one that is malformed, altered, or another
+ * list's is refused with 400 + -32602 (`data.reason: "invalid_cursor"`). A cursor past the end of a list that
+ * shrank gives an empty last page.
+ */
+@Injectable()
+export class ListPages {
+  constructor(
+    @Inject(RequestStateCodec) private readonly codec: RequestStateCodec,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** The page of `items` (in their stable order) that `cursor` names; the first when there is no cursor. */
+  async page<T>(list: string, items: readonly T[], cursor: unknown): Promise<ListPage<T>> {
+    const from = cursor === undefined ? 0 : await this.offset(list, cursor);
+    const to = from + this.options.pageSize;
+    if (to >= items.length) return { items: from === 0 ? items : items.slice(from) };
+    return { items: items.slice(from, to), nextCursor: await this.codec.seal(JSON.stringify({ k: 'cursor', m: this.options.path, l: list, o: to })) };
+  }
+
+  private async offset(list: string, cursor: unknown): Promise<number> {
+    const opened = typeof cursor === 'string' && cursor.length <= CURSOR_MAX_CHARS ? await this.codec.open(cursor) : undefined;
+    let payload: unknown;
+    try {
+      payload = opened?.ok ? JSON.parse(opened.payload) : undefined;
+    } catch {
+      payload = undefined;
+    }
+    if (
+      isPlainObject(payload) &&
+      payload.k === 'cursor' &&
+      payload.m === this.options.path &&
+      payload.l === list &&
+      Number.isSafeInteger(payload.o) &&
+      (payload.o as number) > 0
+    )
+      return payload.o as number;
+    throw new McpMethodError(
+      JSON_RPC_CODES.invalidParams,
+      `Invalid params: cursor is not one this server issued for ${list}; list again without a cursor.`,
+      { reason: 'invalid_cursor' },
+      400,
+    );
+  }
+}
