@@ -30,7 +30,7 @@ function invalidAnswer(place: AnswerPlace, what: string, problems: ReturnType<ty
  * Reads one answer (from `inputResponses` or `requestState`) as the kind asked for: it reaches the tool only once it
  * parses as that kind's result and, for an accepted form elicitation, `content` matches the requested schema;
  * otherwise -32602 `invalid_input_response`.
- * Proven by: test/e2e/mrtr.e2e-spec.ts ("refuses an answer …")
+ * Proven by: test/e2e/mrtr.e2e-spec.ts ("refuses an answer …", "hands an accepted URL-mode elicitation …")
  */
 export function readAnswer(
   kind: InputKind,

@@ -43,7 +43,7 @@ const clientCapabilityMissing = (what: string, required: Record<string, unknown>
  *   unless the handler misused an input request (that fault is the answer).
  * - Capabilities: a kind the client capabilities lack rejects at once with -32021 (catchable).
  * - Carried: the answers consumed and the tool state are sealed into the next `requestState`.
- * Proven by: test/e2e/mrtr.e2e-spec.ts
+ * Proven by: test/e2e/mrtr.e2e-spec.ts, test/e2e/mrtr-capabilities.e2e-spec.ts (capabilities)
  */
 export class MrtrRound implements InputChannel {
   /** 1 for a first call, n + 1 when the client echoed the state of round n. */

@@ -9,7 +9,7 @@ import type { ValueGate } from './value-gate.js';
  * under `"error"` and a help pointer under `"help"`. The order is load-bearing: names before types, the action
  * before the data, presence before keys, keys before values (the value gate only meets known keys). What each
  * gate answers: docs/tools.md.
- * Proven by: test/sweeps/dispatch-gates.sweep.e2e-spec.ts (one cell per gate, derived from this list).
+ * Proven by: test/sweeps/dispatch-gates.sweep.e2e-spec.ts (one cell per gate, in the order docs/tools.md documents).
  * @publicApi
  */
 export const DISPATCH_GATES = [

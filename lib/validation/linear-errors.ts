@@ -3,7 +3,7 @@
  * failing references cost O(N²) on the event loop (hours for a few megabytes). Appending in place keeps the same
  * errors in the same order at O(N), so every ajv instance checking caller input with `allErrors` uses it.
  * Proven by: test/e2e/pipeline.e2e-spec.ts ("… in time linear in their number"),
- * test/e2e/tool-results.e2e-spec.ts ("… under a recursive $ref …")
+ * test/e2e/plain-tools.e2e-spec.ts ("… under a recursive $ref …")
  */
 const CONCAT = /\bvErrors\.concat\(/g;
 const APPEND = '((into, from) => { for (let i = 0; i < from.length; i++) into.push(from[i]); return into; })(vErrors, ';

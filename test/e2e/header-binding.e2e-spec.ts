@@ -190,6 +190,13 @@ describe('header binding: mirrored headers must match the body', () => {
       expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'header_mismatch' });
     });
 
+    it('refuses a header sent for an argument that is null', async () => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, call('mirror', { region: null }), { 'mcp-param-region': 'us' })));
+      expectMismatch(res, 'Mcp-Param-Region');
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'header_mismatch' });
+    });
+
     it('ignores an Mcp-Param-* header that no annotation declares', async () => {
       expectServed(await post(t.server, call('test_x_mcp_header', { region: 'eu' }), { 'mcp-param-region': 'eu', 'mcp-param-level': '999' }));
     });

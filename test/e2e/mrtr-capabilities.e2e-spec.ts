@@ -15,14 +15,37 @@ describe('client capabilities of input requests (read from this request only)', 
   afterAll(() => t.close());
 
   describe.each([
-    ['form elicitation', 'form', {}, { elicitation: {} }, { elicitation: {} }],
-    ['form elicitation from a client that lists only URL mode', 'form', { elicitation: { url: {} } }, { elicitation: { form: {} } }, { elicitation: { form: {} } }],
-    ['URL elicitation', 'url', { elicitation: {} }, { elicitation: { url: {} } }, { elicitation: { url: {} } }],
-    ['sampling', 'sampling', { elicitation: {}, roots: {} }, { sampling: {} }, { sampling: {} }],
-    ['sampling with tools', 'sampling_tools', { sampling: {} }, { sampling: { tools: {} } }, { sampling: { tools: {} } }],
-    ['sampling with context inclusion', 'sampling_context', { sampling: {} }, { sampling: { context: {} } }, { sampling: { context: {} } }],
-    ['roots', 'roots', { sampling: {}, elicitation: {} }, { roots: {} }, { roots: {} }],
-  ])('%s', (_name, kind, without, required, enough) => {
+    ['form elicitation', 'form', {}, { elicitation: {} }, { elicitation: {} }, ['elicit-1', 'elicitation/create']],
+    [
+      'form elicitation from a client that lists only URL mode',
+      'form',
+      { elicitation: { url: {} } },
+      { elicitation: { form: {} } },
+      { elicitation: { form: {} } },
+      ['elicit-1', 'elicitation/create'],
+    ],
+    ['URL elicitation', 'url', { elicitation: {} }, { elicitation: { url: {} } }, { elicitation: { url: {} } }, ['elicit-1', 'elicitation/create']],
+    ['sampling', 'sampling', { elicitation: {}, roots: {} }, { sampling: {} }, { sampling: {} }, ['sample-1', 'sampling/createMessage']],
+    ['sampling with tools', 'sampling_tools', { sampling: {} }, { sampling: { tools: {} } }, { sampling: { tools: {} } }, ['sample-1', 'sampling/createMessage']],
+    [
+      'sampling with a tool choice',
+      'sampling_tool_choice',
+      { sampling: {} },
+      { sampling: { tools: {} } },
+      { sampling: { tools: {} } },
+      ['sample-1', 'sampling/createMessage'],
+    ],
+    [
+      'sampling with context inclusion',
+      'sampling_context',
+      { sampling: {} },
+      { sampling: { context: {} } },
+      { sampling: { context: {} } },
+      ['sample-1', 'sampling/createMessage'],
+    ],
+    ['sampling that includes no context', 'sampling_no_context', { elicitation: {} }, { sampling: {} }, { sampling: {} }, ['sample-1', 'sampling/createMessage']],
+    ['roots', 'roots', { sampling: {}, elicitation: {} }, { roots: {} }, { roots: {} }, ['roots-1', 'roots/list']],
+  ])('%s', (_name, kind, without, required, enough, [key, method]) => {
     it(`is 400 + -32021 with data.requiredCapabilities ${JSON.stringify(required)} when undeclared`, async () => {
       const res = await callTool(t.server, 'ask', { kind }, { capabilities: without });
       expect(res.status).toBe(400);
@@ -32,10 +55,11 @@ describe('client capabilities of input requests (read from this request only)', 
       expect(res.body.error.message).toMatch(/^Missing required client capability: /);
     });
 
-    it('is an input-required result when declared', async () => {
+    it(`is an input-required result when declared, asking ${method} under the key ${key}`, async () => {
       const res = await callTool(t.server, 'ask', { kind }, { capabilities: enough });
       expect(res.status).toBe(200);
       expect(res.body.result.resultType).toBe('input_required');
+      expect(Object.entries(res.body.result.inputRequests).map(([k, r]: [string, any]) => [k, r.method])).toEqual([[key, method]]);
     });
   });
 

@@ -215,6 +215,12 @@ describe('multi round-trip requests: tools/call', () => {
     });
   });
 
+  it('lists a request made a few microtasks after another in the same result: a pending request rejects only after the macrotask', async () => {
+    const res = await callTool(t.server, 'staggered', {});
+    expectCallToolResponse(res.body);
+    expect(Object.keys(res.body.result.inputRequests)).toEqual(['first', 'later']);
+  });
+
   it('derives keys from call order per kind when the tool gives none', async () => {
     const res = await callTool(t.server, 'default_keys', {});
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['elicit-1', 'elicit-2', 'sample-1']);
@@ -253,6 +259,13 @@ describe('multi round-trip requests: tools/call', () => {
     const res = await callTool(t.server, 'swallow', {});
     expect(res.body.result.resultType).toBe('input_required');
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['ok']);
+  });
+
+  it('hands an accepted URL-mode elicitation to the tool: no content, and no requested schema to match', async () => {
+    const res = await callTool(t.server, 'ask', { kind: 'url' }, { capabilities: { elicitation: { url: {} } }, inputResponses: { 'elicit-1': { action: 'accept' } } });
+    expect(res.status).toBe(200);
+    expectCallToolResponse(res.body);
+    expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: JSON.stringify({ action: 'accept' }) }] });
   });
 
   describe('refuses an answer that does not parse as what was asked (-32602, 400), before the tool sees it', () => {

@@ -136,7 +136,7 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
 describe('origin check with allowedOrigins and allowedHosts, on loopback', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ options: { allowedOrigins: ['https://app.example.com', 'null'], allowedHosts: ['mcp.example.com'] } });
+    t = await createTestApp({ options: { allowedOrigins: ['https://app.example.com', 'null'], allowedHosts: ['mcp.example.com', 'Cased.Example.COM'] } });
   });
   afterAll(() => t.close());
 
@@ -156,7 +156,7 @@ describe('origin check with allowedOrigins and allowedHosts, on loopback', () =>
     },
   );
 
-  it.each(['mcp.example.com', 'MCP.Example.COM'])('serves a listed Host %s (compared without case)', async (host) => {
+  it.each(['mcp.example.com', 'MCP.Example.COM', 'cased.example.com'])('serves a listed Host %s (compared without case, either side)', async (host) => {
     await expectServed(() => discover(t, [['Host', host]]));
   });
 

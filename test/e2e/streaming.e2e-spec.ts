@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
-import { FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
+import { BadProgressTool, FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { answerMessages, finalMessage, sseMessages } from '../support/sse.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -25,7 +25,7 @@ function expectStream(res: { status: number; headers: Record<string, string> }):
 describe('answers over JSON or SSE: progress, log messages, cancellation', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [ProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool] });
+    t = await createTestApp({ providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool] });
   });
   afterAll(() => t.close());
 
@@ -46,6 +46,12 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse((last as any).result.content[0].text)).toEqual({ sent: [true, true, false, false, true] });
     });
 
+    it('refuses a progress value that is not a finite number with a TypeError, sending nothing', async () => {
+      const res = await callTool(t.server, 'bad_progress', {}, { meta: { progressToken: 'bad' } });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ thrown: ['TypeError', 'TypeError', 'TypeError'] });
+    });
+
     it('echoes an integer token as an integer', async () => {
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 7 } });
       expect(sseMessages(res.text)[0]!.params).toMatchObject({ progressToken: 7 });
@@ -64,14 +70,17 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
     });
 
-    it.each(['application/json, text/event-stream;q=0', 'application/json, text/event-stream; q=0.000', 'application/json, */*;q=0', 'text/event-stream;q=0, */*'])(
-      'never answers SSE to a client whose Accept gives text/event-stream the weight 0 (%s)',
-      async (accept) => {
-        const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
-        expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
-      },
-    );
+    it.each([
+      'application/json, text/event-stream;q=0',
+      'application/json, text/event-stream; q=0.000',
+      'application/json, */*;q=0',
+      'text/event-stream;q=0, */*',
+      '*/*;q=0.5, text/event-stream;q=0',
+    ])('never answers SSE to a client whose Accept gives text/event-stream the weight 0 (%s)', async (accept) => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
+    });
 
     it.each(['application/json;q=0.9, text/event-stream;q=0.1', 'text/*;q=0.5', 'text/event-stream;q=1, */*;q=0'])(
       'answers SSE when Accept admits it with a weight (%s)',
@@ -140,13 +149,31 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: [false, false, true, true] });
     });
 
-    it('sends every level at debug', async () => {
+    it("sends every level at debug, each message's data as the tool wrote it", async () => {
       const res = await callTool(t.server, 'logs', {}, { meta: { [LOG_LEVEL]: 'debug' } });
       expect(
         sseMessages(res.text)
           .filter((m) => m.method)
-          .map((m) => (m.params as any).level),
-      ).toEqual(['debug', 'info', 'warning', 'error']);
+          .map((m) => [(m.params as any).level, (m.params as any).data]),
+      ).toEqual([
+        ['debug', 'debug line'],
+        ['info', { step: 'info' }],
+        ['warning', 'warning line'],
+        ['error', 'error line'],
+      ]);
+    });
+
+    it.each([
+      ['info', [false, true, true, true]],
+      ['notice', [false, false, true, true]],
+      ['error', [false, false, false, true]],
+      ['critical', [false, false, false, false]],
+    ])('ranks the levels as RFC 5424 does: at %s, sends debug, info, warning, error as %j', async (level, sent) => {
+      const res = await callTool(t.server, 'logs', {}, { meta: { [LOG_LEVEL]: level } });
+      const text = res.headers['content-type'].startsWith('text/event-stream')
+        ? (sseMessages(res.text).at(-1) as any).result.content[0].text
+        : res.body.result.content[0].text;
+      expect(JSON.parse(text)).toEqual({ sent });
     });
 
     it('refuses an unknown log level (400 + -32602)', async () => {
@@ -240,6 +267,16 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(left.events).toEqual([{ method: 'tools/call' }]);
       expect(left.writesAfter).toBe(0);
       expect((await callTool(t.server, 'progress', {})).status).toBe(200);
+    });
+
+    it('a request answered in full, over SSE or JSON, is no cancellation: no mcp:request:cancelled when its stream closes', async () => {
+      let answers: { status: number }[] = [];
+      const events = await recordEvents(['mcp:request:cancelled'], async () => {
+        answers = [await callTool(t.server, 'progress', {}, { meta: { progressToken: 'whole' } }), await callTool(t.server, 'progress', {})];
+        await sleep(20);
+      });
+      expect(answers.map((res) => res.status)).toEqual([200, 200]);
+      expect(events).toEqual([]);
     });
 
     it("before any byte of a JSON answer: the same, and the tool's late result goes nowhere", async () => {

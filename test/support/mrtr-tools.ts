@@ -45,6 +45,19 @@ export class GatherTool implements McpPlainTool {
   }
 }
 
+/** Asks twice in one macrotask, the second request a few microtasks after the first (an async helper's awaits). */
+@McpTool({ name: 'staggered', description: 'Asks twice, a few microtasks apart.', inputSchema: NO_ARGS })
+export class StaggeredTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const later = async () => {
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      return ctx.listRoots({ key: 'later' });
+    };
+    await Promise.all([ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }, { key: 'first' }), later()]);
+    return 'answered';
+  }
+}
+
 /** Three rounds; its own state changes every round. */
 @McpTool({ name: 'three_rounds', description: 'Asks two questions in two rounds.', inputSchema: NO_ARGS })
 export class ThreeRoundsTool implements McpPlainTool {
@@ -84,7 +97,7 @@ export class DefaultKeysTool implements McpPlainTool {
   description: 'Asks for one input of a given kind.',
   inputSchema: {
     type: 'object',
-    properties: { kind: { enum: ['form', 'url', 'sampling', 'sampling_tools', 'sampling_context', 'roots'] } },
+    properties: { kind: { enum: ['form', 'url', 'sampling', 'sampling_tools', 'sampling_tool_choice', 'sampling_context', 'sampling_no_context', 'roots'] } },
     required: ['kind'],
   },
 })
@@ -100,8 +113,12 @@ export class AskTool implements McpPlainTool {
         return ctx.sample({ messages, maxTokens: 5 });
       case 'sampling_tools':
         return ctx.sample({ messages, maxTokens: 5, tools: [{ name: 't', inputSchema: { type: 'object' } }] });
+      case 'sampling_tool_choice':
+        return ctx.sample({ messages, maxTokens: 5, toolChoice: { mode: 'none' } });
       case 'sampling_context':
         return ctx.sample({ messages, maxTokens: 5, includeContext: 'thisServer' });
+      case 'sampling_no_context':
+        return ctx.sample({ messages, maxTokens: 5, includeContext: 'none' });
       default:
         return ctx.listRoots();
     }
@@ -180,6 +197,22 @@ export class ProgressTool implements McpPlainTool {
   }
 }
 
+/** Reports progress values that are not finite numbers, recording what each report threw. */
+@McpTool({ name: 'bad_progress', description: 'Reports non-finite progress.', inputSchema: NO_ARGS })
+export class BadProgressTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext) {
+    const thrown = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((value) => {
+      try {
+        ctx.progress(value);
+        return 'nothing';
+      } catch (error) {
+        return error instanceof TypeError ? 'TypeError' : 'another error';
+      }
+    });
+    return { thrown };
+  }
+}
+
 /** Logs at four levels. */
 @McpTool({ name: 'logs', description: 'Logs at several levels.', inputSchema: NO_ARGS })
 export class LogsTool implements McpPlainTool {
@@ -242,6 +275,7 @@ export class SlowTool implements McpPlainTool {
 export const MRTR_TEST_TOOLS = [
   ConfirmDeleteTool,
   GatherTool,
+  StaggeredTool,
   ThreeRoundsTool,
   DefaultKeysTool,
   AskTool,
@@ -250,6 +284,7 @@ export const MRTR_TEST_TOOLS = [
   SwallowTool,
   MisuseTool,
   ProgressTool,
+  BadProgressTool,
   LogsTool,
   ProgressThenSampleTool,
   SlowTool,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { LEGACY_METHODS, MCP_METHODS, REMOVED_METHODS, type LegacyMethod, type McpMethod } from '../../lib/index.js';
@@ -58,17 +60,28 @@ describe('methods sweep', () => {
   });
   afterAll(() => t.close());
 
+  it("lists exactly the methods of the spec's ClientRequest union", () => {
+    const document = JSON.parse(readFileSync(new URL('../../lib/schema/mcp-2026-07-28.schema.json', import.meta.url), 'utf8')) as {
+      $defs: Record<string, { anyOf?: { $ref: string }[]; properties?: { method?: { const?: string } } }>;
+    };
+    const methods = document.$defs.ClientRequest!.anyOf!.map(({ $ref }) => document.$defs[$ref.split('/').at(-1)!]!.properties!.method!.const);
+    expect([...MCP_METHODS].sort()).toEqual(methods.sort());
+  });
+
   describe.each(MCP_METHODS)('%s', (method) => {
     const cell = CELLS[method];
-    it(cell.served ? 'is served: 200 and a schema-valid result' : 'is not served: 404 + -32601', async () => {
+    it(cell.served ? 'is served: 200 and a schema-valid result' : 'is not served: 404 + -32601, marked unknown_method', async () => {
       const body = rpc(method, cell.params, `m-${method}`);
-      const res = await post(t.server, body);
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, body)));
       if (cell.served) {
         expect(res.status).toBe(200);
         expect(schema.check(cell.result!, res.body.result)).toEqual([]);
+        expect(mark).toBeUndefined();
       } else {
         expect(res.status).toBe(404);
         expect(res.body).toMatchObject({ id: `m-${method}`, error: { code: -32601 } });
+        expect(mark).toEqual({ rejecter: 'method-routing', reason: 'unknown_method' });
       }
     });
   });

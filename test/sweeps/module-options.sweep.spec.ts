@@ -57,6 +57,24 @@ describe('module options sweep', () => {
     });
   });
 
+  /** Values on either side of a rule's edge, beyond the one cell per option. */
+  it.each([
+    ['cache', 'without a cacheScope', { ttlMs: 1000 }, 'cacheScope must be "public" or "private", got nothing'],
+    ['requestState', 'with a repetitive secret', { secrets: ['a'.repeat(64)] }, 'secrets[0] is repetitive'],
+    ['requestState', 'with a zero ttlMs', { ttlMs: 0 }, 'ttlMs must be a positive integer (milliseconds), got 0'],
+    ['requestState', 'with both a codec and secrets', { codec: { seal: () => '', open: () => ({}) }, secrets: [CELLS.requestState.good.secrets[0]] }, 'give one or the other'],
+  ])('refuses %s %s', (name, _case, value, text) => {
+    expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(`option "${name}": `);
+    expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(text);
+  });
+
+  it.each([
+    ['cache', 'with a zero ttlMs', { ttlMs: 0, cacheScope: 'private' }],
+    ['requestState', 'with a codec and no secrets', { codec: { seal: () => '', open: () => ({}) }, ttlMs: 1 }],
+  ])('accepts %s %s', (name, _case, value) => {
+    expect(resolveOptions({ serverInfo, [name]: value }, 'mcp')[name as keyof McpModuleOptions]).toEqual(value);
+  });
+
   it('refuses an unknown option naming it and listing the known ones', () => {
     expect(() => resolveOptions({ serverInfo, bodyLimit: 10 }, 'mcp')).toThrow(/^option "bodyLimit": is not a module option; known options: serverInfo, /);
   });

@@ -9,6 +9,17 @@ describe('the public API', () => {
     expect(Object.keys(api).sort()).toMatchSnapshot();
   });
 
+  it('exports exactly the reviewed list of type names', () => {
+    const index = readFileSync(new URL('../../lib/index.ts', import.meta.url), 'utf8');
+    const types = [...index.matchAll(/export type \{([^}]+)\}/g)].flatMap((match) =>
+      match[1]!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    );
+    expect(types.sort()).toMatchSnapshot();
+  });
+
   it('marks every exported declaration @publicApi at its home', () => {
     const index = readFileSync(new URL('../../lib/index.ts', import.meta.url), 'utf8');
     const missing: string[] = [];

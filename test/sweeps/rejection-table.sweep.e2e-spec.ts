@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { REJECTION_TABLE, type RejectionRow } from '../../lib/index.js';
+import { CHAIN_GUARDS, REJECTION_TABLE, type RejectionRow } from '../../lib/index.js';
 import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
@@ -122,6 +122,11 @@ describe('rejection table sweep: every row is reached by a request and identifie
 
   it('has one scenario per row and no scenario without a row', () => {
     expect(Object.keys(SCENARIOS).sort()).toEqual(REJECTION_TABLE.map((r) => `${r.rejecter}/${r.reason}`).sort());
+  });
+
+  it('lists the rows in the order a request meets their rejecters: the POST chain, then method routing', () => {
+    const runs = REJECTION_TABLE.map((row) => row.rejecter).filter((rejecter, i, all) => all[i - 1] !== rejecter);
+    expect(runs).toEqual([...CHAIN_GUARDS.map((stage) => stage.rejecter), 'method-routing']);
   });
 
   it('has exactly the rows the README promises', () => {

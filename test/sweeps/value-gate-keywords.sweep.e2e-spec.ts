@@ -62,11 +62,39 @@ const KEYWORDS = Object.keys(KEYWORD_WORDINGS) as Keyword[];
 /** Property names that are safe data keys: `false schema` becomes `false_schema`. */
 const key = (keyword: Keyword) => keyword.replace(/\W/g, '_');
 
+/**
+ * Cases beyond the one cell per keyword: a wording's other branch, a keyword the unknown-key gate leaves to the
+ * value gate, and a keyword the library does not word. Each is sent under `data[edge_<index>].nested`.
+ */
+const EDGES: [string, Cell][] = [
+  ['type, given a list of types', { schema: { type: ['string', 'integer'] }, bad: true, problem: 'must be string or integer' }],
+  [
+    'if, failing "else"',
+    {
+      schema: { if: { type: 'string' }, then: { minLength: 1 }, else: { type: 'integer' } },
+      bad: 1.5,
+      problems: ['must be integer', 'must match the "else" schema (it does not match the "if" schema)'],
+    },
+  ],
+  [
+    'unevaluatedProperties, on an object the unknown-key gate leaves open',
+    { schema: { type: 'object', allOf: [{ properties: { a: {} } }], unevaluatedProperties: false }, bad: { a: 1, b: 2 }, path: 'b', problem: 'is not an allowed property' },
+  ],
+  [
+    'unevaluatedItems, which the library does not word',
+    { schema: { type: 'array', prefixItems: [{}], unevaluatedItems: false }, bad: [1, 2], problem: 'does not satisfy "unevaluatedItems"' },
+  ],
+];
+const edgeKey = (index: number) => `edge_${index}`;
+
 @McpTool({ name: 'kw', description: 'One nested property per worded keyword.' })
 class KeywordTool {
   @McpAction({
     description: 'Checks the data',
-    properties: Object.fromEntries(KEYWORDS.map((k) => [key(k), { type: 'object', properties: { nested: (CELLS[k] as Cell).schema } }])) as never,
+    properties: Object.fromEntries([
+      ...KEYWORDS.map((k) => [key(k), { type: 'object', properties: { nested: (CELLS[k] as Cell).schema } }]),
+      ...EDGES.map(([, cell], i) => [edgeKey(i), { type: 'object', properties: { nested: cell.schema } }]),
+    ]) as never,
   })
   check() {
     return 'passed';
@@ -90,6 +118,14 @@ describe('value gate sweep: each worded keyword, nested in action data, answers 
     }
     expect(answer.body.error).toBe('invalid_values');
     const path = `${key(keyword)}.nested${cell.path ? `.${cell.path}` : ''}`;
+    expect(answer.body.invalid).toEqual([{ path, problems: cell.problems ?? [cell.problem] }]);
+  });
+
+  it.each(EDGES.map(([name, cell], i) => [name, cell, i] as const))('%s', async (_name, cell, index) => {
+    const answer = await callTool(app().server, 'kw', { action: 'check', data: { [edgeKey(index)]: { nested: cell.bad } } });
+    expect(answer.result.isError).toBe(true);
+    expect(answer.body.error).toBe('invalid_values');
+    const path = `${edgeKey(index)}.nested${cell.path ? `.${cell.path}` : ''}`;
     expect(answer.body.invalid).toEqual([{ path, problems: cell.problems ?? [cell.problem] }]);
   });
 });

@@ -84,6 +84,12 @@ describe('the unknown-key gate (key-set closure)', () => {
     });
   });
 
+  it('keeps an object that declares properties and an additionalProperties schema open to any key, reading other values by that schema', () => {
+    const tagged = keyNode({ type: 'object', properties: { id: {} }, additionalProperties: { type: 'object', properties: { v: {} } } })!;
+    expect(findUnknownKeys(tagged, { id: 1, extra: { v: 1 } })).toBeUndefined();
+    expect(findUnknownKeys(tagged, { extra: { w: 1 } })).toEqual({ unknown_count: 1, unknown: ['extra.w'], allowed: { '': ['id', ANY_STRING_KEY], extra: ['v'] } });
+  });
+
   it('treats a __proto__ key a caller sent as an ordinary unknown key', () => {
     const data = JSON.parse('{"__proto__": {"polluted": true}, "owner": {"__proto__": 1}}');
     expect(findUnknownKeys(node, data)?.unknown).toEqual(['__proto__', 'owner.__proto__']);

@@ -71,6 +71,8 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", action "create", properties: uses the unknown format "colour"/,
   ],
   ['a required property that is not declared', [create({ required: ['name', 'zz'] })], /action "create": required names \["zz"\], not declared in properties/],
+  ['a required list holding a non-name', [create({ required: ['name', 1] })], /action "create": required must be a list of property names, got \[ 'name', 1 \]$/],
+  ['a required property named twice', [create({ required: ['name', 'name'] })], /action "create": required names a property more than once$/],
   [
     'a requiredOneOf group naming an undeclared property',
     [create({ requiredOneOf: [['project'], ['key', 'zz']] })],
@@ -80,6 +82,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     'an empty requiredOneOf group',
     [create({ requiredOneOf: [['project'], []] })],
     /action "create": requiredOneOf must be a list of non-empty lists of property names, got \[ \[ 'project' \], \[\] \]$/,
+  ],
+  [
+    'a requiredOneOf group naming a property twice',
+    [create({ requiredOneOf: [['project', 'project'], ['key']] })],
+    /action "create": requiredOneOf group \["project", "project"\] names a property more than once$/,
   ],
   [
     'a requiredOneOf group that is a strict superset of another',
@@ -103,6 +110,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [create({ requiredOneOf: [['name'], ['key']] })],
     /action "create": requiredOneOf group \["name"\] is satisfied by required alone/,
   ],
+  ['defaults that are not a map', [create({ defaults: ['priority'] })], /action "create": defaults must be a map of property name to value, got \[ 'priority' \]$/],
   ['a default that is also required', [create({ defaults: { name: 'x' } })], /action "create": defaults names \["name"\], which required also names/],
   ['a default naming an undeclared property', [create({ defaults: { zz: 1 } })], /action "create": defaults names \["zz"\], not declared in properties/],
   ['a default its own schema refuses', [create({ defaults: { priority: 'high' } })], /action "create": defaults fail their properties' schemas: priority: must be integer/],
@@ -114,6 +122,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['notes that are not a string', [create({ notes: ['a'] })], /action "create": notes must be a string, got \[ 'a' \]$/],
   ['related that is not a list of names', [create({ related: 'get' })], /action "create": related must be a list of action names, got "get"$/],
   ['examples that are not data objects', [create({ examples: ['x'] })], /action "create": examples must be a list of example data objects, got \[ 'x' \]$/],
+  [
+    'an example holding a value JSON cannot carry',
+    [create({ examples: [{ name: 'n', priority: Infinity }] })],
+    /action "create": examples holds a value JSON cannot carry, at #\/examples\/0\/priority: Infinity is not a JSON value$/,
+  ],
   ['an example lacking a required property', [create({ examples: [{ project: 'p' }] })], /action "create": examples\[0\] lacks required \["name"\]/],
   [
     'an example satisfying no requiredOneOf group',

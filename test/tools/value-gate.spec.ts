@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { McpConfigurationError } from '../../lib/index.js';
 import { ValueGate } from '../../lib/tools/value-gate.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+import { DETAILED_CHECK_MAX_VALUES } from '../../lib/validation/value-count.js';
 
 const compiler = new SchemaCompiler();
 const gate = ValueGate.build(
@@ -67,6 +68,24 @@ describe('the value gate', () => {
     const found = gate.check({ due: secret, code: secret, count: secret, title: [secret] })!;
     expect(JSON.stringify(found)).not.toContain(secret);
     expect(found.invalid.find((i) => i.path === 'code')?.problems).toEqual(['must match the pattern "^[A-Z]{3}$"']);
+  });
+
+  it('bounds each problem, however long the schema text it is worded from', () => {
+    const long = ValueGate.build(compiler, { type: 'object', properties: { code: { type: 'string', pattern: `^${'[A-Z]'.repeat(100)}$` } } }, 'test gate');
+    const [problem] = long.check({ code: 'x' })!.invalid[0]!.problems;
+    expect(problem).toMatch(/^must match the pattern "\^\[A-Z\]/);
+    expect(problem!.length).toBeLessThanOrEqual(200);
+    expect(problem).toMatch(/…$/);
+  });
+
+  it('looks only for the first problem of data holding more than DETAILED_CHECK_MAX_VALUES values, and says so', () => {
+    // The root, the array, and an object and a string per item: 2 + 2 × 4999 = DETAILED_CHECK_MAX_VALUES values.
+    const items = Array.from({ length: (DETAILED_CHECK_MAX_VALUES - 2) / 2 }, () => ({ n: 'x' }));
+    const at = gate.check({ items })!;
+    expect(at.invalid_count).toBe(items.length);
+    expect(at).not.toHaveProperty('first_only');
+    const over = gate.check({ items, title: 5 })!;
+    expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be string'] }], first_only: true });
   });
 
   it('is built at module init: an unknown format is refused there', () => {

@@ -101,6 +101,11 @@ describe('bounded rendering (totality)', () => {
     expect(bounded('abcdef', 4)).toBe('abc…');
   });
 
+  it('keeps a string of exactly the bound whole, quotes included', () => {
+    expect(bounded('abcd', 4)).toBe('abcd');
+    expect(quoted('abcd', 6)).toBe('"abcd"');
+  });
+
   it('writes each control character as its \\u escape', () => {
     expect(bounded('a\nb\u0007c\u2028')).toBe('a\\u000ab\\u0007c\\u2028');
   });

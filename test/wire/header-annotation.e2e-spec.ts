@@ -52,7 +52,20 @@ describe('header annotations a tool declares are checked at module init', () => 
     ['a property without type', props({ r: { enum: ['a', 'b'], 'x-mcp-header': 'R' } }), 'properties/r', 'the property has none'],
     ['an integer whose maximum leaves the safe range', props({ n: { type: 'integer', maximum: UNSAFE, 'x-mcp-header': 'N' } }), 'properties/n', 'outside ±(2^53−1)'],
     ['an integer whose minimum leaves the safe range', props({ n: { type: 'integer', minimum: -UNSAFE, 'x-mcp-header': 'N' } }), 'properties/n', 'outside ±(2^53−1)'],
+    [
+      'an integer whose exclusiveMaximum leaves the safe range',
+      props({ n: { type: 'integer', exclusiveMaximum: UNSAFE, 'x-mcp-header': 'N' } }),
+      'properties/n',
+      'outside ±(2^53−1)',
+    ],
+    [
+      'an integer whose exclusiveMinimum leaves the safe range',
+      props({ n: { type: 'integer', exclusiveMinimum: -UNSAFE, 'x-mcp-header': 'N' } }),
+      'properties/n',
+      'outside ±(2^53−1)',
+    ],
     ['an integer enum listing an unsafe value', props({ n: { type: 'integer', enum: [1, UNSAFE], 'x-mcp-header': 'N' } }), 'properties/n', 'outside ±(2^53−1)'],
+    ['an integer const that is an unsafe value', props({ n: { type: 'integer', const: UNSAFE, 'x-mcp-header': 'N' } }), 'properties/n', 'outside ±(2^53−1)'],
     [
       'a place under items',
       props({ list: { type: 'array', items: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } } }),
@@ -82,6 +95,7 @@ describe('header annotations a tool declares are checked at module init', () => 
     ['the value Method, which yields Mcp-Param-Method', props({ m: { type: 'string', 'x-mcp-header': 'Method' } })],
     ['every tchar', props({ m: { type: 'boolean', 'x-mcp-header': "!#$%&'*+-.^_`|~09AZaz" } })],
     ['an x-mcp-header key inside a default value (data, not an annotation)', props({ o: { type: 'object', default: { 'x-mcp-header': 'X' } } })],
+    ['an x-mcp-header key inside an example (data, not an annotation)', props({ o: { type: 'object', examples: [{ 'x-mcp-header': 'X' }] } })],
     ['a property named x-mcp-header', props({ 'x-mcp-header': { type: 'string' } })],
   ])('starts with %s, publishing the annotation unchanged', async (_label, schema) => {
     const t = await createTestApp({ providers: [toolWith(schema)] });

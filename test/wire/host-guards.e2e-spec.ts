@@ -43,6 +43,13 @@ class HostController {
     return { ok: true };
   }
 
+  @Post('binding-without-fields')
+  @HttpCode(200)
+  @UseGuards(ParseStepGuard, MessageValidationGuard, HeaderBindingGuard)
+  bindingWithoutFields(): { ok: true } {
+    return { ok: true };
+  }
+
   /** Shows how Node exposes a header: joined in `headers`, line by line in `headersDistinct`. */
   @Get('echo-header')
   echo(@Req() req: IncomingMessage): { headers: unknown; headersDistinct: unknown } {
@@ -108,13 +115,16 @@ describe('a host controller reusing the exported guards', () => {
     });
   });
 
-  it('fails closed when HeaderBindingGuard is bound without the stages it reads from: 500, never a pass', async () => {
-    let res: any;
-    const events = await recordEvents(['mcp:method:error', 'mcp:wire:reject'], async () => (res = await post(t.server, rpc('tools/list'), {}, '/host/binding-alone')));
-    expect(res.status).toBe(500);
-    expect(res.body.error.code).toBe(-32603);
-    expect(events.map((e) => e.channel)).toEqual(['mcp:method:error']);
-  });
+  it.each(['/host/binding-alone', '/host/binding-without-fields'])(
+    'fails closed when HeaderBindingGuard is bound without the stages it reads from (%s): 500, never a pass',
+    async (path) => {
+      let res: any;
+      const events = await recordEvents(['mcp:method:error', 'mcp:wire:reject'], async () => (res = await post(t.server, rpc('tools/list'), {}, path)));
+      expect(res.status).toBe(500);
+      expect(res.body.error.code).toBe(-32603);
+      expect(events.map((e) => e.channel)).toEqual(['mcp:method:error']);
+    },
+  );
 
   it('shows that supertest sends two header lines for an array and Node keeps them apart only in headersDistinct', async () => {
     const res = await request(t.server)
