@@ -124,9 +124,9 @@ describe('rejection table sweep: every row is reached by a request and identifie
     expect(Object.keys(SCENARIOS).sort()).toEqual(REJECTION_TABLE.map((r) => `${r.rejecter}/${r.reason}`).sort());
   });
 
-  it('lists the rows in the order a request meets their rejecters: the POST chain, then method routing', () => {
+  it('lists the rows in the order a request meets their rejecters: the POST chain, answer routing, then method routing', () => {
     const runs = REJECTION_TABLE.map((row) => row.rejecter).filter((rejecter, i, all) => all[i - 1] !== rejecter);
-    expect(runs).toEqual([...CHAIN_GUARDS.map((stage) => stage.rejecter), 'method-routing']);
+    expect(runs).toEqual([...CHAIN_GUARDS.map((stage) => stage.rejecter).filter((rejecter) => rejecter !== null), 'answer-routing', 'method-routing']);
   });
 
   it('has exactly the rows the README promises', () => {
