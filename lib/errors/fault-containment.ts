@@ -12,6 +12,9 @@ import { bounded } from '../util/bounded.js';
  * | a tool run (handler, hook, result building) | `isError` result `{errorType: "tool_fault", …}`    | `mcp:tool:error`   | `DispatchService`     |
  * | the auth provider                          | 500 + -32603, never a pass                         | `mcp:auth:error`   | `McpExceptionFilter`  |
  * | anywhere else past routing                 | 500 + -32603 naming the method                     | `mcp:method:error` | `McpExceptionFilter`  |
+ *
+ * A Nest `HttpException` out of a tool run is not a fault either: it is the tool's answer, an `isError` result with
+ * its status and message (`http-exception-result.ts`).
  * @publicApi
  */
 export const PASSES_CONTAINMENT = Symbol.for('nest-mcp.passes-containment');

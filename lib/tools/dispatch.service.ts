@@ -3,13 +3,15 @@ import { Injectable } from '@nestjs/common';
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
 import type { Era } from '../mcp.constants.js';
 import { publish } from '../telemetry/channels.js';
+import { httpExceptionResult, isHttpException } from './http-exception-result.js';
 import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
 
 /**
  * Dispatches one tools/call to a wired tool (gates, then handler) inside fault containment: a fault becomes a
- * fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown. Emits `mcp:tool:start` and,
+ * fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown; a Nest `HttpException` is the
+ * tool's answer, not a fault (an `isError` result with its status and message). Emits `mcp:tool:start` and,
  * after every run, `mcp:tool:stop`.
  */
 @Injectable()
@@ -34,6 +36,7 @@ export class DispatchService {
     } catch (thrown) {
       if (passesContainment(thrown)) throw thrown;
       run.errorKind = 'tool';
+      if (isHttpException(thrown)) return (result = httpExceptionResult(thrown));
       publish('mcp:tool:error', () => ({
         tool: tool.name,
         ...(run.action !== undefined && { action: run.action }),

@@ -26,6 +26,22 @@ const FAULTS: [string, string, string, RegExp][] = [
 describe('fault containment', () => {
   const app = useTestApp({ providers: ALL_TOOLS });
 
+  it.each([
+    ['missing', { error: 'NotFoundException', status: 404, message: 'Task 7 not found' }],
+    ['forbidden', { error: 'ForbiddenException', status: 403, message: 'Tasks are read-only for you' }],
+    ['broken', { error: 'InternalServerErrorException', status: 500, message: 'the store is down' }],
+    ['invalid', { error: 'BadRequestException', status: 400, message: 'title must be a string; due must be a date' }],
+  ])('answers a Nest HttpException (%s) as the tool answer it is, not a fault: isError with its status and message, no fault event', async (action, body) => {
+    let answer: Awaited<ReturnType<typeof callTool>> | undefined;
+    const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
+      answer = await callTool(app().server, 'faulty', { action });
+    });
+    expect(answer!.result.isError).toBe(true);
+    expect(answer!.body).toEqual(body);
+    expect(events.map((e) => e.channel)).toEqual(['mcp:tool:stop']);
+    expect(events[0]!.message).toMatchObject({ isError: true, errorKind: 'tool' });
+  });
+
   it.each(FAULTS)('answers %s as an isError tool_fault diagnostic, bounded, with no stack trace', async (_kind, action, exception, message) => {
     const answer = await callTool(app().server, 'faulty', { action });
     expect(answer.status).toBe(200);

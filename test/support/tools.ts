@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, InternalServerErrorException, NotFoundException } from '@nestjs/common';
 
 import { PASSES_CONTAINMENT } from '../../lib/errors/fault-containment.js';
 import { JSON_RPC_CODES, McpAction, McpMethodError, McpTool, fail, ok, type McpContext, type McpHint, type McpPlainTool, type McpToolHooks, refuse } from '../../lib/index.js';
@@ -139,6 +139,26 @@ export class FaultyTool {
   @McpAction({ description: 'Throws an Error', properties: {} })
   error(): never {
     throw new RangeError('the disk is full\nsecond line');
+  }
+
+  @McpAction({ description: 'Throws a Nest NotFoundException', properties: {} })
+  missing(): never {
+    throw new NotFoundException('Task 7 not found');
+  }
+
+  @McpAction({ description: 'Throws a Nest ForbiddenException', properties: {} })
+  forbidden(): never {
+    throw new ForbiddenException('Tasks are read-only for you');
+  }
+
+  @McpAction({ description: 'Throws a Nest BadRequestException with a ValidationPipe-style body', properties: {} })
+  invalid(): never {
+    throw new BadRequestException({ message: ['title must be a string', 'due must be a date'], error: 'Bad Request', statusCode: 400 });
+  }
+
+  @McpAction({ description: 'Throws a Nest InternalServerErrorException', properties: {} })
+  broken(): never {
+    throw new InternalServerErrorException('the store is down');
   }
 
   @McpAction({ description: 'Throws a string', properties: {} })
