@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RequestStateCodec } from '../contracts/request-state-codec.js';
@@ -38,7 +38,7 @@ export function refusedRequestState(problem: RequestStateProblem): McpMethodErro
   return new McpMethodError(JSON_RPC_CODES.invalidParams, REFUSED_STATE[problem], { reason: 'invalid_request_state', problem }, 400);
 }
 
-/** The startup warning when the default codec runs without configured secrets. */
+/** The warning, given once when the first state is sealed, that the default codec runs without configured secrets. */
 export const RANDOM_SECRET_WARNING =
   'requestState.secrets is not set: multi round-trip requests are sealed with a random per-process secret, so a retry that ' +
   'reaches another instance (or this one after a restart) is refused. Set requestState.secrets in multi-instance deployments.';
@@ -68,7 +68,9 @@ const logger = new Logger('Mcp');
  * `settle` answers what the handler returns or throws. See docs/mrtr.md and docs/eras.md.
  */
 @Injectable()
-export class MrtrRounds implements OnApplicationBootstrap {
+export class MrtrRounds {
+  /** Whether the random-secret warning is still to be given (once, when the first state is sealed). */
+  private warnRandomSecret: boolean;
   private readonly seal: RequestStateSeal;
   private readonly schemas = new ElicitationSchemaCache();
 
@@ -79,14 +81,11 @@ export class MrtrRounds implements OnApplicationBootstrap {
     private readonly pending: PendingInputRequests,
   ) {
     this.seal = new RequestStateSeal(codec, options.requestState.ttlMs);
+    this.warnRandomSecret = options.requestState.codec === undefined && options.requestState.secrets === undefined;
     for (const kind of Object.values(INPUT_KINDS)) {
       protocol.validator(kind.requestDefinition);
       protocol.validator(kind.answerDefinition);
     }
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.options.requestState.codec === undefined && this.options.requestState.secrets === undefined) logger.warn(RANDOM_SECRET_WARNING);
   }
 
   /**
@@ -149,6 +148,10 @@ export class MrtrRounds implements OnApplicationBootstrap {
   }
 
   private async sealRound(round: MrtrRound): Promise<string> {
+    if (this.warnRandomSecret) {
+      this.warnRandomSecret = false;
+      logger.warn(RANDOM_SECRET_WARNING);
+    }
     try {
       return await this.seal.seal({ binding: round.binding, round: round.number, answers: round.carriedAnswers(), toolState: round.toolState });
     } catch (error) {

@@ -157,11 +157,13 @@ describe('requestState without a configured secret', () => {
   });
   afterEach(() => warn.mockRestore());
 
-  it('warns at startup that multi-instance deployments need a secret, and still serves round trips in-process', async () => {
+  it('warns once, when a tool first asks for input, that multi-instance deployments need a secret, and still serves round trips in-process', async () => {
     const t = await app(undefined);
     try {
-      expect(warn).toHaveBeenCalledWith(RANDOM_SECRET_WARNING);
+      expect(warn).not.toHaveBeenCalledWith(RANDOM_SECRET_WARNING); // a quiet start: no tool has asked yet
       const state = await roundOne(t);
+      await roundOne(t);
+      expect(warn.mock.calls.filter((call: unknown[]) => call[0] === RANDOM_SECRET_WARNING)).toHaveLength(1);
       const res = await callTool(t.server, 'confirm_delete', { file: 'x.txt' }, { inputResponses: CONFIRM, requestState: state });
       expect(res.body.result.content[0].text).toBe('Deleted x.txt.');
     } finally {
@@ -171,6 +173,7 @@ describe('requestState without a configured secret', () => {
 
   it('does not warn when secrets are configured', async () => {
     const t = await app([OLD]);
+    await roundOne(t);
     await t.close();
     expect(warn).not.toHaveBeenCalledWith(RANDOM_SECRET_WARNING);
   });
