@@ -14,6 +14,8 @@ export type {
   McpProtectedResourceMetadata,
   McpRequestStateOptions,
   McpLegacyInputRequestOptions,
+  McpSubscriptionOptions,
+  McpOptionsFactory,
 } from './options/mcp-module-options.interface.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
 export { HELP_TOOL_NAME } from './mcp.constants.js';
@@ -51,6 +53,7 @@ export { McpTool } from './tools/mcp-tool.decorator.js';
 export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces.js';
 export type { McpPlainTool } from './tools/plain-tool.js';
 export { McpContext } from './context/mcp-context.js';
+export type { McpHostRequest } from './context/mcp-context.js';
 export { McpRequestLogger } from './context/request-logger.js';
 export type { McpLogMethod } from './context/request-logger.js';
 export { LOG_LEVELS, LEGACY_PROTOCOL_VERSIONS, ERAS } from './mcp.constants.js';
@@ -86,6 +89,42 @@ export type { McpHint } from './tools/hint.js';
 export { ok, fail, refuse } from './tools/outcome.js';
 export type { McpOutcome } from './tools/outcome.js';
 export { StructuredContentMismatchError, MalformedToolResultError } from './tools/handler-result.js';
+
+// prompts and completion
+export { McpPrompt } from './prompts/mcp-prompt.decorator.js';
+export type {
+  McpPromptOptions,
+  McpPromptArgument,
+  McpPromptCompleter,
+  McpCompletionContext,
+  McpPromptHandler,
+  McpPromptMessage,
+  McpPromptContent,
+  McpPromptReturn,
+} from './prompts/prompt.interfaces.js';
+export { MalformedPromptResultError } from './prompts/prompt-result.js';
+
+// resources
+export { McpResource } from './resources/mcp-resource.decorator.js';
+export { McpResourceTemplate } from './resources/mcp-resource-template.decorator.js';
+export type {
+  McpResourceOptions,
+  McpResourceTemplateOptions,
+  McpResourceAnnotations,
+  McpResourceCompleter,
+  McpResourceContents,
+  McpResourceReturn,
+  McpResourceHandler,
+  McpResourceTemplateHandler,
+} from './resources/resource.interfaces.js';
+export type { McpUriVariables } from './resources/uri-template.js';
+export { resourceNotFound } from './resources/resource-not-found.js';
+export { MalformedResourceResultError } from './resources/resource-contents.js';
+
+// change notifications (subscriptions/listen)
+export { McpEventBus, MCP_CHANGE_KINDS, isMcpChangeEvent } from './contracts/mcp-event-bus.js';
+export type { McpChangeEvent, McpChangeKind, McpChangeListener, McpUnsubscribe } from './contracts/mcp-event-bus.js';
+export { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
 
 // ⑤ response, errors, telemetry
 export { McpExceptionFilter } from './response/mcp-exception.filter.js';

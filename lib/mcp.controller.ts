@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { All, Controller, Get, Inject, Logger, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { All, Controller, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 
 import { requestRecord } from './contracts/request-record.js';
 import { JSON_RPC_CODES } from './errors/json-rpc-codes.js';
 import { SERVED_VERBS } from './mcp.constants.js';
 import { MethodRouter } from './methods/method-router.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
-import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
-import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { CHAIN_GUARDS } from './post-chain.js';
 import { errorEnvelope, resultEnvelope } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
@@ -16,7 +14,6 @@ import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { sendAcceptance, sendJson, sendText } from './response/send.js';
 import { publish } from './telemetry/channels.js';
 import { bounded } from './util/bounded.js';
-import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl } from './wire/protected-resource-metadata.js';
 
 const ALLOW = SERVED_VERBS.join(', ');
 
@@ -70,31 +67,4 @@ export function createMcpController(path: string): Type<unknown> {
     }
   }
   return McpController;
-}
-
-/**
- * Builds the controller serving the `protectedResourceMetadata` option (RFC 9728) at
- * `/.well-known/oauth-protected-resource/<path>`, or 404; warns at init when challenges name a different URL.
- */
-export function createProtectedResourceMetadataController(path: string): Type<unknown> {
-  @Controller(path ? `.well-known/oauth-protected-resource/${path}` : '.well-known/oauth-protected-resource')
-  class ProtectedResourceMetadataController {
-    constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {
-      const resource = options.protectedResourceMetadata?.resource;
-      const servedAt = `${PROTECTED_RESOURCE_WELL_KNOWN}${path ? `/${path}` : ''}`;
-      if (resource !== undefined && new URL(protectedResourceMetadataUrl(resource)).pathname !== servedAt)
-        new Logger('McpModule').warn(
-          `protectedResourceMetadata.resource ${resource} names ${protectedResourceMetadataUrl(resource)} in its challenges, but the metadata is served at ${servedAt} (relative to any global prefix); route that URL to it.`,
-        );
-    }
-
-    @Get()
-    metadata(@Res() res: ServerResponse): void {
-      const metadata = this.options.protectedResourceMetadata;
-      if (!metadata) return sendText(res, 404, 'Not Found');
-      res.setHeader('cache-control', 'public, max-age=3600');
-      sendJson(res, 200, metadata);
-    }
-  }
-  return ProtectedResourceMetadataController;
 }

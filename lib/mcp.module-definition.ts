@@ -10,5 +10,6 @@ export const {
   ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
+  .setFactoryMethodName('createMcpOptions')
   .setExtras<McpModuleExtras>({ path: 'mcp' }, (definition) => definition)
   .build();

@@ -1,9 +1,11 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 
+import { COMPLETION_SOURCES_PROVIDER } from './completion/completion-source.js';
 import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
+import { McpEventBus } from './contracts/mcp-event-bus.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
-import { createMcpController, createProtectedResourceMetadataController } from './mcp.controller.js';
+import { createMcpController } from './mcp.controller.js';
 import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
 import { ListPages } from './methods/list-pages.js';
 import { METHOD_HANDLER_PROVIDERS } from './methods/method-handlers.js';
@@ -16,14 +18,22 @@ import type { McpResolvedOptions } from './options/mcp-module-options.interface.
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
 import { CHAIN_GUARDS } from './post-chain.js';
+import { PromptExplorer } from './prompts/prompt.explorer.js';
+import { PromptRegistry } from './prompts/prompt.registry.js';
 import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
 import { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 import { ProtocolSchema } from './protocol/protocol-schema.js';
+import { ResourceExplorer } from './resources/resource.explorer.js';
+import { ResourceRegistry } from './resources/resource.registry.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
+import { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
+import { ListenStreams } from './subscriptions/listen-streams.js';
+import { SubscriptionCapabilities } from './subscriptions/subscription-capabilities.js';
 import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
+import { ProtectedResourceMetadataRoute } from './wire/protected-resource-metadata.route.js';
 
 /** A seam given as an option: an instance as given, a class from the host's providers or built with injection. */
 async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fallback: () => T, moduleRef: ModuleRef): Promise<T> {
@@ -38,7 +48,8 @@ async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fal
 
 /**
  * Mounts a stateless MCP server (2026-07-28, Streamable HTTP) serving the application's `@McpTool` providers at
- * `path`; import it once per mount. Exports the chain guards (and what they inject) for the host's own routes.
+ * `path`; import it once per mount. Exports the chain guards (and what they inject) for the host's own routes, and
+ * the event bus (`McpEventBus`) the application publishes changes on.
  * @example
  * ```ts
  * @Module({ imports: [McpModule.forRoot({ path: 'mcp', serverInfo: { name: 'tasks', version: '1.0.0' } })], providers: [TasksTool] })
@@ -72,6 +83,11 @@ export class McpModule extends McpConfigurableModule {
         useFactory: ({ requestState }: McpResolvedOptions, ref: ModuleRef) => resolveSeam(requestState.codec, () => new HmacRequestStateCodec(requestState.secrets), ref),
         inject: [MCP_OPTIONS, ModuleRef],
       },
+      {
+        provide: McpEventBus,
+        useFactory: (options: McpResolvedOptions, ref: ModuleRef) => resolveSeam(options.eventBus, () => new InProcessEventBus(), ref),
+        inject: [MCP_OPTIONS, ModuleRef],
+      },
       { provide: ProtocolSchema, useFactory: () => ProtocolSchema.vendored() },
       LegacyProtocolSchema,
       { provide: HeaderAnnotationLookup, useExisting: ToolRegistry },
@@ -82,9 +98,17 @@ export class McpModule extends McpConfigurableModule {
       },
       ...CHAIN_GUARDS,
       McpExceptionFilter,
+      ProtectedResourceMetadataRoute,
       ToolRegistry,
       ToolExplorer,
       DispatchService,
+      PromptRegistry,
+      PromptExplorer,
+      ResourceRegistry,
+      ResourceExplorer,
+      COMPLETION_SOURCES_PROVIDER,
+      SubscriptionCapabilities,
+      ListenStreams,
       ServerCapabilities,
       CAPABILITY_SOURCES_PROVIDER,
       MrtrRounds,
@@ -96,9 +120,9 @@ export class McpModule extends McpConfigurableModule {
     return {
       ...base,
       imports: [...(base.imports ?? []), DiscoveryModule],
-      controllers: [createMcpController(path), createProtectedResourceMetadataController(path)],
+      controllers: [createMcpController(path)],
       providers,
-      exports: [MCP_OPTIONS, McpAuth, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
+      exports: [MCP_OPTIONS, McpAuth, McpEventBus, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
     };
   }
 }

@@ -1,9 +1,13 @@
+import type { Provider } from '@nestjs/common';
+
 import type { McpContext } from '../context/mcp-context.js';
+import { PromptRegistry } from '../prompts/prompt.registry.js';
+import { ResourceRegistry } from '../resources/resource.registry.js';
 
 /** What `completion/complete` asks to complete: an argument of a prompt, or a variable of a resource template. */
 export type CompletionRef = { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string };
 
-/** The completion of one argument (MCP `CompleteResult.completion`): at most 100 values. */
+/** The completion of one argument (MCP `CompleteResult.completion`); `completion/complete` sends at most 100 values, setting `hasMore` when it cuts. */
 export interface CompletionValues {
   readonly values: readonly string[];
   /** How many values there are in all, when known. */
@@ -37,7 +41,14 @@ export interface CompletionSource {
 }
 
 /** Every completion source, in the order `completion/complete` asks them; a source not here completes nothing. */
-export const COMPLETION_SOURCES = [] as const;
+export const COMPLETION_SOURCES = [PromptRegistry, ResourceRegistry] as const;
 
 /** Injection token of the completion sources, as instances. */
 export const MCP_COMPLETION_SOURCES = Symbol.for('nest-mcp.completion-sources');
+
+/** The completion sources' list provider (the sources themselves are provided where they live). */
+export const COMPLETION_SOURCES_PROVIDER: Provider = {
+  provide: MCP_COMPLETION_SOURCES,
+  useFactory: (...sources: CompletionSource[]) => sources,
+  inject: [...COMPLETION_SOURCES],
+};

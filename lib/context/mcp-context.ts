@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 import type { McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
@@ -16,6 +16,8 @@ export interface McpContextInit {
   readonly record: McpRequestRecord;
   /** The request headers as Node parsed them. */
   readonly headers: IncomingHttpHeaders;
+  /** The host framework's request object (Express: the Node request; Fastify: its request wrapper). */
+  readonly request?: object;
   /** The tool being run (a tools/call). */
   readonly tool?: string;
   readonly action?: string;
@@ -31,6 +33,9 @@ export interface McpContextInit {
   readonly progress?: ProgressReporter;
 }
 
+/** The host framework's request as `McpContext.request` types it by default: a Node request with whatever the host's guards added. @publicApi */
+export type McpHostRequest = IncomingMessage & { readonly [key: string]: unknown };
+
 const noRound = (what: string) => rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
 /**
@@ -40,7 +45,7 @@ const noRound = (what: string) => rejected(new Error(`${what} is not available h
  * reruns from the start on retry, so ask first and keep side effects behind the answers. See docs/mrtr.md.
  * @publicApi
  */
-export class McpContext {
+export class McpContext<TRequest extends object = McpHostRequest> {
   /** The request's protocol version (`_meta`). */
   readonly protocolVersion: string;
   /** The client capabilities declared on this request (never inferred from earlier ones). */
@@ -54,6 +59,11 @@ export class McpContext {
 
   /** The request headers as Node parsed them. */
   readonly headers: IncomingHttpHeaders;
+  /**
+   * The host framework's request, as the host's own guards and middleware saw it: read what they put there
+   * (`ctx.request.user`). Type it for your adapter: `McpContext<Request>` (Express) or `McpContext<FastifyRequest>`.
+   */
+  readonly request: TRequest;
   /** The tool being run (a tools/call). */
   readonly tool: string | undefined;
   /** The action being run (action tools only). */
@@ -72,6 +82,7 @@ export class McpContext {
   constructor(private readonly init: McpContextInit) {
     const meta = init.record.meta ?? {};
     this.headers = init.headers;
+    this.request = (init.request ?? {}) as TRequest;
     this.tool = init.tool;
     this.action = init.action;
     this.resource = init.resource;
@@ -93,8 +104,8 @@ export class McpContext {
   }
 
   /** The same request's context for one action of an action tool (progress and input requests are shared). */
-  withAction(action: string): McpContext {
-    return new McpContext({ ...this.init, action, progress: this.reporter });
+  withAction(action: string): McpContext<TRequest> {
+    return new McpContext<TRequest>({ ...this.init, action, progress: this.reporter });
   }
 
   /** Reports progress (only with the request's progress token; values must increase); returns whether it was sent. */

@@ -2,7 +2,10 @@ import { JSON_RPC_CODES, type JsonRpcCode } from './json-rpc-codes.js';
 
 /**
  * The only place a rejection's HTTP status and JSON-RPC code are decided (a rejecter throws just its rejecter and
- * reason): one row per rejection a request can meet, in the order a request meets them.
+ * reason): one row per rejection a request can meet, in the order a request meets them. `legacyStatus`, where a
+ * row has one, is the status on the legacy era: a 2025-era client reads a JSON-RPC error only from a 2xx answer,
+ * so a refusal after the request was understood (method routing) goes out with 200 there, as a method error does.
+ * `removed_method` is met on the modern era only.
  * Proven by: test/sweeps/rejection-table.sweep.e2e-spec.ts (every row reached by a request, by its mark).
  * @publicApi
  */
@@ -30,10 +33,10 @@ export const REJECTION_TABLE = [
   { rejecter: 'header-binding-check', reason: 'malformed_header', status: 400, code: JSON_RPC_CODES.headerMismatch },
   { rejecter: 'version-check', reason: 'unsupported_version', status: 400, code: JSON_RPC_CODES.unsupportedProtocolVersion },
   { rejecter: 'answer-routing', reason: 'unknown_answer', status: 400, code: JSON_RPC_CODES.invalidRequest },
-  { rejecter: 'method-routing', reason: 'unknown_method', status: 404, code: JSON_RPC_CODES.methodNotFound },
+  { rejecter: 'method-routing', reason: 'unknown_method', status: 404, legacyStatus: 200, code: JSON_RPC_CODES.methodNotFound },
   { rejecter: 'method-routing', reason: 'removed_method', status: 404, code: JSON_RPC_CODES.methodNotFound },
-  { rejecter: 'method-routing', reason: 'invalid_params', status: 400, code: JSON_RPC_CODES.invalidParams },
-] as const satisfies readonly { rejecter: string; reason: string; status: number; code: JsonRpcCode }[];
+  { rejecter: 'method-routing', reason: 'invalid_params', status: 400, legacyStatus: 200, code: JSON_RPC_CODES.invalidParams },
+] as const satisfies readonly { rejecter: string; reason: string; status: number; legacyStatus?: number; code: JsonRpcCode }[];
 
 /** One row of {@link REJECTION_TABLE}. @publicApi */
 export type RejectionRow = (typeof REJECTION_TABLE)[number];

@@ -25,6 +25,8 @@ export class RejectionException<R extends Rejecter = Rejecter> extends HttpExcep
   override readonly name = 'RejectionException';
   readonly mark: RejectionMark;
   readonly code: number;
+  /** The status on the legacy era (the table's `legacyStatus`, else its `status`). */
+  readonly legacyStatus: number;
   readonly data: unknown;
   readonly headers: Readonly<Record<string, string>>;
 
@@ -33,6 +35,7 @@ export class RejectionException<R extends Rejecter = Rejecter> extends HttpExcep
     super(message, row.status);
     this.mark = { rejecter, reason };
     this.code = row.code;
+    this.legacyStatus = 'legacyStatus' in row ? row.legacyStatus : row.status;
     this.data = details.data;
     this.headers = details.headers ?? {};
   }

@@ -85,6 +85,8 @@ export const LEGACY_REQUEST_DEFINITIONS = {
   initialize: 'InitializeRequest',
   ping: 'PingRequest',
   'logging/setLevel': 'SetLevelRequest',
+  'resources/subscribe': 'SubscribeRequest',
+  'resources/unsubscribe': 'UnsubscribeRequest',
 } as const satisfies Partial<Record<LegacyMethod, string>>;
 
 /** The methods whose `complete` results carry caching hints (`ttlMs`, `cacheScope`). */

@@ -12,7 +12,7 @@ export interface MethodCall {
   readonly params: Record<string, unknown>;
   /** What the POST chain proved about the request (id, protocol fields, auth). */
   readonly record: McpRequestRecord;
-  /** The raw Node request. */
+  /** The host framework's request (Express: the Node request; Fastify: its wrapper), as the host's guards saw it. */
   readonly request: IncomingMessage;
   /** The request's answer stream: notifications go through it; its `signal` fires on cancellation. */
   readonly answer: AnswerStream;

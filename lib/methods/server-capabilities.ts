@@ -1,10 +1,17 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 
+import { PromptRegistry } from '../prompts/prompt.registry.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
+import { ResourceRegistry } from '../resources/resource.registry.js';
+import { SubscriptionCapabilities } from '../subscriptions/subscription-capabilities.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
+import { CompletionCompleteHandler } from './completion-complete.handler.js';
 
-/** Every capability source: a registry not listed here advertises nothing. */
-export const CAPABILITY_SOURCES = [ToolRegistry] as const;
+/**
+ * Every capability source: a registry not listed here advertises nothing. `SubscriptionCapabilities` stays last: it
+ * adds `listChanged`/`subscribe` to the entries the sources before it created.
+ */
+export const CAPABILITY_SOURCES = [ToolRegistry, PromptRegistry, ResourceRegistry, CompletionCompleteHandler, SubscriptionCapabilities] as const;
 
 /** Injection token of the capability sources, as instances. */
 export const MCP_CAPABILITY_SOURCES = Symbol.for('nest-mcp.capability-sources');

@@ -42,7 +42,7 @@ export class ToolsCallHandler implements McpMethodHandler {
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
-    const facts = { record: call.record, headers: call.request.headers, signal: call.answer.signal, answer: call.answer };
+    const facts = { record: call.record, headers: call.request.headers, request: call.request, signal: call.answer.signal, answer: call.answer };
     const base = new McpContext({ ...facts, tool: name, inputs });
     // Help's context for the tool it describes is that tool's, outside this call's input channel.
     const contextFor: McpContextFactory = (action, target = name) =>

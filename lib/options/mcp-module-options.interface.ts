@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 
 import type { McpAuth } from '../contracts/mcp-auth.interface.js';
+import type { McpEventBus } from '../contracts/mcp-event-bus.js';
 import type { RequestStateCodec } from '../contracts/request-state-codec.js';
 
 /** An icon a client may show for the server (MCP `Icon`). @publicApi */
@@ -128,6 +129,26 @@ export interface McpModuleOptions {
    * @default { maxPending: 1000, timeoutMs: 600000 }
    */
   legacyInputRequests?: McpLegacyInputRequestOptions;
+  /**
+   * The event bus (instance or class) the application publishes changes on and the listen streams hear; replace
+   * it with a shared one (Redis pub/sub, say) when several instances serve the mount. See docs/subscriptions.md.
+   * @default undefined (`InProcessEventBus`: the streams of this process only)
+   */
+  eventBus?: McpEventBus | Type<McpEventBus>;
+  /**
+   * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent, and how many bytes a stream
+   * may hold for a client that does not read before it is dropped (closed, no result). See docs/subscriptions.md.
+   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144 }
+   */
+  subscriptions?: McpSubscriptionOptions;
+}
+
+/** Bounds on `subscriptions/listen` streams. @publicApi */
+export interface McpSubscriptionOptions {
+  /** Milliseconds between two keep-alive comments (`: keep-alive`) on an open listen stream. @default 30000 */
+  keepAliveMs?: number;
+  /** The most bytes one listen stream may hold for a client that does not read; past it the stream is dropped. @default 262144 (256 KiB) */
+  maxBufferedBytes?: number;
 }
 
 /** Bounds on the legacy era's pending input requests. @publicApi */
@@ -140,7 +161,9 @@ export interface McpLegacyInputRequestOptions {
 
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
 export interface McpResolvedOptions extends Readonly<
-  Required<Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests'>>
+  Required<
+    Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions'>
+  >
 > {
   readonly path: string;
   readonly instructions: string | undefined;
@@ -153,6 +176,29 @@ export interface McpResolvedOptions extends Readonly<
     readonly codec: RequestStateCodec | Type<RequestStateCodec> | undefined;
   };
   readonly legacyInputRequests: Readonly<Required<McpLegacyInputRequestOptions>>;
+  readonly eventBus: McpEventBus | Type<McpEventBus> | undefined;
+  readonly subscriptions: Readonly<Required<McpSubscriptionOptions>>;
+}
+
+/**
+ * A class that builds the module options for `McpModule.forRootAsync({ useClass })` or `{ useExisting }`, the Nest
+ * options-factory convention (like `JwtOptionsFactory`). `path` is not among the options: give it beside them.
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * export class McpConfig implements McpOptionsFactory {
+ *   constructor(private readonly config: ConfigService) {}
+ *   createMcpOptions(): McpModuleOptions {
+ *     return { serverInfo: { name: 'tasks', version: this.config.getOrThrow('VERSION') } };
+ *   }
+ * }
+ * // McpModule.forRootAsync({ path: 'mcp', imports: [ConfigModule], useClass: McpConfig })
+ * ```
+ * @publicApi
+ */
+export interface McpOptionsFactory {
+  createMcpOptions(): McpModuleOptions | Promise<McpModuleOptions>;
 }
 
 /** The extras given beside the options to `forRoot`/`forRootAsync`. @publicApi */

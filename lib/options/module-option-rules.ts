@@ -136,6 +136,17 @@ export const MODULE_OPTION_RULES = {
     return undefined;
   },
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
+  eventBus: (v) =>
+    isProvided(v, ['publish', 'subscribe']) ? undefined : 'must be an McpEventBus instance (with publish and subscribe methods) or a class implementing McpEventBus',
+  subscriptions: (v) => {
+    if (!isPlainObject(v)) return 'must be an object { keepAliveMs?, maxBufferedBytes? }';
+    const closed = closedObject(v, ['keepAliveMs', 'maxBufferedBytes']);
+    if (closed) return closed;
+    if (v.keepAliveMs !== undefined && timerDelay(v.keepAliveMs)) return `keepAliveMs ${timerDelay(v.keepAliveMs)}${got(v.keepAliveMs)}`;
+    if (v.maxBufferedBytes !== undefined && !(Number.isSafeInteger(v.maxBufferedBytes) && (v.maxBufferedBytes as number) > 0))
+      return `maxBufferedBytes must be a positive integer (bytes)${got(v.maxBufferedBytes)}`;
+    return undefined;
+  },
 } satisfies Record<keyof McpModuleOptions, OptionRule>;
 
 /** The closed set of module option names. */

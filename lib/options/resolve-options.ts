@@ -10,6 +10,9 @@ export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
 /** Default bounds on the legacy era's pending input requests. */
 export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, timeoutMs: 600_000 } as const;
 
+/** Default bounds on listen streams: a keep-alive every 30 s, at most 256 KiB held for a client that does not read. */
+export const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024 } as const;
+
 /** Default lifetime of a sealed `requestState`: 10 minutes. */
 export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 
@@ -28,6 +31,11 @@ export function normalizeMountPath(path: unknown): string {
 export function resolveOptions(options: unknown, path: string): McpResolvedOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new McpConfigurationError('McpModule options', `must be an object${got(options)}`);
   const given = options as Record<string, unknown>;
+  if (Object.hasOwn(given, 'path'))
+    throw new McpConfigurationError(
+      'option "path"',
+      'is given beside the options, not inside them: McpModule.forRootAsync({ path, useFactory }) (a route is fixed before asynchronous options resolve)',
+    );
   for (const key of Object.keys(given)) {
     if (!(MODULE_OPTION_NAMES as string[]).includes(key))
       throw new McpConfigurationError(`option "${key}"`, `is not a module option; known options: ${MODULE_OPTION_NAMES.join(', ')}`);
@@ -61,5 +69,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     eras: o.eras ?? 'both',
     pageSize: o.pageSize ?? 100,
     legacyInputRequests: Object.freeze({ ...DEFAULT_LEGACY_INPUT_REQUESTS, ...o.legacyInputRequests }),
+    eventBus: o.eventBus,
+    subscriptions: Object.freeze({ ...DEFAULT_SUBSCRIPTIONS, ...o.subscriptions }),
   });
 }

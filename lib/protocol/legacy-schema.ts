@@ -4,6 +4,7 @@ import { ProtocolSchema, type ProtocolSchemaDocument } from './protocol-schema.j
 const JSONRPC = { const: '2.0' };
 const ID = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
 const PARAMS = { type: 'object' };
+const RESOURCE_URI = { type: 'object', required: ['uri'], properties: { uri: { type: 'string', format: 'uri' } } };
 const IMPLEMENTATION = { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } };
 
 /** A request of one legacy-only method: its `method` fixed, its `params` as given. */
@@ -15,9 +16,10 @@ const request = (method: string, params: Record<string, unknown>, required = tru
 
 /**
  * The legacy era's own checks, written here: the JSON-RPC envelopes of the `initialize`-based revisions and the
- * requests of the methods only they have (`initialize`, `ping`, `logging/setLevel`). Every other legacy request
- * is adapted to the modern envelope at the edge and checked against the vendored 2026-07-28 schema, so one
- * schema judges what the handlers read. Keys beyond those named are allowed, as the legacy schema allows them.
+ * requests of the methods only they have (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`,
+ * `resources/unsubscribe`). Every other legacy request is adapted to the modern envelope at the edge and checked
+ * against the vendored 2026-07-28 schema, so one schema judges what the handlers read. Keys beyond those named
+ * are allowed, as the legacy schema allows them.
  */
 export const LEGACY_SCHEMA_DOCUMENT: ProtocolSchemaDocument = {
   $defs: {
@@ -45,6 +47,8 @@ export const LEGACY_SCHEMA_DOCUMENT: ProtocolSchemaDocument = {
     }),
     PingRequest: request('ping', PARAMS, false),
     SetLevelRequest: request('logging/setLevel', { type: 'object', required: ['level'], properties: { level: { enum: [...LOG_LEVELS] } } }),
+    SubscribeRequest: request('resources/subscribe', RESOURCE_URI),
+    UnsubscribeRequest: request('resources/unsubscribe', RESOURCE_URI),
   },
 };
 

@@ -40,24 +40,35 @@ function acceptsEventStream(accept: string | string[] | undefined): boolean {
 /** One SSE event carrying one JSON-RPC message; JSON.stringify never emits a raw line break. */
 const event = (json: string): string => `data: ${json}\n\n`;
 
+/** What a notification meeting a full socket buffer becomes: dropped (the default), or queued for a caller that bounds it. */
+export interface NotifyOptions {
+  /** `drop`: not written; `queue`: written all the same, the caller bounding what waits ({@link AnswerStream.buffered}). @default 'drop' */
+  whenFull?: 'drop' | 'queue';
+}
+
 /**
  * The answer stream: the one channel a request's answer leaves through, and the only place that picks JSON or SSE.
  * - JSON until a notification: the first one switches to `text/event-stream` (200), if `Accept` admits it;
  *   otherwise notifications are dropped.
  * - The final response (result or error) ends the stream; nothing follows it. A JSON-RPC request is written only
- *   for a legacy-era input request (`request`).
+ *   for a legacy-era input request (`request`). A stream ends without one only when the client closes it, or when
+ *   its writer `abandon`s it (a listen stream whose reader fell too far behind).
  * - A client close before the final response is a cancellation: `signal` aborts, one `mcp:request:cancelled` is
  *   emitted, and later writes are no-ops.
- * - No unbounded buffering: a notification meeting a full socket buffer is dropped; the final response never is.
+ * - No unbounded buffering: a notification meeting a full socket buffer is dropped, unless its writer queues it
+ *   and bounds what waits itself (`buffered`, `abandon`); the final response is never dropped.
+ * - An SSE comment (`comment`, a keep-alive) carries no message and may be written between events.
  * One per request, attached by the controller; the exception filter answers through it ({@link sendAnswer}).
- * Proven by: test/e2e/streaming.e2e-spec.ts
+ * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, comments and `abandon` by test/e2e/subscriptions.e2e-spec.ts
  */
 export class AnswerStream {
   private readonly abort = new AbortController();
   private sse = false;
   private done = false;
+  private closed = false;
+  private readonly closeWaiters: (() => void)[] = [];
 
-  /** Whether the client's `Accept` admits SSE; read on the first notification (a JSON answer never needs it). */
+  /** Whether the client's `Accept` admits SSE; read on the first notification or `canStream` (a JSON answer never needs it). */
   private sseAcceptedValue: boolean | undefined;
 
   private constructor(
@@ -66,6 +77,8 @@ export class AnswerStream {
     private readonly accept: string | string[] | undefined,
   ) {
     res.once('close', () => {
+      this.closed = true;
+      for (const wake of this.closeWaiters.splice(0)) wake();
       if (this.done) return;
       this.done = true;
       this.abort.abort();
@@ -80,7 +93,7 @@ export class AnswerStream {
     return stream;
   }
 
-  /** Aborts when the client closes the stream or disconnects before the final response. */
+  /** Aborts when the stream ends before the final response: the client closes it or disconnects, or it is abandoned. */
   get signal(): AbortSignal {
     return this.abort.signal;
   }
@@ -95,10 +108,51 @@ export class AnswerStream {
     return !this.done && !this.res.writableEnded && !this.res.destroyed;
   }
 
-  /** Sends one notification as an SSE event, switching to SSE on the first; returns false when it was not written. */
-  notify(notification: Readonly<Record<string, unknown>> & { method: string }): boolean {
-    if (this.sse && this.res.writableNeedDrain) return false;
+  /** Whether the client's `Accept` admits SSE, so the answer could switch to it (absent `Accept`: yes). */
+  get canStream(): boolean {
+    return (this.sseAcceptedValue ??= acceptsEventStream(this.accept));
+  }
+
+  /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */
+  get buffered(): number {
+    return this.res.writableLength;
+  }
+
+  /** Resolves once the response is closed: the final response flushed, or the connection gone. */
+  whenClosed(): Promise<void> {
+    return this.closed ? Promise.resolve() : new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  /**
+   * Sends one notification as an SSE event, switching to SSE on the first; returns false when it was not written.
+   * At a full socket buffer it is dropped unless `whenFull: 'queue'` ({@link NotifyOptions}).
+   */
+  notify(notification: Readonly<Record<string, unknown>> & { method: string }, options: NotifyOptions = {}): boolean {
+    if (this.sse && this.res.writableNeedDrain && options.whenFull !== 'queue') return false;
     return this.writeEvent({ jsonrpc: '2.0', ...notification });
+  }
+
+  /**
+   * Writes an SSE comment line (`: text`), which a client ignores: a keep-alive for a long-lived stream. Only once
+   * the answer is SSE and open, never at a full socket buffer; `text` holds no line break. Returns whether it was written.
+   */
+  comment(text: string): boolean {
+    if (!this.sse || !this.open || this.res.writableNeedDrain || /[\r\n]/.test(text)) return false;
+    this.res.write(`: ${text}\n\n`);
+    return true;
+  }
+
+  /**
+   * Ends the stream now, without a final response (or without waiting for one still being flushed): the
+   * connection is closed and what waits in its buffer freed. Before a final response, `signal` aborts (no
+   * `mcp:request:cancelled`: the server ended it). For a writer that cannot let a stream hold more; a no-op once closed.
+   */
+  abandon(): void {
+    if (this.closed) return;
+    const answered = this.done;
+    this.done = true;
+    if (!answered) this.abort.abort();
+    this.res.destroy();
   }
 
   /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { readableId, requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
@@ -36,6 +36,8 @@ export class McpExceptionFilter implements ExceptionFilter {
     const req = rawRequest(http.getRequest());
     const res = rawResponse(http.getResponse());
     const record = requestRecord(req);
+    // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
+    record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
     try {
       this.answer(thrown, res, record);
     } catch (fault) {
@@ -45,25 +47,28 @@ export class McpExceptionFilter implements ExceptionFilter {
   }
 
   private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
+    const legacy = record.era === 'legacy';
     if (isRejection(thrown)) {
       record.rejection = thrown.mark;
+      const status = legacy ? thrown.legacyStatus : thrown.getStatus();
       publish('mcp:wire:reject', () => ({
         rejecter: thrown.mark.rejecter,
         reason: thrown.mark.reason,
-        status: thrown.getStatus(),
+        status,
         code: thrown.code,
         method: record.method === undefined ? undefined : bounded(record.method),
         id: record.id,
         era: record.era,
       }));
-      return sendAnswer(res, thrown.getStatus(), errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
+      return sendAnswer(res, status, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
     if (isMethodError(thrown)) {
       if (!isEmittableCode(thrown.code) || !isHttpStatus(thrown.httpStatus))
         throw new TypeError(
           `a method error needs an integer code the spec lets a server emit and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`,
         );
-      return sendAnswer(res, thrown.httpStatus, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
+      // A legacy client reads a JSON-RPC error only from a 2xx answer (see REJECTION_TABLE's legacyStatus).
+      return sendAnswer(res, legacy ? 200 : thrown.httpStatus, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
     }
     if (thrown instanceof AuthFault)
       return sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));

@@ -12,34 +12,8 @@ import { REVISIONS, ensureRunner, failures, requiredScenarios, runSuite, type Ch
  * revision. Each is asserted to still fail, so a scenario that starts passing must leave this list.
  */
 const NOT_BUILT: Record<Revision, readonly string[]> = {
-  '2026-07-28': [
-    'completion-complete',
-    'resources-list',
-    'resources-read-text',
-    'resources-read-binary',
-    'resources-templates-read',
-    'prompts-list',
-    'prompts-get-simple',
-    'prompts-get-with-args',
-    'prompts-get-embedded-resource',
-    'prompts-get-with-image',
-    'caching',
-    'input-required-result-non-tool-request',
-  ],
-  '2025-11-25': [
-    'completion-complete',
-    'resources-list',
-    'resources-read-text',
-    'resources-read-binary',
-    'resources-templates-read',
-    'resources-subscribe',
-    'resources-unsubscribe',
-    'prompts-list',
-    'prompts-get-simple',
-    'prompts-get-with-args',
-    'prompts-get-embedded-resource',
-    'prompts-get-with-image',
-  ],
+  '2026-07-28': [],
+  '2025-11-25': [],
 };
 
 /** Scenarios the suite runs but does not score, which this library passes all the same. */

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { Test } from '@nestjs/testing';
 import request from 'supertest';
 
-import { McpModule } from '../../lib/index.js';
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
@@ -158,26 +156,25 @@ describe('protected-resource metadata for a resource with a nested path', () => 
   });
 });
 
-describe('protected-resource metadata whose resource is not the mount', () => {
-  it('warns at module init where the metadata is served, since its challenges name another URL', async () => {
-    const warnings: string[] = [];
-    const logger = { log() {}, error() {}, debug() {}, verbose() {}, warn: (message: unknown) => void warnings.push(String(message)) };
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        McpModule.forRoot({
-          path: 'mcp',
-          serverInfo: { name: 'test-server', version: '1.0.0' },
-          telemetryLogger: false,
-          protectedResourceMetadata: { resource: 'https://mcp.example.com/api/mcp', authorization_servers: ['https://auth.example.com'] },
-        }),
-      ],
-    })
-      .setLogger(logger)
-      .compile();
-    await moduleRef.close();
-    expect(warnings).toEqual([
-      'protectedResourceMetadata.resource https://mcp.example.com/api/mcp names https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp in its challenges, but the metadata is served at /.well-known/oauth-protected-resource/mcp (relative to any global prefix); route that URL to it.',
-    ]);
+describe('protected-resource metadata under a global prefix', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      options: { auth: new TokenAuth(), protectedResourceMetadata: { resource: 'https://mcp.example.com/api/mcp', authorization_servers: ['https://auth.example.com'] } },
+      configure: (app) => app.setGlobalPrefix('api'),
+    });
+  });
+  afterAll(() => t.close());
+
+  it('serves the metadata where the challenge points, outside the prefix, and not under the prefix', async () => {
+    const res = await post(t.server, rpc('server/discover'), {}, '/api/mcp');
+    expect(res.status).toBe(401);
+    const url = challenge(res.headers['www-authenticate']).resource_metadata!;
+    expect(url).toBe('https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp');
+    const metadata = await request(t.server).get(new URL(url).pathname);
+    expect(metadata.status).toBe(200);
+    expect(metadata.body.resource).toBe('https://mcp.example.com/api/mcp');
+    expect((await request(t.server).get('/api/.well-known/oauth-protected-resource/mcp')).status).toBe(404);
   });
 });
 

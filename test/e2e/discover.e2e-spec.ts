@@ -44,7 +44,7 @@ describe('server/discover', () => {
     expect(res.body.result).toEqual({
       resultType: 'complete',
       supportedVersions: ['2026-07-28'],
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       instructions: 'Use the tools wisely.\nSecond line stays.',
       ttlMs: 60000,
       cacheScope: 'public',

@@ -79,7 +79,12 @@ describe('two eras on one mount', () => {
         {
           jsonrpc: '2.0',
           id: 'init',
-          result: { protocolVersion: version, capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'test-server', version: '1.0.0' }, instructions: 'Be kind.' },
+          result: {
+            protocolVersion: version,
+            capabilities: { tools: { listChanged: true }, logging: {} },
+            serverInfo: { name: 'test-server', version: '1.0.0' },
+            instructions: 'Be kind.',
+          },
         },
       ]);
     });
@@ -89,11 +94,11 @@ describe('two eras on one mount', () => {
       expect(res.messages[0]!.result.protocolVersion).toBe(LEGACY_PROTOCOL_VERSIONS[0]);
     });
 
-    it('refuses an initialize without clientInfo with 400 + -32602', async () => {
+    it('refuses an initialize without clientInfo with -32602, sent with 200 as a legacy client reads errors', async () => {
       const body = initialize();
       delete (body.params as Record<string, unknown>).clientInfo;
       const res = await legacyPost(app().server, body, legacyHeaders(null));
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(200);
       expect(res.messages[0]!.error.code).toBe(-32602);
     });
 
@@ -128,9 +133,9 @@ describe('two eras on one mount', () => {
         expect((await legacyPost(app().server, body)).messages[0]).toEqual({ jsonrpc: '2.0', id: body.id, result: {} });
     });
 
-    it('refuses logging/setLevel with an unknown level (400 + -32602)', async () => {
+    it('refuses logging/setLevel with an unknown level (-32602, with 200)', async () => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'loud' } });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(200);
       expect(res.messages[0]!.error.code).toBe(-32602);
     });
 
@@ -144,9 +149,9 @@ describe('two eras on one mount', () => {
     it.each([
       ['server/discover', 'Method not found: "server/discover".'],
       ['resources/list', 'Method not found: "resources/list" is not served by this server.'],
-    ])('answers %s on the legacy era with 404 + -32601', async (method, message) => {
+    ])('answers %s on the legacy era with -32601, sent with 200', async (method, message) => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method, params: {} });
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(200);
       expect(res.messages[0]!.error).toEqual({ code: -32601, message });
     });
 
@@ -247,7 +252,7 @@ describe('bounds on the legacy era’s pending input requests', () => {
     const waiting = legacyToolCall(t.server, 'confirm_delete', { file: 'a.txt' }, () => (first?.(undefined), 'no-answer'));
     await new Promise((resolve) => (first = resolve));
     const refused = await legacyToolCall(t.server, 'confirm_delete', { file: 'b.txt' }, () => 'no-answer');
-    expect(refused.status).toBe(503);
+    expect(refused.status).toBe(200); // a legacy client reads a JSON-RPC error only from a 2xx answer
     expect(refused.messages[0]!.error).toMatchObject({ code: -32603, data: { reason: 'too_many_pending_input_requests' } });
     await waiting;
     const served = await legacyToolCall(t.server, 'confirm_delete', { file: 'c.txt' }, () => accept({ confirm: false }));

@@ -135,7 +135,7 @@ describe('the help tool in a server with no tools of its own', () => {
       },
     ]);
     const discovered = await post(app().server, rpc('server/discover'));
-    expect(discovered.body.result.capabilities).toEqual({ tools: {}, logging: {} });
+    expect(discovered.body.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 
   it('indexes itself', async () => {

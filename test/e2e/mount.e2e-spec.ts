@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Injectable, Module } from '@nestjs/common';
 import request from 'supertest';
 
-import { McpModule } from '../../lib/index.js';
+import { McpModule, type McpModuleOptions, type McpOptionsFactory } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
@@ -72,9 +73,50 @@ describe('the mount', () => {
   });
 });
 
+describe('forRootAsync the Nest way', () => {
+  @Injectable()
+  class Versions {
+    readonly current = '4.2.0';
+  }
+
+  @Injectable()
+  class McpConfig implements McpOptionsFactory {
+    constructor(private readonly versions: Versions) {}
+    createMcpOptions(): McpModuleOptions {
+      return { serverInfo: { name: 'factory', version: this.versions.current }, telemetryLogger: false };
+    }
+  }
+
+  @Module({ providers: [Versions], exports: [Versions] })
+  class VersionsModule {}
+
+  @Module({ imports: [VersionsModule], providers: [McpConfig], exports: [McpConfig] })
+  class McpConfigModule {}
+
+  it.each([
+    ['useClass', { useClass: McpConfig, imports: [VersionsModule] }],
+    ['useExisting', { useExisting: McpConfig, imports: [McpConfigModule] }],
+  ])('builds the options with an McpOptionsFactory (%s)', async (_how, async) => {
+    const t = await createTestApp({ imports: [McpModule.forRootAsync({ path: 'factory', ...(async as object) })] });
+    try {
+      const res = await post(t.server, rpc('server/discover'), {}, '/factory');
+      expect(res.body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'factory', version: '4.2.0' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses path inside the options, saying where it goes', async () => {
+    await expect(
+      createTestApp({
+        imports: [McpModule.forRootAsync({ path: 'async', useFactory: () => ({ serverInfo: { name: 's', version: '1' }, path: 'inside' }) as McpModuleOptions })],
+      }),
+    ).rejects.toThrow('option "path": is given beside the options, not inside them: McpModule.forRootAsync({ path, useFactory })');
+  });
+});
+
 describe('the mount under a global prefix and with forRootAsync', () => {
   it('serves at the prefixed path with options from a factory', async () => {
-    const { Module } = await import('@nestjs/common');
     const { Test } = await import('@nestjs/testing');
     @Module({
       imports: [

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The README's gate table: one row per gate, `| n | \`gate\` | \`arguments\` | message |`. */
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const ROWS = [...README.matchAll(/^\| (\d) \| `([a-z_]+)` \| `(\{.*\})` \| (.+) \|$/gm)].map(([, n, gate, args, message]) => ({
+const ROWS = [...README.matchAll(/^\|\s*(\d)\s*\|\s*`([a-z_]+)`\s*\|\s*`(\{.*\})`\s*\|\s*(.+?)\s*\|$/gm)].map(([, n, gate, args, message]) => ({
   n: Number(n),
   gate: gate!,
   args: JSON.parse(args!) as Record<string, unknown>,

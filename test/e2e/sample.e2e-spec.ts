@@ -69,6 +69,6 @@ describe('npm start (the sample app)', () => {
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { result: { capabilities: Record<string, unknown> } };
     expect((await ProtocolSchema.vendored()).check('DiscoverResultResponse', answer)).toEqual([]);
-    expect(answer.result.capabilities.tools).toEqual({});
+    expect(answer.result.capabilities.tools).toEqual({ listChanged: true });
   });
 });

@@ -184,7 +184,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
 
     it('advertises the logging capability beside tools', async () => {
       const res = await post(t.server, rpc('server/discover'));
-      expect(res.body.result.capabilities).toEqual({ tools: {}, logging: {} });
+      expect(res.body.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
     });
   });
 

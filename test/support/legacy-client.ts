@@ -51,14 +51,28 @@ export type Reply = { result: unknown } | { error: { code: number; message: stri
  * `reply(request)` back (as its own request, as a client does), and the call resolves with every message of the
  * stream, the final response last, plus the status of each answer POST.
  */
-export async function legacyToolCall(
+export function legacyToolCall(
   server: Server,
   name: string,
   args: Record<string, unknown>,
   reply: (request: Record<string, any>) => Reply,
   options: { headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal } = {},
 ): Promise<{ status: number; messages: Record<string, any>[]; answerStatuses: number[] }> {
-  const body = { jsonrpc: '2.0', id: `call-${name}`, method: 'tools/call', params: { name, arguments: args, ...(options.meta && { _meta: options.meta }) } };
+  return legacyRequest(server, 'tools/call', { name, arguments: args }, reply, { ...options, id: `call-${name}` });
+}
+
+/**
+ * Any legacy request over a streamed answer (`tools/call`, `resources/read`, `prompts/get`): as `legacyToolCall`,
+ * server-to-client requests on its stream are answered with `reply(request)`.
+ */
+export async function legacyRequest(
+  server: Server,
+  method: string,
+  params: Record<string, unknown>,
+  reply: (request: Record<string, any>) => Reply,
+  options: { headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal; id?: string | number } = {},
+): Promise<{ status: number; messages: Record<string, any>[]; answerStatuses: number[] }> {
+  const body = { jsonrpc: '2.0', id: options.id ?? `request-${method}`, method, params: { ...params, ...(options.meta && { _meta: options.meta }) } };
   const res = await fetch(url(server), { method: 'POST', headers: options.headers ?? legacyHeaders(), body: JSON.stringify(body), signal: options.signal });
   const messages: Record<string, any>[] = [];
   const answerStatuses: number[] = [];

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { LEGACY_METHODS, MCP_METHODS, REMOVED_METHODS, type LegacyMethod, type McpMethod } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { GreetPrompt, Salutations } from '../prompts/test-prompts.js';
+import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
-import { post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const schema = await ProtocolSchema.vendored();
@@ -20,14 +24,31 @@ const CELLS = {
   'server/discover': { params: {}, served: true, result: 'DiscoverResult' },
   'tools/list': { params: {}, served: true, result: 'ListToolsResult' },
   'tools/call': { params: { name: 'echo', arguments: { text: 'x' } }, served: true, result: 'CallToolResult' },
-  'resources/list': { params: {}, served: false },
-  'resources/templates/list': { params: {}, served: false },
-  'resources/read': { params: { uri: 'test://x' }, served: false },
-  'prompts/list': { params: {}, served: false },
-  'prompts/get': { params: { name: 'p' }, served: false },
-  'completion/complete': { params: { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: 'b' } }, served: false },
-  'subscriptions/listen': { params: { notifications: { toolsListChanged: true } }, served: false },
-} satisfies Record<McpMethod, { params: Record<string, unknown>; served: boolean; result?: string }>;
+  'resources/list': { params: {}, served: true, result: 'ListResourcesResult' },
+  'resources/templates/list': { params: {}, served: true, result: 'ListResourceTemplatesResult' },
+  'resources/read': { params: { uri: 'test://x' }, served: true, result: 'ReadResourceResult' },
+  'prompts/list': { params: {}, served: true, result: 'ListPromptsResult' },
+  'prompts/get': { params: { name: 'greet', arguments: { name: 'Ada' } }, served: true, result: 'GetPromptResult' },
+  'completion/complete': { params: { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } }, served: true, result: 'CompleteResult' },
+  // A stream: its first message is checked (the result ends it at shutdown: test/e2e/subscriptions.e2e-spec.ts).
+  'subscriptions/listen': { params: { notifications: { toolsListChanged: true } }, served: true, streamed: 'SubscriptionsAcknowledgedNotification' },
+} satisfies Record<McpMethod, { params: Record<string, unknown>; served: boolean; result?: string; streamed?: string }>;
+
+/** The first SSE message of a request's answer; the client then goes away. */
+async function firstEvent(server: Server, body: Record<string, unknown>): Promise<{ status: number; message: Record<string, any> }> {
+  const controller = new AbortController();
+  const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, {
+    method: 'POST',
+    headers: mirroredHeaders(body),
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  const reader = res.body!.getReader();
+  let text = '';
+  while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+  controller.abort();
+  return { status: res.status, message: JSON.parse(text.slice(text.indexOf('data: ') + 6, text.indexOf('\n\n'))) as Record<string, any> };
+}
 
 /**
  * One cell per method of LEGACY_METHODS: a valid legacy request, and the top-level keys of its result when this
@@ -39,14 +60,14 @@ const LEGACY_CELLS = {
   'logging/setLevel': { params: { level: 'info' }, result: [] },
   'tools/list': { params: {}, result: ['tools'] },
   'tools/call': { params: { name: 'echo', arguments: { text: 'x' } }, result: ['content'] },
-  'resources/list': { params: {} },
-  'resources/templates/list': { params: {} },
-  'resources/read': { params: { uri: 'test://x' } },
-  'resources/subscribe': { params: { uri: 'test://x' } },
-  'resources/unsubscribe': { params: { uri: 'test://x' } },
-  'prompts/list': { params: {} },
-  'prompts/get': { params: { name: 'p' } },
-  'completion/complete': { params: { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: 'b' } } },
+  'resources/list': { params: {}, result: ['resources'] },
+  'resources/templates/list': { params: {}, result: ['resourceTemplates'] },
+  'resources/read': { params: { uri: 'test://x' }, result: ['contents'] },
+  'resources/subscribe': { params: { uri: 'test://x' }, result: [] },
+  'resources/unsubscribe': { params: { uri: 'test://x' }, result: [] },
+  'prompts/list': { params: {}, result: ['prompts'] },
+  'prompts/get': { params: { name: 'greet', arguments: { name: 'Ada' } }, result: ['messages'] },
+  'completion/complete': { params: { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } }, result: ['completion'] },
   'tasks/get': { params: { taskId: 't' } },
   'tasks/result': { params: { taskId: 't' } },
   'tasks/list': { params: {} },
@@ -56,7 +77,7 @@ const LEGACY_CELLS = {
 describe('methods sweep', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool] });
+    t = await createTestApp({ providers: [XResource, EchoTool, Salutations, GreetPrompt] });
   });
   afterAll(() => t.close());
 
@@ -69,9 +90,15 @@ describe('methods sweep', () => {
   });
 
   describe.each(MCP_METHODS)('%s', (method) => {
-    const cell = CELLS[method];
+    const cell: { params: Record<string, unknown>; served: boolean; result?: string; streamed?: string } = CELLS[method];
     it(cell.served ? 'is served: 200 and a schema-valid result' : 'is not served: 404 + -32601, marked unknown_method', async () => {
       const body = rpc(method, cell.params, `m-${method}`);
+      if (cell.streamed) {
+        const { status, message } = await firstEvent(t.server, body);
+        expect(status).toBe(200);
+        expect(schema.check(cell.streamed, message)).toEqual([]);
+        return;
+      }
       let res: any;
       const mark = await rejectionOf(async () => (res = await post(t.server, body)));
       if (cell.served) {
@@ -99,13 +126,13 @@ describe('methods sweep', () => {
 
   describe.each(LEGACY_METHODS)('legacy method %s', (method) => {
     const cell: { params: Record<string, unknown>; result?: string[] } = LEGACY_CELLS[method];
-    it(cell.result ? 'is served on the legacy era: 200 and a result in the legacy shape' : 'is not served: 404 + -32601', async () => {
+    it(cell.result ? 'is served on the legacy era: 200 and a result in the legacy shape' : 'is not served: -32601, sent with 200 on the legacy era', async () => {
       const res = await legacyPost(t.server, { jsonrpc: '2.0', id: `l-${method}`, method, params: cell.params }, legacyHeaders(method === 'initialize' ? null : '2025-11-25'));
       if (cell.result) {
         expect(res.status).toBe(200);
         expect(Object.keys(res.messages[0]!.result).sort()).toEqual([...cell.result].sort());
       } else {
-        expect(res.status).toBe(404);
+        expect(res.status).toBe(200);
         expect(res.messages[0]).toMatchObject({ id: `l-${method}`, error: { code: -32601 } });
       }
     });

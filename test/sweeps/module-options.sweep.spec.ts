@@ -36,6 +36,16 @@ const CELLS = {
   eras: { bad: 'old', names: 'got "old"', good: 'modern' },
   pageSize: { bad: 0, names: 'got 0', good: 25 },
   legacyInputRequests: { bad: { maxPending: 0 }, names: 'maxPending must be a positive integer, got 0', good: { maxPending: 10, timeoutMs: 5000 } },
+  eventBus: {
+    bad: { publish: () => undefined },
+    names: 'got { publish: [Function: publish] }',
+    good: { publish: async () => undefined, subscribe: async () => () => undefined },
+  },
+  subscriptions: {
+    bad: { keepAliveMs: 0 },
+    names: 'keepAliveMs must be a positive integer of at most 2147483647 (milliseconds), got 0',
+    good: { keepAliveMs: 5000, maxBufferedBytes: 65536 },
+  },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown }>;
 
 describe('module options sweep', () => {
@@ -94,6 +104,7 @@ describe('module options sweep', () => {
       allowedHosts: [],
       eras: 'both',
       legacyInputRequests: { maxPending: 1000, timeoutMs: 600_000 },
+      subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144 },
     });
     expect(resolved.allowedOrigins).toBeUndefined();
   });

@@ -106,8 +106,11 @@ const PROMISED = new Map(
   [
     ...readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
       .split('### The rejection table')[1]!
-      .matchAll(/^\| ([a-z-]+) \| ([a-z_]+) \| (\d{3}) \| (-\d+) \|$/gm),
-  ].map(([, rejecter, reason, status, code]) => [`${rejecter}/${reason}`, { status: Number(status), code: Number(code) }]),
+      .matchAll(/^\|\s*([a-z-]+)\s*\|\s*([a-z_]+)\s*\|\s*(\d{3})\s*\|\s*(\d{3}|—)\s*\|\s*(-\d+)\s*\|$/gm),
+  ].map(([, rejecter, reason, status, legacyStatus, code]) => [
+    `${rejecter}/${reason}`,
+    { status: Number(status), legacyStatus: legacyStatus === '—' ? undefined : Number(legacyStatus), code: Number(code) },
+  ]),
 );
 
 describe('rejection table sweep: every row is reached by a request and identified by its mark', () => {
@@ -131,6 +134,16 @@ describe('rejection table sweep: every row is reached by a request and identifie
 
   it('has exactly the rows the README promises', () => {
     expect([...PROMISED.keys()].sort()).toEqual(REJECTION_TABLE.map((r) => `${r.rejecter}/${r.reason}`).sort());
+  });
+
+  it("promises each row's legacy-era status as the table decides it (the legacy cells are proven in test/e2e/eras.e2e-spec.ts)", () => {
+    for (const row of REJECTION_TABLE) {
+      const expected = row.rejecter === 'method-routing' && row.reason === 'removed_method' ? undefined : 'legacyStatus' in row ? row.legacyStatus : row.status;
+      expect({ row: `${row.rejecter}/${row.reason}`, legacy: PROMISED.get(`${row.rejecter}/${row.reason}`)?.legacyStatus }).toEqual({
+        row: `${row.rejecter}/${row.reason}`,
+        legacy: expected,
+      });
+    }
   });
 
   describe.each(REJECTION_TABLE.map((row) => [`${row.rejecter}/${row.reason}`, row] as const))('%s', (key, row) => {

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { MCP_COMPLETION_SOURCES, type CompletionRef, type CompletionSource, type CompletionValues } from '../completion/completion-source.js';
+import { McpContext } from '../context/mcp-context.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import { ERAS } from '../mcp.constants.js';
+import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import { bounded, quoted } from '../util/bounded.js';
+import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
+
+/** The most values one completion sends (the spec's bound); a longer list is cut, with `hasMore`. */
+export const COMPLETION_MAX_VALUES = 100;
+
+/** A completion as sent: at most {@link COMPLETION_MAX_VALUES} values; a cut list says `hasMore` and its `total`. */
+function sent(completion: CompletionValues): Record<string, unknown> {
+  const { values, total, hasMore } = completion;
+  if (values.length > COMPLETION_MAX_VALUES) return { values: values.slice(0, COMPLETION_MAX_VALUES), total: Math.max(total ?? 0, values.length), hasMore: true };
+  return { values: [...values], ...(total !== undefined && { total }), ...(hasMore !== undefined && { hasMore }) };
+}
+
+/**
+ * `completion/complete`: asks the completion sources in order (`COMPLETION_SOURCES`) and sends the first answer,
+ * cut to 100 values; a ref no source holds is 400 + -32602. Served, and `completions` advertised, when any source
+ * declares a completer; an argument without a completer then completes to no values. See docs/prompts.md.
+ */
+@Injectable()
+export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySource {
+  readonly method = 'completion/complete' as const;
+  readonly eras = ERAS;
+
+  constructor(@Inject(MCP_COMPLETION_SOURCES) private readonly sources: readonly CompletionSource[]) {}
+
+  served(): boolean {
+    return this.sources.some((source) => source.completes);
+  }
+
+  /** `completions` exactly when the method is served. */
+  contribute(into: Capabilities): void {
+    if (this.served()) into.completions = {};
+  }
+
+  async handle(call: MethodCall): Promise<McpResult> {
+    const given = call.params.ref as { type: string; name?: string; uri?: string };
+    const ref: CompletionRef = given.type === 'ref/prompt' ? { type: 'ref/prompt', name: given.name! } : { type: 'ref/resource', uri: given.uri! };
+    const argument = call.params.argument as { name: string; value: string };
+    const context = call.params.context as { arguments?: Record<string, string> } | undefined;
+    const ctx = new McpContext({
+      record: call.record,
+      headers: call.request.headers,
+      signal: call.answer.signal,
+      answer: call.answer,
+      ...(ref.type === 'ref/prompt' ? { prompt: ref.name } : { resource: ref.uri }),
+    });
+    const request = { ref, argument: { name: argument.name, value: argument.value }, arguments: { ...context?.arguments }, ctx };
+    for (const source of this.sources) {
+      const completion = source.complete(request);
+      if (completion) return { resultType: 'complete', completion: sent(await completion) };
+    }
+    const [what, id] = ref.type === 'ref/prompt' ? ['prompt', ref.name] : ['resource or resource template', ref.uri];
+    throw new McpMethodError(
+      JSON_RPC_CODES.invalidParams,
+      `Invalid params: no ${what} ${quoted(id, 100)} to complete.`,
+      { reason: 'unknown_ref', ref: ref.type === 'ref/prompt' ? { type: ref.type, name: bounded(ref.name, 100) } : { type: ref.type, uri: bounded(ref.uri, 200) } },
+      400,
+    );
+  }
+}

@@ -1,0 +1,64 @@
+import type { ValidateFunction } from 'ajv';
+
+import type { McpResult } from '../protocol/json-rpc.js';
+import { dataPath } from '../tools/data-path.js';
+import { bounded } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+import { describeSchemaErrors } from '../validation/schema-problems.js';
+
+/**
+ * Thrown when what a prompt's `get()` returned is not a prompt (see `McpPromptReturn`) or not a valid
+ * `GetPromptResult`: the server's fault, contained (500 + -32603).
+ * @publicApi
+ */
+export class MalformedPromptResultError extends Error {
+  override readonly name = 'MalformedPromptResultError';
+}
+
+/** The keys a `{description?, messages}` return may hold. */
+const RESULT_KEYS: readonly string[] = ['description', 'messages', '_meta'];
+
+/** The return of `get()` as a `{messages, ...}` object, before it is checked. */
+function asResult(prompt: string, returned: unknown): Record<string, unknown> {
+  if (typeof returned === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: returned } }] };
+  if (Array.isArray(returned)) return { messages: returned };
+  if (isPlainObject(returned) && 'messages' in returned) {
+    const extra = Object.keys(returned).filter((key) => !RESULT_KEYS.includes(key));
+    if (extra.length)
+      throw new MalformedPromptResultError(
+        `prompt "${prompt}" returned a result with unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${RESULT_KEYS.join(', ')}`,
+      );
+    return { ...returned };
+  }
+  if (isPlainObject(returned) && 'role' in returned && 'content' in returned) return { messages: [returned] };
+  throw new MalformedPromptResultError(
+    `prompt "${prompt}" returned ${bounded(returned, 60)}; get() returns a string, a message {role, content}, a list of messages or {description?, messages}`,
+  );
+}
+
+/**
+ * Turns what a prompt's `get()` returned into a complete `GetPromptResult`: a string is one user text message, a
+ * message or a list of messages becomes `messages`, `{description?, messages}` is taken as it is. The result is
+ * checked as JSON carries it against the protocol's `GetPromptResult` (`shape`); anything else is a
+ * {@link MalformedPromptResultError}.
+ */
+export function promptResult(prompt: string, returned: unknown, shape: ValidateFunction): McpResult {
+  let result: McpResult;
+  try {
+    // What is sent is the JSON text: a BigInt or a cycle is caught here, inside the handler, not when the answer is written.
+    result = JSON.parse(JSON.stringify({ resultType: 'complete', ...asResult(prompt, returned) })) as McpResult;
+  } catch (thrown) {
+    if (thrown instanceof MalformedPromptResultError) throw thrown;
+    throw new MalformedPromptResultError(`prompt "${prompt}" returned messages JSON cannot carry: ${bounded(thrown, 200)}`);
+  }
+  if (!shape(result)) throw new MalformedPromptResultError(`prompt "${prompt}" returned a result that is not a valid GetPromptResult: ${shapeProblems(shape)}`);
+  return result;
+}
+
+/** The first problems a failed protocol-schema check found, located by data path: `messages[0].role: must be …`. */
+export function shapeProblems(shape: ValidateFunction): string {
+  return describeSchemaErrors(shape.errors)
+    .slice(0, 3)
+    .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`)
+    .join('; ');
+}

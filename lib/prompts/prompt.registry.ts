@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+
+import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
+import { bounded, quoted } from '../util/bounded.js';
+import { PROMPT_NAME } from './prompt-definition.js';
+import type { WiredPrompt } from './wired-prompt.js';
+
+/**
+ * The wired-in prompts, listed by name. Wire-in is the one validated site: a malformed or duplicate name is a
+ * `McpConfigurationError` at module init. Advertises `prompts` when any prompt is wired in, and completes the
+ * arguments of its prompts (`ref/prompt`) for `completion/complete`.
+ */
+@Injectable()
+export class PromptRegistry implements CapabilitySource, CompletionSource {
+  private readonly prompts = new Map<string, WiredPrompt>();
+  private sorted: WiredPrompt[] = [];
+
+  /** Refuses a malformed name; called before a prompt is built, so later refusals can name it safely. */
+  checkName(name: unknown): void {
+    if (typeof name !== 'string' || !PROMPT_NAME.test(name))
+      throw new McpConfigurationError(`prompt ${JSON.stringify(String(name))}`, `a prompt name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`);
+  }
+
+  /** Supplies a prompt; refuses a malformed or duplicate name. */
+  wireIn(prompt: WiredPrompt): void {
+    this.checkName(prompt.name);
+    if (this.prompts.has(prompt.name)) throw new McpConfigurationError(`prompt "${prompt.name}"`, 'is declared more than once (prompt names are unique in a server)');
+    this.prompts.set(prompt.name, prompt);
+    this.sorted = [...this.prompts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The prompt wired in under `name`, if any (a Map lookup: a caller's `__proto__` finds nothing). */
+  get(name: string): WiredPrompt | undefined {
+    return this.prompts.get(name);
+  }
+
+  /** Every prompt, sorted by name. */
+  list(): readonly WiredPrompt[] {
+    return this.sorted;
+  }
+
+  /** How many prompts are wired in. */
+  get size(): number {
+    return this.prompts.size;
+  }
+
+  /** `prompts` when any prompt is wired in (`listChanged` is not this registry's to say). */
+  contribute(into: Capabilities): void {
+    if (this.prompts.size > 0) into.prompts ??= {};
+  }
+
+  /** Whether any prompt argument declares a completer. */
+  get completes(): boolean {
+    return this.sorted.some((prompt) => prompt.completes);
+  }
+
+  /**
+   * Completes an argument of one of its prompts: every suggestion its completer gives (none without a completer);
+   * undefined for a ref that is no prompt of its own; -32602 for an argument the prompt does not declare.
+   */
+  complete(request: CompletionRequest): Promise<CompletionValues> | undefined {
+    if (request.ref.type !== 'ref/prompt') return undefined;
+    const prompt = this.prompts.get(request.ref.name);
+    if (!prompt) return undefined;
+    const { name, value } = request.argument;
+    const values = prompt.complete(name, value, { arguments: request.arguments }, request.ctx);
+    if (!values)
+      return Promise.reject(
+        new McpMethodError(
+          JSON_RPC_CODES.invalidParams,
+          `Invalid params: prompt "${prompt.name}" has no argument ${quoted(name, 64)} to complete.`,
+          { reason: 'unknown_argument', prompt: prompt.name, argument: bounded(name, 64) },
+          400,
+        ),
+      );
+    return values.then((all) => ({ values: all, total: all.length, hasMore: false }));
+  }
+}

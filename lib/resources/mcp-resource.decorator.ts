@@ -1,0 +1,23 @@
+import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+
+import type { McpResourceOptions } from './resource.interfaces.js';
+
+/** Metadata key under which `@McpResource` stores a provider's resource options. */
+export const MCP_RESOURCE_METADATA = 'mcp:resource';
+
+/**
+ * Marks a class as an MCP resource at one fixed URI: an injectable provider wired in at module init, whose
+ * `read(ctx)` returns the contents. See docs/resources.md.
+ *
+ * @example
+ * ```ts
+ * @McpResource({ uri: 'app://readme', name: 'readme', mimeType: 'text/markdown' })
+ * export class ReadmeResource implements McpResourceHandler {
+ *   read() { return '# Hello'; }
+ * }
+ * ```
+ * @publicApi
+ */
+export function McpResource(options: McpResourceOptions): ClassDecorator {
+  return applyDecorators(Injectable(), SetMetadata(MCP_RESOURCE_METADATA, options));
+}

@@ -1,0 +1,110 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-resource-template.decorator.js';
+import { MCP_RESOURCE_METADATA } from './mcp-resource.decorator.js';
+import { readContents } from './resource-contents.js';
+import { checkResourceOptions, checkTemplateOptions, declarationSite, resourceDefinition, templateDefinition } from './resource-declaration.js';
+import type { McpResourceCompleter, McpResourceOptions, McpResourceHandler, McpResourceTemplateOptions, McpResourceTemplateHandler } from './resource.interfaces.js';
+import { ResourceRegistry, type WiredResource, type WiredResourceTemplate } from './resource.registry.js';
+import type { UriTemplate } from './uri-template.js';
+
+type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
+
+/**
+ * Discovers every `@McpResource` and `@McpResourceTemplate` provider at module init, checks its declaration and
+ * wires it in, in discovery order. Like a tool, a resource must be a singleton: it is built once, with its
+ * dependencies injected.
+ */
+@Injectable()
+export class ResourceExplorer implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+    private readonly registry: ResourceRegistry,
+    private readonly protocol: ProtocolSchema,
+  ) {}
+
+  onModuleInit(): void {
+    for (const definition of ['TextResourceContents', 'BlobResourceContents']) this.protocol.validator(definition);
+    const wired = new Set<unknown>();
+    for (const wrapper of this.discovery.getProviders()) {
+      // As for tools: an alias is skipped (its instance is found under its own token), value and factory
+      // providers are read from their instance's class.
+      if (wrapper.isAlias) continue;
+      const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
+      if (!metatype || typeof metatype !== 'function') continue;
+      const resource = this.reflector.get<McpResourceOptions | undefined>(MCP_RESOURCE_METADATA, metatype);
+      const template = this.reflector.get<McpResourceTemplateOptions | undefined>(MCP_RESOURCE_TEMPLATE_METADATA, metatype);
+      if (!resource && !template) continue;
+      const where = resource ? declarationSite('resource', resource.name, metatype.name) : declarationSite('resource template', template!.name, metatype.name);
+      if (resource && template) throw new McpConfigurationError(where, 'is marked both @McpResource and @McpResourceTemplate; a class is one or the other');
+      const instance = this.singleton(wrapper, where);
+      if (wired.has(instance)) continue;
+      wired.add(instance);
+      if (resource) this.registry.wireIn(this.resource(resource, instance, where));
+      else this.registry.wireInTemplate(this.template(template!, instance, where));
+    }
+  }
+
+  private singleton(wrapper: ProviderWrapper, where: string): object {
+    if (!wrapper.isDependencyTreeStatic())
+      throw new McpConfigurationError(where, 'a resource must be a singleton provider; request-scoped and transient resources are not supported');
+    const instance = wrapper.instance as object | undefined;
+    if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
+    return instance;
+  }
+
+  private resource(options: McpResourceOptions, instance: object, where: string): WiredResource {
+    checkResourceOptions(options, where);
+    const read = (instance as Partial<McpResourceHandler>).read;
+    if (typeof read !== 'function') throw new McpConfigurationError(where, 'a resource must implement read(ctx)');
+    const defaults = { uri: options.uri, mimeType: options.mimeType, where };
+    return {
+      uri: options.uri,
+      name: options.name,
+      where,
+      definition: resourceDefinition(options, this.protocol, where),
+      cache: options.cache,
+      read: async (ctx) => readContents(await read.call(instance, ctx), defaults, this.protocol),
+    };
+  }
+
+  private template(options: McpResourceTemplateOptions, instance: object, where: string): WiredResourceTemplate {
+    const template = checkTemplateOptions(options, where);
+    const read = (instance as Partial<McpResourceTemplateHandler>).read;
+    if (typeof read !== 'function') throw new McpConfigurationError(where, 'a resource template must implement read(uri, variables, ctx)');
+    return {
+      uriTemplate: options.uriTemplate,
+      name: options.name,
+      where,
+      definition: templateDefinition(options, this.protocol, where),
+      cache: options.cache,
+      template,
+      completers: this.completers(options, template, instance, where),
+      read: async (uri, variables, ctx) => readContents(await read.call(instance, uri, variables, ctx), { uri, mimeType: options.mimeType, where }, this.protocol),
+    };
+  }
+
+  /** A template's completers, each bound to its instance: a function, or the name of one of its methods. */
+  private completers(options: McpResourceTemplateOptions, template: UriTemplate, instance: object, where: string): Map<string, McpResourceCompleter> {
+    const completers = new Map<string, McpResourceCompleter>();
+    for (const [variable, completer] of Object.entries(options.complete ?? {})) {
+      if (!template.variables.includes(variable))
+        throw new McpConfigurationError(
+          where,
+          `complete names the variable ${JSON.stringify(variable)}, which the template does not have; its variables: ${template.variables.join(', ')}`,
+        );
+      const method = typeof completer === 'string' ? (instance as Record<string, unknown>)[completer] : completer;
+      if (typeof method !== 'function')
+        throw new McpConfigurationError(
+          where,
+          `complete.${variable} must be a function or the name of a method of the class${typeof completer === 'string' ? `, and ${JSON.stringify(completer)} is none` : got(completer)}`,
+        );
+      completers.set(variable, method.bind(instance) as McpResourceCompleter);
+    }
+    return completers;
+  }
+}

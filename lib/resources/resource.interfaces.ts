@@ -1,0 +1,103 @@
+import type { McpContext } from '../context/mcp-context.js';
+import type { McpCacheHints, McpIcon } from '../options/mcp-module-options.interface.js';
+import type { McpCompletionContext } from '../prompts/prompt.interfaces.js';
+import type { McpUriVariables } from './uri-template.js';
+
+/** MCP resource annotations: hints for clients about who a resource is for and how much it matters. @publicApi */
+export interface McpResourceAnnotations {
+  /** Who the resource is meant for. */
+  audience?: ('user' | 'assistant')[];
+  /** How important it is, from 0 (entirely optional) to 1 (effectively required). */
+  priority?: number;
+  /** When it last changed, an ISO 8601 timestamp (for example `2025-01-12T15:00:58Z`). */
+  lastModified?: string;
+}
+
+/**
+ * What `@McpResource` declares: a resource at one fixed URI; any other key is refused at module init.
+ * @publicApi
+ */
+export interface McpResourceOptions {
+  /** The resource's absolute URI (RFC 3986, with a scheme), unique in the server; `resources/read` matches it exactly. */
+  uri: string;
+  /** Its programmatic name, non-empty and unique among the server's resources and resource templates. */
+  name: string;
+  /** Display name. */
+  title?: string;
+  /** What the resource is, for the client and its model. */
+  description?: string;
+  /** Its MIME type (`type/subtype`), also given to contents that do not name their own. */
+  mimeType?: string;
+  /** Its size in bytes before any encoding, when known; an integer >= 0. */
+  size?: number;
+  annotations?: McpResourceAnnotations;
+  /** Icons a client may display. */
+  icons?: McpIcon[];
+  /** Caching hints for its reads, in place of the module's `cache` option. @default the module's `cache` */
+  cache?: McpCacheHints;
+}
+
+/** The keys {@link McpResourceOptions} may hold (its closed key set). */
+export const RESOURCE_OPTION_KEYS = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations', 'icons', 'cache'] as const;
+
+/**
+ * Completes one variable of a resource template for `completion/complete`: every suggestion for what the user
+ * typed so far (`value`), best first, given the template's other variables the client already knows
+ * (`context.arguments`). The first 100 are sent, with `total` and `hasMore` telling how many there are.
+ * @publicApi
+ */
+export type McpResourceCompleter = (value: string, context: McpCompletionContext, ctx: McpContext) => readonly string[] | Promise<readonly string[]>;
+
+/**
+ * What `@McpResourceTemplate` declares: resources whose URIs match an RFC 6570 template (levels 1–3); any other
+ * key is refused at module init.
+ * @publicApi
+ */
+export interface McpResourceTemplateOptions {
+  /** The URI template, starting with a written-out scheme, unique in the server: `file:///{+path}`, `app://users/{id}{?fields}`. */
+  uriTemplate: string;
+  /** Its programmatic name, non-empty and unique among the server's resources and resource templates. */
+  name: string;
+  /** Display name. */
+  title?: string;
+  /** What the resources are, for the client and its model. */
+  description?: string;
+  /** The MIME type every matching resource has, also given to contents that do not name their own. */
+  mimeType?: string;
+  annotations?: McpResourceAnnotations;
+  /** Icons a client may display. */
+  icons?: McpIcon[];
+  /** Caching hints for its reads, in place of the module's `cache` option. @default the module's `cache` */
+  cache?: McpCacheHints;
+  /**
+   * Completers of template variables for `completion/complete`, by variable name: a function, or the name of a
+   * method of the template's class (called on the provider, so it can use what is injected). A variable without
+   * one completes to no values.
+   */
+  complete?: Record<string, McpResourceCompleter | string>;
+}
+
+/** The keys {@link McpResourceTemplateOptions} may hold (its closed key set). */
+export const RESOURCE_TEMPLATE_OPTION_KEYS = ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons', 'cache', 'complete'] as const;
+
+/** One contents item a read returns (MCP `TextResourceContents` or `BlobResourceContents`), `uri` and `mimeType` optional. @publicApi */
+export type McpResourceContents =
+  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+  | { uri?: string; mimeType?: string; blob: string | Uint8Array; _meta?: Record<string, unknown> };
+
+/**
+ * What a read may return: text, bytes (sent base64 as a blob), one contents item, or several. A contents item
+ * without `uri` gets the URI read, and without `mimeType` the declared one.
+ * @publicApi
+ */
+export type McpResourceReturn = string | Uint8Array | McpResourceContents | readonly (string | Uint8Array | McpResourceContents)[];
+
+/** The class of an `@McpResource`: reads the resource. @publicApi */
+export interface McpResourceHandler {
+  read(ctx: McpContext): McpResourceReturn | Promise<McpResourceReturn>;
+}
+
+/** The class of an `@McpResourceTemplate`: reads the resource at `uri`, given the template variables it matched. @publicApi */
+export interface McpResourceTemplateHandler {
+  read(uri: string, variables: McpUriVariables, ctx: McpContext): McpResourceReturn | Promise<McpResourceReturn>;
+}

@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+
+import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.js';
+import type { McpContext } from '../context/mcp-context.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import type { McpCacheHints } from '../options/mcp-module-options.interface.js';
+import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
+import { bounded, quoted } from '../util/bounded.js';
+import type { ResourceContent } from './resource-contents.js';
+import type { McpResourceCompleter } from './resource.interfaces.js';
+import type { McpUriVariables, UriTemplate } from './uri-template.js';
+
+/** A resource as module init wired it in: its resources/list entry and how to read it. */
+export interface WiredResource {
+  readonly uri: string;
+  readonly name: string;
+  /** The declaration, as refusals and faults name it. */
+  readonly where: string;
+  readonly definition: Readonly<Record<string, unknown>>;
+  /** Its own caching hints, when it declares them. */
+  readonly cache: McpCacheHints | undefined;
+  /** Runs its `read` and turns the return into checked contents. */
+  read(ctx: McpContext): Promise<ResourceContent[]>;
+}
+
+/** A resource template as module init wired it in: its resources/templates/list entry, its matcher, its completers. */
+export interface WiredResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly where: string;
+  readonly definition: Readonly<Record<string, unknown>>;
+  readonly cache: McpCacheHints | undefined;
+  readonly template: UriTemplate;
+  /** Its variables' completers, bound to its instance. */
+  readonly completers: ReadonlyMap<string, McpResourceCompleter>;
+  /** Runs its `read` for a URI it matched and turns the return into checked contents. */
+  read(uri: string, variables: McpUriVariables, ctx: McpContext): Promise<ResourceContent[]>;
+}
+
+/** What a URI resolved to: the resource or template that reads it, and the read. */
+export interface ResolvedResource {
+  readonly name: string;
+  readonly cache: McpCacheHints | undefined;
+  read(ctx: McpContext): Promise<ResourceContent[]>;
+}
+
+/**
+ * The wired-in resources and resource templates, each kept in declaration order (the order Nest discovers their
+ * providers: within a module, the order of its `providers`), which is the order of their lists and the order
+ * templates are tried in. A URI resolves to the resource declared at exactly that URI, else to the first template
+ * that matches it. Wire-in refuses a duplicate URI, URI template, or name (one namespace for both kinds) with an
+ * `McpConfigurationError` at module init. It advertises `resources` and completes template variables.
+ */
+@Injectable()
+export class ResourceRegistry implements CapabilitySource, CompletionSource {
+  private readonly resources = new Map<string, WiredResource>();
+  private readonly templates = new Map<string, WiredResourceTemplate>();
+  private readonly names = new Map<string, string>();
+
+  /** Supplies a resource; refuses a URI or name already wired in. */
+  wireIn(resource: WiredResource): void {
+    const other = this.resources.get(resource.uri);
+    if (other) throw new McpConfigurationError(resource.where, `uri ${JSON.stringify(resource.uri)} is already declared by ${other.where} (resource URIs are unique)`);
+    this.claimName(resource.name, resource.where);
+    this.resources.set(resource.uri, resource);
+  }
+
+  /** Supplies a resource template; refuses a URI template or name already wired in. */
+  wireInTemplate(template: WiredResourceTemplate): void {
+    const other = this.templates.get(template.uriTemplate);
+    if (other)
+      throw new McpConfigurationError(template.where, `uriTemplate ${JSON.stringify(template.uriTemplate)} is already declared by ${other.where} (URI templates are unique)`);
+    this.claimName(template.name, template.where);
+    this.templates.set(template.uriTemplate, template);
+  }
+
+  private claimName(name: string, where: string): void {
+    const other = this.names.get(name);
+    if (other !== undefined)
+      throw new McpConfigurationError(where, `name ${JSON.stringify(name)} is already used by ${other} (names are unique among resources and templates)`);
+    this.names.set(name, where);
+  }
+
+  /** Every resource, in declaration order. */
+  list(): readonly WiredResource[] {
+    return [...this.resources.values()];
+  }
+
+  /** Every resource template, in declaration order. */
+  listTemplates(): readonly WiredResourceTemplate[] {
+    return [...this.templates.values()];
+  }
+
+  /** How many resources and templates are wired in. */
+  get size(): number {
+    return this.resources.size + this.templates.size;
+  }
+
+  /** What reads `uri`: the resource at exactly that URI, else the first template (in declaration order) matching it. */
+  resolve(uri: string): ResolvedResource | undefined {
+    const resource = this.resources.get(uri);
+    if (resource) return resource;
+    for (const template of this.templates.values()) {
+      const variables = template.template.match(uri);
+      if (variables) return { name: template.name, cache: template.cache, read: (ctx) => template.read(uri, variables, ctx) };
+    }
+    return undefined;
+  }
+
+  /** `resources` when any resource or template is wired in; the flags beside it (subscribe, listChanged) are other sources'. */
+  contribute(into: Capabilities): void {
+    if (this.size > 0) into.resources ??= {};
+  }
+
+  /** Whether any template declares a completer. */
+  get completes(): boolean {
+    return [...this.templates.values()].some((template) => template.completers.size > 0);
+  }
+
+  /**
+   * Completes a variable of the template whose `uriTemplate` is the reference's `uri` (undefined for any other
+   * reference); a name that is not one of its variables is 400 + -32602, and a variable without a completer
+   * completes to no values.
+   */
+  complete(request: CompletionRequest): Promise<CompletionValues> | undefined {
+    if (request.ref.type !== 'ref/resource') return undefined;
+    const template = this.templates.get(request.ref.uri);
+    if (!template) return undefined;
+    const name = request.argument.name;
+    if (!template.template.variables.includes(name))
+      throw new McpMethodError(
+        JSON_RPC_CODES.invalidParams,
+        `Invalid params: ${quoted(name, 60)} is not a variable of resource template ${quoted(template.uriTemplate, 200)}.`,
+        { reason: 'unknown_variable', uriTemplate: template.uriTemplate, variable: bounded(name, 100), variables: template.template.variables },
+        400,
+      );
+    const completer = template.completers.get(name);
+    if (!completer) return Promise.resolve({ values: [], total: 0, hasMore: false });
+    return (async () => {
+      const values: unknown = await completer(request.argument.value, { arguments: request.arguments }, request.ctx);
+      if (!Array.isArray(values) || !values.every((value) => typeof value === 'string'))
+        throw new TypeError(`the completer of variable "${name}" of ${template.where} must return an array of strings, not ${bounded(values, 60)}`);
+      return { values, total: values.length, hasMore: false }; // completion/complete cuts a longer list to its bound, with hasMore
+    })();
+  }
+}

@@ -1,0 +1,123 @@
+import { isMcpChangeEvent, type McpChangeEvent, type McpEventBus, type McpUnsubscribe } from '../contracts/mcp-event-bus.js';
+import type { JsonRpcId } from '../contracts/request-record.js';
+import type { AnswerStream } from '../response/answer-stream.js';
+import { quiet } from '../util/quiet-promise.js';
+import { changeNotification, coversUri, type SubscriptionFilter } from './subscription-filter.js';
+
+/** The `_meta` key every message of a listen stream carries: the listen request's JSON-RPC id, its type kept. */
+export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+/** How a listen stream ended: `shutdown` (the server ended it; its result follows), `gone` (the client left, or it was dropped). */
+export type ListenEnd = 'shutdown' | 'gone';
+
+/** The bounds a listen stream keeps (the `subscriptions` module option, resolved). */
+export interface ListenBounds {
+  /** Milliseconds between two keep-alive comments. */
+  readonly keepAliveMs: number;
+  /** The most bytes the stream may hold for a reader that does not keep up; past it the stream is dropped. */
+  readonly maxBufferedBytes: number;
+}
+
+/** How many events heard between subscribing and acknowledging are kept for after the acknowledgment. */
+const EARLY_EVENTS_MAX = 64;
+
+/**
+ * One open `subscriptions/listen` request: subscribed to the event bus, it sends its acknowledged filter first,
+ * then each change event the filter wants, tagged with its subscription id, and a keep-alive comment every
+ * `keepAliveMs`. A reader that lets more than `maxBufferedBytes` wait is dropped (the connection closed, no result:
+ * a client reconnects and lists again), never waited for nor buffered without bound. Whatever ends it (the client,
+ * the drop, `end()`), it unsubscribes from the bus once.
+ */
+export class ListenStream {
+  private readonly meta: Readonly<Record<string, unknown>>;
+  private readonly uris: ReadonlySet<string>;
+  private readonly early: McpChangeEvent[] = [];
+  private acknowledged = false;
+  private ending: ListenEnd | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
+  private unsubscribe: McpUnsubscribe | undefined;
+  private settle!: (end: ListenEnd) => void;
+  /** Resolves with how the stream ended. */
+  readonly ended: Promise<ListenEnd> = new Promise((resolve) => (this.settle = resolve));
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly filter: SubscriptionFilter,
+    private readonly answer: AnswerStream,
+    private readonly bounds: ListenBounds,
+  ) {
+    this.meta = Object.freeze({ [SUBSCRIPTION_ID_META_KEY]: id });
+    this.uris = new Set(filter.resourceSubscriptions ?? []);
+    if (answer.signal.aborted) this.finish('gone');
+    else answer.signal.addEventListener('abort', () => this.finish('gone'), { once: true });
+  }
+
+  /** Subscribes to the bus, then acknowledges (the first message) and starts the keep-alives; resolves once done. */
+  async start(bus: McpEventBus): Promise<void> {
+    const unsubscribe = await bus.subscribe((event) => this.hear(event));
+    if (this.ending) quiet(Promise.resolve().then(unsubscribe));
+    else this.unsubscribe = unsubscribe;
+    if (this.ending === 'gone') return;
+    this.acknowledged = true; // even when shut down meanwhile: the acknowledgment comes before the result
+    this.send({ method: 'notifications/subscriptions/acknowledged', params: { notifications: this.filter, _meta: this.meta } });
+    for (const event of this.early.splice(0)) this.deliver(event);
+    if (this.ending) return;
+    this.keepAlive = setInterval(() => this.answer.comment('keep-alive'), this.bounds.keepAliveMs);
+    this.keepAlive.unref();
+  }
+
+  /** Ends the stream: `shutdown`, the server's graceful end (the listen result is sent next, by whoever awaits `ended`), or `gone`. */
+  end(how: ListenEnd = 'shutdown'): void {
+    this.finish(how);
+  }
+
+  /** The `_meta` of the listen result that closes the stream gracefully. */
+  get resultMeta(): Readonly<Record<string, unknown>> {
+    return this.meta;
+  }
+
+  /** Waits until the stream's response is closed, at most `graceMs`; then closes it, flushed or not. */
+  async closed(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.answer.whenClosed(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.answer.abandon();
+  }
+
+  private hear(event: unknown): void {
+    if (this.ending || !isMcpChangeEvent(event) || !this.wants(event)) return;
+    if (this.acknowledged) this.deliver(event);
+    else if (this.early.length < EARLY_EVENTS_MAX) this.early.push(event);
+    else this.drop(); // cannot happen with a bus that delivers nothing before `subscribe` resolves
+  }
+
+  private wants(event: McpChangeEvent): boolean {
+    return event.kind === 'resourceUpdated' ? coversUri(this.uris, event.uri) : this.filter[event.kind] === true;
+  }
+
+  private deliver(event: McpChangeEvent): void {
+    if (!this.ending) this.send(changeNotification(event, this.meta));
+  }
+
+  private send(notification: { method: string; params: Record<string, unknown> }): void {
+    this.answer.notify(notification, { whenFull: 'queue' });
+    if (this.answer.buffered > this.bounds.maxBufferedBytes) this.drop();
+  }
+
+  /** A reader too far behind: the connection is closed and its buffer freed (the signal's abort finishes the stream). */
+  private drop(): void {
+    this.answer.abandon();
+    this.finish('gone');
+  }
+
+  private finish(end: ListenEnd): void {
+    if (this.ending) return;
+    this.ending = end;
+    clearInterval(this.keepAlive);
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = undefined;
+    if (unsubscribe) quiet(Promise.resolve().then(unsubscribe));
+    this.early.length = 0;
+    this.settle(end);
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+
+import { McpEventBus } from '../contracts/mcp-event-bus.js';
+import type { JsonRpcId } from '../contracts/request-record.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { AnswerStream } from '../response/answer-stream.js';
+import { ListenStream, type ListenBounds } from './listen-stream.js';
+import type { SubscriptionFilter } from './subscription-filter.js';
+
+/** How long shutdown waits for a listen stream's result to be flushed before it closes the connection anyway. */
+export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
+
+/**
+ * The open listen streams of this mount. At application shutdown (before the HTTP server stops) it ends each
+ * gracefully: the listen result, then the close, waiting at most {@link LISTEN_SHUTDOWN_GRACE_MS} for a reader
+ * that does not take it. A listen request arriving during shutdown is acknowledged and ended at once.
+ */
+@Injectable()
+export class ListenStreams implements BeforeApplicationShutdown {
+  private readonly streams = new Set<ListenStream>();
+  private readonly bounds: ListenBounds;
+  private shuttingDown = false;
+
+  constructor(
+    @Inject(McpEventBus) private readonly bus: McpEventBus,
+    @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+  ) {
+    this.bounds = options.subscriptions;
+  }
+
+  /** How many listen streams are open. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /** Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends. */
+  async open(id: JsonRpcId, filter: SubscriptionFilter, answer: AnswerStream): Promise<ListenStream> {
+    const stream = new ListenStream(id, filter, answer, this.bounds);
+    this.streams.add(stream);
+    void stream.ended.then(() => this.streams.delete(stream));
+    try {
+      await stream.start(this.bus);
+    } catch (fault) {
+      stream.end('gone');
+      throw fault;
+    }
+    if (this.shuttingDown) stream.end();
+    return stream;
+  }
+
+  /** Nest's hook, before the HTTP server closes (it would wait for these connections): ends every stream gracefully. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all(
+      [...this.streams].map((stream) => {
+        stream.end();
+        return stream.closed(LISTEN_SHUTDOWN_GRACE_MS);
+      }),
+    );
+  }
+}

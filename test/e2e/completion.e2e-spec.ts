@@ -1,0 +1,145 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { McpPrompt } from '../../lib/index.js';
+import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { PEOPLE, TEST_PROMPTS } from '../prompts/test-prompts.js';
+import { legacyPost } from '../support/legacy-client.js';
+import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
+
+const schema = await ProtocolSchema.vendored();
+
+/** A completion/complete body for an argument of a prompt. */
+const complete = (prompt: string, name: string, value: string, context?: Record<string, string>) =>
+  rpc('completion/complete', { ref: { type: 'ref/prompt', name: prompt }, argument: { name, value }, ...(context && { context: { arguments: context } }) });
+
+/** The same request as a legacy client sends it (no `_meta`). */
+const legacyComplete = (prompt: string, name: string, value: string) => ({
+  jsonrpc: '2.0',
+  id: 'c',
+  method: 'completion/complete',
+  params: { ref: { type: 'ref/prompt', name: prompt }, argument: { name, value } },
+});
+
+describe('completion/complete', () => {
+  const app = useTestApp({ providers: TEST_PROMPTS });
+
+  /** The completion answered for one request (checked against the protocol schema). */
+  async function completion(body: Record<string, unknown>) {
+    const res = await post(app().server, body);
+    expect(res.status).toBe(200);
+    expect(schema.check('CompleteResultResponse', res.body)).toEqual([]);
+    expect(res.body.result.resultType).toBe('complete');
+    expect(res.body.result.ttlMs).toBeUndefined();
+    return res.body.result.completion;
+  }
+
+  it("answers a prompt argument with its completer's values, their total, and hasMore false", async () => {
+    expect(await completion(complete('greet', 'name', 'a'))).toEqual({ values: ['Ada', 'Alan'], total: 2, hasMore: false });
+    expect(await completion(complete('greet', 'name', ''))).toEqual({ values: PEOPLE, total: 4, hasMore: false });
+    expect(await completion(complete('greet', 'name', 'zz'))).toEqual({ values: [], total: 0, hasMore: false });
+  });
+
+  it('calls a completer named by method on the prompt provider, which reaches what is injected', async () => {
+    expect(await completion(complete('greet', 'style', ''))).toEqual({ values: ['casual', 'formal'], total: 2, hasMore: false });
+    expect((await completion(complete('greet', 'style', 'f'))).values).toEqual(['formal']);
+  });
+
+  it('passes the other arguments already given (context.arguments) to the completer', async () => {
+    expect((await completion(complete('travel', 'city', 'L', { country: 'fr' }))).values).toEqual(['Lyon', 'Lille']);
+    expect((await completion(complete('travel', 'city', '', { country: 'it' }))).values).toEqual(['Rome', 'Milan']);
+    expect((await completion(complete('travel', 'city', 'R'))).values).toEqual(['Rome']);
+  });
+
+  it("passes the request's context, with the prompt named", async () => {
+    expect((await completion(complete('travel', 'whoami', ''))).values).toEqual(['travel:test-client']);
+  });
+
+  it('sends at most 100 values: a longer list is cut, with its total and hasMore', async () => {
+    const cut = await completion(complete('travel', 'number', ''));
+    expect(cut.values).toHaveLength(100);
+    expect(cut.values[99]).toBe('99');
+    expect(cut).toMatchObject({ total: 250, hasMore: true });
+    expect(await completion(complete('travel', 'exactly', ''))).toMatchObject({ total: 100, hasMore: false });
+  });
+
+  it('completes an argument without a completer to no values (completion is served for the server, not per argument)', async () => {
+    expect(await completion(complete('travel', 'notes', 'x'))).toEqual({ values: [], total: 0, hasMore: false });
+  });
+
+  it('refuses an unknown prompt, and a ref/resource no source holds (400 + -32602, unknown_ref)', async () => {
+    const prompt = await post(app().server, complete('nope', 'x', ''));
+    expect(prompt.status).toBe(400);
+    expect(prompt.body.error).toEqual({
+      code: -32602,
+      message: 'Invalid params: no prompt "nope" to complete.',
+      data: { reason: 'unknown_ref', ref: { type: 'ref/prompt', name: 'nope' } },
+    });
+    const resource = await post(app().server, rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'test://nothing/{id}' }, argument: { name: 'id', value: '' } }));
+    expect(resource.status).toBe(400);
+    expect(resource.body.error).toMatchObject({ code: -32602, data: { reason: 'unknown_ref', ref: { type: 'ref/resource', uri: 'test://nothing/{id}' } } });
+  });
+
+  it('refuses an argument the prompt does not declare (400 + -32602, unknown_argument)', async () => {
+    const res = await post(app().server, complete('greet', 'mood', ''));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: -32602,
+      message: 'Invalid params: prompt "greet" has no argument "mood" to complete.',
+      data: { reason: 'unknown_argument', prompt: 'greet', argument: 'mood' },
+    });
+  });
+
+  it('refuses a malformed request in method routing (an argument without value, a ref of another type)', async () => {
+    for (const params of [
+      { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name' } },
+      { ref: { type: 'ref/tool', name: 'greet' }, argument: { name: 'name', value: '' } },
+      { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' }, context: { arguments: { country: 1 } } },
+    ]) {
+      const mark = await rejectionOf(async () => {
+        const res = await post(app().server, rpc('completion/complete', params));
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe(-32602);
+      });
+      expect(mark).toEqual({ rejecter: 'method-routing', reason: 'invalid_params' });
+    }
+  });
+
+  it('contains a completer that returns what is not a list of strings: 500 + -32603, the reason on mcp:method:error', async () => {
+    let status = 0;
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      status = (await post(app().server, complete('travel', 'broken', ''))).status;
+    });
+    expect(status).toBe(500);
+    expect(events[0]!.message).toMatchObject({ method: 'completion/complete', exception: 'TypeError' });
+    expect(events[0]!.message.error).toContain('the completer of prompt "travel", argument "broken" must return an array of strings');
+  });
+
+  it('answers the legacy era in its shape: {completion} alone', async () => {
+    const res = await legacyPost(app().server, legacyComplete('greet', 'name', 'g'));
+    expect(res.status).toBe(200);
+    expect(res.messages[0]!.result).toEqual({ completion: { values: ['Grace'], total: 1, hasMore: false } });
+  });
+
+  describe('a server whose prompts declare no completer', () => {
+    @McpPrompt({ name: 'plain', description: 'No completer.', arguments: [{ name: 'topic', required: true }] })
+    class PlainPrompt {
+      get(args: Record<string, string>) {
+        return args.topic!;
+      }
+    }
+    const plain = useTestApp({ providers: [PlainPrompt] });
+
+    it('advertises prompts without completions, and answers completion/complete -32601 on both eras (404 modern, 200 legacy)', async () => {
+      const discovered = await post(plain().server, rpc('server/discover'));
+      expect(discovered.body.result.capabilities.prompts).toBeDefined();
+      expect(discovered.body.result.capabilities.completions).toBeUndefined();
+      const modern = await post(plain().server, complete('plain', 'topic', ''));
+      expect(modern.status).toBe(404);
+      expect(modern.body.error.code).toBe(-32601);
+      const legacy = await legacyPost(plain().server, legacyComplete('plain', 'topic', ''));
+      expect(legacy.status).toBe(200);
+      expect(legacy.messages[0]!.error.code).toBe(-32601);
+    });
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from '@jest/globals';
+import { Injectable, Scope, type Type } from '@nestjs/common';
+
+import { McpConfigurationError, McpResource, McpResourceTemplate, type McpResourceOptions, type McpResourceTemplateOptions } from '../../lib/index.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp } from '../support/test-app.js';
+
+/** A resource class named `Declared` with a `read()`, or without one when `members` says so. */
+function resource(options: Record<string, unknown>, members: Record<string, unknown> = { read: () => 'x' }): Type {
+  class Declared {}
+  Object.assign(Declared.prototype, members);
+  McpResource({ uri: 'app://thing', name: 'thing', ...options } as McpResourceOptions)(Declared);
+  return Declared;
+}
+
+/** A template class named `Declared`, with a `read()` unless `members` says otherwise. */
+function template(options: Record<string, unknown>, members: Record<string, unknown> = { read: () => 'x' }): Type {
+  class Declared {}
+  Object.assign(Declared.prototype, members);
+  McpResourceTemplate({ uriTemplate: 'app://things/{id}', name: 'things', ...options } as McpResourceTemplateOptions)(Declared);
+  return Declared;
+}
+
+/** One case per offence: the providers to boot, and what the refusal's message must say (where, and the value). */
+const OFFENCES: [string, Type[], RegExp][] = [
+  ['a URI without a scheme', [resource({ uri: '/thing' })], /^resource "thing" \(Declared\): uri must be an absolute URI, starting with a scheme .*, got "\/thing"$/],
+  ['a URI with a space', [resource({ uri: 'app://my thing' })], /^resource "thing" \(Declared\): uri holds a character a URI cannot .*, got "app:\/\/my thing"$/],
+  ['a URI with two "#"', [resource({ uri: 'app://a#b#c' })], /uri holds more than one "#", got "app:\/\/a#b#c"$/],
+  ['a URI that is not a string', [resource({ uri: 42 })], /^resource "thing" \(Declared\): uri must be a string, got 42$/],
+  ['a URI the protocol schema refuses', [resource({ uri: 'app:' })], /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/uri: must be a valid uri$/],
+  [
+    'two resources at one URI',
+    [resource({ name: 'a' }), resource({ name: 'b' })],
+    /^resource "b" \(Declared\): uri "app:\/\/thing" is already declared by resource "a" \(Declared\)/,
+  ],
+  [
+    'two resources of one name',
+    [resource({ uri: 'app://a' }), resource({ uri: 'app://b' })],
+    /^resource "thing" \(Declared\): name "thing" is already used by resource "thing"/,
+  ],
+  [
+    'a template named like a resource',
+    [resource({}), template({ name: 'thing' })],
+    /^resource template "thing" \(Declared\): name "thing" is already used by resource "thing"/,
+  ],
+  ['an empty name', [resource({ name: '' })], /^resource "" \(Declared\): name must be a non-empty string, got ""$/],
+  ['an unknown option', [resource({ url: 'app://x' })], /^resource "thing" \(Declared\): @McpResource has unknown option\(s\) "url"; allowed: uri, name/],
+  ['a malformed MIME type', [resource({ mimeType: 'text' })], /mimeType must be a MIME type such as "text\/plain", got "text"$/],
+  ['a negative size', [resource({ size: -1 })], /size must be an integer >= 0 \(bytes\), got -1$/],
+  ['a title that is not a string', [resource({ title: 7 })], /title must be a string, got 7$/],
+  [
+    'an annotation audience outside user and assistant',
+    [resource({ annotations: { audience: ['robot'] } })],
+    /annotations\.audience must be an array of "user" and "assistant", got \[ 'robot' \]$/,
+  ],
+  ['an annotation priority above 1', [resource({ annotations: { priority: 2 } })], /annotations\.priority must be a number from 0 to 1, got 2$/],
+  ['an unknown annotation', [resource({ annotations: { weight: 1 } })], /annotations has unknown option\(s\) "weight"/],
+  [
+    'an icon whose src is not a URI',
+    [resource({ icons: [{ src: 'not a uri' }] })],
+    /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/icons\/0\/src: must be a valid uri$/,
+  ],
+  ['cache hints without a scope', [resource({ cache: { ttlMs: 5 } })], /^resource "thing" \(Declared\): cache cacheScope must be "public" or "private", got nothing$/],
+  ['cache hints that are not an object', [resource({ cache: 60 })], /^resource "thing" \(Declared\): cache must be an object \{ ttlMs, cacheScope \}, got 60$/],
+  ['a class without read()', [resource({}, {})], /^resource "thing" \(Declared\): a resource must implement read\(ctx\)$/],
+  [
+    'a template without a scheme',
+    [template({ uriTemplate: '{scheme}://x/{id}' })],
+    /^resource template "things" \(Declared\): uriTemplate must start with a URI scheme .*, got "\{scheme\}:\/\/x\/\{id\}"$/,
+  ],
+  ['a template with a level 4 modifier', [template({ uriTemplate: 'app://things/{id:3}' })], /uriTemplate uses a level 4 modifier in "\{id:3\}"/],
+  ['a template with an explode modifier', [template({ uriTemplate: 'app://things{/path*}' })], /uriTemplate uses a level 4 modifier in "\{\/path\*\}"/],
+  ['a template with a reserved operator', [template({ uriTemplate: 'app://things/{=id}' })], /uriTemplate uses the operator "=" in "\{=id\}", which RFC 6570 reserves/],
+  ['a template that does not parse', [template({ uriTemplate: 'app://things/{id' })], /uriTemplate has a "\{" at 13 that is never closed, got "app:\/\/things\/\{id"$/],
+  ['a template without variables', [template({ uriTemplate: 'app://things' })], /uriTemplate has no \{variable\}; a URI without variables is a resource/],
+  [
+    'two templates of one uriTemplate',
+    [template({ name: 'a' }), template({ name: 'b' })],
+    /^resource template "b" \(Declared\): uriTemplate "app:\/\/things\/\{id\}" is already declared by resource template "a"/,
+  ],
+  ['a template option only resources have', [template({ size: 3 })], /@McpResourceTemplate has unknown option\(s\) "size"/],
+  [
+    'a completer for a variable the template lacks',
+    [template({ complete: { name: () => [] } })],
+    /complete names the variable "name", which the template does not have; its variables: id$/,
+  ],
+  [
+    'a completer naming a missing method',
+    [template({ complete: { id: 'suggestIds' } })],
+    /complete\.id must be a function or the name of a method of the class, and "suggestIds" is none$/,
+  ],
+  ['a completer that is neither', [template({ complete: { id: 42 } })], /complete\.id must be a function or the name of a method of the class, got 42$/],
+  ['a template class without read()', [template({}, {})], /^resource template "things" \(Declared\): a resource template must implement read\(uri, variables, ctx\)$/],
+];
+
+describe('resources: module init refusals', () => {
+  it.each(OFFENCES)('refuses %s with a McpConfigurationError naming the declaration and the value', async (_offence, providers, message) => {
+    const started = createTestApp({ providers });
+    await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
+    await expect(started).rejects.toThrow(message);
+  });
+
+  it('refuses a class marked both @McpResource and @McpResourceTemplate', async () => {
+    const Both = resource({});
+    McpResourceTemplate({ uriTemplate: 'app://things/{id}', name: 'things' })(Both);
+    await expect(createTestApp({ providers: [Both] })).rejects.toThrow(/^resource "thing" \(Declared\): is marked both @McpResource and @McpResourceTemplate/);
+  });
+
+  it('refuses a request-scoped resource', async () => {
+    @Injectable({ scope: Scope.REQUEST })
+    @McpResource({ uri: 'app://scoped', name: 'scoped' })
+    class Scoped {
+      read() {
+        return 'x';
+      }
+    }
+    await expect(createTestApp({ providers: [Scoped] })).rejects.toThrow(/^resource "scoped" \(Scoped\): a resource must be a singleton provider/);
+  });
+
+  it('wires in one instance once, however many tokens provide it', async () => {
+    const Thing = resource({});
+    const app = await createTestApp({ providers: [Thing, { provide: 'alias', useExisting: Thing }] });
+    try {
+      const res = await post(app.server, rpc('resources/list'));
+      expect(res.body.result.resources).toEqual([{ uri: 'app://thing', name: 'thing' }]);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,534 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Injectable, type Provider } from '@nestjs/common';
+
+import {
+  InProcessEventBus,
+  MCP_CHANGE_KINDS,
+  McpEventBus,
+  McpPrompt,
+  McpResource,
+  type McpChangeEvent,
+  type McpChangeListener,
+  type McpModuleOptions,
+  type McpUnsubscribe,
+} from '../../lib/index.js';
+import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const schema = await ProtocolSchema.vendored();
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+@McpPrompt({ name: 'greeting', description: 'Greets.' })
+class GreetingPrompt {
+  get() {
+    return 'Hello.';
+  }
+}
+
+@McpResource({ uri: 'file:///project', name: 'project', mimeType: 'inode/directory' })
+class ProjectResource {
+  read() {
+    return 'src/';
+  }
+}
+
+/** A listen request as a client reads it: its status and headers, then every SSE event and comment as it arrives. */
+interface Listener {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The JSON-RPC messages received so far, in order. */
+  readonly messages: Record<string, any>[];
+  /** How many SSE comment lines arrived. */
+  comments: number;
+  /** Resolves once the response ended (the server closed it or the connection went). */
+  readonly ended: Promise<void>;
+  /** Waits for the `count`-th message (1-based), or fails after `timeoutMs`. */
+  nth(count: number, timeoutMs?: number): Promise<Record<string, any>>;
+  /** Stops reading: a client that does not read what it is sent. */
+  pause(): void;
+  resume(): void;
+  /** The client goes away. */
+  close(): void;
+}
+
+/** Opens `subscriptions/listen` over a raw connection of its own, resolving once the status line arrived. */
+function listen(server: http.Server, notifications: unknown, id: string | number, headers: Record<string, string> = {}): Promise<Listener> {
+  const body = rpc('subscriptions/listen', { notifications }, id);
+  const port = (server.address() as AddressInfo).port;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { ...mirroredHeaders(body), ...headers } }, (res) => {
+      const messages: Record<string, any>[] = [];
+      const waiters: (() => void)[] = [];
+      let buffer = '';
+      let endedResolve!: () => void;
+      const ended = new Promise<void>((r) => (endedResolve = r));
+      res.on('close', () => endedResolve());
+      res.on('end', () => endedResolve());
+      res.on('error', () => endedResolve());
+      res.setEncoding('utf8');
+      const listener: Listener = {
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        messages,
+        comments: 0,
+        ended,
+        async nth(count, timeoutMs = 2000) {
+          const deadline = Date.now() + timeoutMs;
+          while (messages.length < count) {
+            if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for message ${count}; got ${JSON.stringify(messages)}`);
+            await new Promise<void>((r) => {
+              waiters.push(r);
+              setTimeout(r, 20);
+            });
+          }
+          return messages[count - 1]!;
+        },
+        pause: () => res.pause(),
+        resume: () => res.resume(),
+        close: () => req.destroy(),
+      };
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith(':')) listener.comments++;
+          const data = block
+            .split('\n')
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6))
+            .join('\n');
+          if (data) messages.push(JSON.parse(data) as Record<string, any>);
+        }
+        for (const wake of waiters.splice(0)) wake();
+      });
+      res.on('end', () => {
+        if (res.headers['content-type']?.startsWith('application/json') && buffer) messages.push(JSON.parse(buffer));
+        for (const wake of waiters.splice(0)) wake();
+      });
+      resolve(listener);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** Waits until `condition` holds, polling, or fails naming `what`. */
+async function until(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const methods = (listener: Listener) => listener.messages.map((m) => m.method ?? 'response');
+
+/** Calls a tool that publishes nothing, proving the server went on serving others. */
+const echo = (t: TestApp) => post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'still here' } }));
+
+function appWith(providers: Provider[], options: Partial<McpModuleOptions> = {}) {
+  return createTestApp({ providers, options: { subscriptions: { keepAliveMs: 100, maxBufferedBytes: 64 * 1024 }, ...options } });
+}
+
+describe('subscriptions/listen and the event bus', () => {
+  let t: TestApp;
+  let bus: InProcessEventBus;
+  const open: Listener[] = [];
+  const opened = async (l: Promise<Listener>) => {
+    const listener = await l;
+    open.push(listener);
+    return listener;
+  };
+
+  beforeAll(async () => {
+    t = await appWith([EchoTool, GreetingPrompt, ProjectResource]);
+    bus = t.app.get(McpEventBus);
+  });
+  afterEach(async () => {
+    for (const l of open.splice(0)) l.close();
+    await until(() => bus.subscriberCount === 0, 'every stream to unsubscribe');
+  });
+  afterAll(() => t.close());
+
+  describe('opening a stream', () => {
+    it('answers SSE whose first message acknowledges the filter, tagged with the listen id', async () => {
+      const notifications = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['file:///project', 'test://elsewhere'] };
+      const l = await opened(listen(t.server, { ...notifications, someFutureKind: true }, 'sub-1'));
+      expect(l.status).toBe(200);
+      expect(l.headers['content-type']).toBe('text/event-stream');
+      const ack = await l.nth(1);
+      expect(ack).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: { [SUBSCRIPTION_ID]: 'sub-1' } } });
+      expect(schema.check('SubscriptionsAcknowledgedNotification', ack)).toEqual([]);
+    });
+
+    it('acknowledges resource URIs once each, leaving out what is not an absolute URI', async () => {
+      const l = await opened(listen(t.server, { resourceSubscriptions: ['file:///project', 'not a uri', 'file:///project', 'relative/path', 'test://x'] }, 'uris'));
+      expect((await l.nth(1)).params.notifications).toEqual({ resourceSubscriptions: ['file:///project', 'test://x'] });
+    });
+
+    it('honors only the kinds this server serves: no prompts or resources kinds on a server with tools only', async () => {
+      const toolsOnly = await appWith([EchoTool]);
+      try {
+        const everything = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['file:///project'] };
+        const l = await listen(toolsOnly.server, everything, 'tools-server');
+        expect((await l.nth(1)).params.notifications).toEqual({ toolsListChanged: true });
+        l.close();
+        const res = await post(toolsOnly.server, rpc('server/discover'));
+        expect(res.body.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
+      } finally {
+        await toolsOnly.close();
+      }
+    });
+
+    it('leaves out kinds asked for with false, and acknowledges an empty filter as empty', async () => {
+      const l = await opened(listen(t.server, { toolsListChanged: false, promptsListChanged: true }, 'sub-2'));
+      expect((await l.nth(1)).params.notifications).toEqual({ promptsListChanged: true });
+      const empty = await opened(listen(t.server, {}, 'sub-3'));
+      expect((await empty.nth(1)).params.notifications).toEqual({});
+    });
+
+    it('advertises what listen delivers in server/discover: listChanged on tools, prompts and resources, and resources.subscribe', async () => {
+      const res = await post(t.server, rpc('server/discover'));
+      expect(res.body.result.capabilities).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } });
+    });
+
+    it('refuses a filter the schema does not allow (400 + -32602) and a missing one', async () => {
+      for (const params of [{ notifications: { toolsListChanged: 'yes' } }, { notifications: { resourceSubscriptions: 'test://a' } }, {}]) {
+        const res = await post(t.server, rpc('subscriptions/listen', params, 'bad'));
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ id: 'bad', error: { code: -32602 } });
+      }
+      expect(bus.subscriberCount).toBe(0);
+    });
+
+    it('refuses a client whose Accept excludes SSE (406 + -32600), subscribing to nothing', async () => {
+      const res = await post(t.server, rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'json-only'), { accept: 'application/json' });
+      expect(res.status).toBe(406);
+      expect(res.body).toMatchObject({ id: 'json-only', error: { code: -32600, data: { accept: 'application/json' } } });
+      expect(bus.subscriberCount).toBe(0);
+    });
+  });
+
+  describe('delivering changes', () => {
+    it('delivers only the kinds a stream asked for: a prompts-only stream never gets a tools change', async () => {
+      const prompts = await opened(listen(t.server, { promptsListChanged: true }, 'prompts-only'));
+      const tools = await opened(listen(t.server, { toolsListChanged: true }, 'tools-only'));
+      await Promise.all([prompts.nth(1), tools.nth(1)]);
+      await bus.publish({ kind: 'toolsListChanged' });
+      await bus.publish({ kind: 'promptsListChanged' });
+      await prompts.nth(2);
+      await tools.nth(2);
+      await bus.publish({ kind: 'resourcesListChanged' });
+      await echo(t);
+      expect(methods(prompts)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/prompts/list_changed']);
+      expect(methods(tools)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tools/list_changed']);
+    });
+
+    it.each([
+      ['a string', 'listen-7'],
+      ['a number', 7],
+    ])('tags every message with the listen id, keeping its type (%s)', async (_what, id) => {
+      const l = await opened(listen(t.server, { toolsListChanged: true, promptsListChanged: true }, id));
+      await l.nth(1);
+      await bus.publish({ kind: 'toolsListChanged' });
+      await bus.publish({ kind: 'promptsListChanged' });
+      await l.nth(3);
+      expect(l.messages.map((m) => m.params._meta[SUBSCRIPTION_ID])).toEqual([id, id, id]);
+      expect(schema.check('ToolListChangedNotification', l.messages[1])).toEqual([]);
+      expect(schema.check('PromptListChangedNotification', l.messages[2])).toEqual([]);
+    });
+
+    it('delivers a resource update only for a subscribed URI or a sub-resource of one', async () => {
+      const l = await opened(listen(t.server, { resourceSubscriptions: ['file:///project', 'test://exact', 'https://example.com/docs/'] }, 'resources'));
+      await l.nth(1);
+      const updated = [
+        'file:///project', // subscribed
+        'file:///project/src/main.rs', // a sub-resource
+        'file:///projects', // another resource with a longer name
+        'file:///other.txt',
+        'test://exact/child', // a sub-resource
+        'test://exactly',
+        'https://example.com/docs/intro.html', // under a subscribed "directory"
+        'https://example.com/doc',
+        'test://exact', // last: when it arrives, everything before it was decided
+      ];
+      for (const uri of updated) await bus.publish({ kind: 'resourceUpdated', uri });
+      await bus.publish({ kind: 'resourcesListChanged' }); // not asked for
+      await until(() => l.messages.at(-1)?.params.uri === 'test://exact', 'the last update');
+      await echo(t);
+      expect(l.messages.slice(1).map((m) => m.params.uri)).toEqual([
+        'file:///project',
+        'file:///project/src/main.rs',
+        'test://exact/child',
+        'https://example.com/docs/intro.html',
+        'test://exact',
+      ]);
+      for (const m of l.messages.slice(1)) expect(schema.check('ResourceUpdatedNotification', m)).toEqual([]);
+    });
+
+    it('fans one change out to every open stream that asked for it', async () => {
+      const streams = await Promise.all([1, 2, 3].map((n) => opened(listen(t.server, { toolsListChanged: true }, `fan-${n}`))));
+      await Promise.all(streams.map((l) => l.nth(1)));
+      expect(bus.subscriberCount).toBe(3);
+      await bus.publish({ kind: 'toolsListChanged' });
+      const delivered = await Promise.all(streams.map((l) => l.nth(2)));
+      expect(delivered.map((m) => m.params._meta[SUBSCRIPTION_ID])).toEqual(['fan-1', 'fan-2', 'fan-3']);
+    });
+
+    it('sends keep-alive comments at the configured interval', async () => {
+      const l = await opened(listen(t.server, { toolsListChanged: true }, 'keep-alive'));
+      await l.nth(1);
+      await until(() => l.comments >= 3, 'three keep-alive comments', 2000);
+      expect(l.messages).toHaveLength(1); // comments carry no message
+    });
+
+    it('refuses a value that is not a change event at publish, and delivers nothing for it', async () => {
+      const l = await opened(listen(t.server, { toolsListChanged: true }, 'strict'));
+      await l.nth(1);
+      await expect(bus.publish({ kind: 'toolsChanged' } as unknown as McpChangeEvent)).rejects.toThrow(/McpEventBus.publish: not a change event.*toolsChanged/);
+      await expect(bus.publish({ kind: 'resourceUpdated', uri: 'not a uri' } as McpChangeEvent)).rejects.toThrow(TypeError);
+      await bus.publish({ kind: 'toolsListChanged' });
+      await l.nth(2);
+      expect(methods(l)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tools/list_changed']);
+    });
+  });
+
+  /** One change event of each kind, a filter asking for exactly that kind, and the notification it becomes (method, schema definition). */
+  const EVENT_OF = {
+    toolsListChanged: [{ kind: 'toolsListChanged' }, { toolsListChanged: true }, 'notifications/tools/list_changed', 'ToolListChangedNotification'],
+    promptsListChanged: [{ kind: 'promptsListChanged' }, { promptsListChanged: true }, 'notifications/prompts/list_changed', 'PromptListChangedNotification'],
+    resourcesListChanged: [{ kind: 'resourcesListChanged' }, { resourcesListChanged: true }, 'notifications/resources/list_changed', 'ResourceListChangedNotification'],
+    resourceUpdated: [
+      { kind: 'resourceUpdated', uri: 'file:///project' },
+      { resourceSubscriptions: ['file:///project'] },
+      'notifications/resources/updated',
+      'ResourceUpdatedNotification',
+    ],
+  } satisfies Record<(typeof MCP_CHANGE_KINDS)[number], [McpChangeEvent, Record<string, unknown>, string, string]>;
+
+  describe.each(MCP_CHANGE_KINDS)('change kind %s', (kind) => {
+    it('reaches a stream that asked for it, as its notification, and no stream that asked for every other kind', async () => {
+      const [event, filter, notification, definition] = EVENT_OF[kind];
+      const others = Object.assign({}, ...MCP_CHANGE_KINDS.filter((k) => k !== kind).map((k) => EVENT_OF[k][1])) as Record<string, unknown>;
+      const wanting = await opened(listen(t.server, filter, `wants-${kind}`));
+      const rest = await opened(listen(t.server, others, `rest-${kind}`));
+      expect((await rest.nth(1)).params.notifications).toEqual(others);
+      await wanting.nth(1);
+      await bus.publish(event);
+      const delivered = await wanting.nth(2);
+      expect(delivered.method).toBe(notification);
+      expect(schema.check(definition, delivered)).toEqual([]);
+      expect(delivered.params._meta).toEqual({ [SUBSCRIPTION_ID]: `wants-${kind}` });
+      await echo(t);
+      expect(rest.messages).toHaveLength(1);
+    });
+  });
+
+  describe('ending a stream', () => {
+    it('unsubscribes from the bus when the client disconnects', async () => {
+      const a = await opened(listen(t.server, { toolsListChanged: true }, 'leave-a'));
+      const b = await opened(listen(t.server, { promptsListChanged: true }, 'leave-b'));
+      await Promise.all([a.nth(1), b.nth(1)]);
+      expect(bus.subscriberCount).toBe(2);
+      expect(t.app.get(ListenStreams).size).toBe(2);
+      a.close();
+      await until(() => bus.subscriberCount === 1, 'one unsubscribe');
+      b.close();
+      await until(() => bus.subscriberCount === 0, 'the other unsubscribe');
+      expect(t.app.get(ListenStreams).size).toBe(0);
+      await bus.publish({ kind: 'toolsListChanged' }); // reaches no one, breaks nothing
+      expect((await echo(t)).status).toBe(200);
+    });
+
+    it('drops a client that does not read once it holds more than maxBufferedBytes, while a reading one is served in full', async () => {
+      const slow = await opened(listen(t.server, { toolsListChanged: true }, 'slow'));
+      const healthy = await opened(listen(t.server, { toolsListChanged: true }, 'healthy'));
+      await Promise.all([slow.nth(1), healthy.nth(1)]);
+      slow.pause();
+      // Fill the kernel buffers first (megabytes on loopback); the bound applies to what then waits in this process.
+      let published = 0;
+      while (bus.subscriberCount === 2 && published < 400_000) {
+        for (let i = 0; i < 100; i++) await bus.publish({ kind: 'toolsListChanged' });
+        published += 100;
+        await tick(); // the healthy client reads between batches
+      }
+      expect(bus.subscriberCount).toBe(1); // the slow one was dropped, and unsubscribed
+      await until(() => healthy.messages.length === published + 1, `all ${published} changes on the healthy stream`, 10_000);
+      slow.resume();
+      await slow.ended;
+      const got = slow.messages.length - 1;
+      expect(got).toBeLessThan(published); // it lost what it did not read, and knows it: the stream ended
+      expect(slow.messages.every((m) => m.method !== undefined)).toBe(true); // with no listen result: a drop, not a graceful end
+      expect(healthy.messages.every((m) => m.params._meta[SUBSCRIPTION_ID] === 'healthy')).toBe(true);
+    }, 60_000);
+  });
+});
+
+describe('ending listen streams at application shutdown', () => {
+  it('sends the listen result (the subscription id in _meta), then closes; the application stops promptly', async () => {
+    const t = await appWith([EchoTool]);
+    const l = await listen(t.server, { toolsListChanged: true }, 99);
+    await l.nth(1);
+    const started = Date.now();
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(900);
+    await l.ended;
+    const last = l.messages.at(-1)!;
+    expect(last).toMatchObject({ jsonrpc: '2.0', id: 99, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: 99 } } });
+    expect(schema.check('SubscriptionsListenResultResponse', last)).toEqual([]);
+    expect(methods(l)).toEqual(['notifications/subscriptions/acknowledged', 'response']);
+  });
+
+  it('closes a stream whose client does not take the result within the grace period (1 s), so shutdown never hangs', async () => {
+    const t = await appWith([EchoTool], { subscriptions: { keepAliveMs: 100, maxBufferedBytes: 64 * 1024 * 1024 } });
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const l = await listen(t.server, { toolsListChanged: true }, 'stuck');
+    await l.nth(1);
+    l.pause();
+    // More than the kernel buffers take (megabytes on loopback), so the result waits behind data in this process.
+    for (let i = 0; i < 80_000; i++) await bus.publish({ kind: 'toolsListChanged' });
+    const started = Date.now();
+    await t.close();
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(950);
+    expect(took).toBeLessThan(3000);
+    l.resume();
+    await l.ended;
+    expect(l.messages.length).toBeLessThan(80_001);
+    expect(l.messages.every((m) => m.method !== undefined)).toBe(true); // the result never got through: the connection was closed
+  }, 30_000);
+});
+
+describe('the legacy era: resources/subscribe and resources/unsubscribe, as far as a stateless server goes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await appWith([EchoTool, ProjectResource]);
+  });
+  afterAll(() => t.close());
+
+  it.each(['resources/subscribe', 'resources/unsubscribe'])('acknowledges %s with an empty result', async (method) => {
+    const res = await legacyPost(t.server, { jsonrpc: '2.0', id: 'legacy-sub', method, params: { uri: 'file:///project' } });
+    expect(res.status).toBe(200);
+    expect(res.messages).toEqual([{ jsonrpc: '2.0', id: 'legacy-sub', result: {} }]);
+  });
+
+  // A legacy client reads a JSON-RPC error only from a 2xx answer (docs/eras.md).
+  it.each(['resources/subscribe', 'resources/unsubscribe'])('refuses %s for a uri that is not a URI, or no uri (-32602)', async (method) => {
+    for (const params of [{ uri: 'not a uri' }, {}]) {
+      const res = await legacyPost(t.server, { jsonrpc: '2.0', id: 'bad-sub', method, params });
+      expect(res.status).toBe(200);
+      expect(res.messages[0]).toMatchObject({ id: 'bad-sub', error: { code: -32602 } });
+    }
+  });
+
+  it('advertises resources.subscribe in initialize, the capability those methods are behind', async () => {
+    const res = await legacyPost(t.server, initialize(), legacyHeaders(null));
+    expect(res.messages[0]!.result.capabilities.resources).toEqual({ listChanged: true, subscribe: true });
+  });
+
+  it('opens no stream for updates: subscriptions/listen is not a legacy method, and GET at the mount is 405', async () => {
+    const listenRes = await legacyPost(t.server, {
+      jsonrpc: '2.0',
+      id: 'legacy-listen',
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true } },
+    });
+    expect(listenRes.status).toBe(200);
+    expect(listenRes.messages[0]).toMatchObject({ id: 'legacy-listen', error: { code: -32601 } });
+    const port = (t.server.address() as AddressInfo).port;
+    const get = await fetch(`http://127.0.0.1:${port}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers -32601 on a mount without resources (resources.subscribe not advertised)', async () => {
+    const bare = await appWith([EchoTool]);
+    try {
+      const res = await legacyPost(bare.server, { jsonrpc: '2.0', id: 'no-res', method: 'resources/subscribe', params: { uri: 'file:///project' } });
+      expect(res.status).toBe(200);
+      expect(res.messages[0]).toMatchObject({ id: 'no-res', error: { code: -32601 } });
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('what a mount without the modern era advertises', () => {
+  it('no listChanged or subscribe in initialize when only the legacy era is served (listen is a 2026-07-28 method)', async () => {
+    const t = await appWith([EchoTool, ProjectResource], { eras: 'legacy' });
+    try {
+      const res = await legacyPost(t.server, initialize(), legacyHeaders(null));
+      expect(res.messages[0]!.result.capabilities).toEqual({ tools: {}, logging: {}, resources: {} });
+      const subscribe = await legacyPost(t.server, { jsonrpc: '2.0', id: 'legacy-only', method: 'resources/subscribe', params: { uri: 'file:///project' } });
+      expect(subscribe.messages[0]).toMatchObject({ id: 'legacy-only', error: { code: -32601 } });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** A bus a user supplies: an in-process one that records what passes through it. */
+@Injectable()
+class RecordingBus implements McpEventBus {
+  static readonly seen: string[] = [];
+  private readonly inner = new InProcessEventBus();
+  async publish(event: McpChangeEvent): Promise<void> {
+    RecordingBus.seen.push(`publish ${event.kind}`);
+    await this.inner.publish(event);
+  }
+  async subscribe(listener: McpChangeListener): Promise<McpUnsubscribe> {
+    RecordingBus.seen.push('subscribe');
+    const unsubscribe = await this.inner.subscribe(listener);
+    return () => {
+      RecordingBus.seen.push('unsubscribe');
+      return unsubscribe();
+    };
+  }
+}
+
+describe('a custom event bus', () => {
+  afterEach(() => {
+    RecordingBus.seen.length = 0;
+  });
+
+  async function roundTrip(t: TestApp): Promise<void> {
+    const injected = t.app.get<McpEventBus>(McpEventBus);
+    const l = await listen(t.server, { toolsListChanged: true }, 'custom');
+    await l.nth(1);
+    await injected.publish({ kind: 'toolsListChanged' });
+    expect((await l.nth(2)).method).toBe('notifications/tools/list_changed');
+    l.close();
+    await until(() => RecordingBus.seen.includes('unsubscribe'), 'the unsubscribe');
+    expect(RecordingBus.seen).toEqual(['subscribe', 'publish toolsListChanged', 'unsubscribe']);
+  }
+
+  it('is given as the eventBus option (a class, from the host providers) and is what the application injects', async () => {
+    const t = await appWith([EchoTool, RecordingBus], { eventBus: RecordingBus });
+    try {
+      expect(t.app.get(McpEventBus)).toBe(t.app.get(RecordingBus));
+      await roundTrip(t);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('replaces the default through overrideProvider', async () => {
+    const t = await createTestApp({ providers: [EchoTool], override: (b) => b.overrideProvider(McpEventBus).useValue(new RecordingBus()) });
+    try {
+      expect(t.app.get(McpEventBus)).toBeInstanceOf(RecordingBus);
+      await roundTrip(t);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+
+/** A CommonJS Nest app, as `nest new` makes one (no "type": "module"), using the package as its README says. */
+const APP = `
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { McpModule, McpTool, type McpPlainTool } from 'nest-mcp';
+
+@McpTool({ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+class EchoTool implements McpPlainTool {
+  run(args: { text: string }) {
+    return args.text;
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ serverInfo: { name: 'cjs-consumer', version: '1.0.0' } })], providers: [EchoTool] })
+class AppModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  console.log(String(app.getHttpServer().address().port));
+}
+void main();
+`;
+
+/** tsconfig of a CommonJS consumer for one TypeScript module resolution. */
+const tsconfig = (resolution: 'node10' | 'nodenext') => ({
+  compilerOptions: {
+    module: resolution === 'node10' ? 'commonjs' : resolution,
+    moduleResolution: resolution,
+    target: 'ES2022',
+    outDir: `dist-${resolution}`,
+    strict: true,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    skipLibCheck: false,
+    types: ['node'],
+    ignoreDeprecations: '6.0',
+  },
+  files: ['main.ts'],
+});
+
+/** Starts the compiled app and resolves with its port. */
+function start(entry: string, cwd: string): Promise<{ port: number; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+      const port = /^(\d+)\n/.exec(out)?.[1];
+      if (port) resolve({ port: Number(port), stop: () => child.kill() });
+    });
+    child.stderr.on('data', (chunk) => (err += String(chunk)));
+    child.on('exit', (code) => reject(new Error(`the consumer exited with ${code}: ${err}`)));
+  });
+}
+
+/**
+ * A CommonJS consumer of the packed package: its tarball installed, its app compiled by tsc, then run with `node`.
+ * (Nest 12 is itself ES modules only, so a CommonJS Nest app type-checks with node10 or nodenext, never node16.)
+ */
+describe('a CommonJS app using the packed package', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    // Inside the repository, so Node and tsc find the peer dependencies (@nestjs/*) in its node_modules.
+    dir = await mkdtemp(path.join(ROOT, '.consumer-'));
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, timeout: 180_000 });
+    const tarball = path.join(dir, stdout.trim().split('\n').at(-1)!);
+    await mkdir(path.join(dir, 'node_modules/nest-mcp'), { recursive: true });
+    await run('tar', ['xzf', tarball, '-C', path.join(dir, 'node_modules/nest-mcp'), '--strip-components=1']);
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cjs-consumer', private: true }));
+    await writeFile(path.join(dir, 'main.ts'), APP);
+  }, 240_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it.each(['node10', 'nodenext'] as const)(
+    'type-checks, compiles to CommonJS and serves MCP (moduleResolution %s)',
+    async (resolution) => {
+      await writeFile(path.join(dir, `tsconfig.${resolution}.json`), JSON.stringify(tsconfig(resolution)));
+      await run(process.execPath, [TSC, '-p', `tsconfig.${resolution}.json`], { cwd: dir, timeout: 120_000 });
+      const app = await start(`dist-${resolution}/main.js`, dir);
+      try {
+        const res = await fetch(`http://127.0.0.1:${app.port}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'from CommonJS' } } }),
+        });
+        expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from CommonJS' }] } });
+      } finally {
+        app.stop();
+      }
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { TEMPLATE_MATCH_MAX_CHARS, TEMPLATE_MATCH_MAX_STEPS, URI_TEMPLATE_OPERATORS, UriTemplate, UriTemplateError } from '../../lib/resources/uri-template.js';
+
+/**
+ * Matching reverses RFC 6570's own expansion examples (§1.2 levels 1–3, §3.2), with its variables:
+ * var = "value", hello = "Hello World!", path = "/foo/bar", x = "1024", y = "768", empty = "".
+ * Each row: template (after the `x:` scheme every template needs), its expansion, the variables read back.
+ */
+const RFC_EXAMPLES: [string, string, Record<string, string>][] = [
+  ['{var}', 'value', { var: 'value' }],
+  ['{hello}', 'Hello%20World%21', { hello: 'Hello World!' }],
+  ['{+var}', 'value', { var: 'value' }],
+  ['{+hello}', 'Hello%20World!', { hello: 'Hello World!' }],
+  ['{+path}/here', '/foo/bar/here', { path: '/foo/bar' }],
+  ['here?ref={+path}', 'here?ref=/foo/bar', { path: '/foo/bar' }],
+  ['X{#var}', 'X#value', { var: 'value' }],
+  ['X{#hello}', 'X#Hello%20World!', { hello: 'Hello World!' }],
+  ['map?{x,y}', 'map?1024,768', { x: '1024', y: '768' }],
+  ['{x,hello,y}', '1024,Hello%20World%21,768', { x: '1024', hello: 'Hello World!', y: '768' }],
+  ['{+x,hello,y}', '1024,Hello%20World!,768', { x: '1024', hello: 'Hello World!', y: '768' }],
+  ['{+path,x}/here', '/foo/bar,1024/here', { path: '/foo/bar', x: '1024' }],
+  ['{#x,hello,y}', '#1024,Hello%20World!,768', { x: '1024', hello: 'Hello World!', y: '768' }],
+  ['{#path,x}/here', '#/foo/bar,1024/here', { path: '/foo/bar', x: '1024' }],
+  ['X{.var}', 'X.value', { var: 'value' }],
+  ['X{.x,y}', 'X.1024.768', { x: '1024', y: '768' }],
+  ['{/var}', '/value', { var: 'value' }],
+  ['{/var,x}/here', '/value/1024/here', { var: 'value', x: '1024' }],
+  ['{;x,y}', ';x=1024;y=768', { x: '1024', y: '768' }],
+  ['{;x,y,empty}', ';x=1024;y=768;empty', { x: '1024', y: '768', empty: '' }],
+  ['{?x,y}', '?x=1024&y=768', { x: '1024', y: '768' }],
+  ['{?x,y,empty}', '?x=1024&y=768&empty=', { x: '1024', y: '768', empty: '' }],
+  ['?fixed=yes{&x}', '?fixed=yes&x=1024', { x: '1024' }],
+  ['{&x,y,empty}', '&x=1024&y=768&empty=', { x: '1024', y: '768', empty: '' }],
+];
+
+describe('UriTemplate.match, against the RFC 6570 examples', () => {
+  it.each(RFC_EXAMPLES)('x:%s matches x:%s', (template, expansion, variables) => {
+    expect({ ...UriTemplate.parse(`x:${template}`).match(`x:${expansion}`) }).toEqual(variables);
+  });
+
+  it('covers every operator it supports (a new operator needs an example)', () => {
+    const used = new Set(RFC_EXAMPLES.flatMap(([template]) => [...template.matchAll(/\{([+#./;?&]?)/g)].map((m) => m[1])));
+    expect([...used].sort()).toEqual(Object.keys(URI_TEMPLATE_OPERATORS).sort());
+  });
+});
+
+describe('UriTemplate.match, absent variables and ambiguity', () => {
+  it('leaves out variables the URI gives no value', () => {
+    expect({ ...UriTemplate.parse('app://search{?q,lang}').match('app://search') }).toEqual({});
+    expect({ ...UriTemplate.parse('app://search{?q,lang}').match('app://search?lang=en') }).toEqual({ lang: 'en' });
+    expect({ ...UriTemplate.parse('app://search{?q,lang}').match('app://search?lang=en&q=cats') }).toEqual({ lang: 'en', q: 'cats' });
+    expect({ ...UriTemplate.parse('app://items/{id}/data').match('app://items//data') }).toEqual({});
+  });
+
+  it('gives each expression as little as it can, left to right, as long as what follows still matches', () => {
+    expect({ ...UriTemplate.parse('file:///{+path}/raw').match('file:///a/b/c/raw') }).toEqual({ path: 'a/b/c' });
+    expect({ ...UriTemplate.parse('app://{name}.txt').match('app://my.notes.txt') }).toEqual({ name: 'my.notes' });
+    expect({ ...UriTemplate.parse('file:///{+path}{?q,r}').match('file:///a/b?q=1&r=2') }).toEqual({ path: 'a/b', q: '1', r: '2' });
+    expect({ ...UriTemplate.parse('app://{name}{.ext}').match('app://file.tar.gz') }).toEqual({ name: 'file', ext: 'tar.gz' });
+    expect({ ...UriTemplate.parse('app://{+a}/{+b}').match('app://x/y/z') }).toEqual({ a: 'x', b: 'y/z' });
+  });
+
+  it('percent-decodes values, and refuses a value that is not UTF-8', () => {
+    expect(UriTemplate.parse('app://u/{name}').match('app://u/J%C3%BCrgen')).toEqual({ name: 'Jürgen' });
+    expect(UriTemplate.parse('app://u/{name}').match('app://u/%FF')).toBeUndefined();
+  });
+
+  it.each([
+    ['a different literal', 'test://template/{id}/data', 'test://template/1/info'],
+    ['a reserved character in a simple value', 'app://u/{name}', 'app://u/a/b'],
+    ['a query parameter the template does not name', 'app://s{?q}', 'app://s?q=1&r=2'],
+    ['a query item without "="', 'app://s{?q}', 'app://s?q'],
+    ['a named item twice', 'app://s{?q,r}', 'app://s?q=1&q=2'],
+    ['more values than variables', 'app://p/{x,y}', 'app://p/1,2,3'],
+  ])('does not match %s', (_what, template, uri) => {
+    expect(UriTemplate.parse(template).match(uri)).toBeUndefined();
+  });
+
+  it(`matches no URI longer than ${TEMPLATE_MATCH_MAX_CHARS} characters`, () => {
+    const template = UriTemplate.parse('app://{+rest}');
+    expect(template.match(`app://${'a'.repeat(TEMPLATE_MATCH_MAX_CHARS - 6)}`)).toEqual({ rest: 'a'.repeat(TEMPLATE_MATCH_MAX_CHARS - 6) });
+    expect(template.match(`app://${'a'.repeat(TEMPLATE_MATCH_MAX_CHARS)}`)).toBeUndefined();
+  });
+
+  it.each([
+    ['app://{a}{b}{c}-{d}/end', `app://${'a'.repeat(4000)}-x!/end`],
+    ['app://{a}.{b}.{c}.{d}/end', `app://${'a.'.repeat(2000)}!/end`],
+    ['app://{+a}{/b}{/c}-{d}', `app://${'a/'.repeat(2000)}-x!`],
+  ])(`stays within ${TEMPLATE_MATCH_MAX_STEPS} steps on %s and a URI it almost matches`, (template, uri) => {
+    const started = performance.now();
+    expect(UriTemplate.parse(template).match(uri)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('UriTemplate.parse refusals', () => {
+  it.each([
+    ['no scheme', '/files/{path}', /must start with a URI scheme/],
+    ['a scheme inside an expression', '{scheme}://x', /must start with a URI scheme/],
+    ['no variable', 'app://fixed', /has no \{variable\}/],
+    ['an unclosed expression', 'app://{id', /never closed/],
+    ['a stray "}"', 'app://id}', /"\}" with no "\{"/],
+    ['an empty expression', 'app://{}', /empty expression/],
+    ['a prefix modifier (level 4)', 'app://{id:3}', /level 4 modifier/],
+    ['an explode modifier (level 4)', 'app://{/path*}', /level 4 modifier/],
+    ['a reserved operator', 'app://{!id}', /reserves for future extensions/],
+    ['an invalid variable name', 'app://{a-b}', /invalid variable name "a-b"/],
+    ['a variable used twice', 'app://{id}/{id}', /uses the variable "id" twice/],
+    ['a space in a literal', 'app://my files/{id}', /cannot hold/],
+    ['a non-ASCII literal', 'app://café/{id}', /cannot hold/],
+  ])('refuses %s', (_what, template, message) => {
+    expect(() => UriTemplate.parse(template)).toThrow(UriTemplateError);
+    expect(() => UriTemplate.parse(template)).toThrow(message);
+  });
+
+  it('lists the variables in order of appearance', () => {
+    expect(UriTemplate.parse('app://{a}/{+b}{?c,d}').variables).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
