@@ -30,7 +30,7 @@ export class InitializeHandler implements McpMethodHandler {
     const result: McpResult = {
       resultType: 'complete',
       protocolVersion: call.record.meta![META_KEYS.protocolVersion],
-      capabilities: this.capabilities.current(),
+      capabilities: this.capabilities.current('legacy'),
       serverInfo: this.options.serverInfo,
     };
     if (this.options.instructions !== undefined) result.instructions = this.options.instructions;

@@ -7,8 +7,8 @@ import { ServerCapabilities } from './server-capabilities.js';
 /**
  * The legacy era's resource subscriptions, as far as a stateless server can serve them: the request (its `uri`
  * checked to be a URI by method routing) is acknowledged with an empty result, and nothing is remembered, since no
- * session outlives it; `notifications/resources/updated` reach only modern listen streams. Served when
- * `resources.subscribe` is advertised. See docs/subscriptions.md.
+ * session outlives it. `initialize` therefore does not advertise `resources.subscribe`; the methods are served on a
+ * mount with resources so that a client subscribing anyway is not refused. See docs/subscriptions.md.
  */
 @Injectable()
 abstract class LegacyResourceSubscription implements McpMethodHandler {
@@ -18,7 +18,7 @@ abstract class LegacyResourceSubscription implements McpMethodHandler {
   constructor(private readonly capabilities: ServerCapabilities) {}
 
   served(): boolean {
-    return this.capabilities.current().resources?.subscribe === true;
+    return this.capabilities.current('legacy').resources !== undefined;
   }
 
   async handle(): Promise<McpResult> {

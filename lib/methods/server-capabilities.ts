@@ -1,5 +1,6 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 
+import type { Era } from '../mcp.constants.js';
 import { PromptRegistry } from '../prompts/prompt.registry.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
@@ -24,17 +25,25 @@ export const CAPABILITY_SOURCES_PROVIDER: Provider = {
 };
 
 /**
- * The capabilities advertised in `server/discover` and `initialize`: exactly those whose methods are served,
- * gathered from what module init wired in, so advertised and routed never disagree.
+ * The capabilities advertised per era, in `server/discover` (modern) and `initialize` (legacy): exactly those whose
+ * methods are served and whose notifications are delivered on that era, gathered from what module init wired in, so
+ * advertised and routed never disagree. Gathered once per era, at the first request (after module init).
  */
 @Injectable()
 export class ServerCapabilities {
+  private readonly gathered: Partial<Record<Era, Readonly<Capabilities>>> = {};
+
   constructor(@Inject(MCP_CAPABILITY_SOURCES) private readonly sources: readonly CapabilitySource[]) {}
 
-  /** The capabilities object (MCP `ServerCapabilities`). */
-  current(): Capabilities {
+  /** The capabilities object (MCP `ServerCapabilities`) of an era. */
+  current(era: Era): Readonly<Capabilities> {
+    return (this.gathered[era] ??= this.gather(era));
+  }
+
+  private gather(era: Era): Readonly<Capabilities> {
     const capabilities: Capabilities = {};
-    for (const source of this.sources) source.contribute(capabilities);
-    return capabilities;
+    for (const source of this.sources) source.contribute(capabilities, era);
+    for (const entry of Object.values(capabilities)) Object.freeze(entry);
+    return Object.freeze(capabilities);
   }
 }

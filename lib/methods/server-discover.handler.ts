@@ -29,7 +29,7 @@ export class ServerDiscoverHandler implements McpMethodHandler {
     const result: McpResult = {
       resultType: 'complete',
       supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-      capabilities: this.capabilities.current(),
+      capabilities: this.capabilities.current('modern'),
     };
     if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
     return result;

@@ -16,7 +16,7 @@ export class SetLevelHandler implements McpMethodHandler {
   constructor(private readonly capabilities: ServerCapabilities) {}
 
   served(): boolean {
-    return 'logging' in this.capabilities.current();
+    return 'logging' in this.capabilities.current('legacy');
   }
 
   async handle(): Promise<McpResult> {

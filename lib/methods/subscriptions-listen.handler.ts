@@ -28,7 +28,7 @@ export class SubscriptionsListenHandler implements McpMethodHandler {
   ) {}
 
   served(): boolean {
-    const capabilities = this.capabilities.current();
+    const capabilities = this.capabilities.current('modern');
     return MCP_CHANGE_KINDS.some((kind) => delivers(capabilities, kind));
   }
 
@@ -40,7 +40,7 @@ export class SubscriptionsListenHandler implements McpMethodHandler {
         { accept: bounded(call.request.headers.accept ?? '', 200) },
         406,
       );
-    const filter = acknowledgedFilter(call.params.notifications, this.capabilities.current());
+    const filter = acknowledgedFilter(call.params.notifications, this.capabilities.current('modern'));
     const stream = await this.streams.open(call.record.id!, filter, call.answer);
     await stream.ended;
     return { resultType: 'complete', _meta: { ...stream.resultMeta } };

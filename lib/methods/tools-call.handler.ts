@@ -9,6 +9,7 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import { DispatchService } from '../tools/dispatch.service.js';
 import { ToolRegistry, type McpContextFactory } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { callFacts } from './call-facts.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
@@ -42,7 +43,7 @@ export class ToolsCallHandler implements McpMethodHandler {
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
-    const facts = { record: call.record, headers: call.request.headers, request: call.request, signal: call.answer.signal, answer: call.answer };
+    const facts = callFacts(call);
     const base = new McpContext({ ...facts, tool: name, inputs });
     // Help's context for the tool it describes is that tool's, outside this call's input channel.
     const contextFor: McpContextFactory = (action, target = name) =>

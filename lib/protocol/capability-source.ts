@@ -1,3 +1,5 @@
+import type { Era } from '../mcp.constants.js';
+
 /** The capabilities object (MCP `ServerCapabilities`), by capability name. */
 export type Capabilities = Record<string, Record<string, unknown>>;
 
@@ -6,6 +8,6 @@ export type Capabilities = Record<string, Record<string, unknown>>;
  * registry: `tools`, `logging`). `ServerCapabilities` gathers them, so advertised and routed never disagree.
  */
 export interface CapabilitySource {
-  /** Adds the capabilities it makes true to `into`; adds nothing when it has nothing wired in. */
-  contribute(into: Capabilities): void;
+  /** Adds the capabilities it makes true on `era` to `into`; adds nothing when it has nothing wired in. */
+  contribute(into: Capabilities, era: Era): void;
 }

@@ -81,7 +81,7 @@ describe('two eras on one mount', () => {
           id: 'init',
           result: {
             protocolVersion: version,
-            capabilities: { tools: { listChanged: true }, logging: {} },
+            capabilities: { tools: {}, logging: {} },
             serverInfo: { name: 'test-server', version: '1.0.0' },
             instructions: 'Be kind.',
           },

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 
-import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -28,10 +28,27 @@ class WhoAmITool implements McpPlainTool {
   }
 }
 
+type GuardedRequest = IncomingMessage & { user?: { name: string } };
+
+/** A resource and a prompt reading the same (resources/read and prompts/get get the host request too). */
+@McpResource({ uri: 'app://me', name: 'me' })
+class MeResource {
+  read(ctx: McpContext<GuardedRequest>) {
+    return `resource for ${ctx.request.user?.name ?? 'nobody'}`;
+  }
+}
+
+@McpPrompt({ name: 'greet_me', description: 'Greets the caller.' })
+class GreetMePrompt {
+  get(_args: unknown, ctx: McpContext<GuardedRequest>) {
+    return `Greet ${ctx.request.user?.name ?? 'nobody'}.`;
+  }
+}
+
 describe('a host app with its own global guard and its body parser on', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool, WhoAmITool, { provide: APP_GUARD, useClass: ApiKeyGuard }], appOptions: { bodyParser: true } });
+    t = await createTestApp({ providers: [EchoTool, WhoAmITool, MeResource, GreetMePrompt, { provide: APP_GUARD, useClass: ApiKeyGuard }], appOptions: { bodyParser: true } });
   });
   afterAll(() => t.close());
 
@@ -44,6 +61,13 @@ describe('a host app with its own global guard and its body parser on', () => {
   it("gives a tool the host's request, with what the host's guard put there (ctx.request)", async () => {
     const res = await post(t.server, rpc('tools/call', { name: 'whoami', arguments: {} }), { 'x-api-key': 'k' });
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'You are Ada.' }]);
+  });
+
+  it("gives a resource read and a prompt get the host's request too", async () => {
+    const read = await post(t.server, rpc('resources/read', { uri: 'app://me' }), { 'x-api-key': 'k' });
+    expect(read.body.result.contents[0].text).toBe('resource for Ada');
+    const prompt = await post(t.server, rpc('prompts/get', { name: 'greet_me' }), { 'x-api-key': 'k' });
+    expect(prompt.body.result.messages[0].content.text).toBe('Greet Ada.');
   });
 
   it('serves the request the host guard lets through', async () => {

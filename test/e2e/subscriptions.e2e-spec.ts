@@ -1,4 +1,3 @@
-import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
 
@@ -20,7 +19,8 @@ import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
-import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
+import { listen, type Listener } from '../support/listen.js';
+import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const schema = await ProtocolSchema.vendored();
@@ -38,88 +38,6 @@ class ProjectResource {
   read() {
     return 'src/';
   }
-}
-
-/** A listen request as a client reads it: its status and headers, then every SSE event and comment as it arrives. */
-interface Listener {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  /** The JSON-RPC messages received so far, in order. */
-  readonly messages: Record<string, any>[];
-  /** How many SSE comment lines arrived. */
-  comments: number;
-  /** Resolves once the response ended (the server closed it or the connection went). */
-  readonly ended: Promise<void>;
-  /** Waits for the `count`-th message (1-based), or fails after `timeoutMs`. */
-  nth(count: number, timeoutMs?: number): Promise<Record<string, any>>;
-  /** Stops reading: a client that does not read what it is sent. */
-  pause(): void;
-  resume(): void;
-  /** The client goes away. */
-  close(): void;
-}
-
-/** Opens `subscriptions/listen` over a raw connection of its own, resolving once the status line arrived. */
-function listen(server: http.Server, notifications: unknown, id: string | number, headers: Record<string, string> = {}): Promise<Listener> {
-  const body = rpc('subscriptions/listen', { notifications }, id);
-  const port = (server.address() as AddressInfo).port;
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { ...mirroredHeaders(body), ...headers } }, (res) => {
-      const messages: Record<string, any>[] = [];
-      const waiters: (() => void)[] = [];
-      let buffer = '';
-      let endedResolve!: () => void;
-      const ended = new Promise<void>((r) => (endedResolve = r));
-      res.on('close', () => endedResolve());
-      res.on('end', () => endedResolve());
-      res.on('error', () => endedResolve());
-      res.setEncoding('utf8');
-      const listener: Listener = {
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        messages,
-        comments: 0,
-        ended,
-        async nth(count, timeoutMs = 2000) {
-          const deadline = Date.now() + timeoutMs;
-          while (messages.length < count) {
-            if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for message ${count}; got ${JSON.stringify(messages)}`);
-            await new Promise<void>((r) => {
-              waiters.push(r);
-              setTimeout(r, 20);
-            });
-          }
-          return messages[count - 1]!;
-        },
-        pause: () => res.pause(),
-        resume: () => res.resume(),
-        close: () => req.destroy(),
-      };
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith(':')) listener.comments++;
-          const data = block
-            .split('\n')
-            .filter((line) => line.startsWith('data: '))
-            .map((line) => line.slice(6))
-            .join('\n');
-          if (data) messages.push(JSON.parse(data) as Record<string, any>);
-        }
-        for (const wake of waiters.splice(0)) wake();
-      });
-      res.on('end', () => {
-        if (res.headers['content-type']?.startsWith('application/json') && buffer) messages.push(JSON.parse(buffer));
-        for (const wake of waiters.splice(0)) wake();
-      });
-      resolve(listener);
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
 }
 
 /** Waits until `condition` holds, polling, or fails naming `what`. */
@@ -431,9 +349,11 @@ describe('the legacy era: resources/subscribe and resources/unsubscribe, as far 
     }
   });
 
-  it('advertises resources.subscribe in initialize, the capability those methods are behind', async () => {
+  it('advertises no listChanged or subscribe in initialize: nothing would reach a legacy client', async () => {
     const res = await legacyPost(t.server, initialize(), legacyHeaders(null));
-    expect(res.messages[0]!.result.capabilities.resources).toEqual({ listChanged: true, subscribe: true });
+    expect(res.messages[0]!.result.capabilities).toEqual({ tools: {}, logging: {}, resources: {} });
+    const discover = await post(t.server, rpc('server/discover'));
+    expect(discover.body.result.capabilities.resources).toEqual({ listChanged: true, subscribe: true });
   });
 
   it('opens no stream for updates: subscriptions/listen is not a legacy method, and GET at the mount is 405', async () => {
@@ -451,7 +371,7 @@ describe('the legacy era: resources/subscribe and resources/unsubscribe, as far 
     expect(get.headers.get('allow')).toBe('POST');
   });
 
-  it('answers -32601 on a mount without resources (resources.subscribe not advertised)', async () => {
+  it('answers -32601 on a mount without resources', async () => {
     const bare = await appWith([EchoTool]);
     try {
       const res = await legacyPost(bare.server, { jsonrpc: '2.0', id: 'no-res', method: 'resources/subscribe', params: { uri: 'file:///project' } });
@@ -464,13 +384,13 @@ describe('the legacy era: resources/subscribe and resources/unsubscribe, as far 
 });
 
 describe('what a mount without the modern era advertises', () => {
-  it('no listChanged or subscribe in initialize when only the legacy era is served (listen is a 2026-07-28 method)', async () => {
+  it('no listChanged or subscribe in initialize when only the legacy era is served; subscribe is still acknowledged', async () => {
     const t = await appWith([EchoTool, ProjectResource], { eras: 'legacy' });
     try {
       const res = await legacyPost(t.server, initialize(), legacyHeaders(null));
       expect(res.messages[0]!.result.capabilities).toEqual({ tools: {}, logging: {}, resources: {} });
       const subscribe = await legacyPost(t.server, { jsonrpc: '2.0', id: 'legacy-only', method: 'resources/subscribe', params: { uri: 'file:///project' } });
-      expect(subscribe.messages[0]).toMatchObject({ id: 'legacy-only', error: { code: -32601 } });
+      expect(subscribe.messages).toEqual([{ jsonrpc: '2.0', id: 'legacy-only', result: {} }]);
     } finally {
       await t.close();
     }

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from '@jest/globals';
@@ -38,5 +38,15 @@ describe('the floor plan (eslint.config.js floors): imports run down only', () =
     const messages = await floorRuleMessages(from.probeDir, to.target);
     expect(messages.length > 0).toBe(upward);
     if (upward) expect(messages[0]).toContain(`${from.name} may not import from ${to.name}`);
+  });
+});
+
+describe('the floor plan as CONTRIBUTING.md tells it', () => {
+  const contributing = readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8');
+  const rows = new Map([...contributing.matchAll(/^\| (F\d) +\| ([^|]+)\|/gm)].map((m) => [m[1]!, [...m[2]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]!)]));
+  it.each(floors.map((floor) => ({ name: floor.name, floor })))('$name: its row names exactly its paths', ({ floor }) => {
+    const row = rows.get(floor.name.split(' ')[0]!);
+    const named = floor.paths.map((p) => (p.endsWith('.ts') ? path.basename(p) : `${path.basename(p)}/`));
+    expect(row?.sort()).toEqual(named.sort());
   });
 });

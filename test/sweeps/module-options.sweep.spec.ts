@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from '@jest/globals';
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -8,6 +10,13 @@ import { MODULE_OPTION_NAMES } from '../../lib/options/module-option-rules.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
 
 const serverInfo = { name: 's', version: '1' };
+
+/** The option names the README's options table has a row for (its first column). */
+const README_OPTION_ROWS = (() => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('## Options'), readme.indexOf('\n## ', readme.indexOf('## Options') + 1));
+  return [...table.matchAll(/^\| `(\w+)`/gm)].map((m) => m[1]);
+})();
 
 /**
  * One refused value and one accepted value per module option. `satisfies Record<keyof McpModuleOptions, …>`
@@ -64,6 +73,9 @@ describe('module options sweep', () => {
     it('accepts a right value', () => {
       const resolved = resolveOptions({ serverInfo, [name]: cell.good }, 'mcp');
       expect(resolved[name]).toEqual(cell.good);
+    });
+    it('has a row in the README options table', () => {
+      expect(README_OPTION_ROWS).toContain(name);
     });
   });
 

@@ -34,7 +34,7 @@ export class DeleteNoteTool implements McpPlainTool {
       { key: 'confirm_delete' },
     );
     if (answer.action !== 'accept' || answer.content?.confirm !== true) return `Kept "${args.title}".`;
-    this.notes.delete(args.title);
+    await this.notes.delete(args.title);
     return `Deleted "${args.title}".`;
   }
 }

@@ -1,6 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 
-/** The sample's notes, in memory: title → text, plus a word index rebuilt by `reindex_notes`. */
+import { McpEventBus } from '../../../lib/index.js';
+
+/**
+ * The sample's notes, in memory: title → text, plus a word index rebuilt by `reindex_notes`. A deletion is
+ * published on the MCP event bus, so clients listening for `notes://index` or the note hear of it.
+ */
 @Injectable()
 export class NotesStore {
   private readonly notes = new Map<string, string>([
@@ -10,6 +15,8 @@ export class NotesStore {
   ]);
   private readonly index = new Map<string, number>();
 
+  constructor(@Inject(McpEventBus) private readonly bus: McpEventBus) {}
+
   titles(): string[] {
     return [...this.notes.keys()].sort();
   }
@@ -18,9 +25,15 @@ export class NotesStore {
     return this.notes.has(title);
   }
 
-  delete(title: string): void {
+  get(title: string): string | undefined {
+    return this.notes.get(title);
+  }
+
+  async delete(title: string): Promise<void> {
     this.notes.delete(title);
     this.index.delete(title);
+    await this.bus.publish({ kind: 'resourceUpdated', uri: 'notes://index' });
+    await this.bus.publish({ kind: 'resourceUpdated', uri: `notes://notes/${encodeURIComponent(title)}` });
   }
 
   /** Indexes one note (its word count, for the sample); false when it no longer exists. */
