@@ -5,6 +5,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResult } from '../protocol/json-rpc.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** One page of a list result: the items, and the cursor of the next page when more remain. */
@@ -30,8 +31,14 @@ export class ListPages {
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
+  /** A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`. */
+  async result(list: string, member: string, items: readonly unknown[], cursor: unknown): Promise<McpResult> {
+    const page = await this.page(list, items, cursor);
+    return { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  }
+
   /** The page of `items` (in their stable order) that `cursor` names; the first when there is no cursor. */
-  async page<T>(list: string, items: readonly T[], cursor: unknown): Promise<ListPage<T>> {
+  private async page<T>(list: string, items: readonly T[], cursor: unknown): Promise<ListPage<T>> {
     const from = cursor === undefined ? 0 : await this.offset(list, cursor);
     const to = from + this.options.pageSize;
     if (to >= items.length) return { items: from === 0 ? items : items.slice(from) };

@@ -24,7 +24,6 @@ export class PromptsListHandler implements McpMethodHandler {
 
   async handle(call: MethodCall): Promise<McpResult> {
     this.definitions ??= this.registry.list().map((prompt) => prompt.definition);
-    const page = await this.pages.page(this.method, this.definitions, call.params.cursor);
-    return { resultType: 'complete', prompts: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return this.pages.result(this.method, 'prompts', this.definitions, call.params.cursor);
   }
 }

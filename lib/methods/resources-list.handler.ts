@@ -33,8 +33,7 @@ export abstract class ResourceListing implements McpMethodHandler {
 
   async handle(call: MethodCall): Promise<McpResult> {
     this.listed ??= this.definitions();
-    const page = await this.pages.page(this.method, this.listed, call.params.cursor);
-    return { resultType: 'complete', [this.member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return this.pages.result(this.method, this.member, this.listed, call.params.cursor);
   }
 }
 

@@ -24,7 +24,6 @@ export class ToolsListHandler implements McpMethodHandler {
 
   async handle(call: MethodCall): Promise<McpResult> {
     this.definitions ??= this.registry.list().map((tool) => tool.definition);
-    const page = await this.pages.page(this.method, this.definitions, call.params.cursor);
-    return { resultType: 'complete', tools: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return this.pages.result(this.method, 'tools', this.definitions, call.params.cursor);
   }
 }

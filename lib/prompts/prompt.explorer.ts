@@ -4,6 +4,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { MCP_PROMPT_METADATA } from './mcp-prompt.decorator.js';
 import { checkPromptOptions } from './prompt-definition.js';
 import type { McpPromptOptions } from './prompt.interfaces.js';
@@ -27,20 +28,13 @@ export class PromptExplorer implements OnModuleInit {
   onModuleInit(): void {
     const kit: PromptBuildKit = { definitionShape: this.protocol.validator('Prompt'), resultShape: this.protocol.validator('GetPromptResult') };
     const wired = new Set<unknown>();
-    for (const wrapper of this.discovery.getProviders()) {
-      // As for tools: a value or factory provider is read from its instance's class; an alias is found under its own token.
-      if (wrapper.isAlias) continue;
-      const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
-      if (!metatype || typeof metatype !== 'function') continue;
+    for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const options = this.reflector.get<McpPromptOptions | undefined>(MCP_PROMPT_METADATA, metatype);
       if (options === undefined) continue;
       if (!isPlainObject(options)) throw new McpConfigurationError(`prompt (${metatype.name})`, '@McpPrompt takes an options object with name and description');
       this.registry.checkName(options.name);
       const where = `prompt "${options.name}" (${metatype.name})`;
-      if (!wrapper.isDependencyTreeStatic())
-        throw new McpConfigurationError(where, 'a prompt must be a singleton provider; request-scoped and transient prompts are not supported');
-      const instance = wrapper.instance as object | undefined;
-      if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
+      const instance = singletonInstance(wrapper, where, 'prompt');
       if (wired.has(instance)) continue;
       wired.add(instance);
       checkPromptOptions(options, where);

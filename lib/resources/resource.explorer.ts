@@ -3,6 +3,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-resource-template.decorator.js';
 import { MCP_RESOURCE_METADATA } from './mcp-resource.decorator.js';
 import { readContents } from './resource-contents.js';
@@ -10,8 +11,6 @@ import { checkResourceOptions, checkTemplateOptions, declarationSite, resourceDe
 import type { McpResourceCompleter, McpResourceOptions, McpResourceHandler, McpResourceTemplateOptions, McpResourceTemplateHandler } from './resource.interfaces.js';
 import { ResourceRegistry, type WiredResource, type WiredResourceTemplate } from './resource.registry.js';
 import type { UriTemplate } from './uri-template.js';
-
-type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
 
 /**
  * Discovers every `@McpResource` and `@McpResourceTemplate` provider at module init, checks its declaration and
@@ -30,31 +29,18 @@ export class ResourceExplorer implements OnModuleInit {
   onModuleInit(): void {
     for (const definition of ['TextResourceContents', 'BlobResourceContents']) this.protocol.validator(definition);
     const wired = new Set<unknown>();
-    for (const wrapper of this.discovery.getProviders()) {
-      // As for tools: an alias is skipped (its instance is found under its own token), value and factory
-      // providers are read from their instance's class.
-      if (wrapper.isAlias) continue;
-      const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
-      if (!metatype || typeof metatype !== 'function') continue;
+    for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const resource = this.reflector.get<McpResourceOptions | undefined>(MCP_RESOURCE_METADATA, metatype);
       const template = this.reflector.get<McpResourceTemplateOptions | undefined>(MCP_RESOURCE_TEMPLATE_METADATA, metatype);
       if (!resource && !template) continue;
       const where = resource ? declarationSite('resource', resource.name, metatype.name) : declarationSite('resource template', template!.name, metatype.name);
       if (resource && template) throw new McpConfigurationError(where, 'is marked both @McpResource and @McpResourceTemplate; a class is one or the other');
-      const instance = this.singleton(wrapper, where);
+      const instance = singletonInstance(wrapper, where, 'resource');
       if (wired.has(instance)) continue;
       wired.add(instance);
       if (resource) this.registry.wireIn(this.resource(resource, instance, where));
       else this.registry.wireInTemplate(this.template(template!, instance, where));
     }
-  }
-
-  private singleton(wrapper: ProviderWrapper, where: string): object {
-    if (!wrapper.isDependencyTreeStatic())
-      throw new McpConfigurationError(where, 'a resource must be a singleton provider; request-scoped and transient resources are not supported');
-    const instance = wrapper.instance as object | undefined;
-    if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
-    return instance;
   }
 
   private resource(options: McpResourceOptions, instance: object, where: string): WiredResource {

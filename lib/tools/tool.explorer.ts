@@ -4,6 +4,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
 import { buildHelpTool } from './help.tool.js';
@@ -30,20 +31,13 @@ export class ToolExplorer implements OnModuleInit {
   onModuleInit(): void {
     const kit: ToolBuildKit = { compiler: new SchemaCompiler(), resultShape: this.protocol.validator('CallToolResult') };
     const wired = new Set<unknown>();
-    for (const wrapper of this.discovery.getProviders()) {
-      // Value and factory providers are read from their instance's class. An alias (useExisting) is skipped: its
-      // instance is found under its own token, and one instance is one tool however many tokens provide it.
-      if (wrapper.isAlias) continue;
-      const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
-      if (!metatype || typeof metatype !== 'function') continue;
+    // One instance is one tool, however many tokens provide it.
+    for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
       if (!options) continue;
       this.registry.checkName(options.name);
       const where = `tool ${JSON.stringify(options.name)} (${metatype.name})`;
-      if (!wrapper.isDependencyTreeStatic())
-        throw new McpConfigurationError(where, 'a tool must be a singleton provider; request-scoped and transient tools are not supported');
-      const instance = wrapper.instance as object | undefined;
-      if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
+      const instance = singletonInstance(wrapper, where, 'tool');
       if (wired.has(instance)) continue;
       wired.add(instance);
       checkToolOptions(options, where);

@@ -1,0 +1,27 @@
+import type { DiscoveryService } from '@nestjs/core';
+
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+
+/** One provider as Nest's `DiscoveryService` lists it. */
+export type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
+
+/**
+ * Every provider with the class its decorators sit on: its own class, or for a value or factory provider its
+ * instance's. An alias (`useExisting`) is skipped: its instance is found under its own token.
+ */
+export function* providerClasses(discovery: DiscoveryService): Generator<{ readonly metatype: abstract new (...args: never[]) => unknown; readonly wrapper: ProviderWrapper }> {
+  for (const wrapper of discovery.getProviders()) {
+    if (wrapper.isAlias) continue;
+    const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;
+    if (typeof metatype === 'function') yield { metatype: metatype as abstract new (...args: never[]) => unknown, wrapper };
+  }
+}
+
+/** The one instance of a provider that must be a singleton (a tool, resource or prompt), or a configuration error naming `where`. */
+export function singletonInstance(wrapper: ProviderWrapper, where: string, noun: string): object {
+  if (!wrapper.isDependencyTreeStatic())
+    throw new McpConfigurationError(where, `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported`);
+  const instance = wrapper.instance as object | undefined;
+  if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
+  return instance;
+}
