@@ -1,29 +1,27 @@
 import { Injectable } from '@nestjs/common';
 
-import { ERAS } from '../mcp.constants.js';
 import { PromptRegistry } from '../prompts/prompt.registry.js';
-import type { McpResult } from '../protocol/json-rpc.js';
+import { ListMethod } from './list-method.js';
 import { ListPages } from './list-pages.js';
-import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
-/** `prompts/list`: the wired-in prompts' definitions, sorted by name, a page at a time (`ListPages`). Served when any prompt is wired in. */
+/** `prompts/list`: the wired-in prompts' definitions, sorted by name, a page at a time. Served when any prompt is wired in. */
 @Injectable()
-export class PromptsListHandler implements McpMethodHandler {
+export class PromptsListHandler extends ListMethod {
   readonly method = 'prompts/list' as const;
-  readonly eras = ERAS;
-  private definitions: readonly Readonly<Record<string, unknown>>[] | undefined;
+  protected readonly member = 'prompts';
 
   constructor(
     private readonly registry: PromptRegistry,
-    private readonly pages: ListPages,
-  ) {}
+    pages: ListPages,
+  ) {
+    super(pages);
+  }
 
   served(): boolean {
     return this.registry.size > 0;
   }
 
-  async handle(call: MethodCall): Promise<McpResult> {
-    this.definitions ??= this.registry.list().map((prompt) => prompt.definition);
-    return this.pages.result(this.method, 'prompts', this.definitions, call.params.cursor);
+  protected definitions() {
+    return this.registry.list().map((prompt) => prompt.definition);
   }
 }
