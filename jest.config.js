@@ -1,13 +1,30 @@
-/** Jest in ESM mode (run through `node --experimental-vm-modules`, see package.json "test"). */
-export default {
+/**
+ * Jest in ESM mode (run through `node --experimental-vm-modules`, see package.json "test"). Two projects: every
+ * test on Express, and the suites that boot a mount again on Fastify (`MCP_TEST_ADAPTER`, read by
+ * test/support/test-app.ts).
+ */
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
-  testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-  testTimeout: 20000,
   setupFilesAfterEnv: ['<rootDir>/test/support/require-assertions.ts'],
+};
+
+export default {
+  testTimeout: 20000,
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
+  projects: [
+    { ...shared, displayName: 'express', testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'fastify',
+      setupFiles: ['<rootDir>/test/support/on-fastify.ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // `npm start` runs the sample in a process of its own, on Express; packaging does not depend on the adapter.
+      testPathIgnorePatterns: ['/test/e2e/sample\\.e2e-spec\\.ts$', '/test/packaging/'],
+    },
+  ],
 };

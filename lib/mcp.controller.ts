@@ -1,41 +1,25 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-import { All, Controller, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 
 import { requestRecord } from './contracts/request-record.js';
-import { JSON_RPC_CODES } from './errors/json-rpc-codes.js';
-import { SERVED_VERBS } from './mcp.constants.js';
 import { MethodRouter } from './methods/method-router.js';
+import { MountRoute } from './mount-on-host.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
 import { CHAIN_GUARDS } from './post-chain.js';
-import { errorEnvelope, resultEnvelope } from './protocol/json-rpc.js';
+import { resultEnvelope } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
+import { fallthrough } from './response/fallthrough.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
-import { sendAcceptance, sendJson, sendText } from './response/send.js';
-import { publish } from './telemetry/channels.js';
-import { bounded } from './util/bounded.js';
-
-const ALLOW = SERVED_VERBS.join(', ');
-
-/** A 405 in the JSON-RPC dialect: clients tell the protocol eras apart by the body of a 400, 404 or 405. */
-const NOT_ALLOWED = errorEnvelope(undefined, {
-  code: JSON_RPC_CODES.invalidRequest,
-  message: `Method not allowed: this MCP endpoint serves ${ALLOW} only (no session stream to GET, no session to DELETE).`,
-});
-
-function fallthrough(req: IncomingMessage, res: ServerResponse, status: 404 | 405): void {
-  publish('mcp:wire:fallthrough', () => ({ verb: bounded(req.method ?? ''), path: bounded((req.url ?? '').split('?')[0]!, 200), status }));
-  if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
-  else sendText(res, 404, 'Not Found');
-}
+import { sendAcceptance } from './response/send.js';
+import { nodeRequest, nodeResponse } from './util/node-http.js';
 
 /**
  * Builds the controller for one mount path (Nest fixes a route when its decorator runs, so one class per mount):
  * - `POST <path>`: `CHAIN_GUARDS`, then a notification gets 202, a legacy client's answer to an input request is
  *   delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
- * - any other verb at `<path>`: the fallthrough, 405 + `Allow: POST` with a JSON-RPC error body, no check run;
- * - any verb below `<path>`: the fallthrough, 404 in plain text.
- * `McpExceptionFilter` is bound here so the host's global filters never answer for the mount.
+ * - GET (and HEAD), PUT, PATCH, DELETE, OPTIONS at `<path>`: the fallthrough, 405 + `Allow: POST` with a JSON-RPC
+ *   error body, no check run (one route per verb: Fastify refuses a catch-all beside the POST route).
+ * Paths below `<path>` are the host's to route (`MountOnHost`). Written on the Node response on every adapter. `McpExceptionFilter` is bound here so the host's global filters
+ * never answer for the mount.
  */
 export function createMcpController(path: string): Type<unknown> {
   @Controller(path)
@@ -47,23 +31,46 @@ export function createMcpController(path: string): Type<unknown> {
     ) {}
 
     @Post()
+    @MountRoute()
     @UseGuards(...CHAIN_GUARDS)
-    async post(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    async post(@Req() hostReq: object, @Res() hostRes: unknown): Promise<void> {
+      const req = nodeRequest(hostReq);
+      const res = nodeResponse(hostRes);
       const record = requestRecord(req);
       if (record.kind === 'notification') return sendAcceptance(res);
       if (record.kind === 'response') return (this.pending.accept(record), sendAcceptance(res));
       const answer = AnswerStream.attach(req, res, record.method!);
-      answer.respond(resultEnvelope(record.id!, await this.router.route({ record, request: req, answer })));
+      answer.respond(resultEnvelope(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 
-    @All()
-    otherVerb(@Req() req: IncomingMessage, @Res() res: ServerResponse): void {
+    @Get()
+    @MountRoute()
+    get(@Req() req: unknown, @Res() res: unknown): void {
       fallthrough(req, res, 405);
     }
 
-    @All('*below')
-    belowMount(@Req() req: IncomingMessage, @Res() res: ServerResponse): void {
-      fallthrough(req, res, 404);
+    @Put()
+    @MountRoute()
+    put(@Req() req: unknown, @Res() res: unknown): void {
+      fallthrough(req, res, 405);
+    }
+
+    @Patch()
+    @MountRoute()
+    patch(@Req() req: unknown, @Res() res: unknown): void {
+      fallthrough(req, res, 405);
+    }
+
+    @Delete()
+    @MountRoute()
+    delete(@Req() req: unknown, @Res() res: unknown): void {
+      fallthrough(req, res, 405);
+    }
+
+    @Options()
+    @MountRoute()
+    options(@Req() req: unknown, @Res() res: unknown): void {
+      fallthrough(req, res, 405);
     }
   }
   return McpController;

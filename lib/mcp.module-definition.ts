@@ -11,5 +11,5 @@ export const {
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createMcpOptions')
-  .setExtras<McpModuleExtras>({ path: 'mcp' }, (definition) => definition)
+  .setExtras<McpModuleExtras>({ path: 'mcp', isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal === true }))
   .build();

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type NestModule, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 
 import { COMPLETION_SOURCES_PROVIDER } from './completion/completion-source.js';
@@ -11,11 +11,13 @@ import { ListPages } from './methods/list-pages.js';
 import { METHOD_HANDLER_PROVIDERS } from './methods/method-handlers.js';
 import { MethodRouter } from './methods/method-router.js';
 import { CAPABILITY_SOURCES_PROVIDER, ServerCapabilities } from './methods/server-capabilities.js';
+import { MountOnHost } from './mount-on-host.js';
 import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
 import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
+import { MountAssignment } from './options/mount-assignment.js';
 import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
 import { CHAIN_GUARDS } from './post-chain.js';
 import { PromptExplorer } from './prompts/prompt.explorer.js';
@@ -58,7 +60,16 @@ async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fal
  * @publicApi
  */
 @Module({})
-export class McpModule extends McpConfigurableModule {
+export class McpModule extends McpConfigurableModule implements NestModule {
+  constructor(private readonly mountOnHost: MountOnHost) {
+    super();
+  }
+
+  /** Nest's middleware step, the last before routes are registered: the mount prepares the host's framework. */
+  configure(): void {
+    this.mountOnHost.beforeRoutes();
+  }
+
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
     return McpModule.mount(super.forRoot(options), options.path);
   }
@@ -99,6 +110,8 @@ export class McpModule extends McpConfigurableModule {
       ...CHAIN_GUARDS,
       McpExceptionFilter,
       ProtectedResourceMetadataRoute,
+      MountOnHost,
+      MountAssignment,
       ToolRegistry,
       ToolExplorer,
       DispatchService,

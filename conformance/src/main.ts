@@ -5,7 +5,7 @@ import { ConformanceModule } from './app.module.js';
 
 /** Starts the conformance fixture: MCP at http://127.0.0.1:PORT/mcp (PORT defaults to 3001). */
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create(ConformanceModule, { bodyParser: false, logger: ['error', 'warn'] });
+  const app = await NestFactory.create(ConformanceModule, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
   const port = Number(process.env.PORT ?? 3001);
   await app.listen(port, process.env.HOST ?? '127.0.0.1');

@@ -3,5 +3,5 @@ import type { MethodCall } from './method-handler.interface.js';
 
 /** What every handler's `McpContext` takes from the routed call: the record, the host request and its headers, the answer stream. */
 export function callFacts(call: Omit<MethodCall, 'params'>): Pick<McpContextInit, 'record' | 'headers' | 'request' | 'signal' | 'answer'> {
-  return { record: call.record, headers: call.request.headers, request: call.request, signal: call.answer.signal, answer: call.answer };
+  return { record: call.record, headers: call.request.headers, request: call.hostRequest, signal: call.answer.signal, answer: call.answer };
 }

@@ -12,8 +12,10 @@ export interface MethodCall {
   readonly params: Record<string, unknown>;
   /** What the POST chain proved about the request (id, protocol fields, auth). */
   readonly record: McpRequestRecord;
-  /** The host framework's request (Express: the Node request; Fastify: its wrapper), as the host's guards saw it. */
+  /** The Node request (its headers, its connection). */
   readonly request: IncomingMessage;
+  /** The host framework's request (Express: the Node request; Fastify: its wrapper), as the host's guards left it. */
+  readonly hostRequest: object;
   /** The request's answer stream: notifications go through it; its `signal` fires on cancellation. */
   readonly answer: AnswerStream;
 }

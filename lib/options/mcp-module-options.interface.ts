@@ -141,6 +141,13 @@ export interface McpModuleOptions {
    * @default { keepAliveMs: 30000, maxBufferedBytes: 262144 }
    */
   subscriptions?: McpSubscriptionOptions;
+  /**
+   * The tool, resource and prompt classes this mount serves, when the application has several mounts. Without it a
+   * mount serves what the modules importing it provide; a provider no mount lists or reaches is a configuration
+   * error. With one mount, every tool, resource and prompt is served. See the README ("Two mounts").
+   * @default undefined
+   */
+  serves?: Type[];
 }
 
 /** Bounds on `subscriptions/listen` streams. @publicApi */
@@ -162,7 +169,7 @@ export interface McpLegacyInputRequestOptions {
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
 export interface McpResolvedOptions extends Readonly<
   Required<
-    Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions'>
+    Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions' | 'serves'>
   >
 > {
   readonly path: string;
@@ -170,6 +177,7 @@ export interface McpResolvedOptions extends Readonly<
   readonly allowedOrigins: readonly string[] | undefined;
   readonly protectedResourceMetadata: McpProtectedResourceMetadata | undefined;
   readonly auth: McpAuth | Type<McpAuth> | undefined;
+  readonly serves: readonly Type[] | undefined;
   readonly requestState: {
     readonly secrets: readonly string[] | undefined;
     readonly ttlMs: number;
@@ -205,4 +213,9 @@ export interface McpOptionsFactory {
 export interface McpModuleExtras {
   /** The mount path (the MCP endpoint), relative to any global prefix of the host. @default 'mcp' */
   path?: string;
+  /**
+   * Makes the mount's exports (the chain guards, `McpExceptionFilter`, `McpEventBus`, the options) available to
+   * every module without importing it; for one mount of the application. @default false
+   */
+  isGlobal?: boolean;
 }

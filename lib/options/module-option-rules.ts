@@ -147,6 +147,11 @@ export const MODULE_OPTION_RULES = {
       return `maxBufferedBytes must be a positive integer (bytes)${got(v.maxBufferedBytes)}`;
     return undefined;
   },
+  serves: (v) => {
+    if (!Array.isArray(v)) return 'must be an array of the tool, resource and prompt classes this mount serves';
+    const index = v.findIndex((item) => typeof item !== 'function');
+    return index < 0 ? undefined : `serves[${index}] must be a class (a tool, resource or prompt provider)${got(v[index])}`;
+  },
 } satisfies Record<keyof McpModuleOptions, OptionRule>;
 
 /** The closed set of module option names. */

@@ -71,5 +71,6 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     legacyInputRequests: Object.freeze({ ...DEFAULT_LEGACY_INPUT_REQUESTS, ...o.legacyInputRequests }),
     eventBus: o.eventBus,
     subscriptions: Object.freeze({ ...DEFAULT_SUBSCRIPTIONS, ...o.subscriptions }),
+    serves: o.serves ? Object.freeze([...o.serves]) : undefined,
   });
 }

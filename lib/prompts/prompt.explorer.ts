@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
@@ -23,6 +24,7 @@ export class PromptExplorer implements OnModuleInit {
     private readonly reflector: Reflector,
     private readonly registry: PromptRegistry,
     private readonly protocol: ProtocolSchema,
+    private readonly assignment: MountAssignment,
   ) {}
 
   onModuleInit(): void {
@@ -34,6 +36,7 @@ export class PromptExplorer implements OnModuleInit {
       if (!isPlainObject(options)) throw new McpConfigurationError(`prompt (${metatype.name})`, '@McpPrompt takes an options object with name and description');
       this.registry.checkName(options.name);
       const where = `prompt "${options.name}" (${metatype.name})`;
+      if (!this.assignment.serves(wrapper, metatype, where)) continue;
       const instance = singletonInstance(wrapper, where, 'prompt');
       if (wired.has(instance)) continue;
       wired.add(instance);

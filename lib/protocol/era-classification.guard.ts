@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { requestRecord } from '../contracts/request-record.js';
@@ -7,6 +5,7 @@ import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type Era } fr
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { nodeRequest } from '../util/node-http.js';
 
 /** The oldest modern revision: a header naming it or a later one marks a modern request. */
 const MODERN_FROM = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1];
@@ -38,7 +37,7 @@ export class EraClassificationGuard implements CanActivate {
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const req = nodeRequest(context.switchToHttp().getRequest());
     const record = requestRecord(req);
     if (record.era) return true;
     if (!record.message) throw new Error('EraClassificationGuard runs after ParseStepGuard');

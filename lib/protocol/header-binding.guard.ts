@@ -8,6 +8,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { nodeRequest } from '../util/node-http.js';
 import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 
@@ -53,7 +54,7 @@ export class HeaderBindingGuard implements CanActivate {
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const req = nodeRequest(context.switchToHttp().getRequest());
     const record = requestRecord(req);
     // Bound without the stages it reads from (on a host route, say), it must fail closed, never pass.
     if (!record.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');

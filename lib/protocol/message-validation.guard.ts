@@ -1,9 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
 import { classifyMessage } from './message-classification.js';
@@ -30,7 +29,7 @@ export class MessageValidationGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
+    const record = requestRecord(nodeRequest(context.switchToHttp().getRequest()));
     if (record.kind) return true;
     const message = record.message;
     if (!message) throw new Error('MessageValidationGuard runs after ParseStepGuard');

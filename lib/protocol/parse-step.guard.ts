@@ -6,6 +6,7 @@ import { readableId, requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { nodeRequest } from '../util/node-http.js';
 import { BodyReadError, readBody } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -26,12 +27,13 @@ export class ParseStepGuard implements CanActivate {
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<HostRequest>();
+    const hostReq = context.switchToHttp().getRequest<HostRequest>();
+    const req = nodeRequest(hostReq) as HostRequest;
     const record = requestRecord(req);
     if (record.message) return true;
     if ((req.headersDistinct['content-type']?.length ?? 0) > 1)
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
-    const value = await this.obtain(req);
+    const value = await this.obtain(req, hostReq);
     if (Array.isArray(value)) throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');
     if (typeof value !== 'object' || value === null)
       throw new RejectionException('parse-step', 'not_an_object', 'Invalid request: the body must be one JSON-RPC message object.');
@@ -40,12 +42,14 @@ export class ParseStepGuard implements CanActivate {
     record.id = readableId(message);
     if (typeof message.method === 'string') record.method = message.method;
     req.body = message;
+    hostReq.body = message;
     return true;
   }
 
-  private async obtain(req: HostRequest): Promise<unknown> {
-    if (Buffer.isBuffer(req.rawBody)) return this.parse(req.rawBody);
-    if (req._body === true || req.readableEnded) return req.body;
+  /** The body: read from the Node request, or, where a host parser consumed it, its raw bytes or parsed value. */
+  private async obtain(req: HostRequest, hostReq: HostRequest): Promise<unknown> {
+    if (Buffer.isBuffer(hostReq.rawBody)) return this.parse(hostReq.rawBody);
+    if (hostReq._body === true || req.readableEnded) return hostReq.body;
     try {
       return this.parse(await readBody(req, this.options.maxBodyBytes, this.options.bodyReadTimeoutMs));
     } catch (thrown) {

@@ -1,11 +1,10 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
@@ -29,7 +28,7 @@ export class ProtocolFieldsGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const req = nodeRequest(context.switchToHttp().getRequest());
     const record = requestRecord(req);
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {

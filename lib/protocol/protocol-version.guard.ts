@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { requestRecord } from '../contracts/request-record.js';
@@ -8,6 +6,7 @@ import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { nodeRequest } from '../util/node-http.js';
 
 /**
  * The version check, after header binding: the request's protocol version must be one this server serves in its
@@ -24,7 +23,7 @@ export class ProtocolVersionGuard implements CanActivate {
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const record = requestRecord(context.switchToHttp().getRequest<IncomingMessage>());
+    const record = requestRecord(nodeRequest(context.switchToHttp().getRequest()));
     if (record.kind !== 'request') return true;
     const requested = record.meta?.[META_KEYS.protocolVersion];
     if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-resource-template.decorator.js';
@@ -24,6 +25,7 @@ export class ResourceExplorer implements OnModuleInit {
     private readonly reflector: Reflector,
     private readonly registry: ResourceRegistry,
     private readonly protocol: ProtocolSchema,
+    private readonly assignment: MountAssignment,
   ) {}
 
   onModuleInit(): void {
@@ -35,6 +37,7 @@ export class ResourceExplorer implements OnModuleInit {
       if (!resource && !template) continue;
       const where = resource ? declarationSite('resource', resource.name, metatype.name) : declarationSite('resource template', template!.name, metatype.name);
       if (resource && template) throw new McpConfigurationError(where, 'is marked both @McpResource and @McpResourceTemplate; a class is one or the other');
+      if (!this.assignment.serves(wrapper, metatype, where)) continue;
       const instance = singletonInstance(wrapper, where, 'resource');
       if (wired.has(instance)) continue;
       wired.add(instance);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 
@@ -10,12 +10,9 @@ import { isRejection } from '../errors/rejection.exception.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { sendAnswer } from './answer-stream.js';
-
-type Raw = { raw?: ServerResponse };
-const rawResponse = (res: unknown): ServerResponse => ((res as Raw).raw ?? res) as ServerResponse;
-const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingMessage }).raw ?? req) as IncomingMessage;
 
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
@@ -33,8 +30,8 @@ const rawRequest = (req: unknown): IncomingMessage => ((req as { raw?: IncomingM
 export class McpExceptionFilter implements ExceptionFilter {
   catch(thrown: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = rawRequest(http.getRequest());
-    const res = rawResponse(http.getResponse());
+    const req = nodeRequest(http.getRequest());
+    const res = nodeResponse(http.getResponse());
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);

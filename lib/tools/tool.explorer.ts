@@ -3,6 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
@@ -26,6 +27,7 @@ export class ToolExplorer implements OnModuleInit {
     private readonly reflector: Reflector,
     private readonly registry: ToolRegistry,
     private readonly protocol: ProtocolSchema,
+    private readonly assignment: MountAssignment,
   ) {}
 
   onModuleInit(): void {
@@ -37,6 +39,7 @@ export class ToolExplorer implements OnModuleInit {
       if (!options) continue;
       this.registry.checkName(options.name);
       const where = `tool ${JSON.stringify(options.name)} (${metatype.name})`;
+      if (!this.assignment.serves(wrapper, metatype, where)) continue;
       const instance = singletonInstance(wrapper, where, 'tool');
       if (wired.has(instance)) continue;
       wired.add(instance);

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
@@ -11,6 +9,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { nodeRequest } from '../util/node-http.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 
 /** A fault in the auth provider (a throw, or no `McpAuthDecision`): answered 500 + -32603, never a pass nor a rejection. */
@@ -93,7 +92,7 @@ export class McpAuthGuard implements CanActivate {
 
   /** Refuses the request (throws a `RejectionException` or an `AuthFault`) or lets it through; never returns false. */
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const req = nodeRequest(context.switchToHttp().getRequest());
     if ((req.headersDistinct.authorization?.length ?? 0) > 1)
       throw this.refuse({ outcome: 'deny', error: 'invalid_request', description: 'the Authorization header is sent more than once' }, true);
     let decision: McpAuthDecision;

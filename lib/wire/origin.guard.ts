@@ -1,11 +1,10 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
+import { nodeRequest } from '../util/node-http.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 /**
@@ -36,7 +35,7 @@ export class OriginGuard implements CanActivate {
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const req = nodeRequest(context.switchToHttp().getRequest());
     const origins = req.headersDistinct.origin ?? [];
     const hosts = req.headersDistinct.host ?? [];
     if (origins.length > 1) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');

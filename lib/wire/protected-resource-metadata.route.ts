@@ -1,10 +1,9 @@
-import type { ServerResponse } from 'node:http';
-
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { nodeResponse } from '../util/node-http.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 
 /**
@@ -26,8 +25,7 @@ export class ProtectedResourceMetadataRoute implements OnModuleInit {
     if (!metadata || !adapter) return;
     const body = JSON.stringify(metadata);
     adapter.get(new URL(protectedResourceMetadataUrl(metadata.resource)).pathname, (_req: unknown, reply: unknown) => {
-      const res = ((reply as { raw?: ServerResponse }).raw ?? reply) as ServerResponse;
-      (reply as { hijack?: () => void }).hijack?.(); // Fastify: the raw response is written here
+      const res = nodeResponse(reply);
       res.statusCode = 200;
       res.setHeader('content-type', 'application/json');
       res.setHeader('cache-control', 'public, max-age=3600');

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http';
-
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 
 import { RejectionException } from '../errors/rejection.exception.js';
 import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
+import { nodeRequest } from '../util/node-http.js';
 
 /** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
 const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
@@ -23,7 +22,7 @@ export class SingletonHeaderGuard implements CanActivate {
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const req = nodeRequest(context.switchToHttp().getRequest());
     for (const [name, values] of Object.entries(req.headersDistinct)) {
       if (!values || values.length < 2) continue;
       const owned = Object.hasOwn(OWNED_SINGLETON_HEADERS, name);

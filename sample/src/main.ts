@@ -5,8 +5,7 @@ import { AppModule } from './app.module.js';
 
 /** Starts the sample: MCP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1, PORT to 3000). */
 async function bootstrap(): Promise<void> {
-  // The library reads the MCP body itself (ceiling, read timeout, its own parse errors).
-  const app = await NestFactory.create(AppModule, { bodyParser: false });
+  const app = await NestFactory.create(AppModule);
   app.enableShutdownHooks();
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';

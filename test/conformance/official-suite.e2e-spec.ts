@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 
 import { ConformanceModule } from '../../conformance/src/app.module.js';
 import { REVISIONS, ensureRunner, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
+import { TEST_ADAPTER } from '../support/test-app.js';
 
 /**
  * Required scenarios whose feature this library does not serve yet (resources, prompts, completion), per
@@ -31,7 +33,8 @@ describe('the official conformance suite against the conformance fixture', () =>
 
   beforeAll(async () => {
     await ensureRunner();
-    app = await NestFactory.create(ConformanceModule, { bodyParser: false, logger: false });
+    const options = { logger: false as const, forceCloseConnections: true };
+    app = TEST_ADAPTER === 'fastify' ? await NestFactory.create(ConformanceModule, new FastifyAdapter(), options) : await NestFactory.create(ConformanceModule, options);
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`;
     for (const revision of REVISIONS) {

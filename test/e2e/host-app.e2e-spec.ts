@@ -1,8 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import {
+  Body,
+  Catch,
+  Controller,
+  HttpException,
+  Injectable,
+  Post,
+  UnauthorizedException,
+  type ArgumentsHost,
+  type CanActivate,
+  type ExceptionFilter,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -28,6 +40,25 @@ class WhoAmITool implements McpPlainTool {
   }
 }
 
+/** A host route of its own, reading the body the host's parser gave it. */
+@Controller('notes')
+class NotesController {
+  @Post()
+  create(@Body() body: { title?: string }) {
+    return { created: body?.title ?? null };
+  }
+}
+
+/** The host's own global exception filter, answering in the host's own format. */
+@Catch()
+class HostFilter implements ExceptionFilter {
+  catch(thrown: unknown, host: ArgumentsHost) {
+    const status = thrown instanceof HttpException ? thrown.getStatus() : 500;
+    const reply = host.switchToHttp().getResponse<{ status?: (n: number) => { send(b: unknown): void }; code?: (n: number) => { send(b: unknown): void } }>();
+    (reply.code ?? reply.status)!.call(reply, status).send({ hostFilter: true, status });
+  }
+}
+
 type GuardedRequest = IncomingMessage & { user?: { name: string } };
 
 /** A resource and a prompt reading the same (resources/read and prompts/get get the host request too). */
@@ -45,33 +76,72 @@ class GreetMePrompt {
   }
 }
 
-describe('a host app with its own global guard and its body parser on', () => {
+describe('a host app with a global prefix, its own global guard and filter, and its body parser on', () => {
   let t: TestApp;
+  const MCP = '/api/mcp';
+  const key = { 'x-api-key': 'k' };
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool, WhoAmITool, MeResource, GreetMePrompt, { provide: APP_GUARD, useClass: ApiKeyGuard }], appOptions: { bodyParser: true } });
+    t = await createTestApp({
+      providers: [EchoTool, WhoAmITool, MeResource, GreetMePrompt, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_FILTER, useClass: HostFilter }],
+      controllers: [NotesController],
+      options: { maxBodyBytes: 512 * 1024 },
+      appOptions: { bodyParser: true },
+      configure: (app) => app.setGlobalPrefix('api'),
+    });
   });
   afterAll(() => t.close());
 
-  it("answers the host guard's refusal in the JSON-RPC dialect, keeping the request id the host's parser read", async () => {
-    const res = await post(t.server, rpc('tools/list', {}, 'host-7'));
+  it("still parses the host's own routes, and its filter answers them", async () => {
+    const created = await post(t.server, { title: 'groceries' }, key, '/api/notes');
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ created: 'groceries' });
+    const broken = await post(t.server, '{"title":', { ...key, 'content-type': 'application/json' }, '/api/notes');
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ hostFilter: true, status: 400 });
+  });
+
+  it("serves a 200 kB call, past the host parser's 100 kB limit: the mount reads its own body", async () => {
+    const text = 'x'.repeat(200 * 1024);
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text } }), key, MCP);
+    expect(res.status).toBe(200);
+    expect(res.body.result.content[0].text).toHaveLength(text.length);
+  });
+
+  it('answers invalid JSON and a body over its own ceiling in its own dialect, never through the host filter', async () => {
+    const invalid = await post(t.server, '{"jsonrpc":"2.0",', { ...key, 'content-type': 'application/json' }, MCP);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    const huge = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(600 * 1024) } }), key, MCP);
+    expect(huge.status).toBe(413);
+    expect(huge.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^Payload too large/) });
+  });
+
+  it('answers below the mount with its own plain 404, not the host filter', async () => {
+    const res = await post(t.server, rpc('tools/list'), key, `${MCP}/tools`);
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('Not Found\n');
+  });
+
+  it("answers the host guard's refusal in the JSON-RPC dialect; the body is not read, so no id is known", async () => {
+    const res = await post(t.server, rpc('tools/list', {}, 'host-7'), {}, MCP);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: 'host-7', error: { code: -32600, message: 'an API key is required' } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'an API key is required' } });
   });
 
   it("gives a tool the host's request, with what the host's guard put there (ctx.request)", async () => {
-    const res = await post(t.server, rpc('tools/call', { name: 'whoami', arguments: {} }), { 'x-api-key': 'k' });
+    const res = await post(t.server, rpc('tools/call', { name: 'whoami', arguments: {} }), key, MCP);
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'You are Ada.' }]);
   });
 
   it("gives a resource read and a prompt get the host's request too", async () => {
-    const read = await post(t.server, rpc('resources/read', { uri: 'app://me' }), { 'x-api-key': 'k' });
+    const read = await post(t.server, rpc('resources/read', { uri: 'app://me' }), key, MCP);
     expect(read.body.result.contents[0].text).toBe('resource for Ada');
-    const prompt = await post(t.server, rpc('prompts/get', { name: 'greet_me' }), { 'x-api-key': 'k' });
+    const prompt = await post(t.server, rpc('prompts/get', { name: 'greet_me' }), key, MCP);
     expect(prompt.body.result.messages[0].content.text).toBe('Greet Ada.');
   });
 
   it('serves the request the host guard lets through', async () => {
-    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'through' } }), { 'x-api-key': 'k' });
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'through' } }), key, MCP);
     expect(res.status).toBe(200);
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'through' }]);
   });

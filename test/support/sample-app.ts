@@ -2,15 +2,17 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 
 import { afterAll, beforeAll } from '@jest/globals';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 
 import { AppModule } from '../../sample/src/app.module.js';
-import type { TestApp } from './test-app.js';
+import { TEST_ADAPTER, type TestApp } from './test-app.js';
 
-/** Boots the sample app (`sample/src/app.module.ts`) as `npm start` configures it, on an ephemeral loopback port. */
+/** Boots the sample app (`sample/src/app.module.ts`) on this run's adapter, body parser on, on an ephemeral loopback port. */
 export async function startSampleApp(): Promise<TestApp> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  const options = { logger: false as const, forceCloseConnections: true };
+  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), options) : moduleRef.createNestApplication(options);
   await app.listen(0, '127.0.0.1');
   return { app, server: app.getHttpServer() as Server, close: () => app.close() };
 }

@@ -1,10 +1,17 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 
-import { Module, type INestApplication, type Provider, type Type } from '@nestjs/common';
+import { Module, type INestApplication, type NestApplicationOptions, type Provider, type Type } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 
 import { McpModule, type McpModuleOptions } from '../../lib/index.js';
+
+/** The HTTP adapters a mount is proven on; the e2e suites run once per adapter (jest.config.js projects). */
+export type TestAdapter = 'express' | 'fastify';
+
+/** The adapter of this test run: `MCP_TEST_ADAPTER`, Express when unset. */
+export const TEST_ADAPTER: TestAdapter = process.env.MCP_TEST_ADAPTER === 'fastify' ? 'fastify' : 'express';
 
 /** What a test app is made of. */
 export interface TestAppSpec {
@@ -16,6 +23,8 @@ export interface TestAppSpec {
   options?: Partial<McpModuleOptions>;
   /** The mount path. */
   path?: string;
+  /** Makes the mount global (`isGlobal`). */
+  global?: boolean;
   /** Extra imports (another mount, say). */
   imports?: NonNullable<Parameters<typeof Module>[0]>['imports'];
   /** Adjusts the testing module before it compiles (fault injection through `overrideProvider`). */
@@ -44,6 +53,7 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
     imports: [
       McpModule.forRoot({
         path: spec.path ?? 'mcp',
+        ...(spec.global && { isGlobal: true }),
         serverInfo: { name: 'test-server', version: '1.0.0' },
         telemetryLogger: false,
         ...spec.options,
@@ -57,7 +67,9 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
 
   const builder = Test.createTestingModule({ imports: [TestHostModule] });
   const moduleRef = await (spec.override ? spec.override(builder) : builder).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, ...(spec.appOptions ?? {}) });
+  // forceCloseConnections: a test client's spare keep-alive socket must not hold the server open at close.
+  const appOptions: NestApplicationOptions = { bodyParser: false, logger: false, forceCloseConnections: true, ...(spec.appOptions ?? {}) };
+  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), appOptions) : moduleRef.createNestApplication(appOptions);
   spec.configure?.(app);
   await app.listen(0, spec.listenHost ?? '127.0.0.1');
   const server = app.getHttpServer() as Server;

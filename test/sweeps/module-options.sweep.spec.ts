@@ -55,6 +55,7 @@ const CELLS = {
     names: 'keepAliveMs must be a positive integer of at most 2147483647 (milliseconds), got 0',
     good: { keepAliveMs: 5000, maxBufferedBytes: 65536 },
   },
+  serves: { bad: [class Tool {}, 'UsersTool'], names: 'serves[1] must be a class (a tool, resource or prompt provider), got "UsersTool"', good: [class UsersTool {}] },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown }>;
 
 describe('module options sweep', () => {

@@ -71,8 +71,9 @@ describe('POST chain order', () => {
     expect(mounts).toHaveLength(1);
     const prototype = mounts[0]!.prototype;
     expect(Reflect.getMetadata(GUARDS_METADATA, prototype.post as object)).toEqual([...CHAIN_GUARDS]);
-    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.otherVerb as object)).toBeUndefined();
-    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.belowMount as object)).toBeUndefined();
+    const fallthroughs = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor' && name !== 'post');
+    expect(fallthroughs.sort()).toEqual(['delete', 'get', 'options', 'patch', 'put']);
+    for (const name of fallthroughs) expect(Reflect.getMetadata(GUARDS_METADATA, prototype[name] as object)).toBeUndefined();
   });
 
   it('states the order once: the wire checks first (origin, singleton headers, auth), then the body-bound stages', () => {

@@ -52,7 +52,8 @@ class HostController {
 
   /** Shows how Node exposes a header: joined in `headers`, line by line in `headersDistinct`. */
   @Get('echo-header')
-  echo(@Req() req: IncomingMessage): { headers: unknown; headersDistinct: unknown } {
+  echo(@Req() hostReq: IncomingMessage | { raw: IncomingMessage }): { headers: unknown; headersDistinct: unknown } {
+    const req = 'raw' in hostReq ? hostReq.raw : hostReq;
     return { headers: req.headers['mcp-method'] ?? null, headersDistinct: req.headersDistinct['mcp-method'] ?? null };
   }
 }

@@ -1,0 +1,151 @@
+import type { IncomingMessage } from 'node:http';
+
+import { Injectable, SetMetadata, applyDecorators, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+
+import { fallthrough } from './response/fallthrough.js';
+
+/**
+ * Metadata on each of a mount's route handlers. Nest copies a handler's metadata onto the route callback it
+ * registers (the Fastify adapter reads its route `config` from there too), which is how a mount's routes are told
+ * apart from the host's own.
+ */
+export const MCP_MOUNT_ROUTE = 'nest-mcp:mount-route';
+
+/** Nest's metadata key for a Fastify route's `config` (what `@RouteConfig()` of @nestjs/platform-fastify sets). */
+const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
+
+/** Marks a handler of the mount's controller as a mount route, for Express and Fastify alike. */
+export const MountRoute = (): MethodDecorator => applyDecorators(SetMetadata(MCP_MOUNT_ROUTE, true), SetMetadata(FASTIFY_ROUTE_CONFIG, { [MCP_MOUNT_ROUTE]: true }));
+
+/** Express's body parsers, by the names their middleware functions carry (Nest's own and `express.json()` alike). */
+const EXPRESS_PARSERS = new Set(['jsonParser', 'urlencodedParser', 'textParser', 'rawParser']);
+
+/** The headers that tell Fastify a request has a body to parse. */
+const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
+
+const HIDDEN = Symbol.for('nest-mcp.hidden-body-headers');
+type WithHidden = IncomingMessage & { [HIDDEN]?: Partial<Record<(typeof BODY_HEADERS)[number], string | string[]>> };
+
+/** What one HTTP framework instance has been given (one app may hold several mounts; each step happens once). */
+const DONE = Symbol.for('nest-mcp.mount-on-host');
+interface HostState {
+  routeHook?: true;
+  finished?: true;
+  /** Fastify: the full paths of the mounts, as their routes were registered. */
+  readonly mountPaths: Set<string>;
+}
+
+type Handle = (req: IncomingMessage, res: unknown, next: (err?: unknown) => void) => unknown;
+interface ExpressLayer {
+  handle?: Handle;
+  route?: { path?: unknown; stack?: { handle?: unknown }[] };
+  match(path: string): boolean;
+}
+interface FastifyRouteOptions {
+  url: string;
+  config?: Record<string, unknown>;
+  preParsing?: unknown;
+  preValidation?: unknown;
+}
+interface FastifyLike {
+  addHook(name: 'onRoute', hook: (options: FastifyRouteOptions) => void): void;
+  all(path: string, options: object, handler: (request: unknown, reply: unknown) => void): void;
+}
+
+/**
+ * Finishes a mount on the host's HTTP framework, Express or Fastify, so it behaves alike on both:
+ * - the mount reads its own body whatever the host's body parser setting (its ceiling, read timeout and JSON-RPC
+ *   answers hold): on Express each body parser the host registered skips a request for the mount or below it; on
+ *   Fastify the mount's routes hide the body headers while Fastify picks a content-type parser, so none runs, and
+ *   give them back before the route's guards;
+ * - a path below a mount reaches the fallthrough (404), registered once the mount's full path (global prefix,
+ *   versioning, module path) is known.
+ * The host's other routes are untouched.
+ */
+@Injectable()
+export class MountOnHost implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /** Before Nest registers the routes (`McpModule.configure`): on Fastify, watches for the mounts' routes. */
+  beforeRoutes(): void {
+    const host = this.host();
+    if (!host || host.type !== 'fastify' || host.state.routeHook) return;
+    host.state.routeHook = true;
+    (host.instance as unknown as FastifyLike).addHook('onRoute', (options) => {
+      if (options.config?.[MCP_MOUNT_ROUTE] !== true) return;
+      host.state.mountPaths.add(options.url);
+      options.preParsing = [...hooks(options.preParsing), hideBodyHeaders];
+      options.preValidation = [restoreBodyHeaders, ...hooks(options.preValidation)];
+    });
+  }
+
+  /** Once the routes are registered: the parser bypass (Express) and the routes below the mounts. */
+  onModuleInit(): void {
+    const host = this.host();
+    if (!host || host.state.finished) return;
+    host.state.finished = true;
+    if (host.type === 'express') finishOnExpress(host.instance);
+    else if (host.type === 'fastify')
+      for (const path of host.state.mountPaths)
+        (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below);
+  }
+
+  private host(): { type: string; instance: Record<PropertyKey, unknown>; state: HostState } | undefined {
+    const adapter = this.adapterHost.httpAdapter;
+    const instance = adapter?.getInstance() as Record<PropertyKey, unknown> | undefined;
+    if (!adapter || !instance) return undefined;
+    const state = (instance[DONE] ??= { mountPaths: new Set<string>() }) as HostState;
+    return { type: adapter.getType(), instance, state };
+  }
+}
+
+const below = (req: unknown, res: unknown) => fallthrough(req, res, 404);
+
+function finishOnExpress(app: Record<PropertyKey, unknown>): void {
+  const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
+  if (!Array.isArray(stack)) return;
+  const mountRoutes = stack.filter((layer) => layer.route?.stack?.some((entry) => typeof entry.handle === 'function' && Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) === true));
+  const all = app.all as (path: string, handler: (req: unknown, res: unknown) => void) => void;
+  for (const path of new Set(mountRoutes.map((layer) => String(layer.route!.path)))) {
+    all.call(app, `${path.replace(/\/$/, '')}/*belowMount`, below);
+    mountRoutes.push(stack.at(-1)!);
+  }
+  const forMount = (req: IncomingMessage) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    return mountRoutes.some((layer) => layer.match(path));
+  };
+  for (const layer of stack) {
+    const parse = layer.handle;
+    if (layer.route || !parse || !EXPRESS_PARSERS.has(parse.name)) continue;
+    const skipping: Handle = (req, res, next) => (forMount(req) ? next() : parse(req, res, next));
+    Object.defineProperty(skipping, 'name', { value: parse.name }); // Nest finds a registered parser by its name
+    layer.handle = skipping;
+  }
+}
+
+function hooks(given: unknown): unknown[] {
+  return given === undefined ? [] : Array.isArray(given) ? given : [given];
+}
+
+function hideBodyHeaders(request: { raw: WithHidden }, _reply: unknown, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  const headers = request.raw.headers;
+  const hidden: NonNullable<WithHidden[typeof HIDDEN]> = {};
+  for (const name of BODY_HEADERS) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    hidden[name] = value;
+    delete headers[name];
+  }
+  request.raw[HIDDEN] = hidden;
+  done(null, payload);
+}
+
+function restoreBodyHeaders(request: { raw: WithHidden }, _reply: unknown, done: () => void): void {
+  const hidden = request.raw[HIDDEN];
+  if (hidden) {
+    Object.assign(request.raw.headers, hidden);
+    delete request.raw[HIDDEN];
+  }
+  done();
+}

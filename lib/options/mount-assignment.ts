@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { ProviderWrapper } from '../util/provider-classes.js';
+import type { McpResolvedOptions } from './mcp-module-options.interface.js';
+import { MCP_MOUNT_PATH, MCP_OPTIONS } from './mcp-options.tokens.js';
+
+type NestModule = ProviderWrapper['host'] & object;
+
+/** One mount of the application: its module and its options. */
+interface Mount {
+  readonly module: NestModule;
+  readonly options: McpResolvedOptions;
+}
+
+/**
+ * Which mount serves which tool, resource and prompt. With one mount, every one. With several, a provider is
+ * served by the mounts whose `serves` option lists its class when any does, else by the mounts the module
+ * providing it imports; a provider that no mount serves stops the application, named. Read at module init.
+ */
+@Injectable()
+export class MountAssignment {
+  private mounts: readonly Mount[] | undefined;
+
+  constructor(
+    private readonly modules: ModulesContainer,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** Whether this mount serves the provider; `where` names it in the error when no mount does. */
+  serves(wrapper: ProviderWrapper, metatype: unknown, where: string): boolean {
+    const mounts = (this.mounts ??= this.findMounts());
+    if (mounts.length <= 1) return true;
+    const listed = mounts.some((mount) => mount.options.serves?.includes(metatype as never));
+    const serving = mounts.filter((mount) => (listed ? mount.options.serves?.includes(metatype as never) === true : wrapper.host?.imports.has(mount.module) === true));
+    if (serving.length === 0)
+      throw new McpConfigurationError(
+        where,
+        `is served by no mount: with several mounts (${mounts.map((m) => JSON.stringify(m.options.path)).join(', ')}), list its class in a mount's serves option, or provide it in a module that imports the mount`,
+      );
+    return serving.some((mount) => mount.options === this.options);
+  }
+
+  private findMounts(): Mount[] {
+    return [...this.modules.values()].flatMap((module) => {
+      const options = module.providers.has(MCP_MOUNT_PATH) ? (module.providers.get(MCP_OPTIONS)?.instance as McpResolvedOptions | undefined) : undefined;
+      return options ? [{ module, options }] : [];
+    });
+  }
+}

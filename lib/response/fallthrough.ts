@@ -1,0 +1,27 @@
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { SERVED_VERBS } from '../mcp.constants.js';
+import { errorEnvelope } from '../protocol/json-rpc.js';
+import { publish } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
+import { nodeRequest, nodeResponse } from '../util/node-http.js';
+import { sendJson, sendText } from './send.js';
+
+const ALLOW = SERVED_VERBS.join(', ');
+
+/** A 405 in the JSON-RPC dialect: clients tell the protocol eras apart by the body of a 400, 404 or 405. */
+const NOT_ALLOWED = errorEnvelope(undefined, {
+  code: JSON_RPC_CODES.invalidRequest,
+  message: `Method not allowed: this MCP endpoint serves ${ALLOW} only (no session stream to GET, no session to DELETE).`,
+});
+
+/**
+ * The fallthrough: the answer to a request no served route of the mount matches, with no check run. Another verb at
+ * the mount gets 405 + `Allow` with a JSON-RPC error body; a path below it, a plain 404. One `mcp:wire:fallthrough`.
+ */
+export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405): void {
+  const req = nodeRequest(hostReq);
+  const res = nodeResponse(hostRes);
+  publish('mcp:wire:fallthrough', () => ({ verb: bounded(req.method ?? ''), path: bounded((req.url ?? '').split('?')[0]!, 200), status }));
+  if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
+  else sendText(res, 404, 'Not Found');
+}

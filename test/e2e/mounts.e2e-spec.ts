@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, HttpCode, Inject, Injectable, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
+import request from 'supertest';
+
+import { McpEventBus, McpExceptionFilter, McpModule, McpResource, McpTool, OriginGuard, type McpPlainTool } from '../../lib/index.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const EMPTY = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+@McpTool({ name: 'users', description: 'Administers users.', inputSchema: EMPTY })
+class UsersTool implements McpPlainTool {
+  run() {
+    return 'users';
+  }
+}
+
+@McpResource({ uri: 'admin://audit', name: 'audit' })
+class AuditResource {
+  read() {
+    return 'audit log';
+  }
+}
+
+@McpTool({ name: 'shared', description: 'Listed by both mounts.', inputSchema: EMPTY })
+class SharedTool implements McpPlainTool {
+  run() {
+    return 'shared';
+  }
+}
+
+@McpTool({ name: 'orphan', description: 'Provided where no mount reaches.', inputSchema: EMPTY })
+class OrphanTool implements McpPlainTool {
+  run() {
+    return 'orphan';
+  }
+}
+
+const adminMount = (extra: Record<string, unknown> = {}) =>
+  McpModule.forRoot({ path: 'admin/mcp', serverInfo: { name: 'admin', version: '1.0.0' }, telemetryLogger: false, ...extra });
+
+/** The admin feature: its own mount, and the tool and resource it serves. */
+@Module({ imports: [adminMount()], providers: [UsersTool, AuditResource] })
+class AdminModule {}
+
+const toolNames = async (t: TestApp, path: string) => ((await post(t.server, rpc('tools/list'), {}, path)).body.result.tools as { name: string }[]).map((tool) => tool.name);
+
+describe('two mounts, each serving the tools of the modules that import it', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], imports: [AdminModule] });
+  });
+  afterAll(() => t.close());
+
+  it('serves the host module’s tool on its mount and the admin module’s on the admin mount, help on both', async () => {
+    expect(await toolNames(t, '/mcp')).toEqual(['echo', 'help']);
+    expect(await toolNames(t, '/admin/mcp')).toEqual(['help', 'users']);
+  });
+
+  it('assigns resources the same way', async () => {
+    const main = await post(t.server, rpc('resources/read', { uri: 'admin://audit' }), {}, '/mcp');
+    expect(main.status).toBe(404);
+    expect(main.body.error.code).toBe(-32601);
+    const admin = await post(t.server, rpc('resources/read', { uri: 'admin://audit' }), {}, '/admin/mcp');
+    expect(admin.body.result.contents[0].text).toBe('audit log');
+  });
+});
+
+describe("a mount's serves option", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    @Module({ imports: [adminMount({ serves: [UsersTool, SharedTool] })], providers: [UsersTool] })
+    class ListedAdminModule {}
+    t = await createTestApp({ providers: [EchoTool, SharedTool, OrphanTool], imports: [ListedAdminModule], options: { serves: [EchoTool, SharedTool, OrphanTool] } });
+  });
+  afterAll(() => t.close());
+
+  it('serves exactly the listed classes, wherever they are provided', async () => {
+    expect(await toolNames(t, '/mcp')).toEqual(['echo', 'help', 'orphan', 'shared']);
+    expect(await toolNames(t, '/admin/mcp')).toEqual(['help', 'shared', 'users']);
+  });
+});
+
+describe('a tool no mount serves', () => {
+  it('stops the application, naming the tool and how to assign it', async () => {
+    @Module({ providers: [OrphanTool] })
+    class FeatureModule {}
+    await expect(createTestApp({ providers: [EchoTool], imports: [AdminModule, FeatureModule] })).rejects.toThrow(
+      'tool "orphan" (OrphanTool): is served by no mount: with several mounts ("mcp", "admin/mcp"), list its class in a mount\'s serves option, or provide it in a module that imports the mount',
+    );
+  });
+
+  it('is served anyway when the application has one mount (every tool is)', async () => {
+    @Module({ providers: [OrphanTool] })
+    class FeatureModule {}
+    const t = await createTestApp({ providers: [EchoTool], imports: [FeatureModule] });
+    try {
+      expect(await toolNames(t, '/mcp')).toEqual(['echo', 'help', 'orphan']);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** A feature module that does not import the mount: its controller reuses the guards, its service the event bus. */
+@Injectable()
+class Announcer {
+  constructor(@Inject(McpEventBus) readonly bus: McpEventBus) {}
+}
+
+@Controller('feature')
+@UseFilters(McpExceptionFilter)
+class FeatureController {
+  constructor(private readonly announcer: Announcer) {}
+
+  @Post()
+  @HttpCode(200)
+  @UseGuards(OriginGuard)
+  async announce() {
+    await this.announcer.bus.publish({ kind: 'toolsListChanged' });
+    return { announced: true };
+  }
+}
+
+@Module({ controllers: [FeatureController], providers: [Announcer] })
+class FeatureModule {}
+
+describe('a global mount (isGlobal): its guards, filter and event bus in a feature module that does not import it', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], imports: [FeatureModule], global: true });
+  });
+  afterAll(() => t.close());
+
+  it('runs the origin check on the feature route and answers its refusal in the JSON-RPC dialect', async () => {
+    expect((await request(t.server).post('/feature')).body).toEqual({ announced: true });
+    const refused = await request(t.server).post('/feature').set('Origin', 'http://evil.example.com');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe(-32600);
+  });
+});
