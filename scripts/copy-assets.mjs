@@ -1,11 +1,7 @@
-// Copies the non-TypeScript files the library reads at module init (the vendored protocol schema)
-// next to the compiled output. Usage: node scripts/copy-assets.mjs [outDir of lib] (default dist).
-import { cpSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Copies the non-TypeScript files the library reads (lib/schema: the vendored protocol schema, the precompiled
+// validators and their declarations) next to the compiled output.
+// Usage: node scripts/copy-assets.mjs [outDir of lib] (default dist).
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 
-const out = process.argv[2] ?? 'dist';
-for (const file of ['schema/mcp-2026-07-28.schema.json', 'schema/SOURCE.md', 'schema/LICENSE']) {
-  const target = join(out, file);
-  mkdirSync(dirname(target), { recursive: true });
-  cpSync(join('lib', file), target);
-}
+cpSync(join('lib', 'schema'), join(process.argv[2] ?? 'dist', 'schema'), { recursive: true });

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { addFormats } from '../validation/add-formats.js';
 import { CALLER_VALUE_CHECK } from '../validation/linear-errors.js';
+import { metaSchemaProblems } from '../validation/meta-schema.js';
 
 /** How many distinct requested schemas keep a compiled validator. */
 export const ELICITATION_SCHEMAS_MAX = 128;
@@ -13,7 +14,8 @@ export const ELICITATION_SCHEMAS_MAX = 128;
  * ajv, so nothing grows without bound. Formats are asserted.
  */
 export class ElicitationSchemaCache {
-  private readonly ajv = new Ajv2020(CALLER_VALUE_CHECK);
+  /** The meta-schema check is the precompiled one (ajv's own costs about 100 ms to build, on a request). */
+  private readonly ajv = new Ajv2020({ ...CALLER_VALUE_CHECK, validateSchema: false });
   private readonly validators = new Map<string, { schema: object; validate: ValidateFunction }>();
 
   constructor(private readonly max = ELICITATION_SCHEMAS_MAX) {
@@ -30,6 +32,8 @@ export class ElicitationSchemaCache {
       return hit.validate;
     }
     const schema = JSON.parse(id) as object;
+    const invalid = metaSchemaProblems(schema, this.ajv);
+    if (invalid) throw new Error(invalid);
     const validate = this.ajv.compile(schema);
     this.validators.set(id, { schema, validate });
     if (this.validators.size > this.max) {

@@ -3,8 +3,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestStateCodec, RequestStateOpened } from '../contracts/request-state-codec.js';
 
 const VERSION = 'v1';
-/** An HMAC-SHA256 tag in base64url: 32 bytes, 43 characters. */
-const TAG = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * An HMAC-SHA256 tag in canonical base64url: 32 bytes, 43 characters, the last carrying 4 bits and two zero bits
+ * (any other last character would decode to the same bytes: one tag, one spelling).
+ */
+const TAG = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 /** The secret used when none is configured: one per process, so only this process opens what it sealed. */

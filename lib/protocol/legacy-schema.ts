@@ -1,4 +1,5 @@
 import { LOG_LEVELS } from '../mcp.constants.js';
+import * as precompiled from '../schema/mcp-legacy.validators.js';
 import { ProtocolSchema, type ProtocolSchemaDocument } from './protocol-schema.js';
 
 const JSONRPC = { const: '2.0' };
@@ -13,6 +14,9 @@ const request = (method: string, params: Record<string, unknown>, required = tru
   required: ['jsonrpc', 'id', 'method', ...(required ? ['params'] : [])],
   properties: { jsonrpc: JSONRPC, id: ID, method: { const: method }, params },
 });
+
+/** The legacy schema's id, which its precompiled validators were generated under. */
+export const LEGACY_SCHEMA_ID = 'mcp-legacy';
 
 /**
  * The legacy era's own checks, written here: the JSON-RPC envelopes of the `initialize`-based revisions and the
@@ -52,9 +56,12 @@ export const LEGACY_SCHEMA_DOCUMENT: ProtocolSchemaDocument = {
   },
 };
 
-/** The legacy era's protocol schema ({@link LEGACY_SCHEMA_DOCUMENT}), injected by its class. @publicApi */
+/**
+ * The legacy era's protocol schema ({@link LEGACY_SCHEMA_DOCUMENT}, compiled ahead of time by
+ * `npm run precompile:schema`), injected by its class. @publicApi
+ */
 export class LegacyProtocolSchema extends ProtocolSchema {
   constructor() {
-    super(LEGACY_SCHEMA_DOCUMENT, 'mcp-legacy');
+    super(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, precompiled);
   }
 }

@@ -10,6 +10,10 @@ import { failedCheck } from '../validation/value-count.js';
 
 /** The vendored official schema of 2026-07-28, a data file shipped in the package (see `schema/SOURCE.md`). */
 const VENDORED_SCHEMA = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
+/** Its `$defs`, compiled ahead of time (`npm run precompile:schema`), so starting costs no compilation. */
+const VENDORED_VALIDATORS = '../schema/mcp-2026-07-28.validators.js';
+/** The vendored schema's id, which its precompiled validators were generated under. */
+export const VENDORED_SCHEMA_ID = 'mcp-2026-07-28';
 
 /** A JSON Schema document whose `$defs` hold the protocol's definitions. @publicApi */
 export interface ProtocolSchemaDocument {
@@ -23,37 +27,48 @@ interface Compiled {
   readonly first: ValidateFunction;
 }
 
+/** Validators compiled ahead of time for a document's `$defs`, by definition name, in both variants. */
+export interface PrecompiledDefinitions {
+  readonly all: Readonly<Record<string, ValidateFunction>>;
+  readonly first: Readonly<Record<string, ValidateFunction>>;
+}
+
+/** The ajv instance a protocol schema compiles with (draft 2020-12, formats asserted, errors merged linearly). */
+export function protocolAjv(allErrors: boolean, source = false): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors, validateFormats: true, code: { ...LINEAR_ERROR_MERGE, source } });
+  addFormats(ajv);
+  return ajv;
+}
+
 let vendored: Promise<ProtocolSchema> | undefined;
 
 /**
- * The protocol schema: checks values against one official schema document's `$defs`, each compiled once on first
- * use (ajv, draft 2020-12, formats asserted); providers compile theirs at module init, so requests only validate.
+ * The protocol schema: checks values against one official schema document's `$defs`, each compiled ahead of time
+ * or once on first use (ajv, draft 2020-12, formats asserted); providers compile theirs at module init, so requests
+ * only validate.
  * Past the detailed-check bound a check names only the first problem. Default: {@link ProtocolSchema.vendored}.
  * @publicApi
  */
 export class ProtocolSchema {
   private readonly compiledDefinitions = new Map<string, Compiled>();
-  private readonly ajv: { readonly all: Ajv2020; readonly first: Ajv2020 };
+  /** Built on the first definition that was not precompiled. */
+  private ajv?: { readonly all: Ajv2020; readonly first: Ajv2020 };
   /** The `$defs` names the schema has. */
   readonly definitions: ReadonlySet<string>;
 
   constructor(
-    document: ProtocolSchemaDocument,
+    private readonly document: ProtocolSchemaDocument,
     private readonly id = 'mcp-protocol',
+    private readonly precompiled?: PrecompiledDefinitions,
   ) {
     this.definitions = new Set(Object.keys(document.$defs));
-    const build = (allErrors: boolean) => {
-      const ajv = new Ajv2020({ strict: false, allErrors, validateFormats: true, code: LINEAR_ERROR_MERGE });
-      addFormats(ajv);
-      ajv.addSchema(document, id);
-      return ajv;
-    };
-    this.ajv = { all: build(true), first: build(false) };
   }
 
   /** The vendored 2026-07-28 schema, loaded once per process however many mounts share it. */
   static vendored(): Promise<ProtocolSchema> {
-    return (vendored ??= readFile(VENDORED_SCHEMA, 'utf8').then((text) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, 'mcp-2026-07-28')));
+    return (vendored ??= Promise.all([readFile(VENDORED_SCHEMA, 'utf8'), import(VENDORED_VALIDATORS) as Promise<PrecompiledDefinitions>]).then(
+      ([text, precompiled]) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, VENDORED_SCHEMA_ID, precompiled),
+    ));
   }
 
   /** Compiles (once) one `$defs` entry and returns the validator that names every problem. */
@@ -72,10 +87,22 @@ export class ProtocolSchema {
     let compiled = this.compiledDefinitions.get(definition);
     if (!compiled) {
       if (!this.definitions.has(definition)) throw new Error(`The protocol schema has no definition ${definition}`);
-      const ref = `${this.id}#/$defs/${definition}`;
-      compiled = { all: this.ajv.all.getSchema(ref)!, first: this.ajv.first.getSchema(ref)! };
+      compiled = this.precompiledDefinition(definition) ?? this.compile(definition);
       this.compiledDefinitions.set(definition, compiled);
     }
     return compiled;
+  }
+
+  private precompiledDefinition(definition: string): Compiled | undefined {
+    const all = this.precompiled?.all[definition];
+    const first = this.precompiled?.first[definition];
+    return all && first ? { all, first } : undefined;
+  }
+
+  private compile(definition: string): Compiled {
+    const build = (allErrors: boolean) => protocolAjv(allErrors).addSchema(this.document, this.id);
+    this.ajv ??= { all: build(true), first: build(false) };
+    const ref = `${this.id}#/$defs/${definition}`;
+    return { all: this.ajv.all.getSchema(ref)!, first: this.ajv.first.getSchema(ref)! };
   }
 }

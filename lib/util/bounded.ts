@@ -9,9 +9,13 @@ import { inspect } from 'node:util';
 /** Default length of a bounded rendering, in characters. @publicApi */
 export const BOUND_DEFAULT = 120;
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** Control characters, line and paragraph separators, and the invisible marks that reorder or hide text (bidi controls). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
-/** Replaces every control character with its `\u` escape, four hex digits (the scrub half of bounding). */
+/**
+ * Replaces every control character with its `\u` escape, four hex digits (the scrub half of bounding): a refusal
+ * quoting what a caller sent cannot carry a line break, or a U+202E that makes the text read otherwise than it is.
+ */
 export function scrub(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -6,6 +6,7 @@ import { bounded } from '../util/bounded.js';
 import { addFormats } from './add-formats.js';
 import { jsonValueOffence } from './json-value.js';
 import { CALLER_VALUE_CHECK } from './linear-errors.js';
+import { metaSchemaProblems } from './meta-schema.js';
 
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
@@ -17,6 +18,7 @@ export class SchemaCompiler {
   private unknownFormats: string[] = [];
   private readonly ajv = new Ajv2020({
     ...CALLER_VALUE_CHECK,
+    validateSchema: false, // checked by the precompiled meta-schema first
     logger: {
       log: () => undefined,
       error: () => undefined,
@@ -28,7 +30,7 @@ export class SchemaCompiler {
   });
 
   /** The same dialect, stopping at the first problem: for values too large to describe every problem of. */
-  private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false });
+  private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false });
 
   constructor() {
     addFormats(this.ajv);
@@ -49,9 +51,8 @@ export class SchemaCompiler {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new McpConfigurationError(where, `must be a JSON Schema object${got(schema)}`);
     const notJson = jsonValueOffence(schema);
     if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
-    const dialect = (schema as { $schema?: unknown }).$schema;
-    if (dialect !== undefined && dialect !== 'https://json-schema.org/draft/2020-12/schema')
-      throw new McpConfigurationError(where, `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported`);
+    const invalid = metaSchemaProblems(schema, this.ajv);
+    if (invalid) throw new McpConfigurationError(where, invalid);
     let validate: ValidateFunction;
     this.unknownFormats = [];
     try {

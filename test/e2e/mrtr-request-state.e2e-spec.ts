@@ -6,7 +6,8 @@ import { Logger } from '@nestjs/common';
 import { McpAuthDecision, McpConfigurationError } from '../../lib/index.js';
 import { RANDOM_SECRET_WARNING } from '../../lib/mrtr/mrtr-rounds.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
-import { accept, callTool } from '../support/mrtr-client.js';
+import { mirroredHeaders, post } from '../support/mcp-client.js';
+import { accept, callTool, toolCall } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool, ThreeRoundsTool, sideEffects } from '../support/mrtr-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -16,14 +17,15 @@ const OLD = 'old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-OLD';
 const NEW = 'new-secret-9876543210-zyxwvutsrqponmlkjihgfedcba-NEW';
 const OTHER = 'other-secret-AbCdEfGhIjKlMnOpQrStUvWxYz-0123456789';
 const TOOLS = [ConfirmDeleteTool, ThreeRoundsTool];
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const CONFIRM = { confirm: accept({ confirm: true }) };
 
 const app = (secrets: string[] | undefined, extra: Record<string, unknown> = {}) =>
   createTestApp({ providers: TOOLS, options: { requestState: secrets ? { secrets, ...extra } : { ...extra } } });
 
 /** Round one of confirm_delete on one app: its requestState. */
-async function roundOne(t: TestApp, file = 'x.txt', headers: Record<string, string> = {}): Promise<string> {
-  const res = await callTool(t.server, 'confirm_delete', { file }, { headers });
+async function roundOne(t: TestApp, file: string | Record<string, unknown> = 'x.txt', headers: Record<string, string> = {}): Promise<string> {
+  const res = await callTool(t.server, 'confirm_delete', typeof file === 'string' ? { file } : file, { headers });
   expect(res.body.result?.resultType).toBe('input_required');
   return res.body.result.requestState as string;
 }
@@ -78,6 +80,27 @@ describe('requestState: sealed, verified before any tool runs', () => {
     const state = await roundOne(a, 'x.txt');
     const res = await callTool(a.server, 'confirm_delete', { file: 'other.txt' }, { inputResponses: CONFIRM, requestState: state });
     expectRefused(res, 'other_call');
+  });
+
+  it('refuses a state sealed for {limit: null} when the call sends {limit: 1e400} (Infinity is not null)', async () => {
+    const state = await roundOne(a, { file: 'x.txt', limit: null });
+    const body = toolCall('confirm_delete', { file: 'x.txt', limit: null }, { inputResponses: CONFIRM, requestState: state });
+    const text = JSON.stringify(body).replace('"limit":null', '"limit":1e400');
+    expect(text).toContain('1e400');
+    expectRefused(await post(a.server, text, mirroredHeaders(body)), 'other_call');
+  });
+
+  it('accepts one spelling of a tag only: the unused low bits of its last character may not vary', async () => {
+    const state = await roundOne(a);
+    const last = state.at(-1)!;
+    const value = BASE64URL.indexOf(last);
+    expect(value % 4).toBe(0);
+    for (const other of [1, 2, 3].map((low) => BASE64URL[value + low]!)) {
+      const res = await callTool(a.server, 'confirm_delete', { file: 'x.txt' }, { inputResponses: CONFIRM, requestState: state.slice(0, -1) + other });
+      expectRefused(res, 'tampered');
+    }
+    const res = await callTool(a.server, 'confirm_delete', { file: 'x.txt' }, { inputResponses: CONFIRM, requestState: state });
+    expect(res.body.result.content[0].text).toBe('Deleted x.txt.');
   });
 
   it('refuses a state sealed under another secret (a foreign server)', async () => {

@@ -11,7 +11,7 @@ export const sideEffects: string[] = [];
 @McpTool({
   name: 'confirm_delete',
   description: 'Deletes a file after confirmation.',
-  inputSchema: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] },
+  inputSchema: { type: 'object', properties: { file: { type: 'string' }, limit: { description: 'Any value: part of the call a state is bound to.' } }, required: ['file'] },
 })
 export class ConfirmDeleteTool implements McpPlainTool {
   async run(args: { file: string }, ctx: McpContext) {

@@ -23,7 +23,8 @@ describe('compiling consumer schemas at module init', () => {
   });
 
   it.each([
-    ['a type naming no type', { type: 'strin' }, /can build/],
+    ['a type naming no type (the precompiled meta-schema)', { type: 'strin' }, /can build: schema is invalid: data\/type must be equal to one of the allowed values/],
+    ['a keyword of the wrong kind (the precompiled meta-schema)', { type: 'object', required: 'name' }, /schema is invalid: data\/required must be array/],
     ['a $ref to a location the schema does not hold', { $ref: '#/$defs/missing' }, /can build/],
     ['a remote $ref, which is never fetched', { $ref: 'https://example.com/schema.json' }, /can build/],
     ['a RegExp where a pattern string belongs', { type: 'string', pattern: /x/ }, /RegExp is not a JSON value/],

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+
+import { describe, expect, it } from '@jest/globals';
+
+import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
+import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
+import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
+import { metaSchemaModule } from '../../lib/validation/meta-schema.js';
+import type { PrecompiledModule } from '../../lib/validation/precompiled-source.js';
+
+const schemaDir = new URL('../../lib/schema/', import.meta.url);
+const vendoredDocument = JSON.parse(await readFile(new URL('mcp-2026-07-28.schema.json', schemaDir), 'utf8')) as ProtocolSchemaDocument;
+
+/** What `npm run precompile:schema` writes, generated again from the sources as they are now. */
+const generated: Record<string, () => Promise<PrecompiledModule>> = {
+  'mcp-2026-07-28': () => protocolValidatorsModule(vendoredDocument, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json'),
+  'mcp-legacy': () => protocolValidatorsModule(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, 'lib/protocol/legacy-schema.ts'),
+  'json-schema-2020-12': () => metaSchemaModule(),
+};
+
+describe('the precompiled validators in lib/schema', () => {
+  it.each(Object.keys(generated))('%s is what its schema and the ajv options generate now (run `npm run precompile:schema` if not)', async (name) => {
+    const { source, declarations } = await generated[name]!();
+    expect(await readFile(new URL(`${name}.validators.js`, schemaDir), 'utf8')).toBe(source);
+    expect(await readFile(new URL(`${name}.validators.d.ts`, schemaDir), 'utf8')).toBe(declarations);
+  });
+
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const messages: [string, string, unknown][] = [
+    ['a valid call', 'CallToolRequest', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' }, _meta: meta } }],
+    ['a call without a name or _meta', 'CallToolRequest', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }],
+    ['a result of the wrong shapes', 'CallToolResult', { content: [{ type: 'text' }, { type: 'image', data: 1 }], isError: 'no' }],
+    ['a notification carrying an id', 'JSONRPCNotification', { jsonrpc: '2.0', id: 3, method: 'notifications/cancelled' }],
+  ];
+
+  it.each(messages)('the vendored schema judges %s as runtime compilation does', async (_what, definition, message) => {
+    const precompiled = await ProtocolSchema.vendored();
+    const compiledNow = new ProtocolSchema(vendoredDocument, VENDORED_SCHEMA_ID);
+    expect(precompiled.check(definition, message)).toEqual(compiledNow.check(definition, message));
+  });
+
+  it('the legacy schema judges an initialize without clientInfo as runtime compilation does, naming the problem', () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } };
+    const problems = new LegacyProtocolSchema().check('InitializeRequest', message);
+    expect(problems).toEqual(new ProtocolSchema(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID).check('InitializeRequest', message));
+    expect(JSON.stringify(problems)).toContain('clientInfo');
+  });
+});
