@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { Injectable, SetMetadata, applyDecorators, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -86,9 +86,12 @@ export class MountOnHost implements OnModuleInit {
     if (!host || host.state.finished) return;
     host.state.finished = true;
     if (host.type === 'express') finishOnExpress(host.instance);
-    else if (host.type === 'fastify')
+    else if (host.type === 'fastify') {
       for (const path of host.state.mountPaths)
         (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below);
+      const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
+      if (server) undecodableBelowMounts(server, host.state.mountPaths);
+    }
   }
 
   private host(): { type: string; instance: Record<PropertyKey, unknown>; state: HostState } | undefined {
@@ -106,9 +109,11 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
   if (!Array.isArray(stack)) return;
   const mountRoutes = stack.filter((layer) => layer.route?.stack?.some((entry) => typeof entry.handle === 'function' && Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) === true));
-  const all = app.all as (path: string, handler: (req: unknown, res: unknown) => void) => void;
+  const use = app.use as (path: string, handler: Handle) => void;
+  // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
+  // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
   for (const path of new Set(mountRoutes.map((layer) => String(layer.route!.path)))) {
-    all.call(app, `${path.replace(/\/$/, '')}/*belowMount`, below);
+    use.call(app, path, (req, res, next) => ((req.url ?? '/').split('?')[0] === '/' ? next() : below(req, res)));
     mountRoutes.push(stack.at(-1)!);
   }
   const forMount = (req: IncomingMessage) => {
@@ -121,6 +126,31 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
     const skipping: Handle = (req, res, next) => (forMount(req) ? next() : parse(req, res, next));
     Object.defineProperty(skipping, 'name', { value: parse.name }); // Nest finds a registered parser by its name
     layer.handle = skipping;
+  }
+}
+
+/**
+ * Fastify refuses a path that does not decode before any route or hook runs (a 400 echoing the path, unless the
+ * host set `frameworkErrors`), so a path below a mount that does not decode is answered by the fallthrough's 404
+ * ahead of Fastify's request listener; every other request goes to Fastify untouched.
+ */
+function undecodableBelowMounts(server: Server, mountPaths: ReadonlySet<string>): void {
+  const prefixes = [...mountPaths].map((path) => `${path.replace(/\/$/, '')}/`);
+  const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    if (url.includes('%') && prefixes.some((prefix) => url.startsWith(prefix)) && !decodes(url.split('?')[0]!)) return below(req, res);
+    for (const listener of listeners) listener.call(server, req, res);
+  });
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

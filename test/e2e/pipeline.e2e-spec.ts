@@ -235,6 +235,12 @@ describe('method routing', () => {
     expect(res.body).toMatchObject({ id: 't', error: { code: -32602, message: 'Unknown tool: "nope".', data: { tool: 'nope' } } });
   });
 
+  it('quotes a name holding bidi controls escaped, so the refusal reads as what was sent (U+202E, U+2066)', async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'evil\u202etxt.exe\u2066', arguments: {} }, 'b'));
+    expect(res.body.error.message).toBe('Unknown tool: "evil\\u202etxt.exe\\u2066".');
+    expect(JSON.stringify(res.body)).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('answers every success with 200, a result carrying resultType and serverInfo, and the request id', async () => {
     for (const [method, params] of [
       ['server/discover', {}],

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { BOUND_DEFAULT, bounded, quoted } from '../../lib/util/bounded.js';
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 const cyclic: Record<string, unknown> = { name: 'loop' };
 cyclic.self = cyclic;

@@ -1,4 +1,4 @@
-import { McpTool, type McpContext, type McpPlainTool } from '../../../lib/index.js';
+import { McpTool, quoted, type McpContext, type McpPlainTool } from '../../../lib/index.js';
 import { NotesStore } from './notes.store.js';
 
 /**
@@ -11,7 +11,7 @@ import { NotesStore } from './notes.store.js';
   description: 'Deletes a note by title, after asking the user to confirm.',
   inputSchema: {
     type: 'object',
-    properties: { title: { type: 'string', description: 'Title of the note to delete' } },
+    properties: { title: { type: 'string', maxLength: 200, description: 'Title of the note to delete' } },
     required: ['title'],
     additionalProperties: false,
   },
@@ -21,7 +21,7 @@ export class DeleteNoteTool implements McpPlainTool {
   constructor(private readonly notes: NotesStore) {}
 
   async run(args: { title: string }, ctx: McpContext) {
-    if (!this.notes.has(args.title)) return { isError: true, content: [{ type: 'text', text: `No note titled "${args.title}".` }] };
+    if (!this.notes.has(args.title)) return { isError: true, content: [{ type: 'text', text: `No note titled ${quoted(args.title)}.` }] };
     const answer = await ctx.elicit(
       {
         message: `Delete the note "${args.title}"? This cannot be undone.`,

@@ -1,7 +1,11 @@
-import { McpTool, type McpContext, type McpPlainTool } from '../../../lib/index.js';
+import { McpTool, quoted, type McpContext, type McpPlainTool } from '../../../lib/index.js';
 
-/** Made-up conditions per region: a sample has no weather service behind it. */
-const CONDITIONS: Readonly<Record<string, string>> = { 'eu-west': 'drizzle, 14 °C', 'us-east': 'sunny, 22 °C', 'ap-south': 'humid, 31 °C' };
+/** Made-up conditions per region (a Map: a region named "constructor" finds nothing, not Object's function). */
+const CONDITIONS: ReadonlyMap<string, string> = new Map([
+  ['eu-west', 'drizzle, 14 °C'],
+  ['us-east', 'sunny, 22 °C'],
+  ['ap-south', 'humid, 31 °C'],
+]);
 
 /**
  * A plain tool with a header annotation: `region` carries `x-mcp-header: "Region"`, so a conforming client
@@ -15,7 +19,7 @@ const CONDITIONS: Readonly<Record<string, string>> = { 'eu-west': 'drizzle, 14 �
   inputSchema: {
     type: 'object',
     properties: {
-      region: { type: 'string', description: 'Region id, e.g. eu-west', 'x-mcp-header': 'Region' },
+      region: { type: 'string', maxLength: 64, description: 'Region id, e.g. eu-west', 'x-mcp-header': 'Region' },
       units: { type: 'string', enum: ['metric'], description: 'Units (metric only)' },
     },
     required: ['region'],
@@ -26,7 +30,7 @@ const CONDITIONS: Readonly<Record<string, string>> = { 'eu-west': 'drizzle, 14 �
 export class WeatherTool implements McpPlainTool {
   /** Answers with the region's conditions, or says the region is unknown. */
   run(args: { region: string }, _ctx: McpContext): string {
-    const conditions = CONDITIONS[args.region];
-    return conditions ? `${args.region}: ${conditions}` : `No weather for region "${args.region}"; known: ${Object.keys(CONDITIONS).join(', ')}.`;
+    const conditions = CONDITIONS.get(args.region);
+    return conditions ? `${args.region}: ${conditions}` : `No weather for region ${quoted(args.region)}; known: ${[...CONDITIONS.keys()].join(', ')}.`;
   }
 }
