@@ -1,4 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { endAfterBody } from './lingering-close.js';
 
 /** Writes JSON on the raw Node response (adapter-neutral); a no-op once finished, so a late writer cannot throw. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
@@ -6,14 +8,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   sendJsonText(res, status, JSON.stringify(body), headers);
 }
 
-/** {@link sendJson} for a body already serialized. */
+/**
+ * {@link sendJson} for a body already serialized. An answer that closes the connection (`connection: close`) while
+ * the request body is still arriving is written at once and ended only after the body ({@link endAfterBody}).
+ */
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('content-type', 'application/json');
   res.setHeader('content-length', Buffer.byteLength(json));
-  res.end(json);
+  const req = (res as { req?: IncomingMessage }).req;
+  if (headers.connection !== 'close' || !req || req.complete) return void res.end(json);
+  res.write(json);
+  endAfterBody(req, res);
 }
 
 /** Writes a one-line plain-text answer (the fallthrough's; it speaks no error dialect). */

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { EchoTool } from '../support/fixture-tools.js';
+import { mirroredHeaders, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const CEILING = 4 * 1024 * 1024;
+const TOOLS_CALL = rpc('tools/call', { name: 'echo', arguments: { text: '' } }, 1);
+
+/**
+ * A fetch() client (undici, what the official clients use) in its own process, so it uploads while the server
+ * answers, as over a network: it POSTs `times` bodies of `size` bytes and reports each outcome (status and body,
+ * or the error code).
+ */
+const CLIENT = `
+const [url, size, times, headers] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3]), JSON.parse(process.argv[4])];
+const base = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: '' } } });
+const body = base.replace('"text":""', '"text":"' + 'x'.repeat(size - base.length) + '"');
+const outcomes = [];
+for (let i = 0; i < times; i++) {
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body });
+    outcomes.push({ status: res.status, body: await res.json() });
+  } catch (error) {
+    outcomes.push({ error: error.cause?.code ?? String(error) });
+  }
+}
+console.log(JSON.stringify(outcomes));
+`;
+
+/** An upload over the ceiling must get its 413 and JSON-RPC body, not a reset under the upload (EPIPE). */
+describe('an oversized upload from a fetch() client', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+    url = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['just over the ceiling', CEILING + 1024],
+    ['four times the ceiling', 4 * CEILING],
+  ])('gets its 413 and the JSON-RPC error every time, %s', async (_what, size) => {
+    const headers = { ...mirroredHeaders(TOOLS_CALL), accept: 'application/json, text/event-stream' };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLIENT, url, String(size), '12', JSON.stringify(headers)]);
+    const refusal = { jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } };
+    expect(JSON.parse(stdout)).toEqual(Array.from({ length: 12 }, () => ({ status: 413, body: refusal })));
+  }, 60_000);
+
+  it('serves the next request right after', async () => {
+    const res = await fetch(url, { method: 'POST', headers: mirroredHeaders(rpc('tools/list', {}, 2)), body: JSON.stringify(rpc('tools/list', {}, 2)) });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
+  });
+});
