@@ -4,6 +4,8 @@ import { requestRecord } from './contracts/request-record.js';
 import { MethodRouter } from './methods/method-router.js';
 import { MountRoute } from './mount-on-host.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
+import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { CHAIN_GUARDS } from './post-chain.js';
 import { resultEnvelope } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
@@ -28,6 +30,7 @@ export function createMcpController(path: string): Type<unknown> {
     constructor(
       @Inject(MethodRouter) private readonly router: MethodRouter,
       @Inject(PendingInputRequests) private readonly pending: PendingInputRequests,
+      @Inject(MCP_OPTIONS) private readonly mount: McpResolvedOptions,
     ) {}
 
     @Post()
@@ -39,7 +42,7 @@ export function createMcpController(path: string): Type<unknown> {
       const record = requestRecord(req);
       if (record.kind === 'notification') return sendAcceptance(res);
       if (record.kind === 'response') return (this.pending.accept(record), sendAcceptance(res));
-      const answer = AnswerStream.attach(req, res, record.method!);
+      const answer = AnswerStream.attach(req, res, record.method!, this.mount.writeStallTimeoutMs);
       answer.respond(resultEnvelope(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 

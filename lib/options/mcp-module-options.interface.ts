@@ -99,6 +99,12 @@ export interface McpModuleOptions {
   maxBodyBytes?: number;
   /** Milliseconds without a body byte after which the read is refused with 408 (at most 2147483647). @default 10000 */
   bodyReadTimeoutMs?: number;
+  /**
+   * Milliseconds an answer may wait with no byte of it taken by the client; then the connection is closed and what
+   * waited freed (`mcp:answer:stalled`), so a client that stops reading holds no memory for long (at most 2147483647).
+   * @default 30000
+   */
+  writeStallTimeoutMs?: number;
   /** The auth provider (instance or class) that decides per request whether the caller may proceed. @default undefined (every request is let through, with no identity) */
   auth?: McpAuth | Type<McpAuth>;
   /** RFC 9728 metadata, served at `/.well-known/oauth-protected-resource/<mount path>` and named in 401 challenges. @default undefined (not served) */

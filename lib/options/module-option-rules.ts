@@ -89,6 +89,7 @@ export const MODULE_OPTION_RULES = {
   allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
   maxBodyBytes: positiveInteger('bytes'),
   bodyReadTimeoutMs: timerDelay,
+  writeStallTimeoutMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {
     if (!isPlainObject(v)) return 'must be an object';

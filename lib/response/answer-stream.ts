@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { sendJson, sendJsonText } from './send.js';
+import { endWith, sendJson, sendJsonText } from './send.js';
 
 /** The SSE response headers: no proxy buffering, no caching. */
 const SSE_HEADERS = {
@@ -71,12 +71,20 @@ export class AnswerStream {
   /** Whether the client's `Accept` admits SSE; read on the first notification or `canStream` (a JSON answer never needs it). */
   private sseAcceptedValue: boolean | undefined;
 
+  /** Set while something waits to be written (see {@link AnswerStream.watchWrites}). */
+  private stallWatch: NodeJS.Timeout | undefined;
+  /** How many times the socket drained: each is the client taking bytes. */
+  private drains = 0;
+
   private constructor(
     private readonly res: ServerResponse,
     private readonly method: string,
     private readonly accept: string | string[] | undefined,
+    private readonly stallMs: number,
   ) {
+    res.on('drain', () => this.drains++);
     res.once('close', () => {
+      clearInterval(this.stallWatch);
       this.closed = true;
       for (const wake of this.closeWaiters.splice(0)) wake();
       if (this.done) return;
@@ -86,9 +94,9 @@ export class AnswerStream {
     });
   }
 
-  /** Attaches the answer stream of one request (the controller does, before routing). */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string): AnswerStream {
-    const stream = new AnswerStream(res, method, req.headers.accept);
+  /** Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`. */
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number): AnswerStream {
+    const stream = new AnswerStream(res, method, req.headers.accept, stallMs);
     streams.set(res, stream);
     return stream;
   }
@@ -139,6 +147,7 @@ export class AnswerStream {
   comment(text: string): boolean {
     if (!this.sse || !this.open || this.res.writableNeedDrain || /[\r\n]/.test(text)) return false;
     this.res.write(`: ${text}\n\n`);
+    this.watchWrites();
     return true;
   }
 
@@ -178,7 +187,32 @@ export class AnswerStream {
       this.res.socket?.setNoDelay(true);
     }
     this.res.write(event(json));
+    this.watchWrites();
     return true;
+  }
+
+  /**
+   * Bounds what a client that stops reading costs: while bytes wait to be written, every `stallMs` checks that the
+   * client took some; one that took none is disconnected (`mcp:answer:stalled`) and what waited is freed.
+   */
+  private watchWrites(): void {
+    if (this.stallWatch || this.closed) return;
+    let last = waitingBytes(this.res);
+    if (last === 0) return;
+    let lastDrains = this.drains;
+    this.stallWatch = setInterval(() => {
+      const now = waitingBytes(this.res);
+      if (now > 0 && now >= last && this.drains === lastDrains) {
+        publish('mcp:answer:stalled', () => ({ method: bounded(this.method), waitingBytes: now }));
+        this.abandon();
+      }
+      last = now;
+      lastDrains = this.drains;
+      if (now === 0 || this.closed) {
+        clearInterval(this.stallWatch);
+        this.stallWatch = undefined;
+      }
+    }, this.stallMs).unref();
   }
 
   /**
@@ -192,9 +226,19 @@ export class AnswerStream {
     }
     const json = JSON.stringify(body); // a value that cannot be serialized throws here, before the answer ends
     this.done = true;
-    if (this.sse) this.res.end(event(json));
+    if (this.sse) endWith(this.res, event(json));
     else sendJsonText(this.res, status, json, headers);
+    this.watchWrites();
   }
+}
+
+/**
+ * Bytes of a response not yet taken by the client's connection: queued in the response and socket, and in the
+ * socket's write queue below them (which shrinks as a large write drains, byte by byte).
+ */
+function waitingBytes(res: ServerResponse): number {
+  const handle = (res.socket as { _handle?: { writeQueueSize?: number } } | null)?._handle;
+  return res.writableLength + (handle?.writeQueueSize ?? 0);
 }
 
 /** Sends a final answer through the response's answer stream when attached, else as a JSON body (before routing). */

@@ -19,9 +19,30 @@ export function sendJsonText(res: ServerResponse, status: number, json: string, 
   res.setHeader('content-type', 'application/json');
   res.setHeader('content-length', Buffer.byteLength(json));
   const req = (res as { req?: IncomingMessage }).req;
-  if (headers.connection !== 'close' || !req || req.complete) return void res.end(json);
+  if (headers.connection !== 'close' || !req || req.complete) return endWith(res, json);
   res.write(json);
   endAfterBody(req, res);
+}
+
+/** How much of a large answer is handed to the socket per write. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Ends a response with `text`; a large one is written a chunk at a time as the socket drains (backpressure), so
+ * the answer is held once, never queued whole in the socket a second time, and each `drain` shows the client reads.
+ */
+export function endWith(res: ServerResponse, text: string): void {
+  if (text.length <= CHUNK_BYTES) return void res.end(text);
+  const bytes = Buffer.from(text);
+  let offset = 0;
+  const pump = (): void => {
+    while (offset < bytes.length) {
+      const chunk = bytes.subarray(offset, (offset += CHUNK_BYTES));
+      if (!res.write(chunk) && offset < bytes.length) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  pump();
 }
 
 /** Writes a one-line plain-text answer (the fallthrough's; it speaks no error dialect). */

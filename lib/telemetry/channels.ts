@@ -47,6 +47,8 @@ export interface McpTelemetryEvents {
   'mcp:mrtr:input_required': { tool?: string; method: string; kinds: string[] };
   /** A request was cancelled by its client (stream closed before the final response). */
   'mcp:request:cancelled': { method: string };
+  /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection was closed, `waitingBytes` freed. */
+  'mcp:answer:stalled': { method: string; waitingBytes: number };
 }
 
 /** A channel name. @publicApi */
@@ -64,6 +66,7 @@ export const MCP_CHANNELS = [
   'mcp:help:called',
   'mcp:mrtr:input_required',
   'mcp:request:cancelled',
+  'mcp:answer:stalled',
 ] as const satisfies readonly McpChannel[];
 
 const channels = new Map(MCP_CHANNELS.map((name) => [name, diagnosticsChannel.channel(name)]));

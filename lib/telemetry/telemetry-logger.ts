@@ -16,6 +16,7 @@ const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
   'mcp:help:called': 'debug',
   'mcp:mrtr:input_required': 'debug',
   'mcp:request:cancelled': 'debug',
+  'mcp:answer:stalled': 'debug',
 };
 
 /** What the telemetry logger writes: fault events only, every event, or nothing. */

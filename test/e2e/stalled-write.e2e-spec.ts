@@ -1,0 +1,94 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { McpTool, type McpChannel, type McpPlainTool, type McpTelemetryEvents } from '../../lib/index.js';
+import { mirroredHeaders, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/** More than loopback socket buffers absorb, so most of it waits in the process for the client to read. */
+const ANSWER_CHARS = 24 * 1024 * 1024;
+const STALL_MS = 1000;
+
+@McpTool({ name: 'big', description: 'Answers with a large text.', inputSchema: { type: 'object', properties: {} } })
+class BigTool implements McpPlainTool {
+  run(): string {
+    return 'x'.repeat(ANSWER_CHARS);
+  }
+}
+
+/** Opens a connection, sends one tools/call of `big` and never reads: returns the socket, paused. */
+async function callAndNeverRead(server: TestApp['server']): Promise<Socket> {
+  const body = JSON.stringify(rpc('tools/call', { name: 'big', arguments: {} }, 1));
+  const headers = { ...mirroredHeaders(rpc('tools/call', { name: 'big', arguments: {} }, 1)), accept: 'application/json, text/event-stream' };
+  const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  await once(socket, 'connect');
+  socket.pause();
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('\r\n')}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  return socket;
+}
+
+/** Resolves once `done()` holds; rejects if `failed()` holds first or the time runs out. */
+async function waitUntil(done: () => boolean, failed: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (failed() || Date.now() > deadline) throw new Error('the answer did not complete');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Resolves with the next message published on a telemetry channel. */
+function waitForEvent(channel: McpChannel, timeoutMs: number): Promise<McpTelemetryEvents['mcp:answer:stalled']> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${channel} within ${timeoutMs} ms`)), timeoutMs);
+    const handler = (message: unknown) => {
+      clearTimeout(timer);
+      diagnosticsChannel.unsubscribe(channel, handler);
+      resolve(message as McpTelemetryEvents['mcp:answer:stalled']);
+    };
+    diagnosticsChannel.subscribe(channel, handler);
+  });
+}
+
+describe('a client that stops reading its answer', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [BigTool], options: { writeStallTimeoutMs: STALL_MS } });
+  });
+  afterAll(() => t.close());
+
+  it('is disconnected once it took nothing for writeStallTimeoutMs, counted in telemetry, its answer cut off', async () => {
+    let received = 0;
+    const stalled = waitForEvent('mcp:answer:stalled', 10_000);
+    const socket = await callAndNeverRead(t.server);
+    const event = await stalled;
+    expect(event).toEqual({ method: 'tools/call', waitingBytes: expect.any(Number) });
+    // Written under backpressure, a large answer never queues whole: what waited is about one chunk.
+    expect(event.waitingBytes).toBeGreaterThan(0);
+    expect(event.waitingBytes).toBeLessThan(512 * 1024);
+    // Reading now drains only what the kernel had taken before the server closed: the answer never completes.
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.on('error', () => undefined);
+    socket.resume();
+    await once(socket, 'close');
+    expect(received).toBeLessThan(ANSWER_CHARS);
+  }, 20_000);
+
+  it('gets the whole answer when it reads slowly but keeps reading', async () => {
+    const socket = await callAndNeverRead(t.server);
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      // A slow reader: pauses after every chunk it reads (a few MB/s in all).
+      socket.pause();
+      setTimeout(() => socket.resume(), 20);
+    });
+    socket.resume();
+    await waitUntil(() => received > ANSWER_CHARS, () => socket.destroyed, 25_000);
+    socket.destroy();
+    expect(received).toBeGreaterThan(ANSWER_CHARS);
+  }, 30_000);
+});
