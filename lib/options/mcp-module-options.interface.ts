@@ -97,6 +97,11 @@ export interface McpModuleOptions {
   allowedHosts?: string[];
   /** The body ceiling in bytes; a larger body is refused with 413 before parsing. @default 4194304 (4 MiB) */
   maxBodyBytes?: number;
+  /**
+   * The most JSON values a body may hold (containers and the separators between elements count); more is refused
+   * with 413 before parsing, since parsing and checking cost by values, not bytes. @default 100000
+   */
+  maxBodyValues?: number;
   /** Milliseconds without a body byte after which the read is refused with 408 (at most 2147483647). @default 10000 */
   bodyReadTimeoutMs?: number;
   /**

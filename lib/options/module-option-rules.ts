@@ -88,6 +88,7 @@ export const MODULE_OPTION_RULES = {
   },
   allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
   maxBodyBytes: positiveInteger('bytes'),
+  maxBodyValues: positiveInteger('JSON values'),
   bodyReadTimeoutMs: timerDelay,
   writeStallTimeoutMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),

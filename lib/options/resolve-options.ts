@@ -6,6 +6,8 @@ import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default body read timeout: 10 s. */
 export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
+/** The default of `maxBodyValues`. */
+export const DEFAULT_MAX_BODY_VALUES = 100_000;
 /** The default of `writeStallTimeoutMs`. */
 export const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
 
@@ -58,6 +60,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     allowedOrigins: o.allowedOrigins ? Object.freeze([...o.allowedOrigins]) : undefined,
     allowedHosts: Object.freeze([...(o.allowedHosts ?? [])]) as string[],
     maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyValues: o.maxBodyValues ?? DEFAULT_MAX_BODY_VALUES,
     bodyReadTimeoutMs: o.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS,
     writeStallTimeoutMs: o.writeStallTimeoutMs ?? DEFAULT_WRITE_STALL_TIMEOUT_MS,
     auth: o.auth,

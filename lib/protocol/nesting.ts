@@ -14,7 +14,31 @@ interface Visit {
 
 /** The path to the first container nested deeper than `max`, or undefined; iterative, so it cannot overflow. */
 export function tooDeeplyNested(root: unknown, max: number = MAX_NESTING_DEPTH): (string | number)[] | undefined {
-  if (typeof root !== 'object' || root === null) return undefined;
+  return nestsDeeperThan(root, max) ? pathToDeep(root as object, max) : undefined;
+}
+
+/** Whether any container lies deeper than `max`: the check every message pays, allocating only its two stacks. */
+function nestsDeeperThan(root: unknown, max: number): boolean {
+  if (typeof root !== 'object' || root === null) return false;
+  const containers: object[] = [root];
+  const depths: number[] = [1];
+  const visit = (child: unknown, depth: number) => {
+    if (typeof child !== 'object' || child === null) return;
+    containers.push(child);
+    depths.push(depth);
+  };
+  while (containers.length) {
+    const container = containers.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    if (Array.isArray(container)) for (let i = 0; i < container.length; i++) visit(container[i], depth + 1);
+    else for (const key in container) visit((container as Record<string, unknown>)[key], depth + 1);
+  }
+  return false;
+}
+
+/** The path to the first container deeper than `max`: the slower walk, run only for a message already refused. */
+function pathToDeep(root: object, max: number): (string | number)[] | undefined {
   const stack: Visit[] = [{ value: root, depth: 1, key: undefined, parent: undefined }];
   while (stack.length) {
     const visit = stack.pop()!;

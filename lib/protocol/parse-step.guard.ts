@@ -7,6 +7,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { nodeRequest } from '../util/node-http.js';
+import { jsonValuesOver } from './json-values.js';
 import { BodyReadError, readBody } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -16,7 +17,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
  * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the
- * content type itself is not enforced (lenient). Reads the raw body under `maxBodyBytes` and `bodyReadTimeoutMs`;
+ * content type itself is not enforced (lenient). Reads the raw body under `maxBodyBytes` and `bodyReadTimeoutMs`,
+ * and refuses more than `maxBodyValues` JSON values before parsing;
  * if the host consumed it, parses `rawBody` under the same ceiling, else takes `req.body` as the host parsed it.
  * @publicApi
  */
@@ -68,6 +70,9 @@ export class ParseStepGuard implements CanActivate {
 
   private parse(bytes: Buffer): unknown {
     if (bytes.length > this.options.maxBodyBytes) throw this.tooLarge();
+    // Parsing costs by the number of values, not bytes: a body of many small values is refused before it is parsed.
+    if (jsonValuesOver(bytes, this.options.maxBodyValues))
+      throw new RejectionException('parse-step', 'too_many_values', `Payload too large: the body holds more than ${this.options.maxBodyValues} JSON values.`);
     let text: string;
     try {
       text = utf8.decode(bytes);

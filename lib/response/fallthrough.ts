@@ -21,7 +21,9 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
 export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405): void {
   const req = nodeRequest(hostReq);
   const res = nodeResponse(hostRes);
-  publish('mcp:wire:fallthrough', () => ({ verb: bounded(req.method ?? ''), path: bounded((req.url ?? '').split('?')[0]!, 200), status }));
+  // Express strips a middleware's mount prefix from `url`; `originalUrl` keeps the path as requested.
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  publish('mcp:wire:fallthrough', () => ({ verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));
   if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
   else sendText(res, 404, 'Not Found');
 }

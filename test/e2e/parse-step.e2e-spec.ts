@@ -38,6 +38,24 @@ describe('the parse step', () => {
     expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
   });
 
+  it('refuses a body of more JSON values than maxBodyValues with 413 before parsing it, whatever its shape', async () => {
+    const capped = await createTestApp({ providers: [EchoTool], options: { maxBodyValues: 100 } });
+    try {
+      const shapes = [{ keys: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 1])) }, { list: Array.from({ length: 101 }, () => []) }];
+      for (const pad of shapes) {
+        let res: Awaited<ReturnType<typeof post>> | undefined;
+        const mark = await rejectionOf(async () => (res = await post(capped.server, { ...rpc('tools/call', { name: 'echo', arguments: { text: 'a' } }, 1), pad })));
+        expect(res!.status).toBe(413);
+        expect(res!.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Payload too large: the body holds more than 100 JSON values.' } });
+        expect(mark).toEqual({ rejecter: 'parse-step', reason: 'too_many_values' });
+      }
+      const commasInStrings = await post(capped.server, rpc('tools/call', { name: 'echo', arguments: { text: ',{['.repeat(500) } }, 2));
+      expect(commasInStrings.status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('refuses a body one byte over the ceiling with 413 before parsing it', async () => {
     const res = await rawRequest(t.server, { headers, body: bodyOfSize(CEILING + 1) });
     expect(res.status).toBe(413);

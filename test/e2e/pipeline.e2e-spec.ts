@@ -199,7 +199,8 @@ describe('protocol fields, header binding and version: the order the transport s
 describe('method routing', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool] });
+    // Past the default value cap (maxBodyValues), so the large-message checks behind it are reached too.
+    t = await createTestApp({ providers: [EchoTool], options: { maxBodyValues: 10_000_000 } });
   });
   afterAll(() => t.close());
 
@@ -236,7 +237,8 @@ describe('method routing', () => {
   });
 
   it('quotes a name holding bidi controls escaped, so the refusal reads as what was sent (U+202E, U+2066)', async () => {
-    const res = await post(t.server, rpc('tools/call', { name: 'evil\u202etxt.exe\u2066', arguments: {} }, 'b'));
+    const name = 'evil\u202etxt.exe\u2066';
+    const res = await post(t.server, rpc('tools/call', { name, arguments: {} }, 'b'), { 'mcp-name': `=?base64?${Buffer.from(name).toString('base64')}?=` });
     expect(res.body.error.message).toBe('Unknown tool: "evil\\u202etxt.exe\\u2066".');
     expect(JSON.stringify(res.body)).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });

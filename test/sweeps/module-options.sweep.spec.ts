@@ -34,6 +34,7 @@ const CELLS = {
   maxBodyBytes: { bad: 0, names: 'got 0', good: 1024 },
   bodyReadTimeoutMs: { bad: 1.5, names: 'got 1.5', good: 500 },
   writeStallTimeoutMs: { bad: 0, names: 'got 0', good: 5_000 },
+  maxBodyValues: { bad: -1, names: 'got -1', good: 50_000 },
   auth: { bad: { check: () => true }, names: 'got { check: [Function: check] }', good: { authenticate: () => ({ outcome: 'allow' }) } },
   protectedResourceMetadata: {
     bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] },
@@ -112,6 +113,7 @@ describe('module options sweep', () => {
     expect(resolved).toMatchObject({
       path: 'mcp',
       maxBodyBytes: 4 * 1024 * 1024,
+      maxBodyValues: 100_000,
       bodyReadTimeoutMs: 10_000,
       writeStallTimeoutMs: 30_000,
       cache: { ttlMs: 0, cacheScope: 'private' },

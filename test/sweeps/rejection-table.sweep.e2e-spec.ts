@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 2048;
 const READ_TIMEOUT_MS = 300;
+const VALUES_CAP = 200;
 
 /** What a cell observed: the HTTP status and the raw body text. */
 type Observed = { status: number; text: string; contentType?: string };
@@ -73,6 +74,7 @@ const SCENARIOS = {
       rpc('server/discover'),
     ),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
+  'parse-step/too_many_values': (t) => viaPost(t, { ...rpc('server/discover'), pad: Array.from({ length: VALUES_CAP }, () => 0) }),
   'parse-step/stalled_read': async (t) => {
     const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n';
     const raw = await stalledRequest(t.server, head, '{"jsonrpc":', READ_TIMEOUT_MS * 10);
@@ -118,7 +120,7 @@ describe('rejection table sweep: every row is reached by a request and identifie
   beforeAll(async () => {
     t = await createTestApp({
       providers: [EchoTool, HeaderDrivenAuth],
-      options: { auth: HeaderDrivenAuth, maxBodyBytes: CEILING, bodyReadTimeoutMs: READ_TIMEOUT_MS },
+      options: { auth: HeaderDrivenAuth, maxBodyBytes: CEILING, maxBodyValues: VALUES_CAP, bodyReadTimeoutMs: READ_TIMEOUT_MS },
     });
   });
   afterAll(() => t.close());
