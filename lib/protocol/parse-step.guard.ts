@@ -7,7 +7,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { nodeRequest } from '../util/node-http.js';
-import { jsonValuesOver } from './json-values.js';
+import { JsonValueCounter } from './json-values.js';
 import { BodyReadError, readBody } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -50,13 +50,17 @@ export class ParseStepGuard implements CanActivate {
 
   /** The body: read from the Node request, or, where a host parser consumed it, its raw bytes or parsed value. */
   private async obtain(req: HostRequest, hostReq: HostRequest): Promise<unknown> {
-    if (Buffer.isBuffer(hostReq.rawBody)) return this.parse(hostReq.rawBody);
+    if (Buffer.isBuffer(hostReq.rawBody)) {
+      if (new JsonValueCounter(this.options.maxBodyValues).over(hostReq.rawBody)) throw this.tooManyValues();
+      return this.parse(hostReq.rawBody);
+    }
     if (hostReq._body === true || req.readableEnded) return hostReq.body;
     try {
-      return this.parse(await readBody(req, this.options.maxBodyBytes, this.options.bodyReadTimeoutMs));
+      return this.parse(await readBody(req, this.options.maxBodyBytes, this.options.bodyReadTimeoutMs, new JsonValueCounter(this.options.maxBodyValues)));
     } catch (thrown) {
       if (!(thrown instanceof BodyReadError)) throw thrown;
       if (thrown.failure === 'body_too_large') throw this.tooLarge();
+      if (thrown.failure === 'too_many_values') throw this.tooManyValues();
       throw new RejectionException(
         'parse-step',
         'stalled_read',
@@ -70,9 +74,6 @@ export class ParseStepGuard implements CanActivate {
 
   private parse(bytes: Buffer): unknown {
     if (bytes.length > this.options.maxBodyBytes) throw this.tooLarge();
-    // Parsing costs by the number of values, not bytes: a body of many small values is refused before it is parsed.
-    if (jsonValuesOver(bytes, this.options.maxBodyValues))
-      throw new RejectionException('parse-step', 'too_many_values', `Payload too large: the body holds more than ${this.options.maxBodyValues} JSON values.`);
     let text: string;
     try {
       text = utf8.decode(bytes);
@@ -84,6 +85,13 @@ export class ParseStepGuard implements CanActivate {
     } catch {
       throw new RejectionException('parse-step', 'invalid_json', 'Parse error: the body is not valid JSON.');
     }
+  }
+
+  /** Parsing costs by the number of values, not bytes: a body of many small values is refused before it is parsed. */
+  private tooManyValues(): RejectionException {
+    return new RejectionException('parse-step', 'too_many_values', `Payload too large: the body holds more than ${this.options.maxBodyValues} JSON values.`, {
+      headers: { connection: 'close' },
+    });
   }
 
   private tooLarge(): RejectionException {

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 
+import type { JsonValueCounter } from './json-values.js';
+
 /** Why a body read ended without a body. */
-export type BodyReadFailure = 'body_too_large' | 'stalled_read' | 'aborted';
+export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'aborted';
 
 /** Thrown by {@link readBody} when the body cannot be had. */
 export class BodyReadError extends Error {
@@ -12,10 +14,11 @@ export class BodyReadError extends Error {
 }
 
 /**
- * Reads a request body into one Buffer under a byte ceiling (an over-limit Content-Length fails before any read) and
+ * Reads a request body into one Buffer under a byte ceiling (an over-limit Content-Length fails before any read), a
+ * value count (each chunk counted as it arrives, so the check costs no pass of its own and stops the read early) and
  * a stall timeout (no byte for `timeoutMs`); after a failure the rest of the body is drained, never buffered.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, values: JsonValueCounter): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     req.resume();
@@ -49,6 +52,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) return fail('body_too_large');
+      if (values.over(chunk)) return fail('too_many_values');
       chunks.push(chunk);
       arm();
     };
