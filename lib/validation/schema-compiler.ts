@@ -8,6 +8,10 @@ import { jsonValueOffence } from './json-value.js';
 import { CALLER_VALUE_CHECK } from './linear-errors.js';
 import { metaSchemaProblems } from './meta-schema.js';
 
+/** Validators by schema text, shared by every compiler in the process: an identical schema is compiled once. */
+const compiledByText = new Map<string, ValidateFunction>();
+const firstProblemByText = new Map<string, ValidateFunction>();
+
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
  * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, or declaring `$async`
@@ -39,11 +43,16 @@ export class SchemaCompiler {
 
   /** Compiles a schema `compile` accepted again, stopping at the first problem (see `DETAILED_CHECK_MAX_VALUES`). */
   compileFirstProblem(schema: object): ValidateFunction {
+    const text = JSON.stringify(schema);
+    let validate = firstProblemByText.get(text);
+    if (validate) return validate;
     try {
-      return this.firstProblemAjv.compile(schema);
+      validate = this.firstProblemAjv.compile(schema);
     } finally {
       this.firstProblemAjv.removeSchema(schema);
     }
+    firstProblemByText.set(text, validate);
+    return validate;
   }
 
   /** Compiles one schema; `where` names its declaration for the refusal. */
@@ -51,6 +60,9 @@ export class SchemaCompiler {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new McpConfigurationError(where, `must be a JSON Schema object${got(schema)}`);
     const notJson = jsonValueOffence(schema);
     if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
+    const text = JSON.stringify(schema);
+    const known = compiledByText.get(text);
+    if (known) return known;
     const invalid = metaSchemaProblems(schema, this.ajv);
     if (invalid) throw new McpConfigurationError(where, invalid);
     let validate: ValidateFunction;
@@ -75,6 +87,7 @@ export class SchemaCompiler {
         `uses the unknown format ${JSON.stringify(this.unknownFormats[0])} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
       );
     }
+    compiledByText.set(text, validate);
     return validate;
   }
 }

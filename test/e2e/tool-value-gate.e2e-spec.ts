@@ -74,7 +74,8 @@ const refuse = async (server: Parameters<typeof callTool>[0], action: string, da
 };
 
 describe('the value gate words each problem at the value that has it', () => {
-  const app = useTestApp({ providers: [ShapesTool] });
+  // Past the default value cap (maxBodyValues), so the detailed-check bound behind it is reached.
+  const app = useTestApp({ providers: [ShapesTool], options: { maxBodyValues: 10_000_000 } });
 
   it('a key propertyNames refuses: one problem, at that key, saying what its name must be', async () => {
     const found = await refuse(app().server, 'names', { tags: { Bad: 1, good: 2 } });
