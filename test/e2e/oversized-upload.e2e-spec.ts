@@ -45,16 +45,20 @@ describe('an oversized upload from a fetch() client', () => {
   it.each([
     ['just over the ceiling', CEILING + 1024],
     ['four times the ceiling', 4 * CEILING],
-  ])('gets its 413 and the JSON-RPC error every time, %s', async (_what, size) => {
-    const headers = { ...mirroredHeaders(TOOLS_CALL), accept: 'application/json, text/event-stream' };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLIENT, url, String(size), '12', JSON.stringify(headers)]);
-    const refusal = { jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } };
-    expect(JSON.parse(stdout)).toEqual(Array.from({ length: 12 }, () => ({ status: 413, body: refusal })));
-  }, 60_000);
+  ])(
+    'gets its 413 and the JSON-RPC error every time, %s',
+    async (_what, size) => {
+      const headers = { ...mirroredHeaders(TOOLS_CALL), accept: 'application/json, text/event-stream' };
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLIENT, url, String(size), '12', JSON.stringify(headers)]);
+      const refusal = { jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } };
+      expect(JSON.parse(stdout)).toEqual(Array.from({ length: 12 }, () => ({ status: 413, body: refusal })));
+    },
+    60_000,
+  );
 
   it('serves the next request right after', async () => {
     const res = await fetch(url, { method: 'POST', headers: mirroredHeaders(rpc('tools/list', {}, 2)), body: JSON.stringify(rpc('tools/list', {}, 2)) });
     expect(res.status).toBe(200);
-    expect((await res.json()).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
+    expect(((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
   });
 });
