@@ -10,7 +10,7 @@ import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
  * Serves RFC 9728 protected-resource metadata (GET, JSON) at exactly the path the auth check's challenges name:
  * the well-known URL of `protectedResourceMetadata.resource`. Registered on the HTTP adapter itself at module
  * init, so a host's global prefix or versioning cannot move it away from where clients are told to look; absent
- * when the option is not set.
+ * unless both the option and an auth provider are set.
  */
 @Injectable()
 export class ProtectedResourceMetadataRoute implements OnModuleInit {
@@ -22,7 +22,7 @@ export class ProtectedResourceMetadataRoute implements OnModuleInit {
   onModuleInit(): void {
     const metadata = this.options.protectedResourceMetadata;
     const adapter = this.adapterHost.httpAdapter;
-    if (!metadata || !adapter) return;
+    if (!metadata || !this.options.auth || !adapter) return; // without a provider there is nothing to protect
     const body = JSON.stringify(metadata);
     adapter.get(new URL(protectedResourceMetadataUrl(metadata.resource)).pathname, (_req: unknown, reply: unknown) => {
       const res = nodeResponse(reply);

@@ -181,13 +181,16 @@ describe('protected-resource metadata under a global prefix', () => {
 describe('auth check without protected-resource metadata, and the default provider', () => {
   let withAuth: TestApp;
   let noAuth: TestApp;
+  let metadataWithoutAuth: TestApp;
   beforeAll(async () => {
     withAuth = await createTestApp({ options: { auth: TokenAuth } });
     noAuth = await createTestApp({ providers: [WhoAmITool] });
+    metadataWithoutAuth = await createTestApp({ providers: [WhoAmITool], options: { protectedResourceMetadata: METADATA } });
   });
   afterAll(async () => {
     await withAuth.close();
     await noAuth.close();
+    await metadataWithoutAuth.close();
   });
 
   it('sends a bare Bearer challenge when no metadata is configured, with a provider given as a class', async () => {
@@ -199,6 +202,7 @@ describe('auth check without protected-resource metadata, and the default provid
   it.each([
     ['configured without the option', () => withAuth],
     ['with the default provider', () => noAuth],
+    ['given metadata but no provider (nothing to protect)', () => metadataWithoutAuth],
   ])('answers 404 at the well-known path when %s', async (_label, app) => {
     const res = await request(app().server).get('/.well-known/oauth-protected-resource/mcp');
     expect(res.status).toBe(404);
