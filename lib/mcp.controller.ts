@@ -6,7 +6,7 @@ import { MountRoute } from './mount-on-host.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
 import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
-import { CHAIN_GUARDS } from './post-chain.js';
+import { PostChainGuard } from './post-chain.js';
 import { resultEnvelope } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
 import { fallthrough } from './response/fallthrough.js';
@@ -16,7 +16,7 @@ import { nodeRequest, nodeResponse } from './util/node-http.js';
 
 /**
  * Builds the controller for one mount path (Nest fixes a route when its decorator runs, so one class per mount):
- * - `POST <path>`: `CHAIN_GUARDS`, then a notification gets 202, a legacy client's answer to an input request is
+ * - `POST <path>`: the POST chain (`PostChainGuard` runs `CHAIN_GUARDS`), then a notification gets 202, a legacy client's answer to an input request is
  *   delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
  * - GET (and HEAD), PUT, PATCH, DELETE, OPTIONS at `<path>`: the fallthrough, 405 + `Allow: POST` with a JSON-RPC
  *   error body, no check run (one route per verb: Fastify refuses a catch-all beside the POST route).
@@ -35,7 +35,7 @@ export function createMcpController(path: string): Type<unknown> {
 
     @Post()
     @MountRoute()
-    @UseGuards(...CHAIN_GUARDS)
+    @UseGuards(PostChainGuard)
     async post(@Req() hostReq: object, @Res() hostRes: unknown): Promise<void> {
       const req = nodeRequest(hostReq);
       const res = nodeResponse(hostRes);

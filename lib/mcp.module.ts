@@ -19,7 +19,7 @@ import type { McpResolvedOptions } from './options/mcp-module-options.interface.
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { MountAssignment } from './options/mount-assignment.js';
 import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
-import { CHAIN_GUARDS } from './post-chain.js';
+import { CHAIN_GUARDS, PostChainGuard } from './post-chain.js';
 import { PromptExplorer } from './prompts/prompt.explorer.js';
 import { PromptRegistry } from './prompts/prompt.registry.js';
 import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
@@ -108,6 +108,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
         inject: [MCP_OPTIONS],
       },
       ...CHAIN_GUARDS,
+      PostChainGuard,
       McpExceptionFilter,
       ProtectedResourceMetadataRoute,
       MountOnHost,

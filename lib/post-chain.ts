@@ -1,3 +1,6 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+
 import { EraClassificationGuard } from './protocol/era-classification.guard.js';
 import { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 import { MessageValidationGuard } from './protocol/message-validation.guard.js';
@@ -31,3 +34,25 @@ export const CHAIN_GUARDS = [
   HeaderBindingGuard,
   ProtocolVersionGuard,
 ] as const;
+
+/**
+ * The POST chain as the mount's one guard: runs the `CHAIN_GUARDS` instances of its module in order, awaiting only
+ * the stages that return a promise, so a request pays Nest's guard machinery once rather than once per stage. The
+ * first stage to refuse throws its rejection; none returns false.
+ */
+@Injectable()
+export class PostChainGuard implements CanActivate {
+  private readonly stages: readonly CanActivate[];
+
+  constructor(moduleRef: ModuleRef) {
+    this.stages = CHAIN_GUARDS.map((stage) => moduleRef.get<CanActivate>(stage, { strict: true }));
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    for (const stage of this.stages) {
+      const passed = stage.canActivate(context);
+      if (!(passed instanceof Promise ? await passed : passed)) return false;
+    }
+    return true;
+  }
+}

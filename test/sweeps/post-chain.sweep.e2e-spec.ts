@@ -3,6 +3,7 @@ import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService } from '@nestjs/core';
 
 import { CHAIN_GUARDS, META_KEYS, WIRE_CHECKS } from '../../lib/index.js';
+import { PostChainGuard } from '../../lib/post-chain.js';
 import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
@@ -62,7 +63,7 @@ describe('POST chain order', () => {
     return rejectionOf(() => post(t.server, JSON.stringify(d.body) + ' '.repeat(d.padding), d.headers));
   }
 
-  it("binds exactly CHAIN_GUARDS, in order, on the mount's POST handler, and no guard on the fallthrough", () => {
+  it("binds the POST chain (PostChainGuard, running CHAIN_GUARDS in order) on the mount's POST handler, and no guard on the fallthrough", () => {
     const mounts = t.app
       .get(DiscoveryService)
       .getControllers()
@@ -70,7 +71,9 @@ describe('POST chain order', () => {
       .filter((type) => type && Reflect.getMetadata(PATH_METADATA, type) === 'mcp');
     expect(mounts).toHaveLength(1);
     const prototype = mounts[0]!.prototype;
-    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.post as object)).toEqual([...CHAIN_GUARDS]);
+    expect(Reflect.getMetadata(GUARDS_METADATA, prototype.post as object)).toEqual([PostChainGuard]);
+    const stages = (t.app.get(PostChainGuard, { strict: false }) as unknown as { stages: object[] }).stages;
+    expect(stages.map((stage) => stage.constructor)).toEqual([...CHAIN_GUARDS]);
     const fallthroughs = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor' && name !== 'post');
     expect(fallthroughs.sort()).toEqual(['delete', 'get', 'options', 'patch', 'put']);
     for (const name of fallthroughs) expect(Reflect.getMetadata(GUARDS_METADATA, prototype[name] as object)).toBeUndefined();
