@@ -1,44 +1,8 @@
 import type { Provider } from '@nestjs/common';
 
-import type { McpContext } from '../context/mcp-context.js';
 import { PromptRegistry } from '../prompts/prompt.registry.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
-
-/** What `completion/complete` asks to complete: an argument of a prompt, or a variable of a resource template. */
-export type CompletionRef = { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string };
-
-/** The completion of one argument (MCP `CompleteResult.completion`); `completion/complete` sends at most 100 values, setting `hasMore` when it cuts. */
-export interface CompletionValues {
-  readonly values: readonly string[];
-  /** How many values there are in all, when known. */
-  readonly total?: number;
-  /** Whether there are more values than those sent. */
-  readonly hasMore?: boolean;
-}
-
-/** One completion request, as a completion source reads it. */
-export interface CompletionRequest {
-  readonly ref: CompletionRef;
-  /** The argument (or template variable) being completed, and what the user typed so far. */
-  readonly argument: { readonly name: string; readonly value: string };
-  /** The values of the other arguments already given. */
-  readonly arguments: Readonly<Record<string, string>>;
-  readonly ctx: McpContext;
-}
-
-/**
- * A completion source: a registry that can complete the arguments of what it holds (the prompt registry: prompt
- * arguments; the resource registry: template variables). `completion/complete` asks each in turn.
- */
-export interface CompletionSource {
-  /** Whether any of what it holds declares a completer (then `completions` is advertised). */
-  readonly completes: boolean;
-  /**
-   * Completes one argument, or returns undefined when `ref` is not one of its own. Refuses an unknown argument of
-   * its own with an `McpMethodError` (-32602).
-   */
-  complete(request: CompletionRequest): Promise<CompletionValues> | undefined;
-}
+import type { CompletionSource } from './completion-source.interface.js';
 
 /** Every completion source, in the order `completion/complete` asks them; a source not here completes nothing. */
 export const COMPLETION_SOURCES = [PromptRegistry, ResourceRegistry] as const;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { MCP_COMPLETION_SOURCES, type CompletionRef, type CompletionSource, type CompletionValues } from '../completion/completion-source.js';
+import type { CompletionRef, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
+import { MCP_COMPLETION_SOURCES } from '../completion/completion-source.js';
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';

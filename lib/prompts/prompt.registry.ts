@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.js';
+import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';

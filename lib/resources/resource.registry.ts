@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.js';
+import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';

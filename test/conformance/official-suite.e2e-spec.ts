@@ -9,15 +9,6 @@ import { ConformanceModule } from '../../conformance/src/app.module.js';
 import { REVISIONS, ensureRunner, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
 import { TEST_ADAPTER } from '../support/test-app.js';
 
-/**
- * Required scenarios whose feature this library does not serve yet (resources, prompts, completion), per
- * revision. Each is asserted to still fail, so a scenario that starts passing must leave this list.
- */
-const NOT_BUILT: Record<Revision, readonly string[]> = {
-  '2026-07-28': [],
-  '2025-11-25': [],
-};
-
 /** Scenarios the suite runs but does not score, which this library passes all the same. */
 const ALSO_PASSED: Record<Revision, readonly string[]> = {
   '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
@@ -45,19 +36,16 @@ describe('the official conformance suite against the conformance fixture', () =>
   afterAll(() => app?.close());
 
   describe.each(REVISIONS)('requirement set %s', (revision) => {
-    it('passes every required scenario whose feature exists, with no failing check', () => {
+    it('passes every required scenario, with no failing check', () => {
       const failing = required
         .get(revision)!
-        .filter((scenario) => !NOT_BUILT[revision].includes(scenario))
         .map((scenario) => ({ scenario, failures: results.get(revision)!.has(scenario) ? failures(results.get(revision)!.get(scenario)!) : ['not run'] }))
         .filter((cell) => cell.failures.length > 0);
       expect(failing).toEqual([]);
     });
 
-    it('still fails exactly the required scenarios of features not built yet (a passing one leaves the list)', () => {
-      const passing = NOT_BUILT[revision].filter((scenario) => failures(results.get(revision)!.get(scenario) ?? []).length === 0);
-      expect(passing).toEqual([]);
-      expect(NOT_BUILT[revision].every((scenario) => required.get(revision)!.includes(scenario))).toBe(true);
+    it('reads a non-empty requirement set (so passing every required scenario means something)', () => {
+      expect(required.get(revision)!.length).toBeGreaterThan(20);
     });
 
     it('passes the scenarios it runs without scoring (pending ones)', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { NotFoundException } from '@nestjs/common';
 
 import { McpMethodError, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
@@ -22,6 +23,28 @@ const FAULTS: [string, string, string, RegExp][] = [
   ['MCP content holding a cycle', 'cyclic', 'MalformedToolResultError', /^tool "faulty" returned MCP content JSON cannot carry: .*circular/],
   ['MCP content the protocol refuses', 'malformed', 'MalformedToolResultError', /^tool "faulty" returned MCP content that is not a valid CallToolResult: content\[0\]/],
 ];
+
+/** A plain tool whose service throws Nest's NotFoundException, as a Nest developer writes one. */
+@McpTool({ name: 'find_task', description: 'Finds a task.', inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } })
+class FindTaskTool implements McpPlainTool {
+  run(args: { id: number }): string {
+    throw new NotFoundException(`Task ${args.id} not found`);
+  }
+}
+
+describe('a Nest HttpException from a plain tool', () => {
+  const app = useTestApp({ providers: [FindTaskTool] });
+
+  it('is the tool answer it is, not a fault: isError with its status and message, no fault event', async () => {
+    let answer: Awaited<ReturnType<typeof callTool>> | undefined;
+    const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
+      answer = await callTool(app().server, 'find_task', { id: 7 });
+    });
+    expect(answer!.result.isError).toBe(true);
+    expect(answer!.body).toEqual({ error: 'NotFoundException', status: 404, message: 'Task 7 not found' });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:tool:stop']);
+  });
+});
 
 describe('fault containment', () => {
   const app = useTestApp({ providers: ALL_TOOLS });
