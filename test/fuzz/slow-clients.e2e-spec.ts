@@ -1,0 +1,223 @@
+// Slow and broken clients over raw sockets against the sample app: bodies dripped a byte at a time, clients that
+// drop mid-body or mid-stream, many slow clients beside a normal one, clients that never read their answer.
+// Bounds are generous: these tests assert what is answered and freed, never how fast.
+import diagnosticsChannel from 'node:diagnostics_channel';
+import type { Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+
+import type { McpChannel } from '../../lib/index.js';
+import { MCP_MODULE_OPTIONS } from '../../lib/mcp.module-definition.js';
+import { MCP_MOUNT_PATH, MCP_OPTIONS } from '../../lib/options/mcp-options.tokens.js';
+import { resolveOptions } from '../../lib/options/resolve-options.js';
+import { AppModule } from '../../sample/src/app.module.js';
+import { recordEvents, rpc } from '../support/mcp-client.js';
+import { callTool, toolCall } from '../support/mrtr-client.js';
+import { parseAnswer, type WireAnswer } from '../support/raw-exchange.js';
+import { portOf } from '../support/raw-http.js';
+import { TEST_ADAPTER, type TestApp } from '../support/test-app.js';
+import { conformingHeaders } from './arbitraries.js';
+import { caseBytes, listedTools } from './fuzz-support.js';
+
+/** Short bounds, so a stalled read or write ends within a test: no byte of a body for 250 ms, of an answer for 500 ms. */
+const BOUNDS = { bodyReadTimeoutMs: 250, writeStallTimeoutMs: 500 };
+
+/** The sample app with its resolved module options adjusted (`writeStallTimeoutMs`: the bound on a client that stops reading). */
+async function startSample(bounds: Record<string, number>): Promise<TestApp> {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(MCP_OPTIONS)
+    .useFactory({ factory: (raw: unknown, path: string) => ({ ...resolveOptions(raw, path), ...bounds }), inject: [MCP_MODULE_OPTIONS, MCP_MOUNT_PATH] })
+    .compile();
+  const options = { logger: false as const, forceCloseConnections: true };
+  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), options) : moduleRef.createNestApplication(options);
+  await app.listen(0, '127.0.0.1');
+  return { app, server: app.getHttpServer() as Server, close: () => app.close() };
+}
+
+/** A raw client: its socket, everything received, and whether the server closed the connection. */
+interface RawClient {
+  socket: Socket;
+  received: () => Buffer;
+  closed: Promise<void>;
+}
+
+/** Connects; `paused`: a client that never reads (the kernel buffers fill, then the server holds the rest). */
+async function open(server: Server, paused = false): Promise<RawClient> {
+  const socket = connect(portOf(server), '127.0.0.1');
+  const chunks: Buffer[] = [];
+  if (paused) socket.pause();
+  else socket.on('data', (chunk) => chunks.push(chunk));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return { socket, received: () => Buffer.concat(chunks), closed };
+}
+
+/** The bytes of a conforming request for a body. */
+const requestOf = (body: Record<string, unknown>) => caseBytes({ headers: conformingHeaders(body), body: Buffer.from(JSON.stringify(body)) });
+
+/** Writes the head at once, then the body one byte every `gapMs`, `stopAfter` bytes at most; resolves once written. */
+async function drip(client: RawClient, bytes: Buffer, gapMs: number, stopAfter = Infinity): Promise<void> {
+  const bodyAt = bytes.indexOf('\r\n\r\n') + 4;
+  client.socket.write(bytes.subarray(0, bodyAt));
+  for (let i = bodyAt; i < bytes.length && i - bodyAt < stopAfter; i++) {
+    await sleep(gapMs);
+    if (client.socket.destroyed) return;
+    client.socket.write(bytes.subarray(i, i + 1));
+  }
+}
+
+/** Resolves with `promise`, or rejects naming `what` after `ms`: a generous bound, so a hang fails with a reason. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The server side of each connection, by the client's port: what the server holds for a client. */
+function serverSockets(server: Server): Map<number, Socket> {
+  const sockets = new Map<number, Socket>();
+  server.on('connection', (socket: Socket) => sockets.set(socket.remotePort!, socket));
+  return sockets;
+}
+
+/** Resolves with the answer once all of it (by its framing) has arrived. */
+async function answered(client: RawClient): Promise<WireAnswer> {
+  for (;;) {
+    try {
+      return parseAnswer(client.received());
+    } catch {
+      await sleep(25);
+    }
+  }
+}
+
+/** Resolves with the next message published on a telemetry channel. */
+function nextEvent(channel: McpChannel): Promise<unknown> {
+  return new Promise((resolve) => {
+    const handler = (message: unknown) => {
+      diagnosticsChannel.unsubscribe(channel, handler);
+      resolve(message);
+    };
+    diagnosticsChannel.subscribe(channel, handler);
+  });
+}
+
+/** Polls until `done()` or `ms` passed; returns whether it held. */
+async function eventually(ms: number, done: () => boolean): Promise<boolean> {
+  for (const deadline = Date.now() + ms; !done() && Date.now() < deadline;) await sleep(25);
+  return done();
+}
+
+const LIST = () => rpc('tools/list');
+
+describe('slow and broken clients', () => {
+  let t: TestApp;
+  let tools: string[];
+  let held: Map<number, Socket>;
+  beforeAll(async () => {
+    t = await startSample(BOUNDS);
+    held = serverSockets(t.server);
+    tools = await listedTools(t.server);
+  });
+  afterAll(() => t?.close());
+
+  /** tools/list answered correctly: 200, the sample's tools. */
+  const expectToolList = (raw: Buffer) => {
+    const answer = parseAnswer(raw);
+    expect({ status: answer.status, tools: JSON.parse(answer.body.toString()).result?.tools?.map((tool: { name: string }) => tool.name) }).toEqual({ status: 200, tools });
+  };
+
+  it('answers a body dripped a byte at a time, each byte within the read timeout, however long the whole body takes', async () => {
+    const client = await open(t.server);
+    const bytes = requestOf(LIST());
+    const started = Date.now();
+    await drip(client, bytes, 15);
+    await within(10_000, 'the answer to the dripped body', client.closed);
+    expect(Date.now() - started).toBeGreaterThan(BOUNDS.bodyReadTimeoutMs * 4); // the whole drip outlasted the read timeout
+    expectToolList(client.received());
+  }, 30_000);
+
+  it('refuses a body that stops arriving with 408 (the table) once the read timeout passes', async () => {
+    const client = await open(t.server);
+    await drip(client, requestOf(LIST()), 10, 20);
+    const answer = await within(10_000, 'the 408 to a stalled body', answered(client));
+    client.socket.destroy();
+    expect({ status: answer.status, error: JSON.parse(answer.body.toString()).error?.code }).toEqual({ status: 408, error: -32600 });
+  }, 30_000);
+
+  it('frees a connection whose client drops mid-body, with no fault, and keeps serving', async () => {
+    const events = await recordEvents(['mcp:method:error', 'mcp:tool:start'], async () => {
+      const client = await open(t.server);
+      await drip(client, requestOf(toolCall('echo', { text: 'x'.repeat(5_000) })), 1, 40);
+      const port = client.socket.localPort!;
+      client.socket.destroy();
+      expect(await eventually(10_000, () => held.get(port)?.destroyed === true)).toBe(true);
+    });
+    expect(events).toEqual([]);
+    expectToolList(await toolsListOver(t.server));
+  }, 30_000);
+
+  it('cancels a progress stream whose client drops after the first event, and keeps serving', async () => {
+    const events = await recordEvents(['mcp:request:cancelled', 'mcp:method:error'], async () => {
+      const client = await open(t.server);
+      client.socket.write(requestOf(toolCall('reindex_notes', {}, { meta: { progressToken: 'drop-me' } })));
+      expect(await eventually(10_000, () => client.received().includes('notifications/progress'))).toBe(true);
+      const cancelled = nextEvent('mcp:request:cancelled');
+      client.socket.destroy();
+      await within(10_000, 'the cancellation', cancelled);
+    });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:request:cancelled']);
+    expect(events[0]!.message).toEqual({ method: 'tools/call' });
+    expectToolList(await toolsListOver(t.server));
+  }, 30_000);
+
+  it('answers a normal client correctly while 20 clients drip their bodies, and then answers them all', async () => {
+    const drippers = await Promise.all(Array.from({ length: 20 }, () => open(t.server)));
+    let dripping = drippers.length;
+    const dripped = Promise.all(drippers.map((client) => drip(client, requestOf(LIST()), 10).then(() => client.closed.then(() => dripping--))));
+    await sleep(100);
+    for (const text of ['one', 'two', 'three', 'four', 'five']) {
+      const res = await callTool(t.server, 'echo', { text });
+      expect({ status: res.status, content: res.body.result?.content }).toEqual({ status: 200, content: [{ type: 'text', text }] });
+    }
+    expect(dripping).toBe(drippers.length); // the normal client did not wait for the slow ones
+    await within(30_000, 'the dripped bodies', dripped);
+    for (const client of drippers) expectToolList(client.received());
+  }, 60_000);
+
+  it('disconnects clients that never read a large answer (JSON or SSE) while a normal client is served', async () => {
+    // Three stored 3 MB tasks make tasks/list a 9 MB answer; a 3 MB progress token, a 3 MB SSE event.
+    for (let i = 0; i < 3; i++) expect((await callTool(t.server, 'tasks', { action: 'create', data: { title: `${i}`.repeat(3_000_000) } })).status).toBe(200);
+    const requests = [
+      ...Array.from({ length: 5 }, () => toolCall('tasks', { action: 'list', data: { limit: 100 } })),
+      toolCall('reindex_notes', {}, { meta: { progressToken: 'p'.repeat(3_000_000) } }),
+    ];
+    const readers = await Promise.all(requests.map(() => open(t.server, true)));
+    readers.forEach((client, i) => client.socket.write(requestOf(requests[i]!)));
+    const sides = readers.map(({ socket }) => socket.localPort!).map((port) => () => held.get(port));
+    const res = await callTool(t.server, 'echo', { text: 'still here' });
+    expect(res.body.result?.content).toEqual([{ type: 'text', text: 'still here' }]);
+    // Each answer outgrows what loopback buffers absorb: the server holds the rest until it closes the connection.
+    const closed = () => sides.map((side) => side()?.destroyed === true);
+    await eventually(10_000, () => closed().every(Boolean));
+    expect(closed()).toEqual(readers.map(() => true));
+    for (const client of readers) client.socket.destroy();
+  }, 60_000);
+});
+
+/** tools/list over a fresh raw connection: what the server wrote. */
+async function toolsListOver(server: Server): Promise<Buffer> {
+  const client = await open(server);
+  client.socket.write(requestOf(LIST()));
+  await within(10_000, 'tools/list', client.closed);
+  return client.received();
+}
