@@ -1,0 +1,153 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+
+import {
+  MCP_CHANNELS,
+  McpAuthDecision,
+  McpResource,
+  McpTool,
+  type McpChannel,
+  type McpContext,
+  type McpPlainTool,
+  type McpResourceHandler,
+  type McpTelemetryEvents,
+} from '../../lib/index.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
+import { callTool as callRound } from '../support/mrtr-client.js';
+import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { callTool } from '../support/tool-call.js';
+
+const STALL_MS = 300;
+
+@McpTool({ name: 'boom', description: 'Throws.', inputSchema: { type: 'object', properties: {} } })
+class BoomTool implements McpPlainTool {
+  run(): string {
+    throw new RangeError('boom');
+  }
+}
+
+@McpTool({ name: 'slow', description: 'Answers after its signal aborts, or two seconds.', inputSchema: { type: 'object', properties: {} } })
+class SlowTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext): Promise<string> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve('late'), 2000);
+      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve('aborted')));
+    });
+  }
+}
+
+@McpTool({ name: 'big', description: 'Answers with 24 MB.', inputSchema: { type: 'object', properties: {} } })
+class BigTool implements McpPlainTool {
+  run(): string {
+    return 'x'.repeat(24 * 1024 * 1024);
+  }
+}
+
+@McpResource({ uri: 'sweep://broken', name: 'broken' })
+class BrokenResource implements McpResourceHandler {
+  read(): string {
+    throw new Error('the store is down');
+  }
+}
+
+/** Sends a request on a raw socket that never reads its answer. */
+async function neverRead(server: http.Server, body: Record<string, unknown>): Promise<void> {
+  const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  socket.pause();
+  const text = JSON.stringify(body);
+  const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
+  socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`);
+  socket.on('error', () => undefined);
+  setTimeout(() => socket.destroy(), 10_000).unref();
+}
+
+/** Sends a request and closes the connection before the answer. */
+function closeEarly(server: http.Server, body: Record<string, unknown>): void {
+  const req = http.request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) });
+  req.on('error', () => undefined);
+  req.end(JSON.stringify(body));
+  setTimeout(() => req.destroy(), 100);
+}
+
+type Scenario = (t: TestApp) => Promise<unknown> | void;
+
+/** One scenario per telemetry channel, over real HTTP: a new channel fails to compile here until it has one. */
+const SCENARIOS = {
+  'mcp:wire:reject': (t) => post(t.server, '{"jsonrpc":', { 'mcp-method': 'tools/list' }),
+  'mcp:wire:fallthrough': (t) => request(t.server).get('/mcp'),
+  'mcp:method:error': (t) => post(t.server, rpc('resources/read', { uri: 'sweep://broken' })),
+  'mcp:auth:error': (t) => post(t.server, rpc('server/discover'), { 'x-sweep-auth': 'throw' }),
+  'mcp:tool:start': (t) => callTool(t.server, 'echo', { text: 'a' }),
+  'mcp:tool:stop': (t) => callTool(t.server, 'echo', { text: 'a' }),
+  'mcp:tool:error': (t) => callTool(t.server, 'boom', {}),
+  'mcp:help:called': (t) => callTool(t.server, 'help', { tool: 'echo' }),
+  'mcp:mrtr:input_required': (t) => callRound(t.server, 'confirm_delete', { file: 'a.txt' }),
+  'mcp:request:cancelled': (t) => closeEarly(t.server, rpc('tools/call', { name: 'slow', arguments: {} })),
+  'mcp:answer:stalled': (t) => neverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} })),
+} satisfies Record<McpChannel, Scenario>;
+
+/** The message keys the README's telemetry table promises per channel: required, and optional (`key?`). */
+const PROMISED = new Map<string, { required: string[]; optional: string[] }>();
+for (const [, names, shapes] of readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+  .split('## Telemetry')[1]!
+  .matchAll(/^\|\s*(`mcp:[^|]+)\|[^|]+\|\s*(`\{[^|]+)\|$/gm)) {
+  const channels = [...names!.matchAll(/`(mcp:[a-z_:]+)`/g)].map((m) => m[1]!);
+  const objects = [...shapes!.matchAll(/`\{([^}]*)\}`/g)].map((m) => m[1]!.split(',').map((key) => key.trim()));
+  channels.forEach((channel, i) => {
+    const keys = objects[i] ?? [];
+    PROMISED.set(channel, { required: keys.filter((k) => !k.endsWith('?')), optional: keys.filter((k) => k.endsWith('?')).map((k) => k.slice(0, -1)) });
+  });
+}
+
+/** The next message published on a channel. */
+function nextEvent<C extends McpChannel>(channel: C, timeoutMs: number): Promise<McpTelemetryEvents[C]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (diagnosticsChannel.unsubscribe(channel, heard), reject(new Error(`nothing on ${channel} in ${timeoutMs} ms`))), timeoutMs);
+    function heard(message: unknown): void {
+      clearTimeout(timer);
+      diagnosticsChannel.unsubscribe(channel, heard);
+      resolve(message as McpTelemetryEvents[C]);
+    }
+    diagnosticsChannel.subscribe(channel, heard);
+  });
+}
+
+describe('telemetry channel sweep: every channel is published, in the shape the README documents', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool, BoomTool, SlowTool, BigTool, BrokenResource, ConfirmDeleteTool],
+      options: {
+        writeStallTimeoutMs: STALL_MS,
+        auth: {
+          authenticate: (req) => {
+            if (req.headers['x-sweep-auth'] === 'throw') throw new Error('the identity provider is down');
+            return McpAuthDecision.allow({ subject: 'sweeper' });
+          },
+        },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('has one scenario per channel and one README row per channel', () => {
+    expect(Object.keys(SCENARIOS).sort()).toEqual([...MCP_CHANNELS].sort());
+    expect([...PROMISED.keys()].sort()).toEqual([...MCP_CHANNELS].sort());
+  });
+
+  it.each([...MCP_CHANNELS])('%s', async (channel) => {
+    const heard = nextEvent(channel, 10_000);
+    await SCENARIOS[channel](t);
+    const message = (await heard) as unknown as Record<string, unknown>;
+    const { required, optional } = PROMISED.get(channel)!;
+    for (const key of required) expect(message).toHaveProperty(key);
+    expect(Object.keys(message).filter((key) => !required.includes(key) && !optional.includes(key))).toEqual([]);
+  }, 20_000);
+});
