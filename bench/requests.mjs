@@ -1,9 +1,9 @@
 // The workloads: the requests a client sends (bodies and headers of a 2026-07-28 client, and of a 2025-11-25 one
 // for the legacy workload), what a correct answer is, and the request list autocannon cycles through.
-// The texts the tools answer come from the compiled shared data (bench/shared/bench-data.ts), so build first.
+// The texts the tools answer come from the compiled common data (bench/common/bench-data.ts), so build first.
 import { readFileSync } from 'node:fs';
 
-import { ECHO_TEXT, PROGRESS_DONE_TEXT, PROGRESS_STEPS, VALID_TEXT } from '../dist-bench/bench/shared/bench-data.js';
+import { ECHO_TEXT, PROGRESS_DONE_TEXT, PROGRESS_STEPS, VALID_TEXT } from '../dist-bench/bench/common/bench-data.js';
 
 /** The modern protocol revision, and the legacy one of the legacy workload. */
 export const MODERN_VERSION = '2026-07-28';

@@ -50,7 +50,7 @@ else run('npm', ['run', 'build']);
 run('rm', ['-rf', 'dist-bench']);
 run('npx', ['tsc', '-p', 'bench/tsconfig.json']);
 
-// The workloads need the compiled shared data, so they are loaded only now.
+// The workloads need the compiled common data, so they are loaded only now.
 const { ID_PLACEHOLDER, WORKLOADS, messagesOf } = await import('./requests.mjs');
 
 // 2. Pinning: the server on core 1, the load generator (and this orchestrator) on core 0.

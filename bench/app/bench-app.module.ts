@@ -2,7 +2,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
 
-import { fillerCount } from '../shared/bench-data.js';
+import { fillerCount } from '../common/bench-data.js';
 import { BENCH_TOOLS, fillerTools, generatedActionTools } from './tools.js';
 
 /** Which tools the bench app registers besides {@link BENCH_TOOLS}. */

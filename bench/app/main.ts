@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 
-import { serverEnv } from '../shared/bench-data.js';
+import { serverEnv } from '../common/bench-data.js';
 import { benchAppModule } from './bench-app.module.js';
 
 /** Builds the app the way a consumer would (defaults, logger off) and listens. */

@@ -2,7 +2,7 @@
 import type { Type } from '@nestjs/common';
 import { McpAction, McpTool, type McpActionSchema, type McpContext, type McpPlainTool } from 'nest-mcp';
 
-import { ECHO_INPUT_SCHEMA, PROGRESS_DONE_TEXT, PROGRESS_STEPS, VALID_TEXT, VALIDATE_INPUT_SCHEMA, fillerToolDefinitions } from '../shared/bench-data.js';
+import { ECHO_INPUT_SCHEMA, PROGRESS_DONE_TEXT, PROGRESS_STEPS, VALID_TEXT, VALIDATE_INPUT_SCHEMA, fillerToolDefinitions } from '../common/bench-data.js';
 
 /** `echo` as a plain tool: answers its `text` as text content. */
 @McpTool({ name: 'echo', description: 'Echoes the given text back.', inputSchema: ECHO_INPUT_SCHEMA })

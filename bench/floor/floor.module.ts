@@ -1,7 +1,7 @@
 // The floor: a bare Nest 12 `@Post('mcp')` route answering a fixed JSON-RPC result, no MCP layer at all.
 import { Body, Controller, HttpCode, Module, Post, type DynamicModule } from '@nestjs/common';
 
-import { ECHO_INPUT_SCHEMA, ECHO_TEXT, PROGRESS_DONE_TEXT, VALID_TEXT, VALIDATE_INPUT_SCHEMA, fillerCount, fillerToolDefinitions } from '../shared/bench-data.js';
+import { ECHO_INPUT_SCHEMA, ECHO_TEXT, PROGRESS_DONE_TEXT, VALID_TEXT, VALIDATE_INPUT_SCHEMA, fillerCount, fillerToolDefinitions } from '../common/bench-data.js';
 
 /** The parts of a JSON-RPC request the floor reads to pick its fixed answer. */
 interface FloorRequest {

@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 
-import { serverEnv } from '../shared/bench-data.js';
+import { serverEnv } from '../common/bench-data.js';
 import { floorModule } from './floor.module.js';
 
 /** Builds the floor with Nest's defaults (its JSON body parser on, logger off) and listens. */

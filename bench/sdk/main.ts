@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 
-import { ECHO_INPUT_SCHEMA, VALID_TEXT, VALIDATE_INPUT_SCHEMA, fillerCount, fillerToolDefinitions, serverEnv } from '../shared/bench-data.js';
+import { ECHO_INPUT_SCHEMA, VALID_TEXT, VALIDATE_INPUT_SCHEMA, fillerCount, fillerToolDefinitions, serverEnv } from '../common/bench-data.js';
 
 const env = serverEnv();
 
