@@ -21,7 +21,10 @@ export const floors = [
     paths: ['lib/index.ts', 'lib/mcp.module.ts', 'lib/mcp.module-definition.ts', 'lib/mcp.controller.ts', 'lib/mount-on-host.ts', 'lib/post-chain.ts'],
   },
   { name: 'F1 (methods)', paths: ['lib/methods'] },
-  { name: 'F2 (mrtr, context, tools, resources, prompts, completion, subscriptions)', paths: ['lib/mrtr', 'lib/context', 'lib/tools', 'lib/resources', 'lib/prompts', 'lib/completion', 'lib/subscriptions'] },
+  {
+    name: 'F2 (mrtr, context, tools, resources, prompts, completion, subscriptions)',
+    paths: ['lib/mrtr', 'lib/context', 'lib/tools', 'lib/resources', 'lib/prompts', 'lib/completion', 'lib/subscriptions'],
+  },
   { name: 'F3 (response)', paths: ['lib/response'] },
   { name: 'F4 (protocol)', paths: ['lib/protocol'] },
   { name: 'F5 (wire)', paths: ['lib/wire'] },

@@ -108,7 +108,9 @@ const below = (req: unknown, res: unknown) => fallthrough(req, res, 404);
 function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
   if (!Array.isArray(stack)) return;
-  const mountRoutes = stack.filter((layer) => layer.route?.stack?.some((entry) => typeof entry.handle === 'function' && Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) === true));
+  const mountRoutes = stack.filter((layer) =>
+    layer.route?.stack?.some((entry) => typeof entry.handle === 'function' && Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) === true),
+  );
   const use = app.use as (path: string, handler: Handle) => void;
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.

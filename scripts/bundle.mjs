@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const out = process.argv[2] ?? 'dist';
-await build({ entryPoints: [join(out, 'index.js')], bundle: true, format: 'esm', platform: 'node', packages: 'external', outfile: join(out, 'bundle', 'index.js'), logLevel: 'warning' });
+await build({
+  entryPoints: [join(out, 'index.js')],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  packages: 'external',
+  outfile: join(out, 'bundle', 'index.js'),
+  logLevel: 'warning',
+});
 for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
   if (file.endsWith('.js') && !file.startsWith('bundle') && !file.startsWith('schema')) rmSync(join(out, file));
 }

@@ -35,7 +35,8 @@ function hashCanonical(hash: Hash, root: unknown): void {
         stack.push(entries[i]![1], new Key(entries[i]![0]));
         if (i > 0) stack.push(COMMA);
       }
-    } else if (typeof item === 'number' && !Number.isFinite(item)) hash.update(String(item)); // 1e400 parses to Infinity: not null
+    } else if (typeof item === 'number' && !Number.isFinite(item))
+      hash.update(String(item)); // 1e400 parses to Infinity: not null
     else hash.update(JSON.stringify(item) ?? 'null');
   }
 }

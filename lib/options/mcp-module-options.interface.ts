@@ -180,7 +180,10 @@ export interface McpLegacyInputRequestOptions {
 /** The options with every default applied (injected as `MCP_OPTIONS`); what the library reads after module init. @publicApi */
 export interface McpResolvedOptions extends Readonly<
   Required<
-    Omit<McpModuleOptions, 'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions' | 'serves'>
+    Omit<
+      McpModuleOptions,
+      'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions' | 'serves'
+    >
   >
 > {
   readonly path: string;

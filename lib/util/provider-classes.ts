@@ -9,7 +9,9 @@ export type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[numbe
  * Every provider with the class its decorators sit on: its own class, or for a value or factory provider its
  * instance's. An alias (`useExisting`) is skipped: its instance is found under its own token.
  */
-export function* providerClasses(discovery: DiscoveryService): Generator<{ readonly metatype: abstract new (...args: never[]) => unknown; readonly wrapper: ProviderWrapper }> {
+export function* providerClasses(
+  discovery: DiscoveryService,
+): Generator<{ readonly metatype: abstract new (...args: never[]) => unknown; readonly wrapper: ProviderWrapper }> {
   for (const wrapper of discovery.getProviders()) {
     if (wrapper.isAlias) continue;
     const metatype = wrapper.isNotMetatype ? (wrapper.instance as { constructor?: unknown } | null | undefined)?.constructor : wrapper.metatype;

@@ -11,8 +11,7 @@ const HUGE = 'x'.repeat(200_000);
 /** The sample's tools under hostile arguments: no prototype lookups, nothing echoed unbounded. */
 describe('the sample tools, given hostile arguments', () => {
   const server = useSampleApp();
-  const weather = (region: string, headerValue = region) =>
-    post(server(), rpc('tools/call', { name: 'weather', arguments: { region } }), { 'mcp-param-region': headerValue });
+  const weather = (region: string, headerValue = region) => post(server(), rpc('tools/call', { name: 'weather', arguments: { region } }), { 'mcp-param-region': headerValue });
 
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('finds no weather for the region %p (no Object.prototype member leaks out)', async (region) => {
     const res = await weather(region);

@@ -66,7 +66,12 @@ describe('the sample app: notes as resources, the review_note prompt, completion
     try {
       expect(await listener.nth(1)).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
       const first = await callTool(server(), 'delete_note', { title: 'todo' });
-      await callTool(server(), 'delete_note', { title: 'todo' }, { inputResponses: { confirm_delete: accept({ confirm: true }) }, requestState: first.body.result.requestState });
+      await callTool(
+        server(),
+        'delete_note',
+        { title: 'todo' },
+        { inputResponses: { confirm_delete: accept({ confirm: true }) }, requestState: first.body.result.requestState },
+      );
       expect(await listener.nth(2)).toMatchObject({
         method: 'notifications/resources/updated',
         params: { uri: 'notes://notes/todo', _meta: { 'io.modelcontextprotocol/subscriptionId': 'watch-todo' } },

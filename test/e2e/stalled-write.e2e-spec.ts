@@ -87,7 +87,11 @@ describe('a client that stops reading its answer', () => {
       setTimeout(() => socket.resume(), 20);
     });
     socket.resume();
-    await waitUntil(() => received > ANSWER_CHARS, () => socket.destroyed, 25_000);
+    await waitUntil(
+      () => received > ANSWER_CHARS,
+      () => socket.destroyed,
+      25_000,
+    );
     socket.destroy();
     expect(received).toBeGreaterThan(ANSWER_CHARS);
   }, 30_000);

@@ -84,4 +84,3 @@ export function listen(server: http.Server, notifications: unknown, id: string |
     req.end(JSON.stringify(body));
   });
 }
-

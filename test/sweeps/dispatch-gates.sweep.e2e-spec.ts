@@ -35,7 +35,9 @@ const MISTAKES = {
  * The gate order docs/tools.md promises (its numbered table), read from there, not from DISPATCH_GATES: a gate
  * moved in the code alone fails a cell.
  */
-const DOCUMENTED = [...readFileSync(new URL('../../docs/tools.md', import.meta.url), 'utf8').matchAll(/^\|\s*\d+\s*\|\s*`([a-z_]+)`\s*\|/gm)].map(([, gate]) => gate as DispatchGate);
+const DOCUMENTED = [...readFileSync(new URL('../../docs/tools.md', import.meta.url), 'utf8').matchAll(/^\|\s*\d+\s*\|\s*`([a-z_]+)`\s*\|/gm)].map(
+  ([, gate]) => gate as DispatchGate,
+);
 
 /**
  * The cell of gate i: the call carrying the mistakes of gate i and of every gate after it, applied last gate

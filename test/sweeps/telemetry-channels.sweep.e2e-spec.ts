@@ -142,12 +142,16 @@ describe('telemetry channel sweep: every channel is published, in the shape the 
     expect([...PROMISED.keys()].sort()).toEqual([...MCP_CHANNELS].sort());
   });
 
-  it.each([...MCP_CHANNELS])('%s', async (channel) => {
-    const heard = nextEvent(channel, 10_000);
-    await SCENARIOS[channel](t);
-    const message = (await heard) as unknown as Record<string, unknown>;
-    const { required, optional } = PROMISED.get(channel)!;
-    for (const key of required) expect(message).toHaveProperty(key);
-    expect(Object.keys(message).filter((key) => !required.includes(key) && !optional.includes(key))).toEqual([]);
-  }, 20_000);
+  it.each([...MCP_CHANNELS])(
+    '%s',
+    async (channel) => {
+      const heard = nextEvent(channel, 10_000);
+      await SCENARIOS[channel](t);
+      const message = (await heard) as unknown as Record<string, unknown>;
+      const { required, optional } = PROMISED.get(channel)!;
+      for (const key of required) expect(message).toHaveProperty(key);
+      expect(Object.keys(message).filter((key) => !required.includes(key) && !optional.includes(key))).toEqual([]);
+    },
+    20_000,
+  );
 });

@@ -25,7 +25,11 @@ describe('the precompiled validators in lib/schema', () => {
     expect(await readFile(new URL(`${name}.validators.d.ts`, schemaDir), 'utf8')).toBe(declarations);
   });
 
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   const messages: [string, string, unknown][] = [
     ['a valid call', 'CallToolRequest', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' }, _meta: meta } }],
     ['a call without a name or _meta', 'CallToolRequest', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }],
