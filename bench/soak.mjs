@@ -18,8 +18,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+
+import { freePort } from './free-port.mjs';
 
 const SAMPLE_MAIN = process.env.SOAK_SAMPLE_MAIN || fileURLToPath(new URL('../dist-sample/sample/src/main.js', import.meta.url));
 const SERVER = fileURLToPath(new URL('./soak-server.mjs', import.meta.url));
@@ -354,17 +355,6 @@ const breakdown = (map) =>
 
 // ---------------------------------------------------------------------------------------------------------------
 // The server.
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The server's resident set, in bytes, from /proc/<pid>/status (VmRSS); NaN off Linux. */
 function rssOf(pid) {
