@@ -223,6 +223,15 @@ describe('method routing', () => {
     expect(res.body.error.code).toBe(-32601);
   });
 
+  it('refuses "arguments": null (not an object) with 400 + -32602, and reads absent arguments as {}', async () => {
+    const refused = await post(t.server, rpc('tools/call', { name: 'echo', arguments: null }, 'n'));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ id: 'n', error: { code: -32602 } });
+    expect(refused.body.error.data.errors[0].location).toBe('/params/arguments');
+    const absent = await post(t.server, rpc('tools/call', { name: 'echo' }, 'a'));
+    expect(absent.status).toBe(200);
+  });
+
   it('answers params that break the method schema with -32602 and a distilled error', async () => {
     const res = await post(t.server, rpc('tools/call', { arguments: {} }, 'p'), { 'mcp-name': null });
     expect(res.status).toBe(400);

@@ -105,4 +105,12 @@ describe('a CommonJS app using the packed package', () => {
     },
     120_000,
   );
+
+  it('type-checks under moduleResolution bundler (an app whose bundler resolves the package)', async () => {
+    const config = tsconfig('nodenext');
+    const bundler = { ...config, compilerOptions: { ...config.compilerOptions, module: 'preserve', moduleResolution: 'bundler', noEmit: true } };
+    await writeFile(path.join(dir, 'tsconfig.bundler.json'), JSON.stringify(bundler));
+    const { stdout } = await run(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], { cwd: dir, timeout: 120_000 });
+    expect(stdout).toBe('');
+  }, 120_000);
 });
