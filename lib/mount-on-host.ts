@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Injectable, SetMetadata, applyDecorators, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
+import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { fallthrough } from './response/fallthrough.js';
 
 /**
@@ -39,7 +40,7 @@ interface HostState {
 type Handle = (req: IncomingMessage, res: unknown, next: (err?: unknown) => void) => unknown;
 interface ExpressLayer {
   handle?: Handle;
-  route?: { path?: unknown; stack?: { handle?: unknown }[] };
+  route?: { path?: unknown; methods?: Record<string, boolean>; stack?: { handle?: unknown }[] };
   match(path: string): boolean;
 }
 interface FastifyRouteOptions {
@@ -111,6 +112,10 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const mountRoutes = stack.filter((layer) =>
     layer.route?.stack?.some((entry) => typeof entry.handle === 'function' && Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) === true),
   );
+  // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself).
+  const posts = mountRoutes.filter((layer) => layer.route?.methods?.post).map((layer) => String(layer.route!.path));
+  const twice = posts.find((path, i) => posts.indexOf(path) !== i);
+  if (twice !== undefined) throw new McpConfigurationError(`path "${twice}"`, 'is mounted twice: give each McpModule.forRoot its own path');
   const use = app.use as (path: string, handler: Handle) => void;
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.

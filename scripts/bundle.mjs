@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const out = process.argv[2] ?? 'dist';
+// keepNames: classes keep the names they are written with (Nest names providers and modules by them in errors and logs).
 await build({
   entryPoints: [join(out, 'index.js')],
   bundle: true,
   format: 'esm',
   platform: 'node',
   packages: 'external',
+  keepNames: true,
   outfile: join(out, 'bundle', 'index.js'),
   logLevel: 'warning',
 });

@@ -33,8 +33,14 @@ export interface McpContextInit {
   readonly progress?: ProgressReporter;
 }
 
-/** The host framework's request as `McpContext.request` types it by default: a Node request with whatever the host's guards added. @publicApi */
-export type McpHostRequest = IncomingMessage & { readonly [key: string]: unknown };
+/**
+ * The host framework's request as `McpContext.request` types it by default: a Node request with whatever the host's
+ * guards added. Its index signature is `any` so that a handler typing its context `McpContext<Request>` (Express)
+ * or `McpContext<FastifyRequest>` still implements the handler interfaces, whose contexts use this default.
+ * @publicApi
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type McpHostRequest = IncomingMessage & { readonly [key: string]: any };
 
 const noRound = (what: string) => rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 

@@ -1,13 +1,18 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 
-import { readableId, requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { readableId, requestRecord, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { DEFAULT_BODY_READ_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_BODY_VALUES } from '../options/resolve-options.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
+import { JsonValueCounter } from '../protocol/json-values.js';
+import { readBody } from '../protocol/read-body.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
@@ -21,13 +26,16 @@ import { sendAnswer } from './answer-stream.js';
  * - rejection: status and code from `REJECTION_TABLE`; records the mark, emits one `mcp:wire:reject`;
  * - method error (`McpMethodError`): its code, data and status;
  * - auth-provider fault: 500 + -32603 (its `mcp:auth:error` was emitted where it was caught);
- * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect;
+ * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect, with the request's id
+ *   (a body nobody read yet is read, within the mount's bounds, to find it);
  * - anything else, including a method error that cannot be sent as is (code not emittable, no HTTP status, data
  *   JSON cannot carry): 500 + -32603 naming only the method, never the fault; one `mcp:method:error`, bounded.
  * @publicApi
  */
 @Catch()
 export class McpExceptionFilter implements ExceptionFilter {
+  constructor(@Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions) {}
+
   catch(thrown: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = nodeRequest(http.getRequest());
@@ -35,11 +43,35 @@ export class McpExceptionFilter implements ExceptionFilter {
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
+    if (record.id === undefined && isHostRefusal(thrown) && unread(req)) {
+      // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
+      void this.idInBody(req).then((id) => {
+        record.id = id;
+        this.send(thrown, res, record);
+      });
+      return;
+    }
+    this.send(thrown, res, record);
+  }
+
+  private send(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
     try {
       this.answer(thrown, res, record);
     } catch (fault) {
       // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
       this.contain(fault, res, record);
+    }
+  }
+
+  /** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */
+  private async idInBody(req: IncomingMessage): Promise<JsonRpcId | undefined> {
+    const maxBytes = this.options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const counter = new JsonValueCounter(this.options?.maxBodyValues ?? DEFAULT_MAX_BODY_VALUES);
+    try {
+      const bytes = await readBody(req, maxBytes, this.options?.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS, counter);
+      return readableId(JSON.parse(bytes.toString('utf8')));
+    } catch {
+      return undefined;
     }
   }
 
@@ -91,6 +123,12 @@ export class McpExceptionFilter implements ExceptionFilter {
     sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
 }
+
+/** A refusal by the host (its global guard, a throttler), not by the mount's own POST chain. */
+const isHostRefusal = (thrown: unknown): boolean => thrown instanceof HttpException && !isRejection(thrown);
+
+/** Whether nobody has started reading a request's body. */
+const unread = (req: IncomingMessage): boolean => !req.readableEnded && req.readableFlowing === null;
 
 /** Whether a value is an HTTP status code Node can send. */
 const isHttpStatus = (status: unknown): status is number => Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599;

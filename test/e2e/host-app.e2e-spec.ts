@@ -15,6 +15,7 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { Request } from 'express';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -35,7 +36,8 @@ class ApiKeyGuard implements CanActivate {
 /** A tool reading what the host's guard put on the request. */
 @McpTool({ name: 'whoami', description: 'Says who the host says the caller is.', inputSchema: { type: 'object', properties: {} } })
 class WhoAmITool implements McpPlainTool {
-  run(_args: unknown, ctx: McpContext<IncomingMessage & { user?: { name: string } }>) {
+  // Typed with Express's own Request (an interface, as a Nest app types it): it must still implement McpPlainTool.
+  run(_args: unknown, ctx: McpContext<Request & { user?: { name: string } }>) {
     return `You are ${ctx.request.user?.name ?? 'nobody'}.`;
   }
 }
@@ -122,10 +124,19 @@ describe('a host app with a global prefix, its own global guard and filter, and 
     expect(res.text).toBe('Not Found\n');
   });
 
-  it("answers the host guard's refusal in the JSON-RPC dialect; the body is not read, so no id is known", async () => {
+  it("answers the host guard's refusal in the JSON-RPC dialect, with the request's id", async () => {
     const res = await post(t.server, rpc('tools/list', {}, 'host-7'), {}, MCP);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'an API key is required' } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 'host-7', error: { code: -32600, message: 'an API key is required' } });
+  });
+
+  it("answers the host guard's refusal without an id when the body holds none, or is past the mount's bounds", async () => {
+    const garbled = await post(t.server, '{"jsonrpc":', { 'content-type': 'application/json' }, MCP);
+    expect(garbled.status).toBe(401);
+    expect(garbled.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'an API key is required' } });
+    const huge = await post(t.server, { ...rpc('tools/list', {}, 'host-8'), pad: 'x'.repeat(5 * 1024 * 1024) }, {}, MCP);
+    expect(huge.status).toBe(401);
+    expect(huge.body).not.toHaveProperty('id');
   });
 
   it("gives a tool the host's request, with what the host's guard put there (ctx.request)", async () => {

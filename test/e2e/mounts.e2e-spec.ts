@@ -82,6 +82,15 @@ describe("a mount's serves option", () => {
   });
 });
 
+describe('two mounts at one path', () => {
+  it('stops the application rather than let the first shadow the second', async () => {
+    @Module({ imports: [McpModule.forRoot({ path: 'mcp', serverInfo: { name: 'twin', version: '1.0.0' }, telemetryLogger: false })] })
+    class TwinModule {}
+    // Express: our configuration error; Fastify refuses the duplicate route itself.
+    await expect(createTestApp({ providers: [EchoTool], imports: [TwinModule] })).rejects.toThrow(/path "\/mcp": is mounted twice|already declared for route '\/mcp'/);
+  });
+});
+
 describe('a tool no mount serves', () => {
   it('stops the application, naming the tool and how to assign it', async () => {
     @Module({ providers: [OrphanTool] })
