@@ -39,8 +39,7 @@ export interface McpContextInit {
  * or `McpContext<FastifyRequest>` still implements the handler interfaces, whose contexts use this default.
  * @publicApi
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type McpHostRequest = IncomingMessage & { readonly [key: string]: any };
+export type McpHostRequest = IncomingMessage & { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const noRound = (what: string) => rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
