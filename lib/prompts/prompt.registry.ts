@@ -18,6 +18,8 @@ import type { WiredPrompt } from './wired-prompt.js';
 export class PromptRegistry implements CapabilitySource, CompletionSource {
   private readonly prompts = new Map<string, WiredPrompt>();
   private sorted: WiredPrompt[] = [];
+  /** Whether a prompt wired in so far declares a completer (`completes`, read on every request). */
+  private completesAny = false;
 
   /** Refuses a malformed name; called before a prompt is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
@@ -30,6 +32,7 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     this.checkName(prompt.name);
     if (this.prompts.has(prompt.name)) throw new McpConfigurationError(`prompt "${prompt.name}"`, 'is declared more than once (prompt names are unique in a server)');
     this.prompts.set(prompt.name, prompt);
+    this.completesAny ||= prompt.completes;
     this.sorted = [...this.prompts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
@@ -55,7 +58,7 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
 
   /** Whether any prompt argument declares a completer. */
   get completes(): boolean {
-    return this.sorted.some((prompt) => prompt.completes);
+    return this.completesAny;
   }
 
   /**

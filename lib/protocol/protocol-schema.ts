@@ -79,7 +79,7 @@ export class ProtocolSchema {
   /** Validates a value against one definition: no problems means it conforms. */
   check(definition: string, value: unknown): SchemaProblem[] {
     const { all, first } = this.compiled(definition);
-    const failed = failedCheck(all, () => first, value);
+    const failed = failedCheck(all, first, value);
     return failed ? describeSchemaErrors(failed.errors) : [];
   }
 

@@ -58,6 +58,8 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
   private readonly resources = new Map<string, WiredResource>();
   private readonly templates = new Map<string, WiredResourceTemplate>();
   private readonly names = new Map<string, string>();
+  /** Whether a template wired in so far declares a completer (`completes`, read on every request). */
+  private completesAny = false;
 
   /** Supplies a resource; refuses a URI or name already wired in. */
   wireIn(resource: WiredResource): void {
@@ -74,6 +76,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
       throw new McpConfigurationError(template.where, `uriTemplate ${JSON.stringify(template.uriTemplate)} is already declared by ${other.where} (URI templates are unique)`);
     this.claimName(template.name, template.where);
     this.templates.set(template.uriTemplate, template);
+    this.completesAny ||= template.completers.size > 0;
   }
 
   private claimName(name: string, where: string): void {
@@ -116,7 +119,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
 
   /** Whether any template declares a completer. */
   get completes(): boolean {
-    return [...this.templates.values()].some((template) => template.completers.size > 0);
+    return this.completesAny;
   }
 
   /**

@@ -33,17 +33,14 @@ export interface InvalidValues {
  * Proven by: test/tools/value-gate.spec.ts
  */
 export class ValueGate {
-  /** The first-problem validator, compiled when a value first holds too many values to describe every problem of. */
-  private validateFirst?: ValidateFunction;
-
   private constructor(
     private readonly validate: ValidateFunction,
-    private readonly compileFirst: () => ValidateFunction,
+    private readonly validateFirst: ValidateFunction,
   ) {}
 
-  /** Compiles the gate's root at module init; `where` names the declaration for a refusal. */
+  /** Compiles the gate's root at module init (twice: every problem, and the first); `where` names the declaration for a refusal. */
   static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string): ValueGate {
-    return new ValueGate(compiler.compile(root, where), () => compiler.compileFirstProblem(root));
+    return new ValueGate(compiler.compile(root, where), compiler.compileFirstProblem(root));
   }
 
   /**
@@ -51,7 +48,7 @@ export class ValueGate {
    * problem is looked for (`first_only`), so one request cannot demand seconds of CPU and a huge heap.
    */
   check(value: unknown): InvalidValues | undefined {
-    const failed = failedCheck(this.validate, () => (this.validateFirst ??= this.compileFirst()), value);
+    const failed = failedCheck(this.validate, this.validateFirst, value);
     if (!failed) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
     for (const problem of describeSchemaErrors(failed.errors)) {

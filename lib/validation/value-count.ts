@@ -29,12 +29,12 @@ export interface FailedCheck {
 }
 
 /**
- * Checks a caller-sent value with `all`, which names every problem, when it holds at most
- * {@link DETAILED_CHECK_MAX_VALUES} values; past that with `first` (built on first need), which stops at the first
- * problem. Undefined on a pass.
+ * Checks a caller-sent value: `first` decides, so a valid value is validated once and never counted; a failing one
+ * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values. Undefined on a pass.
  */
-export function failedCheck(all: ValidateFunction, first: () => ValidateFunction, value: unknown): FailedCheck | undefined {
-  if (!holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return all(value) ? undefined : { errors: all.errors ?? [], firstOnly: false };
-  const check = first();
-  return check(value) ? undefined : { errors: check.errors ?? [], firstOnly: true };
+export function failedCheck(all: ValidateFunction, first: ValidateFunction, value: unknown): FailedCheck | undefined {
+  if (first(value)) return undefined;
+  if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return { errors: first.errors ?? [], firstOnly: true };
+  all(value);
+  return { errors: all.errors ?? [], firstOnly: false };
 }
