@@ -73,8 +73,6 @@ export class AnswerStream {
 
   /** Set while something waits to be written (see {@link AnswerStream.watchWrites}). */
   private stallWatch: NodeJS.Timeout | undefined;
-  /** How many times the socket drained: each is the client taking bytes. */
-  private drains = 0;
 
   private constructor(
     private readonly res: ServerResponse,
@@ -82,7 +80,6 @@ export class AnswerStream {
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
   ) {
-    res.on('drain', () => this.drains++);
     res.once('close', () => {
       clearInterval(this.stallWatch);
       this.closed = true;
@@ -193,21 +190,20 @@ export class AnswerStream {
 
   /**
    * Bounds what a client that stops reading costs: while bytes wait to be written, every `stallMs` checks that the
-   * client took some; one that took none is disconnected (`mcp:answer:stalled`) and what waited is freed.
+   * client took some (however much more was written meanwhile); one that took none is disconnected
+   * (`mcp:answer:stalled`) and what waited is freed.
    */
   private watchWrites(): void {
-    if (this.stallWatch || this.closed) return;
-    let last = waitingBytes(this.res);
-    if (last === 0) return;
-    let lastDrains = this.drains;
+    if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
+    let taken = takenBytes(this.res);
     this.stallWatch = setInterval(() => {
       const now = waitingBytes(this.res);
-      if (now > 0 && now >= last && this.drains === lastDrains) {
+      const takenNow = takenBytes(this.res);
+      if (now > 0 && takenNow === taken) {
         publish('mcp:answer:stalled', () => ({ method: bounded(this.method), waitingBytes: now }));
         this.abandon();
       }
-      last = now;
-      lastDrains = this.drains;
+      taken = takenNow;
       if (now === 0 || this.closed) {
         clearInterval(this.stallWatch);
         this.stallWatch = undefined;
@@ -239,6 +235,11 @@ export class AnswerStream {
 function waitingBytes(res: ServerResponse): number {
   const handle = (res.socket as { _handle?: { writeQueueSize?: number } } | null)?._handle;
   return res.writableLength + (handle?.writeQueueSize ?? 0);
+}
+
+/** Bytes of the connection the client has taken: all written to it (`bytesWritten` counts what waits) less what waits. */
+function takenBytes(res: ServerResponse): number {
+  return (res.socket?.bytesWritten ?? 0) - waitingBytes(res);
 }
 
 /** Sends a final answer through the response's answer stream when attached, else as a JSON body (before routing). */
