@@ -117,16 +117,14 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const twice = posts.find((path, i) => posts.indexOf(path) !== i);
   if (twice !== undefined) throw new McpConfigurationError(`path "${twice}"`, 'is mounted twice: give each McpModule.forRoot its own path');
   const use = app.use as (path: string, handler: Handle) => void;
+  const paths = new Set(mountRoutes.map((layer) => String(layer.route!.path)));
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
-  for (const path of new Set(mountRoutes.map((layer) => String(layer.route!.path)))) {
-    use.call(app, path, (req, res, next) => ((req.url ?? '/').split('?')[0] === '/' ? next() : below(req, res)));
-    mountRoutes.push(stack.at(-1)!);
-  }
-  const forMount = (req: IncomingMessage) => {
-    const path = (req.url ?? '').split('?')[0]!;
-    return mountRoutes.some((layer) => layer.match(path));
-  };
+  for (const path of paths) use.call(app, path, (req, res, next) => ((req.url ?? '/').split('?')[0] === '/' ? next() : below(req, res)));
+  // The mount's own paths only, as Express matches a route (any case, one trailing slash): a host route below the
+  // mount keeps its parser.
+  const mounts = new Set([...paths].map((path) => path.toLowerCase().replace(/\/$/, '')));
+  const forMount = (req: IncomingMessage) => mounts.has((req.url ?? '').split('?')[0]!.toLowerCase().replace(/\/$/, ''));
   for (const layer of stack) {
     const parse = layer.handle;
     if (layer.route || !parse || !EXPRESS_PARSERS.has(parse.name)) continue;

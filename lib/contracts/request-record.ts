@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 import type { RejectionMark } from '../errors/rejection.exception.js';
 import type { Era } from '../mcp.constants.js';
+import { nodeRequest } from '../util/node-http.js';
 import type { McpAuthInfo } from './mcp-auth.interface.js';
 
 /** A JSON-RPC id as the protocol allows it: a string or an integer. */
@@ -45,8 +46,7 @@ export function requestRecord(req: IncomingMessage): McpRequestRecord {
  * @publicApi
  */
 export function rejectionMarkOf(req: IncomingMessage | { readonly raw: IncomingMessage }): RejectionMark | undefined {
-  const node = (req as { raw?: IncomingMessage }).raw ?? (req as IncomingMessage);
-  return (node as WithRecord)[RECORD]?.rejection;
+  return (nodeRequest(req) as WithRecord)[RECORD]?.rejection;
 }
 
 /** Reads a JSON-RPC id the protocol allows (a string, or a safe integer), or undefined. */

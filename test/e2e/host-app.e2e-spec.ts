@@ -51,6 +51,15 @@ class NotesController {
   }
 }
 
+/** A host route of its own below the mount's path: the host's parser still reads its body. */
+@Controller('mcp/hooks')
+class HooksController {
+  @Post()
+  receive(@Body() body: { event?: string }) {
+    return { received: body?.event ?? null };
+  }
+}
+
 /** The host's own global exception filter, answering in the host's own format. */
 @Catch()
 class HostFilter implements ExceptionFilter {
@@ -85,7 +94,7 @@ describe('a host app with a global prefix, its own global guard and filter, and 
   beforeAll(async () => {
     t = await createTestApp({
       providers: [EchoTool, WhoAmITool, MeResource, GreetMePrompt, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_FILTER, useClass: HostFilter }],
-      controllers: [NotesController],
+      controllers: [NotesController, HooksController],
       options: { maxBodyBytes: 512 * 1024 },
       appOptions: { bodyParser: true },
       configure: (app) => app.setGlobalPrefix('api'),
@@ -100,6 +109,12 @@ describe('a host app with a global prefix, its own global guard and filter, and 
     const broken = await post(t.server, '{"title":', { ...key, 'content-type': 'application/json' }, '/api/notes');
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual({ hostFilter: true, status: 400 });
+  });
+
+  it("leaves the host's parser on for the host's own route below the mount's path", async () => {
+    const res = await post(t.server, { event: 'push' }, key, `${MCP}/hooks`);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ received: 'push' });
   });
 
   it("serves a 200 kB call, past the host parser's 100 kB limit: the mount reads its own body", async () => {
