@@ -8,11 +8,10 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { nodeRequest } from '../util/node-http.js';
 import { JsonValueCounter } from './json-values.js';
-import { BodyReadError, readBody } from './read-body.js';
+import { BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
@@ -56,7 +55,7 @@ export class ParseStepGuard implements CanActivate {
     }
     if (hostReq._body === true || req.readableEnded) return hostReq.body;
     try {
-      return this.parse(await readBody(req, this.options.maxBodyBytes, this.options.bodyReadTimeoutMs, new JsonValueCounter(this.options.maxBodyValues)));
+      return this.parse(await readBodyWithin(req, this.options));
     } catch (thrown) {
       if (!(thrown instanceof BodyReadError)) throw thrown;
       if (thrown.failure === 'body_too_large') throw this.tooLarge();
@@ -74,16 +73,11 @@ export class ParseStepGuard implements CanActivate {
 
   private parse(bytes: Buffer): unknown {
     if (bytes.length > this.options.maxBodyBytes) throw this.tooLarge();
-    let text: string;
     try {
-      text = utf8.decode(bytes);
-    } catch {
-      throw new RejectionException('parse-step', 'invalid_json', 'Parse error: the body is not valid UTF-8.');
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new RejectionException('parse-step', 'invalid_json', 'Parse error: the body is not valid JSON.');
+      return decodeJson(bytes);
+    } catch (thrown) {
+      const what = (thrown as BodyDecodeError).failure === 'utf8' ? 'UTF-8' : 'JSON';
+      throw new RejectionException('parse-step', 'invalid_json', `Parse error: the body is not valid ${what}.`);
     }
   }
 

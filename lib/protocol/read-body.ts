@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { JsonValueCounter } from './json-values.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { JsonValueCounter } from './json-values.js';
 
 /** Why a body read ended without a body. */
 export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'aborted';
@@ -74,4 +75,37 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     req.on('close', onClose);
     arm();
   });
+}
+
+/** The bounds a mount reads a body under: its ceiling, its value count and its stall timeout. */
+export type BodyBounds = Pick<McpResolvedOptions, 'maxBodyBytes' | 'maxBodyValues' | 'bodyReadTimeoutMs'>;
+
+/** Reads a request body under a mount's bounds ({@link readBody}). */
+export function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promise<Buffer> {
+  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, new JsonValueCounter(bounds.maxBodyValues));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Why a body's bytes are no JSON value. */
+export class BodyDecodeError extends Error {
+  override readonly name = 'BodyDecodeError';
+  constructor(readonly failure: 'utf8' | 'json') {
+    super(failure);
+  }
+}
+
+/** A body's bytes as the JSON value they hold: strict UTF-8, then JSON; a {@link BodyDecodeError} otherwise. */
+export function decodeJson(bytes: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new BodyDecodeError('utf8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BodyDecodeError('json');
+  }
 }

@@ -9,10 +9,8 @@ import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { DEFAULT_BODY_READ_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_BODY_VALUES } from '../options/resolve-options.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
-import { JsonValueCounter } from '../protocol/json-values.js';
-import { readBody } from '../protocol/read-body.js';
+import { decodeJson, readBodyWithin, type BodyBounds } from '../protocol/read-body.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
@@ -43,9 +41,9 @@ export class McpExceptionFilter implements ExceptionFilter {
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
-    if (record.id === undefined && isHostRefusal(thrown) && unread(req)) {
+    if (record.id === undefined && this.options && isHostRefusal(thrown) && unread(req)) {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
-      void this.idInBody(req).then((id) => {
+      void idInBody(req, this.options).then((id) => {
         record.id = id;
         this.send(thrown, res, record);
       });
@@ -60,18 +58,6 @@ export class McpExceptionFilter implements ExceptionFilter {
     } catch (fault) {
       // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
       this.contain(fault, res, record);
-    }
-  }
-
-  /** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */
-  private async idInBody(req: IncomingMessage): Promise<JsonRpcId | undefined> {
-    const maxBytes = this.options?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const counter = new JsonValueCounter(this.options?.maxBodyValues ?? DEFAULT_MAX_BODY_VALUES);
-    try {
-      const bytes = await readBody(req, maxBytes, this.options?.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS, counter);
-      return readableId(JSON.parse(bytes.toString('utf8')));
-    } catch {
-      return undefined;
     }
   }
 
@@ -121,6 +107,15 @@ export class McpExceptionFilter implements ExceptionFilter {
     }));
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
     sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+  }
+}
+
+/** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */
+async function idInBody(req: IncomingMessage, bounds: BodyBounds): Promise<JsonRpcId | undefined> {
+  try {
+    return readableId(decodeJson(await readBodyWithin(req, bounds)));
+  } catch {
+    return undefined;
   }
 }
 
