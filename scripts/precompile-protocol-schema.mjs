@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID } from '../dist/protocol/legacy-schema.js';
 import { VENDORED_SCHEMA_ID } from '../dist/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../dist/protocol/protocol-validators-module.js';
-import { metaSchemaModule } from '../dist/validation/meta-schema.js';
+import { metaSchemaModule } from '../dist/validation/meta-schema-module.js';
 
 const vendored = JSON.parse(await readFile('lib/schema/mcp-2026-07-28.schema.json', 'utf8'));
 const modules = {

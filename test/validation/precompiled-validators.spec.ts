@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
-import { metaSchemaModule } from '../../lib/validation/meta-schema.js';
+import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
 import type { PrecompiledModule } from '../../lib/validation/precompiled-source.js';
 
 const schemaDir = new URL('../../lib/schema/', import.meta.url);
