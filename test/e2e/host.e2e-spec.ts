@@ -87,7 +87,7 @@ class GreetMePrompt {
   }
 }
 
-describe('a host app with a global prefix, its own global guard and filter, and its body parser on', () => {
+describe('a host with a global prefix, its own global guard and filter, and its body parser on', () => {
   let t: TestApp;
   const MCP = '/api/mcp';
   const key = { 'x-api-key': 'k' };
