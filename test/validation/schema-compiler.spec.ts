@@ -36,6 +36,20 @@ describe('compiling consumer schemas at module init', () => {
   });
 });
 
+describe('compiling an identical schema again', () => {
+  it('shares one validator across compilers, whatever object spells the schema', () => {
+    const schema = { type: 'object', properties: { id: { type: 'integer' }, mail: { type: 'string', format: 'email' } } };
+    expect(new SchemaCompiler().compile(schema, 'a')).toBe(new SchemaCompiler().compile(JSON.parse(JSON.stringify(schema)), 'b'));
+    expect(new SchemaCompiler().compileFirstProblem(schema)).toBe(new SchemaCompiler().compileFirstProblem(JSON.parse(JSON.stringify(schema))));
+  });
+
+  it('refuses a bad schema every time: a refusal is never remembered as a validator', () => {
+    const schema = { type: 'string', format: 'nope' };
+    expect(refusal(schema)).toMatch(/unknown format "nope"/);
+    expect(refusal(JSON.parse(JSON.stringify(schema)))).toMatch(/unknown format "nope"/);
+  });
+});
+
 describe('the JSON-value check', () => {
   it.each([
     ['undefined', { a: undefined }],

@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+
+import { LINGERING_CLOSE, endAfterBody } from '../../lib/response/lingering-close.js';
+
+/** A request body still arriving (a stream with `complete` false), and a response that counts its ends. */
+function exchange(complete = false) {
+  const req = Object.assign(new PassThrough(), { complete }) as unknown as IncomingMessage & PassThrough;
+  const end = jest.fn();
+  return { req, res: { end } as unknown as ServerResponse, end };
+}
+
+describe('the lingering close: a refused upload is read and discarded, within bounds, before the response ends', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('ends at once when the body is complete already', () => {
+    const { req, res, end } = exchange(true);
+    endAfterBody(req, res);
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends when the body ends, not before', () => {
+    const { req, res, end } = exchange();
+    endAfterBody(req, res);
+    req.emit('data', Buffer.alloc(1024));
+    jest.advanceTimersByTime(LINGERING_CLOSE.idleMs - 1);
+    expect(end).not.toHaveBeenCalled();
+    req.emit('end');
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it(`ends once more than ${LINGERING_CLOSE.maxBytes} bytes were discarded`, () => {
+    const { req, res, end } = exchange();
+    endAfterBody(req, res);
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let sent = 0; sent < LINGERING_CLOSE.maxBytes; sent += chunk.length) req.emit('data', chunk);
+    expect(end).not.toHaveBeenCalled();
+    req.emit('data', chunk);
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it(`ends after ${LINGERING_CLOSE.idleMs} ms without a byte`, () => {
+    const { req, res, end } = exchange();
+    endAfterBody(req, res);
+    jest.advanceTimersByTime(LINGERING_CLOSE.idleMs);
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it(`ends after ${LINGERING_CLOSE.maxMs} ms in all, however steadily bytes trickle in`, () => {
+    const { req, res, end } = exchange();
+    endAfterBody(req, res);
+    for (let t = 0; t < LINGERING_CLOSE.maxMs; t += LINGERING_CLOSE.idleMs / 2) {
+      req.emit('data', Buffer.alloc(10));
+      jest.advanceTimersByTime(LINGERING_CLOSE.idleMs / 2);
+    }
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+});
