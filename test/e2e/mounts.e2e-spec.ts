@@ -82,6 +82,21 @@ describe("a mount's serves option", () => {
   });
 });
 
+describe('a class listed in one mount’s serves, provided in a module importing another', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    @Module({ imports: [adminMount()], providers: [OrphanTool] })
+    class ImportingAdminModule {}
+    t = await createTestApp({ providers: [EchoTool], imports: [ImportingAdminModule], options: { serves: [EchoTool, OrphanTool] } });
+  });
+  afterAll(() => t.close());
+
+  it('is served by the listing mount only: a listing wins over an import', async () => {
+    expect(await toolNames(t, '/mcp')).toEqual(['echo', 'help', 'orphan']);
+    expect(await toolNames(t, '/admin/mcp')).toEqual(['help']);
+  });
+});
+
 describe('two mounts at one path', () => {
   it('stops the application rather than let the first shadow the second', async () => {
     @Module({ imports: [McpModule.forRoot({ path: 'mcp', serverInfo: { name: 'twin', version: '1.0.0' }, telemetryLogger: false })] })
