@@ -5,9 +5,6 @@ import { isPlainObject } from '../util/is-plain-object.js';
 import { shapeProblems } from './prompt-result.js';
 import { PROMPT_ARGUMENT_KEYS, PROMPT_OPTION_KEYS, type McpPromptArgument, type McpPromptOptions } from './prompt.interfaces.js';
 
-/** Prompt names: the rule tool names follow, so a name travels safely in the `Mcp-Name` header. */
-export const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 const listed = (keys: readonly string[]) => keys.map((k) => JSON.stringify(k)).join(', ');
 
 function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], decorator: string): string | undefined {

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 
 import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { PROMPT_NAME } from './prompt-definition.js';
+import { NamedRegistry } from '../util/named-registry.js';
 import type { WiredPrompt } from './wired-prompt.js';
 
 /**
@@ -16,24 +15,20 @@ import type { WiredPrompt } from './wired-prompt.js';
  */
 @Injectable()
 export class PromptRegistry implements CapabilitySource, CompletionSource {
-  private readonly prompts = new Map<string, WiredPrompt>();
-  private sorted: WiredPrompt[] = [];
+  private readonly prompts = new NamedRegistry<WiredPrompt>('prompt');
   /** Whether a prompt wired in so far declares a completer (`completes`, read on every request). */
   private completesAny = false;
 
   /** Refuses a malformed name; called before a prompt is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
-    if (typeof name !== 'string' || !PROMPT_NAME.test(name))
-      throw new McpConfigurationError(`prompt ${JSON.stringify(String(name))}`, `a prompt name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`);
+    this.prompts.checkName(name);
   }
 
   /** Supplies a prompt; refuses a malformed or duplicate name. */
   wireIn(prompt: WiredPrompt): void {
-    this.checkName(prompt.name);
-    if (this.prompts.has(prompt.name)) throw new McpConfigurationError(`prompt "${prompt.name}"`, 'is declared more than once (prompt names are unique in a server)');
-    this.prompts.set(prompt.name, prompt);
+    this.prompts.checkName(prompt.name);
+    this.prompts.add(prompt);
     this.completesAny ||= prompt.completes;
-    this.sorted = [...this.prompts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** The prompt wired in under `name`, if any (a Map lookup: a caller's `__proto__` finds nothing). */
@@ -43,7 +38,7 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
 
   /** Every prompt, sorted by name. */
   list(): readonly WiredPrompt[] {
-    return this.sorted;
+    return this.prompts.list();
   }
 
   /** How many prompts are wired in. */

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 
 import type { McpContext } from '../context/mcp-context.js';
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
+import { NamedRegistry } from '../util/named-registry.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 
@@ -44,41 +45,30 @@ export interface WiredTool {
   handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult>;
 }
 
-/** Tool names a conforming client accepts (the spec's SHOULD, enforced at wire-in). */
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 /**
  * The wired-in tools, listed by name. Wire-in is the one validated site: a malformed or duplicate name, or `help`
  * for any tool but the framework's, is a `McpConfigurationError` at module init.
  */
 @Injectable()
 export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
-  private readonly tools = new Map<string, WiredTool>();
-  private sorted: WiredTool[] = [];
+  private readonly tools = new NamedRegistry<WiredTool>('tool');
 
   /** Refuses a malformed or reserved name; called before a tool is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
-    if (typeof name !== 'string' || !TOOL_NAME.test(name))
-      throw new McpConfigurationError(`tool ${JSON.stringify(String(name))}`, `a tool name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`);
+    this.tools.checkName(name);
     if (name === HELP_TOOL_NAME) throw new McpConfigurationError(`tool "${name}"`, 'uses the reserved name "help": the framework\'s help tool owns it');
   }
 
   /** Supplies a consumer's tool; refuses a malformed, duplicate or reserved name. */
   wireIn(tool: WiredTool): void {
     this.checkName(tool.name);
-    this.add(tool);
+    this.tools.add(tool);
   }
 
   /** Supplies the framework's help tool, under the reserved name. */
   wireInHelp(help: WiredTool): void {
     if (help.name !== HELP_TOOL_NAME) throw new McpConfigurationError(`tool "${help.name}"`, 'is not the help tool');
-    this.add(help);
-  }
-
-  private add(tool: WiredTool): void {
-    if (this.tools.has(tool.name)) throw new McpConfigurationError(`tool "${tool.name}"`, 'is declared more than once (tool names are unique in a server)');
-    this.tools.set(tool.name, tool);
-    this.sorted = [...this.tools.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.tools.add(help);
   }
 
   /** The tool wired in under `name`, if any (a Map lookup: a caller's `__proto__` finds nothing). */
@@ -100,7 +90,7 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
 
   /** Every tool, sorted by name. */
   list(): readonly WiredTool[] {
-    return this.sorted;
+    return this.tools.list();
   }
 
   /** How many tools are wired in, help included. */

@@ -13,8 +13,12 @@ function exchange(complete = false) {
 }
 
 describe('the lingering close: a refused upload is read and discarded, within bounds, before the response ends', () => {
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('ends at once when the body is complete already', () => {
     const { req, res, end } = exchange(true);

@@ -1,0 +1,46 @@
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+
+/** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
+export const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Entries by unique name, for the tool and prompt registries: the name check, the one validated wire-in (a duplicate
+ * is a `McpConfigurationError` at module init), a Map lookup (a caller's `__proto__` finds nothing) and the entries
+ * sorted by name, sorted once per wire-in.
+ */
+export class NamedRegistry<T extends { readonly name: string }> {
+  private readonly byName = new Map<string, T>();
+  private sorted: T[] = [];
+
+  /** @param kind what an entry is, in messages (`tool`, `prompt`) */
+  constructor(private readonly kind: string) {}
+
+  /** Refuses a malformed name; called before an entry is built, so later refusals can name it safely. */
+  checkName(name: unknown): void {
+    if (typeof name !== 'string' || !MCP_NAME.test(name))
+      throw new McpConfigurationError(
+        `${this.kind} ${JSON.stringify(String(name))}`,
+        `a ${this.kind} name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`,
+      );
+  }
+
+  /** Adds an entry; refuses a name already taken. */
+  add(entry: T): void {
+    if (this.byName.has(entry.name)) throw new McpConfigurationError(`${this.kind} "${entry.name}"`, `is declared more than once (${this.kind} names are unique in a server)`);
+    this.byName.set(entry.name, entry);
+    this.sorted = [...this.byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  get(name: string): T | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Every entry, sorted by name. */
+  list(): readonly T[] {
+    return this.sorted;
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+}
