@@ -3,15 +3,6 @@ import type { McpContext } from '../context/mcp-context.js';
 /** What `completion/complete` asks to complete: an argument of a prompt, or a variable of a resource template. */
 export type CompletionRef = { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string };
 
-/** The completion of one argument (MCP `CompleteResult.completion`); `completion/complete` sends at most 100 values, setting `hasMore` when it cuts. */
-export interface CompletionValues {
-  readonly values: readonly string[];
-  /** How many values there are in all, when known. */
-  readonly total?: number;
-  /** Whether there are more values than those sent. */
-  readonly hasMore?: boolean;
-}
-
 /** One completion request, as a completion source reads it. */
 export interface CompletionRequest {
   readonly ref: CompletionRef;
@@ -33,5 +24,5 @@ export interface CompletionSource {
    * Completes one argument, or returns undefined when `ref` is not one of its own. Refuses an unknown argument of
    * its own with an `McpMethodError` (-32602).
    */
-  complete(request: CompletionRequest): Promise<CompletionValues> | undefined;
+  complete(request: CompletionRequest): Promise<readonly string[]> | undefined;
 }

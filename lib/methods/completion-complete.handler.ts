@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import type { CompletionRef, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
+import type { CompletionRef, CompletionSource } from '../completion/completion-source.interface.js';
 import { MCP_COMPLETION_SOURCES } from '../completion/completion-source.js';
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
@@ -15,11 +15,9 @@ import type { McpMethodHandler, MethodCall } from './method-handler.interface.js
 /** The most values one completion sends (the spec's bound); a longer list is cut, with `hasMore`. */
 export const COMPLETION_MAX_VALUES = 100;
 
-/** A completion as sent: at most {@link COMPLETION_MAX_VALUES} values; a cut list says `hasMore` and its `total`. */
-function sent(completion: CompletionValues): Record<string, unknown> {
-  const { values, total, hasMore } = completion;
-  if (values.length > COMPLETION_MAX_VALUES) return { values: values.slice(0, COMPLETION_MAX_VALUES), total: Math.max(total ?? 0, values.length), hasMore: true };
-  return { values: [...values], ...(total !== undefined && { total }), ...(hasMore !== undefined && { hasMore }) };
+/** A completion as sent (MCP `CompleteResult.completion`): at most {@link COMPLETION_MAX_VALUES} values, every value counted in `total`. */
+function sent(values: readonly string[]): Record<string, unknown> {
+  return { values: values.slice(0, COMPLETION_MAX_VALUES), total: values.length, hasMore: values.length > COMPLETION_MAX_VALUES };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
+import type { CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
@@ -60,7 +60,7 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
    * Completes an argument of one of its prompts: every suggestion its completer gives (none without a completer);
    * undefined for a ref that is no prompt of its own; -32602 for an argument the prompt does not declare.
    */
-  complete(request: CompletionRequest): Promise<CompletionValues> | undefined {
+  complete(request: CompletionRequest): Promise<readonly string[]> | undefined {
     if (request.ref.type !== 'ref/prompt') return undefined;
     const prompt = this.prompts.get(request.ref.name);
     if (!prompt) return undefined;
@@ -75,6 +75,6 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
           400,
         ),
       );
-    return values.then((all) => ({ values: all, total: all.length, hasMore: false }));
+    return values;
   }
 }

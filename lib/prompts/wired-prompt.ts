@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 
+import { bindCompleter, runCompleter } from '../completion/completer.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -86,21 +87,18 @@ export function buildPrompt(options: McpPromptOptions, instance: object, kit: Pr
       if (!declared.has(argument)) return undefined;
       const completer = completers.get(argument);
       if (!completer) return Promise.resolve([]);
-      return (async () => {
-        const values: unknown = await completer(value, context, ctx);
-        if (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))
-          throw new TypeError(`the completer of prompt "${name}", argument "${argument}" must return an array of strings, not ${bounded(values, 60)}`);
-        return values as readonly string[];
-      })();
+      return runCompleter(completer, value, context, ctx, `the completer of prompt "${name}", argument "${argument}"`);
     },
   };
 }
 
 /** An argument's completer bound to the prompt's instance: its function, or the method of the class it names. */
 function completerOf(argument: McpPromptArgument, instance: object, where: string): McpPromptCompleter {
-  const given = argument.complete;
-  const completer = typeof given === 'string' ? (instance as Record<string, unknown>)[given] : given;
-  if (typeof completer !== 'function')
-    throw new McpConfigurationError(`${where}, argument ${JSON.stringify(argument.name)}`, `complete names ${JSON.stringify(given)}, which is no method of the class`);
-  return (completer as McpPromptCompleter).bind(instance);
+  const completer = bindCompleter(argument.complete, instance);
+  if (!completer)
+    throw new McpConfigurationError(
+      `${where}, argument ${JSON.stringify(argument.name)}`,
+      `complete names ${JSON.stringify(argument.complete)}, which is no method of the class`,
+    );
+  return completer as McpPromptCompleter;
 }

@@ -12,7 +12,6 @@ import { BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from 
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
-
 /**
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
  * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 
+import { bindCompleter } from '../completion/completer.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
@@ -86,13 +87,13 @@ export class ResourceExplorer implements OnModuleInit {
           where,
           `complete names the variable ${JSON.stringify(variable)}, which the template does not have; its variables: ${template.variables.join(', ')}`,
         );
-      const method = typeof completer === 'string' ? (instance as Record<string, unknown>)[completer] : completer;
-      if (typeof method !== 'function')
+      const method = bindCompleter(completer, instance);
+      if (!method)
         throw new McpConfigurationError(
           where,
           `complete.${variable} must be a function or the name of a method of the class${typeof completer === 'string' ? `, and ${JSON.stringify(completer)} is none` : got(completer)}`,
         );
-      completers.set(variable, method.bind(instance) as McpResourceCompleter);
+      completers.set(variable, method as McpResourceCompleter);
     }
     return completers;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
-import type { CompletionRequest, CompletionSource, CompletionValues } from '../completion/completion-source.interface.js';
+import { runCompleter } from '../completion/completer.js';
+import type { CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -127,7 +128,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
    * reference); a name that is not one of its variables is 400 + -32602, and a variable without a completer
    * completes to no values.
    */
-  complete(request: CompletionRequest): Promise<CompletionValues> | undefined {
+  complete(request: CompletionRequest): Promise<readonly string[]> | undefined {
     if (request.ref.type !== 'ref/resource') return undefined;
     const template = this.templates.get(request.ref.uri);
     if (!template) return undefined;
@@ -140,12 +141,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
         400,
       );
     const completer = template.completers.get(name);
-    if (!completer) return Promise.resolve({ values: [], total: 0, hasMore: false });
-    return (async () => {
-      const values: unknown = await completer(request.argument.value, { arguments: request.arguments }, request.ctx);
-      if (!Array.isArray(values) || !values.every((value) => typeof value === 'string'))
-        throw new TypeError(`the completer of variable "${name}" of ${template.where} must return an array of strings, not ${bounded(values, 60)}`);
-      return { values, total: values.length, hasMore: false }; // completion/complete cuts a longer list to its bound, with hasMore
-    })();
+    if (!completer) return Promise.resolve([]);
+    return runCompleter(completer, request.argument.value, { arguments: request.arguments }, request.ctx, `the completer of variable "${name}" of ${template.where}`);
   }
 }

@@ -1,0 +1,24 @@
+import type { McpContext } from '../context/mcp-context.js';
+import { bounded } from '../util/bounded.js';
+
+/** A completer as a prompt argument or a template variable declares it, once bound to its provider. */
+export type BoundCompleter = (value: string, context: { arguments: Readonly<Record<string, string>> }, ctx: McpContext) => unknown;
+
+/** A declared completer (a function, or the name of a method of `instance`) bound to `instance`; undefined when it names none. */
+export function bindCompleter(given: unknown, instance: object): BoundCompleter | undefined {
+  const completer = typeof given === 'string' ? (instance as Record<string, unknown>)[given] : given;
+  return typeof completer === 'function' ? (completer.bind(instance) as BoundCompleter) : undefined;
+}
+
+/** Runs a completer; a return that is no array of strings is a fault of `what` (the completer's owner). */
+export async function runCompleter(
+  completer: BoundCompleter,
+  value: string,
+  context: { arguments: Readonly<Record<string, string>> },
+  ctx: McpContext,
+  what: string,
+): Promise<readonly string[]> {
+  const values: unknown = await completer(value, context, ctx);
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw new TypeError(`${what} must return an array of strings, not ${bounded(values, 60)}`);
+  return values;
+}
