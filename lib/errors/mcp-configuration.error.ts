@@ -15,3 +15,9 @@ export class McpConfigurationError extends Error {
     super(`${where}: ${offence}`);
   }
 }
+
+/** `<what> has unknown option(s) "a", "b"; allowed: …` for a declaration holding keys outside its closed set, else undefined. */
+export function unknownOptions(value: object, allowed: readonly string[], what: string): string | undefined {
+  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+  return unknown.length ? `${what} has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
+}

@@ -1,16 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
+import { shapeProblems } from '../tools/data-path.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { shapeProblems } from './prompt-result.js';
 import { PROMPT_ARGUMENT_KEYS, PROMPT_OPTION_KEYS, type McpPromptArgument, type McpPromptOptions } from './prompt.interfaces.js';
-
-const listed = (keys: readonly string[]) => keys.map((k) => JSON.stringify(k)).join(', ');
-
-function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], decorator: string): string | undefined {
-  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
-  return unknown.length ? `${decorator} has unknown option(s) ${listed(unknown)}; allowed: ${allowed.join(', ')}` : undefined;
-}
 
 function checkArgument(argument: unknown, index: number, where: string, seen: Set<string>): void {
   const at = `${where}, arguments[${index}]`;
@@ -19,7 +12,7 @@ function checkArgument(argument: unknown, index: number, where: string, seen: Se
   const named = `${where}, argument ${JSON.stringify(argument.name)}`;
   if (seen.has(argument.name)) throw new McpConfigurationError(named, 'is declared twice (argument names are unique in a prompt)');
   seen.add(argument.name);
-  const unknown = unknownKeys(argument, PROMPT_ARGUMENT_KEYS, 'the argument');
+  const unknown = unknownOptions(argument, PROMPT_ARGUMENT_KEYS, 'the argument');
   if (unknown) throw new McpConfigurationError(named, unknown);
   for (const key of ['title', 'description'] as const)
     if (argument[key] !== undefined && typeof argument[key] !== 'string') throw new McpConfigurationError(named, `${key} must be a string${got(argument[key])}`);
@@ -34,7 +27,7 @@ function checkArgument(argument: unknown, index: number, where: string, seen: Se
  * the registry's to check, the published definition the protocol schema's ({@link promptDefinition}).
  */
 export function checkPromptOptions(options: McpPromptOptions, where: string): void {
-  const unknown = unknownKeys(options as unknown as Record<string, unknown>, PROMPT_OPTION_KEYS, '@McpPrompt');
+  const unknown = unknownOptions(options, PROMPT_OPTION_KEYS, '@McpPrompt');
   if (unknown) throw new McpConfigurationError(where, unknown);
   if (typeof options.description !== 'string' || options.description === '')
     throw new McpConfigurationError(where, `description must be a non-empty string${got(options.description)}`);

@@ -1,10 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 
 import type { McpResult } from '../protocol/json-rpc.js';
-import { dataPath } from '../tools/data-path.js';
+import { shapeProblems } from '../tools/data-path.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { describeSchemaErrors } from '../validation/schema-problems.js';
 
 /**
  * Thrown when what a prompt's `get()` returned is not a prompt (see `McpPromptReturn`) or not a valid
@@ -53,12 +52,4 @@ export function promptResult(prompt: string, returned: unknown, shape: ValidateF
   }
   if (!shape(result)) throw new MalformedPromptResultError(`prompt "${prompt}" returned a result that is not a valid GetPromptResult: ${shapeProblems(shape)}`);
   return result;
-}
-
-/** The first problems a failed protocol-schema check found, located by data path: `messages[0].role: must be …`. */
-export function shapeProblems(shape: ValidateFunction): string {
-  return describeSchemaErrors(shape.errors)
-    .slice(0, 3)
-    .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`)
-    .join('; ');
 }

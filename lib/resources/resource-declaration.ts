@@ -1,4 +1,4 @@
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
 import { MODULE_OPTION_RULES } from '../options/module-option-rules.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -23,9 +23,8 @@ export function declarationSite(kind: 'resource' | 'resource template', name: un
 }
 
 function closedKeys(options: object, allowed: readonly string[], decorator: string, where: string): void {
-  const unknown = Object.keys(options).filter((key) => !allowed.includes(key));
-  if (unknown.length)
-    throw new McpConfigurationError(where, `${decorator} has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.join(', ')}`);
+  const unknown = unknownOptions(options, allowed, decorator);
+  if (unknown) throw new McpConfigurationError(where, unknown);
 }
 
 function checkAnnotations(annotations: unknown, where: string): void {

@@ -1,4 +1,7 @@
+import type { ValidateFunction } from 'ajv';
+
 import { cut, scrub } from '../util/bounded.js';
+import { describeSchemaErrors } from '../validation/schema-problems.js';
 
 /** The longest key a data path spells out; a longer one is cut there and marked `…`. */
 const KEY_BOUND = 64;
@@ -38,4 +41,12 @@ export function compareSegments(a: readonly (string | number)[], b: readonly (st
     return x < y ? -1 : 1;
   }
   return a.length - b.length;
+}
+
+/** The first problems a failed protocol-schema check found, located by data path: `messages[0].role: must be …`. */
+export function shapeProblems(shape: ValidateFunction): string {
+  return describeSchemaErrors(shape.errors)
+    .slice(0, 3)
+    .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`)
+    .join('; ');
 }

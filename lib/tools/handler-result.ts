@@ -2,7 +2,7 @@ import type { McpContext } from '../context/mcp-context.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
-import { dataPath } from './data-path.js';
+import { dataPath, shapeProblems } from './data-path.js';
 import { readHints } from './hint.js';
 import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
@@ -90,10 +90,7 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
     }
     if (!hooks.resultShape(result)) {
-      const problems = describeSchemaErrors(hooks.resultShape.errors)
-        .slice(0, 3)
-        .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
-      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${problems.join('; ')}`);
+      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${shapeProblems(hooks.resultShape)}`);
     }
     if (hooks.output && result.isError !== true) checkStructured(hooks, result.structuredContent);
     return result;

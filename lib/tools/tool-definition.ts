@@ -1,4 +1,4 @@
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
@@ -8,9 +8,8 @@ import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
  * types. The name is the registry's to check, the schemas the compiler's.
  */
 export function checkToolOptions(options: McpToolOptions, where: string): void {
-  const unknown = Object.keys(options).filter((key) => !(TOOL_OPTION_KEYS as readonly string[]).includes(key));
-  if (unknown.length)
-    throw new McpConfigurationError(where, `@McpTool has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${TOOL_OPTION_KEYS.join(', ')}`);
+  const unknown = unknownOptions(options, TOOL_OPTION_KEYS, '@McpTool');
+  if (unknown) throw new McpConfigurationError(where, unknown);
   if (typeof options.description !== 'string' || options.description === '')
     throw new McpConfigurationError(where, `description must be a non-empty string${got(options.description)}`);
   if (options.title !== undefined && typeof options.title !== 'string') throw new McpConfigurationError(where, `title must be a string${got(options.title)}`);
