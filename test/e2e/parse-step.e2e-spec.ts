@@ -1,10 +1,12 @@
+import type { IncomingMessage } from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 4096;
 
@@ -118,8 +120,8 @@ describe('the parse step', () => {
   });
 });
 
-describe('the parse step when the host parsed the body already', () => {
-  it('uses the kept raw bytes (rawBody: true) and keeps its own answers', async () => {
+describe("the parse step beside the host's body parsing", () => {
+  it("keeps its own answers with the host's rawBody option on (the host's parser skips the mount)", async () => {
     const t = await createTestApp({ providers: [EchoTool], appOptions: { bodyParser: true, rawBody: true } });
     try {
       const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
@@ -133,7 +135,7 @@ describe('the parse step when the host parsed the body already', () => {
     }
   });
 
-  it('takes the parsed body (bodyParser on, no rawBody) and serves the request', async () => {
+  it("serves the request with the host's body parser on (it skips the mount)", async () => {
     const t = await createTestApp({ providers: [EchoTool], appOptions: { bodyParser: true } });
     try {
       const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'parsed' } }));
@@ -144,7 +146,7 @@ describe('the parse step when the host parsed the body already', () => {
     }
   });
 
-  it('reads the body itself when the host parser skipped it (a content type it does not parse)', async () => {
+  it('reads the body itself whatever its content type', async () => {
     const t = await createTestApp({ providers: [EchoTool], appOptions: { bodyParser: true } });
     try {
       const mark = await rejectionOf(() => request(t.server).post('/mcp').set('content-type', 'text/plain').send('{oops'));
@@ -153,4 +155,40 @@ describe('the parse step when the host parsed the body already', () => {
       await t.close();
     }
   });
+
+  if (TEST_ADAPTER === 'express') {
+    /** A host middleware of its own (not a parser the mount bypasses) that consumes the body before the mount. */
+    const consuming = (keep: 'raw' | 'parsed') => (req: IncomingMessage & { rawBody?: Buffer; body?: unknown; _body?: boolean }, _res: unknown, next: () => void) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        if (keep === 'raw') req.rawBody = bytes;
+        else [req.body, req._body] = [JSON.parse(bytes.toString('utf8')), true];
+        next();
+      });
+    };
+
+    it("parses the raw bytes a host middleware kept (rawBody), under the mount's own bounds", async () => {
+      const t = await createTestApp({ providers: [EchoTool], options: { maxBodyValues: 50 }, configure: (app) => app.use(consuming('raw')) });
+      try {
+        const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'kept raw' } }));
+        expect(ok.body.result.content).toEqual([{ type: 'text', text: 'kept raw' }]);
+        const mark = await rejectionOf(() => post(t.server, { ...rpc('tools/list'), pad: Array.from({ length: 60 }, () => 0) }));
+        expect(mark).toEqual({ rejecter: 'parse-step', reason: 'too_many_values' });
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('takes the body a host middleware parsed already', async () => {
+      const t = await createTestApp({ providers: [EchoTool], configure: (app) => app.use(consuming('parsed')) });
+      try {
+        const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'parsed by the host' } }));
+        expect(ok.body.result.content).toEqual([{ type: 'text', text: 'parsed by the host' }]);
+      } finally {
+        await t.close();
+      }
+    });
+  }
 });
