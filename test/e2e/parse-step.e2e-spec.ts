@@ -5,7 +5,7 @@ import request from 'supertest';
 
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
-import { rawRequest } from '../support/raw-http.js';
+import { rawRequest, stalledRequest } from '../support/raw-http.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 4096;
@@ -38,6 +38,13 @@ describe('the parse step', () => {
     const res = await rawRequest(t.server, { headers, body });
     expect(res.status).toBe(200);
     expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
+  });
+
+  it('refuses a declared Content-Length over the ceiling before any byte of the body arrives (the header reaches the parse step)', async () => {
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: ${CEILING + 1}\r\n\r\n`;
+    // Well inside the read timeout: a parse step that had to read (or wait for) the body would answer nothing yet.
+    const raw = await stalledRequest(t.server, head, '', 1500);
+    expect(raw).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it('refuses a body of more JSON values than maxBodyValues with 413 before parsing it, whatever its shape', async () => {
