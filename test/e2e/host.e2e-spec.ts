@@ -15,12 +15,12 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import type { Request } from 'express';
+import express, { type Request } from 'express';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 /** A host's own global API-key guard, as an existing app has one: it puts the caller on the request. */
 @Injectable()
@@ -172,3 +172,21 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'through' }]);
   });
 });
+
+if (TEST_ADAPTER === 'express')
+  describe('a host that registers its own express.json() (Express)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ providers: [EchoTool], configure: (app) => app.use(express.json({ limit: '1kb' })) });
+    });
+    afterAll(() => t.close());
+
+    it('leaves the mount to read its own body: a 200 kB call is served, invalid JSON is -32700', async () => {
+      const text = 'x'.repeat(200 * 1024);
+      const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text } }));
+      expect(res.status).toBe(200);
+      expect(res.body.result.content[0].text).toHaveLength(text.length);
+      const invalid = await post(t.server, '{"jsonrpc":"2.0",', { 'content-type': 'application/json' });
+      expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    });
+  });
