@@ -1,5 +1,5 @@
 /** A scheme (RFC 3986 §3.1) and the colon ending it. */
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+export const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** The characters a URI may hold outside percent-encodings (RFC 3986 §2.2–2.3: unreserved and reserved). */
 const URI_CHARS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 

@@ -1,3 +1,4 @@
+import { SCHEME } from './resource-uri.js';
 /**
  * RFC 6570 URI templates, levels 1–3, parsed at module init and matched against requested URIs.
  * Proven by: test/resources/uri-template.spec.ts, test/e2e/resources.e2e-spec.ts (the operator sweep)
@@ -57,7 +58,6 @@ const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46
 /** RFC 6570 `literals`, ASCII only: a template is matched against URIs, which are ASCII. */
 const LITERAL = /^(?:[!#$&(-;=?-[\]_a-z~]|%[0-9A-Fa-f]{2})*$/;
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
  * A parsed URI template. Matching reverses expansion: a URI matches when some assignment of the variables expands
