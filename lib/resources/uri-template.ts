@@ -1,4 +1,5 @@
 import { SCHEME } from './resource-uri.js';
+
 /**
  * RFC 6570 URI templates, levels 1–3, parsed at module init and matched against requested URIs.
  * Proven by: test/resources/uri-template.spec.ts, test/e2e/resources.e2e-spec.ts (the operator sweep)
