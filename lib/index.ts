@@ -15,6 +15,7 @@ export type {
   McpRequestStateOptions,
   McpLegacyInputRequestOptions,
   McpSubscriptionOptions,
+  McpTasksOptions,
   McpOptionsFactory,
 } from './options/mcp-module-options.interface.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, SERVED_VERBS, META_KEYS } from './mcp.constants.js';
@@ -125,6 +126,15 @@ export { MalformedResourceResultError } from './resources/resource-contents.js';
 export { McpEventBus, MCP_CHANGE_KINDS, isMcpChangeEvent } from './contracts/mcp-event-bus.js';
 export type { McpChangeEvent, McpChangeKind, McpChangeListener, McpUnsubscribe } from './contracts/mcp-event-bus.js';
 export { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
+
+// long-running tools (the tasks extension)
+export { TASKS_EXTENSION } from './mcp.constants.js';
+export { TASKS_METHODS } from './methods/mcp-methods.js';
+export type { TasksMethod } from './methods/mcp-methods.js';
+export type { McpTaskSupport, McpTaskStart } from './tools/task-mode.js';
+export { McpTaskStore } from './contracts/mcp-task-store.js';
+export type { McpTaskRecord, McpTaskStatus, McpTaskError } from './contracts/mcp-task-store.js';
+export { InProcessTaskStore } from './tasks/in-process-task-store.js';
 
 // ⑤ response, errors, telemetry
 export { McpExceptionFilter } from './response/mcp-exception.filter.js';

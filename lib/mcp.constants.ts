@@ -60,3 +60,6 @@ export const MCP_ACTION_METADATA = 'mcp:action';
 
 /** The help tool's name: the reserved name, which only the framework may wire in. @publicApi */
 export const HELP_TOOL_NAME = 'help';
+
+/** The tasks extension's identifier: its key under `capabilities.extensions`, on both sides. @publicApi */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

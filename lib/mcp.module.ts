@@ -4,6 +4,7 @@ import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 import { COMPLETION_SOURCES_PROVIDER } from './completion/completion-source.js';
 import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
 import { McpEventBus } from './contracts/mcp-event-bus.js';
+import { McpTaskStore } from './contracts/mcp-task-store.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
 import { createMcpController } from './mcp.controller.js';
 import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
@@ -31,6 +32,9 @@ import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
 import { ListenStreams } from './subscriptions/listen-streams.js';
 import { SubscriptionCapabilities } from './subscriptions/subscription-capabilities.js';
+import { InProcessTaskStore } from './tasks/in-process-task-store.js';
+import { TaskRuns } from './tasks/task-runs.js';
+import { TasksProtocolSchema } from './tasks/tasks-schema.js';
 import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
@@ -99,8 +103,14 @@ export class McpModule extends McpConfigurableModule implements NestModule {
         useFactory: (options: McpResolvedOptions, ref: ModuleRef) => resolveSeam(options.eventBus, () => new InProcessEventBus(), ref),
         inject: [MCP_OPTIONS, ModuleRef],
       },
+      {
+        provide: McpTaskStore,
+        useFactory: ({ tasks }: McpResolvedOptions, ref: ModuleRef) => resolveSeam(tasks.store, () => new InProcessTaskStore(tasks.maxTasks), ref),
+        inject: [MCP_OPTIONS, ModuleRef],
+      },
       { provide: ProtocolSchema, useFactory: () => ProtocolSchema.vendored() },
       LegacyProtocolSchema,
+      TasksProtocolSchema,
       { provide: HeaderAnnotationLookup, useExisting: ToolRegistry },
       {
         provide: TelemetryLogger,
@@ -127,6 +137,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       CAPABILITY_SOURCES_PROVIDER,
       MrtrRounds,
       PendingInputRequests,
+      TaskRuns,
       ListPages,
       ...METHOD_HANDLER_PROVIDERS,
       MethodRouter,

@@ -6,12 +6,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID } from '../dist/protocol/legacy-schema.js';
 import { VENDORED_SCHEMA_ID } from '../dist/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../dist/protocol/protocol-validators-module.js';
+import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../dist/tasks/tasks-schema.js';
 import { metaSchemaModule } from '../dist/validation/meta-schema-module.js';
 
 const vendored = JSON.parse(await readFile('lib/schema/mcp-2026-07-28.schema.json', 'utf8'));
 const modules = {
   'mcp-2026-07-28': await protocolValidatorsModule(vendored, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json'),
   'mcp-legacy': await protocolValidatorsModule(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, 'lib/protocol/legacy-schema.ts'),
+  'mcp-tasks': await protocolValidatorsModule(TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID, 'lib/tasks/tasks-schema.ts'),
   'json-schema-2020-12': await metaSchemaModule(),
 };
 for (const [name, { source, declarations }] of Object.entries(modules)) {

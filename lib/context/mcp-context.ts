@@ -31,6 +31,14 @@ export interface McpContextInit {
   readonly answer?: AnswerStream;
   /** Shared by the contexts derived from one request (`withAction`), so progress keeps increasing across them. */
   readonly progress?: ProgressReporter;
+  /** The call's way to become a task, when it may (a task-supporting tool, the tasks extension declared). */
+  readonly task?: McpTaskHandle;
+}
+
+/** How a context makes its call a task. @internal */
+export interface McpTaskHandle {
+  readonly taskId: string | undefined;
+  start(): Promise<void>;
 }
 
 /**
@@ -132,6 +140,21 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   listRoots(options: McpInputOptions = {}): Promise<McpRoot[]> {
     const asked = (this.init.inputs?.ask('roots', {}, options.key) ?? noRound('roots')) as Promise<{ roots: McpRoot[] }>;
     return quiet(asked.then((result) => result.roots)); // like every input request: never an unhandled rejection while the tool is busy elsewhere
+  }
+
+  /**
+   * Makes this call a task now, when it may become one (a task-supporting tool or action, the tasks extension
+   * declared): the request is answered with the task, and the rest of the handler runs as it, input requests
+   * parking it until `tasks/update`. Resolves once the task is stored; elsewhere it resolves at once and the call
+   * runs on. For `taskStart: 'handler'`, after the input the call needs up front. See docs/tasks.md.
+   */
+  startTask(): Promise<void> {
+    return this.init.task?.start() ?? Promise.resolve();
+  }
+
+  /** The task this call runs as, once it is one (see {@link McpContext.startTask}). */
+  get taskId(): string | undefined {
+    return this.init.task?.taskId;
   }
 
   /** The tool's own JSON value (≤ 64 KiB) carried to the next round in `requestState`; signed, not encrypted. */

@@ -89,6 +89,24 @@ export const LEGACY_REQUEST_DEFINITIONS = {
   'resources/unsubscribe': 'UnsubscribeRequest',
 } as const satisfies Partial<Record<LegacyMethod, string>>;
 
+/**
+ * The methods of the tasks extension (`io.modelcontextprotocol/tasks`), modern era only, served when some tool or
+ * action may run as a task. `tasks/result` and `tasks/list`, which the extension removed, are unknown.
+ * Proven by: test/sweeps/methods.sweep.e2e-spec.ts
+ * @publicApi
+ */
+export const TASKS_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
+
+/** A tasks-extension request method. @publicApi */
+export type TasksMethod = (typeof TASKS_METHODS)[number];
+
+/** The tasks methods' request definitions, in the tasks schema (`TasksProtocolSchema`). */
+export const TASKS_REQUEST_DEFINITIONS = {
+  'tasks/get': 'GetTaskRequest',
+  'tasks/update': 'UpdateTaskRequest',
+  'tasks/cancel': 'CancelTaskRequest',
+} as const satisfies Record<TasksMethod, string>;
+
 /** The methods whose `complete` results carry caching hints (`ttlMs`, `cacheScope`). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
   'server/discover',
@@ -101,4 +119,5 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
 
 export const isMcpMethod = (method: string): method is McpMethod => (MCP_METHODS as readonly string[]).includes(method);
 export const isLegacyMethod = (method: string): method is LegacyMethod => (LEGACY_METHODS as readonly string[]).includes(method);
+export const isTasksMethod = (method: string): method is TasksMethod => (TASKS_METHODS as readonly string[]).includes(method);
 export const isRemovedMethod = (method: string): boolean => (REMOVED_METHODS as readonly string[]).includes(method);

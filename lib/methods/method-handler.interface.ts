@@ -4,7 +4,7 @@ import type { McpRequestRecord } from '../contracts/request-record.js';
 import type { Era } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import type { LegacyMethod, McpMethod } from './mcp-methods.js';
+import type { LegacyMethod, McpMethod, TasksMethod } from './mcp-methods.js';
 
 /** One routed request, as a method handler sees it. */
 export interface MethodCall {
@@ -26,7 +26,7 @@ export interface MethodCall {
  * the method router adapts the request's envelope and the result's shape to the era.
  */
 export interface McpMethodHandler {
-  readonly method: McpMethod | LegacyMethod;
+  readonly method: McpMethod | LegacyMethod | TasksMethod;
   readonly eras: readonly Era[];
   served(): boolean;
   handle(call: MethodCall): Promise<McpResult>;

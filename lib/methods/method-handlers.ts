@@ -13,6 +13,9 @@ import { ResourcesTemplatesListHandler } from './resources-templates-list.handle
 import { ServerDiscoverHandler } from './server-discover.handler.js';
 import { SetLevelHandler } from './set-level.handler.js';
 import { SubscriptionsListenHandler } from './subscriptions-listen.handler.js';
+import { TasksCancelHandler } from './tasks-cancel.handler.js';
+import { TasksGetHandler } from './tasks-get.handler.js';
+import { TasksUpdateHandler } from './tasks-update.handler.js';
 import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
 
@@ -33,6 +36,9 @@ export const METHOD_HANDLERS = [
   SubscriptionsListenHandler,
   ResourcesSubscribeHandler,
   ResourcesUnsubscribeHandler,
+  TasksGetHandler,
+  TasksUpdateHandler,
+  TasksCancelHandler,
 ] as const;
 
 /** Injection token of the method handlers, as instances. */

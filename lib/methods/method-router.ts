@@ -9,7 +9,18 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { quoted } from '../util/bounded.js';
-import { CACHEABLE_METHODS, LEGACY_REQUEST_DEFINITIONS, REQUEST_DEFINITIONS, isLegacyMethod, isMcpMethod, isRemovedMethod, type McpMethod } from './mcp-methods.js';
+import { TasksProtocolSchema } from '../tasks/tasks-schema.js';
+import {
+  CACHEABLE_METHODS,
+  LEGACY_REQUEST_DEFINITIONS,
+  REQUEST_DEFINITIONS,
+  TASKS_REQUEST_DEFINITIONS,
+  isLegacyMethod,
+  isMcpMethod,
+  isRemovedMethod,
+  isTasksMethod,
+  type McpMethod,
+} from './mcp-methods.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { MCP_METHOD_HANDLERS } from './method-handlers.js';
 
@@ -30,6 +41,7 @@ export class MethodRouter {
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
     private readonly schema: ProtocolSchema,
     private readonly legacySchema: LegacyProtocolSchema,
+    private readonly tasksSchema: TasksProtocolSchema,
     @Inject(MCP_METHOD_HANDLERS) handlers: readonly McpMethodHandler[],
   ) {
     for (const handler of handlers) {
@@ -61,6 +73,7 @@ export class MethodRouter {
 
   /** The schema definition a method's whole request is checked against, and the schema holding it. */
   private definition(method: string): [string, ProtocolSchema] {
+    if (isTasksMethod(method)) return [TASKS_REQUEST_DEFINITIONS[method], this.tasksSchema];
     return Object.hasOwn(LEGACY_REQUEST_DEFINITIONS, method)
       ? [LEGACY_REQUEST_DEFINITIONS[method as keyof typeof LEGACY_REQUEST_DEFINITIONS], this.legacySchema]
       : [REQUEST_DEFINITIONS[method as McpMethod], this.schema];

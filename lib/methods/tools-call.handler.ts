@@ -3,10 +3,14 @@ import { Injectable } from '@nestjs/common';
 import { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { ERAS } from '../mcp.constants.js';
+import { ERAS, META_KEYS } from '../mcp.constants.js';
 import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { TaskPromotion } from '../tasks/task-promotion.js';
+import { TaskRuns } from '../tasks/task-runs.js';
+import { declaresTasks, missingTasksExtension } from '../tasks/tasks-extension.js';
 import { DispatchService } from '../tools/dispatch.service.js';
+import type { TaskMode } from '../tools/task-mode.js';
 import { ToolRegistry, type McpContextFactory } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { callFacts } from './call-facts.js';
@@ -16,7 +20,8 @@ import type { McpMethodHandler, MethodCall } from './method-handler.interface.js
  * `tools/call`: an unknown tool is -32602 (-32601 is for methods); otherwise the arguments (absent: `{}`)
  * go to the dispatch service, whose refusals speak the tool dialect. Each call is one MRTR round, its
  * `requestState` bound to the tool name and arguments; the call's contexts share the round, answer stream and
- * progress reporter. See docs/mrtr.md.
+ * progress reporter. A call of a task-supporting tool or action may become a task when the request declares the
+ * tasks extension; without it, a `required` one is -32021. See docs/mrtr.md and docs/tasks.md.
  */
 @Injectable()
 export class ToolsCallHandler implements McpMethodHandler {
@@ -27,6 +32,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     private readonly registry: ToolRegistry,
     private readonly rounds: MrtrRounds,
     private readonly dispatch: DispatchService,
+    private readonly tasks: TaskRuns,
   ) {}
 
   served(): boolean {
@@ -42,12 +48,37 @@ export class ToolsCallHandler implements McpMethodHandler {
         available: this.registry.list().map((t) => t.name),
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
+    const taskMode = this.taskMode(call, tool.taskMode(args.action));
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
     const facts = callFacts(call);
-    const base = new McpContext({ ...facts, tool: name, inputs });
+    const promotion =
+      taskMode &&
+      new TaskPromotion(this.tasks, {
+        tool: name,
+        action: typeof args.action === 'string' ? args.action : undefined,
+        record: call.record,
+        round: inputs,
+        requestSignal: call.answer.signal,
+        checks: this.rounds.checks,
+      });
+    const base = promotion
+      ? new McpContext({ ...facts, tool: name, inputs: promotion.inputs, signal: promotion.abort.signal, task: promotion })
+      : new McpContext({ ...facts, tool: name, inputs });
     // Help's context for the tool it describes is that tool's, outside this call's input channel.
-    const contextFor: McpContextFactory = (action, target = name) =>
-      target !== name ? new McpContext({ ...facts, tool: target, action }) : action === undefined ? base : base.withAction(action);
-    return this.rounds.settle(inputs, () => this.dispatch.call(tool, args, contextFor, call.record.era), name);
+    const contextFor: McpContextFactory = (action, target = name) => {
+      if (target !== name) return new McpContext({ ...facts, tool: target, action });
+      if (taskMode?.start === 'call') void promotion!.start();
+      return action === undefined ? base : base.withAction(action);
+    };
+    const run = () => this.dispatch.call(tool, args, contextFor, call.record.era);
+    return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
+  }
+
+  /** The call's task mode when it may become a task; -32021 for a `required` one the request cannot take as a task. */
+  private taskMode(call: MethodCall, mode: TaskMode | undefined): TaskMode | undefined {
+    if (!mode) return undefined;
+    if (call.record.era !== 'legacy' && declaresTasks(call.record.meta?.[META_KEYS.clientCapabilities])) return mode;
+    if (mode.support === 'required') throw missingTasksExtension(`tool ${quoted(call.params.name, 100)}`);
+    return undefined;
   }
 }

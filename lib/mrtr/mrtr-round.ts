@@ -3,7 +3,8 @@ import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import type { InputChannel } from './input-channel.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
-import { buildInputRequest, checkInputKey, type InputChecks, type InputRequest } from './input-request.js';
+import { InputKeys } from './input-keys.js';
+import { buildInputRequest, type InputChecks, type InputRequest } from './input-request.js';
 import { McpInputRequired } from './input-required.js';
 import { inInputResponses, readAnswer } from './input-responses.js';
 import type { RequestBinding } from './request-binding.js';
@@ -25,13 +26,18 @@ export interface MrtrRoundInit extends InputChecks {
   readonly earlier: RequestStateContent | undefined;
 }
 
-const clientCapabilityMissing = (what: string, required: Record<string, unknown>) =>
-  new McpMethodError(
+/** The -32021 refusal (400) of an input request whose kind the client capabilities do not declare, or undefined when they do. */
+export function undeclaredKind(kind: InputKind, request: InputRequest, capabilities: Readonly<Record<string, unknown>>): McpMethodError | undefined {
+  const missing = INPUT_KINDS[kind].need(request.params, capabilities);
+  if (!missing) return undefined;
+  const what = kind === 'elicitation' && request.params.mode === 'url' ? 'URL-mode elicitation' : kind;
+  return new McpMethodError(
     JSON_RPC_CODES.missingRequiredClientCapability,
     `Missing required client capability: this request needs ${what}, which its clientCapabilities do not declare.`,
-    { requiredCapabilities: required },
+    { requiredCapabilities: missing },
     400,
   );
+}
 
 /**
  * One round of a multi round-trip request: one execution of the handler and its input requests (docs/mrtr.md).
@@ -50,8 +56,7 @@ export class MrtrRound implements InputChannel {
   readonly number: number;
   readonly method: string;
   private bindingValue: RequestBinding | undefined;
-  private readonly counters: Record<InputKind, number> = { elicitation: 0, sampling: 0, roots: 0 };
-  private readonly used = new Set<string>();
+  private readonly keys = new InputKeys();
   private readonly pending = new Map<string, { kind: InputKind; request: InputRequest }>();
   private readonly consumed = new Map<string, unknown>();
   private readonly earlierAnswers: Readonly<Record<string, unknown>>;
@@ -75,25 +80,17 @@ export class MrtrRound implements InputChannel {
 
   /** Asks the client for one input; resolves with the answer, or rejects (pending, refused, or a fault). */
   ask(kind: InputKind, params: unknown, explicitKey: string | undefined): Promise<unknown> {
-    const spec = INPUT_KINDS[kind];
-    if (this.closed) return rejected(new Error(`${spec.method} asked after the request it belongs to was answered; a context is valid only during its own call`));
-    try {
-      checkInputKey(explicitKey);
-    } catch (thrown) {
-      return this.misuse(thrown);
-    }
-    const key = explicitKey ?? `${spec.keyPrefix}-${++this.counters[kind]}`;
-    if (this.used.has(key)) return this.misuse(new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`));
-    this.used.add(key);
-
+    if (this.closed) return rejected(new Error(`${INPUT_KINDS[kind].method} asked after the request it belongs to was answered; a context is valid only during its own call`));
+    let key: string;
     let request: InputRequest;
     try {
+      key = this.keys.claim(kind, explicitKey);
       request = buildInputRequest(kind, params, this.init);
     } catch (thrown) {
       return this.misuse(thrown);
     }
-    const missing = spec.need(request.params, this.init.capabilities);
-    if (missing) return rejected(clientCapabilityMissing(kind === 'elicitation' && request.params.mode === 'url' ? 'URL-mode elicitation' : kind, missing));
+    const undeclared = undeclaredKind(kind, request, this.init.capabilities);
+    if (undeclared) return rejected(undeclared);
 
     const answer = Object.hasOwn(this.earlierAnswers, key)
       ? this.earlierAnswers[key]

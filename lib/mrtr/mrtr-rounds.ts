@@ -14,6 +14,7 @@ import { publish } from '../telemetry/channels.js';
 import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import type { InputChannel } from './input-channel.js';
 import { INPUT_KINDS } from './input-kinds.js';
+import type { InputChecks } from './input-request.js';
 import { isInputRequired } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
 import { PendingInputRequests } from './pending-input-requests.js';
@@ -86,6 +87,11 @@ export class MrtrRounds {
       protocol.validator(kind.requestDefinition);
       protocol.validator(kind.answerDefinition);
     }
+  }
+
+  /** What checking an input request and its answer needs (a task's input channel checks with the same). */
+  get checks(): InputChecks {
+    return { protocol: this.protocol, schemas: this.schemas };
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 
 import type { McpAuth } from '../contracts/mcp-auth.interface.js';
 import type { McpEventBus } from '../contracts/mcp-event-bus.js';
+import type { McpTaskStore } from '../contracts/mcp-task-store.js';
 import type { RequestStateCodec } from '../contracts/request-state-codec.js';
 
 /** An icon a client may show for the server (MCP `Icon`). @publicApi */
@@ -159,6 +160,25 @@ export interface McpModuleOptions {
    * @default undefined
    */
   serves?: Type[];
+  /**
+   * The tasks extension: how long a task is kept (`ttlMs`, from its creation), how often clients are asked to poll,
+   * how many tasks the default store holds at once, and the store (replace it with a shared one when several
+   * instances serve the mount). Used only when some tool or action declares `taskSupport`. See docs/tasks.md.
+   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000 } (store: `InProcessTaskStore`)
+   */
+  tasks?: McpTasksOptions;
+}
+
+/** The tasks extension's settings. @publicApi */
+export interface McpTasksOptions {
+  /** Milliseconds a task is kept from its creation (its `ttlMs`); then it is dropped, and a handler still running aborted. @default 3600000 */
+  ttlMs?: number;
+  /** The `pollIntervalMs` clients are asked to keep between two `tasks/get`. @default 1000 */
+  pollIntervalMs?: number;
+  /** How many tasks the default store holds at once; a call that would create one more is refused. @default 1000 */
+  maxTasks?: number;
+  /** The task store (instance or class). @default undefined (`InProcessTaskStore`, bounded by `maxTasks`) */
+  store?: McpTaskStore | Type<McpTaskStore>;
 }
 
 /** Bounds on `subscriptions/listen` streams. @publicApi */
@@ -182,7 +202,7 @@ export interface McpResolvedOptions extends Readonly<
   Required<
     Omit<
       McpModuleOptions,
-      'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions' | 'serves'
+      'instructions' | 'auth' | 'protectedResourceMetadata' | 'allowedOrigins' | 'requestState' | 'legacyInputRequests' | 'eventBus' | 'subscriptions' | 'serves' | 'tasks'
     >
   >
 > {
@@ -200,6 +220,7 @@ export interface McpResolvedOptions extends Readonly<
   readonly legacyInputRequests: Readonly<Required<McpLegacyInputRequestOptions>>;
   readonly eventBus: McpEventBus | Type<McpEventBus> | undefined;
   readonly subscriptions: Readonly<Required<McpSubscriptionOptions>>;
+  readonly tasks: Readonly<Required<Omit<McpTasksOptions, 'store'>>> & { readonly store: McpTaskStore | Type<McpTaskStore> | undefined };
 }
 
 /**

@@ -154,6 +154,16 @@ export const MODULE_OPTION_RULES = {
     const index = v.findIndex((item) => typeof item !== 'function');
     return index < 0 ? undefined : `serves[${index}] must be a class (a tool, resource or prompt provider)${got(v[index])}`;
   },
+  tasks: (v) => {
+    if (!isPlainObject(v)) return 'must be an object { ttlMs?, pollIntervalMs?, maxTasks?, store? }';
+    const closed = closedObject(v, ['ttlMs', 'pollIntervalMs', 'maxTasks', 'store']);
+    if (closed) return closed;
+    for (const key of ['ttlMs', 'pollIntervalMs'] as const) if (v[key] !== undefined && timerDelay(v[key])) return `${key} ${timerDelay(v[key])}${got(v[key])}`;
+    if (v.maxTasks !== undefined && !(Number.isSafeInteger(v.maxTasks) && (v.maxTasks as number) > 0)) return `maxTasks must be a positive integer${got(v.maxTasks)}`;
+    if (v.store !== undefined && !isProvided(v.store, ['create', 'get', 'update']))
+      return 'store must be an McpTaskStore instance (with create, get and update methods) or a class implementing McpTaskStore';
+    return undefined;
+  },
 } satisfies Record<keyof McpModuleOptions, OptionRule>;
 
 /** The closed set of module option names. */

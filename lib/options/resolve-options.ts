@@ -17,6 +17,9 @@ export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, timeoutMs: 600_
 /** Default bounds on listen streams: a keep-alive every 30 s, at most 256 KiB held for a client that does not read. */
 export const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024 } as const;
 
+/** Default task settings: kept an hour, polled every second, at most 1000 held. */
+export const DEFAULT_TASKS = { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000 } as const;
+
 /** Default lifetime of a sealed `requestState`: 10 minutes. */
 export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 
@@ -78,5 +81,6 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     eventBus: o.eventBus,
     subscriptions: Object.freeze({ ...DEFAULT_SUBSCRIPTIONS, ...o.subscriptions }),
     serves: o.serves ? Object.freeze([...o.serves]) : undefined,
+    tasks: Object.freeze({ ...DEFAULT_TASKS, ...o.tasks, store: o.tasks?.store }),
   });
 }

@@ -13,10 +13,13 @@ import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotati
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 
 /** Which body field `Mcp-Name` mirrors, per method; other methods bind no `Mcp-Name`. */
-export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
+export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** A mirrored header: its lower-cased name, its display spelling, and how its value is read. */

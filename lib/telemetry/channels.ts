@@ -49,6 +49,8 @@ export interface McpTelemetryEvents {
   'mcp:request:cancelled': { method: string };
   /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection was closed, `waitingBytes` freed. */
   'mcp:answer:stalled': { method: string; waitingBytes: number };
+  /** A task (tasks extension) entered a status: `working` when created, then each change. */
+  'mcp:task:status': { taskId: string; tool: string; action?: string; status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' };
 }
 
 /** A channel name. @publicApi */
@@ -67,6 +69,7 @@ export const MCP_CHANNELS = [
   'mcp:mrtr:input_required',
   'mcp:request:cancelled',
   'mcp:answer:stalled',
+  'mcp:task:status',
 ] as const satisfies readonly McpChannel[];
 
 const channels = new Map(MCP_CHANNELS.map((name) => [name, diagnosticsChannel.channel(name)]));

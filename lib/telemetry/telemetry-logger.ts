@@ -17,6 +17,7 @@ const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
   'mcp:mrtr:input_required': 'debug',
   'mcp:request:cancelled': 'debug',
   'mcp:answer:stalled': 'debug',
+  'mcp:task:status': 'debug',
 };
 
 /** What the telemetry logger writes: fault events only, every event, or nothing. */

@@ -6,6 +6,7 @@ import { handlerResult, readActionContext } from './handler-result.js';
 import { helpPointer } from './help-pointer.js';
 import { actionSummaries, actionToolInputSchema, inputSchemaDigest, renderAction, sortedByName } from './input-schema.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
+import { readTaskMode, type TaskDeclaration, type TaskMode } from './task-mode.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import { TOOL_HOOK_NAMES, type McpToolOptions, type ToolCallResult } from './tool.interfaces.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
@@ -16,12 +17,15 @@ export interface DeclaredAction {
   readonly name: unknown;
   /** The decorated method's name on the tool class. */
   readonly method: string;
-  /** The action schema the decorator declared (its `name` taken out). */
+  /** The action schema the decorator declared (its `name` and task mode taken out). */
   readonly schema: unknown;
+  /** The task mode the decorator declared. */
+  readonly task: TaskDeclaration;
 }
 
 interface WiredAction extends ValidatedAction {
   readonly method: string;
+  readonly taskMode: TaskMode | undefined;
 }
 
 /**
@@ -32,13 +36,15 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
   const tool = options.name;
   const where = `tool "${tool}"`;
   if (declared.length === 0) throw new McpConfigurationError(where, 'declares neither an inputSchema (a plain tool) nor any @McpAction method (an action tool)');
+  const toolTaskMode = readTaskMode(options, where);
   const actions: WiredAction[] = declared.map((d) => {
     if ((TOOL_HOOK_NAMES as readonly string[]).includes(d.method))
       throw new McpConfigurationError(
         `${where}, method "${d.method}"`,
         `@McpAction cannot decorate ${d.method}(), the name of an optional hook; rename the method and give the action its name with @McpAction({ name: ... })`,
       );
-    return { ...validateActionSchema(kit.compiler, tool, d.name, d.schema), method: d.method };
+    const validated = validateActionSchema(kit.compiler, tool, d.name, d.schema);
+    return { ...validated, method: d.method, taskMode: readTaskMode(d.task, `${where}, action "${validated.name}"`, toolTaskMode) };
   });
   const seen = new Map<string, string>();
   for (const a of actions) {
@@ -70,6 +76,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
   const toolPointer = helpPointer(tool);
   const heading = helpHeading(options);
   const rendered = new Map(sorted.map((a) => [a.name, renderAction(a.schema)]));
+  const taskModes = new Map(actions.filter((a) => a.taskMode !== undefined).map((a) => [a.name, a.taskMode!]));
 
   return {
     name: tool,
@@ -86,6 +93,8 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
       actions: new Map(sorted.map((a) => [a.name, { tool, action: a.name, ...rendered.get(a.name)! }])),
       actionContext: async (action, ctx) => (hooks.actionContext ? readActionContext(tool, await hooks.actionContext(action, ctx)) : undefined),
     },
+    runsTasks: taskModes.size > 0,
+    taskMode: (action) => (typeof action === 'string' ? taskModes.get(action) : undefined),
     gate: (args) => runDispatchGates(tool, args, targets, toolPointer),
     async handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult> {
       const target = targets.get(call.action!)!;

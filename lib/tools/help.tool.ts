@@ -76,6 +76,8 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
       actions: new Map(),
       actionContext: async () => undefined,
     },
+    runsTasks: false,
+    taskMode: () => undefined,
     gate(args) {
       const gated = checkArguments(HELP_TOOL_NAME, args, HELP_ARGUMENTS, helpPointer());
       if ('refusal' in gated) helpCalled(args, false);

@@ -7,6 +7,7 @@ import { collectHeaderAnnotations } from './header-annotation.js';
 import { helpPointer } from './help-pointer.js';
 import { closeSchema, keyNode, schemaOffence } from './key-set.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
+import { readTaskMode } from './task-mode.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import type { JsonSchema, McpToolOptions, ToolCallResult } from './tool.interfaces.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';
@@ -41,6 +42,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
   const hooks = readHooks(name, instance, output, kit.resultShape);
   const headerAnnotations = collectHeaderAnnotations(name, published);
   const pointer = helpPointer(name);
+  const taskMode = readTaskMode(options, where);
   const target: DataTarget = {
     subject: `The arguments of tool "${name}"`,
     required: [],
@@ -70,6 +72,8 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
       actions: new Map(),
       actionContext: async () => undefined,
     },
+    runsTasks: taskMode !== undefined,
+    taskMode: () => taskMode,
     gate: (args) => checkPlainArguments(name, args, target),
     async handle(call: GatedCall, toolRun: ToolRun): Promise<ToolCallResult> {
       const ctx = toolRun.contextFor();

@@ -64,8 +64,8 @@ export class ToolExplorer implements OnModuleInit {
     for (const method of this.scanner.getAllMethodNames(prototype)) {
       const options = this.reflector.get<McpActionOptions | undefined>(MCP_ACTION_METADATA, prototype[method] as () => unknown);
       if (!options) continue;
-      const { name, ...schema } = options;
-      found.push({ name: name === undefined ? method : name, method, schema });
+      const { name, taskSupport, taskStart, ...schema } = options;
+      found.push({ name: name === undefined ? method : name, method, schema, task: { taskSupport, taskStart } });
     }
     return found;
   }

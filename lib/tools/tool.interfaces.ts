@@ -1,5 +1,6 @@
 import type { McpContext } from '../context/mcp-context.js';
 import type { McpHint } from './hint.js';
+import type { McpTaskStart, McpTaskSupport, TaskDeclaration } from './task-mode.js';
 
 /** MCP tool annotations: hints for clients, never a security boundary. @publicApi */
 export interface McpToolAnnotations {
@@ -18,7 +19,7 @@ export type JsonSchema = { [keyword: string]: unknown } | boolean;
  * tool gives one and implements `run(args, ctx)`.
  * @publicApi
  */
-export interface McpToolOptions {
+export interface McpToolOptions extends TaskDeclaration {
   /** The tool's name: 1–128 characters of `[A-Za-z0-9_.-]`, unique in the server; `help` is reserved. */
   name: string;
   /** What the tool does, for the calling LLM, sent as written (newlines allowed). */
@@ -31,10 +32,18 @@ export interface McpToolOptions {
   outputSchema?: Record<string, unknown>;
   /** Tool annotations; no `annotations` key in the definition when absent. */
   annotations?: McpToolAnnotations;
+  /**
+   * Whether a call may run as a task (the tasks extension): `optional` runs as one when the request declares the
+   * extension, and synchronously otherwise; `required` answers -32021 without it. An action tool's value is its
+   * actions' default. See docs/tasks.md. @default undefined (never a task)
+   */
+  taskSupport?: McpTaskSupport;
+  /** When a task-supporting call becomes a task: as the call starts, or when its handler calls `ctx.startTask()`. @default 'call' */
+  taskStart?: McpTaskStart;
 }
 
 /** The keys {@link McpToolOptions} may hold (its closed key set). */
-export const TOOL_OPTION_KEYS = ['name', 'description', 'title', 'inputSchema', 'outputSchema', 'annotations'] as const;
+export const TOOL_OPTION_KEYS = ['name', 'description', 'title', 'inputSchema', 'outputSchema', 'annotations', 'taskSupport', 'taskStart'] as const;
 
 /**
  * What one action declares, a closed key set checked at module init (`action-schema.ts`). On the wire
@@ -60,10 +69,14 @@ export interface McpActionSchema {
   examples?: readonly Record<string, unknown>[];
 }
 
-/** What `@McpAction` takes: the action schema plus an optional `name` (default: the method's name). @publicApi */
+/** What `@McpAction` takes: the action schema, an optional `name` (default: the method's name), and its task mode. @publicApi */
 export interface McpActionOptions extends McpActionSchema {
   /** The action's name on the wire; defaults to the decorated method's name. No newline. */
   name?: string;
+  /** As `@McpTool`'s `taskSupport`, for this action; default: the tool's. */
+  taskSupport?: McpTaskSupport;
+  /** As `@McpTool`'s `taskStart`, for this action; default: the tool's. */
+  taskStart?: McpTaskStart;
 }
 
 /**

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 
 import type { McpContext } from '../context/mcp-context.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { HELP_TOOL_NAME } from '../mcp.constants.js';
+import { HELP_TOOL_NAME, TASKS_EXTENSION, type Era } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
 import { NamedRegistry } from '../util/named-registry.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
+import type { TaskMode } from './task-mode.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 
 /** Builds the context of one tool run, once the action is known (`tool` defaults to the called tool). */
@@ -39,6 +40,10 @@ export interface WiredTool {
   readonly definition: Readonly<Record<string, unknown>>;
   readonly headerAnnotations: readonly HeaderAnnotation[];
   readonly help: ToolHelp;
+  /** Whether any call of the tool may run as a task. */
+  readonly runsTasks: boolean;
+  /** How a call of the tool (or of the action it names) runs as a task; undefined: never one. */
+  taskMode(action: unknown): TaskMode | undefined;
   /** Runs the tool's dispatch gates on a call's arguments: a refusal, or the call to hand to `handle`. */
   gate(args: Record<string, unknown>): GateOutcome;
   /** Runs the handler of a call the gates let through, and turns its return into the result. */
@@ -52,6 +57,7 @@ export interface WiredTool {
 @Injectable()
 export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
   private readonly tools = new NamedRegistry<WiredTool>('tool');
+  private runsTasksValue: boolean | undefined;
 
   /** Refuses a malformed or reserved name; called before a tool is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
@@ -81,11 +87,20 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
     return this.tools.get(tool)?.headerAnnotations ?? [];
   }
 
-  /** `tools` when any tool is wired in (always: help is), and with it `logging`, since any tool may log. */
-  contribute(into: Capabilities): void {
+  /**
+   * `tools` when any tool is wired in (always: help is), and with it `logging`, since any tool may log; on the
+   * modern era the tasks extension when some tool or action may run as a task.
+   */
+  contribute(into: Capabilities, era: Era): void {
     if (this.tools.size === 0) return;
     into.tools = {};
     into.logging = {};
+    if (era === 'modern' && this.runsTasks) into.extensions = { ...into.extensions, [TASKS_EXTENSION]: {} };
+  }
+
+  /** Whether some tool or action may run as a task (then the tasks methods are served); fixed once module init wired the tools. */
+  get runsTasks(): boolean {
+    return (this.runsTasksValue ??= this.tools.list().some((tool) => tool.runsTasks));
   }
 
   /** Every tool, sorted by name. */

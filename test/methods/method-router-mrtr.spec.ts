@@ -6,6 +6,7 @@ import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.in
 import { resolveOptions } from '../../lib/options/resolve-options.js';
 import { LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { TasksProtocolSchema } from '../../lib/tasks/tasks-schema.js';
 import { rpc } from '../support/mcp-client.js';
 
 const inputRequired = { resultType: 'input_required', requestState: 'v1.x.y' };
@@ -15,7 +16,7 @@ const handler = (method: string): McpMethodHandler => ({ method, served: () => t
 async function router(): Promise<MethodRouter> {
   const options: McpResolvedOptions = resolveOptions({ serverInfo: { name: 's', version: '1' } }, 'mcp');
   const h = (method: string, eras: string[]) => ({ ...handler(method), eras }) as never;
-  return new MethodRouter(options, await ProtocolSchema.vendored(), new LegacyProtocolSchema(), [
+  return new MethodRouter(options, await ProtocolSchema.vendored(), new LegacyProtocolSchema(), new TasksProtocolSchema(), [
     h('server/discover', ['modern']),
     h('tools/list', ['modern']),
     h('tools/call', ['modern']),

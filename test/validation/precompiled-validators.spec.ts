@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
+import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../../lib/tasks/tasks-schema.js';
 import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
 import type { PrecompiledModule } from '../../lib/validation/precompiled-source.js';
 
@@ -15,6 +16,7 @@ const vendoredDocument = JSON.parse(await readFile(new URL('mcp-2026-07-28.schem
 const generated: Record<string, () => Promise<PrecompiledModule>> = {
   'mcp-2026-07-28': () => protocolValidatorsModule(vendoredDocument, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json'),
   'mcp-legacy': () => protocolValidatorsModule(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, 'lib/protocol/legacy-schema.ts'),
+  'mcp-tasks': () => protocolValidatorsModule(TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID, 'lib/tasks/tasks-schema.ts'),
   'json-schema-2020-12': () => metaSchemaModule(),
 };
 

@@ -1,0 +1,112 @@
+import { TERMINAL_STATUSES, type McpTaskError, type McpTaskRecord, type McpTaskStatus, type McpTaskStore } from '../contracts/mcp-task-store.js';
+import { PASSES_CONTAINMENT, faultKind } from '../errors/fault-containment.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { isMethodError } from '../errors/mcp-method.error.js';
+import { publish } from '../telemetry/channels.js';
+import type { TaskInputs } from './task-inputs.js';
+
+/**
+ * Why a task's handler was stopped (cancelled, expired, shut down): its `signal`'s reason, and what its pending
+ * input requests reject with. Not a fault: it passes containment, and the task has its status already.
+ */
+export class TaskEnded extends Error {
+  override readonly name = 'TaskEnded';
+  readonly [PASSES_CONTAINMENT] = true;
+}
+
+/**
+ * One task whose handler runs in this process: its current record, written through to the task store in order,
+ * the abort controller behind its handler's `signal`, and its input channel. Terminal statuses are final: a
+ * result that arrives after a cancellation is dropped. It ends (and leaves the live runs) when it reaches one, or
+ * at its expiry, which aborts a handler still running.
+ */
+export class TaskRun {
+  private current: McpTaskRecord;
+  private writes: Promise<unknown>;
+  private readonly expiry: NodeJS.Timeout;
+  /** Resolves true once the store holds the task, false when it was full. */
+  readonly stored: Promise<boolean>;
+
+  constructor(
+    record: McpTaskRecord,
+    private readonly store: McpTaskStore,
+    readonly abort: AbortController,
+    readonly inputs: TaskInputs,
+    private readonly ended: (run: TaskRun) => void,
+  ) {
+    this.current = record;
+    this.stored = store.create(record);
+    this.writes = this.stored;
+    this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
+    this.expiry.unref();
+    this.announce();
+  }
+
+  get record(): McpTaskRecord {
+    return this.current;
+  }
+
+  get terminal(): boolean {
+    return TERMINAL_STATUSES.has(this.current.status);
+  }
+
+  /** The outstanding input requests changed: `input_required` with them, or back to `working` without. */
+  inputsChanged(): void {
+    if (this.terminal) return;
+    const waiting = this.inputs.waiting;
+    this.change(waiting ? 'input_required' : 'working', { inputRequests: waiting ? this.inputs.outstanding() : undefined });
+  }
+
+  /** The handler returned: `completed` with its result (an `isError` tool result included). */
+  complete(result: Readonly<Record<string, unknown>>): void {
+    this.finish('completed', { result });
+  }
+
+  /** The handler threw past containment: `failed` with the JSON-RPC error (a method error as is, anything else -32603). */
+  fail(thrown: unknown): void {
+    const error: McpTaskError = isMethodError(thrown)
+      ? { code: thrown.code, message: thrown.message, ...(thrown.data !== undefined && { data: thrown.data }) }
+      : { code: JSON_RPC_CODES.internalError, message: `Internal error: the task's tool failed (${faultKind(thrown)}).` };
+    this.finish('failed', { error, statusMessage: error.message });
+  }
+
+  /** Cancels it: `cancelled` at once, its handler's signal aborted, its input requests rejected. */
+  cancel(statusMessage = 'Cancelled by the client.'): void {
+    this.finish('cancelled', { statusMessage });
+  }
+
+  private finish(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
+    if (this.terminal) return;
+    this.change(status, { ...fields, inputRequests: undefined });
+    this.close(status === 'cancelled' ? 'the task was cancelled' : undefined);
+  }
+
+  private expire(): void {
+    this.close(this.terminal ? undefined : 'the task expired');
+  }
+
+  private close(abortReason: string | undefined): void {
+    clearTimeout(this.expiry);
+    if (abortReason !== undefined) {
+      const reason = new TaskEnded(abortReason);
+      this.abort.abort(reason);
+      this.inputs.close(reason);
+    }
+    this.ended(this);
+  }
+
+  private change(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
+    const next: Record<string, unknown> = { ...this.current, ...fields, status, lastUpdatedAt: new Date().toISOString() };
+    for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+    const changedStatus = status !== this.current.status;
+    this.current = next as unknown as McpTaskRecord;
+    const record = this.current;
+    this.writes = this.writes.then(() => this.store.update(record)).catch(() => undefined);
+    if (changedStatus) this.announce();
+  }
+
+  private announce(): void {
+    const { taskId, tool, action, status } = this.current;
+    publish('mcp:task:status', () => ({ taskId, tool, ...(action !== undefined && { action }), status }));
+  }
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+
+import { McpTaskStore, type McpTaskRecord } from '../contracts/mcp-task-store.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import type { InputChecks } from '../mrtr/input-request.js';
+import { quiet } from '../util/quiet-promise.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import type { McpResult } from '../protocol/json-rpc.js';
+import { TaskInputs } from './task-inputs.js';
+import { detailedTask, taskFields } from './task-record.js';
+import { TaskRun } from './task-run.js';
+import { taskNotFound } from './tasks-extension.js';
+
+/** What a call being made a task brings. */
+export interface TaskStart {
+  readonly tool: string;
+  readonly action: string | undefined;
+  /** The caller's auth subject, or undefined without auth. */
+  readonly subject: string | undefined;
+  /** The client capabilities of the creating call: what the task's input requests may ask for. */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  /** The controller behind the handler's `signal`, now the task's. */
+  readonly abort: AbortController;
+  readonly checks: InputChecks;
+}
+
+/**
+ * The tasks of this mount: creates them (each id a random UUID, bound to the caller's auth subject), keeps the
+ * live run of each whose handler runs here, and answers `tasks/get`, `tasks/update` and `tasks/cancel` from the
+ * task store. Another subject's task, an unknown id and an expired one are the same "not found".
+ * See docs/tasks.md.
+ */
+@Injectable()
+export class TaskRuns implements OnModuleDestroy {
+  private readonly live = new Map<string, TaskRun>();
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(McpTaskStore) private readonly store: McpTaskStore,
+  ) {}
+
+  /** How many tasks have a handler running in this process. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Creates the task of a call (synchronously: from here on its handler's input requests park the task) and
+   * resolves with its CreateTaskResult once the store holds it.
+   * @throws {McpMethodError} (the promise) when the store is full
+   */
+  create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
+    const { ttlMs, pollIntervalMs, maxTasks } = this.options.tasks;
+    const now = new Date();
+    const record: McpTaskRecord = {
+      taskId: randomUUID(),
+      subject: start.subject ?? null,
+      tool: start.tool,
+      ...(start.action !== undefined && { action: start.action }),
+      status: 'working',
+      createdAt: now.toISOString(),
+      lastUpdatedAt: now.toISOString(),
+      ttlMs,
+      pollIntervalMs,
+      expiresAt: now.getTime() + ttlMs,
+    };
+    let run: TaskRun | undefined;
+    const inputs = new TaskInputs(start.checks, start.capabilities, () => run?.inputsChanged());
+    run = new TaskRun(record, this.store, start.abort, inputs, (ended) => this.live.delete(ended.record.taskId));
+    this.live.set(record.taskId, run);
+    const created = quiet(run.stored.then((stored) => {
+      if (stored) return { resultType: 'task', ...taskFields(run.record) };
+      run.cancel('The server holds as many tasks as it may.');
+      throw new McpMethodError(
+        JSON_RPC_CODES.internalError,
+        `Internal error: this server holds as many tasks as it may (${maxTasks}); retry once some have finished or expired.`,
+        { reason: 'task_limit' },
+      );
+    }));
+    return { run, created };
+  }
+
+  /** A task as `tasks/get` answers it. */
+  async get(taskId: string, subject: string | undefined): Promise<Record<string, unknown>> {
+    return detailedTask(await this.visible(taskId, subject));
+  }
+
+  /** Hands a `tasks/update`'s answers to the task's outstanding input requests (other keys ignored). */
+  async update(taskId: string, subject: string | undefined, responses: Readonly<Record<string, unknown>>): Promise<void> {
+    await this.visible(taskId, subject);
+    this.live.get(taskId)?.inputs.deliver(responses);
+  }
+
+  /** Cancels a task; a no-op on a terminal one. */
+  async cancel(taskId: string, subject: string | undefined): Promise<void> {
+    await this.visible(taskId, subject);
+    this.live.get(taskId)?.cancel();
+  }
+
+  /** Aborts every running handler (the application is shutting down). */
+  onModuleDestroy(): void {
+    for (const run of [...this.live.values()]) run.cancel('The server shut down.');
+  }
+
+  private async visible(taskId: string, subject: string | undefined): Promise<McpTaskRecord> {
+    const record = await this.store.get(taskId);
+    if (!record || record.subject !== (subject ?? null)) throw taskNotFound(taskId);
+    return record;
+  }
+}

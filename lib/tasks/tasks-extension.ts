@@ -1,0 +1,28 @@
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
+import { TASKS_EXTENSION } from '../mcp.constants.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+
+
+/** Whether a request's client capabilities declare the tasks extension (the per-request opt-in; nothing else counts). */
+export function declaresTasks(capabilities: unknown): boolean {
+  return isPlainObject(capabilities) && isPlainObject(capabilities.extensions) && isPlainObject(capabilities.extensions[TASKS_EXTENSION]);
+}
+
+/** The -32021 answer to a request that needs the tasks extension its client capabilities do not declare (400). */
+export function missingTasksExtension(what: string): McpMethodError {
+  return new McpMethodError(
+    JSON_RPC_CODES.missingRequiredClientCapability,
+    `Missing required client capability: ${what} needs the tasks extension; declare "${TASKS_EXTENSION}" under extensions in the request's clientCapabilities.`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    400,
+  );
+}
+
+/** The -32602 answer for a task id this caller cannot see: unknown, expired, or another subject's (one answer for all three). */
+export function taskNotFound(taskId: string): McpMethodError {
+  return new McpMethodError(JSON_RPC_CODES.invalidParams, 'Invalid params: task not found (unknown, expired, or not yours); start the call again.', {
+    reason: 'task_not_found',
+    taskId: taskId.slice(0, 100),
+  });
+}
