@@ -22,8 +22,8 @@ export const floors = [
   },
   { name: 'F1 (methods)', paths: ['lib/methods'] },
   {
-    name: 'F2 (mrtr, context, tools, resources, prompts, completion, subscriptions)',
-    paths: ['lib/mrtr', 'lib/context', 'lib/tools', 'lib/resources', 'lib/prompts', 'lib/completion', 'lib/subscriptions'],
+    name: 'F2 (mrtr, context, tools, resources, prompts, completion, subscriptions, tasks)',
+    paths: ['lib/mrtr', 'lib/context', 'lib/tools', 'lib/resources', 'lib/prompts', 'lib/completion', 'lib/subscriptions', 'lib/tasks'],
   },
   { name: 'F3 (response)', paths: ['lib/response'] },
   { name: 'F4 (protocol)', paths: ['lib/protocol'] },

@@ -113,7 +113,8 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   get log(): McpRequestLogger {
     const name = this.action === undefined ? (this.tool ?? this.prompt ?? this.resource) : `${this.tool}.${this.action}`;
     const level = this.init.record.meta?.[META_KEYS.logLevel] as McpLogLevel | undefined;
-    return (this.logger ??= new McpRequestLogger(level, this.init.answer, name));
+    // A task carries no logs: a logger first built once the call is one sends nothing.
+    return (this.logger ??= new McpRequestLogger(level, this.taskId === undefined ? this.init.answer : undefined, name));
   }
 
   /** The same request's context for one action of an action tool (progress and input requests are shared). */
@@ -121,9 +122,9 @@ export class McpContext<TRequest extends object = McpHostRequest> {
     return new McpContext<TRequest>({ ...this.init, action, progress: this.reporter });
   }
 
-  /** Reports progress (only with the request's progress token; values must increase); returns whether it was sent. */
+  /** Reports progress (only with the request's progress token, never in a task; values must increase); returns whether it was sent. */
   progress(progress: number, total?: number, message?: string): boolean {
-    return this.reporter.report(progress, total, message);
+    return this.taskId === undefined && this.reporter.report(progress, total, message);
   }
 
   /** Asks the user: `accept` (content checked against `requestedSchema`), `decline` or `cancel`; -32021 if undeclared. */

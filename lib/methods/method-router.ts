@@ -8,8 +8,8 @@ import { distilledData } from '../protocol/json-rpc.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
-import { quoted } from '../util/bounded.js';
 import { TasksProtocolSchema } from '../tasks/tasks-schema.js';
+import { quoted } from '../util/bounded.js';
 import {
   CACHEABLE_METHODS,
   LEGACY_REQUEST_DEFINITIONS,

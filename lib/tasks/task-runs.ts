@@ -6,10 +6,10 @@ import { McpTaskStore, type McpTaskRecord } from '../contracts/mcp-task-store.js
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { InputChecks } from '../mrtr/input-request.js';
-import { quiet } from '../util/quiet-promise.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { quiet } from '../util/quiet-promise.js';
 import { TaskInputs } from './task-inputs.js';
 import { detailedTask, taskFields } from './task-record.js';
 import { TaskRun } from './task-run.js';
@@ -68,19 +68,20 @@ export class TaskRuns implements OnModuleDestroy {
       pollIntervalMs,
       expiresAt: now.getTime() + ttlMs,
     };
-    let run: TaskRun | undefined;
-    const inputs = new TaskInputs(start.checks, start.capabilities, () => run?.inputsChanged());
-    run = new TaskRun(record, this.store, start.abort, inputs, (ended) => this.live.delete(ended.record.taskId));
+    const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged());
+    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, (ended) => this.live.delete(ended.record.taskId));
     this.live.set(record.taskId, run);
-    const created = quiet(run.stored.then((stored) => {
-      if (stored) return { resultType: 'task', ...taskFields(run.record) };
-      run.cancel('The server holds as many tasks as it may.');
-      throw new McpMethodError(
-        JSON_RPC_CODES.internalError,
-        `Internal error: this server holds as many tasks as it may (${maxTasks}); retry once some have finished or expired.`,
-        { reason: 'task_limit' },
-      );
-    }));
+    const created = quiet(
+      run.stored.then((stored) => {
+        if (stored) return { resultType: 'task', ...taskFields(run.record) };
+        run.cancel('The server holds as many tasks as it may.');
+        throw new McpMethodError(
+          JSON_RPC_CODES.internalError,
+          `Internal error: this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation); retry later.`,
+          { reason: 'task_limit' },
+        );
+      }),
+    );
     return { run, created };
   }
 

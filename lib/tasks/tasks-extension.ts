@@ -3,7 +3,6 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import { TASKS_EXTENSION } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
-
 /** Whether a request's client capabilities declare the tasks extension (the per-request opt-in; nothing else counts). */
 export function declaresTasks(capabilities: unknown): boolean {
   return isPlainObject(capabilities) && isPlainObject(capabilities.extensions) && isPlainObject(capabilities.extensions[TASKS_EXTENSION]);

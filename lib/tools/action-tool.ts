@@ -5,8 +5,8 @@ import { runDispatchGates, type DataTarget, type GatedCall } from './dispatch-ga
 import { handlerResult, readActionContext } from './handler-result.js';
 import { helpPointer } from './help-pointer.js';
 import { actionSummaries, actionToolInputSchema, inputSchemaDigest, renderAction, sortedByName } from './input-schema.js';
-import { helpHeading, toolDefinition } from './tool-definition.js';
 import { readTaskMode, type TaskDeclaration, type TaskMode } from './task-mode.js';
+import { helpHeading, toolDefinition } from './tool-definition.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import { TOOL_HOOK_NAMES, type McpToolOptions, type ToolCallResult } from './tool.interfaces.js';
 import type { ToolRun, WiredTool } from './tool.registry.js';

@@ -9,9 +9,22 @@ import { ConformanceModule } from '../../conformance/src/app.module.js';
 import { REVISIONS, ensureRunner, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
 import { TEST_ADAPTER } from '../support/test-app.js';
 
+/** The tasks extension's scenarios, each with real checks (`tasks-status-notifications`, which the suite always skips, aside). */
+const TASKS_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
 /** Scenarios the suite runs but does not score, which this library passes all the same. */
 const ALSO_PASSED: Record<Revision, readonly string[]> = {
-  '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
+  '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation', ...TASKS_SCENARIOS],
   '2025-11-25': ['json-schema-2020-12'],
 };
 
@@ -52,5 +65,13 @@ describe('the official conformance suite against the conformance fixture', () =>
       const failing = ALSO_PASSED[revision].filter((scenario) => failures(results.get(revision)!.get(scenario) ?? [{ id: 'not run', status: 'FAILURE' }]).length > 0);
       expect(failing).toEqual([]);
     });
+  });
+
+  it('passes every tasks-extension scenario with real checks: none failing, each with successes', () => {
+    const ran = TASKS_SCENARIOS.map((scenario) => {
+      const checks = results.get('2026-07-28')!.get(scenario) ?? [];
+      return { scenario, succeeded: checks.filter((c) => c.status === 'SUCCESS').length, failures: failures(checks) };
+    });
+    expect(ran.filter((r) => r.succeeded === 0 || r.failures.length > 0)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { post, rpc } from '../support/mcp-client.js';
 import { useSampleApp } from '../support/sample-app.js';
+import { taskCall, waitForStatus } from '../support/task-tools.js';
 import { callTool } from '../support/tool-call.js';
 
 describe("the sample app's tasks tool", () => {
@@ -29,6 +30,18 @@ describe("the sample app's tasks tool", () => {
     expect(listed.body.tasks.map((task: { title: string }) => task.title)).toContain('Listed');
     const completed = await callTool(server(), 'tasks', { action: 'complete', data: { id: created.body.id } });
     expect(completed.body).toMatchObject({ status: 'done', context: { done: expect.any(Number) } });
+  });
+
+  it('exports as an MCP task for a client declaring the tasks extension, and synchronously otherwise', async () => {
+    await callTool(server(), 'tasks', { action: 'create', data: { title: 'Export me' } });
+    const created = await taskCall(server(), 'tasks', { action: 'export', data: { status: 'open' } });
+    expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await waitForStatus(server(), created.body.result.taskId, ['completed']);
+    const exported = JSON.parse(done.result.content[0].text);
+    expect(exported.csv.split('\n')[0]).toBe('id,title,status,due');
+    expect(exported.csv).toContain('"Export me",open');
+    const direct = await callTool(server(), 'tasks', { action: 'export', data: { status: 'open' } });
+    expect(direct.body.rows).toBe(exported.rows);
   });
 
   it('refuses what its schemas refuse: a required_one_of group, a nested unknown key, a format', async () => {

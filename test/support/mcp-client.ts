@@ -38,6 +38,7 @@ export function mirroredHeaders(body: Record<string, unknown>): Record<string, s
   if (typeof body.method === 'string') headers['mcp-method'] = body.method;
   if ((body.method === 'tools/call' || body.method === 'prompts/get') && typeof params.name === 'string') headers['mcp-name'] = params.name;
   if (body.method === 'resources/read' && typeof params.uri === 'string') headers['mcp-name'] = params.uri;
+  if (typeof body.method === 'string' && body.method.startsWith('tasks/') && typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
   return headers;
 }
 

@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { LEGACY_METHODS, MCP_METHODS, REMOVED_METHODS, type LegacyMethod, type McpMethod } from '../../lib/index.js';
+import { LEGACY_METHODS, MCP_METHODS, REMOVED_METHODS, TASKS_METHODS, type LegacyMethod, type McpMethod, type TasksMethod } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { GreetPrompt, Salutations } from '../prompts/test-prompts.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { MustTaskTool, TASK_CAPS, taskCall, tasksRequest } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const schema = await ProtocolSchema.vendored();
@@ -73,6 +74,49 @@ const LEGACY_CELLS = {
   'tasks/list': { params: {} },
   'tasks/cancel': { params: { taskId: 't' } },
 } satisfies Record<LegacyMethod, { params: Record<string, unknown>; result?: string[] }>;
+
+/**
+ * One cell per method of TASKS_METHODS (the tasks extension): its params for a task. Each is served only where some
+ * tool runs tasks, answers -32021 without the extension declared, and -32602 for an id it does not know.
+ */
+const TASK_CELLS = {
+  'tasks/get': (taskId: string) => ({ taskId }),
+  'tasks/update': (taskId: string) => ({ taskId, inputResponses: {} }),
+  'tasks/cancel': (taskId: string) => ({ taskId }),
+} satisfies Record<TasksMethod, (taskId: string) => Record<string, unknown>>;
+
+describe('tasks methods sweep', () => {
+  let tasks: TestApp;
+  beforeAll(async () => {
+    tasks = await createTestApp({ providers: [MustTaskTool] });
+  });
+  afterAll(() => tasks.close());
+
+  describe.each(TASKS_METHODS)('%s', (method) => {
+    it('answers a known task with a complete result, -32602 for an unknown id, 400 + -32021 without the extension', async () => {
+      const taskId = (await taskCall(tasks.server, 'must_task')).body.result.taskId as string;
+      const known = await tasksRequest(tasks.server, method, TASK_CELLS[method](taskId));
+      expect(known.status).toBe(200);
+      expect(known.body.result.resultType).toBe('complete');
+      const unknown = await tasksRequest(tasks.server, method, TASK_CELLS[method]('no-such-task'));
+      expect(unknown.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
+      const undeclared = await tasksRequest(tasks.server, method, TASK_CELLS[method](taskId), { ...TASK_CAPS, extensions: {} });
+      expect(undeclared.status).toBe(400);
+      expect(undeclared.body.error.code).toBe(-32021);
+    });
+
+    it('is not served (404 + -32601) where no tool runs tasks', async () => {
+      const t = await createTestApp({ providers: [EchoTool] });
+      try {
+        const res = await tasksRequest(t.server, method, TASK_CELLS[method]('x'));
+        expect(res.status).toBe(404);
+        expect(res.body.error.code).toBe(-32601);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+});
 
 describe('methods sweep', () => {
   let t: TestApp;

@@ -21,6 +21,7 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { callTool as callRound } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
+import { MustTaskTool, taskCall } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
 
@@ -91,6 +92,7 @@ const SCENARIOS = {
   'mcp:mrtr:input_required': (t) => callRound(t.server, 'confirm_delete', { file: 'a.txt' }),
   'mcp:request:cancelled': (t) => closeEarly(t.server, rpc('tools/call', { name: 'slow', arguments: {} })),
   'mcp:answer:stalled': (t) => neverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} })),
+  'mcp:task:status': (t) => taskCall(t.server, 'must_task'),
 } satisfies Record<McpChannel, Scenario>;
 
 /** The message keys the README's telemetry table promises per channel: required, and optional (`key?`). */
@@ -123,7 +125,7 @@ describe('telemetry channel sweep: every channel is published, in the shape the 
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      providers: [EchoTool, BoomTool, SlowTool, BigTool, BrokenResource, ConfirmDeleteTool],
+      providers: [EchoTool, BoomTool, SlowTool, BigTool, BrokenResource, ConfirmDeleteTool, MustTaskTool],
       options: {
         writeStallTimeoutMs: STALL_MS,
         auth: {

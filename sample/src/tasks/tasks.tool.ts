@@ -1,9 +1,15 @@
-import { McpAction, McpTool, fail, ok, type McpHint, type McpToolHooks } from '../../../lib/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { McpAction, McpTool, fail, ok, type McpContext, type McpHint, type McpToolHooks } from '../../../lib/index.js';
 import { TasksRepository, type Task } from './tasks.repository.js';
+
+/** How long exporting one task takes in the sample, so the export is long enough to run as an MCP task. */
+const EXPORT_STEP_MS = 100;
 
 /**
  * An action tool: one tool, several named actions, each with its own action schema. Its repository is injected
- * by Nest. Calls that get the data wrong are answered by the dispatch gates, pointing at `help`.
+ * by Nest. Calls that get the data wrong are answered by the dispatch gates, pointing at `help`. Its `export`
+ * action is long-running: a client declaring the tasks extension gets an MCP task to poll (docs/tasks.md).
  */
 @McpTool({ name: 'tasks', title: 'Tasks', description: 'Create, find, list and complete tasks.' })
 export class TasksTool implements Partial<McpToolHooks> {
@@ -60,6 +66,23 @@ export class TasksTool implements Partial<McpToolHooks> {
     if (!task) return fail(`no task ${data.id}`, { id: data.id });
     task.status = 'done';
     return ok(task);
+  }
+
+  @McpAction({
+    description: 'Export every task as CSV (long-running: an MCP task for clients declaring the tasks extension)',
+    properties: { status: { type: 'string', enum: ['open', 'done'] } },
+    taskSupport: 'optional',
+  })
+  async export(data: { status?: Task['status'] }, ctx: McpContext) {
+    const rows = ['id,title,status,due'];
+    for (const status of data.status ? [data.status] : (['open', 'done'] as const)) {
+      for (const task of this.repo.list(status, 100)) {
+        await sleep(EXPORT_STEP_MS, undefined, { signal: ctx.signal }).catch(() => undefined);
+        if (ctx.signal.aborted) return fail('the export was cancelled'); // a cancelled task drops this answer
+        rows.push([task.id, JSON.stringify(task.title), task.status, task.due ?? ''].join(','));
+      }
+    }
+    return { csv: rows.join('\n'), rows: rows.length - 1 };
   }
 
   hints(action: string, hintContext: unknown): McpHint[] {

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { InProcessTaskStore, McpAuthDecision, McpConfigurationError, McpTaskStore, McpTool, TASKS_EXTENSION } from '../../lib/index.js';
+import { TaskRuns } from '../../lib/tasks/task-runs.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { meta, post, rpc } from '../support/mcp-client.js';
+import { TASK_CAPS, TASK_TOOLS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const auth = { authenticate: (req: { headers: Record<string, unknown> }) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'alice') }) };
+
+/** Creates a task of `sleeper` that runs until cancelled; its id. */
+async function sleeping(t: TestApp, tag: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await taskCall(t.server, 'sleeper', { tag }, TASK_CAPS, headers);
+  expect(res.body.result.resultType).toBe('task');
+  return res.body.result.taskId as string;
+}
+
+describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [...TASK_TOOLS, EchoTool], options: { auth, tasks: { pollIntervalMs: 250 } } });
+  });
+  afterAll(() => t.close());
+
+  it('advertises the extension under capabilities.extensions (never capabilities.tasks)', async () => {
+    const res = await post(t.server, rpc('server/discover'));
+    expect(res.body.result.capabilities.extensions).toEqual({ [TASKS_EXTENSION]: {} });
+    expect(res.body.result.capabilities.tasks).toBeUndefined();
+  });
+
+  it('answers a task-supporting call with a flat CreateTaskResult, then tasks/get inlines the result once completed', async () => {
+    const created = await taskCall(t.server, 'sleeper', { ms: 100 });
+    expect(created.status).toBe(200);
+    const task = created.body.result;
+    expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 3_600_000, pollIntervalMs: 250 });
+    expect(task.taskId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(task.createdAt).toMatch(ISO);
+    expect(task.lastUpdatedAt).toMatch(ISO);
+    for (const key of ['result', 'error', 'inputRequests', 'requestState', 'task', 'content']) expect(task).not.toHaveProperty(key);
+
+    const working = await tasksRequest(t.server, 'tasks/get', { taskId: task.taskId });
+    expect(working.body.result).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
+    expect(working.body.result).not.toHaveProperty('result');
+
+    const done = await waitForStatus(t.server, task.taskId, ['completed']);
+    expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'slept 100 ms' }] });
+    expect(done).not.toHaveProperty('requestState');
+    expect(Date.parse(done.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(done.createdAt));
+  });
+
+  it('runs an optional tool synchronously when the request does not declare the extension', async () => {
+    const res = await taskCall(t.server, 'sleeper', { ms: 1 }, {});
+    expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'slept 1 ms' }] });
+    expect(res.body.result).not.toHaveProperty('taskId');
+  });
+
+  it('answers a required tool without the extension with 400 + -32021 naming it, before the tool runs', async () => {
+    const res = await taskCall(t.server, 'must_task', {}, { elicitation: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } });
+    const task = await taskCall(t.server, 'must_task');
+    expect((await waitForStatus(t.server, task.body.result.taskId, ['completed'])).result.content[0].text).toBe('done as a task');
+  });
+
+  it('answers the tasks methods with 400 + -32021 without the extension, and -32602 for an unknown id with it', async () => {
+    for (const [method, params] of [
+      ['tasks/get', { taskId: 'nope' }],
+      ['tasks/update', { taskId: 'nope', inputResponses: {} }],
+      ['tasks/cancel', { taskId: 'nope' }],
+    ] as const) {
+      const without = await tasksRequest(t.server, method, params, {});
+      expect(without.status).toBe(400);
+      expect(without.body.error.code).toBe(-32021);
+      const unknown = await tasksRequest(t.server, method, params);
+      expect(unknown.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
+    }
+  });
+
+  it('answers tasks/result and tasks/list, which the extension removed, with -32601', async () => {
+    for (const method of ['tasks/result', 'tasks/list']) {
+      const res = await tasksRequest(t.server, method, { taskId: 'x' });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe(-32601);
+    }
+  });
+
+  it('refuses a tasks/get whose Mcp-Name is not its taskId (400 + -32020)', async () => {
+    const taskId = await sleeping(t, 'headers');
+    const res = await tasksRequest(t.server, 'tasks/get', { taskId }, TASK_CAPS, { 'mcp-name': 'another-task' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32020);
+    await tasksRequest(t.server, 'tasks/cancel', { taskId });
+  });
+
+  it('cancels a running task: its handler signal aborts, it settles cancelled, and a second cancel is the same ack', async () => {
+    const taskId = await sleeping(t, 'cancel-me');
+    const seen = taskRuns.get('cancel-me')!;
+    expect(seen.signal.aborted).toBe(false);
+    const ack = await tasksRequest(t.server, 'tasks/cancel', { taskId });
+    expect(ack.body.result).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
+    expect(seen.signal.aborted).toBe(true);
+    const cancelled = await tasksRequest(t.server, 'tasks/get', { taskId });
+    expect(cancelled.body.result).toMatchObject({ status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+    expect(cancelled.body.result).not.toHaveProperty('result');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the aborted handler returns: its late result is dropped
+    expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.status).toBe('cancelled');
+    const again = await tasksRequest(t.server, 'tasks/cancel', { taskId });
+    expect(again.body.result.resultType).toBe('complete');
+  });
+
+  it("does not abort a task's handler when the request that created it ends", async () => {
+    await sleeping(t, 'survives');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(taskRuns.get('survives')!.signal.aborted).toBe(false);
+  });
+
+  it("shows another subject's task as not found, on every method, and leaves it running", async () => {
+    const taskId = await sleeping(t, 'alices', { 'x-user': 'alice' });
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/update', { taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId }],
+    ] as const) {
+      const res = await tasksRequest(t.server, method, params, TASK_CAPS, { 'x-user': 'mallory' });
+      expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
+    }
+    expect(taskRuns.get('alices')!.signal.aborted).toBe(false);
+    expect((await tasksRequest(t.server, 'tasks/get', { taskId }, TASK_CAPS, { 'x-user': 'alice' })).body.result.status).toBe('working');
+    await tasksRequest(t.server, 'tasks/cancel', { taskId }, TASK_CAPS, { 'x-user': 'alice' });
+  });
+
+  it('parks a task that asks for input (input_required, the requests shown), keeps it parked after a partial update, resumes it on the last answer', async () => {
+    const taskId = (await taskCall(t.server, 'interview')).body.result.taskId as string;
+    const parked = await waitForStatus(t.server, taskId, ['input_required']);
+    expect(Object.keys(parked.inputRequests).sort()).toEqual(['city', 'name']);
+    expect(parked.inputRequests.name).toMatchObject({ method: 'elicitation/create', params: { message: 'Name?' } });
+
+    const bad = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 42 } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'name' } });
+
+    const partial = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } }, stray: { x: 1 } } });
+    expect(partial.body.result).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
+    const still = await tasksRequest(t.server, 'tasks/get', { taskId });
+    expect(still.body.result.status).toBe('input_required');
+    expect(Object.keys(still.body.result.inputRequests)).toEqual(['city']);
+
+    await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { city: { action: 'accept', content: { city: 'London' } } } });
+    const done = await waitForStatus(t.server, taskId, ['completed']);
+    expect(done.result.content[0].text).toBe('Ada from London');
+    expect(done).not.toHaveProperty('inputRequests');
+  });
+
+  it('refuses an input request a task cannot make (the creating call did not declare elicitation): the task fails with -32021', async () => {
+    const taskId = (await taskCall(t.server, 'interview', {}, { extensions: { [TASKS_EXTENSION]: {} } })).body.result.taskId as string;
+    const failed = await waitForStatus(t.server, taskId, ['failed']);
+    expect(failed.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    expect(failed).not.toHaveProperty('result');
+  });
+
+  it("taskStart 'handler': input is gathered by MRTR in the call, then the call becomes a task", async () => {
+    const first = await taskCall(t.server, 'ask_then_task');
+    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { topic: { method: 'elicitation/create' } } });
+    expect(first.body.result).not.toHaveProperty('taskId');
+    const second = await post(
+      t.server,
+      rpc('tools/call', {
+        name: 'ask_then_task',
+        arguments: {},
+        inputResponses: { topic: { action: 'accept', content: { topic: 'tides' } } },
+        requestState: first.body.result.requestState,
+        _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }),
+      }),
+    );
+    expect(second.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+    for (const key of ['requestState', 'inputRequests']) expect(second.body.result).not.toHaveProperty(key);
+    const done = await waitForStatus(t.server, second.body.result.taskId, ['completed']);
+    expect(done.result.content[0].text).toBe('report on tides (task before start: undefined, after: true)');
+  });
+
+  it('fails a task whose handler throws a method error (the error inlined); a fault is a contained tool_fault result (completed)', async () => {
+    const method = (await taskCall(t.server, 'breaks', { how: 'method' })).body.result.taskId as string;
+    const failed = await waitForStatus(t.server, method, ['failed', 'completed']);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'Internal error: the worker is gone.', data: { worker: 7 } } });
+    const fault = (await taskCall(t.server, 'breaks', { how: 'fault' })).body.result.taskId as string;
+    const completed = await waitForStatus(t.server, fault, ['failed', 'completed']);
+    expect(completed).toMatchObject({ status: 'completed', result: { isError: true } });
+    expect(JSON.stringify(completed.result)).toContain('tool_fault');
+  });
+
+  it('runs an action as a task per its own taskSupport; the other actions never', async () => {
+    const exported = await taskCall(t.server, 'reports', { action: 'export', data: {} });
+    expect(exported.body.result.resultType).toBe('task');
+    const done = await waitForStatus(t.server, exported.body.result.taskId, ['completed']);
+    expect(JSON.parse(done.result.content[0].text)).toMatchObject({ exported: true, task: true });
+    const peek = await taskCall(t.server, 'reports', { action: 'peek', data: {} });
+    expect(peek.body.result.resultType).toBe('complete');
+    expect(JSON.parse(peek.body.result.content[0].text)).toMatchObject({ task: false });
+    const refused = await taskCall(t.server, 'reports', { action: 'export', data: {} }, {});
+    expect(refused.body.error.code).toBe(-32021);
+  });
+
+  it('serves legacy-era clients synchronously (no tasks there): optional runs, required is -32021', async () => {
+    const headers = legacyHeaders('2025-11-25');
+    const optional = await legacyPost(t.server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleeper', arguments: { ms: 1 } } }, headers);
+    expect(optional.messages[0]!.result.content[0].text).toBe('slept 1 ms');
+    const required = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'must_task', arguments: {} } }, headers);
+    expect(required.messages[0]!.error.code).toBe(-32021);
+  });
+});
+
+describe('tasks: the store bound, expiry and cleanup', () => {
+  it('refuses a task past maxTasks (its handler aborted), and serves again once tasks expire', async () => {
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxTasks: 2, ttlMs: 400 } } });
+    try {
+      await sleeping(t, 'bound-1');
+      await sleeping(t, 'bound-2');
+      const third = await taskCall(t.server, 'sleeper', { tag: 'bound-3' });
+      expect(third.body.error).toMatchObject({ code: -32603, data: { reason: 'task_limit' } });
+      expect(third.body.error.message).toContain('(2, each kept 400 ms');
+      expect(taskRuns.get('bound-3')!.signal.aborted).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await taskCall(t.server, 'sleeper', { tag: 'bound-4' })).body.result.resultType).toBe('task');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('drops expired tasks without a restart: not found afterwards, a running handler aborted, nothing left in the store or the live runs', async () => {
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { ttlMs: 300 } } });
+    try {
+      const running = await sleeping(t, 'expires');
+      const finished = (await taskCall(t.server, 'must_task')).body.result.taskId as string;
+      await waitForStatus(t.server, finished, ['completed']);
+      const store = t.app.get<InProcessTaskStore>(McpTaskStore);
+      expect(store.size).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect(taskRuns.get('expires')!.signal.aborted).toBe(true);
+      for (const taskId of [running, finished]) expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.error.data.reason).toBe('task_not_found');
+      expect(store.size).toBe(0);
+      expect(t.app.get(TaskRuns).running).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('tasks: declarations', () => {
+  it('does not advertise the extension, nor serve its methods, when no tool supports tasks', async () => {
+    const t = await createTestApp({ providers: [EchoTool] });
+    try {
+      const discover = await post(t.server, rpc('server/discover'));
+      expect(discover.body.result.capabilities.extensions).toBeUndefined();
+      const get = await tasksRequest(t.server, 'tasks/get', { taskId: 'x' });
+      expect(get.status).toBe(404);
+      expect(get.body.error.code).toBe(-32601);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.each([
+    [{ taskSupport: 'sometimes' }, 'taskSupport must be "optional" or "required", got "sometimes"'],
+    [{ taskStart: 'handler' }, 'taskStart is given without taskSupport'],
+    [{ taskSupport: 'optional', taskStart: 'later' }, 'taskStart must be "call" or "handler", got "later"'],
+  ])('refuses %j at module init', async (declared, message) => {
+    @McpTool({ name: 'odd', description: 'Odd.', inputSchema: { type: 'object', properties: {} }, ...(declared as object) })
+    class OddTool {
+      run() {
+        return 'odd';
+      }
+    }
+    const failure = await createTestApp({ providers: [OddTool] }).then(
+      async (app) => (await app.close(), undefined),
+      (thrown: unknown) => thrown,
+    );
+    expect(failure).toBeInstanceOf(McpConfigurationError);
+    expect((failure as Error).message).toContain('tool "odd"');
+    expect((failure as Error).message).toContain(message);
+  });
+});

@@ -1,0 +1,128 @@
+import type { Server } from 'node:http';
+
+import { JSON_RPC_CODES, McpAction, McpMethodError, McpTool, TASKS_EXTENSION, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { meta, post, rpc } from './mcp-client.js';
+
+/** Client capabilities declaring the tasks extension (and elicitation, so tasks may ask). */
+export const TASK_CAPS = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
+
+/** A tools/call declaring the tasks extension (or the capabilities given). */
+export const taskCall = (server: Server, name: string, args: Record<string, unknown> = {}, caps: Record<string, unknown> = TASK_CAPS, headers: Record<string, string> = {}) =>
+  post(server, rpc('tools/call', { name, arguments: args, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': caps }) }), headers);
+
+/** A tasks/* request declaring the tasks extension (or the capabilities given). */
+export const tasksRequest = (
+  server: Server,
+  method: string,
+  params: Record<string, unknown>,
+  caps: Record<string, unknown> = TASK_CAPS,
+  headers: Record<string, string> = {},
+) => post(server, rpc(method, { ...params, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': caps }) }), headers);
+
+/** Polls tasks/get until the task's status is one of `statuses`; the last DetailedTask. */
+export async function waitForStatus(
+  server: Server,
+  taskId: string,
+  statuses: readonly string[],
+  headers: Record<string, string> = {},
+  timeoutMs = 5000,
+): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await tasksRequest(server, 'tasks/get', { taskId }, TASK_CAPS, headers);
+    if (res.body.result && statuses.includes(res.body.result.status)) return res.body.result;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} did not reach ${statuses.join('/')}: ${JSON.stringify(res.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** What the task tools saw, for tests to read: each run's signal, by the tool's `tag` argument. */
+export const taskRuns = new Map<string, { signal: AbortSignal; taskIds: (string | undefined)[] }>();
+
+const TAGGED = { type: 'object', properties: { tag: { type: 'string' }, ms: { type: 'integer' } } } as const;
+
+/** Sleeps `ms` (default 10 s) unless its signal aborts; a task whenever the client declares the extension. */
+@McpTool({ name: 'sleeper', description: 'Sleeps ms, then answers.', inputSchema: TAGGED, taskSupport: 'optional' })
+export class SleeperTool implements McpPlainTool {
+  async run(args: { tag?: string; ms?: number }, ctx: McpContext) {
+    const seen = { signal: ctx.signal, taskIds: [ctx.taskId] };
+    if (args.tag) taskRuns.set(args.tag, seen);
+    await sleep(args.ms ?? 10_000, ctx.signal);
+    return ctx.signal.aborted ? 'aborted' : `slept ${args.ms ?? 10_000} ms`;
+  }
+}
+
+/** Must run as a task; answers at once. */
+@McpTool({ name: 'must_task', description: 'Always a task.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'required' })
+export class MustTaskTool implements McpPlainTool {
+  run() {
+    return 'done as a task';
+  }
+}
+
+/** Asks two questions inside its task, then answers with both. */
+@McpTool({ name: 'interview', description: 'Asks for a name and a city.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'optional' })
+export class InterviewTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const schema = (key: string) => ({ type: 'object', properties: { [key]: { type: 'string' } }, required: [key] }) as const;
+    const [name, city] = await Promise.all([
+      ctx.elicit({ message: 'Name?', requestedSchema: schema('name') }, { key: 'name' }),
+      ctx.elicit({ message: 'City?', requestedSchema: schema('city') }, { key: 'city' }),
+    ]);
+    return `${String(name.content?.name)} from ${String(city.content?.city)}`;
+  }
+}
+
+/** Asks in the call (MRTR), then becomes a task (`taskStart: 'handler'`). */
+@McpTool({ name: 'ask_then_task', description: 'Asks, then runs as a task.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'required', taskStart: 'handler' })
+export class AskThenTaskTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const answer = await ctx.elicit(
+      { message: 'Topic?', requestedSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } },
+      { key: 'topic' },
+    );
+    const before = ctx.taskId;
+    await ctx.startTask();
+    await sleep(50, ctx.signal);
+    return `report on ${String(answer.content?.topic)} (task before start: ${String(before)}, after: ${ctx.taskId !== undefined})`;
+  }
+}
+
+/** Fails its task: a method error (failed) or a fault (a contained tool_fault result, completed). */
+@McpTool({
+  name: 'breaks',
+  description: 'Fails.',
+  inputSchema: { type: 'object', properties: { how: { enum: ['method', 'fault'] } }, required: ['how'] },
+  taskSupport: 'optional',
+})
+export class BreaksTool implements McpPlainTool {
+  async run(args: { how: 'method' | 'fault' }, ctx: McpContext) {
+    await sleep(20, ctx.signal);
+    if (args.how === 'method') throw new McpMethodError(JSON_RPC_CODES.internalError, 'Internal error: the worker is gone.', { worker: 7 });
+    throw new RangeError('index out of range');
+  }
+}
+
+/** An action tool whose `export` action runs as a task and whose `peek` never does. */
+@McpTool({ name: 'reports', description: 'Reports.' })
+export class ReportsTool {
+  @McpAction({ description: 'Exports a report.', properties: {}, taskSupport: 'required' })
+  async export(_data: unknown, ctx: McpContext) {
+    await sleep(20, ctx.signal);
+    return { exported: true, task: ctx.taskId !== undefined };
+  }
+
+  @McpAction({ description: 'Peeks.', properties: {} })
+  peek(_data: unknown, ctx: McpContext) {
+    return { task: ctx.taskId !== undefined };
+  }
+}
+
+export const TASK_TOOLS = [SleeperTool, MustTaskTool, InterviewTool, AskThenTaskTool, BreaksTool, ReportsTool];
