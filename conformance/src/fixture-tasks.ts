@@ -61,6 +61,8 @@ export class ProtocolErrorJobTool implements McpPlainTool {
 export class ConfirmDeleteTool implements McpPlainTool {
   async run(args: { filename?: string }, ctx: McpContext) {
     const file = args.filename ?? 'the file';
+    // Listed first (by name), so the suite's header checks call it bare: without elicitation it still answers.
+    if (!('elicitation' in ctx.clientCapabilities)) return `Kept ${file}: deleting needs a confirmation this client cannot give.`;
     const answer = await ctx.elicit({ message: `Delete ${file}?`, requestedSchema: NAME_AND_CONFIRM });
     return answer.action === 'accept' && answer.content?.confirm === true ? `Deleted ${file}.` : `Kept ${file}.`;
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { ConformanceModule } from '../../conformance/src/app.module.js';
+import { FIXTURE_TASKS } from '../../conformance/src/fixture-tasks.js';
 import { FIXTURE_TOOLS, JsonSchema2020Tool } from '../../conformance/src/fixture-tools.js';
 import type { McpToolOptions } from '../../lib/index.js';
 import { MCP_TOOL_METADATA } from '../../lib/mcp.constants.js';
@@ -17,11 +18,14 @@ describe('the conformance fixture', () => {
   });
   afterAll(() => t.close());
 
-  it('lists every fixture tool, help first (an always-succeeding tool leads the list)', async () => {
+  it('lists every fixture tool, led by one that answers a bare call (the suite calls the first listed tool) with a result', async () => {
     const res = await post(t.server, rpc('tools/list'));
     const names = res.body.result.tools.map((tool: { name: string }) => tool.name);
-    expect(names[0]).toBe('help');
-    expect(names).toEqual(expect.arrayContaining(FIXTURE_TOOLS.map((tool) => declared(tool).name)));
+    expect(names).toEqual(expect.arrayContaining([...FIXTURE_TOOLS, ...FIXTURE_TASKS].map((tool) => declared(tool).name)));
+    const bare = await post(t.server, rpc('tools/call', { name: names[0], arguments: {} }));
+    expect(bare.status).toBe(200);
+    expect(bare.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text' }] });
+    expect(bare.body.result.isError).toBeUndefined();
   });
 
   it('serves the JSON Schema 2020-12 tool schema verbatim', async () => {
