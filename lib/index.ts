@@ -132,7 +132,7 @@ export { TASKS_EXTENSION } from './mcp.constants.js';
 export { TASKS_METHODS } from './methods/mcp-methods.js';
 export type { TasksMethod } from './methods/mcp-methods.js';
 export type { McpTaskSupport, McpTaskStart } from './tools/task-mode.js';
-export { McpTaskStore } from './contracts/mcp-task-store.js';
+export { McpTaskStore, TASK_STATUSES } from './contracts/mcp-task-store.js';
 export type { McpTaskRecord, McpTaskStatus, McpTaskError } from './contracts/mcp-task-store.js';
 export { InProcessTaskStore } from './tasks/in-process-task-store.js';
 

@@ -1,5 +1,12 @@
-/** A task's status; `completed`, `failed` and `cancelled` are terminal. @publicApi */
-export type McpTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+/**
+ * Every task status, in lifecycle order; `completed`, `failed` and `cancelled` are terminal.
+ * Proven by: test/sweeps/task-statuses.sweep.e2e-spec.ts
+ * @publicApi
+ */
+export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+
+/** A task's status. @publicApi */
+export type McpTaskStatus = (typeof TASK_STATUSES)[number];
 
 /** The terminal statuses: a task in one never changes again. */
 export const TERMINAL_STATUSES: ReadonlySet<McpTaskStatus> = new Set(['completed', 'failed', 'cancelled']);

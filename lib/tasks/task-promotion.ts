@@ -41,7 +41,8 @@ export class TaskPromotion {
     private readonly runs: TaskRuns,
     private readonly init: TaskPromotionInit,
   ) {
-    init.requestSignal.addEventListener('abort', this.onRequestAbort, { once: true });
+    if (init.requestSignal.aborted) this.onRequestAbort();
+    else init.requestSignal.addEventListener('abort', this.onRequestAbort, { once: true });
     const current = () => this.task?.run.inputs ?? init.round;
     this.inputs = {
       ask: (kind: InputKind, params: unknown, key: string | undefined) => current().ask(kind, params, key),

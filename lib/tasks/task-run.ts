@@ -22,6 +22,7 @@ export class TaskEnded extends Error {
  */
 export class TaskRun {
   private current: McpTaskRecord;
+  private expired = false;
   private writes: Promise<unknown>;
   private readonly expiry: NodeJS.Timeout;
   /** Resolves true once the store holds the task, false when it was full. */
@@ -35,7 +36,7 @@ export class TaskRun {
     private readonly ended: (run: TaskRun) => void,
   ) {
     this.current = record;
-    this.stored = store.create(record);
+    this.stored = Promise.resolve().then(() => store.create(record));
     this.writes = this.stored;
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
@@ -46,8 +47,9 @@ export class TaskRun {
     return this.current;
   }
 
+  /** Whether it changes no more: a terminal status, or expired (the store has dropped it). */
   get terminal(): boolean {
-    return TERMINAL_STATUSES.has(this.current.status);
+    return this.expired || TERMINAL_STATUSES.has(this.current.status);
   }
 
   /** The outstanding input requests changed: `input_required` with them, or back to `working` without. */
@@ -82,7 +84,9 @@ export class TaskRun {
   }
 
   private expire(): void {
-    this.close(this.terminal ? undefined : 'the task expired');
+    const running = !this.terminal;
+    this.expired = true;
+    this.close(running ? 'the task expired' : undefined);
   }
 
   private close(abortReason: string | undefined): void {

@@ -1,5 +1,6 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 
+import type { McpTaskStatus } from '../contracts/mcp-task-store.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
 import type { Era } from '../mcp.constants.js';
 
@@ -50,7 +51,7 @@ export interface McpTelemetryEvents {
   /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection was closed, `waitingBytes` freed. */
   'mcp:answer:stalled': { method: string; waitingBytes: number };
   /** A task (tasks extension) entered a status: `working` when created, then each change. */
-  'mcp:task:status': { taskId: string; tool: string; action?: string; status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' };
+  'mcp:task:status': { taskId: string; tool: string; action?: string; status: McpTaskStatus };
 }
 
 /** A channel name. @publicApi */
