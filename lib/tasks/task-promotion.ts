@@ -65,6 +65,7 @@ export class TaskPromotion {
   start(): Promise<void> {
     if (!this.task) {
       const round = this.init.round;
+      if (this.abort.signal.aborted) return rejected(new Error('startTask() was called after the call was cancelled (its client went away)'));
       if (round instanceof MrtrRound && (round.inputRequired || round.refusal))
         return rejected(new Error('startTask() was called while an input request of the call was unanswered or refused; await (and handle) them first'));
       this.init.requestSignal.removeEventListener('abort', this.onRequestAbort);

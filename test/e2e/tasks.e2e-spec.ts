@@ -248,6 +248,17 @@ describe('tasks: the store bound, expiry and cleanup', () => {
   });
 });
 
+describe('tasks: shutdown', () => {
+  it('cancels the tasks still running when the application closes (their handlers aborted)', async () => {
+    const t = await createTestApp({ providers: TASK_TOOLS });
+    await sleeping(t, 'at-shutdown');
+    expect(taskRuns.get('at-shutdown')!.signal.aborted).toBe(false);
+    await t.close();
+    expect(taskRuns.get('at-shutdown')!.signal.aborted).toBe(true);
+    expect(t.app.get(TaskRuns).running).toBe(0);
+  });
+});
+
 describe('tasks: declarations', () => {
   it('does not advertise the extension, nor serve its methods, when no tool supports tasks', async () => {
     const t = await createTestApp({ providers: [EchoTool] });
