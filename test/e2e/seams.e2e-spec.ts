@@ -3,10 +3,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 
-import { HmacRequestStateCodec, McpConfigurationError, ProtocolSchema, RequestStateCodec, rejectionMarkOf, type RequestStateOpened } from '../../lib/index.js';
+import {
+  HmacRequestStateCodec,
+  McpConfigurationError,
+  ProtocolSchema,
+  RequestStateCodec,
+  rejectionMarkOf,
+  type McpTaskRecord,
+  type McpTaskStore,
+  type RequestStateOpened,
+} from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { accept, callTool } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool, sideEffects } from '../support/mrtr-tools.js';
+import { MustTaskTool, taskCall, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** A dependency the codec below gets injected: where it keeps what it sealed. */
@@ -27,6 +37,23 @@ class VaultCodec implements RequestStateCodec {
   async open(sealed: string): Promise<RequestStateOpened> {
     const payload = this.vault.kept.get(sealed);
     return payload === undefined ? { ok: false, problem: 'tampered' } : { ok: true, payload };
+  }
+}
+
+/** A task store keeping records as JSON text, as a shared (Redis) one would. */
+@Injectable()
+class JsonTaskStore implements McpTaskStore {
+  readonly kept = new Map<string, string>();
+  async create(record: McpTaskRecord): Promise<boolean> {
+    this.kept.set(record.taskId, JSON.stringify(record));
+    return true;
+  }
+  async get(taskId: string): Promise<McpTaskRecord | undefined> {
+    const text = this.kept.get(taskId);
+    return text === undefined ? undefined : (JSON.parse(text) as McpTaskRecord);
+  }
+  async update(record: McpTaskRecord): Promise<void> {
+    if (this.kept.has(record.taskId)) this.kept.set(record.taskId, JSON.stringify(record));
   }
 }
 
@@ -66,6 +93,17 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     await expect(
       createTestApp({ providers: [PayloadVault], options: { requestState: { codec: VaultCodec, secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'] } } }),
     ).rejects.toThrow(McpConfigurationError);
+  });
+
+  it('keeps tasks in a task store class given as tasks.store, resolved from the host providers, as JSON', async () => {
+    t = await createTestApp({ providers: [MustTaskTool, JsonTaskStore], options: { tasks: { store: JsonTaskStore } } });
+    const taskId = (await taskCall(t.server, 'must_task')).body.result.taskId as string;
+    const done = await waitForStatus(t.server, taskId, ['completed']);
+    const store = t.app.get(JsonTaskStore);
+    expect(JSON.parse(store.kept.get(taskId)!)).toMatchObject({ taskId, status: 'completed', subject: null, tool: 'must_task', result: done.result });
+    const edited = { ...JSON.parse(store.kept.get(taskId)!), statusMessage: 'read from the store' };
+    store.kept.set(taskId, JSON.stringify(edited));
+    expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.statusMessage).toBe('read from the store');
   });
 
   it('lets a test swap the codec with overrideProvider', async () => {
