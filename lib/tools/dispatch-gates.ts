@@ -48,7 +48,7 @@ export const ACTION_ARGUMENTS: ArgumentVocabulary = { action: 'string', data: 'o
 export interface DataTarget {
   /** The action's name; absent for a plain tool. */
   readonly action?: string;
-  /** How refusals open, naming what is checked: `The data of action "create" of tool "tasks"`, or `The arguments of tool "echo"`. */
+  /** How refusals open, naming what is checked: `The data of action "create" of tool "tasks"`, or `The arguments object of tool "echo"`. */
   readonly subject: string;
   readonly required: readonly string[];
   readonly requiredOneOf: readonly (readonly string[])[];

@@ -44,7 +44,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
   const pointer = helpPointer(name);
   const taskMode = readTaskMode(options, where);
   const target: DataTarget = {
-    subject: `The arguments of tool "${name}"`,
+    subject: `The arguments object of tool "${name}"`,
     required: [],
     requiredOneOf: [],
     keys: keyNode(inputSchema),

@@ -56,6 +56,7 @@ describe('plain tools', () => {
       input_schema: { required: ['text'], defaults: {} },
       help: { tool: 'help', arguments: { tool: 'echo' } },
     });
+    expect(answer.body.message).toMatch(/^The arguments object of tool "echo" holds 1 unknown key\(s\): options\.shout\./);
     expect(answer.body.action).toBeUndefined();
   });
 
