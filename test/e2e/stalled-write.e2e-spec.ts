@@ -1,10 +1,12 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
+import http from 'node:http';
 import { once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { McpTool, type McpChannel, type McpPlainTool, type McpTelemetryEvents } from '../../lib/index.js';
+import { McpEventBus, McpTool, type McpChannel, type McpPlainTool, type McpTelemetryEvents } from '../../lib/index.js';
+import { XResource } from '../resources/fixture-resources.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -95,4 +97,64 @@ describe('a client that stops reading its answer', () => {
     socket.destroy();
     expect(received).toBeGreaterThan(ANSWER_CHARS);
   }, 30_000);
+});
+
+describe('a listen stream whose reader keeps pace, slower than the writer', () => {
+  const URI_PAD = 'p'.repeat(16 * 1024);
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [XResource], options: { writeStallTimeoutMs: STALL_MS, subscriptions: { maxBufferedBytes: 64 * 1024 * 1024 } } });
+  });
+  afterAll(() => t.close());
+
+  it('is never cut while its client takes bytes, though more waits at every check than at the last', async () => {
+    let stalls = 0;
+    const count = () => stalls++;
+    diagnosticsChannel.subscribe('mcp:answer:stalled', count);
+    const body = rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['test://x'] } }, 'steady');
+    const port = (t.server.address() as AddressInfo).port;
+    let events = 0;
+    let tail = '';
+    let ended = false;
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: mirroredHeaders(body) }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const blocks = (tail + chunk).split('\n\n');
+        tail = blocks.pop()!;
+        events += blocks.length;
+        // A slow reader: pauses after every chunk (a few MB/s), slower than the writer below.
+        res.pause();
+        setTimeout(() => res.resume(), 4);
+      });
+      res.on('close', () => (ended = true));
+    });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify(body));
+    try {
+      await waitUntil(
+        () => events >= 1,
+        () => ended,
+        5000,
+      );
+      const bus = t.app.get<McpEventBus>(McpEventBus);
+      const published = 1500;
+      // About 6 MB/s for 4 s: what waits in the process grows between the stall checks while the reader reads.
+      for (let i = 0; i < published; i++) {
+        await bus.publish({ kind: 'resourceUpdated', uri: `test://x/${i}/${URI_PAD}` });
+        if (i % 40 === 39) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await waitUntil(
+        () => events >= published + 1,
+        () => ended,
+        20_000,
+      ).catch((e) => {
+        throw new Error(`${e.message}: events ${events}, ended ${ended}, stalls ${stalls}`);
+      });
+      expect(stalls).toBe(0);
+      expect(ended).toBe(false);
+    } finally {
+      req.destroy();
+      diagnosticsChannel.unsubscribe('mcp:answer:stalled', count);
+    }
+  }, 40_000);
 });
