@@ -128,6 +128,7 @@ describe('auth check with a bearer-token provider and protected-resource metadat
     const res = await request(t.server).get(new URL(METADATA_URL).pathname);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('public, max-age=3600');
     expect(res.body).toEqual(METADATA);
   });
 });

@@ -42,11 +42,14 @@ describe('the mount', () => {
     expect(res.text).toBe('Not Found\n');
   });
 
-  it.each(['/mcp/%ZZ', `/mcp/${'%ZZ'.repeat(4000)}`, '/mcp/a%E0%A4%A'])('answers POST %s (a path that does not decode) with the plain 404, echoing nothing', async (path) => {
-    const res = await rawRequest(t.server, { method: 'POST', path, body: JSON.stringify(rpc('tools/list')) });
-    expect(res.status).toBe(404);
-    expect(res.text).toBe('Not Found\n');
-  });
+  it.each(['/mcp/%ZZ', `/mcp/${'%ZZ'.repeat(4000)}`, '/mcp/a%E0%A4%A', '/mcp/%ZZ?q=%ZZ'])(
+    'answers POST %s (a path that does not decode) with the plain 404, echoing nothing',
+    async (path) => {
+      const res = await rawRequest(t.server, { method: 'POST', path, body: JSON.stringify(rpc('tools/list')) });
+      expect(res.status).toBe(404);
+      expect(res.text).toBe('Not Found\n');
+    },
+  );
 
   it('serves two mounts at two paths in one app, each with its own options', async () => {
     const main = await post(t.server, rpc('server/discover'));

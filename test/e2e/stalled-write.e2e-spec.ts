@@ -1,6 +1,6 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import http from 'node:http';
 import { once } from 'node:events';
+import http from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
