@@ -4,6 +4,7 @@ import { requestRecord } from '../contracts/request-record.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 
@@ -41,7 +42,7 @@ export class EraClassificationGuard implements CanActivate {
     const record = requestRecord(req);
     if (record.era) return true;
     if (!record.message) throw new Error('EraClassificationGuard runs after ParseStepGuard');
-    record.era = this.options.eras === 'modern' ? 'modern' : classifyEra(record.message, req.headersDistinct[MIRRORED_HEADERS.protocolVersion]?.[0]);
+    record.era = this.options.eras === 'modern' ? 'modern' : classifyEra(record.message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion));
     return true;
   }
 }

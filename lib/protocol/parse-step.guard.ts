@@ -6,6 +6,7 @@ import { readableId, requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import { JsonValueCounter } from './json-values.js';
 import { BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
@@ -31,7 +32,7 @@ export class ParseStepGuard implements CanActivate {
     const req = nodeRequest(hostReq) as HostRequest;
     const record = requestRecord(req);
     if (record.message) return true;
-    if ((req.headersDistinct['content-type']?.length ?? 0) > 1)
+    if (headerLines(req).repeated('content-type'))
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
     const value = await this.obtain(req, hostReq);
     if (Array.isArray(value)) throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');

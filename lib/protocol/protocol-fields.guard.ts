@@ -3,6 +3,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { requestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
@@ -33,7 +34,7 @@ export class ProtocolFieldsGuard implements CanActivate {
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {
       const message = record.message!;
-      record.meta = legacyMeta(message, req.headersDistinct[MIRRORED_HEADERS.protocolVersion]?.[0]);
+      record.meta = legacyMeta(message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion));
       record.message = { ...message, params: { ...(isPlainObject(message.params) ? message.params : {}), _meta: record.meta } };
       return true;
     }

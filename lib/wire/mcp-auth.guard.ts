@@ -8,6 +8,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
@@ -93,7 +94,7 @@ export class McpAuthGuard implements CanActivate {
   /** Refuses the request (throws a `RejectionException` or an `AuthFault`) or lets it through; never returns false. */
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = nodeRequest(context.switchToHttp().getRequest());
-    if ((req.headersDistinct.authorization?.length ?? 0) > 1)
+    if (headerLines(req).repeated('authorization'))
       throw this.refuse({ outcome: 'deny', error: 'invalid_request', description: 'the Authorization header is sent more than once' }, true);
     let decision: McpAuthDecision;
     try {

@@ -3,6 +3,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { RejectionException } from '../errors/rejection.exception.js';
 import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
+import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 
 /** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
@@ -11,7 +12,7 @@ const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
 /**
  * The singleton-header check: refuses a repeated `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*`
  * header with 400 + -32020, even when the values agree (fails closed: an intermediary may have read either line).
- * Reads `req.headersDistinct` because `req.headers` joins or drops repeated lines.
+ * Reads the header lines as sent (`headerLines`) because `req.headers` joins or drops repeated lines.
  * Proven by: test/e2e/header-binding.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */
@@ -23,8 +24,7 @@ export class SingletonHeaderGuard implements CanActivate {
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
     const req = nodeRequest(context.switchToHttp().getRequest());
-    for (const [name, values] of Object.entries(req.headersDistinct)) {
-      if (!values || values.length < 2) continue;
+    for (const name of headerLines(req).repeatedNames()) {
       const owned = Object.hasOwn(OWNED_SINGLETON_HEADERS, name);
       if (!owned && !name.startsWith(MIRRORED_HEADERS.paramPrefix)) continue;
       const header = owned
