@@ -1,5 +1,8 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -25,7 +28,7 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  * @publicApi
  */
 @Injectable()
-export class OriginGuard implements CanActivate {
+export class OriginGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'origin-check' as const;
   private readonly allowedHosts: ReadonlySet<string>;
@@ -36,7 +39,10 @@ export class OriginGuard implements CanActivate {
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
+    return this.pass(nodeRequest(context.switchToHttp().getRequest()));
+  }
+
+  pass(req: IncomingMessage): boolean {
     const lines = headerLines(req);
     if (lines.repeated('origin')) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
     if (lines.repeated('host')) throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');

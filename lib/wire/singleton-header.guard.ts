@@ -1,5 +1,8 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
@@ -17,13 +20,16 @@ const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
  * @publicApi
  */
 @Injectable()
-export class SingletonHeaderGuard implements CanActivate {
+export class SingletonHeaderGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'singleton-header-check' as const;
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
+    return this.pass(nodeRequest(context.switchToHttp().getRequest()));
+  }
+
+  pass(req: IncomingMessage): boolean {
     for (const name of headerLines(req).repeatedNames()) {
       const owned = Object.hasOwn(OWNED_SINGLETON_HEADERS, name);
       if (!owned && !name.startsWith(MIRRORED_HEADERS.paramPrefix)) continue;
