@@ -10,7 +10,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import { JsonValueCounter } from './json-values.js';
-import { BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
+import { arrivedBody, BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
@@ -59,19 +59,38 @@ export class ParseStepGuard implements ChainStage {
     return true;
   }
 
-  /** The body: read from the Node request, or, where a host parser consumed it, its raw bytes or parsed value. */
+  /**
+   * The body: read from the Node request (at once when all of it has arrived, else as it arrives), or, where a host
+   * parser consumed it, its raw bytes or parsed value.
+   */
   private obtain(req: HostRequest, hostReq: HostRequest): unknown {
     if (Buffer.isBuffer(hostReq.rawBody)) {
       if (new JsonValueCounter(this.options.maxBodyValues).over(hostReq.rawBody)) throw this.tooManyValues();
       return this.parse(hostReq.rawBody);
     }
     if (hostReq._body === true || req.readableEnded) return hostReq.body;
-    return readBodyWithin(req, this.options).then(
-      (bytes) => this.parse(bytes),
-      (thrown: unknown) => {
-        throw this.readFailure(thrown);
-      },
-    );
+    const arrived = this.arrived(req);
+    if (arrived) return this.parse(arrived);
+    // A body that came in the packet of its headers is pushed once the request event's handlers return: look again
+    // a microtask later, then read it as it arrives.
+    return Promise.resolve().then(() => {
+      const late = this.arrived(req);
+      if (late) return this.parse(late);
+      return readBodyWithin(req, this.options).then(
+        (bytes) => this.parse(bytes),
+        (thrown: unknown) => {
+          throw this.readFailure(thrown);
+        },
+      );
+    });
+  }
+
+  private arrived(req: HostRequest): Buffer | undefined {
+    try {
+      return arrivedBody(req, this.options);
+    } catch (thrown) {
+      throw this.readFailure(thrown);
+    }
   }
 
   /** The rejection for a failed body read (a `BodyReadError`); anything else as thrown. */
