@@ -120,11 +120,15 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const paths = new Set(mountRoutes.map((layer) => String(layer.route!.path)));
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
-  for (const path of paths) use.call(app, path, (req, res, next) => ((req.url ?? '/').split('?')[0] === '/' ? next() : below(req, res)));
+  for (const path of paths) use.call(app, path, (req, res, next) => (atMount(req.url ?? '/') ? next() : below(req, res)));
   // The mount's own paths only, as Express matches a route (any case, one trailing slash): a host route below the
   // mount keeps its parser.
   const mounts = new Set([...paths].map((path) => path.toLowerCase().replace(/\/$/, '')));
-  const forMount = (req: IncomingMessage) => mounts.has((req.url ?? '').split('?')[0]!.toLowerCase().replace(/\/$/, ''));
+  // A request for a mount as spelled at registration (the common case) is known without normalizing its URL.
+  const forMount = (req: IncomingMessage) => {
+    const url = req.url ?? '';
+    return paths.has(url) || mounts.has(url.split('?')[0]!.toLowerCase().replace(/\/$/, ''));
+  };
   for (const layer of stack) {
     const parse = layer.handle;
     if (layer.route || !parse || !EXPRESS_PARSERS.has(parse.name)) continue;
@@ -148,6 +152,11 @@ function undecodableBelowMounts(server: Server, mountPaths: ReadonlySet<string>)
     if (url.includes('%') && prefixes.some((prefix) => url.startsWith(prefix)) && !decodes(url.split('?')[0]!)) return below(req, res);
     for (const listener of listeners) listener.call(server, req, res);
   });
+}
+
+/** Whether a URL, its mount prefix stripped by Express, is the mount itself (`/`, with or without a query). */
+function atMount(url: string): boolean {
+  return url === '/' || url.startsWith('/?');
 }
 
 function decodes(path: string): boolean {
