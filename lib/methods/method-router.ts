@@ -55,7 +55,8 @@ export class MethodRouter {
     const [definition, checks] = this.definition(handler.method);
     const problems = checks.check(definition, call.record.message);
     if (problems.length) throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
-    const result = await handler.handle({ ...call, params: (call.record.message!.params ?? {}) as Record<string, unknown> });
+    const params = (call.record.message!.params ?? {}) as Record<string, unknown>;
+    const result = await handler.handle({ record: call.record, request: call.request, hostRequest: call.hostRequest, answer: call.answer, params });
     return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
   }
 
