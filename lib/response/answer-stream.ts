@@ -244,7 +244,15 @@ export class AnswerStream {
       this.done = true;
       return;
     }
-    const json = JSON.stringify(body); // a value that cannot be serialized throws here, before the answer ends
+    this.respondJson(JSON.stringify(body), status, headers); // a value that cannot be serialized throws here, before the answer ends
+  }
+
+  /** {@link AnswerStream.respond} for a body already serialized. */
+  respondJson(json: string, status = 200, headers: Readonly<Record<string, string>> = {}): void {
+    if (!this.open) {
+      this.done = true;
+      return;
+    }
     this.done = true;
     if (this.sse) endWith(this.res, event(json));
     else sendJsonText(this.res, status, json, headers);
