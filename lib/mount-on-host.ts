@@ -172,16 +172,20 @@ function hooks(given: unknown): unknown[] {
   return given === undefined ? [] : Array.isArray(given) ? given : [given];
 }
 
+/**
+ * Hides the body headers from Fastify's parser choice: set to undefined, which Fastify reads as absent, rather than
+ * deleted, so neither the headers nor the request object turns into a slow dictionary-mode object.
+ */
 function hideBodyHeaders(request: { raw: WithHidden }, _reply: unknown, payload: unknown, done: (err: null, payload: unknown) => void): void {
   const headers = request.raw.headers;
-  const hidden: NonNullable<WithHidden[typeof HIDDEN]> = {};
+  let hidden: WithHidden[typeof HIDDEN];
   for (const name of BODY_HEADERS) {
     const value = headers[name];
     if (value === undefined) continue;
-    hidden[name] = value;
-    delete headers[name];
+    (hidden ??= {})[name] = value;
+    headers[name] = undefined;
   }
-  request.raw[HIDDEN] = hidden;
+  if (hidden) request.raw[HIDDEN] = hidden;
   done(null, payload);
 }
 
@@ -189,7 +193,7 @@ function restoreBodyHeaders(request: { raw: WithHidden }, _reply: unknown, done:
   const hidden = request.raw[HIDDEN];
   if (hidden) {
     Object.assign(request.raw.headers, hidden);
-    delete request.raw[HIDDEN];
+    request.raw[HIDDEN] = undefined;
   }
   done();
 }
