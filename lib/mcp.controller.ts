@@ -7,7 +7,7 @@ import { PendingInputRequests } from './mrtr/pending-input-requests.js';
 import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { PostChainGuard } from './post-chain.js';
-import { resultEnvelope } from './protocol/json-rpc.js';
+import { resultEnvelopeJson } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
 import { fallthrough } from './response/fallthrough.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
@@ -43,7 +43,7 @@ export function createMcpController(path: string): Type<unknown> {
       if (record.kind === 'notification') return sendAcceptance(res);
       if (record.kind === 'response') return (this.pending.accept(record), sendAcceptance(res));
       const answer = AnswerStream.attach(req, res, record.method!, this.mount.writeStallTimeoutMs);
-      answer.respond(resultEnvelope(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
+      answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 
     @Get()

@@ -120,11 +120,15 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const paths = new Set(mountRoutes.map((layer) => String(layer.route!.path)));
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
-  for (const path of paths) use.call(app, path, (req, res, next) => ((req.url ?? '/').split('?')[0] === '/' ? next() : below(req, res)));
+  for (const path of paths) use.call(app, path, (req, res, next) => (atMount(req.url ?? '/') ? next() : below(req, res)));
   // The mount's own paths only, as Express matches a route (any case, one trailing slash): a host route below the
   // mount keeps its parser.
   const mounts = new Set([...paths].map((path) => path.toLowerCase().replace(/\/$/, '')));
-  const forMount = (req: IncomingMessage) => mounts.has((req.url ?? '').split('?')[0]!.toLowerCase().replace(/\/$/, ''));
+  // A request for a mount as spelled at registration (the common case) is known without normalizing its URL.
+  const forMount = (req: IncomingMessage) => {
+    const url = req.url ?? '';
+    return paths.has(url) || mounts.has(url.split('?')[0]!.toLowerCase().replace(/\/$/, ''));
+  };
   for (const layer of stack) {
     const parse = layer.handle;
     if (layer.route || !parse || !EXPRESS_PARSERS.has(parse.name)) continue;
@@ -150,6 +154,11 @@ function undecodableBelowMounts(server: Server, mountPaths: ReadonlySet<string>)
   });
 }
 
+/** Whether a URL, its mount prefix stripped by Express, is the mount itself (`/`, with or without a query). */
+function atMount(url: string): boolean {
+  return url === '/' || url.startsWith('/?');
+}
+
 function decodes(path: string): boolean {
   try {
     decodeURIComponent(path);
@@ -163,16 +172,20 @@ function hooks(given: unknown): unknown[] {
   return given === undefined ? [] : Array.isArray(given) ? given : [given];
 }
 
+/**
+ * Hides the body headers from Fastify's parser choice: set to undefined, which Fastify reads as absent, rather than
+ * deleted, so neither the headers nor the request object turns into a slow dictionary-mode object.
+ */
 function hideBodyHeaders(request: { raw: WithHidden }, _reply: unknown, payload: unknown, done: (err: null, payload: unknown) => void): void {
   const headers = request.raw.headers;
-  const hidden: NonNullable<WithHidden[typeof HIDDEN]> = {};
+  let hidden: WithHidden[typeof HIDDEN];
   for (const name of BODY_HEADERS) {
     const value = headers[name];
     if (value === undefined) continue;
-    hidden[name] = value;
-    delete headers[name];
+    (hidden ??= {})[name] = value;
+    headers[name] = undefined;
   }
-  request.raw[HIDDEN] = hidden;
+  if (hidden) request.raw[HIDDEN] = hidden;
   done(null, payload);
 }
 
@@ -180,7 +193,7 @@ function restoreBodyHeaders(request: { raw: WithHidden }, _reply: unknown, done:
   const hidden = request.raw[HIDDEN];
   if (hidden) {
     Object.assign(request.raw.headers, hidden);
-    delete request.raw[HIDDEN];
+    request.raw[HIDDEN] = undefined;
   }
   done();
 }

@@ -1,12 +1,17 @@
+import type { IncomingMessage } from 'node:http';
+
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
+import type { ChainStage } from './contracts/chain-stage.js';
+import { requestRecord, type McpRequestRecord } from './contracts/request-record.js';
 import { EraClassificationGuard } from './protocol/era-classification.guard.js';
 import { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 import { MessageValidationGuard } from './protocol/message-validation.guard.js';
 import { ParseStepGuard } from './protocol/parse-step.guard.js';
 import { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
+import { nodeRequest } from './util/node-http.js';
 import { WIRE_CHECKS } from './wire/wire-checks.js';
 
 /**
@@ -36,22 +41,32 @@ export const CHAIN_GUARDS = [
 ] as const;
 
 /**
- * The POST chain as the mount's one guard: runs the `CHAIN_GUARDS` instances of its module in order, awaiting only
- * the stages that return a promise, so a request pays Nest's guard machinery once rather than once per stage. The
+ * The POST chain as the mount's one guard: runs the `CHAIN_GUARDS` instances of its module in order, each through
+ * its `pass` (a stage without one, through `canActivate`), on the request and record read once, awaiting only the
+ * stages that return a promise, so a request pays Nest's guard machinery once rather than once per stage. The
  * first stage to refuse throws its rejection; none returns false.
  */
 @Injectable()
 export class PostChainGuard implements CanActivate {
-  private readonly stages: readonly CanActivate[];
+  private readonly stages: readonly (CanActivate & Partial<ChainStage>)[];
 
   constructor(moduleRef: ModuleRef) {
     this.stages = CHAIN_GUARDS.map((stage) => moduleRef.get<CanActivate>(stage, { strict: true }));
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    for (const stage of this.stages) {
-      const passed = stage.canActivate(context);
-      if (!(passed instanceof Promise ? await passed : passed)) return false;
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const hostReq = context.getArgByIndex<object>(0);
+    const req = nodeRequest(hostReq);
+    return this.runFrom(0, context, req, requestRecord(req), hostReq);
+  }
+
+  /** Runs the stages from `first` on: synchronously until one returns a promise, the rest once it resolves. */
+  private runFrom(first: number, context: ExecutionContext, req: IncomingMessage, record: McpRequestRecord, hostReq: object): boolean | Promise<boolean> {
+    for (let i = first; i < this.stages.length; i++) {
+      const stage = this.stages[i]!;
+      const passed = stage.pass ? stage.pass(req, record, hostReq) : stage.canActivate(context);
+      if (passed instanceof Promise) return passed.then((ok: boolean) => ok && this.runFrom(i + 1, context, req, record, hostReq));
+      if (!passed) return false;
     }
     return true;
   }

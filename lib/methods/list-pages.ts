@@ -3,9 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RequestStateCodec } from '../contracts/request-state-codec.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
+import { HmacRequestStateCodec } from '../mrtr/hmac-request-state-codec.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import type { McpResult } from '../protocol/json-rpc.js';
+import { staticResult, type McpResult } from '../protocol/json-rpc.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** One page of a list result: the items, and the cursor of the next page when more remain. */
@@ -26,15 +27,29 @@ const CURSOR_MAX_CHARS = 4096;
  */
 @Injectable()
 export class ListPages {
+  /** Each list's first page, a static result, for the items it was made from. */
+  private readonly firstPages = new Map<string, { readonly items: readonly unknown[]; readonly result: McpResult }>();
+  /** Whether the codec seals a payload to the same string every time (the default one does), so a first page's cursor can be kept. */
+  private readonly sealsAlike: boolean;
+
   constructor(
     @Inject(RequestStateCodec) private readonly codec: RequestStateCodec,
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
-  ) {}
+  ) {
+    this.sealsAlike = codec.constructor === HmacRequestStateCodec;
+  }
 
-  /** A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`. */
+  /**
+   * A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`.
+   * The first page is made once (a static result) unless its cursor could be sealed differently each time.
+   */
   async result(list: string, member: string, items: readonly unknown[], cursor: unknown): Promise<McpResult> {
+    const first = cursor === undefined ? this.firstPages.get(list) : undefined;
+    if (first?.items === items) return first.result;
     const page = await this.page(list, items, cursor);
-    return { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    if (cursor === undefined && (page.nextCursor === undefined || this.sealsAlike)) this.firstPages.set(list, { items, result: staticResult(result) });
+    return result;
   }
 
   /** The page of `items` (in their stable order) that `cursor` names; the first when there is no cursor. */

@@ -4,7 +4,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { distilledData } from '../protocol/json-rpc.js';
+import { distilledData, isStaticResult, staticResult } from '../protocol/json-rpc.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
@@ -36,6 +36,8 @@ export class MethodRouter {
   private readonly handlers: Record<Era, Map<string, McpMethodHandler>> = { modern: new Map(), legacy: new Map() };
   private readonly cache: McpResolvedOptions['cache'];
   private readonly serverInfo: Readonly<Record<string, unknown>>;
+  /** Static results in their era's shape, by the handler's result. */
+  private readonly shapedStatic: Record<Era, WeakMap<McpResult, McpResult>> = { modern: new WeakMap(), legacy: new WeakMap() };
 
   constructor(
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
@@ -67,8 +69,13 @@ export class MethodRouter {
     const [definition, checks] = this.definition(handler.method);
     const problems = checks.check(definition, call.record.message);
     if (problems.length) throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
-    const result = await handler.handle({ ...call, params: (call.record.message!.params ?? {}) as Record<string, unknown> });
-    return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
+    const params = (call.record.message!.params ?? {}) as Record<string, unknown>;
+    const result = await handler.handle({ record: call.record, request: call.request, hostRequest: call.hostRequest, answer: call.answer, params });
+    if (!isStaticResult(result)) return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
+    // A static result is shaped once per era, and stays static.
+    let shaped = this.shapedStatic[era].get(result);
+    if (!shaped) this.shapedStatic[era].set(result, (shaped = staticResult(era === 'legacy' ? legacyShape(result) : this.finish(method, result))));
+    return shaped;
   }
 
   /** The schema definition a method's whole request is checked against, and the schema holding it. */

@@ -1,9 +1,13 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
-import { requestRecord } from '../contracts/request-record.js';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 
@@ -30,7 +34,7 @@ export function classifyEra(message: Record<string, unknown>, versionHeader: str
  * @publicApi
  */
 @Injectable()
-export class EraClassificationGuard implements CanActivate {
+export class EraClassificationGuard implements ChainStage {
   /** This stage refuses nothing: it carries no rejection mark. */
   static readonly rejecter = null;
 
@@ -38,10 +42,13 @@ export class EraClassificationGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = nodeRequest(context.switchToHttp().getRequest());
-    const record = requestRecord(req);
+    return this.pass(req, requestRecord(req));
+  }
+
+  pass(req: IncomingMessage, record: McpRequestRecord): boolean {
     if (record.era) return true;
     if (!record.message) throw new Error('EraClassificationGuard runs after ParseStepGuard');
-    record.era = this.options.eras === 'modern' ? 'modern' : classifyEra(record.message, req.headersDistinct[MIRRORED_HEADERS.protocolVersion]?.[0]);
+    record.era = this.options.eras === 'modern' ? 'modern' : classifyEra(record.message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion));
     return true;
   }
 }

@@ -7,6 +7,7 @@ import type { RejectionReason } from '../errors/rejection-table.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { quoted } from '../util/bounded.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
@@ -87,7 +88,7 @@ function reject(reason: RejectionReason<'header-binding-check'>, mirror: Mirror,
 
 /** The header's one value (the singleton-header check ran first), or undefined. */
 function headerOf(req: IncomingMessage, mirror: Mirror): string | undefined {
-  return req.headersDistinct[mirror.header]?.[0];
+  return headerLines(req).value(mirror.header);
 }
 
 /** Reads a present header value, refusing a malformed one. */

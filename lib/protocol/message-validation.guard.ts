@@ -1,6 +1,9 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
-import { requestRecord } from '../contracts/request-record.js';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
@@ -17,7 +20,7 @@ import { ProtocolSchema } from './protocol-schema.js';
  * @publicApi
  */
 @Injectable()
-export class MessageValidationGuard implements CanActivate {
+export class MessageValidationGuard implements ChainStage {
   static readonly rejecter = 'message-validation' as const;
 
   constructor(
@@ -29,7 +32,11 @@ export class MessageValidationGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const record = requestRecord(nodeRequest(context.switchToHttp().getRequest()));
+    const req = nodeRequest(context.switchToHttp().getRequest());
+    return this.pass(req, requestRecord(req));
+  }
+
+  pass(_req: IncomingMessage, record: McpRequestRecord): boolean {
     if (record.kind) return true;
     const message = record.message;
     if (!message) throw new Error('MessageValidationGuard runs after ParseStepGuard');

@@ -22,17 +22,25 @@ function nestsDeeperThan(root: unknown, max: number): boolean {
   if (typeof root !== 'object' || root === null) return false;
   const containers: object[] = [root];
   const depths: number[] = [1];
-  const visit = (child: unknown, depth: number) => {
-    if (typeof child !== 'object' || child === null) return;
-    containers.push(child);
-    depths.push(depth);
-  };
   while (containers.length) {
     const container = containers.pop()!;
     const depth = depths.pop()!;
     if (depth > max) return true;
-    if (Array.isArray(container)) for (let i = 0; i < container.length; i++) visit(container[i], depth + 1);
-    else for (const key in container) visit((container as Record<string, unknown>)[key], depth + 1);
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) {
+        const child: unknown = container[i];
+        if (typeof child !== 'object' || child === null) continue;
+        containers.push(child);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key in container) {
+        const child = (container as Record<string, unknown>)[key];
+        if (typeof child !== 'object' || child === null) continue;
+        containers.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }

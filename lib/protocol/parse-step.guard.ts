@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import { readableId, requestRecord } from '../contracts/request-record.js';
+import type { ChainStage } from '../contracts/chain-stage.js';
+import { readableId, requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import { JsonValueCounter } from './json-values.js';
-import { BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
+import { arrivedBody, BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
@@ -21,19 +23,30 @@ type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?
  * @publicApi
  */
 @Injectable()
-export class ParseStepGuard implements CanActivate {
+export class ParseStepGuard implements ChainStage {
   static readonly rejecter = 'parse-step' as const;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const hostReq = context.switchToHttp().getRequest<HostRequest>();
-    const req = nodeRequest(hostReq) as HostRequest;
-    const record = requestRecord(req);
+    const req = nodeRequest(hostReq);
+    return this.pass(req, requestRecord(req), hostReq);
+  }
+
+  /** The step; synchronous when the body is already at hand (all of it arrived, or the host parsed it). */
+  pass(nodeReq: IncomingMessage, record: McpRequestRecord, host: object): boolean | Promise<boolean> {
     if (record.message) return true;
-    if ((req.headersDistinct['content-type']?.length ?? 0) > 1)
+    const req = nodeReq as HostRequest;
+    const hostReq = host as HostRequest;
+    if (headerLines(req).repeated('content-type'))
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
-    const value = await this.obtain(req, hostReq);
+    const value = this.obtain(req, hostReq);
+    return value instanceof Promise ? value.then((read) => this.accept(read, req, record, hostReq)) : this.accept(value, req, record, hostReq);
+  }
+
+  /** Takes the body's value as the request's message, or refuses it. */
+  private accept(value: unknown, req: HostRequest, record: McpRequestRecord, hostReq: HostRequest): boolean {
     if (Array.isArray(value)) throw new RejectionException('parse-step', 'batch', 'Invalid request: a batch (JSON array) is not allowed; send one JSON-RPC message per POST.');
     if (typeof value !== 'object' || value === null)
       throw new RejectionException('parse-step', 'not_an_object', 'Invalid request: the body must be one JSON-RPC message object.');
@@ -46,28 +59,53 @@ export class ParseStepGuard implements CanActivate {
     return true;
   }
 
-  /** The body: read from the Node request, or, where a host parser consumed it, its raw bytes or parsed value. */
-  private async obtain(req: HostRequest, hostReq: HostRequest): Promise<unknown> {
+  /**
+   * The body: read from the Node request (at once when all of it has arrived, else as it arrives), or, where a host
+   * parser consumed it, its raw bytes or parsed value.
+   */
+  private obtain(req: HostRequest, hostReq: HostRequest): unknown {
     if (Buffer.isBuffer(hostReq.rawBody)) {
       if (new JsonValueCounter(this.options.maxBodyValues).over(hostReq.rawBody)) throw this.tooManyValues();
       return this.parse(hostReq.rawBody);
     }
     if (hostReq._body === true || req.readableEnded) return hostReq.body;
-    try {
-      return this.parse(await readBodyWithin(req, this.options));
-    } catch (thrown) {
-      if (!(thrown instanceof BodyReadError)) throw thrown;
-      if (thrown.failure === 'body_too_large') throw this.tooLarge();
-      if (thrown.failure === 'too_many_values') throw this.tooManyValues();
-      throw new RejectionException(
-        'parse-step',
-        'stalled_read',
-        thrown.failure === 'stalled_read'
-          ? `Request timeout: no byte of the body arrived for ${this.options.bodyReadTimeoutMs} ms.`
-          : 'Request aborted: the body ended before it was complete.',
-        { headers: { connection: 'close' } },
+    const arrived = this.arrived(req);
+    if (arrived) return this.parse(arrived);
+    // A body that came in the packet of its headers is pushed once the request event's handlers return: look again
+    // a microtask later, then read it as it arrives.
+    return Promise.resolve().then(() => {
+      const late = this.arrived(req);
+      if (late) return this.parse(late);
+      return readBodyWithin(req, this.options).then(
+        (bytes) => this.parse(bytes),
+        (thrown: unknown) => {
+          throw this.readFailure(thrown);
+        },
       );
+    });
+  }
+
+  private arrived(req: HostRequest): Buffer | undefined {
+    try {
+      return arrivedBody(req, this.options);
+    } catch (thrown) {
+      throw this.readFailure(thrown);
     }
+  }
+
+  /** The rejection for a failed body read (a `BodyReadError`); anything else as thrown. */
+  private readFailure(thrown: unknown): unknown {
+    if (!(thrown instanceof BodyReadError)) return thrown;
+    if (thrown.failure === 'body_too_large') return this.tooLarge();
+    if (thrown.failure === 'too_many_values') return this.tooManyValues();
+    return new RejectionException(
+      'parse-step',
+      'stalled_read',
+      thrown.failure === 'stalled_read'
+        ? `Request timeout: no byte of the body arrived for ${this.options.bodyReadTimeoutMs} ms.`
+        : 'Request aborted: the body ended before it was complete.',
+      { headers: { connection: 'close' } },
+    );
   }
 
   private parse(bytes: Buffer): unknown {

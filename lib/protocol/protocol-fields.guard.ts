@@ -1,8 +1,12 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
-import { requestRecord } from '../contracts/request-record.js';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
@@ -20,7 +24,7 @@ const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as co
  * @publicApi
  */
 @Injectable()
-export class ProtocolFieldsGuard implements CanActivate {
+export class ProtocolFieldsGuard implements ChainStage {
   static readonly rejecter = 'protocol-fields' as const;
 
   constructor(private readonly schema: ProtocolSchema) {
@@ -29,11 +33,14 @@ export class ProtocolFieldsGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = nodeRequest(context.switchToHttp().getRequest());
-    const record = requestRecord(req);
+    return this.pass(req, requestRecord(req));
+  }
+
+  pass(req: IncomingMessage, record: McpRequestRecord): boolean {
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {
       const message = record.message!;
-      record.meta = legacyMeta(message, req.headersDistinct[MIRRORED_HEADERS.protocolVersion]?.[0]);
+      record.meta = legacyMeta(message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion));
       record.message = { ...message, params: { ...(isPlainObject(message.params) ? message.params : {}), _meta: record.meta } };
       return true;
     }

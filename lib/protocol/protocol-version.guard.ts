@@ -1,6 +1,9 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
-import { requestRecord } from '../contracts/request-record.js';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -17,13 +20,17 @@ import { nodeRequest } from '../util/node-http.js';
  * @publicApi
  */
 @Injectable()
-export class ProtocolVersionGuard implements CanActivate {
+export class ProtocolVersionGuard implements ChainStage {
   static readonly rejecter = 'version-check' as const;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const record = requestRecord(nodeRequest(context.switchToHttp().getRequest()));
+    const req = nodeRequest(context.switchToHttp().getRequest());
+    return this.pass(req, requestRecord(req));
+  }
+
+  pass(_req: IncomingMessage, record: McpRequestRecord): boolean {
     if (record.kind !== 'request') return true;
     const requested = record.meta?.[META_KEYS.protocolVersion];
     if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');

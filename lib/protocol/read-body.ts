@@ -85,6 +85,22 @@ export function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promis
   return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, new JsonValueCounter(bounds.maxBodyValues));
 }
 
+/**
+ * The whole body when all of it has already arrived and nobody has read any of it (a small body comes in the same
+ * packets as its headers): taken at once, under the same ceiling and value count as {@link readBody}, with no
+ * listener or timer; undefined when it must be read as it arrives. Only a body with a `Content-Length` qualifies.
+ */
+export function arrivedBody(req: IncomingMessage, bounds: BodyBounds): Buffer | undefined {
+  const declared = req.headers['content-length'];
+  if (declared === undefined || req.readableFlowing !== null || req.readableEncoding !== null || req.readableObjectMode) return undefined;
+  const size = Number(declared);
+  if (!(size <= bounds.maxBodyBytes) || req.readableLength !== size) return undefined;
+  const bytes = size === 0 ? Buffer.alloc(0) : (req.read() as Buffer);
+  req.resume(); // flowing, as a reader leaves it: the end of the message is consumed as it comes
+  if (new JsonValueCounter(bounds.maxBodyValues).over(bytes)) throw new BodyReadError('too_many_values');
+  return bytes;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Why a body's bytes are no JSON value. */

@@ -11,7 +11,9 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const;
 
-const streams = new WeakMap<ServerResponse, AnswerStream>();
+/** Where a response's answer stream is kept (one per response, set by `attach`). */
+const STREAM = Symbol('nest-mcp.answer-stream');
+type WithStream = ServerResponse & { [STREAM]?: AnswerStream };
 
 // How specifically a media range names text/event-stream: exactly (2), by text/* (1), by */* (0), or not at all (-1).
 const EVENT_STREAM_SPECIFICITY: Readonly<Record<string, number>> = { 'text/event-stream': 2, 'text/*': 1, '*/*': 0 };
@@ -62,11 +64,13 @@ export interface NotifyOptions {
  * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, comments and `abandon` by test/e2e/subscriptions.e2e-spec.ts
  */
 export class AnswerStream {
-  private readonly abort = new AbortController();
+  /** Made on the first read of `signal`; a stream cancelled before that hands out an aborted one. */
+  private abort: AbortController | undefined;
+  private cancelled = false;
   private sse = false;
   private done = false;
   private closed = false;
-  private readonly closeWaiters: (() => void)[] = [];
+  private closeWaiters: (() => void)[] | undefined;
 
   /** Whether the client's `Accept` admits SSE; read on the first notification or `canStream` (a JSON answer never needs it). */
   private sseAcceptedValue: boolean | undefined;
@@ -80,26 +84,46 @@ export class AnswerStream {
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
   ) {
-    res.once('close', () => {
-      clearInterval(this.stallWatch);
-      this.closed = true;
-      for (const wake of this.closeWaiters.splice(0)) wake();
-      if (this.done) return;
-      this.done = true;
-      this.abort.abort();
-      publish('mcp:request:cancelled', () => ({ method: bounded(this.method) }));
-    });
+    res.on('close', AnswerStream.onResponseClose);
+  }
+
+  /** The `close` listener of every attached response: one function for all, no closure per request. */
+  private static onResponseClose(this: WithStream): void {
+    this[STREAM]?.onClose();
   }
 
   /** Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`. */
   static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number): AnswerStream {
     const stream = new AnswerStream(res, method, req.headers.accept, stallMs);
-    streams.set(res, stream);
+    (res as WithStream)[STREAM] = stream;
     return stream;
+  }
+
+  /** The response closed: wakes `whenClosed`; before the final response, a cancellation. Once per response. */
+  private onClose(): void {
+    if (this.closed) return;
+    clearInterval(this.stallWatch);
+    this.closed = true;
+    const waiters = this.closeWaiters;
+    this.closeWaiters = undefined;
+    if (waiters) for (const wake of waiters) wake();
+    if (this.done) return;
+    this.done = true;
+    this.cancel();
+    publish('mcp:request:cancelled', () => ({ method: bounded(this.method) }));
+  }
+
+  private cancel(): void {
+    this.cancelled = true;
+    this.abort?.abort();
   }
 
   /** Aborts when the stream ends before the final response: the client closes it or disconnects, or it is abandoned. */
   get signal(): AbortSignal {
+    if (!this.abort) {
+      this.abort = new AbortController();
+      if (this.cancelled) this.abort.abort();
+    }
     return this.abort.signal;
   }
 
@@ -125,7 +149,7 @@ export class AnswerStream {
 
   /** Resolves once the response is closed: the final response flushed, or the connection gone. */
   whenClosed(): Promise<void> {
-    return this.closed ? Promise.resolve() : new Promise((resolve) => this.closeWaiters.push(resolve));
+    return this.closed ? Promise.resolve() : new Promise((resolve) => (this.closeWaiters ??= []).push(resolve));
   }
 
   /**
@@ -157,7 +181,7 @@ export class AnswerStream {
     if (this.closed) return;
     const answered = this.done;
     this.done = true;
-    if (!answered) this.abort.abort();
+    if (!answered) this.cancel();
     this.res.destroy();
   }
 
@@ -220,7 +244,15 @@ export class AnswerStream {
       this.done = true;
       return;
     }
-    const json = JSON.stringify(body); // a value that cannot be serialized throws here, before the answer ends
+    this.respondJson(JSON.stringify(body), status, headers); // a value that cannot be serialized throws here, before the answer ends
+  }
+
+  /** {@link AnswerStream.respond} for a body already serialized. */
+  respondJson(json: string, status = 200, headers: Readonly<Record<string, string>> = {}): void {
+    if (!this.open) {
+      this.done = true;
+      return;
+    }
     this.done = true;
     if (this.sse) endWith(this.res, event(json));
     else sendJsonText(this.res, status, json, headers);
@@ -244,7 +276,7 @@ function takenBytes(res: ServerResponse): number {
 
 /** Sends a final answer through the response's answer stream when attached, else as a JSON body (before routing). */
 export function sendAnswer(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  const stream = streams.get(res);
+  const stream = (res as WithStream)[STREAM];
   if (stream) stream.respond(body, status, headers);
   else sendJson(res, status, body, headers);
 }

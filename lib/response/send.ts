@@ -15,7 +15,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader('content-type', 'application/json');
   res.setHeader('content-length', Buffer.byteLength(json));
   const req = (res as { req?: IncomingMessage }).req;

@@ -1,13 +1,17 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
-import { requestRecord } from '../contracts/request-record.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { nodeRequest } from '../util/node-http.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
@@ -20,6 +24,16 @@ export class AuthFault extends Error {
     super('The auth provider failed.');
   }
 }
+
+/** The fault for what the provider threw (or the `TypeError` about what it returned), once `mcp:auth:error` is published. */
+function authFault(thrown: unknown): AuthFault {
+  publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200), fault: thrown }));
+  return new AuthFault(thrown);
+}
+
+/** What `await` would wait on: an object or function with a callable `then`. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /** RFC 6749 §3.3 scope: space-separated scope tokens of NQCHAR. */
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/;
@@ -78,7 +92,7 @@ function readDecision(value: unknown): McpAuthDecision {
  * @publicApi
  */
 @Injectable()
-export class McpAuthGuard implements CanActivate {
+export class McpAuthGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'auth-check' as const;
   private readonly resourceMetadata: string | undefined;
@@ -93,17 +107,39 @@ export class McpAuthGuard implements CanActivate {
   /** Refuses the request (throws a `RejectionException` or an `AuthFault`) or lets it through; never returns false. */
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = nodeRequest(context.switchToHttp().getRequest());
-    if ((req.headersDistinct.authorization?.length ?? 0) > 1)
+    return this.pass(req, requestRecord(req));
+  }
+
+  /** The check; synchronous while the provider answers synchronously. */
+  pass(req: IncomingMessage, record: McpRequestRecord): boolean | Promise<boolean> {
+    if (headerLines(req).repeated('authorization'))
       throw this.refuse({ outcome: 'deny', error: 'invalid_request', description: 'the Authorization header is sent more than once' }, true);
+    let returned: unknown;
+    try {
+      returned = this.auth.authenticate(req);
+    } catch (thrown) {
+      throw authFault(thrown);
+    }
+    if (isThenable(returned))
+      return Promise.resolve(returned).then(
+        (value) => this.decide(value, record),
+        (thrown: unknown) => {
+          throw authFault(thrown);
+        },
+      );
+    return this.decide(returned, record);
+  }
+
+  /** Reads the provider's answer: a fault unless a decision, a refusal unless `allow`. */
+  private decide(returned: unknown, record: McpRequestRecord): boolean {
     let decision: McpAuthDecision;
     try {
-      decision = readDecision(await this.auth.authenticate(req));
+      decision = readDecision(returned);
     } catch (thrown) {
-      publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200), fault: thrown }));
-      throw new AuthFault(thrown);
+      throw authFault(thrown);
     }
     if (decision.outcome !== 'allow') throw this.refuse(decision, false);
-    requestRecord(req).auth = decision.info;
+    record.auth = decision.info;
     return true;
   }
 

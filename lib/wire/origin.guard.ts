@@ -1,9 +1,13 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
+import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
@@ -24,7 +28,7 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  * @publicApi
  */
 @Injectable()
-export class OriginGuard implements CanActivate {
+export class OriginGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'origin-check' as const;
   private readonly allowedHosts: ReadonlySet<string>;
@@ -35,16 +39,18 @@ export class OriginGuard implements CanActivate {
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    const origins = req.headersDistinct.origin ?? [];
-    const hosts = req.headersDistinct.host ?? [];
-    if (origins.length > 1) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
-    if (hosts.length > 1) throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');
-    const origin = origins[0];
+    return this.pass(nodeRequest(context.switchToHttp().getRequest()));
+  }
+
+  pass(req: IncomingMessage): boolean {
+    const lines = headerLines(req);
+    if (lines.repeated('origin')) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
+    if (lines.repeated('host')) throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');
+    const origin = lines.value('origin');
     const local = isLoopbackAddress(req.socket?.localAddress);
     if (origin !== undefined && !this.originAllowed(origin, local))
       throw new RejectionException('origin-check', 'forbidden_origin', `Forbidden: the Origin header value ${quoted(origin, 100)} is not allowed.`);
-    const host = hosts[0];
+    const host = lines.value('host');
     if (local && (host === undefined || !(isLoopbackHost(host) || this.allowedHosts.has(host.toLowerCase()))))
       throw new RejectionException(
         'origin-check',

@@ -1,8 +1,12 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+
+import type { ChainStage } from '../contracts/chain-stage.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
+import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 
 /** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
@@ -11,20 +15,22 @@ const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
 /**
  * The singleton-header check: refuses a repeated `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*`
  * header with 400 + -32020, even when the values agree (fails closed: an intermediary may have read either line).
- * Reads `req.headersDistinct` because `req.headers` joins or drops repeated lines.
+ * Reads the header lines as sent (`headerLines`) because `req.headers` joins or drops repeated lines.
  * Proven by: test/e2e/header-binding.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */
 @Injectable()
-export class SingletonHeaderGuard implements CanActivate {
+export class SingletonHeaderGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'singleton-header-check' as const;
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    for (const [name, values] of Object.entries(req.headersDistinct)) {
-      if (!values || values.length < 2) continue;
+    return this.pass(nodeRequest(context.switchToHttp().getRequest()));
+  }
+
+  pass(req: IncomingMessage): boolean {
+    for (const name of headerLines(req).repeatedNames()) {
       const owned = Object.hasOwn(OWNED_SINGLETON_HEADERS, name);
       if (!owned && !name.startsWith(MIRRORED_HEADERS.paramPrefix)) continue;
       const header = owned
