@@ -25,8 +25,8 @@ export interface McpContextInit {
   readonly resource?: string;
   /** The prompt being got (a prompts/get). */
   readonly prompt?: string;
-  /** Fires when the client goes away before the answer is complete. */
-  readonly signal: AbortSignal;
+  /** Fires when the call is cancelled; default: the answer stream's signal, read on first use. */
+  readonly signal?: AbortSignal;
   readonly inputs?: InputChannel;
   readonly answer?: AnswerStream;
   /** Shared by the contexts derived from one request (`withAction`), so progress keeps increasing across them. */
@@ -48,6 +48,9 @@ export interface McpTaskHandle {
  * @publicApi
  */
 export type McpHostRequest = IncomingMessage & { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The signal of a context with neither a signal nor an answer stream: it never fires. */
+const NEVER_ABORTED = new AbortController().signal;
 
 const noRound = (what: string) => rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
@@ -85,10 +88,8 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   readonly resource: string | undefined;
   /** The prompt being got (a prompts/get). */
   readonly prompt: string | undefined;
-  /** Fires when the client closes the stream or disconnects before the answer is complete. */
-  readonly signal: AbortSignal;
 
-  private readonly reporter: ProgressReporter;
+  private reporterValue: ProgressReporter | undefined;
   private logger: McpRequestLogger | undefined;
 
   /** @internal built by the library for each call */
@@ -100,13 +101,21 @@ export class McpContext<TRequest extends object = McpHostRequest> {
     this.action = init.action;
     this.resource = init.resource;
     this.prompt = init.prompt;
-    this.signal = init.signal;
     this.protocolVersion = meta[META_KEYS.protocolVersion] as string;
     this.clientCapabilities = (meta[META_KEYS.clientCapabilities] as Record<string, unknown>) ?? {};
     this.clientInfo = meta[META_KEYS.clientInfo] as Record<string, unknown> | undefined;
     this.auth = init.record.auth;
     this.progressToken = meta[META_KEYS.progressToken] as McpProgressToken | undefined;
-    this.reporter = init.progress ?? new ProgressReporter(this.progressToken, init.answer);
+  }
+
+  /** Fires when the client closes the stream or disconnects before the answer is complete (or a task is cancelled). */
+  get signal(): AbortSignal {
+    return this.init.signal ?? this.init.answer?.signal ?? NEVER_ABORTED;
+  }
+
+  /** Shared with the contexts derived from this one; built on first use. */
+  private get reporter(): ProgressReporter {
+    return (this.reporterValue ??= this.init.progress ?? new ProgressReporter(this.progressToken, this.init.answer));
   }
 
   /** Sends log messages to the client, at or above the level the request asked for (`_meta` logLevel). Built on first use. */
