@@ -45,7 +45,7 @@ function run(command, args) {
 //    (dist/, through `npm run build`, which the bench app imports as `nest-mcp`) and the bench servers (dist-bench/).
 const NEEDED = ['autocannon', 'typescript', '@nestjs/platform-fastify', '@modelcontextprotocol/server', '@modelcontextprotocol/node'];
 if (NEEDED.some((name) => !existsSync(`node_modules/${name}/package.json`))) run('npm', ['install', '--no-audit', '--no-fund']);
-if (SETTINGS.skipBuild && existsSync('dist/index.js')) console.log('BENCH_SKIP_BUILD=1: using the existing dist/');
+if (SETTINGS.skipBuild && existsSync('dist/bundle/index.js')) console.log('BENCH_SKIP_BUILD=1: using the existing dist/');
 else run('npm', ['run', 'build']);
 run('rm', ['-rf', 'dist-bench']);
 run('npx', ['tsc', '-p', 'bench/tsconfig.json']);
