@@ -1,8 +1,10 @@
+import { Injectable } from '@nestjs/common';
+
 import { META_KEYS } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
-import type { TaskRuns } from '../tasks/task-runs.js';
+import { TaskRuns } from '../tasks/task-runs.js';
 import { declaresTasks, missingTasksExtension } from '../tasks/tasks-extension.js';
-import type { ToolRegistry } from '../tools/tool.registry.js';
+import { ToolRegistry } from '../tools/tool.registry.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /** What a tasks method acts on: the task id asked for, and the caller's auth subject it must belong to. */
@@ -15,7 +17,9 @@ export interface TaskCall {
 /**
  * A tasks-extension method (`tasks/get`, `tasks/update`, `tasks/cancel`), modern era only: served when some tool
  * or action may run as a task; a request whose client capabilities do not declare the extension is -32021.
+ * Its handlers inherit its injected constructor.
  */
+@Injectable()
 export abstract class TaskMethod implements McpMethodHandler {
   abstract readonly method: 'tasks/get' | 'tasks/update' | 'tasks/cancel';
   readonly eras = ['modern'] as const;

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
 import type { McpResult } from '../protocol/json-rpc.js';
-import { TaskRuns } from '../tasks/task-runs.js';
-import { ToolRegistry } from '../tools/tool.registry.js';
 import { TaskMethod, type TaskCall } from './task-method.js';
 
 /**
@@ -12,10 +10,6 @@ import { TaskMethod, type TaskCall } from './task-method.js';
 @Injectable()
 export class TasksUpdateHandler extends TaskMethod {
   readonly method = 'tasks/update' as const;
-
-  constructor(tools: ToolRegistry, tasks: TaskRuns) {
-    super(tools, tasks);
-  }
 
   protected async act({ taskId, subject, params }: TaskCall): Promise<McpResult> {
     await this.tasks.update(taskId, subject, params.inputResponses as Record<string, unknown>);

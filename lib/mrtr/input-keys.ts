@@ -1,5 +1,5 @@
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
-import { checkInputKey } from './input-request.js';
+import { buildInputRequest, checkInputKey, type InputChecks, type InputRequest } from './input-request.js';
 
 /**
  * The keys of one input channel's requests: an explicit key as the tool gave it (checked), else the kind's next
@@ -16,5 +16,11 @@ export class InputKeys {
     if (this.used.has(key)) throw new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`);
     this.used.add(key);
     return key;
+  }
+
+  /** Claims the key of a new request and builds the request. Throws (the tool's fault) like `claim` and `buildInputRequest`. */
+  open(kind: InputKind, explicit: string | undefined, params: unknown, checks: InputChecks): { key: string; request: InputRequest } {
+    const key = this.claim(kind, explicit);
+    return { key, request: buildInputRequest(kind, params, checks) };
   }
 }

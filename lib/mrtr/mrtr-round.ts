@@ -4,7 +4,7 @@ import { quiet, rejected } from '../util/quiet-promise.js';
 import type { InputChannel } from './input-channel.js';
 import { InputKeys } from './input-keys.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
-import { buildInputRequest, type InputChecks, type InputRequest } from './input-request.js';
+import type { InputChecks, InputRequest } from './input-request.js';
 import { McpInputRequired } from './input-required.js';
 import { inInputResponses, readAnswer } from './input-responses.js';
 import type { RequestBinding } from './request-binding.js';
@@ -81,14 +81,13 @@ export class MrtrRound implements InputChannel {
   /** Asks the client for one input; resolves with the answer, or rejects (pending, refused, or a fault). */
   ask(kind: InputKind, params: unknown, explicitKey: string | undefined): Promise<unknown> {
     if (this.closed) return rejected(new Error(`${INPUT_KINDS[kind].method} asked after the request it belongs to was answered; a context is valid only during its own call`));
-    let key: string;
-    let request: InputRequest;
+    let opened: { key: string; request: InputRequest };
     try {
-      key = this.keys.claim(kind, explicitKey);
-      request = buildInputRequest(kind, params, this.init);
+      opened = this.keys.open(kind, explicitKey, params, this.init);
     } catch (thrown) {
       return this.misuse(thrown);
     }
+    const { key, request } = opened;
     const undeclared = undeclaredKind(kind, request, this.init.capabilities);
     if (undeclared) return rejected(undeclared);
 

@@ -1,7 +1,7 @@
 import type { InputChannel } from '../mrtr/input-channel.js';
 import { InputKeys } from '../mrtr/input-keys.js';
 import type { InputKind } from '../mrtr/input-kinds.js';
-import { buildInputRequest, type InputChecks, type InputRequest } from '../mrtr/input-request.js';
+import type { InputChecks, InputRequest } from '../mrtr/input-request.js';
 import { readAnswer, type AnswerPlace } from '../mrtr/input-responses.js';
 import { undeclaredKind } from '../mrtr/mrtr-round.js';
 import { rejected } from '../util/quiet-promise.js';
@@ -36,14 +36,13 @@ export class TaskInputs implements InputChannel {
 
   ask(kind: InputKind, params: unknown, explicitKey: string | undefined): Promise<unknown> {
     if (this.closedBy) return rejected(this.closedBy);
-    let key: string;
-    let request: InputRequest;
+    let opened: { key: string; request: InputRequest };
     try {
-      key = this.keys.claim(kind, explicitKey);
-      request = buildInputRequest(kind, params, this.checks);
+      opened = this.keys.open(kind, explicitKey, params, this.checks);
     } catch (thrown) {
       return rejected(thrown);
     }
+    const { key, request } = opened;
     const undeclared = undeclaredKind(kind, request, this.capabilities);
     if (undeclared) return rejected(undeclared);
     const answered = new Promise<unknown>((resolve, reject) => this.pending.set(key, { kind, request, resolve, reject }));
