@@ -106,6 +106,15 @@ describe('a CommonJS app using the packed package', () => {
     120_000,
   );
 
+  it('keeps the written name of every class and function it exports (Nest names providers by them)', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['-e', "const api = require('nest-mcp'); for (const [k, v] of Object.entries(api)) if (typeof v === 'function' && v.name !== k) console.log(k + ' is named ' + v.name);"],
+      { cwd: dir, timeout: 60_000 },
+    );
+    expect(stdout).toBe('');
+  }, 60_000);
+
   it('type-checks under moduleResolution bundler (an app whose bundler resolves the package)', async () => {
     const config = tsconfig('nodenext');
     const bundler = { ...config, compilerOptions: { ...config.compilerOptions, module: 'preserve', moduleResolution: 'bundler', noEmit: true } };
