@@ -109,7 +109,10 @@ describe('a CommonJS app using the packed package', () => {
   it('keeps the written name of every class and function it exports (Nest names providers by them)', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['-e', "const api = require('nest-mcp'); for (const [k, v] of Object.entries(api)) if (typeof v === 'function' && v.name !== k) console.log(k + ' is named ' + v.name);"],
+      [
+        '-e',
+        "const api = require('nest-mcp'); for (const [k, v] of Object.entries(api)) if (typeof v === 'function' && v.name !== k) console.log(k + ' is named ' + v.name);",
+      ],
       { cwd: dir, timeout: 60_000 },
     );
     expect(stdout).toBe('');
