@@ -14,12 +14,19 @@ export const ELICITATION_SCHEMAS_MAX = 128;
  * ajv, so nothing grows without bound. Formats are asserted.
  */
 export class ElicitationSchemaCache {
-  /** The meta-schema check is the precompiled one (ajv's own costs about 100 ms to build, on a request). */
-  private readonly ajv = new Ajv2020({ ...CALLER_VALUE_CHECK, validateSchema: false });
+  /** Built on the first requested schema, so a server whose tools never elicit does not build it at startup. */
+  private ajvInstance: Ajv2020 | undefined;
   private readonly validators = new Map<string, { schema: object; validate: ValidateFunction }>();
 
-  constructor(private readonly max = ELICITATION_SCHEMAS_MAX) {
-    addFormats(this.ajv);
+  constructor(private readonly max = ELICITATION_SCHEMAS_MAX) {}
+
+  /** The meta-schema check is the precompiled one (ajv's own costs about 100 ms to build, on a request). */
+  private get ajv(): Ajv2020 {
+    if (!this.ajvInstance) {
+      this.ajvInstance = new Ajv2020({ ...CALLER_VALUE_CHECK, validateSchema: false });
+      addFormats(this.ajvInstance);
+    }
+    return this.ajvInstance;
   }
 
   /** The validator of one requested schema; throws when ajv cannot build it (the tool's schema is at fault). */
