@@ -5,10 +5,11 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { McpEventBus, McpTool, type McpChannel, type McpPlainTool, type McpTelemetryEvents } from '../../lib/index.js';
+import { McpEventBus, McpTool, type McpPlainTool } from '../../lib/index.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until, nextEvent } from '../support/wait.js';
 
 /** More than loopback socket buffers absorb, so most of it waits in the process for the client to read. */
 const ANSWER_CHARS = 24 * 1024 * 1024;
@@ -33,28 +34,6 @@ async function callAndNeverRead(server: TestApp['server']): Promise<Socket> {
   return socket;
 }
 
-/** Resolves once `done()` holds; rejects if `failed()` holds first or the time runs out. */
-async function waitUntil(done: () => boolean, failed: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (failed() || Date.now() > deadline) throw new Error('the answer did not complete');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Resolves with the next message published on a telemetry channel. */
-function waitForEvent(channel: McpChannel, timeoutMs: number): Promise<McpTelemetryEvents['mcp:answer:stalled']> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${channel} within ${timeoutMs} ms`)), timeoutMs);
-    const handler = (message: unknown) => {
-      clearTimeout(timer);
-      diagnosticsChannel.unsubscribe(channel, handler);
-      resolve(message as McpTelemetryEvents['mcp:answer:stalled']);
-    };
-    diagnosticsChannel.subscribe(channel, handler);
-  });
-}
-
 describe('a client that stops reading its answer', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -64,7 +43,7 @@ describe('a client that stops reading its answer', () => {
 
   it('is disconnected once it took nothing for writeStallTimeoutMs, counted in telemetry, its answer cut off', async () => {
     let received = 0;
-    const stalled = waitForEvent('mcp:answer:stalled', 10_000);
+    const stalled = nextEvent('mcp:answer:stalled', 10_000);
     const socket = await callAndNeverRead(t.server);
     const event = await stalled;
     expect(event).toEqual({ method: 'tools/call', waitingBytes: expect.any(Number) });
@@ -89,10 +68,11 @@ describe('a client that stops reading its answer', () => {
       setTimeout(() => socket.resume(), 20);
     });
     socket.resume();
-    await waitUntil(
+    await until(
       () => received > ANSWER_CHARS,
-      () => socket.destroyed,
+      'the whole answer',
       25_000,
+      () => socket.destroyed,
     );
     socket.destroy();
     expect(received).toBeGreaterThan(ANSWER_CHARS);
@@ -131,10 +111,11 @@ describe('a listen stream whose reader keeps pace, slower than the writer', () =
     req.on('error', () => undefined);
     req.end(JSON.stringify(body));
     try {
-      await waitUntil(
+      await until(
         () => events >= 1,
-        () => ended,
+        'the acknowledgement',
         5000,
+        () => ended,
       );
       const bus = t.app.get<McpEventBus>(McpEventBus);
       const published = 1500;
@@ -143,10 +124,11 @@ describe('a listen stream whose reader keeps pace, slower than the writer', () =
         await bus.publish({ kind: 'resourceUpdated', uri: `test://x/${i}/${URI_PAD}` });
         if (i % 40 === 39) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await waitUntil(
+      await until(
         () => events >= published + 1,
-        () => ended,
+        'every change',
         20_000,
+        () => ended,
       ).catch((e) => {
         throw new Error(`${e.message}: events ${events}, ended ${ended}, stalls ${stalls}`);
       });

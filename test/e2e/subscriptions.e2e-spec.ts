@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as tick } from 'node:timers/promises';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable, type Provider } from '@nestjs/common';
@@ -22,6 +22,7 @@ import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.
 import { listen, type Listener } from '../support/listen.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 const schema = await ProtocolSchema.vendored();
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -37,15 +38,6 @@ class GreetingPrompt {
 class ProjectResource {
   read() {
     return 'src/';
-  }
-}
-
-/** Waits until `condition` holds, polling, or fails naming `what`. */
-async function until(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
   }
 }
 

@@ -1,7 +1,6 @@
 // Slow and broken clients over raw sockets against the sample app: bodies dripped a byte at a time, clients that
 // drop mid-body or mid-stream, many slow clients beside a normal one, clients that never read their answer.
 // Bounds are generous: these tests assert what is answered and freed, never how fast.
-import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 
-import type { McpChannel } from '../../lib/index.js';
 import { MCP_MODULE_OPTIONS } from '../../lib/mcp.module-definition.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from '../../lib/options/mcp-options.tokens.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
@@ -20,6 +18,7 @@ import { callTool, toolCall } from '../support/mrtr-client.js';
 import { parseAnswer, type WireAnswer } from '../support/raw-exchange.js';
 import { portOf } from '../support/raw-http.js';
 import { TEST_ADAPTER, type TestApp } from '../support/test-app.js';
+import { nextEvent } from '../support/wait.js';
 import { conformingHeaders } from './arbitraries.js';
 import { caseBytes, listedTools } from './fuzz-support.js';
 
@@ -98,17 +97,6 @@ async function answered(client: RawClient): Promise<WireAnswer> {
       await sleep(25);
     }
   }
-}
-
-/** Resolves with the next message published on a telemetry channel. */
-function nextEvent(channel: McpChannel): Promise<unknown> {
-  return new Promise((resolve) => {
-    const handler = (message: unknown) => {
-      diagnosticsChannel.unsubscribe(channel, handler);
-      resolve(message);
-    };
-    diagnosticsChannel.subscribe(channel, handler);
-  });
 }
 
 /** Polls until `done()` or `ms` passed; returns whether it held. */

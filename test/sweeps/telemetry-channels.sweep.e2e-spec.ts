@@ -1,4 +1,3 @@
-import diagnosticsChannel from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -6,17 +5,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 
-import {
-  MCP_CHANNELS,
-  McpAuthDecision,
-  McpResource,
-  McpTool,
-  type McpChannel,
-  type McpContext,
-  type McpPlainTool,
-  type McpResourceHandler,
-  type McpTelemetryEvents,
-} from '../../lib/index.js';
+import { MCP_CHANNELS, McpAuthDecision, McpResource, McpTool, type McpChannel, type McpContext, type McpPlainTool, type McpResourceHandler } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { callTool as callRound } from '../support/mrtr-client.js';
@@ -24,6 +13,7 @@ import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { MustTaskTool, taskCall } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
+import { nextEvent } from '../support/wait.js';
 
 const STALL_MS = 300;
 
@@ -105,19 +95,6 @@ for (const [, names, shapes] of readFileSync(new URL('../../README.md', import.m
   channels.forEach((channel, i) => {
     const keys = objects[i] ?? [];
     PROMISED.set(channel, { required: keys.filter((k) => !k.endsWith('?')), optional: keys.filter((k) => k.endsWith('?')).map((k) => k.slice(0, -1)) });
-  });
-}
-
-/** The next message published on a channel. */
-function nextEvent<C extends McpChannel>(channel: C, timeoutMs: number): Promise<McpTelemetryEvents[C]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (diagnosticsChannel.unsubscribe(channel, heard), reject(new Error(`nothing on ${channel} in ${timeoutMs} ms`))), timeoutMs);
-    function heard(message: unknown): void {
-      clearTimeout(timer);
-      diagnosticsChannel.unsubscribe(channel, heard);
-      resolve(message as McpTelemetryEvents[C]);
-    }
-    diagnosticsChannel.subscribe(channel, heard);
   });
 }
 
