@@ -22,7 +22,8 @@ export class TaskEnded extends Error {
  */
 export class TaskRun {
   private current: McpTaskRecord;
-  private expired = false;
+  /** Expired, or never stored: it changes no more, and announces nothing. */
+  private dropped = false;
   private writes: Promise<unknown>;
   private readonly expiry: NodeJS.Timeout;
   /** Resolves true once the store holds the task, false when it was full. */
@@ -37,19 +38,18 @@ export class TaskRun {
   ) {
     this.current = record;
     this.stored = Promise.resolve().then(() => store.create(record));
-    this.writes = this.stored;
+    this.writes = this.stored.then((stored) => stored && announce(record)).catch(() => undefined);
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
-    this.announce();
   }
 
   get record(): McpTaskRecord {
     return this.current;
   }
 
-  /** Whether it changes no more: a terminal status, or expired (the store has dropped it). */
+  /** Whether it changes no more: a terminal status, or dropped. */
   get terminal(): boolean {
-    return this.expired || TERMINAL_STATUSES.has(this.current.status);
+    return this.dropped || TERMINAL_STATUSES.has(this.current.status);
   }
 
   /** The outstanding input requests changed: `input_required` with them, or back to `working` without. */
@@ -83,9 +83,15 @@ export class TaskRun {
     this.close(status === 'cancelled' ? 'the task was cancelled' : undefined);
   }
 
+  /** The store did not take it (full, or failed): its handler is stopped and it never had a status to see. */
+  discard(): void {
+    this.dropped = true;
+    this.close('the task could not be stored');
+  }
+
   private expire(): void {
     const running = !this.terminal;
-    this.expired = true;
+    this.dropped = true;
     this.close(running ? 'the task expired' : undefined);
   }
 
@@ -105,12 +111,18 @@ export class TaskRun {
     const changedStatus = status !== this.current.status;
     this.current = next as unknown as McpTaskRecord;
     const record = this.current;
-    this.writes = this.writes.then(() => this.store.update(record)).catch(() => undefined);
-    if (changedStatus) this.announce();
+    // Written in order, and announced once the store holds it; a task the store never took is never announced.
+    this.writes = this.writes
+      .then(async () => {
+        if (!(await this.stored)) return;
+        await this.store.update(record);
+        if (changedStatus) announce(record);
+      })
+      .catch(() => undefined);
   }
+}
 
-  private announce(): void {
-    const { taskId, tool, action, status } = this.current;
-    publish('mcp:task:status', () => ({ taskId, tool, ...(action !== undefined && { action }), status }));
-  }
+/** Publishes the status a task entered (`mcp:task:status`). */
+function announce({ taskId, tool, action, status }: McpTaskRecord): void {
+  publish('mcp:task:status', () => ({ taskId, tool, ...(action !== undefined && { action }), status }));
 }

@@ -72,15 +72,21 @@ export class TaskRuns implements OnModuleDestroy {
     const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, (ended) => this.live.delete(ended.record.taskId));
     this.live.set(record.taskId, run);
     const created = quiet(
-      run.stored.then((stored) => {
-        if (stored) return { resultType: 'task', ...taskFields(run.record) };
-        run.cancel('The server holds as many tasks as it may.');
-        throw new McpMethodError(
-          JSON_RPC_CODES.internalError,
-          `Internal error: this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation); retry later.`,
-          { reason: 'task_limit' },
-        );
-      }),
+      run.stored.then(
+        (stored) => {
+          if (stored) return { resultType: 'task', ...taskFields(run.record) };
+          run.discard();
+          throw new McpMethodError(
+            JSON_RPC_CODES.internalError,
+            `Internal error: this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation); retry later.`,
+            { reason: 'task_limit' },
+          );
+        },
+        (fault: unknown) => {
+          run.discard(); // a store that failed: the fault is the method's, contained and reported as any other
+          throw fault;
+        },
+      ),
     );
     return { run, created };
   }

@@ -50,7 +50,7 @@ export interface McpTelemetryEvents {
   'mcp:request:cancelled': { method: string };
   /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection was closed, `waitingBytes` freed. */
   'mcp:answer:stalled': { method: string; waitingBytes: number };
-  /** A task (tasks extension) entered a status: `working` when created, then each change. */
+  /** A task (tasks extension) entered a status, once the store holds it: `working` when created, then each change. */
   'mcp:task:status': { taskId: string; tool: string; action?: string; status: McpTaskStatus };
 }
 

@@ -1,12 +1,16 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { InProcessTaskStore, McpAuthDecision, McpConfigurationError, McpTaskStore, McpTool, TASKS_EXTENSION } from '../../lib/index.js';
+import { InProcessTaskStore, McpAuthDecision, McpConfigurationError, McpTaskStore, McpTool, TASKS_EXTENSION, type McpTaskRecord } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
-import { meta, post, rpc } from '../support/mcp-client.js';
+import { meta, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { TASK_CAPS, TASK_TOOLS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const auth = { authenticate: (req: { headers: Record<string, unknown> }) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'alice') }) };
@@ -111,12 +115,6 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(again.body.result.resultType).toBe('complete');
   });
 
-  it("does not abort a task's handler when the request that created it ends", async () => {
-    await sleeping(t, 'survives');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(taskRuns.get('survives')!.signal.aborted).toBe(false);
-  });
-
   it("shows another subject's task as not found, on every method, and leaves it running", async () => {
     const taskId = await sleeping(t, 'alices', { 'x-user': 'alice' });
     for (const [method, params] of [
@@ -138,9 +136,14 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(Object.keys(parked.inputRequests).sort()).toEqual(['city', 'name']);
     expect(parked.inputRequests.name).toMatchObject({ method: 'elicitation/create', params: { message: 'Name?' } });
 
-    const bad = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 42 } } } });
+    const bad = await tasksRequest(t.server, 'tasks/update', {
+      taskId,
+      inputResponses: { city: { action: 'accept', content: { city: 'Paris' } }, name: { action: 'accept', content: { name: 42 } } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'name' } });
+    // All or nothing: the good answer in the refused update was not delivered either.
+    expect(Object.keys((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.inputRequests).sort()).toEqual(['city', 'name']);
 
     const partial = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } }, stray: { x: 1 } } });
     expect(partial.body.result).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
@@ -152,6 +155,19 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     const done = await waitForStatus(t.server, taskId, ['completed']);
     expect(done.result.content[0].text).toBe('Ada from London');
     expect(done).not.toHaveProperty('inputRequests');
+  });
+
+  it('announces each status a task enters, once the store holds it, on mcp:task:status', async () => {
+    const events = await recordEvents(['mcp:task:status'], async () => {
+      const taskId = (await taskCall(t.server, 'interview')).body.result.taskId as string;
+      await waitForStatus(t.server, taskId, ['input_required']);
+      await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } });
+      await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { city: { action: 'accept', content: { city: 'Oslo' } } } });
+      await waitForStatus(t.server, taskId, ['completed']);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the last write's announcement
+    });
+    expect(events.map((e) => e.message.status)).toEqual(['working', 'input_required', 'working', 'completed']);
+    expect(new Set(events.map((e) => e.message.tool))).toEqual(new Set(['interview']));
   });
 
   it('refuses an input request a task cannot make (the creating call did not declare elicitation): the task fails with -32021', async () => {
@@ -178,7 +194,7 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(second.body.result).toMatchObject({ resultType: 'task', status: 'working' });
     for (const key of ['requestState', 'inputRequests']) expect(second.body.result).not.toHaveProperty(key);
     const done = await waitForStatus(t.server, second.body.result.taskId, ['completed']);
-    expect(done.result.content[0].text).toBe('report on tides (task before start: undefined, after: true)');
+    expect(done.result.content[0].text).toBe('report on tides (task before start: undefined, after: true, state: {"asked":"topic"})');
   });
 
   it('fails a task whose handler throws a method error (the error inlined); a fault is a contained tool_fault result (completed)', async () => {
@@ -242,6 +258,58 @@ describe('tasks: the store bound, expiry and cleanup', () => {
       for (const taskId of [running, finished]) expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.error.data.reason).toBe('task_not_found');
       expect(store.size).toBe(0);
       expect(t.app.get(TaskRuns).running).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** The default store, slow to take a task: the creating request is still open while it stores. */
+class SlowStore extends InProcessTaskStore {
+  override async create(record: McpTaskRecord): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return super.create(record);
+  }
+}
+
+/** A store that cannot store. */
+class BrokenStore extends InProcessTaskStore {
+  override create(): Promise<boolean> {
+    return Promise.reject(new Error('the task database is down'));
+  }
+}
+
+describe('tasks: the creating request and the store', () => {
+  it("does not abort a task's handler when the request that created it goes away, once the call is a task", async () => {
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store: new SlowStore(10) } } });
+    try {
+      const body = rpc('tools/call', { name: 'sleeper', arguments: { tag: 'survives' }, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) });
+      const req = http.request({ host: '127.0.0.1', port: (t.server.address() as AddressInfo).port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) });
+      req.on('error', () => undefined);
+      req.end(JSON.stringify(body));
+      await until(() => taskRuns.has('survives'), 'the handler to start');
+      req.destroy(); // the client goes away while the task is being stored
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(taskRuns.get('survives')!.signal.aborted).toBe(false);
+      expect(t.app.get(TaskRuns).running).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers -32603 when the store fails, stops the handler, and announces nothing', async () => {
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store: new BrokenStore(10) } } });
+    try {
+      let res: Awaited<ReturnType<typeof taskCall>> | undefined;
+      const events = await recordEvents(['mcp:task:status'], async () => {
+        res = await taskCall(t.server, 'sleeper', { tag: 'unstored' });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      expect(res!.body.error.code).toBe(-32603);
+      expect(JSON.stringify(res!.body)).not.toContain('database');
+      expect(taskRuns.get('unstored')!.signal.aborted).toBe(true);
+      expect(t.app.get(TaskRuns).running).toBe(0);
+      expect(events).toEqual([]);
     } finally {
       await t.close();
     }

@@ -44,7 +44,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** What the task tools saw, for tests to read: each run's signal, by the tool's `tag` argument. */
-export const taskRuns = new Map<string, { signal: AbortSignal; taskIds: (string | undefined)[] }>();
+export const taskRuns = new Map<string, { signal: AbortSignal }>();
 
 const TAGGED = { type: 'object', properties: { tag: { type: 'string' }, ms: { type: 'integer' } } } as const;
 
@@ -52,8 +52,7 @@ const TAGGED = { type: 'object', properties: { tag: { type: 'string' }, ms: { ty
 @McpTool({ name: 'sleeper', description: 'Sleeps ms, then answers.', inputSchema: TAGGED, taskSupport: 'optional' })
 export class SleeperTool implements McpPlainTool {
   async run(args: { tag?: string; ms?: number }, ctx: McpContext) {
-    const seen = { signal: ctx.signal, taskIds: [ctx.taskId] };
-    if (args.tag) taskRuns.set(args.tag, seen);
+    if (args.tag) taskRuns.set(args.tag, { signal: ctx.signal });
     await sleep(args.ms ?? 10_000, ctx.signal);
     return ctx.signal.aborted ? 'aborted' : `slept ${args.ms ?? 10_000} ms`;
   }
@@ -84,6 +83,7 @@ export class InterviewTool implements McpPlainTool {
 @McpTool({ name: 'ask_then_task', description: 'Asks, then runs as a task.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'required', taskStart: 'handler' })
 export class AskThenTaskTool implements McpPlainTool {
   async run(_args: unknown, ctx: McpContext) {
+    ctx.state ??= { asked: 'topic' }; // carried by requestState to round 2, then into the task
     const answer = await ctx.elicit(
       { message: 'Topic?', requestedSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } },
       { key: 'topic' },
@@ -91,7 +91,7 @@ export class AskThenTaskTool implements McpPlainTool {
     const before = ctx.taskId;
     await ctx.startTask();
     await sleep(50, ctx.signal);
-    return `report on ${String(answer.content?.topic)} (task before start: ${String(before)}, after: ${ctx.taskId !== undefined})`;
+    return `report on ${String(answer.content?.topic)} (task before start: ${String(before)}, after: ${ctx.taskId !== undefined}, state: ${JSON.stringify(ctx.state)})`;
   }
 }
 
