@@ -30,7 +30,7 @@ export function createMcpController(path: string): Type<unknown> {
     constructor(
       @Inject(MethodRouter) private readonly router: MethodRouter,
       @Inject(PendingInputRequests) private readonly pending: PendingInputRequests,
-      @Inject(MCP_OPTIONS) private readonly mount: McpResolvedOptions,
+      @Inject(MCP_OPTIONS) private readonly moduleOptions: McpResolvedOptions,
     ) {}
 
     @Post()
@@ -42,7 +42,7 @@ export function createMcpController(path: string): Type<unknown> {
       const record = requestRecord(req);
       if (record.kind === 'notification') return sendAcceptance(res);
       if (record.kind === 'response') return (this.pending.accept(record), sendAcceptance(res));
-      const answer = AnswerStream.attach(req, res, record.method!, this.mount.writeStallTimeoutMs);
+      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 

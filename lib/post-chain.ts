@@ -42,30 +42,29 @@ export const CHAIN_GUARDS = [
 
 /**
  * The POST chain as the mount's one guard: runs the `CHAIN_GUARDS` instances of its module in order, each through
- * its `pass` (a stage without one, through `canActivate`), on the request and record read once, awaiting only the
+ * its `pass`, on the request and record read once, awaiting only the
  * stages that return a promise, so a request pays Nest's guard machinery once rather than once per stage. The
  * first stage to refuse throws its rejection; none returns false.
  */
 @Injectable()
 export class PostChainGuard implements CanActivate {
-  private readonly stages: readonly (CanActivate & Partial<ChainStage>)[];
+  private readonly stages: readonly ChainStage[];
 
   constructor(moduleRef: ModuleRef) {
-    this.stages = CHAIN_GUARDS.map((stage) => moduleRef.get<CanActivate>(stage, { strict: true }));
+    this.stages = CHAIN_GUARDS.map((stage) => moduleRef.get<ChainStage>(stage, { strict: true }));
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const hostReq = context.getArgByIndex<object>(0);
     const req = nodeRequest(hostReq);
-    return this.runFrom(0, context, req, requestRecord(req), hostReq);
+    return this.runFrom(0, req, requestRecord(req), hostReq);
   }
 
   /** Runs the stages from `first` on: synchronously until one returns a promise, the rest once it resolves. */
-  private runFrom(first: number, context: ExecutionContext, req: IncomingMessage, record: McpRequestRecord, hostReq: object): boolean | Promise<boolean> {
+  private runFrom(first: number, req: IncomingMessage, record: McpRequestRecord, hostReq: object): boolean | Promise<boolean> {
     for (let i = first; i < this.stages.length; i++) {
-      const stage = this.stages[i]!;
-      const passed = stage.pass ? stage.pass(req, record, hostReq) : stage.canActivate(context);
-      if (passed instanceof Promise) return passed.then((ok: boolean) => ok && this.runFrom(i + 1, context, req, record, hostReq));
+      const passed = this.stages[i]!.pass(req, record, hostReq);
+      if (passed instanceof Promise) return passed.then((ok: boolean) => ok && this.runFrom(i + 1, req, record, hostReq));
       if (!passed) return false;
     }
     return true;

@@ -6,7 +6,7 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import { HmacRequestStateCodec } from '../mrtr/hmac-request-state-codec.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { staticResult, type McpResult } from '../protocol/json-rpc.js';
+import { sharedResult, type McpResult } from '../protocol/json-rpc.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** One page of a list result: the items, and the cursor of the next page when more remain. */
@@ -27,8 +27,8 @@ const CURSOR_MAX_CHARS = 4096;
  */
 @Injectable()
 export class ListPages {
-  /** Each list's first page, a static result, for the items it was made from. */
-  private readonly firstPages = new Map<string, { readonly items: readonly unknown[]; readonly result: McpResult }>();
+  /** Each list's first page, a shared result (a list's items are read once, after module init). */
+  private readonly firstPages = new Map<string, McpResult>();
   /** Whether the codec seals a payload to the same string every time (the default one does), so a first page's cursor can be kept. */
   private readonly sealsAlike: boolean;
 
@@ -41,14 +41,14 @@ export class ListPages {
 
   /**
    * A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`.
-   * The first page is made once (a static result) unless its cursor could be sealed differently each time.
+   * The first page is made once (a shared result) unless its cursor could be sealed differently each time.
    */
   async result(list: string, member: string, items: readonly unknown[], cursor: unknown): Promise<McpResult> {
     const first = cursor === undefined ? this.firstPages.get(list) : undefined;
-    if (first?.items === items) return first.result;
+    if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
-    if (cursor === undefined && (page.nextCursor === undefined || this.sealsAlike)) this.firstPages.set(list, { items, result: staticResult(result) });
+    if (cursor === undefined && (page.nextCursor === undefined || this.sealsAlike)) this.firstPages.set(list, sharedResult(result));
     return result;
   }
 

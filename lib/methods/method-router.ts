@@ -4,7 +4,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { distilledData, isStaticResult, staticResult } from '../protocol/json-rpc.js';
+import { distilledData, isSharedResult, sharedResult } from '../protocol/json-rpc.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
@@ -33,11 +33,15 @@ import { MCP_METHOD_HANDLERS } from './method-handlers.js';
  */
 @Injectable()
 export class MethodRouter {
-  private readonly handlers: Record<Era, Map<string, McpMethodHandler>> = { modern: new Map(), legacy: new Map() };
+  /** Per era, each method's handler and the schema definition its whole request is checked against, fixed at init. */
+  private readonly handlers: Record<Era, Map<string, { handler: McpMethodHandler; definition: string; checks: ProtocolSchema }>> = {
+    modern: new Map(),
+    legacy: new Map(),
+  };
   private readonly cache: McpResolvedOptions['cache'];
   private readonly serverInfo: Readonly<Record<string, unknown>>;
-  /** Static results in their era's shape, by the handler's result. */
-  private readonly shapedStatic: Record<Era, WeakMap<McpResult, McpResult>> = { modern: new WeakMap(), legacy: new WeakMap() };
+  /** Shared results in their era's shape, by the handler's result. */
+  private readonly shapedShared: Record<Era, WeakMap<McpResult, McpResult>> = { modern: new WeakMap(), legacy: new WeakMap() };
 
   constructor(
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
@@ -47,9 +51,9 @@ export class MethodRouter {
     @Inject(MCP_METHOD_HANDLERS) handlers: readonly McpMethodHandler[],
   ) {
     for (const handler of handlers) {
-      for (const era of handler.eras) this.handlers[era].set(handler.method, handler);
       const [definition, checks] = this.definition(handler.method);
       checks.validator(definition);
+      for (const era of handler.eras) this.handlers[era].set(handler.method, { handler, definition, checks });
     }
     this.cache = options.cache;
     this.serverInfo = options.serverInfo as unknown as Readonly<Record<string, unknown>>;
@@ -59,22 +63,22 @@ export class MethodRouter {
   async route(call: Omit<MethodCall, 'params'>): Promise<McpResult> {
     const method = call.record.method!;
     const era = call.record.era ?? 'modern';
-    const handler = this.handlers[era].get(method);
-    if (!handler || !handler.served()) {
+    const routed = this.handlers[era].get(method);
+    if (!routed || !routed.handler.served()) {
       if (era === 'modern' && isRemovedMethod(method))
         throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
       const known = era === 'modern' ? isMcpMethod(method) : isLegacyMethod(method);
       throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ' is not served by this server' : ''}.`);
     }
-    const [definition, checks] = this.definition(handler.method);
+    const { handler, definition, checks } = routed;
     const problems = checks.check(definition, call.record.message);
     if (problems.length) throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
     const params = (call.record.message!.params ?? {}) as Record<string, unknown>;
     const result = await handler.handle({ record: call.record, request: call.request, hostRequest: call.hostRequest, answer: call.answer, params });
-    if (!isStaticResult(result)) return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
-    // A static result is shaped once per era, and stays static.
-    let shaped = this.shapedStatic[era].get(result);
-    if (!shaped) this.shapedStatic[era].set(result, (shaped = staticResult(era === 'legacy' ? legacyShape(result) : this.finish(method, result))));
+    if (!isSharedResult(result)) return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
+    // A shared result is shaped once per era, and stays shared.
+    let shaped = this.shapedShared[era].get(result);
+    if (!shaped) this.shapedShared[era].set(result, (shaped = sharedResult(era === 'legacy' ? legacyShape(result) : this.finish(method, result))));
     return shaped;
   }
 

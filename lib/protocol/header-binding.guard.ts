@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import { requestRecord } from '../contracts/request-record.js';
+import type { ChainStage } from '../contracts/chain-stage.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import type { RejectionReason } from '../errors/rejection-table.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
@@ -50,16 +51,19 @@ const QUOTE_MAX = 80;
  * @publicApi
  */
 @Injectable()
-export class HeaderBindingGuard implements CanActivate {
+export class HeaderBindingGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'header-binding-check' as const;
 
   constructor(@Inject(HeaderAnnotationLookup) private readonly annotations: HeaderAnnotationLookup) {}
 
-  /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
   canActivate(context: ExecutionContext): boolean {
     const req = nodeRequest(context.switchToHttp().getRequest());
-    const record = requestRecord(req);
+    return this.pass(req, requestRecord(req));
+  }
+
+  /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
+  pass(req: IncomingMessage, record: McpRequestRecord): boolean {
     // Bound without the stages it reads from (on a host route, say), it must fail closed, never pass.
     if (!record.kind) throw new Error('HeaderBindingGuard runs after ParseStepGuard and MessageValidationGuard');
     if (record.era === 'legacy') return true; // the legacy revisions define no header binding

@@ -25,25 +25,28 @@ export function resultEnvelope(id: JsonRpcId, result: Record<string, unknown>): 
   return { jsonrpc: '2.0', id, result };
 }
 
-/** Static results (the same object answers every request that gets it), with their JSON text once it is made. */
-const staticResults = new WeakMap<object, string | undefined>();
+/** Shared results (the same object answers every request that gets it), with their JSON text once it is made. */
+const sharedResults = new WeakMap<object, string | undefined>();
 
-/** Marks a result static: it is frozen (the text kept for it must stay its text) and serialized once. */
-export function staticResult<T extends Record<string, unknown>>(result: T): Readonly<T> {
-  staticResults.set(Object.freeze(result), undefined);
+/**
+ * Marks a result shared: it is frozen, shallowly (what it holds is built at module init and never changed after, so
+ * the text kept for it stays its text), and serialized once.
+ */
+export function sharedResult<T extends Record<string, unknown>>(result: T): Readonly<T> {
+  sharedResults.set(Object.freeze(result), undefined);
   return result;
 }
 
-/** Whether a result was marked static ({@link staticResult}). */
-export function isStaticResult(result: object): boolean {
-  return staticResults.has(result);
+/** Whether a result was marked shared ({@link sharedResult}). */
+export function isSharedResult(result: object): boolean {
+  return sharedResults.has(result);
 }
 
-/** The JSON text of a result response envelope, as `JSON.stringify(resultEnvelope(id, result))`; a static result's part made once. */
+/** The JSON text of a result response envelope, as `JSON.stringify(resultEnvelope(id, result))`; a shared result's part made once. */
 export function resultEnvelopeJson(id: JsonRpcId, result: Record<string, unknown>): string {
-  if (!staticResults.has(result)) return JSON.stringify(resultEnvelope(id, result));
-  let text = staticResults.get(result);
-  if (text === undefined) staticResults.set(result, (text = JSON.stringify(result)));
+  if (!sharedResults.has(result)) return JSON.stringify(resultEnvelope(id, result));
+  let text = sharedResults.get(result);
+  if (text === undefined) sharedResults.set(result, (text = JSON.stringify(result)));
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
 }
 
