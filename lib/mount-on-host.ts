@@ -121,13 +121,13 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
   for (const path of paths) use.call(app, path, (req, res, next) => (atMount(req.url ?? '/') ? next() : below(req, res)));
-  // The mount's own paths only, as Express matches a route (any case, one trailing slash): a host route below the
-  // mount keeps its parser.
-  const mounts = new Set([...paths].map((path) => path.toLowerCase().replace(/\/$/, '')));
-  // A request for a mount as spelled at registration (the common case) is known without normalizing its URL.
+  // The mount's own paths only, as its routes match them (the app's case and trailing-slash settings): a host route
+  // below the mount keeps its parser. A request spelled as registered (the common case) is known without matching.
   const forMount = (req: IncomingMessage) => {
     const url = req.url ?? '';
-    return paths.has(url) || mounts.has(url.split('?')[0]!.toLowerCase().replace(/\/$/, ''));
+    if (paths.has(url)) return true;
+    const path = url.split('?')[0]!;
+    return mountRoutes.some((layer) => layer.match(path));
   };
   for (const layer of stack) {
     const parse = layer.handle;

@@ -122,6 +122,10 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text } }), key, MCP);
     expect(res.status).toBe(200);
     expect(res.body.result.content[0].text).toHaveLength(text.length);
+    // Spelled otherwise than its route was registered (a query string), the mount is still told apart from the host's routes.
+    const queried = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text } }), key, `${MCP}?trace=1`);
+    expect(queried.status).toBe(200);
+    expect(queried.body.result.content[0].text).toHaveLength(text.length);
   });
 
   it('answers invalid JSON and a body over its own ceiling in its own dialect, never through the host filter', async () => {
