@@ -3,7 +3,7 @@ import request from 'supertest';
 
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
+import { AsyncTokenAuth, GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
 
 const METADATA = {
   resource: 'https://mcp.example.com/mcp',
@@ -130,6 +130,40 @@ describe('auth check with a bearer-token provider and protected-resource metadat
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
     expect(res.body).toEqual(METADATA);
+  });
+});
+
+describe('auth check with a provider that answers through a promise (the rest of the chain runs once it settles)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [WhoAmITool], options: { auth: new AsyncTokenAuth(), protectedResourceMetadata: METADATA } });
+  });
+  afterAll(() => t.close());
+
+  it('lets an allowed request through to the tool with what the provider returned', async () => {
+    const res = await post(t.server, whoami(), bearer(GOOD_TOKEN));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ auth: { subject: 'alice', scopes: ['tools:read'], tenant: 'acme' } });
+  });
+
+  it.each([
+    [undefined, 401, 'unauthorized'],
+    ['reader', 403, 'insufficient_scope'],
+    ['malformed', 400, 'invalid_request'],
+  ])('refuses token %s with %i (%s)', async (token, status, reason) => {
+    let res: any;
+    const mark = await rejectionOf(async () => (res = await post(t.server, whoami(), token === undefined ? {} : bearer(token))));
+    expect(res.status).toBe(status);
+    expect(challenge(res.headers['www-authenticate']).resource_metadata).toBe(METADATA_URL);
+    expect(mark).toEqual({ rejecter: 'auth-check', reason });
+  });
+
+  it.each(['throws', Object.keys(GARBAGE)[0]!])('contains a rejected or malformed answer (token %s) as 500 + -32603 and an mcp:auth:error event', async (token) => {
+    let res: any;
+    const events = await recordEvents(['mcp:auth:error', 'mcp:tool:start'], async () => (res = await post(t.server, whoami(), bearer(token))));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error: the auth provider failed.' } });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:auth:error']);
   });
 });
 

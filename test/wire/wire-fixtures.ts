@@ -84,3 +84,13 @@ export const GARBAGE: Record<string, McpAuthDecision> = {
     },
   }) as unknown as McpAuthDecision,
 };
+
+/** `TokenAuth` answering through a promise (settled a macrotask later), as a provider asking an identity service does. */
+export class AsyncTokenAuth implements McpAuth {
+  private readonly tokens = new TokenAuth();
+
+  async authenticate(req: IncomingMessage): Promise<McpAuthDecision> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.tokens.authenticate(req);
+  }
+}
