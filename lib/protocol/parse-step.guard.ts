@@ -9,8 +9,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { headerLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
-import { JsonValueCounter } from './json-values.js';
-import { arrivedBody, BodyReadError, decodeJson, readBodyWithin, type BodyDecodeError } from './read-body.js';
+import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
@@ -64,33 +63,21 @@ export class ParseStepGuard implements ChainStage {
    * parser consumed it, its raw bytes or parsed value.
    */
   private obtain(req: HostRequest, hostReq: HostRequest): unknown {
-    if (Buffer.isBuffer(hostReq.rawBody)) {
-      if (new JsonValueCounter(this.options.maxBodyValues).over(hostReq.rawBody)) throw this.tooManyValues();
-      return this.parse(hostReq.rawBody);
-    }
-    if (hostReq._body === true || req.readableEnded) return hostReq.body;
-    const arrived = this.arrived(req);
-    if (arrived) return this.parse(arrived);
-    // A body that came in the packet of its headers is pushed once the request event's handlers return: look again
-    // a microtask later, then read it as it arrives.
-    return Promise.resolve().then(() => {
-      const late = this.arrived(req);
-      if (late) return this.parse(late);
-      return readBodyWithin(req, this.options).then(
-        (bytes) => this.parse(bytes),
-        (thrown: unknown) => {
-          throw this.readFailure(thrown);
-        },
-      );
-    });
-  }
-
-  private arrived(req: HostRequest): Buffer | undefined {
+    let body: Buffer | Promise<Buffer>;
     try {
-      return arrivedBody(req, this.options);
+      if (Buffer.isBuffer(hostReq.rawBody)) body = boundedBytes(hostReq.rawBody, this.options);
+      else if (hostReq._body === true || req.readableEnded) return hostReq.body;
+      else body = bodyWithin(req, this.options);
     } catch (thrown) {
       throw this.readFailure(thrown);
     }
+    if (Buffer.isBuffer(body)) return this.parse(body);
+    return body.then(
+      (bytes) => this.parse(bytes),
+      (thrown: unknown) => {
+        throw this.readFailure(thrown);
+      },
+    );
   }
 
   /** The rejection for a failed body read (a `BodyReadError`); anything else as thrown. */
@@ -108,8 +95,8 @@ export class ParseStepGuard implements ChainStage {
     );
   }
 
+  /** Parses a body its bounds were checked on. */
   private parse(bytes: Buffer): unknown {
-    if (bytes.length > this.options.maxBodyBytes) throw this.tooLarge();
     try {
       return decodeJson(bytes);
     } catch (thrown) {

@@ -19,7 +19,7 @@ export class BodyReadError extends Error {
  * value count (each chunk counted as it arrives, so the check costs no pass of its own and stops the read early) and
  * a stall timeout (no byte for `timeoutMs`); after a failure the rest of the body is drained, never buffered.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, values: JsonValueCounter): Promise<Buffer> {
+function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, values: JsonValueCounter): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     req.resume();
@@ -81,7 +81,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
 export type BodyBounds = Pick<McpResolvedOptions, 'maxBodyBytes' | 'maxBodyValues' | 'bodyReadTimeoutMs'>;
 
 /** Reads a request body under a mount's bounds ({@link readBody}). */
-export function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promise<Buffer> {
+function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promise<Buffer> {
   return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, new JsonValueCounter(bounds.maxBodyValues));
 }
 
@@ -90,15 +90,30 @@ export function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promis
  * packets as its headers): taken at once, under the same ceiling and value count as {@link readBody}, with no
  * listener or timer; undefined when it must be read as it arrives. Only a body with a `Content-Length` qualifies.
  */
-export function arrivedBody(req: IncomingMessage, bounds: BodyBounds): Buffer | undefined {
+function arrivedBody(req: IncomingMessage, bounds: BodyBounds): Buffer | undefined {
   const declared = req.headers['content-length'];
   if (declared === undefined || req.readableFlowing !== null || req.readableEncoding !== null || req.readableObjectMode) return undefined;
   const size = Number(declared);
   if (!(size <= bounds.maxBodyBytes) || req.readableLength !== size) return undefined;
   const bytes = size === 0 ? Buffer.alloc(0) : (req.read() as Buffer);
   req.resume(); // flowing, as a reader leaves it: the end of the message is consumed as it comes
+  return boundedBytes(bytes, bounds);
+}
+
+/** A whole body already in hand (a host's raw bytes, or one that has arrived) under a mount's bounds: its ceiling, then its value count. */
+export function boundedBytes(bytes: Buffer, bounds: BodyBounds): Buffer {
+  if (bytes.length > bounds.maxBodyBytes) throw new BodyReadError('body_too_large');
   if (new JsonValueCounter(bounds.maxBodyValues).over(bytes)) throw new BodyReadError('too_many_values');
   return bytes;
+}
+
+/**
+ * A request body under a mount's bounds: at once when it has all arrived (looked for again a microtask later: a
+ * body that came in the packet of its headers is pushed once the request event's handlers return), else read as it
+ * arrives ({@link readBodyWithin}). Throws, or rejects with, a {@link BodyReadError}.
+ */
+export function bodyWithin(req: IncomingMessage, bounds: BodyBounds): Buffer | Promise<Buffer> {
+  return arrivedBody(req, bounds) ?? Promise.resolve().then(() => arrivedBody(req, bounds) ?? readBodyWithin(req, bounds));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -10,7 +10,7 @@ import { isRejection } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
-import { decodeJson, readBodyWithin, type BodyBounds } from '../protocol/read-body.js';
+import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
@@ -113,7 +113,7 @@ export class McpExceptionFilter implements ExceptionFilter {
 /** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */
 async function idInBody(req: IncomingMessage, bounds: BodyBounds): Promise<JsonRpcId | undefined> {
   try {
-    return readableId(decodeJson(await readBodyWithin(req, bounds)));
+    return readableId(decodeJson(await bodyWithin(req, bounds)));
   } catch {
     return undefined;
   }
