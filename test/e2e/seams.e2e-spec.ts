@@ -13,6 +13,7 @@ import {
   type McpTaskStore,
   type RequestStateOpened,
 } from '../../lib/index.js';
+import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { accept, callTool } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool, sideEffects } from '../support/mrtr-tools.js';
@@ -93,6 +94,28 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     await expect(
       createTestApp({ providers: [PayloadVault], options: { requestState: { codec: VaultCodec, secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'] } } }),
     ).rejects.toThrow(McpConfigurationError);
+  });
+
+  it("seals a list's first-page cursor afresh each time with a codec of its own (only the default codec's cursor is kept)", async () => {
+    t = await createTestApp({ providers: [ConfirmDeleteTool, EchoTool, PayloadVault, VaultCodec], options: { pageSize: 1, requestState: { codec: VaultCodec } } });
+    const vault = t.app.get(PayloadVault);
+    const first = await post(t.server, rpc('tools/list'));
+    const again = await post(t.server, rpc('tools/list'));
+    expect([first.body.result.nextCursor, again.body.result.nextCursor]).toEqual(['vault-1', 'vault-2']);
+    expect(vault.kept.size).toBe(2);
+    for (const cursor of ['vault-1', 'vault-2']) {
+      const next = await post(t.server, rpc('tools/list', { cursor }));
+      expect(next.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
+    }
+  });
+
+  it('keeps the first page, its cursor included, with the default codec', async () => {
+    t = await createTestApp({ providers: [ConfirmDeleteTool, EchoTool], options: { pageSize: 1 } });
+    const first = await post(t.server, rpc('tools/list'));
+    const again = await post(t.server, rpc('tools/list'));
+    expect(again.body.result).toEqual(first.body.result);
+    const next = await post(t.server, rpc('tools/list', { cursor: first.body.result.nextCursor }));
+    expect(next.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
   });
 
   it('keeps tasks in a task store class given as tasks.store, resolved from the host providers, as JSON', async () => {
