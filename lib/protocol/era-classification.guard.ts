@@ -2,14 +2,13 @@ import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { nodeRequest } from '../util/node-http.js';
 
 /** The oldest modern revision: a header naming it or a later one marks a modern request. */
 const MODERN_FROM = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1];
@@ -40,9 +39,8 @@ export class EraClassificationGuard implements ChainStage {
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    return this.pass(req, requestRecord(req));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   pass(req: IncomingMessage, record: McpRequestRecord): boolean {

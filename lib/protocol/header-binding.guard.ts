@@ -2,15 +2,14 @@ import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import type { RejectionReason } from '../errors/rejection-table.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { quoted } from '../util/bounded.js';
 import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { nodeRequest } from '../util/node-http.js';
 import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 
@@ -57,9 +56,8 @@ export class HeaderBindingGuard implements ChainStage {
 
   constructor(@Inject(HeaderAnnotationLookup) private readonly annotations: HeaderAnnotationLookup) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    return this.pass(req, requestRecord(req));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */

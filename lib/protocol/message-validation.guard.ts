@@ -2,10 +2,9 @@ import type { IncomingMessage } from 'node:http';
 
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
 import { classifyMessage } from './message-classification.js';
@@ -31,9 +30,8 @@ export class MessageValidationGuard implements ChainStage {
     for (const definition of ['JSONRPCRequest', 'JSONRPCNotification', 'JSONRPCResultResponse', 'JSONRPCErrorResponse']) legacy.validator(definition);
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    return this.pass(req, requestRecord(req));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   pass(_req: IncomingMessage, record: McpRequestRecord): boolean {

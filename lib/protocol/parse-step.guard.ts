@@ -2,13 +2,12 @@ import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
-import { readableId, requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import { readableId, type McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { headerLines } from '../util/header-lines.js';
-import { nodeRequest } from '../util/node-http.js';
 import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -27,10 +26,8 @@ export class ParseStepGuard implements ChainStage {
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const hostReq = context.switchToHttp().getRequest<HostRequest>();
-    const req = nodeRequest(hostReq);
-    return this.pass(req, requestRecord(req), hostReq);
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   /** The step; synchronous when the body is already at hand (all of it arrived, or the host parsed it). */

@@ -2,13 +2,12 @@ import type { IncomingMessage } from 'node:http';
 
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { nodeRequest } from '../util/node-http.js';
 import { distilledData } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
@@ -31,9 +30,8 @@ export class ProtocolFieldsGuard implements ChainStage {
     this.schema.validator('RequestMetaObject');
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    return this.pass(req, requestRecord(req));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   pass(req: IncomingMessage, record: McpRequestRecord): boolean {

@@ -2,14 +2,13 @@ import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { nodeRequest } from '../util/node-http.js';
 
 /**
  * The version check, after header binding: the request's protocol version must be one this server serves in its
@@ -25,9 +24,8 @@ export class ProtocolVersionGuard implements ChainStage {
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    return this.pass(req, requestRecord(req));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   pass(_req: IncomingMessage, record: McpRequestRecord): boolean {

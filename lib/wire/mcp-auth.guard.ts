@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -13,7 +13,6 @@ import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { nodeRequest } from '../util/node-http.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 
 /** A fault in the auth provider (a throw, or no `McpAuthDecision`): answered 500 + -32603, never a pass nor a rejection. */
@@ -105,9 +104,8 @@ export class McpAuthGuard implements ChainStage {
   }
 
   /** Refuses the request (throws a `RejectionException` or an `AuthFault`) or lets it through; never returns false. */
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = nodeRequest(context.switchToHttp().getRequest());
-    return this.pass(req, requestRecord(req));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   /** The check; synchronous while the provider answers synchronously. */

@@ -2,13 +2,12 @@ import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
 import { headerLines } from '../util/header-lines.js';
-import { nodeRequest } from '../util/node-http.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 /**
@@ -38,8 +37,8 @@ export class OriginGuard implements ChainStage {
   }
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
-  canActivate(context: ExecutionContext): boolean {
-    return this.pass(nodeRequest(context.switchToHttp().getRequest()));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   pass(req: IncomingMessage): boolean {

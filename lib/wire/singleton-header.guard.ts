@@ -2,12 +2,11 @@ import type { IncomingMessage } from 'node:http';
 
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 
-import type { ChainStage } from '../contracts/chain-stage.js';
+import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
 import { headerLines } from '../util/header-lines.js';
-import { nodeRequest } from '../util/node-http.js';
 
 /** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
 const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
@@ -25,8 +24,8 @@ export class SingletonHeaderGuard implements ChainStage {
   static readonly rejecter = 'singleton-header-check' as const;
 
   /** Refuses the request (throws a `RejectionException`) or lets it through; never returns false. */
-  canActivate(context: ExecutionContext): boolean {
-    return this.pass(nodeRequest(context.switchToHttp().getRequest()));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return passOn(this, context);
   }
 
   pass(req: IncomingMessage): boolean {
