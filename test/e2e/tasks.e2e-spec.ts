@@ -197,6 +197,16 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(done.result.content[0].text).toBe('report on tides (task before start: undefined, after: true, state: {"asked":"topic"})');
   });
 
+  it('refuses startTask() while an input request of the call is unanswered: no task is made, the call ends input-required', async () => {
+    const store = t.app.get<InProcessTaskStore>(McpTaskStore);
+    const before = store.size;
+    const res = await taskCall(t.server, 'starts_early');
+    expect(res.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { sure: { method: 'elicitation/create' } } });
+    expect(res.body.result).not.toHaveProperty('taskId');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.size).toBe(before);
+  });
+
   it('fails a task whose handler throws a method error (the error inlined); a fault is a contained tool_fault result (completed)', async () => {
     const method = (await taskCall(t.server, 'breaks', { how: 'method' })).body.result.taskId as string;
     const failed = await waitForStatus(t.server, method, ['failed', 'completed']);

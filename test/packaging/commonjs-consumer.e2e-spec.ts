@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -116,6 +116,10 @@ describe('a CommonJS app using the packed package', () => {
       { cwd: dir, timeout: 60_000 },
     );
     expect(stdout).toBe('');
+    // Internal classes too: no class expression is left under a name esbuild gave it (`class X2`, `class _X`).
+    const bundle = await readFile(path.join(dir, 'node_modules/nest-mcp/dist/bundle/index.js'), 'utf8');
+    expect([...bundle.matchAll(/var (\w+) = (?:\w+ = )?class (\1\d+|_\1)\b/g)].map((m) => m[2])).toEqual([]);
+    expect(bundle).toMatch(/var TaskRuns = class TaskRuns\b/);
   }, 60_000);
 
   it('type-checks under moduleResolution bundler (an app whose bundler resolves the package)', async () => {

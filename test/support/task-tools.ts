@@ -95,6 +95,22 @@ export class AskThenTaskTool implements McpPlainTool {
   }
 }
 
+/** Calls `ctx.startTask()` while its own input request is still unanswered (a misuse), and says how that went. */
+@McpTool({ name: 'starts_early', description: 'Starts a task too early.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'optional', taskStart: 'handler' })
+export class StartsEarlyTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const asked = ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }, { key: 'sure' });
+    try {
+      await ctx.startTask();
+      return 'started';
+    } catch (refused) {
+      return `refused: ${(refused as Error).message}`;
+    } finally {
+      await asked.catch(() => undefined);
+    }
+  }
+}
+
 /** Fails its task: a method error (failed) or a fault (a contained tool_fault result, completed). */
 @McpTool({
   name: 'breaks',
@@ -125,4 +141,4 @@ export class ReportsTool {
   }
 }
 
-export const TASK_TOOLS = [SleeperTool, MustTaskTool, InterviewTool, AskThenTaskTool, BreaksTool, ReportsTool];
+export const TASK_TOOLS = [SleeperTool, MustTaskTool, InterviewTool, AskThenTaskTool, StartsEarlyTool, BreaksTool, ReportsTool];
