@@ -1,13 +1,14 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import http from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpEventBus, McpTool, type McpPlainTool } from '../../lib/index.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
+import { callAndNeverRead } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until, nextEvent } from '../support/wait.js';
 
@@ -22,18 +23,6 @@ class BigTool implements McpPlainTool {
   }
 }
 
-/** Opens a connection, sends one tools/call of `big` and never reads: returns the socket, paused. */
-async function callAndNeverRead(server: TestApp['server']): Promise<Socket> {
-  const body = JSON.stringify(rpc('tools/call', { name: 'big', arguments: {} }, 1));
-  const headers = { ...mirroredHeaders(rpc('tools/call', { name: 'big', arguments: {} }, 1)), accept: 'application/json, text/event-stream' };
-  const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-  await once(socket, 'connect');
-  socket.pause();
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('\r\n')}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  return socket;
-}
-
 describe('a client that stops reading its answer', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -44,7 +33,7 @@ describe('a client that stops reading its answer', () => {
   it('is disconnected once it took nothing for writeStallTimeoutMs, counted in telemetry, its answer cut off', async () => {
     let received = 0;
     const stalled = nextEvent('mcp:answer:stalled', 10_000);
-    const socket = await callAndNeverRead(t.server);
+    const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
     const event = await stalled;
     expect(event).toEqual({ method: 'tools/call', waitingBytes: expect.any(Number) });
     // Written under backpressure, a large answer never queues whole: what waited is about one chunk.
@@ -59,7 +48,7 @@ describe('a client that stops reading its answer', () => {
   }, 20_000);
 
   it('gets the whole answer when it reads slowly but keeps reading', async () => {
-    const socket = await callAndNeverRead(t.server);
+    const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
     let received = 0;
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;

@@ -1,5 +1,8 @@
+import { once } from 'node:events';
 import http, { type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+import { mirroredHeaders } from './mcp-client.js';
 
 /** One header line: name and value exactly as they go on the wire (repeat a name to send it twice). */
 export type HeaderLine = readonly [name: string, value: string];
@@ -83,4 +86,16 @@ export function stalledRequest(server: Server, head: string, partialBody: string
     socket.on('error', reject);
     socket.write(head + partialBody);
   });
+}
+
+/** Sends one JSON-RPC request (mirrored headers) on a socket of its own that never reads its answer; the socket, paused. */
+export async function callAndNeverRead(server: Server, body: Record<string, unknown>): Promise<Socket> {
+  const socket = connect(portOf(server), '127.0.0.1');
+  socket.on('error', () => undefined);
+  await once(socket, 'connect');
+  socket.pause();
+  const text = JSON.stringify(body);
+  const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
+  socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`);
+  return socket;
 }

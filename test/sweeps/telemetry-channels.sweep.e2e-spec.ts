@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
@@ -10,6 +10,7 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { callTool as callRound } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
+import { callAndNeverRead } from '../support/raw-http.js';
 import { MustTaskTool, taskCall } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
@@ -48,17 +49,6 @@ class BrokenResource implements McpResourceHandler {
   }
 }
 
-/** Sends a request on a raw socket that never reads its answer. */
-async function neverRead(server: http.Server, body: Record<string, unknown>): Promise<void> {
-  const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-  socket.pause();
-  const text = JSON.stringify(body);
-  const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
-  socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`);
-  socket.on('error', () => undefined);
-  setTimeout(() => socket.destroy(), 10_000).unref();
-}
-
 /** Sends a request and closes the connection before the answer. */
 function closeEarly(server: http.Server, body: Record<string, unknown>): void {
   const req = http.request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) });
@@ -81,7 +71,10 @@ const SCENARIOS = {
   'mcp:help:called': (t) => callTool(t.server, 'help', { tool: 'echo' }),
   'mcp:mrtr:input_required': (t) => callRound(t.server, 'confirm_delete', { file: 'a.txt' }),
   'mcp:request:cancelled': (t) => closeEarly(t.server, rpc('tools/call', { name: 'slow', arguments: {} })),
-  'mcp:answer:stalled': (t) => neverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} })),
+  'mcp:answer:stalled': async (t) => {
+    const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }));
+    setTimeout(() => socket.destroy(), 10_000).unref();
+  },
   'mcp:task:status': (t) => taskCall(t.server, 'must_task'),
 } satisfies Record<McpChannel, Scenario>;
 
