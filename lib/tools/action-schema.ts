@@ -34,6 +34,8 @@ export interface ValidatedActionSchema {
 export interface ValidatedAction {
   readonly name: string;
   readonly schema: ValidatedActionSchema;
+  /** The schema's properties each closed (`closeSchema`): what the value gate checks and refusals and help publish. */
+  readonly closedProperties: Readonly<Record<string, JsonSchema>>;
   /** The unknown-key gate's tree for this action's data. */
   readonly keys: KeyNode;
   /** The value gate's compiled root for this action's data. */
@@ -119,7 +121,8 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   }
 
   const typedProperties = properties as Record<string, JsonSchema>;
-  const values = ValueGate.build(compiler, { type: 'object', properties: closeProperties(typedProperties) }, `${where}, properties`);
+  const closedProperties = closeProperties(typedProperties);
+  const values = ValueGate.build(compiler, { type: 'object', properties: closedProperties }, `${where}, properties`);
   const keys = dataKeyNode(typedProperties);
   const strayDefaults = findUnknownKeys(keys, defaultsMap);
   if (strayDefaults) refuse(`defaults carries key(s) the unknown-key gate would refuse from a caller: ${strayDefaults.unknown.join(', ')}`);
@@ -146,5 +149,5 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
     ...(schema.related !== undefined && { related: schema.related as string[] }),
     ...(schema.examples !== undefined && { examples: schema.examples as Record<string, unknown>[] }),
   };
-  return { name: action, schema: validated, keys, values };
+  return { name: action, schema: validated, closedProperties, keys, values };
 }

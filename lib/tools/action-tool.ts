@@ -55,6 +55,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
   const output = options.outputSchema ? kit.compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
   const hooks = readHooks(tool, instance, output, kit.resultShape);
   const sorted = sortedByName(actions);
+  const digests = new Map(sorted.map((a) => [a.name, inputSchemaDigest(a)]));
 
   const targets = new Map<string, DataTarget & { readonly method: string; readonly defaults: Readonly<Record<string, unknown>> }>(
     sorted.map((a) => [
@@ -66,7 +67,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
         requiredOneOf: a.schema.requiredOneOf,
         keys: a.keys,
         values: a.values,
-        digest: inputSchemaDigest(a.schema),
+        digest: digests.get(a.name)!,
         pointer: helpPointer(tool, a.name),
         method: a.method,
         defaults: a.schema.defaults,
@@ -75,7 +76,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
   );
   const toolPointer = helpPointer(tool);
   const heading = helpHeading(options);
-  const rendered = new Map(sorted.map((a) => [a.name, renderAction(a.schema)]));
+  const rendered = new Map(sorted.map((a) => [a.name, renderAction(a, digests.get(a.name)!)]));
   const taskModes = new Map(actions.filter((a) => a.taskMode !== undefined).map((a) => [a.name, a.taskMode!]));
 
   return {

@@ -1,5 +1,4 @@
-import type { ValidatedAction, ValidatedActionSchema } from './action-schema.js';
-import { closeProperties } from './key-set.js';
+import type { ValidatedAction } from './action-schema.js';
 import type { JsonSchema } from './tool.interfaces.js';
 
 /**
@@ -48,9 +47,9 @@ export interface InputSchemaDigest {
 }
 
 /** Builds an action's input_schema digest (once, at module init). */
-export function inputSchemaDigest(schema: ValidatedActionSchema): InputSchemaDigest {
+export function inputSchemaDigest({ schema, closedProperties }: ValidatedAction): InputSchemaDigest {
   return {
-    properties: closeProperties(schema.properties as Record<string, JsonSchema>),
+    properties: closedProperties,
     required: schema.required,
     defaults: schema.defaults,
     ...(schema.requiredOneOf.length > 0 && { required_one_of: schema.requiredOneOf }),
@@ -58,10 +57,10 @@ export function inputSchemaDigest(schema: ValidatedActionSchema): InputSchemaDig
 }
 
 /** One action as help publishes it: its digest plus description, notes, related and examples, each when declared. */
-export function renderAction(schema: ValidatedActionSchema): Record<string, unknown> {
+export function renderAction({ schema }: ValidatedAction, digest: InputSchemaDigest): Record<string, unknown> {
   return {
     description: schema.description,
-    ...inputSchemaDigest(schema),
+    ...digest,
     ...(schema.notes !== undefined && { notes: schema.notes }),
     ...(schema.related !== undefined && { related: schema.related }),
     ...(schema.examples !== undefined && { examples: schema.examples }),

@@ -166,7 +166,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
 export function closeSchema<S>(schema: S): S {
   if (!isPlainObject(schema)) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  const closeMap = (map: unknown) => (isPlainObject(map) ? Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, closeSchema(sub)])) : map);
+  const closeMap = (map: unknown) => (isPlainObject(map) ? closeProperties(map as Record<string, JsonSchema>) : map);
   if (isPlainObject(schema.properties)) {
     copy.properties = closeMap(schema.properties);
     if (!Object.hasOwn(schema, 'additionalProperties')) copy.additionalProperties = false;
@@ -180,5 +180,11 @@ export function closeSchema<S>(schema: S): S {
 
 /** Closes every schema of a `properties` map ({@link closeSchema}). */
 export function closeProperties(properties: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  return Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, closeSchema(sub)]));
+  const closed: Record<string, JsonSchema> = {};
+  for (const name of Object.keys(properties)) {
+    // A property may be named `__proto__`: defined, not assigned, so it stays a key like any other.
+    if (name === '__proto__') Object.defineProperty(closed, name, { value: closeSchema(properties[name]), enumerable: true, writable: true, configurable: true });
+    else closed[name] = closeSchema(properties[name])!;
+  }
+  return closed;
 }

@@ -25,7 +25,9 @@ export function schemaPath(segments: readonly (string | number)[]): string {
  */
 export function jsonValueOffence(value: unknown, at: readonly (string | number)[] = []): string | undefined {
   const ancestors = new Set<object>();
-  const visit = (node: unknown, path: (string | number)[]): string | undefined => {
+  // One path, extended and cut back as the walk goes: spelled out only for an offence.
+  const path: (string | number)[] = [...at];
+  const visit = (node: unknown): string | undefined => {
     if (node === null || typeof node === 'string' || typeof node === 'boolean') return undefined;
     if (typeof node === 'number') return Number.isFinite(node) ? undefined : `at ${schemaPath(path)}: ${describe(node)} is not a JSON value`;
     if (typeof node !== 'object') return `at ${schemaPath(path)}: ${describe(node)} is not a JSON value`;
@@ -36,22 +38,23 @@ export function jsonValueOffence(value: unknown, at: readonly (string | number)[
     const symbols = Object.getOwnPropertySymbols(node);
     if (symbols.length) return `at ${schemaPath(path)}: the key ${String(symbols[0])} is not a string (JSON object keys are strings)`;
     ancestors.add(node);
-    try {
-      if (isArray) {
-        for (let i = 0; i < (node as unknown[]).length; i++) {
-          const offence = visit((node as unknown[])[i], [...path, i]);
-          if (offence) return offence;
-        }
-      } else {
-        for (const key of Object.keys(node)) {
-          const offence = visit((node as Record<string, unknown>)[key], [...path, key]);
-          if (offence) return offence;
-        }
+    if (isArray) {
+      for (let i = 0; i < (node as unknown[]).length; i++) {
+        path.push(i);
+        const offence = visit((node as unknown[])[i]);
+        path.pop();
+        if (offence) return offence;
       }
-    } finally {
-      ancestors.delete(node);
+    } else {
+      for (const key of Object.keys(node)) {
+        path.push(key);
+        const offence = visit((node as Record<string, unknown>)[key]);
+        path.pop();
+        if (offence) return offence;
+      }
     }
+    ancestors.delete(node);
     return undefined;
   };
-  return visit(value, [...at]);
+  return visit(value);
 }

@@ -10,8 +10,9 @@ import { precompiledModule, type PrecompiledModule } from './precompiled-source.
  * `npm run precompile:schema`, never loaded at run time.
  */
 export function metaSchemaModule(): Promise<PrecompiledModule> {
-  // Compiled ahead of time, so its code is optimized (which runtime compilation skips for speed).
-  const ajv = new Ajv2020({ ...CALLER_VALUE_CHECK, code: { ...CALLER_VALUE_CHECK.code, optimize: 1, source: true } });
+  // Compiled ahead of time, so its code is optimized (which runtime compilation skips for speed); with ajv's
+  // messages, which word a malformed tool schema's refusal for its developer.
+  const ajv = new Ajv2020({ ...CALLER_VALUE_CHECK, messages: true, code: { ...CALLER_VALUE_CHECK.code, optimize: 1, source: true } });
   addFormats(ajv);
   return precompiledModule('the JSON Schema 2020-12 meta-schema bundled with ajv', { metaSchema: { ajv, refs: { check: META_SCHEMA_ID } } });
 }

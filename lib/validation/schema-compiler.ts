@@ -33,6 +33,9 @@ export class SchemaCompiler {
     },
   });
 
+  /** The text of each schema `compile` saw, which `compileFirstProblem` keys its cache by too. */
+  private readonly texts = new WeakMap<object, string>();
+
   /** The same dialect, stopping at the first problem: for values too large to describe every problem of. */
   private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false });
 
@@ -43,7 +46,7 @@ export class SchemaCompiler {
 
   /** Compiles a schema `compile` accepted again, stopping at the first problem (see `DETAILED_CHECK_MAX_VALUES`). */
   compileFirstProblem(schema: object): ValidateFunction {
-    const text = JSON.stringify(schema);
+    const text = this.texts.get(schema) ?? JSON.stringify(schema);
     let validate = firstProblemByText.get(text);
     if (validate) return validate;
     try {
@@ -61,6 +64,7 @@ export class SchemaCompiler {
     const notJson = jsonValueOffence(schema);
     if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
     const text = JSON.stringify(schema);
+    this.texts.set(schema, text);
     const known = compiledByText.get(text);
     if (known) return known;
     const invalid = metaSchemaProblems(schema, this.ajv);

@@ -136,6 +136,16 @@ describe('publishing the closure', () => {
     closeSchema(schema);
     expect(JSON.stringify(schema)).toBe(before);
   });
+
+  it('keeps a property named __proto__ as an own property of the closed copy, at every depth', () => {
+    const schema = JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "object", "properties": {"__proto__": {"type": "string"}}}}}');
+    const closed = closeSchema(schema) as { properties: Record<string, { properties: object; additionalProperties: boolean }> };
+    expect(Object.getPrototypeOf(closed.properties)).toBe(Object.prototype);
+    expect(Object.keys(closed.properties)).toEqual(['__proto__']);
+    expect(JSON.stringify(closed)).toBe(
+      '{"type":"object","properties":{"__proto__":{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}',
+    );
+  });
 });
 
 describe('the schema-shape check', () => {
