@@ -1,3 +1,5 @@
+import { setOwnKey } from '../util/own-key.js';
+
 /**
  * Applies an action's defaults after the gates pass: only to properties the caller omitted (a sent `null` stays),
  * on a copy, with a fresh clone of each default. Define semantics keep a caller's `__proto__` key an ordinary own
@@ -8,7 +10,7 @@ export function applyDefaults(data: Readonly<Record<string, unknown>>, defaults:
   const merged: Record<string, unknown> = { ...data };
   for (const key of Object.keys(defaults)) {
     if (Object.hasOwn(data, key)) continue;
-    Object.defineProperty(merged, key, { value: structuredClone(defaults[key]), enumerable: true, writable: true, configurable: true });
+    setOwnKey(merged, key, structuredClone(defaults[key]));
   }
   return merged;
 }

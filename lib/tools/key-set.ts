@@ -1,4 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
+import { setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
@@ -154,8 +155,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
       if (!holders.has(path)) holders.set(path, { segments: f.segments, keys: allowedKeys(f.node) });
     }
   const allowed: Record<string, readonly string[]> = {};
-  for (const [path, { keys }] of [...holders].sort((a, b) => compareSegments(a[1].segments, b[1].segments)))
-    Object.defineProperty(allowed, path, { value: keys, enumerable: true, writable: true, configurable: true });
+  for (const [path, { keys }] of [...holders].sort((a, b) => compareSegments(a[1].segments, b[1].segments))) setOwnKey(allowed, path, keys);
   return { unknown_count: found.length, unknown: listed.map((f) => dataPath(f.segments)), allowed };
 }
 
@@ -181,10 +181,6 @@ export function closeSchema<S>(schema: S): S {
 /** Closes every schema of a `properties` map ({@link closeSchema}). */
 export function closeProperties(properties: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const closed: Record<string, JsonSchema> = {};
-  for (const name of Object.keys(properties)) {
-    // A property may be named `__proto__`: defined, not assigned, so it stays a key like any other.
-    if (name === '__proto__') Object.defineProperty(closed, name, { value: closeSchema(properties[name]), enumerable: true, writable: true, configurable: true });
-    else closed[name] = closeSchema(properties[name])!;
-  }
+  for (const name of Object.keys(properties)) setOwnKey(closed, name, closeSchema(properties[name]));
   return closed;
 }

@@ -40,7 +40,8 @@ export class ValueGate {
 
   /** Compiles the gate's root at module init (twice: every problem, and the first); `where` names the declaration for a refusal. */
   static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string): ValueGate {
-    return new ValueGate(compiler.compile(root, where), compiler.compileFirstProblem(root));
+    const { all, first } = compiler.compileBoth(root, where);
+    return new ValueGate(all, first);
   }
 
   /**

@@ -33,9 +33,6 @@ export class SchemaCompiler {
     },
   });
 
-  /** The text of each schema `compile` saw, which `compileFirstProblem` keys its cache by too. */
-  private readonly texts = new WeakMap<object, string>();
-
   /** The same dialect, stopping at the first problem: for values too large to describe every problem of. */
   private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false });
 
@@ -44,9 +41,22 @@ export class SchemaCompiler {
     addFormats(this.firstProblemAjv);
   }
 
-  /** Compiles a schema `compile` accepted again, stopping at the first problem (see `DETAILED_CHECK_MAX_VALUES`). */
-  compileFirstProblem(schema: object): ValidateFunction {
-    const text = this.texts.get(schema) ?? JSON.stringify(schema);
+  /** Compiles one schema; `where` names its declaration for the refusal. */
+  compile(schema: unknown, where: string): ValidateFunction {
+    return this.compileChecked(schema, where).validate;
+  }
+
+  /**
+   * Compiles one schema twice from one reading of it: every problem (`all`), and stopping at the first (`first`, for
+   * values too large to describe every problem of; see `DETAILED_CHECK_MAX_VALUES`).
+   */
+  compileBoth(schema: unknown, where: string): { all: ValidateFunction; first: ValidateFunction } {
+    const { validate, text } = this.compileChecked(schema, where);
+    return { all: validate, first: this.compileFirstProblem(schema as object, text) };
+  }
+
+  /** The first-problem validator of a schema {@link compileChecked} accepted, by its text. */
+  private compileFirstProblem(schema: object, text: string): ValidateFunction {
     let validate = firstProblemByText.get(text);
     if (validate) return validate;
     try {
@@ -58,15 +68,14 @@ export class SchemaCompiler {
     return validate;
   }
 
-  /** Compiles one schema; `where` names its declaration for the refusal. */
-  compile(schema: unknown, where: string): ValidateFunction {
+  /** The checks and the compilation of {@link compile}, with the schema's text (what both caches are keyed by). */
+  private compileChecked(schema: unknown, where: string): { validate: ValidateFunction; text: string } {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new McpConfigurationError(where, `must be a JSON Schema object${got(schema)}`);
     const notJson = jsonValueOffence(schema);
     if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
     const text = JSON.stringify(schema);
-    this.texts.set(schema, text);
     const known = compiledByText.get(text);
-    if (known) return known;
+    if (known) return { validate: known, text };
     const invalid = metaSchemaProblems(schema, this.ajv);
     if (invalid) throw new McpConfigurationError(where, invalid);
     let validate: ValidateFunction;
@@ -92,6 +101,6 @@ export class SchemaCompiler {
       );
     }
     compiledByText.set(text, validate);
-    return validate;
+    return { validate, text };
   }
 }

@@ -40,7 +40,7 @@ describe('compiling an identical schema again', () => {
   it('shares one validator across compilers, whatever object spells the schema', () => {
     const schema = { type: 'object', properties: { id: { type: 'integer' }, mail: { type: 'string', format: 'email' } } };
     expect(new SchemaCompiler().compile(schema, 'a')).toBe(new SchemaCompiler().compile(JSON.parse(JSON.stringify(schema)), 'b'));
-    expect(new SchemaCompiler().compileFirstProblem(schema)).toBe(new SchemaCompiler().compileFirstProblem(JSON.parse(JSON.stringify(schema))));
+    expect(new SchemaCompiler().compileBoth(schema, 'a').first).toBe(new SchemaCompiler().compileBoth(JSON.parse(JSON.stringify(schema)), 'b').first);
   });
 
   it('refuses a bad schema every time: a refusal is never remembered as a validator', () => {
@@ -59,6 +59,10 @@ describe('the JSON-value check', () => {
     ['a Date', { a: new Date(0) }],
   ])('names %s with its path', (_what, value) => {
     expect(jsonValueOffence(value)).toMatch(/^at #\/a: /);
+  });
+
+  it('names the path of an offence met after other branches were walked, not theirs', () => {
+    expect(jsonValueOffence({ a: { b: [1, { c: 2 }] }, d: [0, { e: () => 1 }] }, ['properties'])).toBe('at #/properties/d/1/e: a function is not a JSON value');
   });
 
   it('names a cycle', () => {
