@@ -10,7 +10,7 @@ export class InputKeys {
   private readonly used = new Set<string>();
 
   /** Claims the key of a new request. Throws (the tool's fault) on a malformed or reused key. */
-  claim(kind: InputKind, explicit: string | undefined): string {
+  private claim(kind: InputKind, explicit: string | undefined): string {
     checkInputKey(explicit);
     const key = explicit ?? `${INPUT_KINDS[kind].keyPrefix}-${++this.counters[kind]}`;
     if (this.used.has(key)) throw new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`);
