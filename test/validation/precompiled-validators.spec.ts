@@ -1,20 +1,30 @@
 import { readFile } from 'node:fs/promises';
 
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 
+import { CHECKED_DEFINITIONS } from '../../lib/checked-definitions.js';
+import { LEGACY_METHODS, MCP_METHODS, TASKS_METHODS } from '../../lib/index.js';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
 import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../../lib/tasks/tasks-schema.js';
 import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
 import type { PrecompiledModule } from '../../lib/validation/precompiled-source.js';
+import { GreetPrompt, Salutations } from '../prompts/test-prompts.js';
+import { XResource } from '../resources/fixture-resources.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { legacyPost } from '../support/legacy-client.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { ConfirmDeleteTool, GatherTool } from '../support/mrtr-tools.js';
+import { MustTaskTool, tasksRequest } from '../support/task-tools.js';
+import { createTestApp } from '../support/test-app.js';
 
 const schemaDir = new URL('../../lib/schema/', import.meta.url);
 const vendoredDocument = JSON.parse(await readFile(new URL('mcp-2026-07-28.schema.json', schemaDir), 'utf8')) as ProtocolSchemaDocument;
 
 /** What `npm run precompile:schema` writes, generated again from the sources as they are now. */
 const generated: Record<string, () => Promise<PrecompiledModule>> = {
-  'mcp-2026-07-28': () => protocolValidatorsModule(vendoredDocument, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json'),
+  'mcp-2026-07-28': () => protocolValidatorsModule(vendoredDocument, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json', CHECKED_DEFINITIONS),
   'mcp-legacy': () => protocolValidatorsModule(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, 'lib/protocol/legacy-schema.ts'),
   'mcp-tasks': () => protocolValidatorsModule(TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID, 'lib/tasks/tasks-schema.ts'),
   'json-schema-2020-12': () => metaSchemaModule(),
@@ -50,5 +60,37 @@ describe('the precompiled validators in lib/schema', () => {
     const problems = new LegacyProtocolSchema().check('InitializeRequest', message);
     expect(problems).toEqual(new ProtocolSchema(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID).check('InitializeRequest', message));
     expect(JSON.stringify(problems)).toContain('clientInfo');
+  });
+});
+
+describe('the vendored definitions the library checks (CHECKED_DEFINITIONS)', () => {
+  it('are each precompiled, in both variants', async () => {
+    const precompiled = (await import('../../lib/schema/mcp-2026-07-28.validators.js')) as { all: Record<string, unknown>; first: Record<string, unknown> };
+    expect(Object.keys(precompiled.all).sort()).toEqual(CHECKED_DEFINITIONS);
+    expect(Object.keys(precompiled.first).sort()).toEqual(CHECKED_DEFINITIONS);
+  });
+
+  it('are all it checks: booting every kind of provider and sending every method of both eras compiles none at run time', async () => {
+    const vendored = await ProtocolSchema.vendored();
+    const compile = jest.spyOn(ProtocolSchema.prototype as unknown as { compile(definition: string): unknown }, 'compile');
+    const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool, GatherTool, MustTaskTool, XResource, Salutations, GreetPrompt] });
+    try {
+      const answered: number[] = [];
+      for (const method of MCP_METHODS) answered.push((await post(t.server, rpc(method, {}))).status);
+      const capabilities = { elicitation: {}, sampling: {}, roots: {} };
+      for (const name of ['confirm_delete', 'gather']) {
+        const call = rpc('tools/call', { name, arguments: { file: 'f' } });
+        (call.params as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/clientCapabilities'] = capabilities;
+        answered.push((await post(t.server, call)).status);
+      }
+      for (const method of TASKS_METHODS) answered.push((await tasksRequest(t.server, method, { taskId: 'x' })).status);
+      for (const method of LEGACY_METHODS) answered.push((await legacyPost(t.server, { jsonrpc: '2.0', id: 1, method, params: {} })).status);
+      expect(answered).toHaveLength(MCP_METHODS.length + 2 + TASKS_METHODS.length + LEGACY_METHODS.length);
+      const compiledNow = compile.mock.calls.filter((_call, i) => compile.mock.contexts[i] === vendored).map(([definition]) => definition);
+      expect(compiledNow).toEqual([]);
+    } finally {
+      compile.mockRestore();
+      await t.close();
+    }
   });
 });

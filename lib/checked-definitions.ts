@@ -1,0 +1,26 @@
+import { REQUEST_DEFINITIONS } from './methods/mcp-methods.js';
+import { INPUT_KINDS } from './mrtr/input-kinds.js';
+
+/**
+ * The definitions of the vendored 2026-07-28 schema the library itself checks values against, and so the ones
+ * `npm run precompile:schema` compiles ahead of time; any other compiles on first use. Closed: a check of a
+ * definition missing here compiles at run time, which test/validation/precompiled-validators.spec.ts refuses.
+ */
+export const CHECKED_DEFINITIONS: readonly string[] = [
+  ...new Set([
+    // The POST chain: the envelope and the request `_meta`.
+    'JSONRPCRequest',
+    'JSONRPCNotification',
+    'RequestMetaObject',
+    ...Object.values(REQUEST_DEFINITIONS),
+    ...Object.values(INPUT_KINDS).flatMap((kind) => [kind.requestDefinition, kind.answerDefinition]),
+    // What module init checks a provider's declarations and shapes against.
+    'CallToolResult',
+    'Prompt',
+    'GetPromptResult',
+    'Resource',
+    'ResourceTemplate',
+    'TextResourceContents',
+    'BlobResourceContents',
+  ]),
+].sort();
