@@ -32,39 +32,64 @@ export const ANY_STRING_KEY = '<any string key>';
 /** How many unknown keys a refusal lists; `unknown_count` counts them all. */
 export const UNKNOWN_LISTED = 10;
 
-/** Keywords whose value is one subschema, a list of them, or a map of them (JSON Schema 2020-12 applicators). */
-const ONE_SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
-const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them. */
+const APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
+  ...['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'].map(
+    (keyword) => [keyword, 'one'] as const,
+  ),
+  ...['allOf', 'anyOf', 'oneOf', 'prefixItems'].map((keyword) => [keyword, 'list'] as const),
+  ...['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'].map((keyword) => [keyword, 'map'] as const),
+]);
 
 /**
  * The schema-shape check at module init, before ajv and under every applicator: the first offence, naming its
  * schema path, or undefined, so the key-set tree is only ever built from a well-shaped schema.
  */
 export function schemaOffence(schema: unknown): string | undefined {
-  const visitMap = (map: unknown, path: (string | number)[], keyword: string): string | undefined => {
+  // One path, extended and cut back as the walk goes: spelled out only for an offence.
+  const path: (string | number)[] = [];
+  const visitAt = (segment: string | number, node: unknown): string | undefined => {
+    path.push(segment);
+    const offence = visit(node);
+    path.pop();
+    return offence;
+  };
+  const visitMap = (map: unknown, keyword: string): string | undefined => {
     if (!isPlainObject(map)) return `at ${schemaPath(path)}: "${keyword}" must be a map of property schemas`;
-    for (const [name, sub] of Object.entries(map)) {
-      const offence = visit(sub, [...path, name]);
+    for (const name of Object.keys(map)) {
+      const offence = visitAt(name, map[name]);
       if (offence) return offence;
     }
     return undefined;
   };
-  const visit = (node: unknown, path: (string | number)[]): string | undefined => {
+  const visitList = (list: readonly unknown[]): string | undefined => {
+    for (let i = 0; i < list.length; i++) {
+      const offence = visitAt(i, list[i]);
+      if (offence) return offence;
+    }
+    return undefined;
+  };
+  const visitKeyword = (keyword: string, value: unknown): string | undefined => {
+    const kind = APPLICATORS.get(keyword);
+    if (kind === undefined) return undefined;
+    if (keyword === 'additionalProperties' && typeof value !== 'boolean' && !isPlainObject(value))
+      return `at ${schemaPath(path)}: "additionalProperties" must be true, false or a schema`;
+    if (kind === 'map') return visitMap(value, keyword);
+    if (kind === 'one') return visit(value);
+    return Array.isArray(value) ? visitList(value) : undefined;
+  };
+  const visit = (node: unknown): string | undefined => {
     if (typeof node === 'boolean') return undefined;
     if (!isPlainObject(node)) return `at ${schemaPath(path)}: a schema must be an object, true or false`;
-    for (const [keyword, value] of Object.entries(node)) {
-      let offence: string | undefined;
-      if (keyword === 'additionalProperties' && typeof value !== 'boolean' && !isPlainObject(value))
-        offence = `at ${schemaPath([...path, keyword])}: "additionalProperties" must be true, false or a schema`;
-      else if (SCHEMA_MAP.includes(keyword)) offence = visitMap(value, [...path, keyword], keyword);
-      else if (ONE_SCHEMA.includes(keyword)) offence = visit(value, [...path, keyword]);
-      else if (SCHEMA_LIST.includes(keyword) && Array.isArray(value)) offence = value.map((sub, i) => visit(sub, [...path, keyword, i])).find((o) => o !== undefined);
+    for (const keyword of Object.keys(node)) {
+      path.push(keyword);
+      const offence = visitKeyword(keyword, node[keyword]);
+      path.pop();
       if (offence) return offence;
     }
     return undefined;
   };
-  return visit(schema, []);
+  return visit(schema);
 }
 
 /**
@@ -76,20 +101,25 @@ export function keyNode(schema: unknown): KeyNode | undefined {
   const declared = isPlainObject(schema.properties) ? schema.properties : undefined;
   const ap = schema.additionalProperties;
   const closed = declared ? ap !== true && !isPlainObject(ap) : ap === false;
+  let readsBelow = closed;
   const properties = new Map<string, KeyNode | undefined>();
-  for (const [name, sub] of Object.entries(declared ?? {})) properties.set(name, keyNode(sub));
-  const patterns = Object.entries(isPlainObject(schema.patternProperties) ? schema.patternProperties : {}).map(([source, sub]) => ({
-    source,
-    regex: new RegExp(source, 'u'),
-    node: keyNode(sub),
-  }));
+  if (declared)
+    for (const name of Object.keys(declared)) {
+      const sub = keyNode(declared[name]);
+      properties.set(name, sub);
+      readsBelow ||= sub !== undefined;
+    }
+  const patternSchemas = isPlainObject(schema.patternProperties) ? schema.patternProperties : undefined;
+  const patterns = patternSchemas ? Object.keys(patternSchemas).map((source) => ({ source, regex: new RegExp(source, 'u'), node: keyNode(patternSchemas[source]) })) : NONE;
   const additional = isPlainObject(ap) ? keyNode(ap) : undefined;
   const items = keyNode(schema.items);
-  const prefixItems = Array.isArray(schema.prefixItems) ? schema.prefixItems.map(keyNode) : [];
-  const node: KeyNode = { closed, properties, patterns, additional, items, prefixItems };
-  const readsBelow = closed || additional || items || prefixItems.some(Boolean) || patterns.some((p) => p.node) || [...properties.values()].some(Boolean);
-  return readsBelow ? node : undefined;
+  const prefixItems = Array.isArray(schema.prefixItems) ? schema.prefixItems.map(keyNode) : NONE;
+  readsBelow ||= additional !== undefined || items !== undefined || prefixItems.some(Boolean) || patterns.some((p) => p.node);
+  return readsBelow ? { closed, properties, patterns, additional, items, prefixItems } : undefined;
 }
+
+/** The empty list a node without `patternProperties` or `prefixItems` shares. */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** The key-set tree of an action's `data`: an object closed to the action's properties. */
 export function dataKeyNode(properties: Record<string, JsonSchema>): KeyNode {

@@ -38,9 +38,12 @@ export class ValueGate {
     private readonly validateFirst: ValidateFunction,
   ) {}
 
-  /** Compiles the gate's root at module init (twice: every problem, and the first); `where` names the declaration for a refusal. */
-  static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string): ValueGate {
-    const { all, first } = compiler.compileBoth(root, where);
+  /**
+   * Compiles the gate's root at module init (twice: every problem, and the first); `where` names the declaration for
+   * a refusal; `jsonChecked` as for `SchemaCompiler.compileBoth`.
+   */
+  static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string, jsonChecked = false): ValueGate {
+    const { all, first } = compiler.compileBoth(root, where, jsonChecked);
     return new ValueGate(all, first);
   }
 

@@ -48,10 +48,11 @@ export class SchemaCompiler {
 
   /**
    * Compiles one schema twice from one reading of it: every problem (`all`), and stopping at the first (`first`, for
-   * values too large to describe every problem of; see `DETAILED_CHECK_MAX_VALUES`).
+   * values too large to describe every problem of; see `DETAILED_CHECK_MAX_VALUES`). `jsonChecked`: the caller
+   * built `schema` from parts that passed `jsonValueOffence` itself (an action's properties), so it is not walked again.
    */
-  compileBoth(schema: unknown, where: string): { all: ValidateFunction; first: ValidateFunction } {
-    const { validate, text } = this.compileChecked(schema, where);
+  compileBoth(schema: unknown, where: string, jsonChecked = false): { all: ValidateFunction; first: ValidateFunction } {
+    const { validate, text } = this.compileChecked(schema, where, jsonChecked);
     return { all: validate, first: this.compileFirstProblem(schema as object, text) };
   }
 
@@ -69,9 +70,9 @@ export class SchemaCompiler {
   }
 
   /** The checks and the compilation of {@link compile}, with the schema's text (what both caches are keyed by). */
-  private compileChecked(schema: unknown, where: string): { validate: ValidateFunction; text: string } {
+  private compileChecked(schema: unknown, where: string, jsonChecked = false): { validate: ValidateFunction; text: string } {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new McpConfigurationError(where, `must be a JSON Schema object${got(schema)}`);
-    const notJson = jsonValueOffence(schema);
+    const notJson = jsonChecked ? undefined : jsonValueOffence(schema);
     if (notJson) throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${notJson}`);
     const text = JSON.stringify(schema);
     const known = compiledByText.get(text);
