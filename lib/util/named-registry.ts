@@ -6,11 +6,12 @@ export const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /**
  * Entries by unique name, for the tool and prompt registries: the name check, the one validated wire-in (a duplicate
  * is a `McpConfigurationError` at module init), a Map lookup (a caller's `__proto__` finds nothing) and the entries
- * sorted by name, sorted once per wire-in.
+ * sorted by name, sorted on the first `list()` after a wire-in (not at each: n wire-ins would cost n sorts).
  */
 export class NamedRegistry<T extends { readonly name: string }> {
   private readonly byName = new Map<string, T>();
-  private sorted: T[] = [];
+  /** The entries sorted by name; undefined once a wire-in has made it stale. A listed array is never changed. */
+  private sorted: readonly T[] | undefined = [];
 
   /** @param kind what an entry is, in messages (`tool`, `prompt`) */
   constructor(private readonly kind: string) {}
@@ -28,7 +29,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
   add(entry: T): void {
     if (this.byName.has(entry.name)) throw new McpConfigurationError(`${this.kind} "${entry.name}"`, `is declared more than once (${this.kind} names are unique in a server)`);
     this.byName.set(entry.name, entry);
-    this.sorted = [...this.byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.sorted = undefined;
   }
 
   get(name: string): T | undefined {
@@ -37,7 +38,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
 
   /** Every entry, sorted by name. */
   list(): readonly T[] {
-    return this.sorted;
+    return (this.sorted ??= [...this.byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
   }
 
   get size(): number {
