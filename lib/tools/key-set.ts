@@ -149,11 +149,40 @@ function allowedKeys(node: KeyNode): string[] {
   return names;
 }
 
+/** Whether `node` refuses some key of `value`, at any depth: {@link findUnknownKeys}'s walk, stopping at the first. */
+function holdsUnknownKey(node: KeyNode | undefined, value: unknown): boolean {
+  if (!node) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsUnknownKey(i < node.prefixItems.length ? node.prefixItems[i] : node.items, value[i])) return true;
+    return false;
+  }
+  if (!isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) {
+    let below: KeyNode | undefined;
+    if (node.properties.has(key)) below = node.properties.get(key);
+    else {
+      const pattern = matchingPattern(node, key);
+      if (pattern) below = pattern.node;
+      else if (node.additional) below = node.additional;
+      else if (node.closed) return true;
+    }
+    if (holdsUnknownKey(below, value[key])) return true;
+  }
+  return false;
+}
+
+/** The first of a node's `patternProperties` whose pattern matches `key`. */
+function matchingPattern(node: KeyNode, key: string): KeyNode['patterns'][number] | undefined {
+  for (const pattern of node.patterns) if (pattern.regex.test(key)) return pattern;
+  return undefined;
+}
+
 /**
  * The unknown-key gate's check: what `node` refuses in `value` at every depth, or undefined. Own keys only (a
  * caller's `__proto__` is a key like any other); the answer stays bounded whatever the caller sent.
  */
 export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | undefined {
+  if (!holdsUnknownKey(node, value)) return undefined; // the common case, walked without allocating
   const found: { segments: (string | number)[]; frame: Frame }[] = [];
   const visit = (n: KeyNode | undefined, v: unknown, segments: (string | number)[], parent: Frame | undefined): void => {
     if (!n) return;
@@ -167,7 +196,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
       const child = [...segments, key];
       if (n.properties.has(key)) visit(n.properties.get(key), v[key], child, frame);
       else {
-        const pattern = n.patterns.find((p) => p.regex.test(key));
+        const pattern = matchingPattern(n, key);
         if (pattern) visit(pattern.node, v[key], child, frame);
         else if (n.additional) visit(n.additional, v[key], child, frame);
         else if (n.closed) found.push({ segments: child, frame });

@@ -103,6 +103,16 @@ describe('the unknown-key gate (key-set closure)', () => {
     expect(path).toMatch(/^\["my\.key k+…"\]$/);
   });
 
+  it('reads the value of a key a pattern admits by the pattern schema, at any depth', () => {
+    const tagged = keyNode({
+      type: 'object',
+      patternProperties: { '^t_': { type: 'object', properties: { v: { type: 'array', items: { type: 'object', properties: {} } } } } },
+    })!;
+    expect(findUnknownKeys(tagged, { t_1: { v: [{}, {}] }, other: 1 })).toBeUndefined();
+    expect(findUnknownKeys(tagged, { t_1: { v: [{}, { w: 1 }] } })?.unknown).toEqual(['t_1.v[1].w']);
+    expect(findUnknownKeys(tagged, { t_1: { w: 1 } })?.unknown).toEqual(['t_1.w']);
+  });
+
   it('builds no tree below a schema where nothing is ever refused', () => {
     expect(keyNode({ type: 'string' })).toBeUndefined();
     expect(keyNode({ type: 'object' })).toBeUndefined();
