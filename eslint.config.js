@@ -18,7 +18,15 @@ import tseslint from 'typescript-eslint';
 export const floors = [
   {
     name: 'F0 (module)',
-    paths: ['lib/index.ts', 'lib/mcp.module.ts', 'lib/mcp.module-definition.ts', 'lib/mcp.controller.ts', 'lib/mount-on-host.ts', 'lib/post-chain.ts', 'lib/checked-definitions.ts'],
+    paths: [
+      'lib/index.ts',
+      'lib/mcp.module.ts',
+      'lib/mcp.module-definition.ts',
+      'lib/mcp.controller.ts',
+      'lib/mount-on-host.ts',
+      'lib/post-chain.ts',
+      'lib/checked-definitions.ts',
+    ],
   },
   { name: 'F1 (methods)', paths: ['lib/methods'] },
   {
