@@ -18,7 +18,7 @@ import { callTool, toolCall } from '../support/mrtr-client.js';
 import { parseAnswer, type WireAnswer } from '../support/raw-exchange.js';
 import { portOf } from '../support/raw-http.js';
 import { TEST_ADAPTER, type TestApp } from '../support/test-app.js';
-import { nextEvent } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 import { conformingHeaders } from './arbitraries.js';
 import { caseBytes, listedTools } from './fuzz-support.js';
 
@@ -99,12 +99,6 @@ async function answered(client: RawClient): Promise<WireAnswer> {
   }
 }
 
-/** Polls until `done()` or `ms` passed; returns whether it held. */
-async function eventually(ms: number, done: () => boolean): Promise<boolean> {
-  for (const deadline = Date.now() + ms; !done() && Date.now() < deadline;) await sleep(25);
-  return done();
-}
-
 const LIST = () => rpc('tools/list');
 
 describe('slow and broken clients', () => {
@@ -148,7 +142,8 @@ describe('slow and broken clients', () => {
       await drip(client, requestOf(toolCall('echo', { text: 'x'.repeat(5_000) })), 1, 40);
       const port = client.socket.localPort!;
       client.socket.destroy();
-      expect(await eventually(10_000, () => held.get(port)?.destroyed === true)).toBe(true);
+      await until(() => held.get(port)?.destroyed === true, 'the server to close the dropped connection', 10_000);
+      expect(held.get(port)?.destroyed).toBe(true);
     });
     expect(events).toEqual([]);
     expectToolList(await toolsListOver(t.server));
@@ -158,7 +153,8 @@ describe('slow and broken clients', () => {
     const events = await recordEvents(['mcp:request:cancelled', 'mcp:method:error'], async () => {
       const client = await open(t.server);
       client.socket.write(requestOf(toolCall('reindex_notes', {}, { meta: { progressToken: 'drop-me' } })));
-      expect(await eventually(10_000, () => client.received().includes('notifications/progress'))).toBe(true);
+      await until(() => client.received().includes('notifications/progress'), 'the first progress event', 10_000);
+      expect(client.received().includes('notifications/progress')).toBe(true);
       const cancelled = nextEvent('mcp:request:cancelled');
       client.socket.destroy();
       await within(10_000, 'the cancellation', cancelled);
@@ -196,7 +192,7 @@ describe('slow and broken clients', () => {
     expect(res.body.result?.content).toEqual([{ type: 'text', text: 'still here' }]);
     // Each answer outgrows what loopback buffers absorb: the server holds the rest until it closes the connection.
     const closed = () => sides.map((side) => side()?.destroyed === true);
-    await eventually(10_000, () => closed().every(Boolean));
+    await until(() => closed().every(Boolean), 'the server to close every connection it could not write to', 10_000);
     expect(closed()).toEqual(readers.map(() => true));
     for (const client of readers) client.socket.destroy();
   }, 60_000);
