@@ -64,7 +64,10 @@ export class ProtocolSchema {
     this.definitions = new Set(Object.keys(document.$defs));
   }
 
-  /** The vendored 2026-07-28 schema, loaded once per process however many mounts share it. */
+  /**
+   * The vendored 2026-07-28 schema, loaded once per process however many mounts share it. The definitions the library
+   * checks come precompiled; another compiles on first use, so a provider checking one compiles it at module init.
+   */
   static vendored(): Promise<ProtocolSchema> {
     return (vendored ??= Promise.all([readFile(VENDORED_SCHEMA, 'utf8'), import(VENDORED_VALIDATORS) as Promise<PrecompiledDefinitions>]).then(
       ([text, precompiled]) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, VENDORED_SCHEMA_ID, precompiled),
