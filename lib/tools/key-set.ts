@@ -149,32 +149,35 @@ function allowedKeys(node: KeyNode): string[] {
   return names;
 }
 
+/** What a node's key is to the gate: refused, or admitted with the node its value is read by (undefined: none). */
+const REFUSED = Symbol('refused');
+
+/** How `node` takes `key`: a declared property, then the first matching pattern, then `additionalProperties`. */
+function keyRead(node: KeyNode, key: string): KeyNode | undefined | typeof REFUSED {
+  if (node.properties.has(key)) return node.properties.get(key);
+  for (const pattern of node.patterns) if (pattern.regex.test(key)) return pattern.node;
+  if (node.additional) return node.additional;
+  return node.closed ? REFUSED : undefined;
+}
+
+/** The node that reads array item `index`: its `prefixItems` entry, else `items`. */
+function itemRead(node: KeyNode, index: number): KeyNode | undefined {
+  return index < node.prefixItems.length ? node.prefixItems[index] : node.items;
+}
+
 /** Whether `node` refuses some key of `value`, at any depth: {@link findUnknownKeys}'s walk, stopping at the first. */
 function holdsUnknownKey(node: KeyNode | undefined, value: unknown): boolean {
   if (!node) return false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsUnknownKey(i < node.prefixItems.length ? node.prefixItems[i] : node.items, value[i])) return true;
+    for (let i = 0; i < value.length; i++) if (holdsUnknownKey(itemRead(node, i), value[i])) return true;
     return false;
   }
   if (!isPlainObject(value)) return false;
   for (const key of Object.keys(value)) {
-    let below: KeyNode | undefined;
-    if (node.properties.has(key)) below = node.properties.get(key);
-    else {
-      const pattern = matchingPattern(node, key);
-      if (pattern) below = pattern.node;
-      else if (node.additional) below = node.additional;
-      else if (node.closed) return true;
-    }
-    if (holdsUnknownKey(below, value[key])) return true;
+    const below = keyRead(node, key);
+    if (below === REFUSED || holdsUnknownKey(below, value[key])) return true;
   }
   return false;
-}
-
-/** The first of a node's `patternProperties` whose pattern matches `key`. */
-function matchingPattern(node: KeyNode, key: string): KeyNode['patterns'][number] | undefined {
-  for (const pattern of node.patterns) if (pattern.regex.test(key)) return pattern;
-  return undefined;
 }
 
 /**
@@ -187,20 +190,15 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
   const visit = (n: KeyNode | undefined, v: unknown, segments: (string | number)[], parent: Frame | undefined): void => {
     if (!n) return;
     if (Array.isArray(v)) {
-      v.forEach((item, i) => visit(i < n.prefixItems.length ? n.prefixItems[i] : n.items, item, [...segments, i], parent));
+      v.forEach((item, i) => visit(itemRead(n, i), item, [...segments, i], parent));
       return;
     }
     if (!isPlainObject(v)) return;
     const frame: Frame = { segments, node: n, parent };
     for (const key of Object.keys(v)) {
-      const child = [...segments, key];
-      if (n.properties.has(key)) visit(n.properties.get(key), v[key], child, frame);
-      else {
-        const pattern = matchingPattern(n, key);
-        if (pattern) visit(pattern.node, v[key], child, frame);
-        else if (n.additional) visit(n.additional, v[key], child, frame);
-        else if (n.closed) found.push({ segments: child, frame });
-      }
+      const below = keyRead(n, key);
+      if (below === REFUSED) found.push({ segments: [...segments, key], frame });
+      else visit(below, v[key], [...segments, key], frame);
     }
   };
   visit(node, value, [], undefined);
