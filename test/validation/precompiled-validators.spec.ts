@@ -11,7 +11,7 @@ import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../../lib/tasks/tasks-sc
 import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
 import type { PrecompiledModule } from '../../lib/validation/precompiled-source.js';
 import { GreetPrompt, Salutations } from '../prompts/test-prompts.js';
-import { XResource } from '../resources/fixture-resources.js';
+import { ItemTemplate, XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyPost } from '../support/legacy-client.js';
 import { post, rpc } from '../support/mcp-client.js';
@@ -70,10 +70,13 @@ describe('the vendored definitions the library checks (CHECKED_DEFINITIONS)', ()
     expect(Object.keys(precompiled.first).sort()).toEqual(CHECKED_DEFINITIONS);
   });
 
-  it('are all it checks: booting every kind of provider and sending every method of both eras compiles none at run time', async () => {
+  it('are exactly what it checks: booting every kind of provider and sending every method of both eras looks up each of them, and compiles none at run time', async () => {
     const vendored = await ProtocolSchema.vendored();
-    const compile = jest.spyOn(ProtocolSchema.prototype as unknown as { compile(definition: string): unknown }, 'compile');
-    const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool, GatherTool, MustTaskTool, XResource, Salutations, GreetPrompt] });
+    type Lookups = { compiled(definition: string): unknown; compile(definition: string): unknown };
+    const lookup = jest.spyOn(ProtocolSchema.prototype as unknown as Lookups, 'compiled');
+    const compile = jest.spyOn(ProtocolSchema.prototype as unknown as Lookups, 'compile');
+    const onVendored = (spy: typeof compile) => spy.mock.calls.filter((_call, i) => spy.mock.contexts[i] === vendored).map(([definition]) => definition);
+    const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool, GatherTool, MustTaskTool, XResource, ItemTemplate, Salutations, GreetPrompt] });
     try {
       const answered: number[] = [];
       for (const method of MCP_METHODS) answered.push((await post(t.server, rpc(method, {}))).status);
@@ -86,9 +89,10 @@ describe('the vendored definitions the library checks (CHECKED_DEFINITIONS)', ()
       for (const method of TASKS_METHODS) answered.push((await tasksRequest(t.server, method, { taskId: 'x' })).status);
       for (const method of LEGACY_METHODS) answered.push((await legacyPost(t.server, { jsonrpc: '2.0', id: 1, method, params: {} })).status);
       expect(answered).toHaveLength(MCP_METHODS.length + 2 + TASKS_METHODS.length + LEGACY_METHODS.length);
-      const compiledNow = compile.mock.calls.filter((_call, i) => compile.mock.contexts[i] === vendored).map(([definition]) => definition);
-      expect(compiledNow).toEqual([]);
+      expect([...new Set(onVendored(lookup))].sort()).toEqual(CHECKED_DEFINITIONS);
+      expect(onVendored(compile)).toEqual([]);
     } finally {
+      lookup.mockRestore();
       compile.mockRestore();
       await t.close();
     }
