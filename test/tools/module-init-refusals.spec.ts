@@ -186,6 +186,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", inputSchema: uses the unknown format "when"/,
   ],
   [
+    'a plain tool input schema holding a value JSON cannot carry',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { at: { type: 'string', pattern: /x/ } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: at #\/properties\/at\/pattern: a RegExp is not a JSON value/,
+  ],
+  [
     'a $ref to a schema another tool declares (schemas are compiled apart, never through a shared registry)',
     [
       actionTool({}, { name: 'first', inputSchema: { $id: 'https://example.com/first', type: 'object' } }, { run: () => 1 }),
