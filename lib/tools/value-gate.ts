@@ -1,9 +1,6 @@
-import type { ValidateFunction } from 'ajv';
-
 import { bounded } from '../util/bounded.js';
-import type { SchemaCompiler } from '../validation/schema-compiler.js';
+import type { SchemaCompiler, ValueCheck } from '../validation/schema-compiler.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
-import { failedCheck } from '../validation/value-count.js';
 import { compareSegments, dataPath } from './data-path.js';
 
 /** How many offending data paths a refusal lists; `invalid_count` counts them all. */
@@ -29,22 +26,19 @@ export interface InvalidValues {
 /**
  * The value gate: every value in a call's data against a schema compiled once at module init, formats asserted.
  * Problems are worded from the schema (`validation/schema-problems.ts`), never by quoting the sent value, so an
- * answer cannot echo a payload back; each is bounded.
+ * answer cannot echo a payload back; each is bounded. It meets only data the unknown-key gate passed, which a
+ * bounded schema's check relies on (`validation/bounded-schema.ts`).
  * Proven by: test/tools/value-gate.spec.ts
  */
 export class ValueGate {
-  private constructor(
-    private readonly validate: ValidateFunction,
-    private readonly validateFirst: ValidateFunction,
-  ) {}
+  private constructor(private readonly failedCheck: ValueCheck) {}
 
   /**
-   * Compiles the gate's root at module init (twice: every problem, and the first); `where` names the declaration for
-   * a refusal; `jsonChecked` as for `SchemaCompiler.compileBoth`.
+   * Compiles the gate's root at module init (`SchemaCompiler.compileCheck`); `where` names the declaration for a
+   * refusal; `jsonChecked` as there.
    */
   static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string, jsonChecked = false): ValueGate {
-    const { all, first } = compiler.compileBoth(root, where, jsonChecked);
-    return new ValueGate(all, first);
+    return new ValueGate(compiler.compileCheck(root, where, jsonChecked));
   }
 
   /**
@@ -52,7 +46,7 @@ export class ValueGate {
    * problem is looked for (`first_only`), so one request cannot demand seconds of CPU and a huge heap.
    */
   check(value: unknown): InvalidValues | undefined {
-    const failed = failedCheck(this.validate, this.validateFirst, value);
+    const failed = this.failedCheck(value);
     if (!failed) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
     for (const problem of describeSchemaErrors(failed.errors)) {

@@ -4,13 +4,18 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
 import { addFormats } from './add-formats.js';
+import { itemLimits } from './bounded-schema.js';
 import { jsonValueOffence } from './json-value.js';
 import { CALLER_VALUE_CHECK } from './linear-errors.js';
 import { metaSchemaProblems } from './meta-schema.js';
+import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
-/** Validators by schema text, shared by every compiler in the process: an identical schema is compiled once. */
+/** A check of caller-sent values: what failed, or undefined when every value passes. */
+export type ValueCheck = (value: unknown) => FailedCheck | undefined;
+
+/** Validators and checks by schema text, shared by every compiler in the process: an identical schema is compiled once. */
 const compiledByText = new Map<string, ValidateFunction>();
-const firstProblemByText = new Map<string, ValidateFunction>();
+const checkByText = new Map<string, ValueCheck>();
 
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
@@ -33,7 +38,7 @@ export class SchemaCompiler {
     },
   });
 
-  /** The same dialect, stopping at the first problem: for values too large to describe every problem of. */
+  /** The same dialect, stopping at the first problem: for values too large to describe every problem of, under a schema that is not bounded. */
   private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false });
 
   constructor() {
@@ -47,26 +52,32 @@ export class SchemaCompiler {
   }
 
   /**
-   * Compiles one schema twice from one reading of it: every problem (`all`), and stopping at the first (`first`, for
-   * values too large to describe every problem of; see `DETAILED_CHECK_MAX_VALUES`). `jsonChecked`: the caller
-   * built `schema` from parts that passed `jsonValueOffence` itself (an action's properties), so it is not walked again.
+   * Compiles one schema into a check of caller-sent values that stays bounded however large the value is: a
+   * bounded schema (`itemLimits`) once, naming every problem; any other twice, adding a validator that stops at the
+   * first problem, for values past `DETAILED_CHECK_MAX_VALUES`. `jsonChecked`: the caller built `schema` from parts
+   * that passed `jsonValueOffence` itself (an action's properties), so it is not walked again.
    */
-  compileBoth(schema: unknown, where: string, jsonChecked = false): { all: ValidateFunction; first: ValidateFunction } {
+  compileCheck(schema: unknown, where: string, jsonChecked = false): ValueCheck {
     const { validate, text } = this.compileChecked(schema, where, jsonChecked);
-    return { all: validate, first: this.compileFirstProblem(schema as object, text) };
+    let check = checkByText.get(text);
+    if (check) return check;
+    const limits = itemLimits(schema);
+    if (limits) check = (value) => failedBoundedCheck(validate, limits, value);
+    else {
+      const first = this.compileFirstProblem(schema as object);
+      check = (value) => failedCheck(validate, first, value);
+    }
+    checkByText.set(text, check);
+    return check;
   }
 
-  /** The first-problem validator of a schema {@link compileChecked} accepted, by its text. */
-  private compileFirstProblem(schema: object, text: string): ValidateFunction {
-    let validate = firstProblemByText.get(text);
-    if (validate) return validate;
+  /** The first-problem validator of a schema {@link compileChecked} accepted. */
+  private compileFirstProblem(schema: object): ValidateFunction {
     try {
-      validate = this.firstProblemAjv.compile(schema);
+      return this.firstProblemAjv.compile(schema);
     } finally {
       this.firstProblemAjv.removeSchema(schema);
     }
-    firstProblemByText.set(text, validate);
-    return validate;
   }
 
   /** The checks and the compilation of {@link compile}, with the schema's text (what both caches are keyed by). */

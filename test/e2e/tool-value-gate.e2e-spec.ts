@@ -58,6 +58,14 @@ class ShapesTool {
   bulk(data: unknown) {
     return data;
   }
+
+  @McpAction({
+    description: 'At most 100 ids, beside a name (a bounded schema)',
+    properties: { ids: { type: 'array', maxItems: 100, items: { type: 'integer' } }, name: { type: 'string' } },
+  })
+  capped(data: unknown) {
+    return data;
+  }
 }
 
 /** Calls `shapes` with one action's data and returns the value gate's answer. */
@@ -124,6 +132,24 @@ describe('the value gate words each problem at the value that has it', () => {
     expect(performance.now() - started).toBeLessThan(3000);
     expect(found).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'refs[0]', problems: ['must match at least one of the allowed shapes'] }] });
     expect((found as { message?: string }).message).toMatch(/holds at least one invalid value, at: refs\[0\] \(the data is too large/);
+  });
+
+  it('a bounded schema: a list far over its maxItems is one problem, its limit, found without reading the items', async () => {
+    const ids = Array.from({ length: 300_000 }, () => 'x');
+    const started = performance.now();
+    const found = await refuse(app().server, 'capped', { ids, name: 5 });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(found).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'ids', problems: ['must have at most 100 item(s)'] }] });
+  });
+
+  it('a bounded schema: a small list over its maxItems gets every problem, its limit included', async () => {
+    const found = await refuse(app().server, 'capped', { ids: Array.from({ length: 101 }, () => 'x'), name: 5 });
+    expect(found).not.toHaveProperty('first_only');
+    expect(found.invalid_count).toBe(103);
+    expect(found.invalid.slice(0, 2)).toEqual([
+      { path: 'ids', problems: ['must have at most 100 item(s)'] },
+      { path: 'ids[0]', problems: ['must be integer'] },
+    ]);
   });
 
   it("a failing anyOf is one problem at its object, and a sibling property's own problem is still listed", async () => {
