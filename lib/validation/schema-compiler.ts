@@ -38,12 +38,14 @@ export class SchemaCompiler {
     },
   });
 
-  /** The same dialect, stopping at the first problem: for values too large to describe every problem of, under a schema that is not bounded. */
-  private readonly firstProblemAjv = new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false });
+  /**
+   * The same dialect, stopping at the first problem: for values too large to describe every problem of, under a
+   * schema that is not bounded. Built on the first such schema.
+   */
+  private firstProblemAjv?: Ajv2020;
 
   constructor() {
     addFormats(this.ajv);
-    addFormats(this.firstProblemAjv);
   }
 
   /** Compiles one schema; `where` names its declaration for the refusal. */
@@ -73,10 +75,11 @@ export class SchemaCompiler {
 
   /** The first-problem validator of a schema {@link compileChecked} accepted. */
   private compileFirstProblem(schema: object): ValidateFunction {
+    const ajv = (this.firstProblemAjv ??= addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false })));
     try {
-      return this.firstProblemAjv.compile(schema);
+      return ajv.compile(schema);
     } finally {
-      this.firstProblemAjv.removeSchema(schema);
+      ajv.removeSchema(schema);
     }
   }
 
