@@ -46,9 +46,11 @@ export function jsonValueOffence(value: unknown, at: readonly (string | number)[
         if (offence) return offence;
       }
     } else {
-      for (const key of Object.keys(node)) {
-        path.push(key);
-        const offence = visit((node as Record<string, unknown>)[key]);
+      // Indexed: module init runs this once per schema node, mostly unoptimized, where for-of costs an iterator.
+      const keys = Object.keys(node);
+      for (let i = 0; i < keys.length; i++) {
+        path.push(keys[i]!);
+        const offence = visit((node as Record<string, unknown>)[keys[i]!]);
         path.pop();
         if (offence) return offence;
       }
