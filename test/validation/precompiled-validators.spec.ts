@@ -9,7 +9,7 @@ import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from 
 import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
 import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../../lib/tasks/tasks-schema.js';
 import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
-import type { PrecompiledModule } from '../../lib/validation/precompiled-source.js';
+import { withoutUnusedSchemas, type PrecompiledModule } from '../../lib/validation/precompiled-source.js';
 import { GreetPrompt, Salutations } from '../prompts/test-prompts.js';
 import { ItemTemplate, XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -60,6 +60,30 @@ describe('the precompiled validators in lib/schema', () => {
     const problems = new LegacyProtocolSchema().check('InitializeRequest', message);
     expect(problems).toEqual(new ProtocolSchema(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID).check('InitializeRequest', message));
     expect(JSON.stringify(problems)).toContain('clientInfo');
+  });
+});
+
+describe("the generated code keeps only the schema constants it reads (ajv's standalone code declares more)", () => {
+  it('drops one nothing reads, a ";" inside its strings included, and keeps one something reads', () => {
+    const code = [
+      'const schema1 = {"description":"a; b","enum":["x;"]};',
+      'const schema12 = ["x"];',
+      'function validate3(data) { return schema12.includes(data); }',
+      'const schema2 = true;',
+      'exports.A = validate3;',
+    ].join('');
+    expect(withoutUnusedSchemas(code)).toBe('const schema12 = ["x"];function validate3(data) { return schema12.includes(data); }exports.A = validate3;');
+  });
+
+  it.each(Object.keys(generated))('%s: every schema constant it declares is read', async (name) => {
+    const { source } = await generated[name]!();
+    const unread = source
+      .split('export const ')
+      .slice(1)
+      .flatMap((scope) =>
+        [...scope.matchAll(/const (schema\d+) = /g)].map((m) => m[1]!).filter((constant) => scope.match(new RegExp(`\\b${constant}\\b`, 'g'))!.length === 1),
+      );
+    expect(unread).toEqual([]);
   });
 });
 
