@@ -51,15 +51,19 @@ function reach(schema: unknown): { readonly locations: number; readonly node: Li
   let locations = 1;
   const properties: (readonly [string, LimitNode])[] = [];
   let items: LimitNode['items'];
-  for (const keyword of Object.keys(schema)) {
+  // Indexed loops: module init runs this once per schema node, mostly unoptimized, where for-of costs an iterator.
+  const keywords = Object.keys(schema);
+  for (let k = 0; k < keywords.length; k++) {
+    const keyword = keywords[k]!;
     const value = schema[keyword];
     if (ONE_LOCATION.has(keyword) || (keyword === 'additionalProperties' && typeof value === 'boolean')) continue;
     if (keyword === 'properties' && isPlainObject(value)) {
-      for (const name of Object.keys(value)) {
-        const below = reach(value[name]);
+      const names = Object.keys(value);
+      for (let n = 0; n < names.length; n++) {
+        const below = reach(value[names[n]!]);
         if (!below) return undefined;
         locations += below.locations;
-        if (below.node) properties.push([name, below.node]);
+        if (below.node) properties.push([names[n]!, below.node]);
       }
     } else if (keyword === 'items') {
       const limit = schema.maxItems;
