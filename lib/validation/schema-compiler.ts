@@ -8,6 +8,7 @@ import { itemLimits } from './bounded-schema.js';
 import { jsonValueOffence } from './json-value.js';
 import { CALLER_VALUE_CHECK } from './linear-errors.js';
 import { metaSchemaProblems } from './meta-schema.js';
+import { linearUniqueItems } from './unique-items.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -45,7 +46,7 @@ export class SchemaCompiler {
   private firstProblemAjv?: Ajv2020;
 
   constructor() {
-    addFormats(this.ajv);
+    linearUniqueItems(addFormats(this.ajv));
   }
 
   /** Compiles one schema; `where` names its declaration for the refusal. */
@@ -75,7 +76,7 @@ export class SchemaCompiler {
 
   /** The first-problem validator of a schema {@link compileChecked} accepted. */
   private compileFirstProblem(schema: object): ValidateFunction {
-    const ajv = (this.firstProblemAjv ??= addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false })));
+    const ajv = (this.firstProblemAjv ??= linearUniqueItems(addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false }))));
     try {
       return ajv.compile(schema);
     } finally {

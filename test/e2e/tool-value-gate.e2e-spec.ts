@@ -66,6 +66,11 @@ class ShapesTool {
   capped(data: unknown) {
     return data;
   }
+
+  @McpAction({ description: 'Picks, each at most once', properties: { picks: { type: 'array', uniqueItems: true } } })
+  distinct(data: unknown) {
+    return data;
+  }
 }
 
 /** Calls `shapes` with one action's data and returns the value gate's answer. */
@@ -150,6 +155,15 @@ describe('the value gate words each problem at the value that has it', () => {
       { path: 'ids', problems: ['must have at most 100 item(s)'] },
       { path: 'ids[0]', problems: ['must be integer'] },
     ]);
+  });
+
+  it('a long list of objects under uniqueItems is checked in time linear in its length (not pair by pair)', async () => {
+    const picks = [...Array.from({ length: 60_000 }, (_, i) => ({ pick: i })), { pick: 0 }];
+    const started = performance.now();
+    const found = await refuse(app().server, 'distinct', { picks });
+    // Pair by pair, ajv's own check of this list held the event loop for minutes.
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(found).toMatchObject({ invalid_count: 1, invalid: [{ path: 'picks', problems: ['must not contain duplicate items'] }] });
   });
 
   it("a failing anyOf is one problem at its object, and a sibling property's own problem is still listed", async () => {

@@ -88,6 +88,32 @@ describe('the value gate', () => {
     expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be string'] }], first_only: true });
   });
 
+  describe('uniqueItems', () => {
+    const unique = ValueGate.build(compiler, { type: 'object', properties: { picks: { type: 'array', uniqueItems: true } } }, 'test gate');
+
+    it('refuses a list holding two equal JSON values, whatever their key order or number spelling', () => {
+      const duplicate = { path: 'picks', problems: ['must not contain duplicate items'] };
+      expect(
+        unique.check({
+          picks: [
+            { a: 1, b: [2, { c: null }] },
+            { b: [2, { c: null }], a: 1 },
+          ],
+        })?.invalid,
+      ).toEqual([duplicate]);
+      expect(unique.check(JSON.parse('{"picks": [1, 1.0]}'))?.invalid).toEqual([duplicate]);
+      expect(unique.check({ picks: [1, '1', [1], { 1: 1 }, null, true, 'true', {}, []] })).toBeUndefined();
+    });
+
+    it('checks a long list of objects in time linear in its length', () => {
+      const picks = Array.from({ length: 100_000 }, (_, i) => ({ pick: i }));
+      const started = performance.now();
+      expect(unique.check({ picks: [...picks, { pick: 99_999 }] })?.invalid).toEqual([{ path: 'picks', problems: ['must not contain duplicate items'] }]);
+      // Compared pair by pair (ajv's own uniqueItems), this list took minutes.
+      expect(performance.now() - started).toBeLessThan(2000);
+    });
+  });
+
   it('is built at module init: an unknown format is refused there', () => {
     expect(() => ValueGate.build(compiler, { type: 'object', properties: { a: { type: 'string', format: 'colour' } } }, 'tool "t", action "a"')).toThrow(
       McpConfigurationError,
