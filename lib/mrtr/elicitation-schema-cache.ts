@@ -1,10 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
-import { addFormats } from '../validation/add-formats.js';
-import { CALLER_VALUE_CHECK } from '../validation/linear-errors.js';
+import { callerValueAjv } from '../validation/caller-value-ajv.js';
 import { metaSchemaProblems } from '../validation/meta-schema.js';
-import { linearUniqueItems } from '../validation/unique-items.js';
 
 /** How many distinct requested schemas keep a compiled validator. */
 export const ELICITATION_SCHEMAS_MAX = 128;
@@ -23,10 +21,7 @@ export class ElicitationSchemaCache {
 
   /** The meta-schema check is the precompiled one (ajv's own costs about 100 ms to build, on a request). */
   private get ajv(): Ajv2020 {
-    if (!this.ajvInstance) {
-      this.ajvInstance = linearUniqueItems(addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, validateSchema: false })));
-    }
-    return this.ajvInstance;
+    return (this.ajvInstance ??= callerValueAjv());
   }
 
   /** The validator of one requested schema; throws when ajv cannot build it (the tool's schema is at fault). */

@@ -1,14 +1,12 @@
 import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
-import { addFormats } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
+import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
-import { CALLER_VALUE_CHECK } from './linear-errors.js';
 import { metaSchemaProblems } from './meta-schema.js';
-import { linearUniqueItems } from './unique-items.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -26,9 +24,7 @@ const checkByText = new Map<string, ValueCheck>();
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
   private unknownFormats: string[] = [];
-  private readonly ajv = new Ajv2020({
-    ...CALLER_VALUE_CHECK,
-    validateSchema: false, // checked by the precompiled meta-schema first
+  private readonly ajv = callerValueAjv({
     logger: {
       log: () => undefined,
       error: () => undefined,
@@ -44,10 +40,6 @@ export class SchemaCompiler {
    * schema that is not bounded. Built on the first such schema.
    */
   private firstProblemAjv?: Ajv2020;
-
-  constructor() {
-    linearUniqueItems(addFormats(this.ajv));
-  }
 
   /** Compiles one schema; `where` names its declaration for the refusal. */
   compile(schema: unknown, where: string): ValidateFunction {
@@ -76,7 +68,7 @@ export class SchemaCompiler {
 
   /** The first-problem validator of a schema {@link compileChecked} accepted. */
   private compileFirstProblem(schema: object): ValidateFunction {
-    const ajv = (this.firstProblemAjv ??= linearUniqueItems(addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, allErrors: false, logger: false, validateSchema: false }))));
+    const ajv = (this.firstProblemAjv ??= callerValueAjv({ allErrors: false, logger: false }));
     try {
       return ajv.compile(schema);
     } finally {

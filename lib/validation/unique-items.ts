@@ -6,7 +6,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
  * server with a list the value cap admits. Here each item is spelled once in a canonical JSON form (object keys
  * sorted) and looked up in a set: the same equality, JSON's (`1` and `1.0` are one number, key order is not part
  * of an object). A failure is ajv's `uniqueItems` error without the pair's indexes, which no problem wording reads.
- * Proven by: test/tools/value-gate.spec.ts, test/e2e/tool-value-gate.e2e-spec.ts
+ * Applied by `callerValueAjv`. Proven by: test/tools/value-gate.spec.ts, test/e2e/tool-value-gate.e2e-spec.ts
  */
 export function linearUniqueItems(ajv: Ajv2020): Ajv2020 {
   ajv.removeKeyword('uniqueItems');
