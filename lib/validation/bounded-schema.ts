@@ -79,30 +79,32 @@ function reach(schema: unknown): { readonly locations: number; readonly node: Li
 
 /** The first over-limit array below `node` in `value`, found without visiting more than the limits allow. */
 function overLimit(node: LimitNode, value: unknown): ErrorObject | undefined {
-  const path: (string | number)[] = [];
-  const visit = (at: LimitNode, here: unknown): ErrorObject | undefined => {
-    if (at.items && Array.isArray(here)) {
-      const { limit, node: below } = at.items;
-      if (here.length > limit) return maxItemsError(path, limit);
-      if (below)
-        for (let i = 0; i < here.length; i++) {
-          path.push(i);
-          const found = visit(below, here[i]);
-          path.pop();
-          if (found) return found;
-        }
-    } else if (at.properties.length && typeof here === 'object' && here !== null && !Array.isArray(here)) {
-      for (const [name, below] of at.properties) {
-        if (!Object.hasOwn(here, name)) continue;
-        path.push(name);
-        const found = visit(below, (here as Record<string, unknown>)[name]);
-        path.pop();
-        if (found) return found;
+  const found = firstOverLimit(node, value);
+  return found && maxItemsError(found.reversedPath.reverse(), found.limit);
+}
+
+/**
+ * {@link overLimit}'s walk. A value within its limits (every valid call) allocates nothing: the path is spelled
+ * only for a find, segment by segment as the walk unwinds.
+ */
+function firstOverLimit(at: LimitNode, here: unknown): { readonly reversedPath: (string | number)[]; readonly limit: number } | undefined {
+  if (at.items && Array.isArray(here)) {
+    const { limit, node: below } = at.items;
+    if (here.length > limit) return { reversedPath: [], limit };
+    if (below)
+      for (let i = 0; i < here.length; i++) {
+        const found = firstOverLimit(below, here[i]);
+        if (found) return (found.reversedPath.push(i), found);
       }
+  } else if (at.properties.length && typeof here === 'object' && here !== null && !Array.isArray(here)) {
+    for (let p = 0; p < at.properties.length; p++) {
+      const [name, below] = at.properties[p]!;
+      if (!Object.hasOwn(here, name)) continue;
+      const found = firstOverLimit(below, (here as Record<string, unknown>)[name]);
+      if (found) return (found.reversedPath.push(name), found);
     }
-    return undefined;
-  };
-  return visit(node, value);
+  }
+  return undefined;
 }
 
 function maxItemsError(path: readonly (string | number)[], limit: number): ErrorObject {
