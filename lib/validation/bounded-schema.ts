@@ -107,6 +107,7 @@ function firstOverLimit(at: LimitNode, here: unknown): { readonly reversedPath: 
   return undefined;
 }
 
+/** ajv's `maxItems` error at `path` (an instance path is the JSON pointer `schemaPath` spells, without its `#`). */
 function maxItemsError(path: readonly (string | number)[], limit: number): ErrorObject {
   const inSchema = path.flatMap((s) => (typeof s === 'number' ? ['items'] : ['properties', s]));
   return { keyword: 'maxItems', instancePath: schemaPath(path).slice(1), schemaPath: schemaPath([...inSchema, 'maxItems']), params: { limit } };
