@@ -1,3 +1,5 @@
+import { runInNewContext } from 'node:vm';
+
 import { describe, expect, it } from '@jest/globals';
 
 import { setOwnKey } from '../../lib/util/own-key.js';
@@ -20,5 +22,15 @@ describe('setOwnKey', () => {
       ['a', 3],
       ['b', 2],
     ]);
+  });
+
+  it('defines a key Object.prototype holds, so a frozen Object.prototype (hardened hosts) cannot make it throw', () => {
+    // The same function in a realm whose Object.prototype is frozen, where assigning `toString` throws in strict code.
+    const own = runInNewContext(
+      `'use strict'; Object.freeze(Object.prototype); const setOwnKey = ${setOwnKey.toString()}; (key) => { const o = {}; setOwnKey(o, key, 1); return Object.keys(o); }`,
+    ) as (key: string) => string[];
+    expect(own('toString')).toEqual(['toString']);
+    expect(own('id')).toEqual(['id']);
+    expect(() => runInNewContext(`'use strict'; Object.freeze(Object.prototype); ({}).toString = 1;`)).toThrow(/read only/);
   });
 });
