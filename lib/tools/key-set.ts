@@ -50,8 +50,7 @@ export function schemaOffence(schema: unknown): string | undefined {
   return shapeOffence(schema, []);
 }
 
-// The module-init walks below use indexed loops: they run once per schema node, mostly before V8 optimizes them,
-// where a for-of loop's iterator roughly doubles their cost.
+// The module-init walks below use indexed loops (CONTRIBUTING.md, "Performance").
 
 function shapeOffence(node: unknown, path: (string | number)[]): string | undefined {
   if (typeof node === 'boolean') return undefined;

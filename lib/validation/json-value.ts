@@ -46,7 +46,7 @@ export function jsonValueOffence(value: unknown, at: readonly (string | number)[
         if (offence) return offence;
       }
     } else {
-      // Indexed: module init runs this once per schema node, mostly unoptimized, where for-of costs an iterator.
+      // Indexed loops, as in every module-init schema walk (CONTRIBUTING.md, "Performance").
       const keys = Object.keys(node);
       for (let i = 0; i < keys.length; i++) {
         path.push(keys[i]!);
