@@ -9,7 +9,7 @@ import { ERAS } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { callFacts } from './call-facts.js';
+import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /** The most values one completion sends (the spec's bound); a longer list is cut, with `hasMore`. */
@@ -46,7 +46,7 @@ export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySo
     const ref: CompletionRef = given.type === 'ref/prompt' ? { type: 'ref/prompt', name: given.name! } : { type: 'ref/resource', uri: given.uri! };
     const argument = call.params.argument as { name: string; value: string };
     const context = call.params.context as { arguments?: Record<string, string> } | undefined;
-    const ctx = new McpContext({ ...callFacts(call), ...(ref.type === 'ref/prompt' ? { prompt: ref.name } : { resource: ref.uri }) });
+    const ctx = new McpContext(contextInit(call, ref.type === 'ref/prompt' ? { prompt: ref.name } : { resource: ref.uri }));
     const request = { ref, argument: { name: argument.name, value: argument.value }, arguments: { ...context?.arguments }, ctx };
     for (const source of this.sources) {
       const completion = source.complete(request);

@@ -10,6 +10,7 @@ import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { TasksProtocolSchema } from '../tasks/tasks-schema.js';
 import { quoted } from '../util/bounded.js';
+import { ownCopy } from '../util/own-key.js';
 import {
   CACHEABLE_METHODS,
   LEGACY_REQUEST_DEFINITIONS,
@@ -91,12 +92,14 @@ export class MethodRouter {
   }
 
   private finish(method: string, result: McpResult): McpResult {
-    const finished: McpResult = { ...result };
+    const finished = ownCopy(result);
     if (CACHEABLE_METHODS.has(method) && finished.resultType === 'complete') {
       finished.ttlMs ??= this.cache.ttlMs;
       finished.cacheScope ??= this.cache.cacheScope;
     }
-    finished._meta = { ...(result._meta as Record<string, unknown> | undefined), [META_KEYS.serverInfo]: this.serverInfo };
+    const meta = ownCopy((result._meta ?? {}) as Record<string, unknown>);
+    meta[META_KEYS.serverInfo] = this.serverInfo;
+    finished._meta = meta;
     return finished;
   }
 }

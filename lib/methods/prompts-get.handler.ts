@@ -8,7 +8,7 @@ import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import { PromptRegistry } from '../prompts/prompt.registry.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { callFacts } from './call-facts.js';
+import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
@@ -44,7 +44,7 @@ export class PromptsGetHandler implements McpMethodHandler {
     const args = { ...((call.params.arguments ?? {}) as Record<string, string>) };
     prompt.checkArguments(args);
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
-    const ctx = new McpContext({ ...callFacts(call), prompt: name, inputs });
+    const ctx = new McpContext(contextInit(call, { prompt: name, inputs }));
     return this.rounds.settle(inputs, () => prompt.get(args, ctx));
   }
 }

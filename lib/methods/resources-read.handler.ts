@@ -6,7 +6,7 @@ import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { resourceNotFound } from '../resources/resource-not-found.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
-import { callFacts } from './call-facts.js';
+import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
@@ -34,7 +34,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const resource = this.registry.resolve(uri);
     if (!resource) throw resourceNotFound(uri);
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
-    const ctx = new McpContext({ ...callFacts(call), resource: uri, inputs });
+    const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {
       const contents = await resource.read(ctx);
       return { resultType: 'complete', contents, ...(resource.cache && { ttlMs: resource.cache.ttlMs, cacheScope: resource.cache.cacheScope }) };

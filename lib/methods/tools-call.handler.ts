@@ -13,7 +13,7 @@ import { DispatchService } from '../tools/dispatch.service.js';
 import type { TaskMode } from '../tools/task-mode.js';
 import { ToolRegistry, type McpContextFactory } from '../tools/tool.registry.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { callFacts } from './call-facts.js';
+import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /**
@@ -50,7 +50,6 @@ export class ToolsCallHandler implements McpMethodHandler {
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const taskMode = this.taskMode(call, tool.taskMode(args.action));
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
-    const facts = callFacts(call);
     const promotion =
       taskMode &&
       new TaskPromotion(this.tasks, {
@@ -62,11 +61,11 @@ export class ToolsCallHandler implements McpMethodHandler {
         checks: this.rounds.checks,
       });
     const base = promotion
-      ? new McpContext({ ...facts, tool: name, inputs: promotion.inputs, signal: promotion.abort.signal, task: promotion })
-      : new McpContext({ ...facts, tool: name, inputs });
+      ? new McpContext(contextInit(call, { tool: name, inputs: promotion.inputs, signal: promotion.abort.signal, task: promotion }))
+      : new McpContext(contextInit(call, { tool: name, inputs }));
     // Help's context for the tool it describes is that tool's, outside this call's input channel.
     const contextFor: McpContextFactory = (action, target = name) => {
-      if (target !== name) return new McpContext({ ...facts, tool: target, action });
+      if (target !== name) return new McpContext(contextInit(call, { tool: target, action }));
       if (taskMode?.start === 'call') void promotion!.start();
       return action === undefined ? base : base.withAction(action);
     };

@@ -8,6 +8,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { ownCopy } from '../util/own-key.js';
 import { distilledData } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
@@ -39,7 +40,11 @@ export class ProtocolFieldsGuard implements ChainStage {
     if (record.era === 'legacy') {
       const message = record.message!;
       record.meta = legacyMeta(message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion));
-      record.message = { ...message, params: { ...(isPlainObject(message.params) ? message.params : {}), _meta: record.meta } };
+      const params = isPlainObject(message.params) ? ownCopy(message.params) : {};
+      params._meta = record.meta;
+      const supplied = ownCopy(message);
+      supplied.params = params;
+      record.message = supplied;
       return true;
     }
     const params = record.message?.params as Record<string, unknown> | undefined;
@@ -66,7 +71,7 @@ export class ProtocolFieldsGuard implements ChainStage {
     const problems = this.schema.check('RequestMetaObject', meta);
     if (problems.length)
       throw new RejectionException('protocol-fields', 'malformed_protocol_fields', 'Invalid params: the protocol fields in params._meta are malformed.', {
-        data: { ...distilledData(problems, ['params', '_meta']), supported },
+        data: Object.assign(distilledData(problems, ['params', '_meta']), { supported }),
       });
     record.meta = meta as Record<string, unknown>;
     return true;

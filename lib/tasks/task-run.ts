@@ -79,7 +79,7 @@ export class TaskRun {
 
   private finish(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
     if (this.terminal) return;
-    this.change(status, { ...fields, inputRequests: undefined });
+    this.change(status, Object.assign({}, fields, { inputRequests: undefined }));
     this.close(status === 'cancelled' ? 'the task was cancelled' : undefined);
   }
 
@@ -106,7 +106,10 @@ export class TaskRun {
   }
 
   private change(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
-    const next: Record<string, unknown> = { ...this.current, ...fields, status, lastUpdatedAt: new Date().toISOString() };
+    const next: Record<string, unknown> = Object.assign<Record<string, unknown>, object, object, object>({}, this.current, fields, {
+      status,
+      lastUpdatedAt: new Date().toISOString(),
+    });
     for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
     const changedStatus = status !== this.current.status;
     this.current = next as unknown as McpTaskRecord;

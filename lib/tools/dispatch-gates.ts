@@ -103,9 +103,10 @@ const article = (type: JsonType) => (type === 'object' || type === 'array' ? 'an
 const quotedList = (list: readonly string[]) => list.map((n) => JSON.stringify(n)).join(', ');
 const validActions = (s: GateState) => [...s.actions!.keys()];
 
-function dataAnswer(s: GateState, message: string, fields: Record<string, unknown>): Answer {
+function dataAnswer(s: GateState, message: string, fields: object): Answer {
   const t = s.target!;
-  return { message, ...(t.action !== undefined && { action: t.action }), ...fields, input_schema: t.digest, help: t.pointer };
+  const answer: Record<string, unknown> = t.action === undefined ? { message } : { message, action: t.action };
+  return Object.assign(answer, fields, { input_schema: t.digest, help: t.pointer });
 }
 
 /** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
@@ -168,7 +169,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
     return dataAnswer(
       s,
       `${s.target!.subject} holds ${found.unknown_count} unknown key(s): ${found.unknown.join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}. "allowed" lists the keys each object on the way admits.`,
-      { ...found },
+      found,
     );
   },
   invalid_values(s) {
@@ -180,7 +181,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
       found.first_only
         ? `${s.target!.subject} holds at least one invalid value, at: ${at} (the data is too large to look for every problem; fix this one and retry).`
         : `${s.target!.subject} holds ${found.invalid_count} invalid value(s), at: ${at}${found.invalid_count > found.invalid.length ? ', …' : ''}.`,
-      { ...found },
+      found,
     );
   },
 };
@@ -189,7 +190,7 @@ function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | un
   for (const gate of DISPATCH_GATES) {
     if (!gates.includes(gate)) continue;
     const answer = CHECKS[gate](state);
-    if (answer) return { gate, payload: { error: gate, ...answer } };
+    if (answer) return { gate, payload: Object.assign({ error: gate }, answer) };
   }
   return undefined;
 }

@@ -1,9 +1,10 @@
 import type { McpContext } from '../context/mcp-context.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { ownCopy } from '../util/own-key.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { dataPath, shapeProblems } from './data-path.js';
-import { readHints } from './hint.js';
+import { readHints, type McpHint } from './hint.js';
 import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
 import { isToolResultShape, textResult } from './tool-result.js';
@@ -72,7 +73,15 @@ export function readActionContext(tool: string, returned: unknown): Record<strin
 function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
   if (Object.keys(extras).length === 0) return data;
   const written = isPlainObject(data) && typeof data.toJSON === 'function' ? (data as { toJSON(key: string): unknown }).toJSON('') : data;
-  return isPlainObject(written) ? { ...written, ...extras } : { result: written, ...extras };
+  return Object.assign(isPlainObject(written) ? ownCopy(written) : { result: written }, extras);
+}
+
+/** The hints and action context a result carries beside its data or error, each only when there is one. */
+function extrasOf(hints: readonly McpHint[], context: Record<string, unknown> | undefined): Record<string, unknown> {
+  const extras: Record<string, unknown> = {};
+  if (hints.length) extras.hints = hints;
+  if (context) extras.context = context;
+  return extras;
 }
 
 /**
@@ -85,7 +94,9 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     // Checked as JSON carries it (what is sent); it is serialized outside containment, so a BigInt or cycle is caught here.
     let result: ToolCallResult;
     try {
-      result = asJson({ ...returned, resultType: 'complete' }) as ToolCallResult;
+      const sent = ownCopy(returned);
+      sent.resultType = 'complete';
+      result = asJson(sent) as ToolCallResult;
     } catch (thrown) {
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
     }
@@ -103,14 +114,14 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     if (!outcome.hasHintContext) return textResult(formatted, true);
     const hints = await hintsFor(hooks, action, outcome, ctx);
     const context = await contextFor(hooks, action, ctx);
-    return textResult(JSON.stringify({ error: formatted, ...(hints.length && { hints }), ...(context && { context }) }), true);
+    return textResult(JSON.stringify(Object.assign({ error: formatted }, extrasOf(hints, context))), true);
   }
   const data = outcome.value;
   const structured = hooks.output ? asJson(data) : undefined;
   if (hooks.output) checkStructured(hooks, structured);
   const hints = await hintsFor(hooks, action, outcome, ctx);
   const context = await contextFor(hooks, action, ctx);
-  const response = withExtras(data, { ...(hints.length && { hints }), ...(context && { context }) });
+  const response = withExtras(data, extrasOf(hints, context));
   const result: ToolCallResult =
     response === undefined ? { resultType: 'complete', content: [] } : textResult(typeof response === 'string' ? response : JSON.stringify(response), false);
   if (hooks.output) result.structuredContent = structured;

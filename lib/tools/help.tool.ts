@@ -63,7 +63,7 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
     const rendered = target.help.actions.get(action);
     if (!rendered) return errorResult({ error: 'unknown_action', ...unknownActionAnswer(target.name, action, [...target.help.actions.keys()], helpPointer(target.name)) });
     const context = await target.help.actionContext(action, run.contextFor(action, target.name));
-    return textResult(JSON.stringify({ ...rendered, ...(context && { context }) }), false);
+    return textResult(JSON.stringify(context ? Object.assign({}, rendered, { context }) : rendered), false);
   };
 
   return {

@@ -28,7 +28,8 @@ export function readHints(tool: string, returned: unknown): McpHint[] {
       (hint.example !== undefined && !isPlainObject(hint.example))
     )
       throw new TypeError(`hints() of tool "${tool}" returned a malformed hint at [${i}]: a hint has string tool, action and description, and an optional object example`);
-    const read: McpHint = { tool: hint.tool, action: hint.action, description: hint.description };
-    return hint.example === undefined ? read : { ...read, example: hint.example };
+    return hint.example === undefined
+      ? { tool: hint.tool, action: hint.action, description: hint.description }
+      : { tool: hint.tool, action: hint.action, description: hint.description, example: hint.example };
   });
 }

@@ -9,7 +9,8 @@ export function isToolResultShape(value: unknown): value is { content: unknown[]
 /** A complete `CallToolResult` with one text block; `isError` only when true. */
 export function textResult(text: string, isError: boolean): ToolCallResult {
   if (typeof text !== 'string') throw new TypeError('a tool result must be a value JSON can carry');
-  return { resultType: 'complete', ...(isError && { isError: true }), content: [{ type: 'text', text }] };
+  const content = [{ type: 'text' as const, text }];
+  return isError ? { resultType: 'complete', isError: true, content } : { resultType: 'complete', content };
 }
 
 /** The tool dialect's refusal body (every gate and help refusal): an `isError` result with one JSON text block. */

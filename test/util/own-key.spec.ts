@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { setOwnKey } from '../../lib/util/own-key.js';
+import { ownCopy, setOwnKey } from '../../lib/util/own-key.js';
 
 describe('setOwnKey', () => {
   it.each(['id', '__proto__', 'toString', 'constructor', 'hasOwnProperty'])('gives a plain object an own, enumerable data key %s', (key) => {
@@ -32,5 +32,29 @@ describe('setOwnKey', () => {
     expect(own('toString')).toEqual(['toString']);
     expect(own('id')).toEqual(['id']);
     expect(() => runInNewContext(`'use strict'; Object.freeze(Object.prototype); ({}).toString = 1;`)).toThrow(/read only/);
+  });
+});
+
+describe('ownCopy', () => {
+  it('copies the own enumerable keys, in order, into a new plain object the source does not share', () => {
+    const source: Record<string, unknown> = { b: 1, a: { deep: true }, [Symbol.for('s')]: 2 };
+    Object.defineProperty(source, 'hidden', { value: 3, enumerable: false });
+    const copy = ownCopy(source);
+    copy.c = 4;
+    expect(copy).not.toBe(source);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Reflect.ownKeys(copy)).toEqual(['b', 'a', 'c', Symbol.for('s')]);
+    expect(copy.a).toBe(source.a);
+    expect(source).not.toHaveProperty('c');
+  });
+
+  it('keeps a __proto__ key JSON carried as an own key, never as the prototype', () => {
+    const source = JSON.parse('{"a": 1, "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const copy = ownCopy(source);
+    copy.b = 2;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(['a', '__proto__', 'b']);
+    expect(JSON.stringify(copy)).toBe('{"a":1,"__proto__":{"polluted":true},"b":2}');
   });
 });
