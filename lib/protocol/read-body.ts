@@ -103,7 +103,8 @@ function arrivedBody(req: IncomingMessage, bounds: BodyBounds): Buffer | undefin
 /** A whole body already in hand (a host's raw bytes, or one that has arrived) under a mount's bounds: its ceiling, then its value count. */
 export function boundedBytes(bytes: Buffer, bounds: BodyBounds): Buffer {
   if (bytes.length > bounds.maxBodyBytes) throw new BodyReadError('body_too_large');
-  if (new JsonValueCounter(bounds.maxBodyValues).over(bytes)) throw new BodyReadError('too_many_values');
+  // The counter counts at most one value per byte: a body no longer than the value cap cannot exceed it.
+  if (bytes.length > bounds.maxBodyValues && new JsonValueCounter(bounds.maxBodyValues).over(bytes)) throw new BodyReadError('too_many_values');
   return bytes;
 }
 
