@@ -1,4 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { EveryField } from '../util/every-field.js';
 import { validateActionSchema, type ValidatedAction } from './action-schema.js';
 import { applyDefaults } from './defaults.js';
 import { runDispatchGates, type DataTarget, type GatedCall } from './dispatch-gates.js';
@@ -44,7 +45,15 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
         `@McpAction cannot decorate ${d.method}(), the name of an optional hook; rename the method and give the action its name with @McpAction({ name: ... })`,
       );
     const validated = validateActionSchema(kit.compiler, tool, d.name, d.schema);
-    return { ...validated, method: d.method, taskMode: readTaskMode(d.task, `${where}, action "${validated.name}"`, toolTaskMode) };
+    return {
+      name: validated.name,
+      schema: validated.schema,
+      closedProperties: validated.closedProperties,
+      keys: validated.keys,
+      values: validated.values,
+      method: d.method,
+      taskMode: readTaskMode(d.task, `${where}, action "${validated.name}"`, toolTaskMode),
+    } satisfies EveryField<WiredAction>;
   });
   const seen = new Map<string, string>();
   for (const a of actions) {
@@ -85,12 +94,13 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
     headerAnnotations: [],
     help: {
       index: { tool, description: options.description, actions: actionSummaries(actions) },
-      full: {
-        ...heading,
-        ...(options.annotations !== undefined && { annotations: options.annotations }),
-        ...(options.outputSchema !== undefined && { output_schema: options.outputSchema }),
-        actions: Object.fromEntries(rendered),
-      },
+      full: Object.assign(
+        {},
+        heading,
+        options.annotations !== undefined && { annotations: options.annotations },
+        options.outputSchema !== undefined && { output_schema: options.outputSchema },
+        { actions: Object.fromEntries(rendered) },
+      ) as Record<string, unknown>,
       actions: new Map(sorted.map((a) => [a.name, { tool, action: a.name, ...rendered.get(a.name)! }])),
       actionContext: async (action, ctx) => (hooks.actionContext ? readActionContext(tool, await hooks.actionContext(action, ctx)) : undefined),
     },

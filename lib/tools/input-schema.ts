@@ -58,11 +58,9 @@ export function inputSchemaDigest({ schema, closedProperties }: ValidatedAction)
 
 /** One action as help publishes it: its digest plus description, notes, related and examples, each when declared. */
 export function renderAction({ schema }: ValidatedAction, digest: InputSchemaDigest): Record<string, unknown> {
-  return {
-    description: schema.description,
-    ...digest,
-    ...(schema.notes !== undefined && { notes: schema.notes }),
-    ...(schema.related !== undefined && { related: schema.related }),
-    ...(schema.examples !== undefined && { examples: schema.examples }),
-  };
+  const rendered: Record<string, unknown> = Object.assign<Record<string, unknown>, InputSchemaDigest>({ description: schema.description }, digest);
+  if (schema.notes !== undefined) rendered.notes = schema.notes;
+  if (schema.related !== undefined) rendered.related = schema.related;
+  if (schema.examples !== undefined) rendered.examples = schema.examples;
+  return rendered;
 }

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
-import { setOwnKey } from '../util/own-key.js';
+import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
@@ -219,7 +219,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
  */
 export function closeSchema<S>(schema: S): S {
   if (!isPlainObject(schema)) return schema;
-  const copy: Record<string, unknown> = { ...schema };
+  const copy: Record<string, unknown> = ownCopy(schema);
   const closeMap = (map: unknown) => (isPlainObject(map) ? closeProperties(map as Record<string, JsonSchema>) : map);
   if (isPlainObject(schema.properties)) {
     copy.properties = closeMap(schema.properties);

@@ -63,12 +63,13 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
     headerAnnotations,
     help: {
       index: { tool: name, description: options.description },
-      full: {
-        ...helpHeading(options),
-        ...(options.annotations !== undefined && { annotations: options.annotations }),
-        input_schema: published,
-        ...(options.outputSchema !== undefined && { output_schema: options.outputSchema }),
-      },
+      full: Object.assign(
+        {},
+        helpHeading(options),
+        options.annotations !== undefined && { annotations: options.annotations },
+        { input_schema: published },
+        options.outputSchema !== undefined && { output_schema: options.outputSchema },
+      ) as Record<string, unknown>,
       actions: new Map(),
       actionContext: async () => undefined,
     },
