@@ -14,10 +14,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  */
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  res.statusCode = status;
   for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader('content-type', 'application/json');
-  res.setHeader('content-length', Buffer.byteLength(json));
+  // One writeHead: Node merges these with any header set before, and when there is none skips its per-header
+  // bookkeeping. An object, not a flat list, which wrappers of writeHead (on-headers, under compression and morgan) read.
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
   const req = (res as { req?: IncomingMessage }).req;
   if (headers.connection !== 'close' || !req || req.complete) return endWith(res, json);
   res.write(json);

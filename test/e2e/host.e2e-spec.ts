@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -194,3 +194,35 @@ if (TEST_ADAPTER === 'express')
       expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
     });
   });
+
+describe('a host middleware that sets headers and wraps writeHead (as on-headers does, under compression or morgan)', () => {
+  const seen: unknown[] = [];
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool],
+      configure: (app) =>
+        app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+          res.setHeader('x-request-id', 'r-1');
+          const writeHead = res.writeHead;
+          res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+            const [status, headers] = args as [number, unknown];
+            seen.push({ status, headers, requestId: this.getHeader('x-request-id') });
+            return writeHead.apply(this, args);
+          } as typeof writeHead;
+          next();
+        }),
+    });
+  });
+  afterAll(() => t.close());
+
+  it("keeps the host's header beside the answer's own, and shows a writeHead wrapper the answer's headers as an object", async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'héllo' } }));
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('r-1');
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.body.result.content).toEqual([{ type: 'text', text: 'héllo' }]);
+    expect(seen).toContainEqual({ status: 200, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(res.text) }, requestId: 'r-1' });
+  });
+});
