@@ -14,8 +14,8 @@ import type { JsonSchema } from './tool.interfaces.js';
 export interface KeyNode {
   /** Whether a key outside `properties` and `patterns` is refused here. */
   readonly closed: boolean;
-  /** Declared property names, each with the node its value is read by (undefined: nothing to read below). */
-  readonly properties: ReadonlyMap<string, KeyNode | undefined>;
+  /** Declared property names, each with the node its value is read by (null: nothing to read below; one lookup tells). */
+  readonly properties: ReadonlyMap<string, KeyNode | null>;
   /** `patternProperties`: a key matching one is admitted and its value read by the pattern's node. */
   readonly patterns: readonly { readonly source: string; readonly regex: RegExp; readonly node: KeyNode | undefined }[];
   /** The node of an `additionalProperties` schema, reading the value of every other key. */
@@ -97,12 +97,12 @@ export function keyNode(schema: unknown): KeyNode | undefined {
   const ap = schema.additionalProperties;
   const closed = declared ? ap !== true && !isPlainObject(ap) : ap === false;
   let readsBelow = closed;
-  const properties = new Map<string, KeyNode | undefined>();
+  const properties = new Map<string, KeyNode | null>();
   if (declared) {
     const names = Object.keys(declared);
     for (let i = 0; i < names.length; i++) {
       const sub = keyNode(declared[names[i]!]);
-      properties.set(names[i]!, sub);
+      properties.set(names[i]!, sub ?? null);
       readsBelow ||= sub !== undefined;
     }
   }
@@ -151,7 +151,8 @@ const REFUSED = Symbol('refused');
 
 /** How `node` takes `key`: a declared property, then the first matching pattern, then `additionalProperties`. */
 function keyRead(node: KeyNode, key: string): KeyNode | undefined | typeof REFUSED {
-  if (node.properties.has(key)) return node.properties.get(key);
+  const declared = node.properties.get(key);
+  if (declared !== undefined) return declared ?? undefined;
   for (const pattern of node.patterns) if (pattern.regex.test(key)) return pattern.node;
   if (node.additional) return node.additional;
   return node.closed ? REFUSED : undefined;
