@@ -18,7 +18,7 @@ export interface McpContextInit {
   /** The request headers as Node parsed them. */
   readonly headers: IncomingHttpHeaders;
   /** The host framework's request object (Express: the Node request; Fastify: its request wrapper). */
-  readonly request?: object;
+  readonly request: object;
   /** The tool being run (a tools/call). */
   readonly tool?: string;
   readonly action?: string;
@@ -97,7 +97,7 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   constructor(private readonly init: McpContextInit) {
     const meta = init.record.meta ?? {};
     this.headers = init.headers;
-    this.request = (init.request ?? {}) as TRequest;
+    this.request = init.request as TRequest;
     this.tool = init.tool;
     this.action = init.action;
     this.resource = init.resource;

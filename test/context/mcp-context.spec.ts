@@ -17,7 +17,7 @@ const FORM = { message: 'ok?', requestedSchema: { type: 'object' as const, prope
 
 /** A context for tool `t` of a request with the given `_meta` overrides, optionally with a round. */
 function context(metaOverrides: Record<string, unknown> = {}, round?: MrtrRound): McpContext {
-  return new McpContext({ record: { meta: meta(metaOverrides) }, headers: {}, tool: 't', signal: new AbortController().signal, inputs: round });
+  return new McpContext({ record: { meta: meta(metaOverrides) }, headers: {}, request: {}, tool: 't', signal: new AbortController().signal, inputs: round });
 }
 
 const round = (capabilities: Record<string, unknown>, responses?: Record<string, unknown>) =>
@@ -93,7 +93,7 @@ describe('McpContext', () => {
     const req = new IncomingMessage(new Socket());
     const res = new ServerResponse(req);
     const answer = AnswerStream.attach(req, res, 'tools/call', 30_000);
-    const ctx = new McpContext({ record: { meta: meta({ progressToken: 'p' }) }, headers: {}, tool: 't', signal: answer.signal, answer });
+    const ctx = new McpContext({ record: { meta: meta({ progressToken: 'p' }) }, headers: {}, request: {}, tool: 't', signal: answer.signal, answer });
     const action = ctx.withAction('create');
     expect([action.action, action.tool, action.progressToken]).toEqual(['create', 't', 'p']);
     expect(ctx.progress(5)).toBe(true);
