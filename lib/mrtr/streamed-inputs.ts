@@ -34,19 +34,29 @@ export class StreamedInputs implements InputChannel {
   private readonly used = new Set<string>();
   private state: unknown;
   private closed = false;
+  private watching = false;
 
-  constructor(private readonly init: StreamedInputsInit) {
-    init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
+  // The stream's close is watched from the first input request on: most calls ask nothing, and the answer stream's
+  // signal costs an AbortController. Before that, `ended` reads whether the stream can still carry the call.
+  constructor(private readonly init: StreamedInputsInit) {}
+
+  /** Whether the call is over: closed here, or its stream ended (answered, cancelled or gone). */
+  private get ended(): boolean {
+    return this.closed || !this.init.answer.open;
   }
 
   ask(kind: InputKind, params: unknown, key: string | undefined): Promise<unknown> {
     const spec = INPUT_KINDS[kind];
-    if (this.closed) return rejected(new Error(`${spec.method} asked after the request it belongs to was answered; a context is valid only during its own call`));
+    if (this.ended) return rejected(new Error(`${spec.method} asked after the request it belongs to was answered; a context is valid only during its own call`));
     try {
       checkInputKey(key);
       if (key !== undefined && this.used.has(key)) throw new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`);
       if (key !== undefined) this.used.add(key);
       const request = buildInputRequest(kind, params, this.init);
+      if (!this.watching) {
+        this.watching = true;
+        this.init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
+      }
       const { id, answer, withdraw } = this.init.pending.open(this.init.subject);
       this.withdrawals.add(withdraw);
       if (!this.init.answer.request({ id, ...request })) {
@@ -71,7 +81,7 @@ export class StreamedInputs implements InputChannel {
   }
 
   set toolState(value: unknown) {
-    if (this.closed) throw new Error('the tool state was set after the request it belongs to was answered');
+    if (this.ended) throw new Error('the tool state was set after the request it belongs to was answered');
     this.state = value;
   }
 
