@@ -1,5 +1,6 @@
 import { LEGACY_DEFAULT_VERSION, LEGACY_PROTOCOL_VERSIONS, META_KEYS } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { ownCopy } from '../util/own-key.js';
 
 /** The revision `initialize` answers: the client's when this server serves it, else the newest it serves. */
 export function negotiatedVersion(requested: unknown): string {
@@ -17,11 +18,10 @@ export function legacyMeta(message: Record<string, unknown>, versionHeader: stri
   const params = isPlainObject(message.params) ? message.params : {};
   const own = isPlainObject(params._meta) ? params._meta : {};
   const initialize = message.method === 'initialize';
-  return {
-    ...own,
-    [META_KEYS.protocolVersion]: initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? LEGACY_DEFAULT_VERSION),
-    [META_KEYS.clientCapabilities]: initialize && isPlainObject(params.capabilities) ? params.capabilities : {},
-    ...(initialize && isPlainObject(params.clientInfo) && { [META_KEYS.clientInfo]: params.clientInfo }),
-    [META_KEYS.logLevel]: 'debug',
-  };
+  const meta = ownCopy(own);
+  meta[META_KEYS.protocolVersion] = initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? LEGACY_DEFAULT_VERSION);
+  meta[META_KEYS.clientCapabilities] = initialize && isPlainObject(params.capabilities) ? params.capabilities : {};
+  if (initialize && isPlainObject(params.clientInfo)) meta[META_KEYS.clientInfo] = params.clientInfo;
+  meta[META_KEYS.logLevel] = 'debug';
+  return meta;
 }
