@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 import type { RejectionMark } from '../errors/rejection.exception.js';
 import type { Era } from '../mcp.constants.js';
+import { HeaderLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import type { McpAuthInfo } from './mcp-auth.interface.js';
 
@@ -29,6 +30,8 @@ export interface McpRequestRecord {
   auth?: McpAuthInfo;
   /** The rejection mark, once the rejection sender sent a rejection. */
   rejection?: RejectionMark;
+  /** The request's header lines, read on first use ({@link headerLines}). */
+  lines?: HeaderLines;
 }
 
 const RECORD = Symbol.for('nest-mcp.request-record');
@@ -38,6 +41,14 @@ type WithRecord = IncomingMessage & { [RECORD]?: McpRequestRecord };
 /** The request's record, created on first use. */
 export function requestRecord(req: IncomingMessage): McpRequestRecord {
   return ((req as WithRecord)[RECORD] ??= {});
+}
+
+/**
+ * The request's {@link HeaderLines}, read on first use and kept in its record: one property of ours on the host's
+ * request object, not two (each one added there costs the host's objects a new shape or more).
+ */
+export function headerLines(req: IncomingMessage): HeaderLines {
+  return (requestRecord(req).lines ??= new HeaderLines(req.rawHeaders));
 }
 
 /**

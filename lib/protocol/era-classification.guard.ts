@@ -3,11 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
-import type { McpRequestRecord } from '../contracts/request-record.js';
+import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** The oldest modern revision: a header naming it or a later one marks a modern request. */

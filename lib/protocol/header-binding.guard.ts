@@ -3,12 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
-import type { McpRequestRecord } from '../contracts/request-record.js';
+import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import type { RejectionReason } from '../errors/rejection-table.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { quoted } from '../util/bounded.js';
-import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';

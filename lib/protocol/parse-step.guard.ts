@@ -3,11 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
-import { readableId, type McpRequestRecord } from '../contracts/request-record.js';
+import { readableId, type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { headerLines } from '../util/header-lines.js';
 import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };

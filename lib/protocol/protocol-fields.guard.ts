@@ -3,10 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
-import type { McpRequestRecord } from '../contracts/request-record.js';
+import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
-import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
 import { distilledData } from './json-rpc.js';

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 /**
  * A request's header lines as sent, read once from `rawHeaders` (what `headersDistinct` is built from, without its
  * array per name): by lower-cased name, the first line's value, and which names came on more than one line.
@@ -32,13 +30,4 @@ export class HeaderLines {
     const repeats = this.repeats;
     return repeats ? Object.keys(this.first).filter((name) => repeats.has(name)) : [];
   }
-}
-
-const LINES = Symbol('nest-mcp.header-lines');
-
-type WithLines = IncomingMessage & { [LINES]?: HeaderLines };
-
-/** The request's {@link HeaderLines}, read on first use. */
-export function headerLines(req: IncomingMessage): HeaderLines {
-  return ((req as WithLines)[LINES] ??= new HeaderLines(req.rawHeaders));
 }

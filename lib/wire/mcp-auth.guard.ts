@@ -4,14 +4,13 @@ import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
-import type { McpRequestRecord } from '../contracts/request-record.js';
+import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { headerLines } from '../util/header-lines.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
 

@@ -3,11 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import { headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
-import { headerLines } from '../util/header-lines.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 /**

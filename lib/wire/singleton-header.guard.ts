@@ -3,10 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
+import { headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
-import { headerLines } from '../util/header-lines.js';
 
 /** The singleton headers this check owns (besides the `Mcp-Param-*` family): the fixed mirrored headers. */
 const OWNED_SINGLETON_HEADERS = MIRRORED_HEADER_DISPLAY;
