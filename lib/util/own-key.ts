@@ -12,8 +12,15 @@ export function setOwnKey(target: object, key: string, value: unknown): void {
 /**
  * A shallow copy of a plain object's own enumerable keys, as `{ ...source }` makes it, that may then gain keys
  * cheaply (on Node 20, a key added to a spread copy costs a new hidden class each time: see CONTRIBUTING,
- * Performance). A source with its own `__proto__` key is spread, since assigning that key would set the prototype.
+ * Performance). Each string key is set as {@link setOwnKey} sets it, so a `__proto__` key stays a key and a frozen
+ * `Object.prototype` cannot make the copy throw (as `Object.assign` would, for a key such as `toString`).
  */
 export function ownCopy<T extends object>(source: T): T {
-  return Object.hasOwn(source, '__proto__') ? { ...source } : Object.assign({}, source);
+  const copy: Record<PropertyKey, unknown> = {};
+  const from = source as Record<PropertyKey, unknown>;
+  const keys = Object.keys(source);
+  for (let i = 0; i < keys.length; i++) setOwnKey(copy, keys[i]!, from[keys[i]!]);
+  const symbols = Object.getOwnPropertySymbols(source);
+  for (let i = 0; i < symbols.length; i++) if (Object.prototype.propertyIsEnumerable.call(source, symbols[i]!)) copy[symbols[i]!] = from[symbols[i]!];
+  return copy as T;
 }

@@ -57,4 +57,12 @@ describe('ownCopy', () => {
     expect(Object.keys(copy)).toEqual(['a', '__proto__', 'b']);
     expect(JSON.stringify(copy)).toBe('{"a":1,"__proto__":{"polluted":true},"b":2}');
   });
+
+  it('copies a key Object.prototype holds without throwing, even where Object.prototype is frozen (hardened hosts)', () => {
+    const copyKeys = runInNewContext(
+      `'use strict'; Object.freeze(Object.prototype); const setOwnKey = ${setOwnKey.toString()}; const ownCopy = ${ownCopy.toString()};` +
+        ` (json) => { const copy = ownCopy(JSON.parse(json)); copy.added = true; return JSON.stringify(copy); }`,
+    ) as (json: string) => string;
+    expect(copyKeys('{"toString":1,"constructor":2,"valueOf":3,"id":4}')).toBe('{"toString":1,"constructor":2,"valueOf":3,"id":4,"added":true}');
+  });
 });
