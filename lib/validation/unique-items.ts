@@ -1,11 +1,13 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
+import { canonicalJson } from '../util/canonical-json.js';
+
 /**
  * Replaces ajv's `uniqueItems` with a check linear in the array's size. ajv compares every pair of items that may
  * be objects or arrays (20,000 small objects cost about ten seconds of event loop), so one caller could stall the
- * server with a list the value cap admits. Here each item is spelled once in a canonical JSON form (object keys
- * sorted) and looked up in a set: the same equality, JSON's (`1` and `1.0` are one number, key order is not part
- * of an object). A failure is ajv's `uniqueItems` error without the pair's indexes, which no problem wording reads.
+ * server with a list the value cap admits. Here each item is spelled once in canonical JSON (`canonicalJson`:
+ * object keys sorted) and looked up in a set: the same equality, JSON's (`1` and `1.0` are one number, key order is
+ * not part of an object). A failure is ajv's `uniqueItems` error without the pair's indexes, which no problem wording reads.
  * Applied by `callerValueAjv`. Proven by: test/tools/value-gate.spec.ts, test/e2e/tool-value-gate.e2e-spec.ts
  */
 export function linearUniqueItems(ajv: Ajv2020): Ajv2020 {
@@ -22,22 +24,9 @@ export function linearUniqueItems(ajv: Ajv2020): Ajv2020 {
 function holdsNoDuplicate(items: readonly unknown[]): boolean {
   const seen = new Set<string>();
   for (let i = 0; i < items.length; i++) {
-    const spelled = canonical(items[i]);
+    const spelled = canonicalJson(items[i]);
     if (seen.has(spelled)) return false;
     seen.add(spelled);
   }
   return true;
-}
-
-/** A JSON value spelled so that two equal values, and only they, spell the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const object = value as Record<string, unknown>;
-    return `{${Object.keys(object)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(object[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
