@@ -1,23 +1,46 @@
 /**
+ * Up to this many header lines, names are kept in a list and compared one by one (at most 496 comparisons to find
+ * the repeated ones); above it, in a dictionary, so a request with thousands of lines costs linear time.
+ */
+export const LISTED_LINES_MAX = 32;
+
+/**
  * A request's header lines as sent, read once from `rawHeaders` (what `headersDistinct` is built from, without its
  * array per name): by lower-cased name, the first line's value, and which names came on more than one line.
  */
 export class HeaderLines {
-  /** First value by lower-cased name, in order of first appearance (as `headersDistinct` orders its keys). */
-  private readonly first: Record<string, string> = Object.create(null) as Record<string, string>;
+  /** Lower-cased name by line, while there are at most {@link LISTED_LINES_MAX} lines. */
+  private readonly names: string[] | undefined;
+  /** First value by lower-cased name, in order of first appearance, above {@link LISTED_LINES_MAX} lines. */
+  private readonly first: Record<string, string> | undefined;
   private repeats: Set<string> | undefined;
 
-  constructor(raw: readonly string[]) {
+  constructor(private readonly raw: readonly string[]) {
+    if (raw.length <= 2 * LISTED_LINES_MAX) {
+      // A dictionary of a few keys costs more to build than a short list costs to scan.
+      const names: string[] = [];
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!.toLowerCase();
+        if (names.includes(name)) (this.repeats ??= new Set()).add(name);
+        names.push(name);
+      }
+      this.names = names;
+      return;
+    }
+    const first = Object.create(null) as Record<string, string>;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toLowerCase();
-      if (this.first[name] === undefined) this.first[name] = raw[i + 1]!;
+      if (first[name] === undefined) first[name] = raw[i + 1]!;
       else (this.repeats ??= new Set()).add(name);
     }
+    this.first = first;
   }
 
   /** The first line's value of a header (lower-cased name), or undefined. */
   value(name: string): string | undefined {
-    return this.first[name];
+    if (this.first) return this.first[name];
+    const line = this.names!.indexOf(name);
+    return line === -1 ? undefined : this.raw[2 * line + 1];
   }
 
   /** Whether a header (lower-cased name) came on more than one line. */
@@ -28,6 +51,7 @@ export class HeaderLines {
   /** The names that came on more than one line, in order of first appearance. */
   repeatedNames(): string[] {
     const repeats = this.repeats;
-    return repeats ? Object.keys(this.first).filter((name) => repeats.has(name)) : [];
+    if (!repeats) return [];
+    return (this.names ? [...new Set(this.names)] : Object.keys(this.first!)).filter((name) => repeats.has(name));
   }
 }

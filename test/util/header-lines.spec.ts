@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { HeaderLines, LISTED_LINES_MAX } from '../../lib/util/header-lines.js';
+
+/** Raw header lines (`rawHeaders`) from name/value pairs. */
+const raw = (pairs: [string, string][]): string[] => pairs.flat();
+
+/** `count` distinct filler lines, `X-Filler-<i>: <i>`. */
+const fillers = (count: number): [string, string][] => Array.from({ length: count }, (_, i): [string, string] => [`X-Filler-${i}`, String(i)]);
+
+// Both forms: a request at the list's limit, and one a line over it (kept in a dictionary).
+describe.each([
+  ['listed', LISTED_LINES_MAX],
+  ['in a dictionary', LISTED_LINES_MAX + 1],
+])('HeaderLines, lines %s', (_form, total) => {
+  const sent: [string, string][] = [
+    ['Host', '127.0.0.1:3000'],
+    ['MCP-Method', 'tools/call'],
+    ['Authorization', 'Bearer a'],
+    ['mcp-method', 'tools/list'],
+    ['X-Custom', ''],
+    ['AUTHORIZATION', 'Bearer b'],
+    ['Mcp-Method', 'ping'],
+  ];
+  const lines = new HeaderLines(raw([...sent, ...fillers(total - sent.length)]));
+
+  it('reads the first line of a name, whatever its case, and nothing for a name not sent', () => {
+    expect(lines.value('host')).toBe('127.0.0.1:3000');
+    expect(lines.value('mcp-method')).toBe('tools/call');
+    expect(lines.value('authorization')).toBe('Bearer a');
+    expect(lines.value('x-custom')).toBe('');
+    expect(lines.value(`x-filler-${total - sent.length - 1}`)).toBe(String(total - sent.length - 1));
+    expect(lines.value('origin')).toBeUndefined();
+    expect(lines.value('__proto__')).toBeUndefined();
+    expect(lines.value('toString')).toBeUndefined();
+  });
+
+  it('knows which names came on more than one line, in order of first appearance', () => {
+    expect(lines.repeated('mcp-method')).toBe(true);
+    expect(lines.repeated('authorization')).toBe(true);
+    expect(lines.repeated('host')).toBe(false);
+    expect(lines.repeated('origin')).toBe(false);
+    expect(lines.repeatedNames()).toEqual(['mcp-method', 'authorization']);
+  });
+});
+
+describe('HeaderLines, no repeated name', () => {
+  it.each([0, 1, LISTED_LINES_MAX, LISTED_LINES_MAX + 1, 2000])('reports none among %i distinct lines', (count) => {
+    const lines = new HeaderLines(raw(fillers(count)));
+    expect(lines.repeatedNames()).toEqual([]);
+    if (count) expect(lines.value(`x-filler-${count - 1}`)).toBe(String(count - 1));
+  });
+
+  it('finds a repeat among thousands of lines (the dictionary form)', () => {
+    const lines = new HeaderLines(raw([...fillers(3000), ['x-filler-7', 'again']]));
+    expect(lines.value('x-filler-7')).toBe('7');
+    expect(lines.repeatedNames()).toEqual(['x-filler-7']);
+  });
+});
