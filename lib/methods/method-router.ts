@@ -10,7 +10,7 @@ import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { TasksProtocolSchema } from '../tasks/tasks-schema.js';
 import { quoted } from '../util/bounded.js';
-import { ownCopy } from '../util/own-key.js';
+import { ownJsonCopy } from '../util/own-key.js';
 import {
   CACHEABLE_METHODS,
   LEGACY_REQUEST_DEFINITIONS,
@@ -91,13 +91,14 @@ export class MethodRouter {
       : [REQUEST_DEFINITIONS[method as McpMethod], this.schema];
   }
 
+  /** The result as sent: cache fields where they apply, and `serverInfo` in its `_meta` (a copy only ever serialized). */
   private finish(method: string, result: McpResult): McpResult {
-    const finished = ownCopy(result);
+    const finished = ownJsonCopy(result);
     if (CACHEABLE_METHODS.has(method) && finished.resultType === 'complete') {
       finished.ttlMs ??= this.cache.ttlMs;
       finished.cacheScope ??= this.cache.cacheScope;
     }
-    const meta = ownCopy((result._meta ?? {}) as Record<string, unknown>);
+    const meta = ownJsonCopy((result._meta ?? {}) as Record<string, unknown>);
     meta[META_KEYS.serverInfo] = this.serverInfo;
     finished._meta = meta;
     return finished;

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 import { Injectable } from '@nestjs/common';
 
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';

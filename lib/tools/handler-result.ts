@@ -119,9 +119,8 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
   const data = outcome.value;
   const structured = hooks.output ? asJson(data) : undefined;
   if (hooks.output) checkStructured(hooks, structured);
-  const hints = await hintsFor(hooks, action, outcome, ctx);
-  const context = await contextFor(hooks, action, ctx);
-  const response = withExtras(data, extrasOf(hints, context));
+  // A plain tool (no action) has neither hook: its data goes out as returned, with no await in between.
+  const response = action === undefined ? data : withExtras(data, extrasOf(await hintsFor(hooks, action, outcome, ctx), await contextFor(hooks, action, ctx)));
   const result: ToolCallResult =
     response === undefined ? { resultType: 'complete', content: [] } : textResult(typeof response === 'string' ? response : JSON.stringify(response), false);
   if (hooks.output) result.structuredContent = structured;

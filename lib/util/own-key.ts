@@ -16,11 +16,21 @@ export function setOwnKey(target: object, key: string, value: unknown): void {
  * `Object.prototype` cannot make the copy throw (as `Object.assign` would, for a key such as `toString`).
  */
 export function ownCopy<T extends object>(source: T): T {
-  const copy: Record<PropertyKey, unknown> = {};
+  const copy = ownJsonCopy(source) as Record<PropertyKey, unknown>;
   const from = source as Record<PropertyKey, unknown>;
-  const keys = Object.keys(source);
-  for (let i = 0; i < keys.length; i++) setOwnKey(copy, keys[i]!, from[keys[i]!]);
   const symbols = Object.getOwnPropertySymbols(source);
   for (let i = 0; i < symbols.length; i++) if (Object.prototype.propertyIsEnumerable.call(source, symbols[i]!)) copy[symbols[i]!] = from[symbols[i]!];
+  return copy as T;
+}
+
+/**
+ * {@link ownCopy} of the string keys only, which are all JSON writes: for a copy that is only ever serialized, it
+ * skips asking for symbol keys (a call into the runtime).
+ */
+export function ownJsonCopy<T extends object>(source: T): T {
+  const copy: Record<string, unknown> = {};
+  const from = source as Record<string, unknown>;
+  const keys = Object.keys(source);
+  for (let i = 0; i < keys.length; i++) setOwnKey(copy, keys[i]!, from[keys[i]!]);
   return copy as T;
 }

@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { ownCopy, setOwnKey } from '../../lib/util/own-key.js';
+import { ownCopy, ownJsonCopy, setOwnKey } from '../../lib/util/own-key.js';
 
 describe('setOwnKey', () => {
   it.each(['id', '__proto__', 'toString', 'constructor', 'hasOwnProperty'])('gives a plain object an own, enumerable data key %s', (key) => {
@@ -60,9 +60,30 @@ describe('ownCopy', () => {
 
   it('copies a key Object.prototype holds without throwing, even where Object.prototype is frozen (hardened hosts)', () => {
     const copyKeys = runInNewContext(
-      `'use strict'; Object.freeze(Object.prototype); const setOwnKey = ${setOwnKey.toString()}; const ownCopy = ${ownCopy.toString()};` +
+      `'use strict'; Object.freeze(Object.prototype); const setOwnKey = ${setOwnKey.toString()}; const ownJsonCopy = ${ownJsonCopy.toString()};` +
+        ` const ownCopy = ${ownCopy.toString()};` +
         ` (json) => { const copy = ownCopy(JSON.parse(json)); copy.added = true; return JSON.stringify(copy); }`,
     ) as (json: string) => string;
     expect(copyKeys('{"toString":1,"constructor":2,"valueOf":3,"id":4}')).toBe('{"toString":1,"constructor":2,"valueOf":3,"id":4,"added":true}');
+  });
+});
+
+describe('ownJsonCopy', () => {
+  it('copies the own enumerable string keys, in order, and no symbol key, into a new plain object', () => {
+    const source: Record<string, unknown> = { b: 1, a: { deep: true }, [Symbol.for('s')]: 2 };
+    Object.defineProperty(source, 'hidden', { value: 3, enumerable: false });
+    const copy = ownJsonCopy(source);
+    copy.c = 4;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Reflect.ownKeys(copy)).toEqual(['b', 'a', 'c']);
+    expect(copy.a).toBe(source.a);
+    expect(source).not.toHaveProperty('c');
+    expect(JSON.stringify(copy)).toBe(JSON.stringify({ ...source, c: 4 }));
+  });
+
+  it('keeps a __proto__ key JSON carried as an own key, never as the prototype', () => {
+    const copy = ownJsonCopy(JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":true},"a":1}');
   });
 });
