@@ -22,7 +22,8 @@ export interface CompletionSource {
   readonly completes: boolean;
   /**
    * Completes one argument, or returns undefined when `ref` is not one of its own. Refuses an unknown argument of
-   * its own with an `McpMethodError` (-32602).
+   * its own by throwing an `McpMethodError` (-32602) at once; the promise rejects when the completer throws or
+   * returns something other than strings.
    */
   complete(request: CompletionRequest): Promise<readonly string[]> | undefined;
 }

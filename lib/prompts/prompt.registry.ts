@@ -67,13 +67,11 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     const { name, value } = request.argument;
     const values = prompt.complete(name, value, { arguments: request.arguments }, request.ctx);
     if (!values)
-      return Promise.reject(
-        new McpMethodError(
-          JSON_RPC_CODES.invalidParams,
-          `Invalid params: prompt "${prompt.name}" has no argument ${quoted(name, 64)} to complete.`,
-          { reason: 'unknown_argument', prompt: prompt.name, argument: bounded(name, 64) },
-          400,
-        ),
+      throw new McpMethodError(
+        JSON_RPC_CODES.invalidParams,
+        `Invalid params: prompt "${prompt.name}" has no argument ${quoted(name, 64)} to complete.`,
+        { reason: 'unknown_argument', prompt: prompt.name, argument: bounded(name, 64) },
+        400,
       );
     return values;
   }
