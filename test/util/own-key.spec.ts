@@ -35,19 +35,26 @@ describe('setOwnKey', () => {
   });
 });
 
-describe('ownCopy', () => {
+// ownJsonCopy is ownCopy without the symbol keys (which JSON never writes).
+describe.each([
+  ['ownCopy', ownCopy, ['b', 'a', 'c', Symbol.for('s')]],
+  ['ownJsonCopy', ownJsonCopy, ['b', 'a', 'c']],
+])('%s', (_name, copyOf, keys) => {
   it('copies the own enumerable keys, in order, into a new plain object the source does not share', () => {
     const source: Record<string, unknown> = { b: 1, a: { deep: true }, [Symbol.for('s')]: 2 };
     Object.defineProperty(source, 'hidden', { value: 3, enumerable: false });
-    const copy = ownCopy(source);
+    const copy = copyOf(source);
     copy.c = 4;
     expect(copy).not.toBe(source);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(Reflect.ownKeys(copy)).toEqual(['b', 'a', 'c', Symbol.for('s')]);
+    expect(Reflect.ownKeys(copy)).toEqual(keys);
     expect(copy.a).toBe(source.a);
     expect(source).not.toHaveProperty('c');
+    expect(JSON.stringify(copy)).toBe(JSON.stringify({ ...source, c: 4 }));
   });
+});
 
+describe('ownCopy', () => {
   it('keeps a __proto__ key JSON carried as an own key, never as the prototype', () => {
     const source = JSON.parse('{"a": 1, "__proto__": {"polluted": true}}') as Record<string, unknown>;
     const copy = ownCopy(source);
@@ -69,18 +76,6 @@ describe('ownCopy', () => {
 });
 
 describe('ownJsonCopy', () => {
-  it('copies the own enumerable string keys, in order, and no symbol key, into a new plain object', () => {
-    const source: Record<string, unknown> = { b: 1, a: { deep: true }, [Symbol.for('s')]: 2 };
-    Object.defineProperty(source, 'hidden', { value: 3, enumerable: false });
-    const copy = ownJsonCopy(source);
-    copy.c = 4;
-    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(Reflect.ownKeys(copy)).toEqual(['b', 'a', 'c']);
-    expect(copy.a).toBe(source.a);
-    expect(source).not.toHaveProperty('c');
-    expect(JSON.stringify(copy)).toBe(JSON.stringify({ ...source, c: 4 }));
-  });
-
   it('keeps a __proto__ key JSON carried as an own key, never as the prototype', () => {
     const copy = ownJsonCopy(JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>);
     expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
