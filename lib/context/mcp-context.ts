@@ -130,7 +130,7 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   /** The same request's context for one action of an action tool (progress and input requests are shared). */
   withAction(action: string): McpContext<TRequest> {
     const init = this.init;
-    // Spelled out in the order `contextInit` spells them: one shape for every init (see CONTRIBUTING, Performance).
+    // Spelled out in the order `contextInit` spells them: one shape for every init (test/methods/context-init.spec.ts).
     return new McpContext<TRequest>({
       record: init.record,
       headers: init.headers,
