@@ -1,7 +1,7 @@
 import type { McpContext } from '../context/mcp-context.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { ownCopy } from '../util/own-key.js';
+import { ownJsonCopy } from '../util/own-key.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { dataPath, shapeProblems } from './data-path.js';
 import { readHints, type McpHint } from './hint.js';
@@ -73,7 +73,7 @@ export function readActionContext(tool: string, returned: unknown): Record<strin
 function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
   if (Object.keys(extras).length === 0) return data;
   const written = isPlainObject(data) && typeof data.toJSON === 'function' ? (data as { toJSON(key: string): unknown }).toJSON('') : data;
-  return Object.assign(isPlainObject(written) ? ownCopy(written) : { result: written }, extras);
+  return Object.assign(isPlainObject(written) ? ownJsonCopy(written) : { result: written }, extras);
 }
 
 /** The hints and action context a result carries beside its data or error, each only when there is one. */
@@ -94,7 +94,7 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     // Checked as JSON carries it (what is sent); it is serialized outside containment, so a BigInt or cycle is caught here.
     let result: ToolCallResult;
     try {
-      const sent = ownCopy(returned);
+      const sent = ownJsonCopy(returned);
       sent.resultType = 'complete';
       result = asJson(sent) as ToolCallResult;
     } catch (thrown) {
