@@ -19,16 +19,16 @@ function lastAnswerKept(test: (value: string) => boolean): (value: string) => bo
   };
 }
 
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4_LOOPBACK = new RegExp(`^127(?:\\.${OCTET}){3}$`);
+const LOOPBACK_HOST = new RegExp(`^(?:localhost|127(?:\\.${OCTET}){3}|\\[::1\\])(?::\\d{1,5})?$`, 'i');
+
+const loopbackAddress = lastAnswerKept((address) => address === '::1' || IPV4_LOOPBACK.test(address) || IPV4_LOOPBACK.test(address.replace(/^::ffff:/i, '')));
+
 /** Whether a socket address (`req.socket.localAddress`: where the request arrived) is a loopback address. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   return address ? loopbackAddress(address) : false;
 }
-
-const loopbackAddress = lastAnswerKept((address) => address === '::1' || IPV4_LOOPBACK.test(address) || IPV4_LOOPBACK.test(address.replace(/^::ffff:/i, '')));
-
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4_LOOPBACK = new RegExp(`^127(?:\\.${OCTET}){3}$`);
-const LOOPBACK_HOST = new RegExp(`^(?:localhost|127(?:\\.${OCTET}){3}|\\[::1\\])(?::\\d{1,5})?$`, 'i');
 
 /** Whether a `Host` header value names a loopback host (any port). */
 export const isLoopbackHost: (host: string) => boolean = lastAnswerKept((host) => LOOPBACK_HOST.test(host));
