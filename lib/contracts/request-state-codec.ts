@@ -14,6 +14,12 @@ export interface RequestStateCodec {
    * formed but was not (altered, or sealed under another key); `malformed` when it is not in the codec's format.
    */
   open(sealed: string): RequestStateOpened | Promise<RequestStateOpened>;
+  /**
+   * Whether `seal` gives the same string for the same payload every time (the default codec's does). A list's
+   * first page, its cursor included, is then built once and kept; otherwise it is built on every request.
+   * @default false
+   */
+  readonly deterministic?: boolean;
 }
 
 /** Injection token of the requestState codec. @publicApi */

@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RequestStateCodec } from '../contracts/request-state-codec.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { HmacRequestStateCodec } from '../mrtr/hmac-request-state-codec.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { sharedResult, type McpResult } from '../protocol/json-rpc.js';
@@ -29,26 +28,26 @@ const CURSOR_MAX_CHARS = 4096;
 export class ListPages {
   /** Each list's first page, a shared result (a list's items are read once, after module init). */
   private readonly firstPages = new Map<string, McpResult>();
-  /** Whether the codec seals a payload to the same string every time (the default one does), so a first page's cursor can be kept. */
-  private readonly sealsAlike: boolean;
+  /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time. */
+  private readonly firstCursorKept: boolean;
 
   constructor(
     @Inject(RequestStateCodec) private readonly codec: RequestStateCodec,
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
-    this.sealsAlike = codec.constructor === HmacRequestStateCodec;
+    this.firstCursorKept = codec.deterministic === true;
   }
 
   /**
    * A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`.
-   * The first page is made once (a shared result) unless its cursor could be sealed differently each time.
+   * The first page is made once (a shared result) unless it has a cursor and the codec is not `deterministic`.
    */
   async result(list: string, member: string, items: readonly unknown[], cursor: unknown): Promise<McpResult> {
     const first = cursor === undefined ? this.firstPages.get(list) : undefined;
     if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
-    if (cursor === undefined && (page.nextCursor === undefined || this.sealsAlike)) this.firstPages.set(list, sharedResult(result));
+    if (cursor === undefined && (page.nextCursor === undefined || this.firstCursorKept)) this.firstPages.set(list, sharedResult(result));
     return result;
   }
 

@@ -21,6 +21,8 @@ let processSecret: Buffer | undefined;
  * @publicApi
  */
 export class HmacRequestStateCodec implements RequestStateCodec {
+  /** An HMAC tag depends only on the key and the payload. */
+  readonly deterministic = true;
   private readonly keys: readonly Buffer[];
 
   /** @param secrets HMAC secrets, newest first; undefined or empty for the random per-process secret */

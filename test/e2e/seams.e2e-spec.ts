@@ -41,6 +41,24 @@ class VaultCodec implements RequestStateCodec {
   }
 }
 
+/** A codec that seals one payload to one handle however often it is sealed, and says so (`deterministic`). */
+@Injectable()
+class DeterministicVaultCodec implements RequestStateCodec {
+  readonly deterministic = true;
+  readonly handles = new Map<string, string>();
+  constructor(private readonly vault: PayloadVault) {}
+  seal(payload: string): string {
+    let handle = this.handles.get(payload);
+    if (handle === undefined) this.handles.set(payload, (handle = `vault-${this.handles.size + 1}`));
+    this.vault.kept.set(handle, payload);
+    return handle;
+  }
+  open(sealed: string): RequestStateOpened {
+    const payload = this.vault.kept.get(sealed);
+    return payload === undefined ? { ok: false, problem: 'tampered' } : { ok: true, payload };
+  }
+}
+
 /** A task store keeping records as JSON text, as a shared (Redis) one would. */
 @Injectable()
 class JsonTaskStore implements McpTaskStore {
@@ -107,6 +125,24 @@ describe('seams: what a user or a test can replace the Nest way', () => {
       const next = await post(t.server, rpc('tools/list', { cursor }));
       expect(next.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
     }
+  });
+
+  it('keeps the first page, its cursor included, with a codec of its own that declares itself deterministic', async () => {
+    t = await createTestApp({
+      providers: [ConfirmDeleteTool, EchoTool, PayloadVault, DeterministicVaultCodec],
+      options: { pageSize: 1, requestState: { codec: DeterministicVaultCodec } },
+    });
+    const codec = t.app.get(DeterministicVaultCodec);
+    const sealed: string[] = [];
+    const seal = codec.seal.bind(codec);
+    codec.seal = (payload) => (sealed.push(payload), seal(payload));
+    const first = await post(t.server, rpc('tools/list'));
+    const again = await post(t.server, rpc('tools/list'));
+    expect(again.body.result).toEqual(first.body.result);
+    expect(first.body.result.nextCursor).toBe('vault-1');
+    expect(sealed).toHaveLength(1);
+    const next = await post(t.server, rpc('tools/list', { cursor: 'vault-1' }));
+    expect(next.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
   });
 
   it('keeps the first page, its cursor included, with the default codec', async () => {
