@@ -27,7 +27,8 @@ import { sendAnswer } from './answer-stream.js';
  * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect, with the request's id
  *   (a body nobody read yet is read, within the mount's bounds, to find it);
  * - anything else, including a method error that cannot be sent as is (code not emittable, no HTTP status, data
- *   JSON cannot carry): 500 + -32603 naming only the method, never the fault; one `mcp:method:error`, bounded.
+ *   JSON cannot carry): 500 (200 on the legacy era) + -32603 naming only the method, never the fault; one
+ *   `mcp:method:error`, bounded.
  * @publicApi
  */
 @Catch()
@@ -95,7 +96,10 @@ export class McpExceptionFilter implements ExceptionFilter {
     this.contain(thrown, res, record);
   }
 
-  /** Method containment: 500 + -32603 with a fixed message naming the method, one `mcp:method:error` event. */
+  /**
+   * Method containment: -32603 with a fixed message naming the method, one `mcp:method:error` event; 500, or 200 on
+   * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (as for a method error).
+   */
   private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord): void {
     publish('mcp:method:error', () => ({
       method: record.method === undefined ? undefined : bounded(record.method),
@@ -106,7 +110,7 @@ export class McpExceptionFilter implements ExceptionFilter {
       fault,
     }));
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
-    sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+    sendAnswer(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
 }
 
