@@ -44,11 +44,16 @@ export interface McpTaskHandle {
 
 /**
  * The host framework's request as `McpContext.request` types it by default: a Node request with whatever the host's
- * guards added. Its index signature is `any` so that a handler typing its context `McpContext<Request>` (Express)
- * or `McpContext<FastifyRequest>` still implements the handler interfaces, whose contexts use this default.
+ * guards added, which its `any` index signature lets a handler read without a cast (`ctx.request.user`).
  * @publicApi
  */
 export type McpHostRequest = IncomingMessage & { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The context as the handler interfaces declare it, for any request type: a handler that types its own
+ * (`McpContext<Request>` on Express, `McpContext<FastifyRequest>` on Fastify) still implements them.
+ */
+export type McpHandlerContext = McpContext<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The signal of a context with neither a signal nor an answer stream: it never fires. */
 const NEVER_ABORTED = new AbortController().signal;

@@ -1,4 +1,4 @@
-import type { McpContext } from '../context/mcp-context.js';
+import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpIcon } from '../options/mcp-module-options.interface.js';
 
 /** What a completer is told beside the typed value: the prompt's other arguments the user has already given. @publicApi */
@@ -10,7 +10,7 @@ export interface McpCompletionContext {
  * Completes one prompt argument for `completion/complete`: every suggestion for what the user typed so far
  * (`value`), best first. The library sends the first 100 and tells the client how many there are. @publicApi
  */
-export type McpPromptCompleter = (value: string, context: McpCompletionContext, ctx: McpContext) => readonly string[] | Promise<readonly string[]>;
+export type McpPromptCompleter = (value: string, context: McpCompletionContext, ctx: McpHandlerContext) => readonly string[] | Promise<readonly string[]>;
 
 /** One argument a prompt takes (MCP `PromptArgument`), plus its optional completer. @publicApi */
 export interface McpPromptArgument {
@@ -79,5 +79,5 @@ export type McpPromptReturn =
  * @publicApi
  */
 export interface McpPromptHandler {
-  get(args: Record<string, string>, ctx: McpContext): McpPromptReturn | Promise<McpPromptReturn>;
+  get(args: Record<string, string>, ctx: McpHandlerContext): McpPromptReturn | Promise<McpPromptReturn>;
 }

@@ -1,4 +1,4 @@
-import type { McpContext } from '../context/mcp-context.js';
+import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpCacheHints, McpIcon } from '../options/mcp-module-options.interface.js';
 import type { McpCompletionContext } from '../prompts/prompt.interfaces.js';
 import type { McpUriVariables } from './uri-template.js';
@@ -46,7 +46,7 @@ export const RESOURCE_OPTION_KEYS = ['uri', 'name', 'title', 'description', 'mim
  * (`context.arguments`). The first 100 are sent, with `total` and `hasMore` telling how many there are.
  * @publicApi
  */
-export type McpResourceCompleter = (value: string, context: McpCompletionContext, ctx: McpContext) => readonly string[] | Promise<readonly string[]>;
+export type McpResourceCompleter = (value: string, context: McpCompletionContext, ctx: McpHandlerContext) => readonly string[] | Promise<readonly string[]>;
 
 /**
  * What `@McpResourceTemplate` declares: resources whose URIs match an RFC 6570 template (levels 1–3); any other
@@ -94,10 +94,10 @@ export type McpResourceReturn = string | Uint8Array | McpResourceContents | read
 
 /** The class of an `@McpResource`: reads the resource. @publicApi */
 export interface McpResourceHandler {
-  read(ctx: McpContext): McpResourceReturn | Promise<McpResourceReturn>;
+  read(ctx: McpHandlerContext): McpResourceReturn | Promise<McpResourceReturn>;
 }
 
 /** The class of an `@McpResourceTemplate`: reads the resource at `uri`, given the template variables it matched. @publicApi */
 export interface McpResourceTemplateHandler {
-  read(uri: string, variables: McpUriVariables, ctx: McpContext): McpResourceReturn | Promise<McpResourceReturn>;
+  read(uri: string, variables: McpUriVariables, ctx: McpHandlerContext): McpResourceReturn | Promise<McpResourceReturn>;
 }

@@ -1,4 +1,4 @@
-import type { McpContext } from '../context/mcp-context.js';
+import type { McpHandlerContext } from '../context/mcp-context.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { checkPlainArguments, type DataTarget, type GatedCall } from './dispatch-gates.js';
@@ -18,7 +18,7 @@ import { ValueGate } from './value-gate.js';
  * @publicApi
  */
 export interface McpPlainTool {
-  run(args: Record<string, unknown>, context: McpContext): unknown;
+  run(args: Record<string, unknown>, context: McpHandlerContext): unknown;
 }
 
 /**

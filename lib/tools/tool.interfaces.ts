@@ -1,4 +1,4 @@
-import type { McpContext } from '../context/mcp-context.js';
+import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpHint } from './hint.js';
 import type { McpTaskStart, McpTaskSupport, TaskDeclaration } from './task-mode.js';
 
@@ -86,12 +86,12 @@ export interface McpActionOptions extends McpActionSchema {
  */
 export interface McpToolHooks {
   /** Follow-up suggestions for a result built by `ok(data, hintContext)` or `fail(reason, hintContext)`. */
-  hints(action: string, hintContext: unknown, ctx: McpContext): readonly McpHint[] | Promise<readonly McpHint[]>;
+  hints(action: string, hintContext: unknown, ctx: McpHandlerContext): readonly McpHint[] | Promise<readonly McpHint[]>;
   /**
    * Runtime context for an action (sent under `"context"`), or `null`/`undefined` for none; read per-request data
    * from `ctx`, never from module state another request wrote.
    */
-  actionContext(action: string, ctx: McpContext): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  actionContext(action: string, ctx: McpHandlerContext): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
   /** Turns a `fail(reason)` reason into the text the caller reads. Default: `Operation failed: <reason>`. */
   formatError(reason: unknown): string | Promise<string>;
 }

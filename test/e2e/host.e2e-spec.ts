@@ -16,8 +16,9 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import express, { type Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
-import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
@@ -87,13 +88,56 @@ class GreetMePrompt {
   }
 }
 
+/** What the host's guard leaves, on a request typed as a Fastify app types it. */
+type FastifyGuardedRequest = FastifyRequest & { user?: { name: string } };
+
+/**
+ * A tool, a resource and a prompt (with a completer) that type their request as Fastify's: each must still implement
+ * its handler interface (the default request type is a Node request, which Fastify's is not). Fastify's and Express's
+ * requests both carry `user` here, so they run on either adapter.
+ */
+@McpTool({ name: 'whoami_fastify', description: 'Says who the host says the caller is.', inputSchema: { type: 'object', properties: {} } })
+class FastifyTypedTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext<FastifyGuardedRequest>) {
+    return `You are ${ctx.request.user?.name ?? 'nobody'}.`;
+  }
+}
+
+@McpResource({ uri: 'app://me-fastify', name: 'me_fastify' })
+class FastifyTypedResource implements McpResourceHandler {
+  read(ctx: McpContext<FastifyGuardedRequest>) {
+    return `resource for ${ctx.request.user?.name ?? 'nobody'}`;
+  }
+}
+
+@McpPrompt({
+  name: 'greet_me_fastify',
+  description: 'Greets the caller.',
+  arguments: [{ name: 'as', complete: (value: string, _context: unknown, ctx: McpContext<FastifyGuardedRequest>) => [`${value}${ctx.request.user?.name ?? ''}`] }],
+})
+class FastifyTypedPrompt implements McpPromptHandler {
+  get(_args: Record<string, string>, ctx: McpContext<FastifyGuardedRequest>) {
+    return `Greet ${ctx.request.user?.name ?? 'nobody'}.`;
+  }
+}
+
 describe('a host with a global prefix, its own global guard and filter, and its body parser on', () => {
   let t: TestApp;
   const MCP = '/api/mcp';
   const key = { 'x-api-key': 'k' };
   beforeAll(async () => {
     t = await createTestApp({
-      providers: [EchoTool, WhoAmITool, MeResource, GreetMePrompt, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_FILTER, useClass: HostFilter }],
+      providers: [
+        EchoTool,
+        WhoAmITool,
+        MeResource,
+        GreetMePrompt,
+        FastifyTypedTool,
+        FastifyTypedResource,
+        FastifyTypedPrompt,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: HostFilter },
+      ],
       controllers: [NotesController, HooksController],
       options: { maxBodyBytes: 512 * 1024 },
       appOptions: { bodyParser: true },
@@ -168,6 +212,22 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     expect(read.body.result.contents[0].text).toBe('resource for Ada');
     const prompt = await post(t.server, rpc('prompts/get', { name: 'greet_me' }), key, MCP);
     expect(prompt.body.result.messages[0].content.text).toBe('Greet Ada.');
+  });
+
+  it("gives handlers that type their request as Fastify's the host's request", async () => {
+    const call = await post(t.server, rpc('tools/call', { name: 'whoami_fastify', arguments: {} }), key, MCP);
+    expect(call.body.result.content).toEqual([{ type: 'text', text: 'You are Ada.' }]);
+    const read = await post(t.server, rpc('resources/read', { uri: 'app://me-fastify' }), key, MCP);
+    expect(read.body.result.contents[0].text).toBe('resource for Ada');
+    const prompt = await post(t.server, rpc('prompts/get', { name: 'greet_me_fastify' }), key, MCP);
+    expect(prompt.body.result.messages[0].content.text).toBe('Greet Ada.');
+    const completed = await post(
+      t.server,
+      rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greet_me_fastify' }, argument: { name: 'as', value: 'Dr ' } }),
+      key,
+      MCP,
+    );
+    expect(completed.body.result.completion.values).toEqual(['Dr Ada']);
   });
 
   it('serves the request the host guard lets through', async () => {
