@@ -1,3 +1,4 @@
+import { Scope } from '@nestjs/common';
 import type { DiscoveryService } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -22,8 +23,20 @@ export function* providerClasses(
 /** The one instance of a provider that must be a singleton (a tool, resource or prompt), or a configuration error naming `where`. */
 export function singletonInstance(wrapper: ProviderWrapper, where: string, noun: string): object {
   if (!wrapper.isDependencyTreeStatic())
-    throw new McpConfigurationError(where, `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported`);
+    throw new McpConfigurationError(where, `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported${scopedBy(wrapper)}`);
   const instance = wrapper.instance as object | undefined;
   if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
   return instance;
+}
+
+/**
+ * Why a provider that declares no scope is not a singleton all the same: the dependencies it injects that are
+ * request-scoped or transient, or depend on one (Nest scopes a provider by its dependencies).
+ */
+function scopedBy(wrapper: ProviderWrapper): string {
+  if (wrapper.scope !== undefined && wrapper.scope !== Scope.DEFAULT) return '';
+  // Nest fills either list only where the provider has such dependencies.
+  const dependencies = [...(wrapper.getCtorMetadata() ?? []), ...(wrapper.getPropertiesMetadata() ?? []).map((property) => property.wrapper)];
+  const scoped = dependencies.filter((dependency) => dependency !== undefined && !dependency.isDependencyTreeStatic()).map((dependency) => String(dependency.name));
+  return scoped.length ? ` (it declares no scope, but injects ${scoped.join(', ')}, which ${scoped.length > 1 ? 'are' : 'is'} not a singleton, so Nest scopes it too)` : '';
 }

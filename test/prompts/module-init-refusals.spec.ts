@@ -82,6 +82,25 @@ class ScopedPrompt {
   }
 }
 
+/** A request-scoped provider, and a prompt that declares no scope but injects it (beside a singleton). */
+@Injectable({ scope: Scope.REQUEST })
+class PerRequest {}
+
+@Injectable()
+class Settings {}
+
+@Injectable()
+@McpPrompt({ name: 'injecting', description: 'Scoped by its dependency.' })
+class InjectingPrompt {
+  constructor(
+    readonly settings: Settings,
+    readonly perRequest: PerRequest,
+  ) {}
+  get() {
+    return 'x';
+  }
+}
+
 describe('module init refuses a prompt declaration', () => {
   it.each(OFFENCES)('refuses %s with a McpConfigurationError naming the prompt and the offending value', async (_offence, providers, message) => {
     const started = createTestApp({ providers });
@@ -91,6 +110,13 @@ describe('module init refuses a prompt declaration', () => {
 
   it('refuses a request-scoped prompt', async () => {
     await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/^prompt "scoped" \(ScopedPrompt\): a prompt must be a singleton provider/);
+    await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/are not supported$/);
+  });
+
+  it('refuses a prompt made request-scoped by what it injects, naming the dependency', async () => {
+    await expect(createTestApp({ providers: [PerRequest, Settings, InjectingPrompt] })).rejects.toThrow(
+      /^prompt "injecting" \(InjectingPrompt\): a prompt must be a singleton provider; .* are not supported \(it declares no scope, but injects PerRequest, which is not a singleton, so Nest scopes it too\)$/,
+    );
   });
 
   it('refuses @McpPrompt given no options object', async () => {
