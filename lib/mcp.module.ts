@@ -6,6 +6,7 @@ import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
 import { McpEventBus } from './contracts/mcp-event-bus.js';
 import { McpTaskStore } from './contracts/mcp-task-store.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
+import { McpConfigurationError, got } from './errors/mcp-configuration.error.js';
 import { createMcpController } from './mcp.controller.js';
 import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
 import { ListPages } from './methods/list-pages.js';
@@ -75,11 +76,18 @@ export class McpModule extends McpConfigurableModule implements NestModule {
   }
 
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
+    McpModule.requireObject(options, 'McpModule options', 'an object with serverInfo');
     return McpModule.mount(super.forRoot(options), options.path);
   }
 
   static override forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
+    McpModule.requireObject(options, 'McpModule.forRootAsync options', 'an object with useFactory, useClass or useExisting');
     return McpModule.mount(super.forRootAsync(options), options.path);
+  }
+
+  /** Refuses options that are no object before Nest's module builder reads them (it would throw a bare TypeError). */
+  private static requireObject(options: unknown, where: string, what: string): void {
+    if (typeof options !== 'object' || options === null) throw new McpConfigurationError(where, `must be ${what}${got(options)}`);
   }
 
   private static mount(base: DynamicModule, givenPath: string | undefined): DynamicModule {

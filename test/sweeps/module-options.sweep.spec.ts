@@ -145,4 +145,12 @@ describe('module options sweep', () => {
   it('refuses a mount path with route syntax in it', () => {
     expect(() => McpModule.forRoot({ path: 'mcp/:id', serverInfo })).toThrow(McpConfigurationError);
   });
+
+  it.each([
+    [undefined, 'got nothing'],
+    [null, 'got null'],
+  ])('refuses %s given as the options, with a configuration error rather than a TypeError', (given, said) => {
+    expect(() => McpModule.forRoot(given as never)).toThrow(new McpConfigurationError('McpModule options', `must be an object with serverInfo, ${said}`));
+    expect(() => McpModule.forRootAsync(given as never)).toThrow(McpConfigurationError);
+  });
 });
