@@ -43,7 +43,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     const name = call.params.name as string;
     const tool = this.registry.get(name);
     if (!tool)
-      throw new McpMethodError(JSON_RPC_CODES.invalidParams, `Unknown tool: ${quoted(name, 100)}.`, {
+      throw new McpMethodError(JSON_RPC_CODES.invalidParams, `Unknown tool: ${quoted(name, 100)}. Valid tools: ${this.registry.listedNames()}.`, {
         tool: bounded(name, 100),
         available: this.registry.list().map((t) => t.name),
       });

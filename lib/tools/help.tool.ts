@@ -26,9 +26,6 @@ export const HELP_INPUT_SCHEMA = {
 
 const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(Object.entries(HELP_INPUT_SCHEMA.properties).map(([name, schema]) => [name, schema.type as JsonType]));
 
-/** How many valid tool names a help refusal lists. */
-const NAMES_LISTED = 50;
-
 /**
  * The framework's help tool, wired in under the reserved name `help` in every mount (so the `tools` capability is
  * always advertised). Its arguments meet the arguments-level gates; an unknown target is refused with the valid
@@ -38,7 +35,6 @@ const NAMES_LISTED = 50;
 export function buildHelpTool(registry: ToolRegistry): WiredTool {
   const definition = toolDefinition({ name: HELP_TOOL_NAME, description: HELP_DESCRIPTION, annotations: { readOnlyHint: true, openWorldHint: false } }, HELP_INPUT_SCHEMA);
   const validTools = () => registry.list().map((t) => t.name);
-  const listed = (names: string[]) => names.slice(0, NAMES_LISTED).join(', ') + (names.length > NAMES_LISTED ? ', …' : '');
 
   const answer = async (args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> => {
     const { tool: toolName, action } = args as { tool?: string; action?: string };
@@ -46,7 +42,7 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
     if (toolName === undefined)
       return errorResult({
         error: 'missing_tool',
-        message: `Help on an action needs the tool it belongs to: call help with both "tool" and "action". Valid tools: ${listed(validTools())}.`,
+        message: `Help on an action needs the tool it belongs to: call help with both "tool" and "action". Valid tools: ${registry.listedNames()}.`,
         valid_tools: validTools(),
         help: helpPointer(),
       });
@@ -54,7 +50,7 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
     if (!target)
       return errorResult({
         error: 'unknown_tool',
-        message: `Unknown tool ${quoted(toolName, 66)}. Valid tools: ${listed(validTools())}.`,
+        message: `Unknown tool ${quoted(toolName, 66)}. Valid tools: ${registry.listedNames()}.`,
         tool: bounded(toolName, 64),
         valid_tools: validTools(),
         help: helpPointer(),

@@ -112,4 +112,13 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
   get size(): number {
     return this.tools.size;
   }
+
+  /** The tool names as a refusal spells them for its reader: the first {@link TOOL_NAMES_LISTED}, then `…`. */
+  listedNames(): string {
+    const names = this.tools.list().map((tool) => tool.name);
+    return names.slice(0, TOOL_NAMES_LISTED).join(', ') + (names.length > TOOL_NAMES_LISTED ? ', …' : '');
+  }
 }
+
+/** How many valid tool names a refusal's message lists (its `data`, where it has one, lists them all). */
+export const TOOL_NAMES_LISTED = 50;

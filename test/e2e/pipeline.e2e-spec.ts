@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
+import { McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
+import { TOOL_NAMES_LISTED } from '../../lib/tools/tool.registry.js';
 import { ajvErrorsCopied } from '../support/error-copies.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
@@ -239,16 +241,40 @@ describe('method routing', () => {
     expect(res.body.error.data.errors).toEqual([{ location: '/params', problems: ['missing required property "name"'] }]);
   });
 
-  it('answers an unknown tool with -32602 naming it, at 200', async () => {
+  it('answers an unknown tool with -32602 naming it and the tools there are, at 200', async () => {
     const res = await post(t.server, rpc('tools/call', { name: 'nope', arguments: {} }, 't'));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: 't', error: { code: -32602, message: 'Unknown tool: "nope".', data: { tool: 'nope' } } });
+    expect(res.body).toMatchObject({
+      id: 't',
+      error: { code: -32602, message: 'Unknown tool: "nope". Valid tools: echo, help.', data: { tool: 'nope', available: ['echo', 'help'] } },
+    });
+  });
+
+  it(`lists at most ${TOOL_NAMES_LISTED} tool names in the unknown tool's message, and all of them in its data`, async () => {
+    const tools = Array.from({ length: TOOL_NAMES_LISTED + 10 }, (_, i) => {
+      const tool = class {
+        run() {
+          return 'ok';
+        }
+      };
+      McpTool({ name: `t${String(i).padStart(3, '0')}`, description: 'A generated tool.', inputSchema: { type: 'object', properties: {} } })(tool);
+      return tool;
+    });
+    const many = await createTestApp({ providers: tools });
+    try {
+      const res = await post(many.server, rpc('tools/call', { name: 'nope', arguments: {} }));
+      const names = ['help', ...tools.map((_, i) => `t${String(i).padStart(3, '0')}`)]; // in name order
+      expect(res.body.error.message).toBe(`Unknown tool: "nope". Valid tools: ${names.slice(0, TOOL_NAMES_LISTED).join(', ')}, ….`);
+      expect(res.body.error.data.available).toEqual(names);
+    } finally {
+      await many.close();
+    }
   });
 
   it('quotes a name holding bidi controls escaped, so the refusal reads as what was sent (U+202E, U+2066)', async () => {
     const name = 'evil\u202etxt.exe\u2066';
     const res = await post(t.server, rpc('tools/call', { name, arguments: {} }, 'b'), { 'mcp-name': `=?base64?${Buffer.from(name).toString('base64')}?=` });
-    expect(res.body.error.message).toBe('Unknown tool: "evil\\u202etxt.exe\\u2066".');
+    expect(res.body.error.message).toBe('Unknown tool: "evil\\u202etxt.exe\\u2066". Valid tools: echo, help.');
     expect(JSON.stringify(res.body)).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 
