@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { EchoTool } from '../support/fixture-tools.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/** The origin of a browser client's page, allowed by both CORS and the origin check. */
+const APP_ORIGIN = 'https://app.example';
+
+/** A browser client: Nest's own CORS (`app.enableCors`) answers the preflight, the mount's origin check the rest. */
+describe('a browser client, with the host app enabling CORS (the README recipe)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], options: { allowedOrigins: [APP_ORIGIN] }, configure: (app) => app.enableCors({ origin: [APP_ORIGIN] }) });
+  });
+  afterAll(() => t.close());
+
+  const url = () => `http://127.0.0.1:${(t.server.address() as { port: number }).port}/mcp`;
+
+  it("answers the browser's preflight with what a POST to the mount needs", async () => {
+    const res = await fetch(url(), {
+      method: 'OPTIONS',
+      headers: { origin: APP_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,mcp-protocol-version,mcp-method,mcp-name' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(res.headers.get('access-control-allow-headers')).toBe('content-type,mcp-protocol-version,mcp-method,mcp-name');
+  });
+
+  it("serves the page's POST, with the CORS header its browser reads the answer by", async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'from a page' } }), { origin: APP_ORIGIN });
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(APP_ORIGIN);
+    expect(res.body.result.content).toEqual([{ type: 'text', text: 'from a page' }]);
+  });
+
+  it("still refuses another site's page with the origin check (403)", async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }), { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe(-32600);
+  });
+});
