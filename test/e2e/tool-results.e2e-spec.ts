@@ -19,6 +19,9 @@ class DatedTool {
     return ok({ secret: 's', toJSON: () => ({ id: 1 }) }, {});
   }
 
+  @McpAction({ description: 'Nothing at all', properties: {} })
+  nothing(): void {}
+
   hints() {
     return [{ tool: 'dated', action: 'when', description: 'Ask again' }];
   }
@@ -89,6 +92,12 @@ describe('what a handler returns becomes a tool result', () => {
   ])('ok(data, hintContext) where data is %s: hints sit beside (or around) what JSON writes for it, nothing lost', async (_kind, action, written) => {
     const answer = await callTool(app().server, 'dated', { action });
     expect(answer.body).toEqual({ ...written, hints: [{ tool: 'dated', action: 'when', description: 'Ask again' }] });
+  });
+
+  it('nothing (undefined): a success with no content', async () => {
+    const res = await post(app().server, rpc('tools/call', { name: 'dated', arguments: { action: 'nothing' } }));
+    expect(res.body.result).toMatchObject({ resultType: 'complete', content: [] });
+    expect(res.body.result).not.toHaveProperty('isError');
   });
 
   it('MCP content: passes through as the tool wrote it (full control)', async () => {
