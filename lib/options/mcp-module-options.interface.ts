@@ -106,6 +106,12 @@ export interface McpModuleOptions {
   /** Milliseconds without a body byte after which the read is refused with 408 (at most 2147483647). @default 10000 */
   bodyReadTimeoutMs?: number;
   /**
+   * Refuse a POST whose `Content-Type` is not `application/json` (absent, `text/plain`, a form) with 415 before its
+   * body is read: a browser sends those from any site without a CORS preflight. See docs/wire-checks.md.
+   * @default false (the body is read as JSON whatever its content type)
+   */
+  requireJsonContentType?: boolean;
+  /**
    * Milliseconds an answer may wait with no byte of it taken by the client; then the connection is closed and what
    * waited freed (`mcp:answer:stalled`), so a client that stops reading holds no memory for long (at most 2147483647).
    * @default 30000

@@ -89,6 +89,7 @@ export const MODULE_OPTION_RULES = {
   allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
   maxBodyBytes: positiveInteger('bytes'),
   maxBodyValues: positiveInteger('JSON values'),
+  requireJsonContentType: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
   bodyReadTimeoutMs: timerDelay,
   writeStallTimeoutMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),

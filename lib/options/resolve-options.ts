@@ -64,6 +64,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     allowedHosts: Object.freeze([...(o.allowedHosts ?? [])]) as string[],
     maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxBodyValues: o.maxBodyValues ?? DEFAULT_MAX_BODY_VALUES,
+    requireJsonContentType: o.requireJsonContentType ?? false,
     bodyReadTimeoutMs: o.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS,
     writeStallTimeoutMs: o.writeStallTimeoutMs ?? DEFAULT_WRITE_STALL_TIMEOUT_MS,
     auth: o.auth,

@@ -7,6 +7,7 @@ import { readableId, type McpRequestRecord, headerLines } from '../contracts/req
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { quoted } from '../util/bounded.js';
 import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -14,7 +15,8 @@ type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?
 /**
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
  * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the
- * content type itself is not enforced (lenient). Reads the raw body under `maxBodyBytes` and `bodyReadTimeoutMs`,
+ * content type itself is enforced only under `requireJsonContentType` (else lenient, as the spec leaves it), before
+ * the body is read. Reads the raw body under `maxBodyBytes` and `bodyReadTimeoutMs`,
  * and refuses more than `maxBodyValues` JSON values before parsing;
  * if the host consumed it, parses `rawBody` under the same ceiling, else takes `req.body` as the host parsed it.
  * @publicApi
@@ -34,8 +36,10 @@ export class ParseStepGuard implements ChainStage {
     if (record.message) return true;
     const req = nodeReq as HostRequest;
     const hostReq = host as HostRequest;
-    if (headerLines(req).repeated('content-type'))
+    const lines = headerLines(req);
+    if (lines.repeated('content-type'))
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
+    if (this.options.requireJsonContentType && !isJsonMediaType(lines.value('content-type'))) throw unsupportedMediaType(lines.value('content-type'));
     const value = this.obtain(req, hostReq);
     return value instanceof Promise ? value.then((read) => this.accept(read, req, record, hostReq)) : this.accept(value, req, record, hostReq);
   }
@@ -113,4 +117,21 @@ export class ParseStepGuard implements ChainStage {
       headers: { connection: 'close' },
     });
   }
+}
+
+/** Whether a `Content-Type` value names `application/json`: type and subtype compared without case, parameters (`charset`) allowed. */
+function isJsonMediaType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const end = value.indexOf(';');
+  return (end === -1 ? value : value.slice(0, end)).trim().toLowerCase() === 'application/json';
+}
+
+/** The 415 of `requireJsonContentType`: names the one media type read, and closes the connection (the body stays unread). */
+function unsupportedMediaType(given: string | undefined): RejectionException {
+  return new RejectionException(
+    'parse-step',
+    'unsupported_media_type',
+    `Unsupported media type: send the body with Content-Type: application/json (got ${given === undefined ? 'no Content-Type' : quoted(given, 100)}).`,
+    { headers: { accept: 'application/json', connection: 'close' } },
+  );
 }

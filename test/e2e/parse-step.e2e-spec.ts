@@ -206,3 +206,50 @@ describe("the parse step beside the host's body parsing", () => {
     });
   }
 });
+
+describe('the parse step under requireJsonContentType', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], options: { requireJsonContentType: true } });
+  });
+  afterAll(() => t.close());
+
+  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'typed' } }, 'ct'));
+  const withType = (type: string | undefined): [string, string][] => [...(type === undefined ? [] : [['content-type', type] as [string, string]]), ...headers.slice(1)];
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON ;charset=UTF-8'])('reads a body sent as %s', async (type) => {
+    const res = await rawRequest(t.server, { headers: withType(type), body });
+    expect(res.status).toBe(200);
+    expect((res.body as { result: { content: unknown } }).result.content).toEqual([{ type: 'text', text: 'typed' }]);
+  });
+
+  it.each([
+    ['text/plain', 'got "text/plain"'],
+    ['application/x-www-form-urlencoded', 'got "application/x-www-form-urlencoded"'],
+    ['multipart/form-data; boundary=x', 'got "multipart/form-data; boundary=x"'],
+    ['application/jsonp', 'got "application/jsonp"'],
+    [undefined, 'got no Content-Type'],
+  ])('refuses a body sent as %s with 415 + -32600 before reading it, naming the type to send', async (type, got) => {
+    const mark = await rejectionOf(async () => {
+      const res = await rawRequest(t.server, { headers: withType(type), body });
+      expect(res.status).toBe(415);
+      expect(res.headers['accept']).toBe('application/json');
+      expect(res.headers['connection']).toBe('close');
+      expect(res.body).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: `Unsupported media type: send the body with Content-Type: application/json (${got}).` },
+      });
+    });
+    expect(mark).toEqual({ rejecter: 'parse-step', reason: 'unsupported_media_type' });
+  });
+
+  it('is off by default: a text/plain body is read as JSON', async () => {
+    const lenient = await createTestApp({ providers: [EchoTool] });
+    try {
+      const res = await rawRequest(lenient.server, { headers: withType('text/plain'), body });
+      expect(res.status).toBe(200);
+    } finally {
+      await lenient.close();
+    }
+  });
+});

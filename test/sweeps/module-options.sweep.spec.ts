@@ -35,6 +35,7 @@ const CELLS = {
   bodyReadTimeoutMs: { bad: 1.5, names: 'got 1.5', good: 500 },
   writeStallTimeoutMs: { bad: 0, names: 'got 0', good: 5_000 },
   maxBodyValues: { bad: -1, names: 'got -1', good: 50_000 },
+  requireJsonContentType: { bad: 'yes', names: 'must be true or false, got "yes"', good: true },
   auth: { bad: { check: () => true }, names: 'got { check: [Function: check] }', good: { authenticate: () => ({ outcome: 'allow' }) } },
   protectedResourceMetadata: {
     bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] },

@@ -73,6 +73,7 @@ const SCENARIOS = {
       ],
       rpc('server/discover'),
     ),
+  'parse-step/unsupported_media_type': (t) => viaPost(t, rpc('server/discover'), { 'content-type': 'text/plain' }),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/too_many_values': (t) => viaPost(t, { ...rpc('server/discover'), pad: Array.from({ length: VALUES_CAP }, () => 0) }),
   'parse-step/stalled_read': async (t) => {
@@ -120,7 +121,8 @@ describe('rejection table sweep: every row is reached by a request and identifie
   beforeAll(async () => {
     t = await createTestApp({
       providers: [EchoTool, HeaderDrivenAuth],
-      options: { auth: HeaderDrivenAuth, maxBodyBytes: CEILING, maxBodyValues: VALUES_CAP, bodyReadTimeoutMs: READ_TIMEOUT_MS },
+      // requireJsonContentType: on, so its row is reached too (every other scenario sends application/json).
+      options: { auth: HeaderDrivenAuth, maxBodyBytes: CEILING, maxBodyValues: VALUES_CAP, bodyReadTimeoutMs: READ_TIMEOUT_MS, requireJsonContentType: true },
     });
   });
   afterAll(() => t.close());
