@@ -66,10 +66,16 @@ export class ToolsCallHandler implements McpMethodHandler {
     // Help's context for the tool it describes is that tool's, outside this call's input channel.
     const contextFor: McpContextFactory = (action, target = name) => {
       if (target !== name) return new McpContext(contextInit(call, { tool: target, action }));
-      if (taskMode?.start === 'call') void promotion!.start();
       return action === undefined ? base : base.withAction(action);
     };
-    const run = () => this.dispatch.call(tool, args, contextFor, call.record.era);
+    const run = () =>
+      this.dispatch.call(tool, args, {
+        contextFor,
+        era: call.record.era ?? 'modern',
+        // A call that is a task as it starts is stored before its handler runs: one the store refuses has done nothing.
+        beforeHandler: taskMode?.start === 'call' ? () => promotion!.start() : undefined,
+        cancelled: () => (promotion ? promotion.abort.signal : call.answer.signal).aborted,
+      });
     return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
   }
 
@@ -77,7 +83,13 @@ export class ToolsCallHandler implements McpMethodHandler {
   private taskMode(call: MethodCall, mode: TaskMode | undefined): TaskMode | undefined {
     if (!mode) return undefined;
     if (call.record.era !== 'legacy' && declaresTasks(call.record.meta?.[META_KEYS.clientCapabilities])) return mode;
-    if (mode.support === 'required') throw missingTasksExtension(`tool ${quoted(call.params.name, 100)}`);
+    if (mode.support === 'required') {
+      const tool = `tool ${quoted(call.params.name, 100)}`;
+      // A 2025-era request has no per-request capabilities to declare the extension in: say so rather than ask.
+      if (call.record.era === 'legacy')
+        throw missingTasksExtension(tool, `it runs only as a task, which a 2025-era client cannot ask for; call it with protocol version 2026-07-28 and the tasks extension`);
+      throw missingTasksExtension(tool);
+    }
     return undefined;
   }
 }

@@ -115,6 +115,37 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(again.body.result.resultType).toBe('complete');
   });
 
+  it('reports no fault when a cancelled handler stops by throwing its abort (no mcp:tool:error)', async () => {
+    const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
+      const res = await taskCall(t.server, 'sleeper', { tag: 'throws-on-cancel', throwOnAbort: true });
+      await tasksRequest(t.server, 'tasks/cancel', { taskId: res.body.result.taskId });
+      await until(() => taskRuns.get('throws-on-cancel')!.signal.aborted, 'the cancelled handler aborted');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:tool:stop']);
+  });
+
+  it('reports no fault when a handler stops by throwing its abort as its client leaves (no mcp:tool:error)', async () => {
+    const { port } = t.server.address() as AddressInfo;
+    const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
+      const body = JSON.stringify(rpc('tools/call', { name: 'sleeper', arguments: { tag: 'throws-on-leave', throwOnAbort: true } }));
+      const req = http.request({
+        port,
+        host: '127.0.0.1',
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('error', () => undefined);
+      req.end(body);
+      await until(() => taskRuns.has('throws-on-leave'), 'the handler started');
+      req.destroy();
+      await until(() => taskRuns.get('throws-on-leave')!.signal.aborted, 'the handler aborted as its client left');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:tool:stop']);
+  });
+
   it("shows another subject's task as not found, on every method, and leaves it running", async () => {
     const taskId = await sleeping(t, 'alices', { 'x-user': 'alice' });
     for (const [method, params] of [
@@ -235,11 +266,14 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(optional.messages[0]!.result.content[0].text).toBe('slept 1 ms');
     const required = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'must_task', arguments: {} } }, headers);
     expect(required.messages[0]!.error.code).toBe(-32021);
+    expect(required.messages[0]!.error.message).toBe(
+      'Missing required client capability: tool "must_task" needs the tasks extension; it runs only as a task, which a 2025-era client cannot ask for; call it with protocol version 2026-07-28 and the tasks extension.',
+    );
   });
 });
 
 describe('tasks: the store bound, expiry and cleanup', () => {
-  it('refuses a task past maxTasks (its handler aborted), and serves again once tasks expire', async () => {
+  it('refuses a task past maxTasks before its handler runs, and serves again once tasks expire', async () => {
     const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxTasks: 2, ttlMs: 400 } } });
     try {
       await sleeping(t, 'bound-1');
@@ -247,7 +281,7 @@ describe('tasks: the store bound, expiry and cleanup', () => {
       const third = await taskCall(t.server, 'sleeper', { tag: 'bound-3' });
       expect(third.body.error).toMatchObject({ code: -32603, data: { reason: 'task_limit' } });
       expect(third.body.error.message).toContain('(2, each kept 400 ms');
-      expect(taskRuns.get('bound-3')!.signal.aborted).toBe(true);
+      expect(taskRuns.has('bound-3')).toBe(false); // the handler never started: a call told to retry has done nothing
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await taskCall(t.server, 'sleeper', { tag: 'bound-4' })).body.result.resultType).toBe('task');
     } finally {
@@ -307,7 +341,7 @@ describe('tasks: the creating request and the store', () => {
     }
   });
 
-  it('answers -32603 when the store fails, stops the handler, and announces nothing', async () => {
+  it('answers -32603 when the store fails, never starts the handler, and announces nothing', async () => {
     const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store: new BrokenStore(10) } } });
     try {
       let res: Awaited<ReturnType<typeof taskCall>> | undefined;
@@ -317,7 +351,7 @@ describe('tasks: the creating request and the store', () => {
       });
       expect(res!.body.error.code).toBe(-32603);
       expect(JSON.stringify(res!.body)).not.toContain('database');
-      expect(taskRuns.get('unstored')!.signal.aborted).toBe(true);
+      expect(taskRuns.has('unstored')).toBe(false);
       expect(t.app.get(TaskRuns).running).toBe(0);
       expect(events).toEqual([]);
     } finally {

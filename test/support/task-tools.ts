@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { setTimeout as sleepOrThrow } from 'node:timers/promises';
 
 import { JSON_RPC_CODES, McpAction, McpMethodError, McpTool, TASKS_EXTENSION, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { meta, post, rpc } from './mcp-client.js';
@@ -46,14 +47,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /** What the task tools saw, for tests to read: each run's signal, by the tool's `tag` argument. */
 export const taskRuns = new Map<string, { signal: AbortSignal }>();
 
-const TAGGED = { type: 'object', properties: { tag: { type: 'string' }, ms: { type: 'integer' } } } as const;
+const TAGGED = { type: 'object', properties: { tag: { type: 'string' }, ms: { type: 'integer' }, throwOnAbort: { type: 'boolean' } } } as const;
 
 /** Sleeps `ms` (default 10 s) unless its signal aborts; a task whenever the client declares the extension. */
 @McpTool({ name: 'sleeper', description: 'Sleeps ms, then answers.', inputSchema: TAGGED, taskSupport: 'optional' })
 export class SleeperTool implements McpPlainTool {
-  async run(args: { tag?: string; ms?: number }, ctx: McpContext) {
+  async run(args: { tag?: string; ms?: number; throwOnAbort?: boolean }, ctx: McpContext) {
     if (args.tag) taskRuns.set(args.tag, { signal: ctx.signal });
-    await sleep(args.ms ?? 10_000, ctx.signal);
+    // throwOnAbort: hands the signal on, as docs/mrtr.md suggests, to an API that rejects with its own AbortError.
+    if (args.throwOnAbort) await sleepOrThrow(args.ms ?? 10_000, undefined, { signal: ctx.signal });
+    else await sleep(args.ms ?? 10_000, ctx.signal);
     return ctx.signal.aborted ? 'aborted' : `slept ${args.ms ?? 10_000} ms`;
   }
 }
