@@ -111,6 +111,7 @@ describe('tasks methods sweep', () => {
         const res = await tasksRequest(t.server, method, TASK_CELLS[method]('x'));
         expect(res.status).toBe(404);
         expect(res.body.error.code).toBe(-32601);
+        expect(res.body.error.message).toBe(`Method not found: ${method} belongs to the tasks extension, which this server does not offer (no tool runs as a task).`);
       } finally {
         await t.close();
       }
