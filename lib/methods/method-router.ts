@@ -66,15 +66,15 @@ export class MethodRouter {
     const era = call.record.era ?? 'modern';
     const routed = this.handlers[era].get(method);
     if (!routed || !routed.handler.served()) {
-      const reason = era === 'modern' && isRemovedMethod(method) ? 'removed_method' : 'unknown_method';
       // tasks/get, tasks/update and tasks/cancel are the tasks extension's (two of them left the core for it).
       if (era === 'modern' && isTasksMethod(method))
         throw new RejectionException(
           'method-routing',
-          reason,
+          isRemovedMethod(method) ? 'removed_method' : 'unknown_method',
           `Method not found: ${method} belongs to the tasks extension, which this server does not offer (no tool runs as a task).`,
         );
-      if (reason === 'removed_method') throw new RejectionException('method-routing', reason, `Method not found: ${method} was removed in protocol version 2026-07-28.`);
+      if (era === 'modern' && isRemovedMethod(method))
+        throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
       const known = era === 'modern' ? isMcpMethod(method) : isLegacyMethod(method);
       throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ' is not served by this server' : ''}.`);
     }

@@ -68,14 +68,9 @@ export class ToolsCallHandler implements McpMethodHandler {
       if (target !== name) return new McpContext(contextInit(call, { tool: target, action }));
       return action === undefined ? base : base.withAction(action);
     };
-    const run = () =>
-      this.dispatch.call(tool, args, {
-        contextFor,
-        era: call.record.era ?? 'modern',
-        // A call that is a task as it starts is stored before its handler runs: one the store refuses has done nothing.
-        beforeHandler: taskMode?.start === 'call' ? () => promotion!.start() : undefined,
-        cancelled: () => (promotion ? promotion.abort.signal : call.answer.signal).aborted,
-      });
+    // A call that is a task as it starts is stored before its handler runs: one the store refuses has done nothing.
+    const stored = taskMode?.start === 'call' ? () => promotion!.start() : undefined;
+    const run = () => this.dispatch.call(tool, args, contextFor, call.record.era, stored);
     return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
   }
 

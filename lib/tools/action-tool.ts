@@ -110,7 +110,6 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
     async handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult> {
       const target = targets.get(call.action!)!;
       const ctx = run.contextFor(target.action);
-      if (run.beforeHandler) await run.beforeHandler();
       const method = (instance as Record<string, (data: unknown, ctx: unknown) => unknown>)[target.method]!;
       return handlerResult(hooks, await method.call(instance, applyDefaults(call.data, target.defaults), ctx), target.action, ctx, run);
     },

@@ -78,7 +78,6 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
     gate: (args) => checkPlainArguments(name, args, target),
     async handle(call: GatedCall, toolRun: ToolRun): Promise<ToolCallResult> {
       const ctx = toolRun.contextFor();
-      if (toolRun.beforeHandler) await toolRun.beforeHandler();
       return handlerResult(hooks, await run.call(instance, call.data, ctx), undefined, ctx, toolRun);
     },
   };

@@ -16,8 +16,6 @@ export type McpContextFactory = (action?: string, tool?: string) => McpContext;
 /** One tools/call of a wired tool as the dispatch service runs it: how to build its context, and what telemetry reports. */
 export interface ToolRun {
   readonly contextFor: McpContextFactory;
-  /** Awaited after the handler's context is made and before the handler runs: a call that is a task as it starts is stored first. */
-  readonly beforeHandler?: () => Promise<void>;
   /** The action the dispatch gates resolved (action tools), set before the handler runs. */
   action?: string;
   /** `dispatch` when a gate (or help) refused the call, `tool` when the tool answered with an error. */
