@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, HttpCode, Inject, Injectable, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 
-import { McpEventBus, McpExceptionFilter, McpModule, McpResource, McpTool, OriginGuard, type McpPlainTool } from '../../lib/index.js';
+import { InProcessEventBus, McpEventBus, McpExceptionFilter, McpModule, McpResource, McpTool, OriginGuard, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { listen, type Listener } from '../support/listen.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -162,5 +163,52 @@ describe('a global mount (isGlobal): its guards, filter and event bus in a featu
     const refused = await request(t.server).post('/feature').set('Origin', 'http://evil.example.com');
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe(-32600);
+  });
+});
+
+describe('one module importing two mounts, and the event bus', () => {
+  const updated = (uri: string) => ({ kind: 'resourceUpdated' as const, uri });
+  const uriOf = async (l: Listener, nth: number) => ((await l.nth(nth)).params as { uri?: string }).uri;
+  const listenBoth = async (t: TestApp) => {
+    const notifications = { resourceSubscriptions: ['admin://one', 'admin://two'] };
+    const streams = [await listen(t.server, notifications, 'main', {}, '/mcp'), await listen(t.server, notifications, 'admin', {}, '/admin/mcp')];
+    for (const l of streams) expect((await l.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+    return streams;
+  };
+
+  it("injects the first imported mount's bus: a change published there reaches that mount's listen streams only", async () => {
+    const adminBus = new InProcessEventBus();
+    const t = await createTestApp({ providers: [EchoTool, AuditResource, Announcer], imports: [adminMount({ eventBus: adminBus })] });
+    const [main, admin] = await listenBoth(t);
+    try {
+      const injected = t.app.get(Announcer).bus;
+      expect(injected).not.toBe(adminBus);
+      await injected.publish(updated('admin://one'));
+      await adminBus.publish(updated('admin://two'));
+      await injected.publish(updated('admin://one'));
+      // Each stream's second message is the first event of its own bus: the other bus's never reached it.
+      expect(await uriOf(admin, 2)).toBe('admin://two');
+      expect([await uriOf(main, 2), await uriOf(main, 3)]).toEqual(['admin://one', 'admin://one']);
+    } finally {
+      main!.close();
+      admin!.close();
+      await t.close();
+    }
+  });
+
+  it('reaches the listen streams of both mounts when both are given one bus', async () => {
+    const shared = new InProcessEventBus();
+    const t = await createTestApp({ providers: [EchoTool, AuditResource, Announcer], options: { eventBus: shared }, imports: [adminMount({ eventBus: shared })] });
+    const [main, admin] = await listenBoth(t);
+    try {
+      expect(t.app.get(Announcer).bus).toBe(shared);
+      await t.app.get(Announcer).bus.publish(updated('admin://one'));
+      expect([await uriOf(main, 2), await uriOf(admin, 2)]).toEqual(['admin://one', 'admin://one']);
+      expect(shared.subscriberCount).toBe(2);
+    } finally {
+      main!.close();
+      admin!.close();
+      await t.close();
+    }
   });
 });

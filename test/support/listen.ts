@@ -22,12 +22,12 @@ export interface Listener {
   close(): void;
 }
 
-/** Opens `subscriptions/listen` over a raw connection of its own, resolving once the status line arrived. */
-export function listen(server: http.Server, notifications: unknown, id: string | number, headers: Record<string, string> = {}): Promise<Listener> {
+/** Opens `subscriptions/listen` at `path` over a raw connection of its own, resolving once the status line arrived. */
+export function listen(server: http.Server, notifications: unknown, id: string | number, headers: Record<string, string> = {}, path = '/mcp'): Promise<Listener> {
   const body = rpc('subscriptions/listen', { notifications }, id);
   const port = (server.address() as AddressInfo).port;
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { ...mirroredHeaders(body), ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { ...mirroredHeaders(body), ...headers } }, (res) => {
       const messages: Record<string, any>[] = [];
       const waiters: (() => void)[] = [];
       let buffer = '';
