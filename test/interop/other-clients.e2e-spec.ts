@@ -1,0 +1,130 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { useSampleApp } from '../support/sample-app.js';
+
+// Clients other than the official SDKs, each at its defaults against the sample app: the Vercel AI SDK's MCP
+// client (a transport of its own) and mcp-remote, the stdio bridge desktop apps use to reach an HTTP server.
+
+const SAMPLE_TOOLS = ['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather'];
+
+/** The first text content of a tool result (or of a prompt message), and whether the result is an error. */
+function firstText(result: unknown): { isError?: boolean; text: string } {
+  const { content, isError } = result as { content?: { type: string; text?: string }[]; isError?: boolean };
+  const text = content?.find((c) => c.type === 'text')?.text ?? '';
+  return isError === true ? { isError: true, text } : { text };
+}
+
+/** The user's answer to the next elicitation. */
+let accept = false;
+const elicitationAnswer = () => (accept ? { action: 'accept' as const, content: { confirm: true } } : { action: 'decline' as const });
+
+describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, defaults)', () => {
+  const server = useSampleApp();
+  let client: MCPClient;
+  beforeAll(async () => {
+    const url = `http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`;
+    client = await createMCPClient({ transport: { type: 'http', url }, capabilities: { elicitation: {} } });
+    client.onElicitationRequest(ElicitationRequestSchema, elicitationAnswer);
+  });
+  afterAll(() => client?.close());
+
+  it('connects and reads the server info', () => {
+    expect(client.serverInfo).toMatchObject({ name: 'nest-mcp-sample', version: '0.1.0' });
+  });
+
+  it('turns the listed tools into AI SDK tools and runs one', async () => {
+    const tools = await client.tools();
+    expect(Object.keys(tools).sort()).toEqual(SAMPLE_TOOLS);
+    const run = (args: Record<string, unknown>) => tools.echo!.execute(args, { toolCallId: 'call-1', messages: [] });
+    expect(firstText(await run({ text: 'hello over the AI SDK' }))).toEqual({ text: 'hello over the AI SDK' });
+    const refused = firstText(await run({ text: 42 }));
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'text' }] });
+  });
+
+  it('finishes an elicitation round: a decline keeps the note, an accept deletes it', async () => {
+    const tools = await client.tools();
+    const remove = () => tools.delete_note!.execute({ title: 'ideas' }, { toolCallId: 'call-2', messages: [] });
+    accept = false;
+    expect(firstText(await remove())).toEqual({ text: 'Kept "ideas".' });
+    accept = true;
+    expect(firstText(await remove())).toEqual({ text: 'Deleted "ideas".' });
+  });
+
+  it('lists and reads resources, and is told which URI is unknown', async () => {
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://notes/{title}']);
+    expect((await client.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
+      { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
+    ]);
+    await expect(client.readResource({ uri: 'notes://notes/nope' })).rejects.toThrow('Resource not found: "notes://notes/nope"');
+  });
+
+  it('lists and gets prompts, and completes a prompt argument', async () => {
+    expect((await client.experimental_listPrompts()).prompts.map((p) => p.name)).toEqual(['review_note']);
+    const prompt = await client.experimental_getPrompt({ name: 'review_note', arguments: { title: 'todo', tone: 'blunt' } });
+    expect(prompt.messages.map((m) => m.content.type)).toEqual(['resource', 'text']);
+    expect(prompt.messages[1]!.content).toEqual({ type: 'text', text: 'Review the note above for clarity. Be blunt.' });
+    const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'gr' } });
+    expect(completed.completion.values).toEqual(['groceries']);
+  });
+});
+
+describe('the sample app through mcp-remote (the stdio bridge), with the official SDK v1 client on its stdio', () => {
+  const server = useSampleApp();
+  let client: Client;
+  let configDir: string;
+  beforeAll(async () => {
+    // mcp-remote keeps OAuth state in a directory of its own; a fresh one per run, so nothing outside the test is read or written.
+    configDir = await mkdtemp(join(tmpdir(), 'mcp-remote-'));
+    const url = `http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`;
+    const bridge = createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js');
+    const env = { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir };
+    client = new Client({ name: 'desktop-app', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => elicitationAnswer());
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bridge, url], env, stderr: 'ignore' }));
+  }, 30_000);
+  afterAll(async () => {
+    await client?.close();
+    await rm(configDir, { recursive: true, force: true });
+  });
+
+  it('connects through the bridge (its OAuth discovery finds none) and lists the tools', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'nest-mcp-sample' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(SAMPLE_TOOLS);
+  });
+
+  it('calls a tool and receives its progress through the bridge', async () => {
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'bridged' } }))).toEqual({ text: 'bridged' });
+    const progress: number[] = [];
+    const reindexed = await client.callTool({ name: 'reindex_notes', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(firstText(reindexed)).toEqual({ text: 'Reindexed 3 notes.' });
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('finishes an elicitation round through the bridge', async () => {
+    accept = false;
+    expect(firstText(await client.callTool({ name: 'delete_note', arguments: { title: 'groceries' } }))).toEqual({ text: 'Kept "groceries".' });
+    accept = true;
+    expect(firstText(await client.callTool({ name: 'delete_note', arguments: { title: 'groceries' } }))).toEqual({ text: 'Deleted "groceries".' });
+  });
+
+  it('reads a resource, gets a prompt and completes through the bridge', async () => {
+    expect((await client.readResource({ uri: 'notes://index' })).contents).toHaveLength(1);
+    expect((await client.getPrompt({ name: 'review_note', arguments: { title: 'todo' } })).messages).toHaveLength(2);
+    const completed = await client.complete({ ref: { type: 'ref/resource', uri: 'notes://notes/{title}' }, argument: { name: 'title', value: 't' } });
+    expect(completed.completion.values).toEqual(['todo']);
+    await expect(client.getPrompt({ name: 'review_note', arguments: {} })).rejects.toThrow('needs argument "title"');
+  });
+});
