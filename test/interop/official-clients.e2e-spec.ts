@@ -1,12 +1,15 @@
 import type { AddressInfo } from 'node:net';
 
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { useSampleApp } from '../support/sample-app.js';
+import { InProcessEventBus, McpEventBus } from '../../lib/index.js';
+import { startSampleApp, useSampleApp } from '../support/sample-app.js';
+import type { TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 /** What an interop cell needs of a connected client, whichever library it comes from. */
 interface Connected {
@@ -98,5 +101,76 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
     answer = { action: 'accept', content: { confirm: true } };
     expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ text: 'Deleted "groceries".' });
     expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ isError: true, text: 'No note titled "groceries".' });
+  });
+});
+
+describe("change notifications with @modelcontextprotocol/client v2 (versionNegotiation: 'auto'): subscriptions/listen", () => {
+  let sample: TestApp;
+  let bus: InProcessEventBus;
+  let client: ClientV2 | undefined;
+  const updated: string[] = [];
+  const toolLists: string[][] = [];
+  beforeAll(async () => {
+    sample = await startSampleApp();
+    bus = sample.app.get(McpEventBus);
+  });
+  afterAll(() => sample.close());
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await until(() => bus.subscriberCount === 0, 'every listen stream to end');
+  });
+
+  /** Connects a v2 client speaking 2026-07-28, its tools list refreshed on each change (auto-opened listen). */
+  const connect = async () => {
+    const url = new URL(`http://127.0.0.1:${(sample.server.address() as AddressInfo).port}/mcp`);
+    client = new ClientV2(
+      { name: 'interop-listen', version: '2.0.0' },
+      {
+        capabilities: { elicitation: {} },
+        versionNegotiation: { mode: 'auto' },
+        listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => toolLists.push((tools ?? []).map((t) => t.name)) } },
+      },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    await client.connect(new TransportV2(url));
+    return client;
+  };
+
+  it('auto-opens a listen stream for its listChanged handlers and refreshes the tools list when a change is published', async () => {
+    const c = await connect();
+    expect(c.autoOpenedSubscription?.honoredFilter).toEqual({ toolsListChanged: true });
+    await until(() => bus.subscriberCount === 1, 'the auto-opened stream to subscribe');
+    await bus.publish({ kind: 'toolsListChanged' });
+    await until(() => toolLists.length === 1, 'the refreshed tools list');
+    expect(toolLists[0]).toEqual(['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather']);
+  });
+
+  it("opens a listen stream for a resource, hears the sample's update when a note is deleted, and ends it on close", async () => {
+    const c = await connect();
+    const subscription = await c.listen({ resourceSubscriptions: ['notes://index'] });
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ['notes://index'] });
+    await c.callTool({ name: 'delete_note', arguments: { title: 'todo' } });
+    await until(() => updated.includes('notes://index'), 'the resource update');
+    expect(updated).toEqual(['notes://index']);
+    await subscription.close();
+    expect(await subscription.closed).toBe('local');
+    await until(() => bus.subscriberCount === 1, 'the closed stream to unsubscribe (the auto-opened one stays)');
+  });
+
+  it('sees its stream end gracefully when the server shuts down', async () => {
+    const own = await startSampleApp();
+    try {
+      const url = new URL(`http://127.0.0.1:${(own.server.address() as AddressInfo).port}/mcp`);
+      const c = new ClientV2({ name: 'interop-shutdown', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      await c.connect(new TransportV2(url));
+      const subscription = await c.listen({ toolsListChanged: true });
+      await own.close();
+      expect(await subscription.closed).toBe('graceful');
+      await c.close();
+    } finally {
+      await own.close().catch(() => undefined);
+    }
   });
 });
