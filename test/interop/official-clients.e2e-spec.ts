@@ -17,7 +17,18 @@ interface Connected {
   readonly version: string | undefined;
   listTools(): Promise<string[]>;
   callTool(name: string, args: Record<string, unknown>, onProgress?: (progress: number) => void): Promise<{ isError?: boolean; text: string }>;
+  /** The resource, prompt and completion calls, which v1 and v2 name alike. */
+  readonly calls: ResourcePromptCalls;
   close(): Promise<void>;
+}
+
+/** What the cells call on a client beside tools (the shapes they read, a subset of both libraries'). */
+interface ResourcePromptCalls {
+  listResources(): Promise<{ resources: { uri: string }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: { uri: string; text?: string }[] }>;
+  listPrompts(): Promise<{ prompts: { name: string }[] }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { content: { type: string } }[] }>;
+  complete(params: { ref: { type: 'ref/prompt'; name: string }; argument: { name: string; value: string } }): Promise<{ completion: { values: string[] } }>;
 }
 
 /** The user's answer to every elicitation a cell's client receives. */
@@ -40,6 +51,7 @@ async function v1(url: URL, answer: () => Answer): Promise<Connected> {
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     callTool: async (name, args, onProgress) =>
       firstText(await client.callTool({ name, arguments: args }, undefined, onProgress && { onprogress: (p) => onProgress(p.progress) })),
+    calls: client as unknown as ResourcePromptCalls,
     close: () => client.close(),
   };
 }
@@ -55,6 +67,7 @@ async function v2(url: URL, answer: () => Answer, mode?: 'auto'): Promise<Connec
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     callTool: async (name, args, onProgress) =>
       firstText(await client.callTool({ name, arguments: args }, onProgress && { onprogress: (p: { progress: number }) => onProgress(p.progress) })),
+    calls: client as unknown as ResourcePromptCalls,
     close: () => client.close(),
   };
 }
@@ -92,6 +105,20 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
     expect(await c.callTool('reindex_notes', {}, (p) => progress.push(p))).toEqual({ text: 'Reindexed 3 notes.' });
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('lists and reads resources, gets a prompt, completes an argument, and is told which URI is unknown', async () => {
+    const { calls } = await connected();
+    expect((await calls.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await calls.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
+      { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
+    ]);
+    expect((await calls.listPrompts()).prompts.map((p) => p.name)).toEqual(['review_note']);
+    const prompt = await calls.getPrompt({ name: 'review_note', arguments: { title: 'todo' } });
+    expect(prompt.messages.map((m) => m.content.type)).toEqual(['resource', 'text']);
+    const completed = await calls.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'to' } });
+    expect(completed.completion.values).toEqual(['todo']);
+    await expect(calls.readResource({ uri: 'notes://notes/nope' })).rejects.toThrow('Resource not found: "notes://notes/nope"');
   });
 
   it('finishes an elicitation round: a decline keeps the note, an accept deletes it', async () => {
