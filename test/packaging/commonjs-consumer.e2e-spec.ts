@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -121,6 +121,21 @@ describe('a CommonJS app using the packed package', () => {
     expect([...bundle.matchAll(/var (\w+) = (?:\w+ = )?class (\1\d+|_\1)\b/g)].map((m) => m[2])).toEqual([]);
     expect(bundle).toMatch(/var TaskRuns = class TaskRuns\b/);
   }, 60_000);
+
+  it('ships the docs its README links to, and every page the docs link to one another', async () => {
+    const packageDir = path.join(dir, 'node_modules/nest-mcp');
+    const pages = (await readdir(path.join(packageDir, 'docs'))).filter((name) => name.endsWith('.md'));
+    expect(pages.length).toBeGreaterThan(5);
+    /** The local `.md` targets a page links to, relative to the package root, anchors cut. */
+    const targets = async (page: string) =>
+      [...(await readFile(path.join(packageDir, page), 'utf8')).matchAll(/\]\(([^)#:\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => path.join(path.dirname(page), m[1]!));
+    const linked = [...(await targets('README.md')).filter((target) => target.startsWith('docs/'))];
+    for (const page of pages) linked.push(...(await targets(`docs/${page}`)));
+    expect(linked.length).toBeGreaterThan(10);
+    const missing: string[] = [];
+    for (const target of new Set(linked)) await access(path.join(packageDir, target)).catch(() => missing.push(target));
+    expect(missing).toEqual([]);
+  });
 
   it('type-checks under moduleResolution bundler (an app whose bundler resolves the package)', async () => {
     const config = tsconfig('nodenext');
