@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -91,6 +91,17 @@ for (const [, names, shapes] of readFileSync(new URL('../../README.md', import.m
   });
 }
 
+/** The shapes the docs pages give in their own channel tables: one row per channel, its first `{…}` the message. */
+const DOCS_SHAPES = readdirSync(new URL('../../docs/', import.meta.url))
+  .filter((page) => page.endsWith('.md'))
+  .flatMap((page) =>
+    [...readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8').matchAll(/^\|\s*`(mcp:[a-z_:]+)`\s*\|.*?`\{([^}]*)\}`/gm)].map(([, channel, keys]) => ({
+      page,
+      channel: channel!,
+      keys: keys!.split(',').map((key) => key.trim()),
+    })),
+  );
+
 describe('telemetry channel sweep: every channel is published, in the shape the README documents', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -112,6 +123,16 @@ describe('telemetry channel sweep: every channel is published, in the shape the 
   it('has one scenario per channel and one README row per channel', () => {
     expect(Object.keys(SCENARIOS).sort()).toEqual([...MCP_CHANNELS].sort());
     expect([...PROMISED.keys()].sort()).toEqual([...MCP_CHANNELS].sort());
+  });
+
+  it("finds the docs pages giving the README's shape wherever they give one", () => {
+    expect(DOCS_SHAPES.length).toBeGreaterThan(8);
+    const promised = (channel: string) => {
+      const { required, optional } = PROMISED.get(channel) ?? { required: ['(no README row)'], optional: [] };
+      return [...required, ...optional.map((key) => `${key}?`)].sort();
+    };
+    const differing = DOCS_SHAPES.filter(({ channel, keys }) => JSON.stringify([...keys].sort()) !== JSON.stringify(promised(channel)));
+    expect(differing.map(({ page, channel, keys }) => `${page} ${channel} {${keys.join(', ')}}, README {${promised(channel).join(', ')}}`)).toEqual([]);
   });
 
   it.each([...MCP_CHANNELS])(
