@@ -154,9 +154,10 @@ export interface McpModuleOptions {
    */
   eventBus?: McpEventBus | Type<McpEventBus>;
   /**
-   * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent, and how many bytes a stream
-   * may hold for a client that does not read before it is dropped (closed, no result). See docs/subscriptions.md.
-   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144 }
+   * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent, how many bytes a stream may
+   * hold for a client that does not read before it is dropped (closed, no result), and how many may be open at once.
+   * See docs/subscriptions.md.
+   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144, maxStreams: 10000 }
    */
   subscriptions?: McpSubscriptionOptions;
   /**
@@ -193,6 +194,8 @@ export interface McpSubscriptionOptions {
   keepAliveMs?: number;
   /** The most bytes one listen stream may hold for a client that does not read; past it the stream is dropped. @default 262144 (256 KiB) */
   maxBufferedBytes?: number;
+  /** How many listen streams may be open at once on this mount; one more is refused (503 + -32603). @default 10000 */
+  maxStreams?: number;
 }
 
 /** Bounds on the legacy era's pending input requests. @publicApi */

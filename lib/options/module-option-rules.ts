@@ -142,12 +142,14 @@ export const MODULE_OPTION_RULES = {
   eventBus: (v) =>
     isProvided(v, ['publish', 'subscribe']) ? undefined : 'must be an McpEventBus instance (with publish and subscribe methods) or a class implementing McpEventBus',
   subscriptions: (v) => {
-    if (!isPlainObject(v)) return 'must be an object { keepAliveMs?, maxBufferedBytes? }';
-    const closed = closedObject(v, ['keepAliveMs', 'maxBufferedBytes']);
+    if (!isPlainObject(v)) return 'must be an object { keepAliveMs?, maxBufferedBytes?, maxStreams? }';
+    const closed = closedObject(v, ['keepAliveMs', 'maxBufferedBytes', 'maxStreams']);
     if (closed) return closed;
     if (v.keepAliveMs !== undefined && timerDelay(v.keepAliveMs)) return `keepAliveMs ${timerDelay(v.keepAliveMs)}${got(v.keepAliveMs)}`;
     if (v.maxBufferedBytes !== undefined && !(Number.isSafeInteger(v.maxBufferedBytes) && (v.maxBufferedBytes as number) > 0))
       return `maxBufferedBytes must be a positive integer (bytes)${got(v.maxBufferedBytes)}`;
+    if (v.maxStreams !== undefined && !(Number.isSafeInteger(v.maxStreams) && (v.maxStreams as number) > 0))
+      return `maxStreams must be a positive integer${got(v.maxStreams)}`;
     return undefined;
   },
   serves: (v) => {

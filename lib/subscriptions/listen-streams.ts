@@ -2,6 +2,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/comm
 
 import { McpEventBus } from '../contracts/mcp-event-bus.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { AnswerStream } from '../response/answer-stream.js';
@@ -12,14 +14,16 @@ import type { SubscriptionFilter } from './subscription-filter.js';
 export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 
 /**
- * The open listen streams of this mount. At application shutdown (before the HTTP server stops) it ends each
- * gracefully: the listen result, then the close, waiting at most {@link LISTEN_SHUTDOWN_GRACE_MS} for a reader
- * that does not take it. A listen request arriving during shutdown is acknowledged and ended at once.
+ * The open listen streams of this mount, at most `subscriptions.maxStreams` of them (a stream costs its client
+ * nothing to hold open, so the count is what bounds them). At application shutdown (before the HTTP server stops)
+ * it ends each gracefully: the listen result, then the close, waiting at most {@link LISTEN_SHUTDOWN_GRACE_MS} for
+ * a reader that does not take it. A listen request arriving during shutdown is acknowledged and ended at once.
  */
 @Injectable()
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
   private readonly bounds: ListenBounds;
+  private readonly maxStreams: number;
   private shuttingDown = false;
 
   constructor(
@@ -27,6 +31,7 @@ export class ListenStreams implements BeforeApplicationShutdown {
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
   ) {
     this.bounds = options.subscriptions;
+    this.maxStreams = options.subscriptions.maxStreams;
   }
 
   /** How many listen streams are open. */
@@ -34,8 +39,18 @@ export class ListenStreams implements BeforeApplicationShutdown {
     return this.streams.size;
   }
 
-  /** Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends. */
+  /**
+   * Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends.
+   * @throws {McpMethodError} 503 + -32603 when `maxStreams` are open, before anything is streamed
+   */
   async open(id: JsonRpcId, filter: SubscriptionFilter, answer: AnswerStream): Promise<ListenStream> {
+    if (this.streams.size >= this.maxStreams)
+      throw new McpMethodError(
+        JSON_RPC_CODES.internalError,
+        `Internal error: ${this.maxStreams} listen streams are already open on this server; retry later, or close a stream you no longer need.`,
+        { reason: 'too_many_listen_streams' },
+        503,
+      );
     const stream = new ListenStream(id, filter, answer, this.bounds);
     this.streams.add(stream);
     void stream.ended.then(() => this.streams.delete(stream));

@@ -284,6 +284,42 @@ describe('subscriptions/listen and the event bus', () => {
   });
 });
 
+describe('at most subscriptions.maxStreams listen streams at once', () => {
+  it('refuses one more stream (503 + -32603, before anything is streamed), and opens one again once a stream ends', async () => {
+    const t = await appWith([EchoTool], { subscriptions: { maxStreams: 2 } });
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const open = [await listen(t.server, { toolsListChanged: true }, 'first'), await listen(t.server, { toolsListChanged: true }, 'second')];
+    try {
+      await Promise.all(open.map((l) => l.nth(1)));
+      const refused = await listen(t.server, { toolsListChanged: true }, 'third');
+      await refused.ended;
+      expect(refused.status).toBe(503);
+      expect(refused.headers['content-type']).toMatch(/^application\/json/);
+      expect(refused.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 'third',
+          error: {
+            code: -32603,
+            message: 'Internal error: 2 listen streams are already open on this server; retry later, or close a stream you no longer need.',
+            data: { reason: 'too_many_listen_streams' },
+          },
+        },
+      ]);
+      expect(bus.subscriberCount).toBe(2);
+      expect((await echo(t)).status).toBe(200); // other requests are served meanwhile
+      open.shift()!.close();
+      await until(() => t.app.get(ListenStreams).size === 1, 'the closed stream to end');
+      const again = await listen(t.server, { toolsListChanged: true }, 'again');
+      open.push(again);
+      expect((await again.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+    } finally {
+      for (const l of open) l.close();
+      await t.close();
+    }
+  });
+});
+
 describe('ending listen streams at application shutdown', () => {
   it('sends the listen result (the subscription id in _meta), then closes; the application stops promptly', async () => {
     const t = await appWith([EchoTool]);

@@ -56,7 +56,7 @@ const CELLS = {
   subscriptions: {
     bad: { keepAliveMs: 0 },
     names: 'keepAliveMs must be a positive integer of at most 2147483647 (milliseconds), got 0',
-    good: { keepAliveMs: 5000, maxBufferedBytes: 65536 },
+    good: { keepAliveMs: 5000, maxBufferedBytes: 65536, maxStreams: 100 },
   },
   tasks: { bad: { maxTasks: 0 }, names: 'maxTasks must be a positive integer, got 0', good: { ttlMs: 60_000, pollIntervalMs: 500, maxTasks: 10 } },
   serves: { bad: [class Tool {}, 'UsersTool'], names: 'serves[1] must be a class (a tool, resource or prompt provider), got "UsersTool"', good: [class UsersTool {}] },
@@ -89,6 +89,7 @@ describe('module options sweep', () => {
     ['cache', 'without a cacheScope', { ttlMs: 1000 }, 'cacheScope must be "public" or "private", got nothing'],
     ['requestState', 'with a repetitive secret', { secrets: ['a'.repeat(64)] }, 'secrets[0] is repetitive'],
     ['requestState', 'with a zero ttlMs', { ttlMs: 0 }, 'ttlMs must be a positive integer (milliseconds), got 0'],
+    ['subscriptions', 'with a zero maxStreams', { maxStreams: 0 }, 'maxStreams must be a positive integer, got 0'],
     ['requestState', 'with both a codec and secrets', { codec: { seal: () => '', open: () => ({}) }, secrets: [CELLS.requestState.good.secrets[0]] }, 'give one or the other'],
   ])('refuses %s %s', (name, _case, value, text) => {
     expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(`option "${name}": `);
@@ -123,7 +124,7 @@ describe('module options sweep', () => {
       allowedHosts: [],
       eras: 'both',
       legacyInputRequests: { maxPending: 1000, timeoutMs: 600_000 },
-      subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144 },
+      subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144, maxStreams: 10_000 },
     });
     expect(resolved.allowedOrigins).toBeUndefined();
   });
