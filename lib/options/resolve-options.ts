@@ -1,5 +1,5 @@
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
-import type { McpModuleOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
+import type { McpLegacyInputRequestOptions, McpModuleOptions, McpResolvedOptions, McpSubscriptionOptions, McpTasksOptions } from './mcp-module-options.interface.js';
 import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
 
 /** Default body ceiling: 4 MiB. */
@@ -81,10 +81,20 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     telemetryLogger: o.telemetryLogger ?? 'faults',
     eras: o.eras ?? 'both',
     pageSize: o.pageSize ?? 100,
-    legacyInputRequests: Object.freeze({ ...DEFAULT_LEGACY_INPUT_REQUESTS, ...o.legacyInputRequests }),
+    legacyInputRequests: definedOver<Required<McpLegacyInputRequestOptions>>(DEFAULT_LEGACY_INPUT_REQUESTS, o.legacyInputRequests),
     eventBus: o.eventBus,
-    subscriptions: Object.freeze({ ...DEFAULT_SUBSCRIPTIONS, ...o.subscriptions }),
+    subscriptions: definedOver<Required<McpSubscriptionOptions>>(DEFAULT_SUBSCRIPTIONS, o.subscriptions),
     serves: o.serves ? Object.freeze([...o.serves]) : undefined,
-    tasks: Object.freeze({ ...DEFAULT_TASKS, ...o.tasks, store: o.tasks?.store }),
+    tasks: Object.freeze({ ...definedOver<Required<Omit<McpTasksOptions, 'store'>>>(DEFAULT_TASKS, o.tasks), store: o.tasks?.store }),
   });
+}
+
+/**
+ * A group option's defaults with each key the caller gave a value for replaced: a key given as `undefined` keeps
+ * its default, as an absent one does (a spread would copy the `undefined` over it).
+ */
+function definedOver<T extends object>(defaults: T, given: Partial<T> | undefined): Readonly<T> {
+  const resolved = { ...defaults };
+  if (given) for (const key of Object.keys(defaults) as (keyof T)[]) if (given[key] !== undefined) resolved[key] = given[key];
+  return Object.freeze(resolved);
 }

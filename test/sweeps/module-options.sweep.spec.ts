@@ -129,6 +129,17 @@ describe('module options sweep', () => {
     expect(resolved.allowedOrigins).toBeUndefined();
   });
 
+  it('keeps the default of a group option key given as undefined, as of an absent one', () => {
+    const defaults = resolveOptions({ serverInfo }, 'mcp');
+    const groups = { legacyInputRequests: defaults.legacyInputRequests, subscriptions: defaults.subscriptions, tasks: defaults.tasks };
+    for (const [name, resolved] of Object.entries(groups)) {
+      const keys = Object.keys(resolved).filter((key) => key !== 'store');
+      expect(keys.length).toBeGreaterThan(1);
+      const allUndefined = Object.fromEntries(keys.map((key) => [key, undefined]));
+      expect(resolveOptions({ serverInfo, [name]: allUndefined }, 'mcp')[name as keyof typeof groups]).toEqual(resolved);
+    }
+  });
+
   it('stops the application from starting when an option is refused', async () => {
     @Module({ imports: [McpModule.forRoot({ serverInfo, maxBodyBytes: -5 })] })
     class BadHost {}
