@@ -169,18 +169,24 @@ describe('a global mount (isGlobal): its guards, filter and event bus in a featu
 describe('one module importing two mounts, and the event bus', () => {
   const updated = (uri: string) => ({ kind: 'resourceUpdated' as const, uri });
   const uriOf = async (l: Listener, nth: number) => ((await l.nth(nth)).params as { uri?: string }).uri;
-  const listenBoth = async (t: TestApp) => {
+  /** Runs `check` with a listen stream open on each mount, then closes the streams and the app, whatever happened. */
+  const withStreams = async (t: TestApp, check: (main: Listener, admin: Listener) => Promise<void>) => {
     const notifications = { resourceSubscriptions: ['admin://one', 'admin://two'] };
-    const streams = [await listen(t.server, notifications, 'main', {}, '/mcp'), await listen(t.server, notifications, 'admin', {}, '/admin/mcp')];
-    for (const l of streams) expect((await l.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
-    return streams;
+    const open: Listener[] = [];
+    try {
+      for (const path of ['/mcp', '/admin/mcp']) open.push(await listen(t.server, notifications, path, {}, path));
+      for (const l of open) expect((await l.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+      await check(open[0]!, open[1]!);
+    } finally {
+      for (const l of open) l.close();
+      await t.close();
+    }
   };
 
   it("injects the first imported mount's bus: a change published there reaches that mount's listen streams only", async () => {
     const adminBus = new InProcessEventBus();
     const t = await createTestApp({ providers: [EchoTool, AuditResource, Announcer], imports: [adminMount({ eventBus: adminBus })] });
-    const [main, admin] = await listenBoth(t);
-    try {
+    await withStreams(t, async (main, admin) => {
       const injected = t.app.get(Announcer).bus;
       expect(injected).not.toBe(adminBus);
       await injected.publish(updated('admin://one'));
@@ -189,26 +195,17 @@ describe('one module importing two mounts, and the event bus', () => {
       // Each stream's second message is the first event of its own bus: the other bus's never reached it.
       expect(await uriOf(admin, 2)).toBe('admin://two');
       expect([await uriOf(main, 2), await uriOf(main, 3)]).toEqual(['admin://one', 'admin://one']);
-    } finally {
-      main!.close();
-      admin!.close();
-      await t.close();
-    }
+    });
   });
 
   it('reaches the listen streams of both mounts when both are given one bus', async () => {
     const shared = new InProcessEventBus();
     const t = await createTestApp({ providers: [EchoTool, AuditResource, Announcer], options: { eventBus: shared }, imports: [adminMount({ eventBus: shared })] });
-    const [main, admin] = await listenBoth(t);
-    try {
+    await withStreams(t, async (main, admin) => {
       expect(t.app.get(Announcer).bus).toBe(shared);
       await t.app.get(Announcer).bus.publish(updated('admin://one'));
       expect([await uriOf(main, 2), await uriOf(admin, 2)]).toEqual(['admin://one', 'admin://one']);
       expect(shared.subscriberCount).toBe(2);
-    } finally {
-      main!.close();
-      admin!.close();
-      await t.close();
-    }
+    });
   });
 });

@@ -288,8 +288,9 @@ describe('at most subscriptions.maxStreams listen streams at once', () => {
   it('refuses one more stream (503 + -32603, before anything is streamed), and opens one again once a stream ends', async () => {
     const t = await appWith([EchoTool], { subscriptions: { maxStreams: 2 } });
     const bus = t.app.get<InProcessEventBus>(McpEventBus);
-    const open = [await listen(t.server, { toolsListChanged: true }, 'first'), await listen(t.server, { toolsListChanged: true }, 'second')];
+    const open: Listener[] = [];
     try {
+      for (const id of ['first', 'second']) open.push(await listen(t.server, { toolsListChanged: true }, id));
       await Promise.all(open.map((l) => l.nth(1)));
       const refused = await listen(t.server, { toolsListChanged: true }, 'third');
       await refused.ended;

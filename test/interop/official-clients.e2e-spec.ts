@@ -51,7 +51,7 @@ async function v1(url: URL, answer: () => Answer): Promise<Connected> {
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     callTool: async (name, args, onProgress) =>
       firstText(await client.callTool({ name, arguments: args }, undefined, onProgress && { onprogress: (p) => onProgress(p.progress) })),
-    calls: client as unknown as ResourcePromptCalls,
+    calls: client satisfies ResourcePromptCalls,
     close: () => client.close(),
   };
 }
@@ -67,7 +67,7 @@ async function v2(url: URL, answer: () => Answer, mode?: 'auto'): Promise<Connec
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     callTool: async (name, args, onProgress) =>
       firstText(await client.callTool({ name, arguments: args }, onProgress && { onprogress: (p: { progress: number }) => onProgress(p.progress) })),
-    calls: client as unknown as ResourcePromptCalls,
+    calls: client satisfies ResourcePromptCalls,
     close: () => client.close(),
   };
 }
@@ -145,6 +145,8 @@ describe("change notifications with @modelcontextprotocol/client v2 (versionNego
   afterEach(async () => {
     await client?.close();
     client = undefined;
+    updated.length = 0;
+    toolLists.length = 0;
     await until(() => bus.subscriberCount === 0, 'every listen stream to end');
   });
 
@@ -179,8 +181,10 @@ describe("change notifications with @modelcontextprotocol/client v2 (versionNego
     const subscription = await c.listen({ resourceSubscriptions: ['notes://index'] });
     expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ['notes://index'] });
     await c.callTool({ name: 'delete_note', arguments: { title: 'todo' } });
-    await until(() => updated.includes('notes://index'), 'the resource update');
-    expect(updated).toEqual(['notes://index']);
+    // A sentinel after it (a sub-resource of the subscribed URI): nothing else reached the stream in between.
+    await bus.publish({ kind: 'resourceUpdated', uri: 'notes://index/sentinel' });
+    await until(() => updated.length === 2, 'the resource update and the sentinel');
+    expect(updated).toEqual(['notes://index', 'notes://index/sentinel']);
     await subscription.close();
     expect(await subscription.closed).toBe('local');
     await until(() => bus.subscriberCount === 1, 'the closed stream to unsubscribe (the auto-opened one stays)');
@@ -188,16 +192,17 @@ describe("change notifications with @modelcontextprotocol/client v2 (versionNego
 
   it('sees its stream end gracefully when the server shuts down', async () => {
     const own = await startSampleApp();
+    const c = new ClientV2({ name: 'interop-shutdown', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    let stopped = false;
     try {
-      const url = new URL(`http://127.0.0.1:${(own.server.address() as AddressInfo).port}/mcp`);
-      const c = new ClientV2({ name: 'interop-shutdown', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
-      await c.connect(new TransportV2(url));
+      await c.connect(new TransportV2(new URL(`http://127.0.0.1:${(own.server.address() as AddressInfo).port}/mcp`)));
       const subscription = await c.listen({ toolsListChanged: true });
+      stopped = true;
       await own.close();
       expect(await subscription.closed).toBe('graceful');
-      await c.close();
     } finally {
-      await own.close().catch(() => undefined);
+      await c.close();
+      if (!stopped) await own.close();
     }
   });
 });

@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { useSampleApp } from '../support/sample-app.js';
+import { startSampleApp } from '../support/sample-app.js';
+import type { TestApp } from '../support/test-app.js';
 
 // Clients other than the official SDKs, each at its defaults against the sample app: the Vercel AI SDK's MCP
 // client (a transport of its own) and mcp-remote, the stdio bridge desktop apps use to reach an HTTP server.
@@ -29,14 +30,19 @@ let accept = false;
 const elicitationAnswer = () => (accept ? { action: 'accept' as const, content: { confirm: true } } : { action: 'decline' as const });
 
 describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, defaults)', () => {
-  const server = useSampleApp();
+  let sample: TestApp;
   let client: MCPClient;
   beforeAll(async () => {
-    const url = `http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`;
+    sample = await startSampleApp();
+    const url = `http://127.0.0.1:${(sample.server.address() as AddressInfo).port}/mcp`;
     client = await createMCPClient({ transport: { type: 'http', url }, capabilities: { elicitation: {} } });
     client.onElicitationRequest(ElicitationRequestSchema, elicitationAnswer);
   });
-  afterAll(() => client?.close());
+  // The client first, then the server it is connected to.
+  afterAll(async () => {
+    await client?.close();
+    await sample?.close();
+  });
 
   it('connects and reads the server info', () => {
     expect(client.serverInfo).toMatchObject({ name: 'nest-mcp-sample', version: '0.1.0' });
@@ -81,22 +87,25 @@ describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, default
 });
 
 describe('the sample app through mcp-remote (the stdio bridge), with the official SDK v1 client on its stdio', () => {
-  const server = useSampleApp();
+  let sample: TestApp;
   let client: Client;
-  let configDir: string;
+  let configDir: string | undefined;
   beforeAll(async () => {
+    sample = await startSampleApp();
     // mcp-remote keeps OAuth state in a directory of its own; a fresh one per run, so nothing outside the test is read or written.
     configDir = await mkdtemp(join(tmpdir(), 'mcp-remote-'));
-    const url = `http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`;
+    const url = `http://127.0.0.1:${(sample.server.address() as AddressInfo).port}/mcp`;
     const bridge = createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js');
     const env = { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir };
     client = new Client({ name: 'desktop-app', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async () => elicitationAnswer());
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [bridge, url], env, stderr: 'ignore' }));
   }, 30_000);
+  // The bridge (the client's child process) first, then the server, then the bridge's directory.
   afterAll(async () => {
     await client?.close();
-    await rm(configDir, { recursive: true, force: true });
+    await sample?.close();
+    if (configDir) await rm(configDir, { recursive: true, force: true });
   });
 
   it('connects through the bridge (its OAuth discovery finds none) and lists the tools', async () => {
