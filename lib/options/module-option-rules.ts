@@ -36,15 +36,33 @@ function iconProblem(icon: unknown, index: number): string | undefined {
 }
 
 const positiveInteger =
-  (what: string): OptionRule =>
+  (what?: string): OptionRule =>
   (v) =>
-    Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer (${what})`;
+    Number.isSafeInteger(v) && (v as number) > 0 ? undefined : `must be a positive integer${what ? ` (${what})` : ''}`;
 
 /** The longest delay a Node timer holds; a longer one is run after 1 ms (with a TimeoutOverflowWarning). */
 const TIMER_MAX_MS = 2 ** 31 - 1;
 
 const timerDelay: OptionRule = (v) =>
   Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= TIMER_MAX_MS ? undefined : `must be a positive integer of at most ${TIMER_MAX_MS} (milliseconds)`;
+
+/**
+ * A group option: an object of `fields`, every one optional, each checked by its rule when given (in that order);
+ * a refusal names the field and what it got.
+ */
+function group(fields: Readonly<Record<string, OptionRule>>): OptionRule {
+  const keys = Object.keys(fields);
+  return (v) => {
+    if (!isPlainObject(v)) return `must be an object { ${keys.map((key) => `${key}?`).join(', ')} }`;
+    const closed = closedObject(v, keys);
+    if (closed) return closed;
+    for (const key of keys) {
+      const problem = v[key] === undefined ? undefined : fields[key]!(v[key]);
+      if (problem) return `${key} ${problem}${got(v[key])}`;
+    }
+    return undefined;
+  };
+}
 
 /** The shortest `requestState` secret, in bytes (UTF-8): an HMAC-SHA256 key should carry 256 bits. */
 export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
@@ -129,44 +147,23 @@ export const MODULE_OPTION_RULES = {
   },
   pageSize: (v) => (Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= 10_000 ? undefined : 'must be an integer from 1 to 10000 (items per page)'),
   eras: (v) => (v === 'both' || v === 'modern' || v === 'legacy' ? undefined : 'must be "both", "modern" or "legacy"'),
-  legacyInputRequests: (v) => {
-    if (!isPlainObject(v)) return 'must be an object { maxPending?, timeoutMs? }';
-    const closed = closedObject(v, ['maxPending', 'timeoutMs']);
-    if (closed) return closed;
-    if (v.maxPending !== undefined && !(Number.isSafeInteger(v.maxPending) && (v.maxPending as number) > 0))
-      return `maxPending must be a positive integer${got(v.maxPending)}`;
-    if (v.timeoutMs !== undefined && timerDelay(v.timeoutMs)) return `timeoutMs ${timerDelay(v.timeoutMs)}${got(v.timeoutMs)}`;
-    return undefined;
-  },
+  legacyInputRequests: group({ maxPending: positiveInteger(), timeoutMs: timerDelay }),
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
   eventBus: (v) =>
     isProvided(v, ['publish', 'subscribe']) ? undefined : 'must be an McpEventBus instance (with publish and subscribe methods) or a class implementing McpEventBus',
-  subscriptions: (v) => {
-    if (!isPlainObject(v)) return 'must be an object { keepAliveMs?, maxBufferedBytes?, maxStreams? }';
-    const closed = closedObject(v, ['keepAliveMs', 'maxBufferedBytes', 'maxStreams']);
-    if (closed) return closed;
-    if (v.keepAliveMs !== undefined && timerDelay(v.keepAliveMs)) return `keepAliveMs ${timerDelay(v.keepAliveMs)}${got(v.keepAliveMs)}`;
-    if (v.maxBufferedBytes !== undefined && !(Number.isSafeInteger(v.maxBufferedBytes) && (v.maxBufferedBytes as number) > 0))
-      return `maxBufferedBytes must be a positive integer (bytes)${got(v.maxBufferedBytes)}`;
-    if (v.maxStreams !== undefined && !(Number.isSafeInteger(v.maxStreams) && (v.maxStreams as number) > 0))
-      return `maxStreams must be a positive integer${got(v.maxStreams)}`;
-    return undefined;
-  },
+  subscriptions: group({ keepAliveMs: timerDelay, maxBufferedBytes: positiveInteger('bytes'), maxStreams: positiveInteger() }),
   serves: (v) => {
     if (!Array.isArray(v)) return 'must be an array of the tool, resource and prompt classes this mount serves';
     const index = v.findIndex((item) => typeof item !== 'function');
     return index < 0 ? undefined : `serves[${index}] must be a class (a tool, resource or prompt provider)${got(v[index])}`;
   },
-  tasks: (v) => {
-    if (!isPlainObject(v)) return 'must be an object { ttlMs?, pollIntervalMs?, maxTasks?, store? }';
-    const closed = closedObject(v, ['ttlMs', 'pollIntervalMs', 'maxTasks', 'store']);
-    if (closed) return closed;
-    for (const key of ['ttlMs', 'pollIntervalMs'] as const) if (v[key] !== undefined && timerDelay(v[key])) return `${key} ${timerDelay(v[key])}${got(v[key])}`;
-    if (v.maxTasks !== undefined && !(Number.isSafeInteger(v.maxTasks) && (v.maxTasks as number) > 0)) return `maxTasks must be a positive integer${got(v.maxTasks)}`;
-    if (v.store !== undefined && !isProvided(v.store, ['create', 'get', 'update']))
-      return 'store must be an McpTaskStore instance (with create, get and update methods) or a class implementing McpTaskStore';
-    return undefined;
-  },
+  tasks: group({
+    ttlMs: timerDelay,
+    pollIntervalMs: timerDelay,
+    maxTasks: positiveInteger(),
+    store: (v) =>
+      isProvided(v, ['create', 'get', 'update']) ? undefined : 'must be an McpTaskStore instance (with create, get and update methods) or a class implementing McpTaskStore',
+  }),
 } satisfies Record<keyof McpModuleOptions, OptionRule>;
 
 /** The closed set of module option names. */
