@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { InProcessEventBus, McpEventBus } from '../../lib/index.js';
-import { startSampleApp, useSampleApp } from '../support/sample-app.js';
+import { firstText } from '../support/client-result.js';
+import { SAMPLE_TOOL_NAMES, startSampleApp, useSampleApp } from '../support/sample-app.js';
 import type { TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -33,12 +34,6 @@ interface ResourcePromptCalls {
 
 /** The user's answer to every elicitation a cell's client receives. */
 type Answer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' };
-
-function firstText(answer: unknown): { isError?: boolean; text: string } {
-  const result = answer as { content?: { type: string; text?: string }[]; isError?: boolean };
-  const text = result.content?.find((c) => c.type === 'text')?.text ?? '';
-  return result.isError === true ? { isError: true, text } : { text };
-}
 
 /** `@modelcontextprotocol/sdk` v1 at its defaults: `initialize` (2025-11-25), the answer to elicitation POSTed back. */
 async function v1(url: URL, answer: () => Answer): Promise<Connected> {
@@ -95,7 +90,7 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
 
   it('lists the tools and calls one', async () => {
     const c = await connected();
-    expect(await c.listTools()).toEqual(['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather']);
+    expect(await c.listTools()).toEqual(SAMPLE_TOOL_NAMES);
     expect(await c.callTool('echo', { text: 'hello over interop' })).toEqual({ text: 'hello over interop' });
   });
 
@@ -173,7 +168,7 @@ describe("change notifications with @modelcontextprotocol/client v2 (versionNego
     await until(() => bus.subscriberCount === 1, 'the auto-opened stream to subscribe');
     await bus.publish({ kind: 'toolsListChanged' });
     await until(() => toolLists.length === 1, 'the refreshed tools list');
-    expect(toolLists[0]).toEqual(['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather']);
+    expect(toolLists[0]).toEqual(SAMPLE_TOOL_NAMES);
   });
 
   it("opens a listen stream for a resource, hears the sample's update when a note is deleted, and ends it on close", async () => {

@@ -10,20 +10,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { startSampleApp } from '../support/sample-app.js';
+import { firstText } from '../support/client-result.js';
+import { SAMPLE_TOOL_NAMES, startSampleApp } from '../support/sample-app.js';
 import type { TestApp } from '../support/test-app.js';
 
 // Clients other than the official SDKs, each at its defaults against the sample app: the Vercel AI SDK's MCP
 // client (a transport of its own) and mcp-remote, the stdio bridge desktop apps use to reach an HTTP server.
-
-const SAMPLE_TOOLS = ['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather'];
-
-/** The first text content of a tool result (or of a prompt message), and whether the result is an error. */
-function firstText(result: unknown): { isError?: boolean; text: string } {
-  const { content, isError } = result as { content?: { type: string; text?: string }[]; isError?: boolean };
-  const text = content?.find((c) => c.type === 'text')?.text ?? '';
-  return isError === true ? { isError: true, text } : { text };
-}
 
 /** The user's answer to the next elicitation. */
 let accept = false;
@@ -50,7 +42,7 @@ describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, default
 
   it('turns the listed tools into AI SDK tools and runs one', async () => {
     const tools = await client.tools();
-    expect(Object.keys(tools).sort()).toEqual(SAMPLE_TOOLS);
+    expect(Object.keys(tools).sort()).toEqual(SAMPLE_TOOL_NAMES);
     const run = (args: Record<string, unknown>) => tools.echo!.execute(args, { toolCallId: 'call-1', messages: [] });
     expect(firstText(await run({ text: 'hello over the AI SDK' }))).toEqual({ text: 'hello over the AI SDK' });
     const refused = firstText(await run({ text: 42 }));
@@ -110,7 +102,7 @@ describe('the sample app through mcp-remote (the stdio bridge), with the officia
 
   it('connects through the bridge (its OAuth discovery finds none) and lists the tools', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'nest-mcp-sample' });
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(SAMPLE_TOOLS);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(SAMPLE_TOOL_NAMES);
   });
 
   it('calls a tool and receives its progress through the bridge', async () => {

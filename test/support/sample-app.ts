@@ -8,6 +8,9 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../sample/src/app.module.js';
 import { TEST_ADAPTER, type TestApp } from './test-app.js';
 
+/** The sample app's tools, as tools/list names them. */
+export const SAMPLE_TOOL_NAMES = ['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather'];
+
 /** Boots the sample app (`sample/src/app.module.ts`) on this run's adapter, body parser on, on an ephemeral loopback port. */
 export async function startSampleApp(): Promise<TestApp> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
