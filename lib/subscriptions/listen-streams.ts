@@ -7,7 +7,7 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import { ListenStream, type ListenBounds } from './listen-stream.js';
+import { ListenStream } from './listen-stream.js';
 import type { SubscriptionFilter } from './subscription-filter.js';
 
 /** How long shutdown waits for a listen stream's result to be flushed before it closes the connection anyway. */
@@ -22,8 +22,7 @@ export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 @Injectable()
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
-  private readonly bounds: ListenBounds;
-  private readonly maxStreams: number;
+  private readonly bounds: McpResolvedOptions['subscriptions'];
   private shuttingDown = false;
 
   constructor(
@@ -31,7 +30,6 @@ export class ListenStreams implements BeforeApplicationShutdown {
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
   ) {
     this.bounds = options.subscriptions;
-    this.maxStreams = options.subscriptions.maxStreams;
   }
 
   /** How many listen streams are open. */
@@ -44,10 +42,11 @@ export class ListenStreams implements BeforeApplicationShutdown {
    * @throws {McpMethodError} 503 + -32603 when `maxStreams` are open, before anything is streamed
    */
   async open(id: JsonRpcId, filter: SubscriptionFilter, answer: AnswerStream): Promise<ListenStream> {
-    if (this.streams.size >= this.maxStreams)
+    const { maxStreams } = this.bounds;
+    if (this.streams.size >= maxStreams)
       throw new McpMethodError(
         JSON_RPC_CODES.internalError,
-        `Internal error: ${this.maxStreams} listen streams are already open on this server; retry later, or close a stream you no longer need.`,
+        `Internal error: ${maxStreams} listen streams are already open on this server; retry later, or close a stream you no longer need.`,
         { reason: 'too_many_listen_streams' },
         503,
       );
