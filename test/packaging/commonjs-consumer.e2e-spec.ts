@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { access, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -67,6 +67,30 @@ function start(entry: string, cwd: string): Promise<{ port: number; stop: () => 
   });
 }
 
+/** A Markdown page without its fenced code blocks (a `#` in a shell block is no heading, a `](` in code no link). */
+const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
+
+/** A page's links to its own package: the target path (empty for the page itself) and the anchor, if any. */
+const localLinks = (markdown: string) =>
+  [...prose(markdown).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!)
+    .filter((href) => !/^[a-z]+:/i.test(href))
+    .map((href) => ({ target: href.split('#')[0]!, anchor: href.split('#')[1] }));
+
+/** The anchors GitHub and npm give a page's headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  for (const [, heading] of prose(markdown).matchAll(/^#{1,6} +(.+?)\s*$/gm)) {
+    const slug = heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    seen.set(slug, (seen.get(slug) ?? -1) + 1);
+    if (seen.get(slug)! > 0) seen.set(`${slug}-${seen.get(slug)}`, 0);
+  }
+  return new Set(seen.keys());
+}
+
 /**
  * A CommonJS consumer of the packed package: its tarball installed, its app compiled by tsc, then run with `node`.
  * (Nest 12 is itself ES modules only, so a CommonJS Nest app type-checks with node10 or nodenext, never node16.)
@@ -122,19 +146,24 @@ describe('a CommonJS app using the packed package', () => {
     expect(bundle).toMatch(/var TaskRuns = class TaskRuns\b/);
   }, 60_000);
 
-  it('ships the docs its README links to, and every page the docs link to one another', async () => {
+  it('ships every file its README, SECURITY.md, CHANGELOG.md and docs link to, with the heading each anchor names', async () => {
     const packageDir = path.join(dir, 'node_modules/nest-mcp');
-    const pages = (await readdir(path.join(packageDir, 'docs'))).filter((name) => name.endsWith('.md'));
-    expect(pages.length).toBeGreaterThan(5);
-    /** The local `.md` targets a page links to, relative to the package root, anchors cut. */
-    const targets = async (page: string) =>
-      [...(await readFile(path.join(packageDir, page), 'utf8')).matchAll(/\]\(([^)#:\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => path.join(path.dirname(page), m[1]!));
-    const linked = [...(await targets('README.md')).filter((target) => target.startsWith('docs/'))];
-    for (const page of pages) linked.push(...(await targets(`docs/${page}`)));
-    expect(linked.length).toBeGreaterThan(10);
-    const missing: string[] = [];
-    for (const target of new Set(linked)) await access(path.join(packageDir, target)).catch(() => missing.push(target));
-    expect(missing).toEqual([]);
+    const docs = (await readdir(path.join(packageDir, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    expect(docs.length).toBeGreaterThan(5);
+    const pages = new Map<string, string>();
+    for (const page of ['README.md', 'SECURITY.md', 'CHANGELOG.md', ...docs]) pages.set(page, await readFile(path.join(packageDir, page), 'utf8'));
+    const broken: string[] = [];
+    let anchors = 0;
+    for (const [page, markdown] of pages) {
+      for (const { target, anchor } of localLinks(markdown)) {
+        const file = target === '' ? page : path.join(path.dirname(page), target);
+        const linked = pages.get(file) ?? (await readFile(path.join(packageDir, file), 'utf8').catch(() => undefined));
+        if (linked === undefined) broken.push(`${page} -> ${target}`);
+        else if (anchor !== undefined && file.endsWith('.md') && ++anchors && !headingAnchors(linked).has(anchor)) broken.push(`${page} -> ${target}#${anchor}`);
+      }
+    }
+    expect(anchors).toBeGreaterThan(10);
+    expect(broken).toEqual([]);
   });
 
   it('type-checks under moduleResolution bundler (an app whose bundler resolves the package)', async () => {
