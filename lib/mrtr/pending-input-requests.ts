@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
-import { McpMethodError } from '../errors/mcp-method.error.js';
+import { capacityRefusal } from '../errors/capacity-refusal.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -34,17 +33,12 @@ export class PendingInputRequests implements OnApplicationShutdown {
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
    * request times out or is withdrawn.
-   * @throws {McpMethodError} when `maxPending` requests already wait
+   * @throws {McpMethodError} a capacity refusal (503) when `maxPending` requests already wait
    */
   open(subject: string | undefined): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
     const { maxPending, timeoutMs } = this.options.legacyInputRequests;
     if (this.pending.size >= maxPending)
-      throw new McpMethodError(
-        JSON_RPC_CODES.internalError,
-        `Internal error: ${maxPending} input requests already wait for their clients' answers on this server; retry later.`,
-        { reason: 'too_many_pending_input_requests' },
-        503,
-      );
+      throw capacityRefusal('too_many_pending_input_requests', `${maxPending} input requests already wait for their clients' answers on this server`);
     const id = `mcp-input-${randomUUID()}`;
     let settle!: Pending['settle'];
     const answer = new Promise<InputAnswer>((resolve, reject) => {

@@ -2,8 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/comm
 
 import { McpEventBus } from '../contracts/mcp-event-bus.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
-import { McpMethodError } from '../errors/mcp-method.error.js';
+import { capacityRefusal } from '../errors/capacity-refusal.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { AnswerStream } from '../response/answer-stream.js';
@@ -39,17 +38,12 @@ export class ListenStreams implements BeforeApplicationShutdown {
 
   /**
    * Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends.
-   * @throws {McpMethodError} 503 + -32603 when `maxStreams` are open, before anything is streamed
+   * @throws {McpMethodError} a capacity refusal (503) when `maxStreams` are open, before anything is streamed
    */
   async open(id: JsonRpcId, filter: SubscriptionFilter, answer: AnswerStream): Promise<ListenStream> {
     const { maxStreams } = this.bounds;
     if (this.streams.size >= maxStreams)
-      throw new McpMethodError(
-        JSON_RPC_CODES.internalError,
-        `Internal error: ${maxStreams} listen streams are already open on this server; retry later, or close a stream you no longer need.`,
-        { reason: 'too_many_listen_streams' },
-        503,
-      );
+      throw capacityRefusal('too_many_listen_streams', `${maxStreams} listen streams are already open on this server`, 'retry later, or close a stream you no longer need');
     const stream = new ListenStream(id, filter, answer, this.bounds);
     this.streams.add(stream);
     void stream.ended.then(() => this.streams.delete(stream));

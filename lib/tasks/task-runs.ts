@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { McpTaskStore, type McpTaskRecord } from '../contracts/mcp-task-store.js';
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
-import { McpMethodError } from '../errors/mcp-method.error.js';
+import { capacityRefusal } from '../errors/capacity-refusal.js';
 import type { InputChecks } from '../mrtr/input-request.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -51,7 +50,7 @@ export class TaskRuns implements OnModuleDestroy {
   /**
    * Creates the task of a call (synchronously: from here on its handler's input requests park the task) and
    * resolves with its CreateTaskResult once the store holds it.
-   * @throws {McpMethodError} (the promise) when the store is full
+   * @throws {McpMethodError} (the promise) a capacity refusal (503) when the store is full
    */
   create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
     const { ttlMs, pollIntervalMs, maxTasks } = this.options.tasks;
@@ -76,11 +75,7 @@ export class TaskRuns implements OnModuleDestroy {
         (stored) => {
           if (stored) return { resultType: 'task', ...taskFields(run.record) };
           run.discard();
-          throw new McpMethodError(
-            JSON_RPC_CODES.internalError,
-            `Internal error: this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation); retry later.`,
-            { reason: 'task_limit' },
-          );
+          throw capacityRefusal('task_limit', `this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation)`);
         },
         (fault: unknown) => {
           run.discard(); // a store that failed: the fault is the method's, contained and reported as any other

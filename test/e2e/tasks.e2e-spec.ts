@@ -273,14 +273,18 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
 });
 
 describe('tasks: the store bound, expiry and cleanup', () => {
-  it('refuses a task past maxTasks before its handler runs, and serves again once tasks expire', async () => {
+  it('refuses a task past maxTasks with 503 before its handler runs, and serves again once tasks expire', async () => {
     const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxTasks: 2, ttlMs: 400 } } });
     try {
       await sleeping(t, 'bound-1');
       await sleeping(t, 'bound-2');
       const third = await taskCall(t.server, 'sleeper', { tag: 'bound-3' });
-      expect(third.body.error).toMatchObject({ code: -32603, data: { reason: 'task_limit' } });
-      expect(third.body.error.message).toContain('(2, each kept 400 ms');
+      expect(third.status).toBe(503); // a capacity refusal, as for listen streams and pending input requests
+      expect(third.body.error).toEqual({
+        code: -32603,
+        message: 'Internal error: this server holds as many tasks as it may (2, each kept 400 ms from its creation); retry later.',
+        data: { reason: 'task_limit' },
+      });
       expect(taskRuns.has('bound-3')).toBe(false); // the handler never started: a call told to retry has done nothing
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await taskCall(t.server, 'sleeper', { tag: 'bound-4' })).body.result.resultType).toBe('task');

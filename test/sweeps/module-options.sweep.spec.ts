@@ -18,6 +18,15 @@ const README_OPTION_ROWS = (() => {
   return [...table.matchAll(/^\| `(\w+)`/gm)].map((m) => m[1]);
 })();
 
+/** SECURITY.md's bounds table: the option of each row (its third column) and the row's default (its second). */
+const SECURITY_BOUND_ROWS = (() => {
+  const security = readFileSync(new URL('../../SECURITY.md', import.meta.url), 'utf8');
+  return new Map([...security.matchAll(/^\| [^|]+\| ([^|]+)\| `([\w.]+)`/gm)].map((m) => [m[2]!, m[1]!.trim()]));
+})();
+
+/** Numeric options that bound nothing the server holds: hints the server hands to clients. */
+const NOT_BOUNDS = new Set(['cache.ttlMs', 'tasks.pollIntervalMs']);
+
 /**
  * One refused value and one accepted value per module option. `satisfies Record<keyof McpModuleOptions, …>`
  * closes the list at compile time: a new option without a cell fails the type check.
@@ -127,6 +136,15 @@ describe('module options sweep', () => {
       subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144, maxStreams: 10_000 },
     });
     expect(resolved.allowedOrigins).toBeUndefined();
+  });
+
+  it("has a row in SECURITY.md's bounds table for every numeric option, a group option's fields included, with its default", () => {
+    const numeric = Object.entries(resolveOptions({ serverInfo }, 'mcp')).flatMap(([name, value]): [string, unknown][] =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value).map(([field, v]) => [`${name}.${field}`, v]) : [[name, value]],
+    );
+    const bounds = numeric.filter(([name, value]) => typeof value === 'number' && !NOT_BOUNDS.has(name));
+    expect(bounds.length).toBeGreaterThan(10);
+    for (const [name, value] of bounds) expect([name, SECURITY_BOUND_ROWS.get(name)]).toEqual([name, expect.stringContaining((value as number).toLocaleString('en-US'))]);
   });
 
   it('keeps the default of a group option key given as undefined, as of an absent one', () => {
