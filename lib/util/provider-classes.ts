@@ -30,13 +30,16 @@ export function singletonInstance(wrapper: ProviderWrapper, where: string, noun:
 }
 
 /**
- * Why a provider that declares no scope is not a singleton all the same: the dependencies it injects that are
- * request-scoped or transient, or depend on one (Nest scopes a provider by its dependencies).
+ * Why a provider that declares no scope is not a singleton all the same: the dependencies it injects, through its
+ * constructor or its properties, that are request-scoped or depend on one (Nest scopes a provider by them; a
+ * transient dependency does not, each injection gets its own instance).
  */
 function scopedBy(wrapper: ProviderWrapper): string {
   if (wrapper.scope !== undefined && wrapper.scope !== Scope.DEFAULT) return '';
   // Nest fills either list only where the provider has such dependencies.
   const dependencies = [...(wrapper.getCtorMetadata() ?? []), ...(wrapper.getPropertiesMetadata() ?? []).map((property) => property.wrapper)];
   const scoped = dependencies.filter((dependency) => dependency !== undefined && !dependency.isDependencyTreeStatic()).map((dependency) => String(dependency.name));
-  return scoped.length ? ` (it declares no scope, but injects ${scoped.join(', ')}, which ${scoped.length > 1 ? 'are' : 'is'} not a singleton, so Nest scopes it too)` : '';
+  return scoped.length
+    ? ` (it declares no scope, but injects ${scoped.join(', ')}, which ${scoped.length > 1 ? 'are not singletons' : 'is not a singleton'}, so Nest scopes it too)`
+    : '';
 }

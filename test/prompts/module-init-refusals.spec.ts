@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Injectable, Scope, type Type } from '@nestjs/common';
+import { Inject, Injectable, Scope, type Type } from '@nestjs/common';
 
 import { McpConfigurationError, McpPrompt, type McpPromptOptions } from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
@@ -101,6 +101,20 @@ class InjectingPrompt {
   }
 }
 
+@Injectable({ scope: Scope.REQUEST })
+class Caller {}
+
+/** A prompt scoped by the request-scoped providers it injects into properties. */
+@Injectable()
+@McpPrompt({ name: 'property', description: 'Scoped by an injected property.' })
+class PropertyInjectingPrompt {
+  @Inject(PerRequest) readonly perRequest!: PerRequest;
+  @Inject(Caller) readonly caller!: Caller;
+  get() {
+    return 'x';
+  }
+}
+
 describe('module init refuses a prompt declaration', () => {
   it.each(OFFENCES)('refuses %s with a McpConfigurationError naming the prompt and the offending value', async (_offence, providers, message) => {
     const started = createTestApp({ providers });
@@ -116,6 +130,12 @@ describe('module init refuses a prompt declaration', () => {
   it('refuses a prompt made request-scoped by what it injects, naming the dependency', async () => {
     await expect(createTestApp({ providers: [PerRequest, Settings, InjectingPrompt] })).rejects.toThrow(
       /^prompt "injecting" \(InjectingPrompt\): a prompt must be a singleton provider; .* are not supported \(it declares no scope, but injects PerRequest, which is not a singleton, so Nest scopes it too\)$/,
+    );
+  });
+
+  it('names the scoped dependencies it injects through properties too', async () => {
+    await expect(createTestApp({ providers: [PerRequest, Caller, PropertyInjectingPrompt] })).rejects.toThrow(
+      /\(it declares no scope, but injects PerRequest, Caller, which are not singletons, so Nest scopes it too\)$/,
     );
   });
 
