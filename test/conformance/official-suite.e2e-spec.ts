@@ -6,7 +6,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 
 import { ConformanceModule } from '../../conformance/src/app.module.js';
-import { REVISIONS, ensureRunner, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
+import { REVISIONS, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
+import { ensureRunner } from '../support/node22-runner.js';
 import { TEST_ADAPTER } from '../support/test-app.js';
 
 /** The tasks extension's scenarios, each with real checks (`tasks-status-notifications`, which the suite always skips, aside). */

