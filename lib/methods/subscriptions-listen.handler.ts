@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
 import { MCP_CHANGE_KINDS } from '../contracts/mcp-event-bus.js';
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
-import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { ListenStreams } from '../subscriptions/listen-streams.js';
 import { delivers, acknowledgedFilter } from '../subscriptions/subscription-filter.js';
-import { bounded } from '../util/bounded.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { ServerCapabilities } from './server-capabilities.js';
 
@@ -33,13 +30,7 @@ export class SubscriptionsListenHandler implements McpMethodHandler {
   }
 
   async handle(call: MethodCall): Promise<McpResult> {
-    if (!call.answer.canStream)
-      throw new McpMethodError(
-        JSON_RPC_CODES.invalidRequest,
-        'subscriptions/listen answers with an SSE stream, which the Accept header excludes: accept text/event-stream.',
-        { accept: bounded(call.request.headers.accept ?? '', 200) },
-        406,
-      );
+    call.answer.requireStream('subscriptions/listen answers');
     const filter = acknowledgedFilter(call.params.notifications, this.capabilities.current('modern'));
     const stream = await this.streams.open(call.record.id!, filter, call.answer);
     await stream.ended;

@@ -7,6 +7,7 @@ import { capacityRefusal } from '../errors/capacity-refusal.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { quiet } from '../util/quiet-promise.js';
 
 /** What a client sent back for one input request: the JSON-RPC response's `result`, or its `error`. */
 export type InputAnswer = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
@@ -54,7 +55,8 @@ export class PendingInputRequests implements OnApplicationShutdown {
     const timer = setTimeout(() => settle(new Error(`the client did not answer input request ${id} within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
     this.pending.set(id, { subject, settle, timer });
-    return { id, answer, withdraw: () => settle(new Error(`input request ${id} was withdrawn: its call ended`)) };
+    // Quiet: a request withdrawn or timed out before anyone awaits its answer must not end the process.
+    return { id, answer: quiet(answer), withdraw: () => settle(new Error(`input request ${id} was withdrawn: its call ended`)) };
   }
 
   /**

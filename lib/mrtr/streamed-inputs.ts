@@ -25,8 +25,9 @@ const METHOD_NOT_FOUND = -32601;
  * The legacy era's input channel: each input request goes to the client as a server-to-client JSON-RPC request
  * on the call's SSE stream, and the tool waits (in this process) for the answer the client POSTs back. The tool
  * runs once. An answer is read as the kind asked for before the tool sees it (a bad one rejects with -32602); a
- * client that answers "method not found" lacks the capability (-32021, as on the modern era); a request the
- * stream cannot carry, one that times out, and one whose call ended reject as faults. The client's capabilities
+ * client that answers "method not found" lacks the capability (-32021, as on the modern era); a client whose
+ * `Accept` excludes SSE cannot be asked (406 + -32600); a request the closed stream cannot carry, one that times
+ * out, and one whose call ended reject as faults. The client's capabilities
  * are not checked first: a stateless server does not know them after `initialize`.
  */
 export class StreamedInputs implements InputChannel {
@@ -53,6 +54,7 @@ export class StreamedInputs implements InputChannel {
       if (key !== undefined && this.used.has(key)) throw new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`);
       if (key !== undefined) this.used.add(key);
       const request = buildInputRequest(kind, params, this.init);
+      this.init.answer.requireStream(`This call sends the client ${spec.method}`);
       if (!this.watching) {
         this.watching = true;
         this.init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
@@ -60,8 +62,9 @@ export class StreamedInputs implements InputChannel {
       const { id, answer, withdraw } = this.init.pending.open(this.init.subject);
       this.withdrawals.add(withdraw);
       if (!this.init.answer.request({ id, ...request })) {
+        this.withdrawals.delete(withdraw);
         withdraw();
-        throw new Error(`${spec.method} cannot reach the client: the call's stream is closed, or its Accept header excludes text/event-stream`);
+        throw new Error(`${spec.method} cannot reach the client: the call's stream closed`);
       }
       const place = { key: id, label: `the client's answer to ${spec.method} (request "${id}")`, path: ['result'] };
       return quiet(

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
@@ -140,6 +142,21 @@ export class AnswerStream {
   /** Whether the client's `Accept` admits SSE, so the answer could switch to it (absent `Accept`: yes). */
   get canStream(): boolean {
     return (this.sseAcceptedValue ??= acceptsEventStream(this.accept));
+  }
+
+  /**
+   * Refuses a call that can only go on as SSE (`needs` says what it sends) when the client's `Accept` excludes
+   * it: 406 + -32600 naming the `Accept` sent, thrown before anything is written.
+   * @throws {McpMethodError} when `canStream` is false
+   */
+  requireStream(needs: string): void {
+    if (!this.canStream)
+      throw new McpMethodError(
+        JSON_RPC_CODES.invalidRequest,
+        `${needs} on an SSE stream, which the Accept header excludes: accept text/event-stream.`,
+        { accept: bounded(String(this.accept), 200) },
+        406,
+      );
   }
 
   /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */

@@ -215,6 +215,37 @@ describe('two eras on one mount', () => {
       expect(res.messages[0]!.error).toMatchObject({ code: -32600, message: expect.stringContaining('no input request with this id waits') });
     });
 
+    it('refuses a call whose Accept excludes SSE once its tool asks (-32600 naming the Accept), with nothing left waiting and the process unharmed', async () => {
+      sideEffects.length = 0;
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'confirm_delete', arguments: { file: 'd.txt' } } };
+        const res = await legacyPost(app().server, body, legacyHeaders('2025-11-25', { accept: 'application/json' }));
+        expect(res.status).toBe(200); // a legacy client reads every method error from a 200
+        expect(res.messages).toEqual([
+          {
+            jsonrpc: '2.0',
+            id: 7,
+            error: {
+              code: -32600,
+              message: 'This call sends the client elicitation/create on an SSE stream, which the Accept header excludes: accept text/event-stream.',
+              data: { accept: 'application/json' },
+            },
+          },
+        ]);
+        await sleep(50);
+        expect(unhandled).toEqual([]);
+        expect(app().app.get(PendingInputRequests).size).toBe(0);
+        expect(sideEffects).toEqual([]);
+        const echo = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } };
+        expect((await legacyPost(app().server, echo)).messages[0]!.result.content[0].text).toBe('still here');
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    });
+
     it('withdraws the requests of a call whose client went away: nothing is left waiting', async () => {
       const pending = app().app.get(PendingInputRequests);
       const abort = new AbortController();
