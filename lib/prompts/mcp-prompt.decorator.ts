@@ -1,5 +1,6 @@
-import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 
+import { providerInjectable } from '../util/provider-injectable.js';
 import type { McpPromptOptions } from './prompt.interfaces.js';
 
 /** Metadata key under which `@McpPrompt` stores a provider's prompt options. */
@@ -20,5 +21,5 @@ export const MCP_PROMPT_METADATA = 'mcp:prompt';
  */
 export function McpPrompt(options: McpPromptOptions): ClassDecorator {
   // Stored as null when missing, so module init still finds the class and refuses it.
-  return applyDecorators(Injectable(), SetMetadata(MCP_PROMPT_METADATA, options ?? null));
+  return applyDecorators(providerInjectable(), SetMetadata(MCP_PROMPT_METADATA, options ?? null));
 }

@@ -1,5 +1,6 @@
-import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 
+import { providerInjectable } from '../util/provider-injectable.js';
 import type { McpResourceTemplateOptions } from './resource.interfaces.js';
 
 /** Metadata key under which `@McpResourceTemplate` stores a provider's template options. */
@@ -19,5 +20,5 @@ export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource-template';
  * @publicApi
  */
 export function McpResourceTemplate(options: McpResourceTemplateOptions): ClassDecorator {
-  return applyDecorators(Injectable(), SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options));
+  return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options));
 }

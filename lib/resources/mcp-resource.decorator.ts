@@ -1,5 +1,6 @@
-import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 
+import { providerInjectable } from '../util/provider-injectable.js';
 import type { McpResourceOptions } from './resource.interfaces.js';
 
 /** Metadata key under which `@McpResource` stores a provider's resource options. */
@@ -19,5 +20,5 @@ export const MCP_RESOURCE_METADATA = 'mcp:resource';
  * @publicApi
  */
 export function McpResource(options: McpResourceOptions): ClassDecorator {
-  return applyDecorators(Injectable(), SetMetadata(MCP_RESOURCE_METADATA, options));
+  return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_METADATA, options));
 }

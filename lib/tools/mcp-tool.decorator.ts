@@ -1,6 +1,7 @@
-import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { providerInjectable } from '../util/provider-injectable.js';
 import type { McpToolOptions } from './tool.interfaces.js';
 
 /**
@@ -17,5 +18,5 @@ import type { McpToolOptions } from './tool.interfaces.js';
  * @publicApi
  */
 export function McpTool(options: McpToolOptions): ClassDecorator {
-  return applyDecorators(Injectable(), SetMetadata(MCP_TOOL_METADATA, options));
+  return applyDecorators(providerInjectable(), SetMetadata(MCP_TOOL_METADATA, options));
 }

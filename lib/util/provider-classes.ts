@@ -22,7 +22,8 @@ export function* providerClasses(
 
 /** The one instance of a provider that must be a singleton (a tool, resource or prompt), or a configuration error naming `where`. */
 export function singletonInstance(wrapper: ProviderWrapper, where: string, noun: string): object {
-  if (!wrapper.isDependencyTreeStatic())
+  // A transient provider's tree is static too (each injection gets its own instance), so its scope is read as well.
+  if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient)
     throw new McpConfigurationError(where, `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported${scopedBy(wrapper)}`);
   const instance = wrapper.instance as object | undefined;
   if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { Injectable, Scope } from '@nestjs/common';
+
+import { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../../lib/index.js';
+import { createTestApp } from '../support/test-app.js';
+
+/** Each decorator that makes a class a provider, with what the singleton refusal calls the class. */
+const PROVIDER_DECORATORS = [
+  ['@McpTool', McpTool({ name: 'scoped', description: 'Scoped.', inputSchema: { type: 'object' } }), 'tool "scoped"', 'tool'],
+  ['@McpResource', McpResource({ uri: 'app://scoped', name: 'scoped' }), 'resource "scoped"', 'resource'],
+  ['@McpResourceTemplate', McpResourceTemplate({ uriTemplate: 'app://scoped/{id}', name: 'scoped' }), 'resource template "scoped"', 'resource'],
+  ['@McpPrompt', McpPrompt({ name: 'scoped', description: 'Scoped.' }), 'prompt "scoped"', 'prompt'],
+] as const;
+
+/** Starts an app serving `provider`, and closes it again if it starts: the cases expect a refusal. */
+const started = (provider: new () => unknown) => createTestApp({ providers: [provider] }).then((t) => t.close());
+
+/** A class with every handler a provider kind calls, decorated as written top to bottom (the last applies first). */
+function declared(...decorators: ClassDecorator[]) {
+  class Scoped {
+    run() {
+      return 'x';
+    }
+    read() {
+      return 'x';
+    }
+    get() {
+      return 'x';
+    }
+  }
+  for (const decorate of decorators.reverse()) decorate(Scoped);
+  return Scoped;
+}
+
+describe('a provider made request-scoped or transient is refused at module init, whichever decorator is on top', () => {
+  describe.each(PROVIDER_DECORATORS)('%s', (_name, decorator, site, noun) => {
+    it.each([
+      ['REQUEST', Scope.REQUEST],
+      ['TRANSIENT', Scope.TRANSIENT],
+    ])('under @Injectable({ scope: Scope.%s }), and above it', async (_scope, scope) => {
+      const refusal = new RegExp(`^${site} \\(Scoped\\): a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported$`);
+      await expect(started(declared(Injectable({ scope }), decorator))).rejects.toThrow(refusal);
+      await expect(started(declared(decorator, Injectable({ scope })))).rejects.toThrow(refusal);
+    });
+  });
+
+  it('keeps a scope the class inherits', async () => {
+    @Injectable({ scope: Scope.REQUEST })
+    class Base {}
+    @McpPrompt({ name: 'inherits', description: 'Inherits its scope.' })
+    class Inheriting extends Base {
+      get() {
+        return 'x';
+      }
+    }
+    await expect(started(Inheriting)).rejects.toThrow(/^prompt "inherits" \(Inheriting\): a prompt must be a singleton provider/);
+  });
+});
