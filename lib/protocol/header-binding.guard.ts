@@ -10,6 +10,7 @@ import { META_KEYS, MIRRORED_HEADER_DISPLAY, MIRRORED_HEADERS } from '../mcp.con
 import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { HeaderAnnotationLookup, type HeaderAnnotation } from './header-annotation-lookup.js';
+import { headerIntegerEquals } from './header-integer.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 
 /** Which body field `Mcp-Name` mirrors, per method; other methods bind no `Mcp-Name`. */
@@ -121,7 +122,7 @@ function checkParam(req: IncomingMessage, annotation: HeaderAnnotation, args: un
     throw reject('header_mismatch', mirror, `argument ${argument} is an integer outside ±(2^53−1), which the ${mirror.display} header cannot mirror.`);
   if (raw === undefined) throw reject('missing_header', mirror, `the ${mirror.display} header is required because argument ${argument} is present.`);
   const sent = readValue(mirror, raw);
-  const equal = typeof value === 'number' ? integerEquals(sent, value) : sent === String(value);
+  const equal = typeof value === 'number' ? headerIntegerEquals(sent, value) : sent === String(value);
   if (!equal)
     throw reject(
       'header_mismatch',
@@ -150,25 +151,4 @@ function spells(value: unknown, type: HeaderAnnotation['type']): boolean {
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value);
   }
-}
-
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,6}))?$/;
-/** Safe integers have at most 16 decimal digits. */
-const SAFE_DIGITS = 16;
-
-/**
- * Whether a header's decimal text equals a safe integer exactly (`42`, `42.0`, `4.2e1`, `-0` for `0`), in
- * integer arithmetic, so no rounding can make `42.0000000000000001` equal `42`.
- */
-function integerEquals(text: string, integer: number): boolean {
-  const match = DECIMAL.exec(text);
-  if (!match) return false;
-  const [, sign, whole, fraction = '', exponent = '0'] = match;
-  const significant = `${whole}${fraction}`.replace(/^0+/, '');
-  if (significant === '') return integer === 0;
-  const digits = significant.replace(/0+$/, '');
-  const scale = Number(exponent) - fraction.length + (significant.length - digits.length);
-  if (scale < 0 || digits.length + scale > SAFE_DIGITS) return false;
-  const magnitude = BigInt(digits) * 10n ** BigInt(scale);
-  return (sign === '-' ? -magnitude : magnitude) === BigInt(integer);
 }
