@@ -3,6 +3,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
+import { REFUSED_FORMATS } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
@@ -103,9 +104,12 @@ export class SchemaCompiler {
       );
     }
     if (this.unknownFormats.length) {
+      const format = this.unknownFormats[0]!;
       throw new McpConfigurationError(
         where,
-        `uses the unknown format ${JSON.stringify(this.unknownFormats[0])} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
+        Object.hasOwn(REFUSED_FORMATS, format)
+          ? `uses the format ${JSON.stringify(format)}, which this server refuses: ${REFUSED_FORMATS[format]}`
+          : `uses the unknown format ${JSON.stringify(format)} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
       );
     }
     compiledByText.set(text, validate);

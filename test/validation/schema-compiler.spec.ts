@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 import { McpConfigurationError } from '../../lib/index.js';
+import { REFUSED_FORMATS } from '../../lib/validation/add-formats.js';
 import { jsonValueOffence } from '../../lib/validation/json-value.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 
@@ -20,6 +22,17 @@ describe('compiling consumer schemas at module init', () => {
     const validate = compiler.compile({ type: 'string', format: 'uuid' }, 'ok');
     expect(validate('not-a-uuid')).toBe(false);
     expect(refusal({ type: 'string', format: 'colour' })).toMatch(/unknown format "colour"/);
+  });
+
+  it.each(Object.keys(REFUSED_FORMATS))('refuses the format %s, saying why, and leaves it out of the known formats', (format) => {
+    expect(refusal({ type: 'string', format })).toBe(`the schema: uses the format "${format}", which this server refuses: ${REFUSED_FORMATS[format]}`);
+    expect(refusal({ type: 'string', format: 'colour' })).not.toContain(` ${format},`);
+  });
+
+  it("knows every other format of ajv-formats' full set", () => {
+    const others = Object.keys(fullFormats).filter((format) => !Object.hasOwn(REFUSED_FORMATS, format));
+    expect(others.length).toBeGreaterThan(20);
+    for (const format of others) expect(typeof compiler.compile({ type: 'string', format }, format)).toBe('function');
   });
 
   it.each([
