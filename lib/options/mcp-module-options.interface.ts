@@ -169,9 +169,10 @@ export interface McpModuleOptions {
   serves?: Type[];
   /**
    * The tasks extension: how long a task is kept (`ttlMs`, from its creation), how often clients are asked to poll,
-   * how many tasks the default store holds at once, and the store (replace it with a shared one when several
-   * instances serve the mount). Used only when some tool or action declares `taskSupport`. See docs/tasks.md.
-   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000 } (store: `InProcessTaskStore`)
+   * how many tasks the default store holds at once, how many bytes their results may hold together, and the store
+   * (replace it with a shared one when several instances serve the mount). Used only when some tool or action
+   * declares `taskSupport`. See docs/tasks.md.
+   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 67108864 } (store: `InProcessTaskStore`)
    */
   tasks?: McpTasksOptions;
 }
@@ -184,6 +185,11 @@ export interface McpTasksOptions {
   pollIntervalMs?: number;
   /** How many tasks the default store holds at once; a call that would create one more is refused. @default 1000 */
   maxTasks?: number;
+  /**
+   * How many bytes (of JSON) the results of finished tasks may hold together until they expire, per mount and
+   * instance; a task whose result would take them over fails instead (-32603, `task_results_full`). @default 67108864 (64 MiB)
+   */
+  maxResultBytes?: number;
   /** The task store (instance or class). @default undefined (`InProcessTaskStore`, bounded by `maxTasks`) */
   store?: McpTaskStore | Type<McpTaskStore>;
 }

@@ -4,6 +4,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
 import type { TaskInputs } from './task-inputs.js';
+import type { TaskResultBudget } from './task-result-budget.js';
 
 /**
  * Why a task's handler was stopped (cancelled, expired, shut down): its `signal`'s reason, and what its pending
@@ -34,6 +35,7 @@ export class TaskRun {
     private readonly store: McpTaskStore,
     readonly abort: AbortController,
     readonly inputs: TaskInputs,
+    private readonly budget: TaskResultBudget,
     private readonly ended: (run: TaskRun) => void,
   ) {
     this.current = record;
@@ -59,9 +61,16 @@ export class TaskRun {
     this.change(waiting ? 'input_required' : 'working', { inputRequests: waiting ? this.inputs.outstanding() : undefined });
   }
 
-  /** The handler returned: `completed` with its result (an `isError` tool result included). */
+  /**
+   * The handler returned: `completed` with its result (an `isError` tool result included), or `failed` when the
+   * result does not fit in what the budget keeps.
+   */
   complete(result: Readonly<Record<string, unknown>>): void {
-    this.finish('completed', { result });
+    if (this.terminal) return;
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    if (this.budget.admit(this.current.taskId, bytes, this.current.expiresAt)) return this.finish('completed', { result });
+    const message = `Internal error: the task's result (${bytes} bytes) was not kept: with it, the results this server keeps for its tasks would exceed ${this.budget.maxBytes} bytes until earlier tasks expire.`;
+    this.finish('failed', { error: { code: JSON_RPC_CODES.internalError, message, data: { reason: 'task_results_full' } }, statusMessage: message });
   }
 
   /** The handler threw past containment: `failed` with the JSON-RPC error (a method error as is, anything else -32603). */

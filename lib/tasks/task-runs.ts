@@ -11,6 +11,7 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import { quiet } from '../util/quiet-promise.js';
 import { TaskInputs } from './task-inputs.js';
 import { detailedTask, taskFields } from './task-record.js';
+import { TaskResultBudget } from './task-result-budget.js';
 import { TaskRun } from './task-run.js';
 import { taskNotFound } from './tasks-extension.js';
 
@@ -36,11 +37,14 @@ export interface TaskStart {
 @Injectable()
 export class TaskRuns implements OnModuleDestroy {
   private readonly live = new Map<string, TaskRun>();
+  private readonly budget: TaskResultBudget;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(McpTaskStore) private readonly store: McpTaskStore,
-  ) {}
+  ) {
+    this.budget = new TaskResultBudget(options.tasks.maxResultBytes);
+  }
 
   /** How many tasks have a handler running in this process. */
   get running(): number {
@@ -68,7 +72,7 @@ export class TaskRuns implements OnModuleDestroy {
       expiresAt: now.getTime() + ttlMs,
     };
     const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged());
-    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, (ended) => this.live.delete(ended.record.taskId));
+    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, this.budget, (ended) => this.live.delete(ended.record.taskId));
     this.live.set(record.taskId, run);
     const created = quiet(
       run.stored.then(

@@ -293,6 +293,27 @@ describe('tasks: the store bound, expiry and cleanup', () => {
     }
   });
 
+  it('keeps results up to maxResultBytes together: the task past it fails naming why, and one fits again once earlier tasks expire', async () => {
+    // One must_task result is 77 bytes of JSON; 100 keep one at a time.
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxResultBytes: 100, ttlMs: 400 } } });
+    try {
+      const finished = async () => waitForStatus(t.server, (await taskCall(t.server, 'must_task')).body.result.taskId as string, ['completed', 'failed']);
+      expect((await finished()).status).toBe('completed');
+      const refused = await finished();
+      expect(refused.status).toBe('failed');
+      expect(refused.error).toEqual({
+        code: -32603,
+        message:
+          "Internal error: the task's result (77 bytes) was not kept: with it, the results this server keeps for its tasks would exceed 100 bytes until earlier tasks expire.",
+        data: { reason: 'task_results_full' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await finished()).status).toBe('completed');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('drops expired tasks without a restart: not found afterwards, a running handler aborted, nothing left in the store or the live runs', async () => {
     const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { ttlMs: 300 } } });
     try {
