@@ -34,7 +34,13 @@ export const LEGACY_SCHEMA_DOCUMENT: ProtocolSchemaDocument = {
       properties: { jsonrpc: JSONRPC, method: { type: 'string' }, params: PARAMS },
       not: { required: ['id'] },
     },
-    JSONRPCResultResponse: { type: 'object', required: ['jsonrpc', 'id', 'result'], properties: { jsonrpc: JSONRPC, id: ID, result: { type: 'object' } } },
+    // JSON-RPC 2.0: a response has `result` or `error`, never both.
+    JSONRPCResultResponse: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'result'],
+      properties: { jsonrpc: JSONRPC, id: ID, result: { type: 'object' } },
+      not: { required: ['error'] },
+    },
     JSONRPCErrorResponse: {
       type: 'object',
       required: ['jsonrpc', 'id', 'error'],
@@ -43,6 +49,7 @@ export const LEGACY_SCHEMA_DOCUMENT: ProtocolSchemaDocument = {
         id: ID,
         error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
       },
+      not: { required: ['result'] },
     },
     InitializeRequest: request('initialize', {
       type: 'object',

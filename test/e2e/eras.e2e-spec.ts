@@ -209,6 +209,17 @@ describe('two eras on one mount', () => {
       expect(sideEffects).toEqual([]);
     });
 
+    it('refuses an answer carrying both result and error (400 + -32600, JSON-RPC 2.0 allows one), before routing it', async () => {
+      const pending = app().app.get(PendingInputRequests);
+      const events = await recordEvents(['mcp:wire:reject'], async () => {
+        const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 'mcp-input-both', result: { action: 'accept' }, error: { code: 1, message: 'no' } });
+        expect(res.status).toBe(400);
+        expect(res.messages[0]!.error.code).toBe(-32600);
+      });
+      expect(events.map((e) => e.message.rejecter)).toEqual(['message-validation']);
+      expect(pending.size).toBe(0);
+    });
+
     it('refuses an answer to a request no one asked (400 + -32600), naming why', async () => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 'mcp-input-forged', result: { action: 'accept' } });
       expect(res.status).toBe(400);
