@@ -1,6 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -28,8 +31,7 @@ class AppModule {}
 
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule, { logger: false });
-  await app.listen(0, '127.0.0.1');
-  console.log(String(app.getHttpServer().address().port));
+  await app.listen(Number(process.env.PORT), '127.0.0.1');
 }
 void main();
 `;
@@ -51,20 +53,57 @@ const tsconfig = (resolution: 'node10' | 'nodenext') => ({
   files: ['main.ts'],
 });
 
-/** Starts the compiled app and resolves with its port. */
-function start(entry: string, cwd: string): Promise<{ port: number; stop: () => void }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => {
-      out += String(chunk);
-      const port = /^(\d+)\n/.exec(out)?.[1];
-      if (port) resolve({ port: Number(port), stop: () => child.kill() });
-    });
-    child.stderr.on('data', (chunk) => (err += String(chunk)));
-    child.on('exit', (code) => reject(new Error(`the consumer exited with ${code}: ${err}`)));
+/** A port no one listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts a compiled app listening on `PORT` (a free port given it) and resolves once it answers there. */
+async function start(entry: string, cwd: string): Promise<{ port: number; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [entry], { cwd, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  let exited: number | null | undefined;
+  child.stderr.on('data', (chunk) => (err += String(chunk)));
+  child.on('exit', (code) => (exited = code));
+  for (let tries = 0; tries < 200; tries++) {
+    if (exited !== undefined) throw new Error(`the consumer exited with ${exited}: ${err}`);
+    const answered = await fetch(`http://127.0.0.1:${port}/mcp`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return { port, stop: () => child.kill() };
+    await sleep(100);
+  }
+  child.kill();
+  throw new Error(`the consumer did not answer on port ${port}: ${err}`);
+}
+
+/** A 2025-era tools/call of `echo` on the app at `port`: the JSON answer. */
+async function echo(port: number, text: string): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text } } }),
   });
+  return res.json();
+}
+
+/** The README's quick start: its first TypeScript block, cut into files at each `// name.ts` line that opens one. */
+function quickStartFiles(readme: string): Record<string, string> {
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Quick start')))?.[1] ?? '';
+  const files: Record<string, string> = {};
+  let file: string | undefined;
+  for (const line of block.split('\n')) {
+    const opened = /^\/\/ ([\w.-]+\.ts)\b/.exec(line)?.[1];
+    if (opened) file = opened;
+    else if (file) files[file] = `${files[file] ?? ''}${line}\n`;
+  }
+  return files;
 }
 
 /** A Markdown page without its fenced code blocks (a `#` in a shell block is no heading, a `](` in code no link). */
@@ -92,10 +131,11 @@ function headingAnchors(markdown: string): Set<string> {
 }
 
 /**
- * A CommonJS consumer of the packed package: its tarball installed, its app compiled by tsc, then run with `node`.
- * (Nest 12 is itself ES modules only, so a CommonJS Nest app type-checks with node10 or nodenext, never node16.)
+ * The packed package as an app gets it: its tarball installed, CommonJS apps (and the README's quick start, as
+ * CommonJS and as ES modules) compiled by tsc, then run with `node`. (Nest 12 is itself ES modules only, so a
+ * CommonJS Nest app type-checks with node10 or nodenext, never node16.)
  */
-describe('a CommonJS app using the packed package', () => {
+describe('the packed package, installed in an app', () => {
   let dir: string;
 
   beforeAll(async () => {
@@ -117,12 +157,29 @@ describe('a CommonJS app using the packed package', () => {
       await run(process.execPath, [TSC, '-p', `tsconfig.${resolution}.json`], { cwd: dir, timeout: 120_000 });
       const app = await start(`dist-${resolution}/main.js`, dir);
       try {
-        const res = await fetch(`http://127.0.0.1:${app.port}/mcp`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'from CommonJS' } } }),
-        });
-        expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from CommonJS' }] } });
+        expect(await echo(app.port, 'from CommonJS')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from CommonJS' }] } });
+      } finally {
+        app.stop();
+      }
+    },
+    120_000,
+  );
+
+  it.each(['commonjs', 'module'] as const)(
+    'compiles the README quick start, as written, in an app of "type": "%s", and serves its echo tool',
+    async (type) => {
+      const files = quickStartFiles(await readFile(path.join(dir, 'node_modules/nest-mcp/README.md'), 'utf8'));
+      expect(Object.keys(files).sort()).toEqual(['app.module.ts', 'echo.tool.ts', 'main.ts']);
+      const appDir = path.join(dir, `quickstart-${type}`);
+      await mkdir(appDir, { recursive: true });
+      await writeFile(path.join(appDir, 'package.json'), JSON.stringify({ name: `quickstart-${type}`, private: true, type }));
+      for (const [name, code] of Object.entries(files)) await writeFile(path.join(appDir, name), code);
+      const { compilerOptions } = tsconfig('nodenext');
+      await writeFile(path.join(appDir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, outDir: 'dist' }, files: Object.keys(files) }));
+      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: appDir, timeout: 120_000 });
+      const app = await start('dist/main.js', appDir);
+      try {
+        expect(await echo(app.port, 'from the quick start')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from the quick start' }] } });
       } finally {
         app.stop();
       }
