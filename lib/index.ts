@@ -54,7 +54,7 @@ export { McpTool } from './tools/mcp-tool.decorator.js';
 export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces.js';
 export type { McpPlainTool } from './tools/plain-tool.js';
 export { McpContext } from './context/mcp-context.js';
-export type { McpHostRequest } from './context/mcp-context.js';
+export type { McpHandlerContext, McpHostRequest } from './context/mcp-context.js';
 export { McpRequestLogger } from './context/request-logger.js';
 export type { McpLogMethod } from './context/request-logger.js';
 export { LOG_LEVELS, LEGACY_PROTOCOL_VERSIONS, ERAS } from './mcp.constants.js';

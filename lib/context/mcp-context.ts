@@ -51,7 +51,7 @@ export type McpHostRequest = IncomingMessage & { readonly [key: string]: any }; 
 
 /**
  * The context as the handler interfaces declare it, for any request type: a handler that types its own
- * (`McpContext<Request>` on Express, `McpContext<FastifyRequest>` on Fastify) still implements them.
+ * (`McpContext<Request>` on Express, `McpContext<FastifyRequest>` on Fastify) still implements them. @publicApi
  */
 export type McpHandlerContext = McpContext<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
