@@ -4,7 +4,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { distilledData, isSharedResult, sharedResult } from '../protocol/json-rpc.js';
+import { distilledData, firstProblem, isSharedResult, sharedResult } from '../protocol/json-rpc.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
@@ -80,7 +80,10 @@ export class MethodRouter {
     }
     const { handler, definition, checks } = routed;
     const problems = checks.check(definition, call.record.message);
-    if (problems.length) throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}.`, { data: distilledData(problems) });
+    if (problems.length) {
+      const data = distilledData(problems);
+      throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}${firstProblem(data)}.`, { data });
+    }
     const params = (call.record.message!.params ?? {}) as Record<string, unknown>;
     const result = await handler.handle({ record: call.record, request: call.request, hostRequest: call.hostRequest, answer: call.answer, params });
     if (!isSharedResult(result)) return era === 'legacy' ? legacyShape(result) : this.finish(method, result);

@@ -82,3 +82,13 @@ export function distilledData(problems: readonly SchemaProblem[], prefix: readon
   const errors: DistilledEntry[] = [...byLocation].slice(0, DISTILLED_LOCATIONS_MAX).map(([location, list]) => ({ location, problems: list }));
   return { errorCount: byLocation.size, errors };
 }
+
+/**
+ * A distilled error's first problem, to end a refusal's message with (`; at /params/uri, must be string`, and how
+ * many locations follow): a client that shows its user or model only the message still shows what to fix.
+ */
+export function firstProblem({ errorCount, errors: [first] }: ReturnType<typeof distilledData>): string {
+  if (!first) return '';
+  const more = errorCount > 1 ? ` (and ${errorCount - 1} more location${errorCount > 2 ? 's' : ''} in data.errors)` : '';
+  return `; at ${first.location === '' ? 'the message root' : bounded(first.location, 200)}, ${first.problems[0]}${more}`;
+}

@@ -5,7 +5,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { distilledData } from './json-rpc.js';
+import { distilledData, firstProblem } from './json-rpc.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
 import { classifyMessage } from './message-classification.js';
 import { MAX_NESTING_DEPTH, tooDeeplyNested } from './nesting.js';
@@ -54,15 +54,15 @@ export class MessageValidationGuard implements ChainStage {
     const problems = modern
       ? this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message)
       : this.legacy.check(legacyDefinition(kind, message), message);
-    if (problems.length)
+    if (problems.length) {
+      const data = distilledData(problems);
       throw new RejectionException(
         'message-validation',
         'invalid_message',
-        `Invalid request: the message is not a valid JSON-RPC 2.0 ${modern ? 'request or notification' : 'message'}.`,
-        {
-          data: distilledData(problems),
-        },
+        `Invalid request: the message is not a valid JSON-RPC 2.0 ${modern ? 'request or notification' : 'message'}${firstProblem(data)}.`,
+        { data },
       );
+    }
     if (kind !== 'notification' && record.id === undefined)
       throw new RejectionException(
         'message-validation',

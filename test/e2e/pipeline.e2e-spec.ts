@@ -27,6 +27,11 @@ describe('message validation and classification', () => {
       ]),
     );
     expect(res.body.error.data.errorCount).toBe(res.body.error.data.errors.length);
+    // The message names the first problem too, for clients that show only the message.
+    const [first] = res.body.error.data.errors;
+    expect(res.body.error.message).toBe(
+      `Invalid request: the message is not a valid JSON-RPC 2.0 request or notification; at ${first.location}, ${first.problems[0]} (and ${res.body.error.data.errorCount - 1} more location${res.body.error.data.errorCount > 2 ? 's' : ''} in data.errors).`,
+    );
     expect(JSON.stringify(res.body)).not.toMatch(/must be equal to constant|instancePath|schemaPath/);
   });
 
@@ -239,6 +244,7 @@ describe('method routing', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ id: 'p', error: { code: -32602 } });
     expect(res.body.error.data.errors).toEqual([{ location: '/params', problems: ['missing required property "name"'] }]);
+    expect(res.body.error.message).toBe('Invalid params for tools/call; at /params, missing required property "name".');
   });
 
   it('answers an unknown tool with -32602 naming it and the tools there are, at 200', async () => {
