@@ -67,7 +67,12 @@ export class ParseStepGuard implements ChainStage {
     try {
       if (Buffer.isBuffer(hostReq.rawBody)) body = boundedBytes(hostReq.rawBody, this.options);
       else if (hostReq._body === true || req.readableEnded) return hostReq.body;
-      else body = bodyWithin(req, this.options);
+      else {
+        // A host parser decodes a content coding itself (its bytes above are decoded); the mount reads only identity.
+        const coding = headerLines(req).value('content-encoding');
+        if (coding !== undefined && !isIdentityCoding(coding)) throw unsupportedContentEncoding(coding);
+        body = bodyWithin(req, this.options);
+      }
     } catch (thrown) {
       throw this.readFailure(thrown);
     }
@@ -124,6 +129,21 @@ function isJsonMediaType(value: string | undefined): boolean {
   if (value === undefined) return false;
   const end = value.indexOf(';');
   return (end === -1 ? value : value.slice(0, end)).trim().toLowerCase() === 'application/json';
+}
+
+/** Whether a `Content-Encoding` value names no coding but `identity` (RFC 9110 §8.4: a list of codings, in order). */
+function isIdentityCoding(value: string): boolean {
+  return value.split(',').every((coding) => ['', 'identity'].includes(coding.trim().toLowerCase()));
+}
+
+/** The 415 of a compressed body: names the coding read and the one accepted, and closes the connection (the body stays unread). */
+function unsupportedContentEncoding(given: string): RejectionException {
+  return new RejectionException(
+    'parse-step',
+    'unsupported_content_encoding',
+    `Unsupported media type: this server reads bodies without a content coding; send the body uncompressed, without Content-Encoding (got ${quoted(given, 100)}).`,
+    { headers: { 'accept-encoding': 'identity', connection: 'close' } },
+  );
 }
 
 /** The 415 of `requireJsonContentType`: names the one media type read, and closes the connection (the body stays unread). */

@@ -207,6 +207,39 @@ describe("the parse step beside the host's body parsing", () => {
   }
 });
 
+describe('the parse step and a content coding', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+  });
+  afterAll(() => t.close());
+
+  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'plain' } }, 'ce'));
+
+  it.each(['gzip', 'br', 'deflate', 'x-unknown', 'identity, gzip'])('refuses a body sent with Content-Encoding: %s with 415 + -32600 before reading it', async (coding) => {
+    const mark = await rejectionOf(async () => {
+      const res = await rawRequest(t.server, { headers: [...headers, ['content-encoding', coding]], body });
+      expect(res.status).toBe(415);
+      expect(res.headers['accept-encoding']).toBe('identity');
+      expect(res.headers['connection']).toBe('close');
+      expect(res.body).toEqual({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: `Unsupported media type: this server reads bodies without a content coding; send the body uncompressed, without Content-Encoding (got "${coding}").`,
+        },
+      });
+    });
+    expect(mark).toEqual({ rejecter: 'parse-step', reason: 'unsupported_content_encoding' });
+  });
+
+  it.each(['identity', 'Identity', ''])('reads a body sent with Content-Encoding: "%s" (no coding)', async (coding) => {
+    const res = await rawRequest(t.server, { headers: [...headers, ['content-encoding', coding]], body });
+    expect(res.status).toBe(200);
+    expect((res.body as { result: { content: unknown } }).result.content).toEqual([{ type: 'text', text: 'plain' }]);
+  });
+});
+
 describe('the parse step under requireJsonContentType', () => {
   let t: TestApp;
   beforeAll(async () => {

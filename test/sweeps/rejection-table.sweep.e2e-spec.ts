@@ -74,6 +74,7 @@ const SCENARIOS = {
       rpc('server/discover'),
     ),
   'parse-step/unsupported_media_type': (t) => viaPost(t, rpc('server/discover'), { 'content-type': 'text/plain' }),
+  'parse-step/unsupported_content_encoding': (t) => viaPost(t, rpc('server/discover'), { 'content-encoding': 'gzip' }),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/too_many_values': (t) => viaPost(t, { ...rpc('server/discover'), pad: Array.from({ length: VALUES_CAP }, () => 0) }),
   'parse-step/stalled_read': async (t) => {
