@@ -32,7 +32,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
   async handle(call: MethodCall): Promise<McpResult> {
     const uri = call.params.uri as string;
     const resource = this.registry.resolve(uri);
-    if (!resource) throw resourceNotFound(uri);
+    if (!resource) throw resourceNotFound(uri, this.registry.served());
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {

@@ -13,6 +13,9 @@ import type { ResourceContent } from './resource-contents.js';
 import type { McpResourceCompleter } from './resource.interfaces.js';
 import type { McpUriVariables, UriTemplate } from './uri-template.js';
 
+/** How many resource URIs, and how many templates, a not-found refusal's message lists. */
+export const URIS_LISTED = 10;
+
 /** A resource as module init wired it in: its resources/list entry and how to read it. */
 export interface WiredResource {
   readonly uri: string;
@@ -59,6 +62,8 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
   private readonly resources = new Map<string, WiredResource>();
   private readonly templates = new Map<string, WiredResourceTemplate>();
   private readonly names = new Map<string, string>();
+  /** {@link served}, spelled once (after module init nothing is wired in). */
+  private servedText: string | undefined;
   /** Whether a template wired in so far declares a completer (`completes`, read on every request). */
   private completesAny = false;
 
@@ -81,6 +86,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
   }
 
   private claimName(name: string, where: string): void {
+    this.servedText = undefined;
     const other = this.names.get(name);
     if (other !== undefined)
       throw new McpConfigurationError(where, `name ${JSON.stringify(name)} is already used by ${other} (names are unique among resources and templates)`);
@@ -100,6 +106,23 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
   /** How many resources and templates are wired in. */
   get size(): number {
     return this.resources.size + this.templates.size;
+  }
+
+  /** What a refusal of an unknown URI tells its reader is served: the first {@link URIS_LISTED} resources and templates. */
+  served(): string {
+    return (this.servedText ??= this.describeServed());
+  }
+
+  private describeServed(): string {
+    const listed = (what: string, items: readonly string[]) =>
+      items.length ? ` ${what}: ${items.slice(0, URIS_LISTED).join(', ')}${items.length > URIS_LISTED ? ', …' : ''}.` : '';
+    return (
+      listed('Resources', [...this.resources.keys()]) +
+      listed(
+        'Templates',
+        [...this.templates.values()].map((t) => t.uriTemplate),
+      )
+    );
   }
 
   /** What reads `uri`: the resource at exactly that URI, else the first template (in declaration order) matching it. */

@@ -13,6 +13,7 @@ import {
 } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { NOT_FOUND_URI_MAX_CHARS } from '../../lib/resources/resource-not-found.js';
+import { URIS_LISTED } from '../../lib/resources/resource.registry.js';
 import { URI_TEMPLATE_OPERATORS, type UriTemplateOperator } from '../../lib/resources/uri-template.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -376,7 +377,33 @@ describe('resources', () => {
     it('refuses a URI no resource or template matches with 400 + -32602 and data {uri}, never empty contents', async () => {
       const res = await read(t.server, 'docs://nowhere', {});
       expect(res.status).toBe(400);
-      expect(res.body.error).toEqual({ code: -32602, message: 'Resource not found: "docs://nowhere".', data: { uri: 'docs://nowhere' } });
+      expect(res.body.error).toEqual({
+        code: -32602,
+        // What is served follows, so a model that only sees the message can pick a URI that exists.
+        message:
+          'Resource not found: "docs://nowhere". Resources: docs://readme, docs://logo, docs://bundle, docs://cached, docs://broken, docs://secret. Templates: users://{id}/profile, numbers://{group}/{n}, sweep://simple/{name}, sweep://reserved/{+path}, sweep://fragment{#section}, sweep://label/file{.ext}, sweep://path{/a,b}, sweep://matrix{;x,y}, sweep://query{?q,lang}, sweep://continued?fixed=1{&page}.',
+        data: { uri: 'docs://nowhere' },
+      });
+    });
+
+    it(`lists at most ${URIS_LISTED} resources in the message, then an ellipsis`, async () => {
+      const many = Array.from({ length: URIS_LISTED + 2 }, (_, i) => {
+        @McpResource({ uri: `many://${i}`, name: `many-${i}` })
+        class Many {
+          read() {
+            return 'x';
+          }
+        }
+        return Many;
+      });
+      const crowded = await createTestApp({ providers: many });
+      try {
+        const res = await read(crowded.server, 'many://nope', {});
+        const listed = Array.from({ length: URIS_LISTED }, (_, i) => `many://${i}`).join(', ');
+        expect(res.body.error.message).toBe(`Resource not found: "many://nope". Resources: ${listed}, ….`);
+      } finally {
+        await crowded.close();
+      }
     });
 
     it('refuses, the same way, a URI a template matched but whose read found nothing (resourceNotFound)', async () => {
@@ -390,7 +417,10 @@ describe('resources', () => {
       const res = await read(t.server, uri);
       expect(res.body.error.code).toBe(-32602);
       expect(res.body.error.data.uri.length).toBe(NOT_FOUND_URI_MAX_CHARS);
-      expect(res.body.error.message.length).toBeLessThan(300);
+      // The quoted URI is cut; what is served follows it.
+      const quoted = res.body.error.message.indexOf('. Resources: docs://readme');
+      expect(quoted).toBeGreaterThan(0);
+      expect(quoted).toBeLessThan(300);
     });
 
     it('refuses a uri that is not a URI at method routing (-32602, distilled)', async () => {
