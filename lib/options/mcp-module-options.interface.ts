@@ -4,6 +4,7 @@ import type { McpAuth } from '../contracts/mcp-auth.interface.js';
 import type { McpEventBus } from '../contracts/mcp-event-bus.js';
 import type { McpTaskStore } from '../contracts/mcp-task-store.js';
 import type { RequestStateCodec } from '../contracts/request-state-codec.js';
+import type { McpLogLevel } from '../mcp.constants.js';
 
 /** An icon a client may show for the server (MCP `Icon`). @publicApi */
 export interface McpIcon {
@@ -134,6 +135,13 @@ export interface McpModuleOptions {
    * @default 'both'
    */
   eras?: 'both' | 'modern' | 'legacy';
+  /**
+   * The lowest level of `ctx.log` messages sent to a 2025-era client. Such a client sets its level with
+   * `logging/setLevel`, which a stateless server cannot remember for later requests, so the server picks it here.
+   * (A 2026-07-28 client names its level on every request.) See docs/eras.md.
+   * @default 'debug' (every level)
+   */
+  legacyLogLevel?: McpLogLevel;
   /**
    * How many items a page of a list method (`tools/list`, and the resource and prompt lists) holds; a longer list
    * is paginated with opaque, tamper-evident cursors.

@@ -1,4 +1,5 @@
 import { got } from '../errors/mcp-configuration.error.js';
+import { LOG_LEVELS } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import type { McpModuleOptions } from './mcp-module-options.interface.js';
 
@@ -148,6 +149,7 @@ export const MODULE_OPTION_RULES = {
   pageSize: (v) => (Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= 10_000 ? undefined : 'must be an integer from 1 to 10000 (items per page)'),
   eras: (v) => (v === 'both' || v === 'modern' || v === 'legacy' ? undefined : 'must be "both", "modern" or "legacy"'),
   legacyInputRequests: group({ maxPending: positiveInteger(), timeoutMs: timerDelay }),
+  legacyLogLevel: (v) => ((LOG_LEVELS as readonly unknown[]).includes(v) ? undefined : `must be one of ${LOG_LEVELS.map((level) => `"${level}"`).join(', ')}`),
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
   eventBus: (v) =>
     isProvided(v, ['publish', 'subscribe']) ? undefined : 'must be an McpEventBus instance (with publish and subscribe methods) or a class implementing McpEventBus',

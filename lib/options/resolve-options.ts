@@ -80,6 +80,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     }),
     telemetryLogger: o.telemetryLogger ?? 'faults',
     eras: o.eras ?? 'both',
+    legacyLogLevel: o.legacyLogLevel ?? 'debug',
     pageSize: o.pageSize ?? 100,
     legacyInputRequests: definedOver<Required<McpLegacyInputRequestOptions>>(DEFAULT_LEGACY_INPUT_REQUESTS, o.legacyInputRequests),
     eventBus: o.eventBus,

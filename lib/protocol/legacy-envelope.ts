@@ -1,4 +1,4 @@
-import { LEGACY_DEFAULT_VERSION, LEGACY_PROTOCOL_VERSIONS, META_KEYS } from '../mcp.constants.js';
+import { LEGACY_DEFAULT_VERSION, LEGACY_PROTOCOL_VERSIONS, META_KEYS, type McpLogLevel } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
 
@@ -11,10 +11,10 @@ export function negotiatedVersion(requested: unknown): string {
  * The modern envelope a legacy request is served under, so the handlers stay era-neutral: its `_meta` with the
  * protocol fields filled in. The version is the header's (absent: 2025-03-26), or for `initialize` the negotiated
  * one; the client capabilities are `initialize`'s, and unknown (`{}`) on any later request, since a stateless
- * server keeps no session; the log level is `debug`, because a legacy server logs until the client narrows it and
- * a stateless one cannot remember `logging/setLevel`. The request's own `_meta` keys (`progressToken`) are kept.
+ * server keeps no session; the log level is the `legacyLogLevel` option's, because a stateless server cannot remember
+ * `logging/setLevel`. The request's own `_meta` keys (`progressToken`) are kept.
  */
-export function legacyMeta(message: Record<string, unknown>, versionHeader: string | undefined): Record<string, unknown> {
+export function legacyMeta(message: Record<string, unknown>, versionHeader: string | undefined, logLevel: McpLogLevel): Record<string, unknown> {
   const params = isPlainObject(message.params) ? message.params : {};
   const own = isPlainObject(params._meta) ? params._meta : {};
   const initialize = message.method === 'initialize';
@@ -22,6 +22,6 @@ export function legacyMeta(message: Record<string, unknown>, versionHeader: stri
   meta[META_KEYS.protocolVersion] = initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? LEGACY_DEFAULT_VERSION);
   meta[META_KEYS.clientCapabilities] = initialize && isPlainObject(params.capabilities) ? params.capabilities : {};
   if (initialize && isPlainObject(params.clientInfo)) meta[META_KEYS.clientInfo] = params.clientInfo;
-  meta[META_KEYS.logLevel] = 'debug';
+  meta[META_KEYS.logLevel] = logLevel;
   return meta;
 }

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
 import { distilledData } from './json-rpc.js';
@@ -26,7 +28,10 @@ const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as co
 export class ProtocolFieldsGuard implements ChainStage {
   static readonly rejecter = 'protocol-fields' as const;
 
-  constructor(private readonly schema: ProtocolSchema) {
+  constructor(
+    private readonly schema: ProtocolSchema,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {
     this.schema.validator('RequestMetaObject');
   }
 
@@ -38,7 +43,7 @@ export class ProtocolFieldsGuard implements ChainStage {
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {
       const message = record.message!;
-      record.meta = legacyMeta(message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion));
+      record.meta = legacyMeta(message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion), this.options.legacyLogLevel);
       const params = isPlainObject(message.params) ? ownCopy(message.params) : {};
       params._meta = record.meta;
       const supplied = ownCopy(message);

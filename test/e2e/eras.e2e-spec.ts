@@ -166,6 +166,17 @@ describe('two eras on one mount', () => {
       const call = await legacyToolCall(app().server, 'logs', {}, () => 'no-answer');
       expect(call.messages.filter((m) => m.method === 'notifications/message').map((m) => m.params.level)).toEqual(['debug', 'info', 'warning', 'error']);
     });
+
+    it('sends a legacy request only the levels from legacyLogLevel up, and the tool sees which were sent', async () => {
+      const quiet = await createTestApp({ providers: TOOLS, options: { legacyLogLevel: 'warning' } });
+      try {
+        const call = await legacyToolCall(quiet.server, 'logs', {}, () => 'no-answer');
+        expect(call.messages.filter((m) => m.method === 'notifications/message').map((m) => m.params.level)).toEqual(['warning', 'error']);
+        expect(JSON.parse(call.messages.at(-1)!.result.content[0].text)).toEqual({ sent: [false, false, true, true] });
+      } finally {
+        await quiet.close();
+      }
+    });
   });
 
   describe('input requests on the legacy era: a server-to-client request on the call stream, answered by a POST', () => {

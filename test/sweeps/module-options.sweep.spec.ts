@@ -55,6 +55,7 @@ const CELLS = {
   requestState: { bad: { secrets: ['too-short'] }, names: 'secrets[0] is 9 bytes', good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
   telemetryLogger: { bad: true, names: 'got true', good: 'all' },
   eras: { bad: 'old', names: 'got "old"', good: 'modern' },
+  legacyLogLevel: { bad: 'verbose', names: 'must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", got "verbose"', good: 'warning' },
   pageSize: { bad: 0, names: 'got 0', good: 25 },
   legacyInputRequests: { bad: { maxPending: 0 }, names: 'maxPending must be a positive integer, got 0', good: { maxPending: 10, timeoutMs: 5000 } },
   eventBus: {
