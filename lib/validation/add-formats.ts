@@ -5,7 +5,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 /** ajv-formats' plugin; the package is CommonJS, so under ESM its function is the module itself or its `default`. */
 const addFormatsPlugin = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
   ajv: Ajv2020,
-  formats: string[],
+  options: { mode: 'full'; formats: string[]; keywords: boolean },
 ) => Ajv2020;
 
 /**
@@ -17,9 +17,6 @@ export const REFUSED_FORMATS: Readonly<Record<string, string>> = {
   url: 'its check takes time quadratic in the value\'s length; use "uri" (RFC 3986), with a "pattern" such as "^https?://" for the scheme',
 };
 
-/** Adds ajv-formats' full formats to `ajv`, but the {@link REFUSED_FORMATS}. */
+/** Adds ajv-formats' full formats to `ajv`, but the {@link REFUSED_FORMATS}, and its keywords (`formatMaximum`, …). */
 export const addFormats = (ajv: Ajv2020): Ajv2020 =>
-  addFormatsPlugin(
-    ajv,
-    Object.keys(fullFormats).filter((name) => !Object.hasOwn(REFUSED_FORMATS, name)),
-  );
+  addFormatsPlugin(ajv, { mode: 'full', formats: Object.keys(fullFormats).filter((name) => !Object.hasOwn(REFUSED_FORMATS, name)), keywords: true });
