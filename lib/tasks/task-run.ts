@@ -68,7 +68,7 @@ export class TaskRun {
   complete(result: Readonly<Record<string, unknown>>): void {
     if (this.terminal) return;
     const bytes = Buffer.byteLength(JSON.stringify(result));
-    if (this.budget.admit(this.current.taskId, bytes, this.current.expiresAt)) return this.finish('completed', { result });
+    if (this.budget.admit(bytes, this.current.expiresAt)) return this.finish('completed', { result });
     const message = `Internal error: the task's result (${bytes} bytes) was not kept: with it, the results this server keeps for its tasks would exceed ${this.budget.maxBytes} bytes until earlier tasks expire.`;
     this.finish('failed', { error: { code: JSON_RPC_CODES.internalError, message, data: { reason: 'task_results_full' } }, statusMessage: message });
   }
