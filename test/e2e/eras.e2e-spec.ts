@@ -220,15 +220,32 @@ describe('two eras on one mount', () => {
       expect(sideEffects).toEqual([]);
     });
 
-    it('refuses an answer carrying both result and error (400 + -32600, JSON-RPC 2.0 allows one), before routing it', async () => {
+    it('refuses an answer carrying both result and error (400 + -32600, JSON-RPC 2.0 allows one): the request still waits, and a proper answer resumes the tool', async () => {
       const pending = app().app.get(PendingInputRequests);
-      const events = await recordEvents(['mcp:wire:reject'], async () => {
-        const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 'mcp-input-both', result: { action: 'accept' }, error: { code: 1, message: 'no' } });
-        expect(res.status).toBe(400);
-        expect(res.messages[0]!.error.code).toBe(-32600);
+      let answered: Promise<void> | undefined;
+      const marks: unknown[] = [];
+      const call = legacyToolCall(app().server, 'confirm_delete', { file: 'e.txt' }, (request) => {
+        answered = (async () => {
+          const events = await recordEvents(['mcp:wire:reject'], async () => {
+            const both = await legacyPost(app().server, {
+              jsonrpc: '2.0',
+              id: request.id,
+              result: { action: 'accept', content: { confirm: true } },
+              error: { code: 1, message: 'no' },
+            });
+            expect(both.status).toBe(400);
+            expect(both.messages[0]!.error.code).toBe(-32600);
+          });
+          marks.push(...events.map((e) => e.message.rejecter));
+          expect(pending.size).toBe(1);
+          expect((await legacyPost(app().server, { jsonrpc: '2.0', id: request.id, result: { action: 'decline' } })).status).toBe(202);
+        })();
+        return 'no-answer';
       });
-      expect(events.map((e) => e.message.rejecter)).toEqual(['message-validation']);
-      expect(pending.size).toBe(0);
+      const done = await call;
+      await answered;
+      expect(marks).toEqual(['message-validation']);
+      expect(done.messages.at(-1)!.result.content[0].text).toBe('Kept e.txt (decline).');
     });
 
     it('refuses an answer to a request no one asked (400 + -32600), naming why', async () => {
