@@ -4,7 +4,7 @@ import { McpContext } from '../context/mcp-context.js';
 import { ERAS } from '../mcp.constants.js';
 import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import type { McpResult } from '../protocol/json-rpc.js';
-import { resourceNotFound } from '../resources/resource-not-found.js';
+import { unmatchedResource } from '../resources/resource-not-found.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
 import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
@@ -32,7 +32,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
   async handle(call: MethodCall): Promise<McpResult> {
     const uri = call.params.uri as string;
     const resource = this.registry.resolve(uri);
-    if (!resource) throw resourceNotFound(uri, this.registry.served());
+    if (!resource) throw unmatchedResource(uri, this.registry.served());
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {

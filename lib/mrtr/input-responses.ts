@@ -1,6 +1,6 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { distilledData } from '../protocol/json-rpc.js';
+import { distilledData, firstProblem } from '../protocol/json-rpc.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
@@ -18,10 +18,11 @@ export const inInputResponses = (key: string): AnswerPlace => ({ key, label: `in
 
 /** Refuses an answer that does not parse as what was asked: -32602 at 400, like a broken `inputResponses`. */
 function invalidAnswer(place: AnswerPlace, what: string, problems: ReturnType<typeof describeSchemaErrors>, under: readonly (string | number)[] = []) {
+  const distilled = distilledData(problems, [...place.path, ...under]);
   return new McpMethodError(
     JSON_RPC_CODES.invalidParams,
-    `Invalid params: ${place.label} ${what}.`,
-    { reason: 'invalid_input_response', key: place.key, ...distilledData(problems, [...place.path, ...under]) },
+    `Invalid params: ${place.label} ${what}${firstProblem(distilled)}.`,
+    { reason: 'invalid_input_response', key: place.key, ...distilled },
     400,
   );
 }

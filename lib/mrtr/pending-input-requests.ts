@@ -34,7 +34,7 @@ export class PendingInputRequests implements OnApplicationShutdown {
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
    * request times out or is withdrawn.
-   * @throws {McpMethodError} a capacity refusal (503) when `maxPending` requests already wait
+   * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when `maxPending` requests already wait
    */
   open(subject: string | undefined): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
     const { maxPending, timeoutMs } = this.options.legacyInputRequests;

@@ -85,10 +85,11 @@ export function distilledData(problems: readonly SchemaProblem[], prefix: readon
 
 /**
  * A distilled error's first problem, to end a refusal's message with (`; at /params/uri, must be string`, and how
- * many locations follow): a client that shows its user or model only the message still shows what to fix.
+ * many locations follow, of which `data.errors` lists up to ten): a client that shows its user or model only the
+ * message still shows what to fix. Every distilled refusal's message ends with it.
  */
 export function firstProblem({ errorCount, errors: [first] }: ReturnType<typeof distilledData>): string {
   if (!first) return '';
-  const more = errorCount > 1 ? ` (and ${errorCount - 1} more location${errorCount > 2 ? 's' : ''} in data.errors)` : '';
+  const more = errorCount > 1 ? ` (and ${errorCount - 1} more location${errorCount > 2 ? 's' : ''}; see data.errors)` : '';
   return `; at ${first.location === '' ? 'the message root' : bounded(first.location, 200)}, ${first.problems[0]}${more}`;
 }

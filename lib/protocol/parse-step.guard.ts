@@ -68,7 +68,8 @@ export class ParseStepGuard implements ChainStage {
       if (Buffer.isBuffer(hostReq.rawBody)) body = boundedBytes(hostReq.rawBody, this.options);
       else if (hostReq._body === true || req.readableEnded) return hostReq.body;
       else {
-        // A host parser decodes a content coding itself (its bytes above are decoded); the mount reads only identity.
+        // The mount reads only identity. A body a host middleware consumed (above) is taken as it left it: decoded
+        // by a parser that inflates, or refused as invalid JSON if it kept compressed bytes.
         const coding = headerLines(req).value('content-encoding');
         if (coding !== undefined && !isIdentityCoding(coding)) throw unsupportedContentEncoding(coding);
         body = bodyWithin(req, this.options);

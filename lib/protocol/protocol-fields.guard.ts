@@ -10,7 +10,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
-import { distilledData } from './json-rpc.js';
+import { distilledData, firstProblem } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
 
@@ -73,10 +73,17 @@ export class ProtocolFieldsGuard implements ChainStage {
         );
     }
     const problems = this.schema.check('RequestMetaObject', meta);
-    if (problems.length)
-      throw new RejectionException('protocol-fields', 'malformed_protocol_fields', 'Invalid params: the protocol fields in params._meta are malformed.', {
-        data: Object.assign(distilledData(problems, ['params', '_meta']), { supported }),
-      });
+    if (problems.length) {
+      const distilled = distilledData(problems, ['params', '_meta']);
+      throw new RejectionException(
+        'protocol-fields',
+        'malformed_protocol_fields',
+        `Invalid params: the protocol fields in params._meta are malformed${firstProblem(distilled)}.`,
+        {
+          data: Object.assign(distilled, { supported }),
+        },
+      );
+    }
     record.meta = meta as Record<string, unknown>;
     return true;
   }

@@ -8,10 +8,14 @@ export const NOT_FOUND_URI_MAX_CHARS = 2048;
 /**
  * The refusal of a `resources/read` of a URI with no resource: 400 + -32602, `data: {uri}` (bounded), as the
  * spec requires (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling). Thrown
- * by the method when no resource or template matches (its message then says what is served, `served`), and by a
- * template's `read` for a URI it matched but that names nothing (`throw resourceNotFound(uri)`).
+ * by a template's `read` for a URI it matched but that names nothing (`throw resourceNotFound(uri)`).
  * @publicApi
  */
-export function resourceNotFound(uri: string, served = ''): McpMethodError {
+export function resourceNotFound(uri: string): McpMethodError {
+  return unmatchedResource(uri, '');
+}
+
+/** The same refusal from the method, when no resource or template matches: its message goes on with what is `served`. */
+export function unmatchedResource(uri: string, served: string): McpMethodError {
   return new McpMethodError(JSON_RPC_CODES.invalidParams, `Resource not found: ${quoted(uri, 200)}.${served}`, { uri: bounded(uri, NOT_FOUND_URI_MAX_CHARS) }, 400);
 }

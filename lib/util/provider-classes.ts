@@ -22,7 +22,7 @@ export function* providerClasses(
 
 /** The one instance of a provider that must be a singleton (a tool, resource or prompt), or a configuration error naming `where`. */
 export function singletonInstance(wrapper: ProviderWrapper, where: string, noun: string): object {
-  // A transient provider's tree is static too (each injection gets its own instance), so its scope is read as well.
+  // A transient provider's tree is static too (each provider injecting it gets its own instance), so its scope is read as well.
   if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient)
     throw new McpConfigurationError(where, `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported${scopedBy(wrapper)}`);
   const instance = wrapper.instance as object | undefined;
@@ -33,7 +33,7 @@ export function singletonInstance(wrapper: ProviderWrapper, where: string, noun:
 /**
  * Why a provider that declares no scope is not a singleton all the same: the dependencies it injects, through its
  * constructor or its properties, that are request-scoped or depend on one (Nest scopes a provider by them; a
- * transient dependency does not, each injection gets its own instance).
+ * transient dependency does not: each provider injecting it gets its own instance).
  */
 function scopedBy(wrapper: ProviderWrapper): string {
   if (wrapper.scope !== undefined && wrapper.scope !== Scope.DEFAULT) return '';

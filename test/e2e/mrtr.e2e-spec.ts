@@ -296,6 +296,7 @@ describe('multi round-trip requests: tools/call', () => {
         code: -32602,
         data: { reason: 'invalid_input_response', key: 'confirm', errors: [{ location: '/params/inputResponses/confirm/content/confirm', problems: ['must be boolean'] }] },
       });
+      expect(res.body.error.message).toMatch(/does not match the requested schema; at \/params\/inputResponses\/confirm\/content\/confirm, must be boolean\.$/);
       expect(sideEffects).toEqual([]);
     });
 

@@ -30,7 +30,7 @@ describe('message validation and classification', () => {
     // The message names the first problem too, for clients that show only the message.
     const [first] = res.body.error.data.errors;
     expect(res.body.error.message).toBe(
-      `Invalid request: the message is not a valid JSON-RPC 2.0 request or notification; at ${first.location}, ${first.problems[0]} (and ${res.body.error.data.errorCount - 1} more location${res.body.error.data.errorCount > 2 ? 's' : ''} in data.errors).`,
+      `Invalid request: the message is not a valid JSON-RPC 2.0 request or notification; at ${first.location}, ${first.problems[0]} (and ${res.body.error.data.errorCount - 1} more location${res.body.error.data.errorCount > 2 ? 's' : ''}; see data.errors).`,
     );
     expect(JSON.stringify(res.body)).not.toMatch(/must be equal to constant|instancePath|schemaPath/);
   });
@@ -155,6 +155,7 @@ describe('protocol fields, header binding and version: the order the transport s
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(-32602);
     expect(res.body.error.data.errors.map((e: { location: string }) => e.location)).toContain(location);
+    expect(res.body.error.message).toContain(`Invalid params: the protocol fields in params._meta are malformed; at ${res.body.error.data.errors[0].location}, `);
   });
 
   it('answers _meta that is not an object with -32602', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { Injectable, Scope } from '@nestjs/common';
+import { Inject, Injectable, Scope } from '@nestjs/common';
 
 import { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../../lib/index.js';
+import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
 
 /** Each decorator that makes a class a provider, with what the singleton refusal calls the class. */
@@ -42,6 +43,29 @@ describe('a provider made request-scoped or transient is refused at module init,
       await expect(started(declared(Injectable({ scope }), decorator))).rejects.toThrow(refusal);
       await expect(started(declared(decorator, Injectable({ scope })))).rejects.toThrow(refusal);
     });
+  });
+
+  it('serves a provider that injects transient providers (it gets an instance of its own; no scope passes to it)', async () => {
+    @Injectable({ scope: Scope.TRANSIENT })
+    class Counter {
+      count = 0;
+    }
+    @McpTool({ name: 'counts', description: 'Counts.', inputSchema: { type: 'object' } })
+    class CountingTool {
+      @Inject(Counter) readonly byProperty!: Counter;
+      constructor(readonly byConstructor: Counter) {}
+      run() {
+        return `${++this.byConstructor.count}/${this.byProperty.count} ${this.byConstructor !== this.byProperty}`;
+      }
+    }
+    const t = await createTestApp({ providers: [Counter, CountingTool] });
+    try {
+      const call = () => post(t.server, rpc('tools/call', { name: 'counts', arguments: {} }));
+      expect((await call()).body.result.content).toEqual([{ type: 'text', text: '1/1 false' }]);
+      expect((await call()).body.result.content).toEqual([{ type: 'text', text: '2/2 false' }]);
+    } finally {
+      await t.close();
+    }
   });
 
   it('keeps a scope the class inherits', async () => {
