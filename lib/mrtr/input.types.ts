@@ -27,10 +27,40 @@ export interface McpElicitUrlParams {
 /** What `ctx.elicit` asks. @publicApi */
 export type McpElicitParams = McpElicitFormParams | McpElicitUrlParams;
 
-/** The user's answer; only `accept` carries `content` (checked against the schema); handle all three. @publicApi */
-export interface McpElicitResult {
+/** Any value an elicitation form's field can hold. @publicApi */
+export type McpElicitValue = string | number | boolean | string[];
+
+/** The value a form field's schema admits: by its `type`, or any field value when the type is not known. @publicApi */
+export type McpElicitFieldValue<F> = F extends { readonly type: 'string' }
+  ? string
+  : F extends { readonly type: 'number' | 'integer' }
+    ? number
+    : F extends { readonly type: 'boolean' }
+      ? boolean
+      : F extends { readonly type: 'array' }
+        ? string[]
+        : McpElicitValue;
+
+type RequiredFields<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+
+/**
+ * The content of an accepted form, typed from its schema when the schema is written in the call: each field by its
+ * `type`, the `required` ones present. (The server checks the answer against the schema before the tool sees it.)
+ * @publicApi
+ */
+export type McpElicitContent<S extends McpElicitFormParams['requestedSchema']> = {
+  -readonly [K in keyof S['properties'] as K extends RequiredFields<S> ? K : never]: McpElicitFieldValue<S['properties'][K]>;
+} & {
+  -readonly [K in keyof S['properties'] as K extends RequiredFields<S> ? never : K]?: McpElicitFieldValue<S['properties'][K]>;
+};
+
+/**
+ * The user's answer; only `accept` carries `content` (checked against the schema; none for a URL-mode request);
+ * handle all three. @publicApi
+ */
+export interface McpElicitResult<C = Record<string, McpElicitValue>> {
   action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
+  content?: C;
 }
 
 /** One message of a sampling request or answer (MCP `SamplingMessage`). @publicApi */

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { McpTool, type McpContext, type McpElicitParams, type McpElicitValue, type McpPlainTool } from '../../lib/index.js';
+import { accept, callTool } from '../support/mrtr-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * Asks for a form written in the call, so `ctx.elicit` types its content from the schema: this file type-checks only
+ * while `name` is a string that is present, `age` a number that may be absent, `tags` a string array, and no other
+ * field exists (`npm test` type-checks before it runs).
+ */
+@McpTool({ name: 'typed_form', description: 'Asks for a typed form.', inputSchema: { type: 'object' } })
+class TypedFormTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const answer = await ctx.elicit({
+      message: 'Who are you?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          age: { type: 'integer' },
+          member: { type: 'boolean' },
+          tags: { type: 'array', items: { type: 'string', enum: ['math', 'engines', 'art'] } },
+        },
+        required: ['name', 'member'],
+      },
+    });
+    if (answer.action !== 'accept' || !answer.content) return 'nobody';
+    const { name, age, member, tags } = answer.content;
+    // @ts-expect-error: `age` may be absent (not in `required`)
+    age.toFixed();
+    // @ts-expect-error: `name` is a string
+    const wrong: number = name;
+    // @ts-expect-error: no field `nickname` in the form
+    void answer.content.nickname;
+    void wrong;
+    return `${name.toUpperCase()} ${age === undefined ? '?' : age.toFixed(0)} ${member ? 'member' : 'guest'} ${(tags ?? []).join('+')}`;
+  }
+}
+
+/** Asks with params built elsewhere (typed as the union): content is the untyped record, as before. */
+@McpTool({ name: 'untyped_form', description: 'Asks with a prebuilt form.', inputSchema: { type: 'object' } })
+class UntypedFormTool implements McpPlainTool {
+  private readonly form: McpElicitParams = { message: 'Anything?', requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } };
+
+  async run(_args: unknown, ctx: McpContext) {
+    const answer = await ctx.elicit(this.form);
+    const note: McpElicitValue | undefined = answer.content?.note;
+    return `note: ${String(note)}`;
+  }
+}
+
+describe('ctx.elicit typed from the schema written in the call', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [TypedFormTool, UntypedFormTool] });
+  });
+  afterAll(() => t.close());
+
+  it('hands the tool the accepted content, whose types the compiler knew', async () => {
+    const first = await callTool(t.server, 'typed_form', {});
+    const key = Object.keys(first.body.result.inputRequests)[0]!;
+    const content = { name: 'ada', age: 36, member: true, tags: ['math', 'engines'] };
+    const done = await callTool(t.server, 'typed_form', {}, { inputResponses: { [key]: accept(content) }, requestState: first.body.result.requestState });
+    expect(done.body.result.content).toEqual([{ type: 'text', text: 'ADA 36 member math+engines' }]);
+  });
+
+  it('leaves content untyped for params typed as the union', async () => {
+    const first = await callTool(t.server, 'untyped_form', {});
+    const key = Object.keys(first.body.result.inputRequests)[0]!;
+    const done = await callTool(t.server, 'untyped_form', {}, { inputResponses: { [key]: accept({ note: 'hi' }) }, requestState: first.body.result.requestState });
+    expect(done.body.result.content).toEqual([{ type: 'text', text: 'note: hi' }]);
+  });
+});
