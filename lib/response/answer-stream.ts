@@ -120,6 +120,11 @@ export class AnswerStream {
     this.abort?.abort();
   }
 
+  /** Aborts `signal` after an error answer (no `mcp:request:cancelled`: the client was answered); idempotent. */
+  stopRun(): void {
+    if (!this.cancelled) this.cancel();
+  }
+
   /** Aborts when the stream ends before the final response: the client closes it or disconnects, or it is abandoned. */
   get signal(): AbortSignal {
     if (!this.abort) {
@@ -291,9 +296,11 @@ function takenBytes(res: ServerResponse): number {
   return (res.socket?.bytesWritten ?? 0) - waitingBytes(res);
 }
 
-/** Sends a final answer through the response's answer stream when attached, else as a JSON body (before routing). */
+/** Sends a refusal or fault as the final answer (the exception filter does) through the response's answer stream when attached, else as a JSON body (before routing). */
 export function sendAnswer(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const stream = (res as WithStream)[STREAM];
-  if (stream) stream.respond(body, status, headers);
-  else sendJson(res, status, body, headers);
+  if (!stream) return sendJson(res, status, body, headers);
+  stream.respond(body, status, headers);
+  // An error answer may come while the handler still runs (a host interceptor timed it out): its signal stops it.
+  stream.stopRun();
 }

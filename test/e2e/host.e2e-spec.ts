@@ -10,13 +10,16 @@ import {
   Post,
   UnauthorizedException,
   type ArgumentsHost,
+  type CallHandler,
   type CanActivate,
   type ExceptionFilter,
   type ExecutionContext,
+  type NestInterceptor,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import express, { type Request } from 'express';
 import type { FastifyRequest } from 'fastify';
+import { timeout, type Observable } from 'rxjs';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -284,5 +287,44 @@ describe('a host middleware that sets headers and wraps writeHead (as on-headers
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'héllo' }]);
     expect(seen).toContainEqual({ status: 200, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(res.text) }, requestId: 'r-1' });
+  });
+});
+
+/** What the slow tool saw of its signal: aborted, or ran to its end. */
+const slowRuns: string[] = [];
+
+@McpTool({ name: 'slow', description: 'Waits for its signal, up to 3 s.', inputSchema: { type: 'object', properties: {} } })
+class SlowTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const aborted = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 3000);
+      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
+    });
+    slowRuns.push(aborted ? 'aborted' : 'ran to its end');
+    return 'done';
+  }
+}
+
+/** A host interceptor that times every request out (rxjs `timeout`, a common Nest recipe). */
+@Injectable()
+class TimeoutInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(timeout(200));
+  }
+}
+
+describe('a host interceptor that answers before the tool ends (a timeout)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [SlowTool], configure: (app) => app.useGlobalInterceptors(new TimeoutInterceptor()) });
+  });
+  afterAll(() => t.close());
+
+  it("answers 500 + -32603, and aborts the tool's signal, so the tool stops rather than running on unanswered", async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'slow', arguments: {} }));
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({ code: -32603, message: 'Internal error while handling tools/call.' });
+    for (let i = 0; i < 100 && slowRuns.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(slowRuns).toEqual(['aborted']);
   });
 });
