@@ -31,7 +31,11 @@ export interface McpTelemetryEvents {
   'mcp:auth:error': { exception: string; error: string; fault: unknown };
   /** A tool run began. */
   'mcp:tool:start': { tool: string; action?: string; era: Era };
-  /** A tool run ended; `errorKind` says who answered with an error: `dispatch` for the caller's (a gate, help, `refuse()`), `tool` for the tool's. */
+  /**
+   * A tool run ended; `isError` when it ended with an `isError` result or by a throw (a JSON-RPC error, a task's
+   * stop), not when it returned after its signal aborted (a task's end is `mcp:task:status`); `errorKind` says who
+   * answered with an error: `dispatch` for the caller's (a gate, help, `refuse()`), `tool` for the tool's.
+   */
   'mcp:tool:stop': {
     tool: string;
     era: Era;

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Injectable } from '@nestjs/common';
 
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
+import { isMethodError } from '../errors/mcp-method.error.js';
 import type { Era } from '../mcp.constants.js';
 import { publish } from '../telemetry/channels.js';
 import { httpExceptionResult, isHttpException } from './http-exception-result.js';
@@ -36,6 +37,7 @@ export class DispatchService {
     const started = performance.now();
     const run: ToolRun = { contextFor };
     let result: ToolCallResult | undefined;
+    let threw = false;
     try {
       const gated = tool.gate(args);
       if ('refusal' in gated) {
@@ -48,7 +50,12 @@ export class DispatchService {
         if (result.isError === true) run.errorKind ??= 'tool';
       }
     } catch (thrown) {
-      if (passesContainment(thrown)) throw thrown;
+      if (passesContainment(thrown)) {
+        // A JSON-RPC error the run answers with (the tool's, or a missing capability), or a stop (a task cancelled).
+        threw = true;
+        if (isMethodError(thrown)) run.errorKind = 'tool';
+        throw thrown;
+      }
       run.errorKind = 'tool';
       if (isHttpException(thrown)) return (result = httpExceptionResult(thrown));
       if (!contextFor(run.action).signal.aborted)
@@ -67,7 +74,7 @@ export class DispatchService {
         ...(run.action !== undefined && { action: run.action }),
         era,
         durationMs: performance.now() - started,
-        isError: result?.isError === true,
+        isError: threw || result?.isError === true,
         ...(run.errorKind !== undefined && { errorKind: run.errorKind }),
       }));
     }

@@ -3,13 +3,14 @@ import { describe, expect, it } from '@jest/globals';
 import type { McpChannel } from '../../lib/index.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
+import { BreaksTool, taskCall, waitForStatus } from '../support/task-tools.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS, LookupTool } from '../support/tools.js';
 
 const TOOL_CHANNELS: McpChannel[] = ['mcp:tool:start', 'mcp:tool:stop', 'mcp:tool:error', 'mcp:help:called'];
 
 describe('tool telemetry', () => {
-  const app = useTestApp({ providers: [...ALL_TOOLS, LookupTool] });
+  const app = useTestApp({ providers: [...ALL_TOOLS, LookupTool, BreaksTool] });
 
   const record = (name: string, args: unknown) => recordEvents(TOOL_CHANNELS, () => callTool(app().server, name, args));
 
@@ -57,6 +58,16 @@ describe('tool telemetry', () => {
       { channel: 'mcp:tool:error', message: { era: 'modern', tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line', fault } },
       { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
     ]);
+  });
+
+  it('a JSON-RPC error the tool threw: stop with isError and errorKind tool, in a call and in a task', async () => {
+    const stop = { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'breaks', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } };
+    expect((await record('breaks', { how: 'method' })).at(-1)).toEqual(stop);
+    const events = await recordEvents(TOOL_CHANNELS, async () => {
+      const taskId = (await taskCall(app().server, 'breaks', { how: 'method' })).body.result.taskId as string;
+      expect((await waitForStatus(app().server, taskId, ['failed'])).status).toBe('failed');
+    });
+    expect(events.at(-1)).toEqual(stop);
   });
 
   it('help: mcp:help:called with what was asked and whether it was found', async () => {
