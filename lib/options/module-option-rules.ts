@@ -105,7 +105,11 @@ export const MODULE_OPTION_RULES = {
     const bad = v.find((o) => o !== 'null' && (!isUrl(o) || new URL(o).origin !== o));
     return bad === undefined ? undefined : `entry ${JSON.stringify(bad)} is not an origin (scheme://host[:port], no path)`;
   },
-  allowedHosts: (v) => (isStringArray(v) ? undefined : 'must be an array of Host header values'),
+  allowedHosts: (v) => {
+    if (!isStringArray(v)) return 'must be an array of Host header values';
+    const index = v.findIndex((host) => !/^[^\s/?#@]+$/.test(host));
+    return index < 0 ? undefined : `allowedHosts[${index}] must be a Host header value (a name, with :port or not), not a URL${got(v[index])}`;
+  },
   maxBodyBytes: positiveInteger('bytes'),
   maxBodyValues: positiveInteger('JSON values'),
   requireJsonContentType: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -20,8 +20,10 @@ interface Mount {
  * providing it imports; a provider that no mount serves stops the application, named. Read at module init.
  */
 @Injectable()
-export class MountAssignment {
+export class MountAssignment implements OnApplicationBootstrap {
   private mounts: readonly Mount[] | undefined;
+  /** Every provider class the explorers asked about: the tools, resources and prompts the application provides. */
+  private readonly provided = new Set<unknown>();
 
   constructor(
     private readonly modules: ModulesContainer,
@@ -30,6 +32,7 @@ export class MountAssignment {
 
   /** Whether this mount serves the provider; `where` names it in the error when no mount does. */
   serves(wrapper: ProviderWrapper, metatype: unknown, where: string): boolean {
+    this.provided.add(metatype);
     const mounts = (this.mounts ??= this.findMounts());
     if (mounts.length <= 1) return true;
     const listed = mounts.some((mount) => mount.options.serves?.includes(metatype as never));
@@ -40,6 +43,17 @@ export class MountAssignment {
         `is served by no mount: with several mounts (${mounts.map((m) => JSON.stringify(m.options.path)).join(', ')}), list its class in a mount's serves option, or provide it in a module that imports the mount`,
       );
     return serving.some((mount) => mount.options === this.options);
+  }
+
+  /** Once every explorer ran: a class this mount's `serves` lists that is no provided tool, resource or prompt stops the application. */
+  onApplicationBootstrap(): void {
+    const serves = this.options.serves ?? [];
+    const index = serves.findIndex((listed) => !this.provided.has(listed));
+    if (index >= 0)
+      throw new McpConfigurationError(
+        'option "serves"',
+        `serves[${index}] names ${serves[index]!.name}, which no module provides as a tool, resource or prompt: mark it @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in a module's providers`,
+      );
   }
 
   private findMounts(): Mount[] {

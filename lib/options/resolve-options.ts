@@ -58,6 +58,11 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     // A rule refusing the whole value names it here; one refusing a part names that part itself.
     if (problem) throw new McpConfigurationError(`option "${key}"`, problem.startsWith('must ') ? `${problem}${got(value)}` : problem);
   }
+  if (given.protectedResourceMetadata !== undefined && given.auth === undefined)
+    throw new McpConfigurationError(
+      'option "protectedResourceMetadata"',
+      'is served only beside an auth provider, whose 401 names it to the client; give the auth option too, or drop this one',
+    );
   const o = given as unknown as McpModuleOptions;
   return Object.freeze({
     path: normalizeMountPath(path),

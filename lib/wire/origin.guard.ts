@@ -41,6 +41,13 @@ export class OriginGuard implements ChainStage {
     return passOn(this, context);
   }
 
+  /** Whether `allowedHosts` lists the (lower-cased) `Host`: exactly, or its name alone when listed without a port. */
+  private hostAllowed(host: string): boolean {
+    if (this.allowedHosts.has(host)) return true;
+    const colon = host.lastIndexOf(':');
+    return colon > host.lastIndexOf(']') && /^\d+$/.test(host.slice(colon + 1)) && this.allowedHosts.has(host.slice(0, colon));
+  }
+
   pass(req: IncomingMessage): boolean {
     const lines = headerLines(req);
     if (lines.repeated('origin')) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
@@ -50,7 +57,7 @@ export class OriginGuard implements ChainStage {
     if (origin !== undefined && !this.originAllowed(origin, local))
       throw new RejectionException('origin-check', 'forbidden_origin', `Forbidden: the Origin header value ${quoted(origin, 100)} is not allowed.`);
     const host = lines.value('host');
-    if (local && (host === undefined || !(isLoopbackHost(host) || this.allowedHosts.has(host.toLowerCase()))))
+    if (local && (host === undefined || !(isLoopbackHost(host) || this.hostAllowed(host.toLowerCase()))))
       throw new RejectionException(
         'origin-check',
         'forbidden_host',

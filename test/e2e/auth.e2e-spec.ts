@@ -216,16 +216,13 @@ describe('protected-resource metadata under a global prefix', () => {
 describe('auth check without protected-resource metadata, and the default provider', () => {
   let withAuth: TestApp;
   let noAuth: TestApp;
-  let metadataWithoutAuth: TestApp;
   beforeAll(async () => {
     withAuth = await createTestApp({ options: { auth: TokenAuth } });
     noAuth = await createTestApp({ providers: [WhoAmITool] });
-    metadataWithoutAuth = await createTestApp({ providers: [WhoAmITool], options: { protectedResourceMetadata: METADATA } });
   });
   afterAll(async () => {
     await withAuth.close();
     await noAuth.close();
-    await metadataWithoutAuth.close();
   });
 
   it('sends a bare Bearer challenge when no metadata is configured, with a provider given as a class', async () => {
@@ -237,10 +234,15 @@ describe('auth check without protected-resource metadata, and the default provid
   it.each([
     ['configured without the option', () => withAuth],
     ['with the default provider', () => noAuth],
-    ['given metadata but no provider (nothing to protect)', () => metadataWithoutAuth],
   ])('answers 404 at the well-known path when %s', async (_label, app) => {
     const res = await request(app().server).get('/.well-known/oauth-protected-resource/mcp');
     expect(res.status).toBe(404);
+  });
+
+  it('refuses metadata given without a provider at module init: nothing to protect, and no 401 to name it', async () => {
+    await expect(createTestApp({ providers: [WhoAmITool], options: { protectedResourceMetadata: METADATA } })).rejects.toThrow(
+      'option "protectedResourceMetadata": is served only beside an auth provider',
+    );
   });
 
   it('lets every request through with no identity when no provider is configured', async () => {

@@ -83,6 +83,18 @@ describe("a mount's serves option", () => {
   });
 });
 
+describe('a serves option naming what no module provides as a tool, resource or prompt', () => {
+  class NotATool {}
+  it.each([
+    ['a class with no MCP decorator, though provided', [NotATool], [EchoTool, NotATool], 'serves[1] names NotATool'],
+    ['a tool class no module provides', [OrphanTool], [EchoTool], 'serves[1] names OrphanTool'],
+  ])('stops the application: %s', async (_case, extra, providers, names) => {
+    await expect(createTestApp({ providers, options: { serves: [EchoTool, ...extra] } })).rejects.toThrow(
+      `option "serves": ${names}, which no module provides as a tool, resource or prompt: mark it @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in a module's providers`,
+    );
+  });
+});
+
 describe('a class listed in one mount’s serves, provided in a module importing another', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -136,7 +136,9 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
 describe('origin check with allowedOrigins and allowedHosts, on loopback', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ options: { allowedOrigins: ['https://app.example.com', 'null'], allowedHosts: ['mcp.example.com', 'Cased.Example.COM'] } });
+    t = await createTestApp({
+      options: { allowedOrigins: ['https://app.example.com', 'null'], allowedHosts: ['mcp.example.com', 'Cased.Example.COM', 'ported.example.com:8443'] },
+    });
   });
   afterAll(() => t.close());
 
@@ -159,6 +161,20 @@ describe('origin check with allowedOrigins and allowedHosts, on loopback', () =>
   it.each(['mcp.example.com', 'MCP.Example.COM', 'cased.example.com'])('serves a listed Host %s (compared without case, either side)', async (host) => {
     await expectServed(() => discover(t, [['Host', host]]));
   });
+
+  it.each(['mcp.example.com:443', 'mcp.example.com:8080', 'ported.example.com:8443'])(
+    'serves %s: a name listed without a port accepts any port, one listed with a port that port',
+    async (host) => {
+      await expectServed(() => discover(t, [['Host', host]]));
+    },
+  );
+
+  it.each(['ported.example.com', 'ported.example.com:443', 'mcp.example.com:', 'mcp.example.com:x', 'evil.mcp.example.com:443'])(
+    'refuses the Host %s, which no entry accepts',
+    async (host) => {
+      await expectRefused(() => discover(t, [['Host', host]]), 403, 'forbidden_host');
+    },
+  );
 
   it('still refuses a spoofed Host when the origin is listed', async () => {
     await expectRefused(

@@ -50,6 +50,7 @@ const CELLS = {
     bad: { resource: 'https://mcp.test/mcp', authorization_servers: [] },
     names: 'got []',
     good: { resource: 'https://mcp.test/mcp', authorization_servers: ['https://auth.test'] },
+    besides: { auth: { authenticate: () => ({ outcome: 'allow' }) } },
   },
   cache: { bad: { ttlMs: -1, cacheScope: 'public' }, names: 'got -1', good: { ttlMs: 1000, cacheScope: 'public' } },
   requestState: { bad: { secrets: ['too-short'] }, names: 'secrets[0] is 9 bytes', good: { secrets: ['a-long-random-secret-0123456789-abcdefghijklmnop'], ttlMs: 60000 } },
@@ -70,7 +71,7 @@ const CELLS = {
   },
   tasks: { bad: { maxTasks: 0 }, names: 'maxTasks must be a positive integer, got 0', good: { ttlMs: 60_000, pollIntervalMs: 500, maxTasks: 10, maxResultBytes: 1_000_000 } },
   serves: { bad: [class Tool {}, 'UsersTool'], names: 'serves[1] must be a class (a tool, resource or prompt provider), got "UsersTool"', good: [class UsersTool {}] },
-} satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown }>;
+} satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown; besides?: Record<string, unknown> }>;
 
 describe('module options sweep', () => {
   it('has one cell per module option', () => {
@@ -78,15 +79,15 @@ describe('module options sweep', () => {
   });
 
   describe.each(MODULE_OPTION_NAMES)('option %s', (name) => {
-    const cell = CELLS[name];
+    const cell: { bad: unknown; names: string; good: unknown; besides?: Record<string, unknown> } = CELLS[name];
     it('refuses a wrong value at module init with an error naming the option and the offending value', () => {
-      const options = { serverInfo, [name]: cell.bad };
+      const options = { serverInfo, ...cell.besides, [name]: cell.bad };
       expect(() => resolveOptions(options, 'mcp')).toThrow(McpConfigurationError);
       expect(() => resolveOptions(options, 'mcp')).toThrow(new RegExp(`^option "${name}": `));
       expect(() => resolveOptions(options, 'mcp')).toThrow(cell.names);
     });
     it('accepts a right value', () => {
-      const resolved = resolveOptions({ serverInfo, [name]: cell.good }, 'mcp');
+      const resolved = resolveOptions({ serverInfo, ...cell.besides, [name]: cell.good }, 'mcp');
       expect(resolved[name]).toEqual(cell.good);
     });
     it('has a row in the README options table', () => {
@@ -100,6 +101,12 @@ describe('module options sweep', () => {
     ['requestState', 'with a repetitive secret', { secrets: ['a'.repeat(64)] }, 'secrets[0] is repetitive'],
     ['requestState', 'with a zero ttlMs', { ttlMs: 0 }, 'ttlMs must be a positive integer (milliseconds), got 0'],
     ['subscriptions', 'with a zero maxStreams', { maxStreams: 0 }, 'maxStreams must be a positive integer, got 0'],
+    [
+      'allowedHosts',
+      'holding a URL',
+      ['mcp.example.com', 'https://mcp.example.com'],
+      'allowedHosts[1] must be a Host header value (a name, with :port or not), not a URL, got "https://mcp.example.com"',
+    ],
     ['requestState', 'with both a codec and secrets', { codec: { seal: () => '', open: () => ({}) }, secrets: [CELLS.requestState.good.secrets[0]] }, 'give one or the other'],
   ])('refuses %s %s', (name, _case, value, text) => {
     expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(`option "${name}": `);
@@ -111,6 +118,12 @@ describe('module options sweep', () => {
     ['requestState', 'with a codec and no secrets', { codec: { seal: () => '', open: () => ({}) }, ttlMs: 1 }],
   ])('accepts %s %s', (name, _case, value) => {
     expect(resolveOptions({ serverInfo, [name]: value }, 'mcp')[name as keyof McpModuleOptions]).toEqual(value);
+  });
+
+  it('refuses protectedResourceMetadata without auth (no route serves it then)', () => {
+    expect(() => resolveOptions({ serverInfo, protectedResourceMetadata: CELLS.protectedResourceMetadata.good }, 'mcp')).toThrow(
+      'option "protectedResourceMetadata": is served only beside an auth provider, whose 401 names it to the client; give the auth option too, or drop this one',
+    );
   });
 
   it('refuses an unknown option naming it and listing the known ones', () => {
