@@ -72,6 +72,7 @@ export type {
   McpElicitUrlParams,
   McpElicitFieldSchema,
   McpElicitResult,
+  McpElicitAnswer,
   McpElicitContent,
   McpElicitFieldValue,
   McpElicitValue,

@@ -4,16 +4,7 @@ import type { McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { META_KEYS, type McpLogLevel } from '../mcp.constants.js';
 import type { InputChannel } from '../mrtr/input-channel.js';
-import type {
-  McpElicitContent,
-  McpElicitFormParams,
-  McpElicitParams,
-  McpElicitResult,
-  McpInputOptions,
-  McpRoot,
-  McpSampleParams,
-  McpSampleResult,
-} from '../mrtr/input.types.js';
+import type { McpElicitAnswer, McpElicitParams, McpInputOptions, McpRoot, McpSampleParams, McpSampleResult } from '../mrtr/input.types.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import type { EveryField } from '../util/every-field.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
@@ -167,13 +158,8 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   }
 
   /** Asks the user: `accept` (content checked against `requestedSchema`), `decline` or `cancel`; -32021 if undeclared. */
-  elicit<const P extends McpElicitParams>(
-    params: P,
-    options: McpInputOptions = {},
-  ): Promise<McpElicitResult<P extends McpElicitFormParams ? McpElicitContent<P['requestedSchema']> : never>> {
-    return (this.init.inputs?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<
-      McpElicitResult<P extends McpElicitFormParams ? McpElicitContent<P['requestedSchema']> : never>
-    >;
+  elicit<const P extends McpElicitParams>(params: P, options: McpInputOptions = {}): Promise<McpElicitAnswer<P>> {
+    return (this.init.inputs?.ask('elicitation', params, options.key) ?? noRound('elicitation')) as Promise<McpElicitAnswer<P>>;
   }
 
   /** Asks the client's model (sampling, deprecated in 2026-07-28); -32021 without `sampling` (or `sampling.tools`). */

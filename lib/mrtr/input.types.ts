@@ -30,16 +30,30 @@ export type McpElicitParams = McpElicitFormParams | McpElicitUrlParams;
 /** Any value an elicitation form's field can hold. @publicApi */
 export type McpElicitValue = string | number | boolean | string[];
 
-/** The value a form field's schema admits: by its `type`, or any field value when the type is not known. @publicApi */
+/** The values a choice admits: its `enum`, or the `const` of each `oneOf`/`anyOf` option; else any string. */
+type Choice<F> = F extends { readonly enum: readonly (infer E extends string)[] }
+  ? E
+  : F extends { readonly oneOf: readonly { readonly const: infer C extends string }[] }
+    ? C
+    : F extends { readonly anyOf: readonly { readonly const: infer C extends string }[] }
+      ? C
+      : string;
+
+/**
+ * The value a form field's schema admits: by its `type` (a choice as its literals), or any field value when the
+ * type is not known. @publicApi
+ */
 export type McpElicitFieldValue<F> = F extends { readonly type: 'string' }
-  ? string
+  ? Choice<F>
   : F extends { readonly type: 'number' | 'integer' }
     ? number
     : F extends { readonly type: 'boolean' }
       ? boolean
-      : F extends { readonly type: 'array' }
-        ? string[]
-        : McpElicitValue;
+      : F extends { readonly type: 'array'; readonly items: infer I }
+        ? Choice<I>[]
+        : F extends { readonly type: 'array' }
+          ? string[]
+          : McpElicitValue;
 
 type RequiredFields<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
 
@@ -62,6 +76,17 @@ export interface McpElicitResult<C = Record<string, McpElicitValue>> {
   action: 'accept' | 'decline' | 'cancel';
   content?: C;
 }
+
+/**
+ * What `ctx.elicit` resolves with for params `P`: for a form written in the call that requires a field, an
+ * `accept` always carries its typed content (the server refuses one without); otherwise {@link McpElicitResult}.
+ * @publicApi
+ */
+export type McpElicitAnswer<P> = P extends McpElicitFormParams
+  ? [RequiredFields<P['requestedSchema']>] extends [never]
+    ? McpElicitResult<McpElicitContent<P['requestedSchema']>>
+    : { action: 'accept'; content: McpElicitContent<P['requestedSchema']> } | { action: 'decline' | 'cancel'; content?: undefined }
+  : McpElicitResult<never>;
 
 /** One message of a sampling request or answer (MCP `SamplingMessage`). @publicApi */
 export interface McpSamplingMessage {

@@ -6,8 +6,8 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Asks for a form written in the call, so `ctx.elicit` types its content from the schema: this file type-checks only
- * while `name` is a string that is present, `age` a number that may be absent, `tags` a string array, and no other
- * field exists (`npm test` type-checks before it runs).
+ * while an accept carries content, `name` is a string that is present, `age` a number that may be absent, `tags` an
+ * array of the enum's literals, and no other field exists (`npm test` type-checks before it runs).
  */
 @McpTool({ name: 'typed_form', description: 'Asks for a typed form.', inputSchema: { type: 'object' } })
 class TypedFormTool implements McpPlainTool {
@@ -25,8 +25,13 @@ class TypedFormTool implements McpPlainTool {
         required: ['name', 'member'],
       },
     });
-    if (answer.action !== 'accept' || !answer.content) return 'nobody';
+    if (answer.action !== 'accept') return 'nobody';
+    // An accept of a form that requires fields always carries its content (the server refuses one without).
     const { name, age, member, tags } = answer.content;
+    const first: 'math' | 'engines' | 'art' | undefined = tags?.[0];
+    // @ts-expect-error: the tags are the enum's literals
+    const other: 'poetry' | undefined = tags?.[0];
+    void [first, other];
     // @ts-expect-error: `age` may be absent (not in `required`)
     age.toFixed();
     // @ts-expect-error: `name` is a string
@@ -63,6 +68,14 @@ describe('ctx.elicit typed from the schema written in the call', () => {
     const content = { name: 'ada', age: 36, member: true, tags: ['math', 'engines'] };
     const done = await callTool(t.server, 'typed_form', {}, { inputResponses: { [key]: accept(content) }, requestState: first.body.result.requestState });
     expect(done.body.result.content).toEqual([{ type: 'text', text: 'ADA 36 member math+engines' }]);
+  });
+
+  it('refuses an accept without the content the form requires, so the typed content is always there', async () => {
+    const first = await callTool(t.server, 'typed_form', {});
+    const key = Object.keys(first.body.result.inputRequests)[0]!;
+    const refused = await callTool(t.server, 'typed_form', {}, { inputResponses: { [key]: { action: 'accept' } }, requestState: first.body.result.requestState });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key } });
   });
 
   it('leaves content untyped for params typed as the union', async () => {
