@@ -16,6 +16,8 @@ export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 export interface McpRequestRecord {
   /** The parsed body (parse step). */
   message?: Record<string, unknown>;
+  /** The body's size in bytes, when the parse step read the bytes (not when a host parser handed it a value). */
+  bodyBytes?: number;
   /** The era the request is served under (era classification). */
   era?: Era;
   /** The message kind (message validation). */

@@ -102,7 +102,14 @@ export class MrtrRounds {
     const { method, params, record } = request;
     if (!MRTR_METHODS.has(method)) throw new Error(`${method} cannot ask the client for input (only ${[...MRTR_METHODS].join(', ')} can)`);
     if (record.era === 'legacy')
-      return new StreamedInputs({ answer: request.answer, pending: this.pending, subject: record.auth?.subject, protocol: this.protocol, schemas: this.schemas });
+      return new StreamedInputs({
+        answer: request.answer,
+        pending: this.pending,
+        subject: record.auth?.subject,
+        heldBytes: record.bodyBytes ?? 0,
+        protocol: this.protocol,
+        schemas: this.schemas,
+      });
     // The binding digests the call's params: computed only for a round that opens or seals a state.
     let bound: RequestBinding | undefined;
     const binding = () => (bound ??= requestBinding(this.options.path, method, request.identifying, record.auth?.subject));

@@ -14,6 +14,8 @@ export type InputAnswer = { readonly result: unknown } | { readonly error: { rea
 
 interface Pending {
   readonly subject: string | undefined;
+  /** The bytes of the call that waits, counted while it waits. */
+  readonly bytes: number;
   readonly settle: (answer: InputAnswer | Error) => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -21,13 +23,16 @@ interface Pending {
 /**
  * The legacy era's pending input requests on one mount: each server-to-client request waiting, in this process,
  * for the client's answer POSTed back as a JSON-RPC response. Bounded in count (`legacyInputRequests.maxPending`:
- * one more is refused) and in age (`timeoutMs`: then it fails); an answer is taken only from the caller that was
+ * one more is refused), in the bytes of the calls that wait (`maxPendingBytes`: a waiting call holds its request)
+ * and in age (`timeoutMs`: then it fails); an answer is taken only from the caller that was
  * asked (the same auth subject), and a settled, timed-out or withdrawn request leaves nothing behind. Answers must
  * reach the process that asked: behind a load balancer, route a legacy client's requests to one instance.
  */
 @Injectable()
 export class PendingInputRequests implements OnApplicationShutdown {
   private readonly pending = new Map<string, Pending>();
+  /** The bytes of the waiting calls' requests, each counted per input request it waits on. */
+  private heldBytes = 0;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
@@ -36,10 +41,15 @@ export class PendingInputRequests implements OnApplicationShutdown {
    * request times out or is withdrawn.
    * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when `maxPending` requests already wait
    */
-  open(subject: string | undefined): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
-    const { maxPending, timeoutMs } = this.options.legacyInputRequests;
+  open(subject: string | undefined, bytes = 0): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
+    const { maxPending, maxPendingBytes, timeoutMs } = this.options.legacyInputRequests;
     if (this.pending.size >= maxPending)
       throw capacityRefusal('too_many_pending_input_requests', `${maxPending} input requests already wait for their clients' answers on this server`);
+    if (this.heldBytes + bytes > maxPendingBytes)
+      throw capacityRefusal(
+        'too_many_pending_input_bytes',
+        `the calls waiting for their clients' answers on this server already hold ${this.heldBytes} of the ${maxPendingBytes} bytes they may`,
+      );
     const id = `mcp-input-${randomUUID()}`;
     let settle!: Pending['settle'];
     const answer = new Promise<InputAnswer>((resolve, reject) => {
@@ -48,13 +58,15 @@ export class PendingInputRequests implements OnApplicationShutdown {
         if (!entry) return;
         clearTimeout(entry.timer);
         this.pending.delete(id);
+        this.heldBytes -= entry.bytes;
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
     });
     const timer = setTimeout(() => settle(new Error(`the client did not answer input request ${id} within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
-    this.pending.set(id, { subject, settle, timer });
+    this.pending.set(id, { subject, bytes, settle, timer });
+    this.heldBytes += bytes;
     // Quiet: a request withdrawn or timed out before anyone awaits its answer must not end the process.
     return { id, answer: quiet(answer), withdraw: () => settle(new Error(`input request ${id} was withdrawn: its call ended`)) };
   }

@@ -16,6 +16,8 @@ export interface StreamedInputsInit extends InputChecks {
   readonly pending: PendingInputRequests;
   /** The caller's auth subject: only that caller's answer is taken. */
   readonly subject: string | undefined;
+  /** The bytes of the call's request, which waiting holds in memory (counted against `maxPendingBytes`). */
+  readonly heldBytes: number;
 }
 
 /** JSON-RPC's "method not found": what a client without the capability answers an input request with. */
@@ -59,7 +61,7 @@ export class StreamedInputs implements InputChannel {
         this.watching = true;
         this.init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
       }
-      const { id, answer, withdraw } = this.init.pending.open(this.init.subject);
+      const { id, answer, withdraw } = this.init.pending.open(this.init.subject, this.init.heldBytes);
       this.withdrawals.add(withdraw);
       if (!this.init.answer.request({ id, ...request })) {
         this.withdrawals.delete(withdraw);

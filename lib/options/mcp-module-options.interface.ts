@@ -151,8 +151,8 @@ export interface McpModuleOptions {
   /**
    * Bounds on the legacy era's input requests (a tool's `ctx.elicit`, `ctx.sample`, `ctx.listRoots` sent to the
    * client as a server-to-client request, waiting for its answer in this process): how many may wait at once
-   * on this mount, and how long each may wait.
-   * @default { maxPending: 1000, timeoutMs: 600000 }
+   * on this mount, how many bytes the waiting calls may hold, and how long each may wait.
+   * @default { maxPending: 1000, maxPendingBytes: 268435456, timeoutMs: 600000 }
    */
   legacyInputRequests?: McpLegacyInputRequestOptions;
   /**
@@ -216,6 +216,11 @@ export interface McpSubscriptionOptions {
 export interface McpLegacyInputRequestOptions {
   /** How many input requests may wait for an answer at once on this mount; one more is refused. @default 1000 */
   maxPending?: number;
+  /**
+   * How many bytes the calls waiting for an answer may hold together on this mount (each holds its request, counted
+   * by its body's size, per input request); one more is refused. @default 268435456 (256 MiB)
+   */
+  maxPendingBytes?: number;
   /** How long one may wait for the client's answer, in milliseconds; then the tool's request rejects. @default 600000 */
   timeoutMs?: number;
 }

@@ -152,7 +152,7 @@ export const MODULE_OPTION_RULES = {
   },
   pageSize: (v) => (Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= 10_000 ? undefined : 'must be an integer from 1 to 10000 (items per page)'),
   eras: (v) => (v === 'both' || v === 'modern' || v === 'legacy' ? undefined : 'must be "both", "modern" or "legacy"'),
-  legacyInputRequests: group({ maxPending: positiveInteger(), timeoutMs: timerDelay }),
+  legacyInputRequests: group({ maxPending: positiveInteger(), maxPendingBytes: positiveInteger(), timeoutMs: timerDelay }),
   legacyLogLevel: (v) => ((LOG_LEVELS as readonly unknown[]).includes(v) ? undefined : `must be one of ${LOG_LEVELS.map((level) => `"${level}"`).join(', ')}`),
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
   eventBus: (v) =>

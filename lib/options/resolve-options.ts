@@ -12,7 +12,7 @@ export const DEFAULT_MAX_BODY_VALUES = 100_000;
 export const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
 
 /** Default bounds on the legacy era's pending input requests. */
-export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, timeoutMs: 600_000 } as const;
+export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes: 256 * 1024 * 1024, timeoutMs: 600_000 } as const;
 
 /**
  * Default bounds on listen streams: a keep-alive every 30 s, at most 256 KiB held for a client that does not read,

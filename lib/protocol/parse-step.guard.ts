@@ -40,7 +40,7 @@ export class ParseStepGuard implements ChainStage {
     if (lines.repeated('content-type'))
       throw new RejectionException('parse-step', 'duplicate_content_type', 'Bad request: the Content-Type header is sent more than once; send it once.');
     if (this.options.requireJsonContentType && !isJsonMediaType(lines.value('content-type'))) throw unsupportedMediaType(lines.value('content-type'));
-    const value = this.obtain(req, hostReq);
+    const value = this.obtain(req, hostReq, record);
     return value instanceof Promise ? value.then((read) => this.accept(read, req, record, hostReq)) : this.accept(value, req, record, hostReq);
   }
 
@@ -62,7 +62,7 @@ export class ParseStepGuard implements ChainStage {
    * The body: read from the Node request (at once when all of it has arrived, else as it arrives), or, where a host
    * parser consumed it, its raw bytes or parsed value.
    */
-  private obtain(req: HostRequest, hostReq: HostRequest): unknown {
+  private obtain(req: HostRequest, hostReq: HostRequest, record: McpRequestRecord): unknown {
     let body: Buffer | Promise<Buffer>;
     try {
       if (Buffer.isBuffer(hostReq.rawBody)) body = boundedBytes(hostReq.rawBody, this.options);
@@ -77,9 +77,9 @@ export class ParseStepGuard implements ChainStage {
     } catch (thrown) {
       throw this.readFailure(thrown);
     }
-    if (Buffer.isBuffer(body)) return this.parse(body);
+    if (Buffer.isBuffer(body)) return this.parse(body, record);
     return body.then(
-      (bytes) => this.parse(bytes),
+      (bytes) => this.parse(bytes, record),
       (thrown: unknown) => {
         throw this.readFailure(thrown);
       },
@@ -102,7 +102,8 @@ export class ParseStepGuard implements ChainStage {
   }
 
   /** Parses a body its bounds were checked on. */
-  private parse(bytes: Buffer): unknown {
+  private parse(bytes: Buffer, record: McpRequestRecord): unknown {
+    record.bodyBytes = bytes.length;
     try {
       return decodeJson(bytes);
     } catch (thrown) {

@@ -329,6 +329,35 @@ describe('bounds on the legacy era’s pending input requests', () => {
     expect(served.messages.at(-1)!.result.content[0].text).toBe('Kept c.txt (accept).');
   });
 
+  it('refuses a call past maxPendingBytes (waiting calls hold their requests), and takes one again once the bytes are freed', async () => {
+    const bounded = await createTestApp({ providers: [ConfirmDeleteTool], options: { legacyInputRequests: { maxPendingBytes: 3000 } } });
+    try {
+      const pending = bounded.app.get(PendingInputRequests);
+      let asked: ((value: unknown) => void) | undefined;
+      let release: (() => void) | undefined;
+      const big = { file: 'x'.repeat(2000) };
+      const waiting = legacyToolCall(bounded.server, 'confirm_delete', big, (request) => {
+        asked?.(undefined);
+        release = () => void legacyPost(bounded.server, { jsonrpc: '2.0', id: request.id, ...accept({ confirm: false }) });
+        return 'no-answer';
+      });
+      await new Promise((resolve) => (asked = resolve));
+      const refused = await legacyToolCall(bounded.server, 'confirm_delete', big, () => 'no-answer');
+      expect(refused.status).toBe(200);
+      expect(refused.messages[0]!.error).toMatchObject({ code: -32603, data: { reason: 'too_many_pending_input_bytes' } });
+      expect(refused.messages[0]!.error.message).toMatch(
+        /^Internal error: the calls waiting for their clients' answers on this server already hold \d+ of the 3000 bytes they may; retry later\.$/,
+      );
+      expect(pending.size).toBe(1);
+      release!();
+      expect((await waiting).messages.at(-1)!.result.content[0].text).toMatch(/^Kept x+ \(accept\)\.$/);
+      const served = await legacyToolCall(bounded.server, 'confirm_delete', big, () => accept({ confirm: false }));
+      expect(served.messages.at(-1)!.result.content[0].text).toMatch(/^Kept x+ \(accept\)\.$/);
+    } finally {
+      await bounded.close();
+    }
+  });
+
   it("takes an answer only from the caller that was asked: another subject's answer is refused and changes nothing", async () => {
     const call = await legacyToolCall(
       t.server,

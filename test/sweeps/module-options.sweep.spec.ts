@@ -58,7 +58,11 @@ const CELLS = {
   eras: { bad: 'old', names: 'got "old"', good: 'modern' },
   legacyLogLevel: { bad: 'verbose', names: 'must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", got "verbose"', good: 'warning' },
   pageSize: { bad: 0, names: 'got 0', good: 25 },
-  legacyInputRequests: { bad: { maxPending: 0 }, names: 'maxPending must be a positive integer, got 0', good: { maxPending: 10, timeoutMs: 5000 } },
+  legacyInputRequests: {
+    bad: { maxPending: 0 },
+    names: 'maxPending must be a positive integer, got 0',
+    good: { maxPending: 10, maxPendingBytes: 1_000_000, timeoutMs: 5000 },
+  },
   eventBus: {
     bad: { publish: () => undefined },
     names: 'got { publish: [Function: publish] }',
@@ -146,7 +150,7 @@ describe('module options sweep', () => {
       telemetryLogger: 'faults',
       allowedHosts: [],
       eras: 'both',
-      legacyInputRequests: { maxPending: 1000, timeoutMs: 600_000 },
+      legacyInputRequests: { maxPending: 1000, maxPendingBytes: 268_435_456, timeoutMs: 600_000 },
       subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144, maxStreams: 10_000 },
     });
     expect(resolved.allowedOrigins).toBeUndefined();
