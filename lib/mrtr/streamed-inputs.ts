@@ -28,8 +28,8 @@ const METHOD_NOT_FOUND = -32601;
  * on the call's SSE stream, and the tool waits (in this process) for the answer the client POSTs back. The tool
  * runs once. An answer is read as the kind asked for before the tool sees it (a bad one rejects with -32602); a
  * client that answers "method not found" lacks the capability (-32021, as on the modern era); a client whose
- * `Accept` excludes SSE cannot be asked (-32600, sent with 200 as every legacy method error); a request the closed stream cannot carry, one that times
- * out, and one whose call ended reject as faults. The client's capabilities
+ * `Accept` excludes SSE cannot be asked (-32600, sent with 200 as every legacy method error); a request the closed
+ * stream cannot carry, one that times out, and one whose call ended reject as faults. The client's capabilities
  * are not checked first: a stateless server does not know them after `initialize`.
  */
 export class StreamedInputs implements InputChannel {

@@ -9,6 +9,7 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpCacheHints } from '../options/mcp-module-options.interface.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { firstListed } from '../util/first-listed.js';
 import type { ResourceContent } from './resource-contents.js';
 import type { McpResourceCompleter } from './resource.interfaces.js';
 import type { McpUriVariables, UriTemplate } from './uri-template.js';
@@ -114,8 +115,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
   }
 
   private describeServed(): string {
-    const listed = (what: string, items: readonly string[]) =>
-      items.length ? ` ${what}: ${items.slice(0, URIS_LISTED).join(', ')}${items.length > URIS_LISTED ? ', …' : ''}.` : '';
+    const listed = (what: string, items: readonly string[]) => (items.length ? ` ${what}: ${firstListed(items, URIS_LISTED)}.` : '');
     return (
       listed('Resources', [...this.resources.keys()]) +
       listed(

@@ -5,6 +5,7 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME, TASKS_EXTENSION, type Era } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
+import { firstListed } from '../util/first-listed.js';
 import { NamedRegistry } from '../util/named-registry.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
 import type { TaskMode } from './task-mode.js';
@@ -115,8 +116,10 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
 
   /** The tool names as a refusal spells them for its reader: the first {@link TOOL_NAMES_LISTED}, then `…`. */
   listedNames(): string {
-    const names = this.tools.list().map((tool) => tool.name);
-    return names.slice(0, TOOL_NAMES_LISTED).join(', ') + (names.length > TOOL_NAMES_LISTED ? ', …' : '');
+    return firstListed(
+      this.tools.list().map((tool) => tool.name),
+      TOOL_NAMES_LISTED,
+    );
   }
 }
 
