@@ -80,6 +80,13 @@ export class AnswerStream {
   /** Set while something waits to be written (see {@link AnswerStream.watchWrites}). */
   private stallWatch: NodeJS.Timeout | undefined;
 
+  /**
+   * What was written while the socket was backed up, kept here as text and sent as one chunk at the next `drain`:
+   * Node would keep each write as several queued chunks, holding about three times its bytes.
+   */
+  private held: string[] | undefined;
+  private heldBytes = 0;
+
   private constructor(
     private readonly res: ServerResponse,
     private readonly method: string,
@@ -106,6 +113,7 @@ export class AnswerStream {
     if (this.closed) return;
     clearInterval(this.stallWatch);
     this.closed = true;
+    this.release();
     const waiters = this.closeWaiters;
     this.closeWaiters = undefined;
     if (waiters) for (const wake of waiters) wake();
@@ -166,7 +174,7 @@ export class AnswerStream {
 
   /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */
   get buffered(): number {
-    return this.res.writableLength;
+    return this.res.writableLength + this.heldBytes;
   }
 
   /** Resolves once the response is closed: the final response flushed, or the connection gone. */
@@ -189,8 +197,7 @@ export class AnswerStream {
    */
   comment(text: string): boolean {
     if (!this.sse || !this.open || this.res.writableNeedDrain || /[\r\n]/.test(text)) return false;
-    this.res.write(`: ${text}\n\n`);
-    this.watchWrites();
+    this.write(`: ${text}\n\n`);
     return true;
   }
 
@@ -204,6 +211,7 @@ export class AnswerStream {
     const answered = this.done;
     this.done = true;
     if (!answered) this.cancel();
+    this.release();
     this.res.destroy();
   }
 
@@ -229,9 +237,34 @@ export class AnswerStream {
       this.res.writeHead(200, SSE_HEADERS);
       this.res.socket?.setNoDelay(true);
     }
-    this.res.write(event(json));
-    this.watchWrites();
+    this.write(event(json));
     return true;
+  }
+
+  /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */
+  private write(text: string): void {
+    if (this.held) {
+      this.held.push(text);
+      this.heldBytes += Buffer.byteLength(text);
+    } else if (!this.res.write(text)) {
+      this.held = [];
+      this.res.once('drain', () => this.flushHeld());
+    }
+    this.watchWrites();
+  }
+
+  /** The socket drained: what was held goes out as one write (held again if the socket backs up once more). */
+  private flushHeld(): void {
+    const text = this.release();
+    if (text && this.open) this.write(text);
+  }
+
+  /** Stops holding; returns what was held, as one text. */
+  private release(): string {
+    const held = this.held;
+    this.held = undefined;
+    this.heldBytes = 0;
+    return held ? held.join('') : '';
   }
 
   /**
@@ -276,7 +309,7 @@ export class AnswerStream {
       return;
     }
     this.done = true;
-    if (this.sse) endWith(this.res, event(json));
+    if (this.sse) endWith(this.res, this.release() + event(json));
     else sendJsonText(this.res, status, json, headers);
     this.watchWrites();
   }

@@ -21,6 +21,8 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen, type Listener } from '../support/listen.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { parseAnswer } from '../support/raw-exchange.js';
+import { callAndNeverRead } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -319,6 +321,45 @@ describe('at most subscriptions.maxStreams listen streams at once', () => {
       await t.close();
     }
   });
+});
+
+describe('a listen stream whose client falls behind, within maxBufferedBytes', () => {
+  it('holds what waits as text and sends it as one chunk once the socket drains: every event arrives, in order', async () => {
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024 } });
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'behind'));
+    try {
+      await until(() => bus.subscriberCount === 1, 'the stream to subscribe');
+      // More than the kernel buffers take (megabytes on loopback), so later events wait in this process.
+      const count = 80_000;
+      for (let i = 0; i < count; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
+      const received: Buffer[] = [];
+      let tail = '';
+      const last = `"file:///project/${count - 1}"`;
+      await new Promise<void>((resolve) => {
+        socket.on('data', (chunk: Buffer) => {
+          received.push(chunk);
+          tail = (tail + chunk.toString('latin1')).slice(-200);
+          if (tail.includes(last) && tail.endsWith('\n\n\r\n')) resolve();
+        });
+        socket.resume();
+      });
+      const answer = parseAnswer(Buffer.concat(received), { complete: false });
+      const messages = answer.body
+        .toString('utf8')
+        .split('\n\n')
+        .filter(Boolean)
+        .map((block) => JSON.parse(block.slice('data: '.length)) as Record<string, any>);
+      expect(messages[0]!.method).toBe('notifications/subscriptions/acknowledged');
+      expect(messages.slice(1).map((m) => m.params.uri)).toEqual(Array.from({ length: count }, (_, i) => `file:///project/${i}`));
+      const eventsPerChunk = answer.chunks.map((chunk) => chunk.toString('latin1').split('\n\n').length - 1);
+      expect(Math.max(...eventsPerChunk)).toBeGreaterThan(100); // what waited went out whole, not one chunk per event
+      expect(bus.subscriberCount).toBe(1); // never dropped
+    } finally {
+      socket.destroy();
+      await t.close();
+    }
+  }, 60_000);
 });
 
 describe('ending listen streams at application shutdown', () => {

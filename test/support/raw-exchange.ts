@@ -11,6 +11,8 @@ export interface WireAnswer {
   /** Statuses of interim (1xx) answers that came first. */
   interim: number[];
   body: Buffer;
+  /** The body's chunks as the server framed them (chunked encoding; empty otherwise). */
+  chunks: Buffer[];
   /** Bytes the server wrote in all, head included. */
   size: number;
 }
@@ -48,12 +50,12 @@ function parseHead(raw: Buffer, from: number): { status: number; headers: Header
   return { status: Number(match[1]), headers, next: end + 4 };
 }
 
-/** Decodes a chunked body that must end exactly at the end of `raw` (or may stop at a chunk boundary, when `partial`). */
-function dechunk(raw: Buffer, from: number, partial: boolean): Buffer {
+/** Splits a chunked body that must end exactly at the end of `raw` (or may stop at a chunk boundary, when `partial`) into its chunks. */
+function dechunk(raw: Buffer, from: number, partial: boolean): Buffer[] {
   const parts: Buffer[] = [];
   let at = from;
   for (;;) {
-    if (partial && at === raw.length) return Buffer.concat(parts);
+    if (partial && at === raw.length) return parts;
     const eol = raw.indexOf('\r\n', at, 'latin1');
     if (eol < 0) throw new Error('chunked body cut short');
     const size = /^([0-9a-fA-F]+)(;.*)?$/.exec(raw.subarray(at, eol).toString('latin1'));
@@ -62,7 +64,7 @@ function dechunk(raw: Buffer, from: number, partial: boolean): Buffer {
     at = eol + 2;
     if (length === 0) {
       if (raw.indexOf('\r\n', at, 'latin1') !== raw.length - 2) throw new Error('malformed chunked trailer or bytes after it');
-      return Buffer.concat(parts);
+      return parts;
     }
     if (at + length + 2 > raw.length || raw.toString('latin1', at + length, at + length + 2) !== '\r\n') throw new Error('chunk cut short');
     parts.push(raw.subarray(at, at + length));
@@ -85,11 +87,12 @@ export function parseAnswer(raw: Buffer, { complete = true }: { complete?: boole
   }
   const { status, headers, next } = head;
   const names = headers.map(([n]) => n);
-  const answer: WireAnswer = { status, headers, interim, body: Buffer.alloc(0), size: raw.length };
+  const answer: WireAnswer = { status, headers, interim, body: Buffer.alloc(0), chunks: [], size: raw.length };
   if (names.includes('transfer-encoding')) {
     if (names.includes('content-length')) throw new Error('both Content-Length and Transfer-Encoding');
     if (headerOf(answer, 'transfer-encoding') !== 'chunked') throw new Error('unknown transfer coding');
-    answer.body = dechunk(raw, next, !complete);
+    answer.chunks = dechunk(raw, next, !complete);
+    answer.body = Buffer.concat(answer.chunks);
   } else if (names.includes('content-length')) {
     const length = Number(headerOf(answer, 'content-length'));
     if (!Number.isSafeInteger(length) || raw.length - next !== length) throw new Error(`Content-Length ${length} but ${raw.length - next} body bytes`);
