@@ -12,6 +12,7 @@ import { AnswerStream } from './response/answer-stream.js';
 import { fallthrough } from './response/fallthrough.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { sendAcceptance } from './response/send.js';
+import { mountName } from './telemetry/channels.js';
 import { nodeRequest, nodeResponse } from './util/node-http.js';
 
 /**
@@ -24,6 +25,8 @@ import { nodeRequest, nodeResponse } from './util/node-http.js';
  * never answer for the mount.
  */
 export function createMcpController(path: string): Type<unknown> {
+  const mount = mountName(path);
+
   @Controller(path)
   @UseFilters(McpExceptionFilter)
   class McpController {
@@ -34,7 +37,7 @@ export function createMcpController(path: string): Type<unknown> {
     ) {}
 
     @Post()
-    @MountRoute()
+    @MountRoute(mount)
     @UseGuards(PostChainGuard)
     async post(@Req() hostReq: object, @Res() hostRes: unknown): Promise<void> {
       const req = nodeRequest(hostReq);
@@ -42,38 +45,38 @@ export function createMcpController(path: string): Type<unknown> {
       const record = requestRecord(req);
       if (record.kind === 'notification') return sendAcceptance(res);
       if (record.kind === 'response') return (this.pending.accept(record), sendAcceptance(res));
-      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs);
+      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, mount);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 
     @Get()
-    @MountRoute()
+    @MountRoute(mount)
     get(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405);
+      fallthrough(req, res, 405, mount);
     }
 
     @Put()
-    @MountRoute()
+    @MountRoute(mount)
     put(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405);
+      fallthrough(req, res, 405, mount);
     }
 
     @Patch()
-    @MountRoute()
+    @MountRoute(mount)
     patch(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405);
+      fallthrough(req, res, 405, mount);
     }
 
     @Delete()
-    @MountRoute()
+    @MountRoute(mount)
     delete(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405);
+      fallthrough(req, res, 405, mount);
     }
 
     @Options()
-    @MountRoute()
+    @MountRoute(mount)
     options(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405);
+      fallthrough(req, res, 405, mount);
     }
   }
   return McpController;

@@ -7,17 +7,18 @@ import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { fallthrough } from './response/fallthrough.js';
 
 /**
- * Metadata on each of a mount's route handlers. Nest copies a handler's metadata onto the route callback it
- * registers (the Fastify adapter reads its route `config` from there too), which is how a mount's routes are told
- * apart from the host's own.
+ * Metadata on each of a mount's route handlers, its value what the mount's events name it. Nest copies a handler's
+ * metadata onto the route callback it registers (the Fastify adapter reads its route `config` from there too),
+ * which is how a mount's routes are told apart from the host's own.
  */
 export const MCP_MOUNT_ROUTE = 'nest-mcp:mount-route';
 
 /** Nest's metadata key for a Fastify route's `config` (what `@RouteConfig()` of @nestjs/platform-fastify sets). */
 const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
 
-/** Marks a handler of the mount's controller as a mount route, for Express and Fastify alike. */
-export const MountRoute = (): MethodDecorator => applyDecorators(SetMetadata(MCP_MOUNT_ROUTE, true), SetMetadata(FASTIFY_ROUTE_CONFIG, { [MCP_MOUNT_ROUTE]: true }));
+/** Marks a handler of the mount's controller as a route of the mount named `mount`, for Express and Fastify alike. */
+export const MountRoute = (mount: string): MethodDecorator =>
+  applyDecorators(SetMetadata(MCP_MOUNT_ROUTE, mount), SetMetadata(FASTIFY_ROUTE_CONFIG, { [MCP_MOUNT_ROUTE]: mount }));
 
 /** Express's body parsers, by the names their middleware functions carry (Nest's own and `express.json()` alike). */
 const EXPRESS_PARSERS = new Set(['jsonParser', 'urlencodedParser', 'textParser', 'rawParser']);
@@ -33,8 +34,8 @@ const DONE = Symbol.for('nest-mcp.mount-on-host');
 interface HostState {
   routeHook?: true;
   finished?: true;
-  /** Fastify: the full paths of the mounts, as their routes were registered. */
-  readonly mountPaths: Set<string>;
+  /** Fastify: the full path of each mount, as its routes were registered, and what its events name it. */
+  readonly mountPaths: Map<string, string>;
 }
 
 type Handle = (req: IncomingMessage, res: unknown, next: (err?: unknown) => void) => unknown;
@@ -74,8 +75,9 @@ export class MountOnHost implements OnModuleInit {
     if (!host || host.type !== 'fastify' || host.state.routeHook) return;
     host.state.routeHook = true;
     (host.instance as unknown as FastifyLike).addHook('onRoute', (options) => {
-      if (options.config?.[MCP_MOUNT_ROUTE] !== true) return;
-      host.state.mountPaths.add(options.url);
+      const mount = options.config?.[MCP_MOUNT_ROUTE];
+      if (typeof mount !== 'string') return;
+      host.state.mountPaths.set(options.url, mount);
       options.preParsing = [...hooks(options.preParsing), hideBodyHeaders];
       options.preValidation = [restoreBodyHeaders, ...hooks(options.preValidation)];
     });
@@ -88,8 +90,8 @@ export class MountOnHost implements OnModuleInit {
     host.state.finished = true;
     if (host.type === 'express') finishOnExpress(host.instance);
     else if (host.type === 'fastify') {
-      for (const path of host.state.mountPaths)
-        (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below);
+      for (const [path, mount] of host.state.mountPaths)
+        (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below(mount));
       const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
       if (server) undecodableBelowMounts(server, host.state.mountPaths);
     }
@@ -99,28 +101,36 @@ export class MountOnHost implements OnModuleInit {
     const adapter = this.adapterHost.httpAdapter;
     const instance = adapter?.getInstance() as Record<PropertyKey, unknown> | undefined;
     if (!adapter || !instance) return undefined;
-    const state = (instance[DONE] ??= { mountPaths: new Set<string>() }) as HostState;
+    const state = (instance[DONE] ??= { mountPaths: new Map<string, string>() }) as HostState;
     return { type: adapter.getType(), instance, state };
   }
 }
 
-const below = (req: unknown, res: unknown) => fallthrough(req, res, 404);
+/** The answer to a path below the mount named `mount`. */
+const below = (mount: string) => (req: unknown, res: unknown) => fallthrough(req, res, 404, mount);
 
 function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
   if (!Array.isArray(stack)) return;
-  const mountRoutes = stack.filter((layer) =>
-    layer.route?.stack?.some((entry) => typeof entry.handle === 'function' && Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) === true),
-  );
+  const mountOf = (layer: ExpressLayer): string | undefined => {
+    const entry = layer.route?.stack?.find(
+      (candidate) => typeof candidate.handle === 'function' && typeof Reflect.getMetadata(MCP_MOUNT_ROUTE, candidate.handle) === 'string',
+    );
+    return entry && (Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle as object) as string);
+  };
+  const mountRoutes = stack.filter((layer) => mountOf(layer) !== undefined);
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself).
   const posts = mountRoutes.filter((layer) => layer.route?.methods?.post).map((layer) => String(layer.route!.path));
   const twice = posts.find((path, i) => posts.indexOf(path) !== i);
   if (twice !== undefined) throw new McpConfigurationError(`path "${twice}"`, 'is mounted twice: give each McpModule.forRoot its own path');
   const use = app.use as (path: string, handler: Handle) => void;
-  const paths = new Set(mountRoutes.map((layer) => String(layer.route!.path)));
+  const paths = new Map(mountRoutes.map((layer) => [String(layer.route!.path), mountOf(layer)!]));
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
-  for (const path of paths) use.call(app, path, (req, res, next) => (atMount(req.url ?? '/') ? next() : below(req, res)));
+  for (const [path, mount] of paths) {
+    const answer = below(mount);
+    use.call(app, path, (req, res, next) => (atMount(req.url ?? '/') ? next() : answer(req, res)));
+  }
   // The mount's own paths only, as its routes match them (the app's case and trailing-slash settings): a host route
   // below the mount keeps its parser. A request spelled as registered (the common case) is known without matching.
   const forMount = (req: IncomingMessage) => {
@@ -143,13 +153,14 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
  * host set `frameworkErrors`), so a path below a mount that does not decode is answered by the fallthrough's 404
  * ahead of Fastify's request listener; every other request goes to Fastify untouched.
  */
-function undecodableBelowMounts(server: Server, mountPaths: ReadonlySet<string>): void {
-  const prefixes = [...mountPaths].map((path) => `${path.replace(/\/$/, '')}/`);
+function undecodableBelowMounts(server: Server, mountPaths: ReadonlyMap<string, string>): void {
+  const prefixes = [...mountPaths].map(([path, mount]) => ({ prefix: `${path.replace(/\/$/, '')}/`, answer: below(mount) }));
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
-    if (url.includes('%') && prefixes.some((prefix) => url.startsWith(prefix)) && !decodes(url.split('?')[0]!)) return below(req, res);
+    const under = url.includes('%') ? prefixes.find(({ prefix }) => url.startsWith(prefix)) : undefined;
+    if (under && !decodes(url.split('?')[0]!)) return under.answer(req, res);
     for (const listener of listeners) listener.call(server, req, res);
   });
 }

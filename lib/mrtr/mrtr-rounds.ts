@@ -10,7 +10,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import { publish } from '../telemetry/channels.js';
+import { mountName, publish } from '../telemetry/channels.js';
 import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import type { InputChannel } from './input-channel.js';
 import { INPUT_KINDS } from './input-kinds.js';
@@ -153,7 +153,7 @@ export class MrtrRounds {
     if (round.refusal) throw round.refusal;
     if (threw && !isInputRequired(thrown)) throw thrown;
     if (round.inputRequired) {
-      publish('mcp:mrtr:input_required', () => ({ tool, method: round.method, kinds: round.pendingKinds }));
+      publish('mcp:mrtr:input_required', () => ({ mount: mountName(this.options.path), tool, method: round.method, kinds: round.pendingKinds }));
       return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState: await this.sealRound(round) };
     }
     if (threw) throw new Error('an input-required signal reached a round that does not end input-required (a misused input request, or a context used outside its own call)');

@@ -92,6 +92,7 @@ export class AnswerStream {
     private readonly method: string,
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
+    private readonly mount: string,
   ) {
     res.on('close', AnswerStream.onResponseClose);
   }
@@ -101,9 +102,12 @@ export class AnswerStream {
     this[STREAM]?.onClose();
   }
 
-  /** Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`. */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number): AnswerStream {
-    const stream = new AnswerStream(res, method, req.headers.accept, stallMs);
+  /**
+   * Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`;
+   * `mount`: what its events name the mount.
+   */
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string): AnswerStream {
+    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount);
     (res as WithStream)[STREAM] = stream;
     return stream;
   }
@@ -120,7 +124,7 @@ export class AnswerStream {
     if (this.done) return;
     this.done = true;
     this.cancel();
-    publish('mcp:request:cancelled', () => ({ method: bounded(this.method) }));
+    publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
   }
 
   private cancel(): void {
@@ -279,7 +283,7 @@ export class AnswerStream {
       const now = waitingBytes(this.res);
       const takenNow = takenBytes(this.res);
       if (now > 0 && takenNow === taken) {
-        publish('mcp:answer:stalled', () => ({ method: bounded(this.method), waitingBytes: now }));
+        publish('mcp:answer:stalled', () => ({ mount: this.mount, method: bounded(this.method), waitingBytes: now }));
         this.abandon();
       }
       taken = takenNow;

@@ -16,14 +16,15 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
 
 /**
  * The fallthrough: the answer to a request no served route of the mount matches, with no check run. Another verb at
- * the mount gets 405 + `Allow` with a JSON-RPC error body; a path below it, a plain 404. One `mcp:wire:fallthrough`.
+ * the mount gets 405 + `Allow` with a JSON-RPC error body; a path below it, a plain 404. One `mcp:wire:fallthrough`,
+ * naming the `mount`.
  */
-export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405): void {
+export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string): void {
   const req = nodeRequest(hostReq);
   const res = nodeResponse(hostRes);
   // Express strips a middleware's mount prefix from `url`; `originalUrl` keeps the path as requested.
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
-  publish('mcp:wire:fallthrough', () => ({ verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));
+  publish('mcp:wire:fallthrough', () => ({ mount, verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));
   if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
   else sendText(res, 404, 'Not Found');
 }

@@ -11,7 +11,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
-import { publish } from '../telemetry/channels.js';
+import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
@@ -33,7 +33,12 @@ import { sendAnswer } from './answer-stream.js';
  */
 @Catch()
 export class McpExceptionFilter implements ExceptionFilter {
-  constructor(@Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions) {}
+  /** The mount its events name; none for a filter outside every mount. */
+  private readonly mount: string | undefined;
+
+  constructor(@Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions) {
+    this.mount = options && mountName(options.path);
+  }
 
   catch(thrown: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -68,6 +73,7 @@ export class McpExceptionFilter implements ExceptionFilter {
       record.rejection = thrown.mark;
       const status = legacy ? thrown.legacyStatus : thrown.getStatus();
       publish('mcp:wire:reject', () => ({
+        mount: this.mount,
         rejecter: thrown.mark.rejecter,
         reason: thrown.mark.reason,
         status,
@@ -102,6 +108,7 @@ export class McpExceptionFilter implements ExceptionFilter {
    */
   private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord): void {
     publish('mcp:method:error', () => ({
+      mount: this.mount,
       method: record.method === undefined ? undefined : bounded(record.method),
       id: record.id,
       era: record.era,

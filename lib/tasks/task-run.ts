@@ -36,11 +36,13 @@ export class TaskRun {
     readonly abort: AbortController,
     readonly inputs: TaskInputs,
     private readonly budget: TaskResultBudget,
+    /** What its events name the mount. */
+    private readonly mount: string,
     private readonly ended: (run: TaskRun) => void,
   ) {
     this.current = record;
     this.stored = Promise.resolve().then(() => store.create(record));
-    this.writes = this.stored.then((stored) => stored && announce(record)).catch(() => undefined);
+    this.writes = this.stored.then((stored) => stored && announce(record, mount)).catch(() => undefined);
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
   }
@@ -128,13 +130,13 @@ export class TaskRun {
       .then(async () => {
         if (!(await this.stored)) return;
         await this.store.update(record);
-        if (changedStatus) announce(record);
+        if (changedStatus) announce(record, this.mount);
       })
       .catch(() => undefined);
   }
 }
 
 /** Publishes the status a task entered (`mcp:task:status`). */
-function announce({ taskId, tool, action, status }: McpTaskRecord): void {
-  publish('mcp:task:status', () => ({ taskId, tool, ...(action !== undefined && { action }), status }));
+function announce({ taskId, tool, action, status }: McpTaskRecord, mount: string): void {
+  publish('mcp:task:status', () => ({ mount, taskId, tool, ...(action !== undefined && { action }), status }));
 }

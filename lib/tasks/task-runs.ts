@@ -8,6 +8,7 @@ import type { InputChecks } from '../mrtr/input-request.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { mountName } from '../telemetry/channels.js';
 import { quiet } from '../util/quiet-promise.js';
 import { TaskInputs } from './task-inputs.js';
 import { detailedTask, taskFields } from './task-record.js';
@@ -38,12 +39,15 @@ export interface TaskStart {
 export class TaskRuns implements OnModuleDestroy {
   private readonly live = new Map<string, TaskRun>();
   private readonly budget: TaskResultBudget;
+  /** What its tasks' events name the mount. */
+  private readonly mount: string;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(McpTaskStore) private readonly store: McpTaskStore,
   ) {
     this.budget = new TaskResultBudget(options.tasks.maxResultBytes);
+    this.mount = mountName(options.path);
   }
 
   /** How many tasks have a handler running in this process. */
@@ -72,7 +76,7 @@ export class TaskRuns implements OnModuleDestroy {
       expiresAt: now.getTime() + ttlMs,
     };
     const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged());
-    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, this.budget, (ended) => this.live.delete(ended.record.taskId));
+    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, this.budget, this.mount, (ended) => this.live.delete(ended.record.taskId));
     this.live.set(record.taskId, run);
     const created = quiet(
       run.stored.then(

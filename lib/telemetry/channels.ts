@@ -6,12 +6,16 @@ import type { Era } from '../mcp.constants.js';
 
 /**
  * Every telemetry event: one `node:diagnostics_channel` channel per key, whose message has exactly that shape.
- * Publishing costs nothing without a subscriber (callers pass a thunk).
+ * Each names its `mount` ({@link mountName}). Publishing costs nothing without a subscriber (callers pass a thunk).
  * @publicApi
  */
 export interface McpTelemetryEvents {
-  /** A rejection was sent (one per rejection, by the rejection sender). */
+  /**
+   * A rejection was sent (one per rejection, by the rejection sender). `mount` is absent only when the exception
+   * filter answers for a host controller in a module that imports no mount.
+   */
   'mcp:wire:reject': {
+    mount?: string;
     rejecter: string;
     reason: string;
     status: number;
@@ -24,19 +28,20 @@ export interface McpTelemetryEvents {
     era?: Era;
   };
   /** The fallthrough answered (a verb the mount does not serve, or a path below it); verb and path bounded. */
-  'mcp:wire:fallthrough': { verb: string; path: string; status: number };
-  /** A fault past a method was contained (answered -32603). `fault` is what was thrown, for operators only. */
-  'mcp:method:error': { method?: string; id?: JsonRpcId; era?: Era; exception: string; error: string; fault: unknown };
+  'mcp:wire:fallthrough': { mount: string; verb: string; path: string; status: number };
+  /** A fault past a method was contained (answered -32603). `fault` is what was thrown, for operators only; `mount` as for a rejection. */
+  'mcp:method:error': { mount?: string; method?: string; id?: JsonRpcId; era?: Era; exception: string; error: string; fault: unknown };
   /** The auth provider faulted; contained and answered 500, never treated as a pass. `fault` is what it threw. */
-  'mcp:auth:error': { exception: string; error: string; fault: unknown };
+  'mcp:auth:error': { mount: string; exception: string; error: string; fault: unknown };
   /** A tool run began. */
-  'mcp:tool:start': { tool: string; action?: string; era: Era };
+  'mcp:tool:start': { mount: string; tool: string; action?: string; era: Era };
   /**
    * A tool run ended; `isError` when it ended with an `isError` result or by a throw (a JSON-RPC error, a task's
    * stop), not when it returned after its signal aborted (a task's end is `mcp:task:status`); `errorKind` says who
    * answered with an error: `dispatch` for the caller's (a gate, help, `refuse()`), `tool` for the tool's.
    */
   'mcp:tool:stop': {
+    mount: string;
     tool: string;
     era: Era;
     action?: string;
@@ -45,17 +50,17 @@ export interface McpTelemetryEvents {
     errorKind?: 'dispatch' | 'tool';
   };
   /** A fault out of a tool run was contained (answered as a tool_fault result). `fault` is what was thrown, for operators only. */
-  'mcp:tool:error': { tool: string; action?: string; era: Era; exception: string; error: string; fault: unknown };
+  'mcp:tool:error': { mount: string; tool: string; action?: string; era: Era; exception: string; error: string; fault: unknown };
   /** The help tool answered. */
-  'mcp:help:called': { tool?: string; action?: string; found: boolean };
+  'mcp:help:called': { mount: string; tool?: string; action?: string; found: boolean };
   /** A round of a multi round-trip request ended with an input-required result. */
-  'mcp:mrtr:input_required': { tool?: string; method: string; kinds: string[] };
+  'mcp:mrtr:input_required': { mount: string; tool?: string; method: string; kinds: string[] };
   /** A request was cancelled by its client (stream closed before the final response). */
-  'mcp:request:cancelled': { method: string };
+  'mcp:request:cancelled': { mount: string; method: string };
   /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection was closed, `waitingBytes` freed. */
-  'mcp:answer:stalled': { method: string; waitingBytes: number };
+  'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number };
   /** A task (tasks extension) entered a status, once the store holds it: `working` when created, then each change. */
-  'mcp:task:status': { taskId: string; tool: string; action?: string; status: McpTaskStatus };
+  'mcp:task:status': { mount: string; taskId: string; tool: string; action?: string; status: McpTaskStatus };
 }
 
 /** A channel name. @publicApi */
@@ -78,6 +83,14 @@ export const MCP_CHANNELS = [
 ] as const satisfies readonly McpChannel[];
 
 const channels = new Map(MCP_CHANNELS.map((name) => [name, diagnosticsChannel.channel(name)]));
+
+/**
+ * How an event names its mount: the mount's path as given to `McpModule.forRoot`, with a leading slash (`/mcp`,
+ * `/admin/mcp`, `/` for the root), without a global prefix. Two mounts of one application never share it.
+ */
+export function mountName(path: string): string {
+  return `/${path}`;
+}
 
 /** Publishes on a channel; `build` runs only when someone listens. */
 export function publish<C extends McpChannel>(name: C, build: () => McpTelemetryEvents[C]): void {

@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
 
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import type { Era } from '../mcp.constants.js';
-import { publish } from '../telemetry/channels.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { mountName, publish } from '../telemetry/channels.js';
 import { httpExceptionResult, isHttpException } from './http-exception-result.js';
 import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
@@ -21,6 +23,13 @@ import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
  */
 @Injectable()
 export class DispatchService {
+  /** What this mount's events name it. */
+  private readonly mount: string;
+
+  constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+    this.mount = mountName(options.path);
+  }
+
   /**
    * Dispatches a call; resolves to a tool result unless a thrown value passes containment. `beforeHandler` is awaited
    * once the gates let the call through, before its handler runs: a call that is a task as it starts is stored first.
@@ -33,7 +42,8 @@ export class DispatchService {
     beforeHandler?: () => Promise<void>,
   ): Promise<ToolCallResult> {
     const named = typeof args.action === 'string' && tool.help.actions.has(args.action) ? args.action : undefined;
-    publish('mcp:tool:start', () => ({ tool: tool.name, ...(named !== undefined && { action: named }), era }));
+    const mount = this.mount;
+    publish('mcp:tool:start', () => ({ mount, tool: tool.name, ...(named !== undefined && { action: named }), era }));
     const started = performance.now();
     const run: ToolRun = { contextFor };
     let result: ToolCallResult | undefined;
@@ -60,6 +70,7 @@ export class DispatchService {
       if (isHttpException(thrown)) return (result = httpExceptionResult(thrown));
       if (!contextFor(run.action).signal.aborted)
         publish('mcp:tool:error', () => ({
+          mount,
           tool: tool.name,
           ...(run.action !== undefined && { action: run.action }),
           era,
@@ -70,6 +81,7 @@ export class DispatchService {
       result = faultResult(tool.name, thrown);
     } finally {
       publish('mcp:tool:stop', () => ({
+        mount,
         tool: tool.name,
         ...(run.action !== undefined && { action: run.action }),
         era,

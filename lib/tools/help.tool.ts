@@ -32,7 +32,7 @@ const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(Object.entries(HEL
  * names and a pointer one level up, never answered more broadly. See docs/tools.md ("Help").
  * Proven by: test/e2e/help.e2e-spec.ts
  */
-export function buildHelpTool(registry: ToolRegistry): WiredTool {
+export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool {
   const definition = toolDefinition({ name: HELP_TOOL_NAME, description: HELP_DESCRIPTION, annotations: { readOnlyHint: true, openWorldHint: false } }, HELP_INPUT_SCHEMA);
   const validTools = () => registry.list().map((t) => t.name);
 
@@ -76,22 +76,23 @@ export function buildHelpTool(registry: ToolRegistry): WiredTool {
     taskMode: () => undefined,
     gate(args) {
       const gated = checkArguments(HELP_TOOL_NAME, args, HELP_ARGUMENTS, helpPointer());
-      if ('refusal' in gated) helpCalled(args, false);
+      if ('refusal' in gated) helpCalled(mount, args, false);
       return gated;
     },
     async handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult> {
       const result = await answer(call.data, run);
       const found = result.isError !== true;
       if (!found) run.errorKind = 'dispatch';
-      helpCalled(call.data, found);
+      helpCalled(mount, call.data, found);
       return result;
     },
   };
 }
 
 /** Every answered help call emits one `mcp:help:called`, its refusals included. */
-function helpCalled(args: Record<string, unknown>, found: boolean): void {
+function helpCalled(mount: string, args: Record<string, unknown>, found: boolean): void {
   publish('mcp:help:called', () => ({
+    mount,
     ...(typeof args.tool === 'string' && { tool: bounded(args.tool, 64) }),
     ...(typeof args.action === 'string' && { action: bounded(args.action, 64) }),
     found,

@@ -1,10 +1,13 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { mountName } from '../telemetry/channels.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
@@ -28,6 +31,7 @@ export class ToolExplorer implements OnModuleInit {
     private readonly registry: ToolRegistry,
     private readonly protocol: ProtocolSchema,
     private readonly assignment: MountAssignment,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   onModuleInit(): void {
@@ -54,7 +58,7 @@ export class ToolExplorer implements OnModuleInit {
         this.registry.wireIn(buildPlainTool(options, instance, kit));
       } else this.registry.wireIn(buildActionTool(options, instance, actions, kit));
     }
-    this.registry.wireInHelp(buildHelpTool(this.registry));
+    this.registry.wireInHelp(buildHelpTool(this.registry, mountName(this.options.path)));
   }
 
   /** The `@McpAction` methods of a tool instance, in declaration order, each with its action's name and schema. */

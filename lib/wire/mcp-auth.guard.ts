@@ -9,7 +9,7 @@ import { faultKind } from '../errors/fault-containment.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { publish } from '../telemetry/channels.js';
+import { mountName, publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
@@ -24,8 +24,8 @@ export class AuthFault extends Error {
 }
 
 /** The fault for what the provider threw (or the `TypeError` about what it returned), once `mcp:auth:error` is published. */
-function authFault(thrown: unknown): AuthFault {
-  publish('mcp:auth:error', () => ({ exception: faultKind(thrown), error: bounded(thrown, 200), fault: thrown }));
+function authFault(thrown: unknown, mount: string): AuthFault {
+  publish('mcp:auth:error', () => ({ mount, exception: faultKind(thrown), error: bounded(thrown, 200), fault: thrown }));
   return new AuthFault(thrown);
 }
 
@@ -94,11 +94,13 @@ export class McpAuthGuard implements ChainStage {
   /** The rejecter name this check's rejection marks carry. */
   static readonly rejecter = 'auth-check' as const;
   private readonly resourceMetadata: string | undefined;
+  private readonly mount: string;
 
   constructor(
     @Inject(McpAuth) private readonly auth: McpAuth,
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
   ) {
+    this.mount = mountName(options.path);
     this.resourceMetadata = options.protectedResourceMetadata && protectedResourceMetadataUrl(options.protectedResourceMetadata.resource);
   }
 
@@ -115,13 +117,13 @@ export class McpAuthGuard implements ChainStage {
     try {
       returned = this.auth.authenticate(req);
     } catch (thrown) {
-      throw authFault(thrown);
+      throw authFault(thrown, this.mount);
     }
     if (isThenable(returned))
       return Promise.resolve(returned).then(
         (value) => this.decide(value, record),
         (thrown: unknown) => {
-          throw authFault(thrown);
+          throw authFault(thrown, this.mount);
         },
       );
     return this.decide(returned, record);
@@ -133,7 +135,7 @@ export class McpAuthGuard implements ChainStage {
     try {
       decision = readDecision(returned);
     } catch (thrown) {
-      throw authFault(thrown);
+      throw authFault(thrown, this.mount);
     }
     if (decision.outcome !== 'allow') throw this.refuse(decision, false);
     record.auth = decision.info;

@@ -33,7 +33,7 @@ describe('the mount', () => {
           error: { code: -32600, message: expect.stringMatching(/^Method not allowed: this MCP endpoint serves POST only/) },
         });
     });
-    expect(events).toEqual([{ channel: 'mcp:wire:fallthrough', message: { verb, path: '/mcp', status: 405 } }]);
+    expect(events).toEqual([{ channel: 'mcp:wire:fallthrough', message: { mount: '/mcp', verb, path: '/mcp', status: 405 } }]);
   });
 
   it.each(['POST', 'GET'])('answers %s below the mount with 404 in plain text, no JSON-RPC dialect', async (verb) => {

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, HttpCode, Inject, Injectable, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 
-import { InProcessEventBus, McpEventBus, McpExceptionFilter, McpModule, McpResource, McpTool, OriginGuard, type McpPlainTool } from '../../lib/index.js';
+import { InProcessEventBus, McpEventBus, McpExceptionFilter, McpModule, McpResource, McpTool, OriginGuard, type McpChannel, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { nextEvent } from '../support/wait.js';
 
 const EMPTY = { type: 'object', properties: {}, additionalProperties: false } as const;
 
@@ -65,6 +66,39 @@ describe('two mounts, each serving the tools of the modules that import it', () 
     expect(main.body.error.code).toBe(-32601);
     const admin = await post(t.server, rpc('resources/read', { uri: 'admin://audit' }), {}, '/admin/mcp');
     expect(admin.body.result.contents[0].text).toBe('audit log');
+  });
+});
+
+describe('telemetry events name their mount', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], imports: [AdminModule], configure: (app) => app.setGlobalPrefix('api') });
+  });
+  afterAll(() => t.close());
+
+  /** What each channel's event names as its mount when `act` runs, the channels subscribed before it. */
+  async function heard<C extends McpChannel>(channels: readonly C[], act: () => Promise<unknown>): Promise<Record<C, unknown>> {
+    const events = channels.map((channel) => nextEvent(channel, 5_000));
+    await act();
+    const messages = await Promise.all(events);
+    return Object.fromEntries(channels.map((channel, i) => [channel, (messages[i] as { mount?: string }).mount])) as Record<C, unknown>;
+  }
+
+  it.each([
+    ['/mcp', '/api/mcp'],
+    ['/admin/mcp', '/api/admin/mcp'],
+  ])('names %s, without the global prefix, in the events of a call, a refusal and the fallthrough at %s', async (mount, url) => {
+    const tool = mount === '/mcp' ? 'echo' : 'users';
+    const args = mount === '/mcp' ? { text: 'a' } : {};
+    expect(await heard(['mcp:tool:start', 'mcp:tool:stop'], () => post(t.server, rpc('tools/call', { name: tool, arguments: args }), {}, url))).toEqual({
+      'mcp:tool:start': mount,
+      'mcp:tool:stop': mount,
+    });
+    expect(await heard(['mcp:help:called'], () => post(t.server, rpc('tools/call', { name: 'help', arguments: {} }), {}, url))).toEqual({ 'mcp:help:called': mount });
+    expect(await heard(['mcp:wire:reject'], () => post(t.server, '{"jsonrpc":', { 'mcp-method': 'tools/list' }, url))).toEqual({ 'mcp:wire:reject': mount });
+    expect(await heard(['mcp:wire:fallthrough'], () => request(t.server).get(url))).toEqual({ 'mcp:wire:fallthrough': mount });
+    expect(await heard(['mcp:wire:fallthrough'], () => request(t.server).get(`${url}/below`))).toEqual({ 'mcp:wire:fallthrough': mount });
+    expect(await heard(['mcp:wire:fallthrough'], () => request(t.server).get(`${url}/%ZZ`))).toEqual({ 'mcp:wire:fallthrough': mount });
   });
 });
 

@@ -117,7 +117,7 @@ describe('multi round-trip requests: tools/call', () => {
 
     it('emits one mcp:mrtr:input_required event per input-required round, naming the kinds', async () => {
       const events = await recordEvents(['mcp:mrtr:input_required'], () => callTool(t.server, 'confirm_delete', { file: 'f.txt' }));
-      expect(events.map((e) => e.message)).toEqual([{ tool: 'confirm_delete', method: 'tools/call', kinds: ['elicitation'] }]);
+      expect(events.map((e) => e.message)).toEqual([{ mount: '/mcp', tool: 'confirm_delete', method: 'tools/call', kinds: ['elicitation'] }]);
     });
   });
 

@@ -367,7 +367,15 @@ describe('method containment', () => {
     expect(events).toEqual([
       {
         channel: 'mcp:method:error',
-        message: { method: 'server/discover', id: 'f', era: 'modern', exception: 'Error', error: 'Error: secret database password in message', fault: expect.any(Error) },
+        message: {
+          mount: '/mcp',
+          method: 'server/discover',
+          id: 'f',
+          era: 'modern',
+          exception: 'Error',
+          error: 'Error: secret database password in message',
+          fault: expect.any(Error),
+        },
       },
     ]);
     const next = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'still here' } }));

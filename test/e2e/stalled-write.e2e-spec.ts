@@ -35,7 +35,7 @@ describe('a client that stops reading its answer', () => {
     const stalled = nextEvent('mcp:answer:stalled', 10_000);
     const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
     const event = await stalled;
-    expect(event).toEqual({ method: 'tools/call', waitingBytes: expect.any(Number) });
+    expect(event).toEqual({ mount: '/mcp', method: 'tools/call', waitingBytes: expect.any(Number) });
     // Written under backpressure, a large answer never queues whole: what waited is about one chunk.
     expect(event.waitingBytes).toBeGreaterThan(0);
     expect(event.waitingBytes).toBeLessThan(512 * 1024);

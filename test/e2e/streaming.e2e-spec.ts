@@ -264,7 +264,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       const left = await leaveMidCall('slow-1');
       expect(sseMessages(left.received)[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'slow-1', progress: 1 } });
       expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logAfterAbort: false, finished: true }]);
-      expect(left.events).toEqual([{ method: 'tools/call' }]);
+      expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
       expect(left.writesAfter).toBe(0);
       expect((await callTool(t.server, 'progress', {})).status).toBe(200);
     });
@@ -283,7 +283,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       const left = await leaveMidCall(undefined);
       expect(left.received).toBe('');
       expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logAfterAbort: false, finished: true }]);
-      expect(left.events).toEqual([{ method: 'tools/call' }]);
+      expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
       expect(left.writesAfter).toBe(0);
     });
   });

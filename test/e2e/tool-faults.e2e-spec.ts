@@ -77,7 +77,7 @@ describe('fault containment', () => {
   it.each(FAULTS)('emits mcp:tool:error for %s, naming tool, action and kind', async (_kind, action, exception) => {
     const events = await recordEvents(['mcp:tool:error'], () => callTool(app().server, 'faulty', { action }));
     expect(events).toEqual([
-      { channel: 'mcp:tool:error', message: { era: 'modern', tool: 'faulty', action, exception, error: expect.any(String), fault: expect.anything() } },
+      { channel: 'mcp:tool:error', message: { mount: '/mcp', era: 'modern', tool: 'faulty', action, exception, error: expect.any(String), fault: expect.anything() } },
     ]);
   });
 

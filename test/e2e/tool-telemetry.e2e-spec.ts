@@ -17,16 +17,16 @@ describe('tool telemetry', () => {
   it('a successful run: start, then stop with the action, a duration and no error', async () => {
     const events = await record('tasks', { action: 'create', data: { name: 'T', project: 'p' } });
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'tasks', action: 'create' } },
-      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: false } },
+      { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create' } },
+      { channel: 'mcp:tool:stop', message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: false } },
     ]);
   });
 
   it('a gate refusal: stop with errorKind dispatch, and no action where the call named none the tool has', async () => {
     const events = await record('tasks', { action: 'crate' });
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'tasks' } },
-      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'tasks', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+      { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'tasks' } },
+      { channel: 'mcp:tool:stop', message: { mount: '/mcp', era: 'modern', tool: 'tasks', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
     ]);
   });
 
@@ -39,13 +39,13 @@ describe('tool telemetry', () => {
   it('a caller refusal from a plain tool (refuse()): isError, formatted like fail(), stop with errorKind dispatch', async () => {
     const events = await record('lookup', { id: 'zz' });
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'lookup' } },
-      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'lookup', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+      { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'lookup' } },
+      { channel: 'mcp:tool:stop', message: { mount: '/mcp', era: 'modern', tool: 'lookup', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
     ]);
     const answer = await callTool(app().server, 'lookup', { id: 'zz' });
     expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'Operation failed: no item has id zz' }] });
     const found = await record('lookup', { id: 'a1' });
-    expect(found[1]!.message).toEqual({ era: 'modern', tool: 'lookup', durationMs: expect.any(Number), isError: false });
+    expect(found[1]!.message).toEqual({ mount: '/mcp', era: 'modern', tool: 'lookup', durationMs: expect.any(Number), isError: false });
   });
 
   it('a fault: the error event, carrying the thrown error itself, between start and stop; stop with errorKind tool', async () => {
@@ -54,14 +54,20 @@ describe('tool telemetry', () => {
     expect(fault).toBeInstanceOf(RangeError);
     expect((fault as Error).stack).toContain('FaultyTool.error');
     expect(events).toEqual([
-      { channel: 'mcp:tool:start', message: { era: 'modern', tool: 'faulty', action: 'error' } },
-      { channel: 'mcp:tool:error', message: { era: 'modern', tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line', fault } },
-      { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } },
+      { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'faulty', action: 'error' } },
+      {
+        channel: 'mcp:tool:error',
+        message: { mount: '/mcp', era: 'modern', tool: 'faulty', action: 'error', exception: 'RangeError', error: 'the disk is full\\u000asecond line', fault },
+      },
+      {
+        channel: 'mcp:tool:stop',
+        message: { mount: '/mcp', era: 'modern', tool: 'faulty', action: 'error', durationMs: expect.any(Number), isError: true, errorKind: 'tool' },
+      },
     ]);
   });
 
   it('a JSON-RPC error the tool threw: stop with isError and errorKind tool, in a call and in a task', async () => {
-    const stop = { channel: 'mcp:tool:stop', message: { era: 'modern', tool: 'breaks', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } };
+    const stop = { channel: 'mcp:tool:stop', message: { mount: '/mcp', era: 'modern', tool: 'breaks', durationMs: expect.any(Number), isError: true, errorKind: 'tool' } };
     expect((await record('breaks', { how: 'method' })).at(-1)).toEqual(stop);
     const events = await recordEvents(TOOL_CHANNELS, async () => {
       const taskId = (await taskCall(app().server, 'breaks', { how: 'method' })).body.result.taskId as string;
@@ -72,9 +78,9 @@ describe('tool telemetry', () => {
 
   it('help: mcp:help:called with what was asked and whether it was found', async () => {
     const found = await record('help', { tool: 'tasks', action: 'create' });
-    expect(found.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ tool: 'tasks', action: 'create', found: true });
+    expect(found.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ mount: '/mcp', tool: 'tasks', action: 'create', found: true });
     const missing = await record('help', { tool: 'nope' });
-    expect(missing.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ tool: 'nope', found: false });
+    expect(missing.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ mount: '/mcp', tool: 'nope', found: false });
     expect(missing.find((e) => e.channel === 'mcp:tool:stop')?.message).toMatchObject({ tool: 'help', isError: true, errorKind: 'dispatch' });
   });
 });

@@ -160,7 +160,7 @@ describe('slow and broken clients', () => {
       await within(10_000, 'the cancellation', cancelled);
     });
     expect(events.map((e) => e.channel)).toEqual(['mcp:request:cancelled']);
-    expect(events[0]!.message).toEqual({ method: 'tools/call' });
+    expect(events[0]!.message).toEqual({ mount: '/mcp', method: 'tools/call' });
     expectToolList(await toolsListOver(t.server));
   }, 30_000);
 

@@ -143,6 +143,7 @@ describe('telemetry channel sweep: every channel is published, in the shape the 
       const message = (await heard) as unknown as Record<string, unknown>;
       const { required, optional } = PROMISED.get(channel)!;
       for (const key of required) expect(message).toHaveProperty(key);
+      expect(message.mount).toBe('/mcp'); // every event names its mount
       expect(Object.keys(message).filter((key) => !required.includes(key) && !optional.includes(key))).toEqual([]);
     },
     20_000,

@@ -152,7 +152,7 @@ describe("wire-check sweep: every (check × verb × path) cell answers the check
         } else {
           expect({ rejections, fallthroughs }).toEqual({
             rejections: [],
-            fallthroughs: [{ verb: cell.verb, path: cell.path, status: cell.path === MOUNT ? 405 : 404 }],
+            fallthroughs: [{ mount: '/mcp', verb: cell.verb, path: cell.path, status: cell.path === MOUNT ? 405 : 404 }],
           });
         }
       },
