@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type NestModule, type Provider, type Type } from '@nestjs/common';
+import { Module, Optional, type DynamicModule, type NestModule, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 
 import { COMPLETION_SOURCES_PROVIDER } from './completion/completion-source.js';
@@ -66,8 +66,17 @@ async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fal
  */
 @Module({})
 export class McpModule extends McpConfigurableModule implements NestModule {
-  constructor(private readonly mountOnHost: MountOnHost) {
+  private readonly mountOnHost: MountOnHost;
+
+  /** @throws {McpConfigurationError} for the bare class among a module's imports: only `forRoot`/`forRootAsync` mount */
+  constructor(@Optional() mountOnHost?: MountOnHost) {
     super();
+    if (!mountOnHost)
+      throw new McpConfigurationError(
+        'McpModule',
+        "is imported as a bare class, which mounts nothing: import McpModule.forRoot({ serverInfo: { name, version } }) (or forRootAsync), once per mount; to reach a mount's guards and event bus from another module, import that module or give the mount isGlobal: true",
+      );
+    this.mountOnHost = mountOnHost;
   }
 
   /** Nest's middleware step, the last before routes are registered: the mount prepares the host's framework. */

@@ -37,7 +37,7 @@ export class PromptsGetHandler implements McpMethodHandler {
     if (!prompt)
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
-        `Invalid params: unknown prompt ${quoted(name, 100)}.`,
+        `Invalid params: unknown prompt ${quoted(name, 100)}. Valid prompts: ${this.registry.listedNames()}.`,
         { reason: 'unknown_prompt', prompt: bounded(name, 100), available: this.registry.list().map((p) => p.name) },
         400,
       );

@@ -36,6 +36,11 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     return this.prompts.get(name);
   }
 
+  /** The prompt names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */
+  listedNames(): string {
+    return this.prompts.listedNames();
+  }
+
   /** Every prompt, sorted by name. */
   list(): readonly WiredPrompt[] {
     return this.prompts.list();

@@ -175,12 +175,13 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   invalid_values(s) {
     const found = s.target!.values.check(s.data);
     if (!found) return undefined;
-    const at = found.invalid.map((i) => i.path || '"" (the object itself)').join(', ');
+    // Each listed location with its first problem, so a client that shows only the message still shows what to fix.
+    const listed = found.invalid.map((i) => `${i.path || '"" (the object itself)'}: ${i.problems[0]}`).join('; ');
     return dataAnswer(
       s,
       found.first_only
-        ? `${s.target!.subject} holds at least one invalid value, at: ${at} (the data is too large to look for every problem; fix this one and retry).`
-        : `${s.target!.subject} holds ${found.invalid_count} invalid value(s), at: ${at}${found.invalid_count > found.invalid.length ? ', …' : ''}.`,
+        ? `${s.target!.subject} holds at least one invalid value: ${listed} (the data is too large to look for every problem; fix this one and retry).`
+        : `${s.target!.subject} holds ${found.invalid_count} invalid value(s): ${listed}${found.invalid_count > found.invalid.length ? '; …' : ''}.`,
       found,
     );
   },

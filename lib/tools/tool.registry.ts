@@ -5,7 +5,6 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME, TASKS_EXTENSION, type Era } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
-import { firstListed } from '../util/first-listed.js';
 import { NamedRegistry } from '../util/named-registry.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
 import type { TaskMode } from './task-mode.js';
@@ -114,14 +113,8 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
     return this.tools.size;
   }
 
-  /** The tool names as a refusal spells them for its reader: the first {@link TOOL_NAMES_LISTED}, then `…`. */
+  /** The tool names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */
   listedNames(): string {
-    return firstListed(
-      this.tools.list().map((tool) => tool.name),
-      TOOL_NAMES_LISTED,
-    );
+    return this.tools.listedNames();
   }
 }
-
-/** How many valid tool names a refusal's message lists (its `data`, where it has one, lists them all). */
-export const TOOL_NAMES_LISTED = 50;

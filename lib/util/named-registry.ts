@@ -1,7 +1,11 @@
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { firstListed } from './first-listed.js';
 
 /** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
 export const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** How many valid names a refusal's message lists (its `data`, where it has one, lists them all). */
+export const NAMES_LISTED = 50;
 
 /**
  * Entries by unique name, for the tool and prompt registries: the name check, the one validated wire-in (a duplicate
@@ -43,5 +47,13 @@ export class NamedRegistry<T extends { readonly name: string }> {
 
   get size(): number {
     return this.byName.size;
+  }
+
+  /** The names as a refusal spells them for its reader: the first {@link NAMES_LISTED}, sorted, then `…`. */
+  listedNames(): string {
+    return firstListed(
+      this.list().map((entry) => entry.name),
+      NAMES_LISTED,
+    );
   }
 }

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, HttpCode, Inject, Injectable, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 
-import { InProcessEventBus, McpEventBus, McpExceptionFilter, McpModule, McpResource, McpTool, OriginGuard, type McpChannel, type McpPlainTool } from '../../lib/index.js';
+import {
+  InProcessEventBus,
+  McpConfigurationError,
+  McpEventBus,
+  McpExceptionFilter,
+  McpModule,
+  McpResource,
+  McpTool,
+  OriginGuard,
+  type McpChannel,
+  type McpPlainTool,
+} from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
 import { post, rpc } from '../support/mcp-client.js';
@@ -150,6 +161,16 @@ describe('two mounts at one path', () => {
     class TwinModule {}
     // Express: our configuration error; Fastify refuses the duplicate route itself.
     await expect(createTestApp({ providers: [EchoTool], imports: [TwinModule] })).rejects.toThrow(/path "\/mcp": is mounted twice|already declared for route '\/mcp'/);
+  });
+});
+
+describe("the bare McpModule class among a module's imports", () => {
+  it('stops the application with a configuration error saying to call forRoot, not a dependency error naming internals', async () => {
+    @Module({ imports: [McpModule] })
+    class BareImportModule {}
+    const failure = createTestApp({ providers: [EchoTool], imports: [BareImportModule] });
+    await expect(failure).rejects.toThrow(McpConfigurationError);
+    await expect(failure).rejects.toThrow('McpModule: is imported as a bare class, which mounts nothing: import McpModule.forRoot(');
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
-import { TOOL_NAMES_LISTED } from '../../lib/tools/tool.registry.js';
+import { NAMES_LISTED as TOOL_NAMES_LISTED } from '../../lib/util/named-registry.js';
 import { ajvErrorsCopied } from '../support/error-copies.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';

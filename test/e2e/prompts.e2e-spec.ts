@@ -192,7 +192,7 @@ describe('prompts', () => {
       expect(res.body).toMatchObject({
         error: {
           code: -32602,
-          message: 'Invalid params: unknown prompt "nope".',
+          message: 'Invalid params: unknown prompt "nope". Valid prompts: confirm_topic, contents, greet, malformed, throws, travel.',
           data: { reason: 'unknown_prompt', prompt: 'nope', available: ['confirm_topic', 'contents', 'greet', 'malformed', 'throws', 'travel'] },
         },
       });
