@@ -164,9 +164,9 @@ function rssMiB(pid) {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-/** Runs bench/load.mjs on core 0 for one workload; resolves with its JSON figures. */
-function runLoad(workload) {
-  const config = { url: URL_OF, workload, connections: SETTINGS.connections, warmupSeconds: SETTINGS.warmup, seconds: SETTINGS.seconds };
+/** Runs bench/load.mjs on core 0 for one workload against the server process `pid`; resolves with its JSON figures. */
+function runLoad(workload, pid) {
+  const config = { url: URL_OF, workload, connections: SETTINGS.connections, warmupSeconds: SETTINGS.warmup, seconds: SETTINGS.seconds, pid };
   const [command, args] = onCore(0, [process.execPath, 'bench/load.mjs', JSON.stringify(config)]);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -191,15 +191,19 @@ function record(server, measure, value) {
 /** Answers that were not 2xx, connection errors, timeouts or failed body checks during the measured runs. */
 const faults = [];
 
-/** Measures one workload on a running server and records it. */
-async function measure(server, workload) {
-  const figures = await runLoad(workload);
+/** Measures one workload on a running server (process `pid`) and records it. */
+async function measure(server, workload, pid) {
+  const figures = await runLoad(workload, pid);
   record(server, `${workload}.rps`, figures.rps);
+  if (figures.cpuUs !== undefined) record(server, `${workload}.cpu`, figures.cpuUs);
   record(server, `${workload}.p50`, figures.p50);
   record(server, `${workload}.p99`, figures.p99);
   const bad = figures.non2xx + figures.errors + figures.timeouts + figures.mismatches;
   if (bad > 0) faults.push(`${server} ${workload}: ${JSON.stringify(figures)}`);
-  console.log(`    ${workload.padEnd(16)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms${bad ? `  ! ${bad} bad answers` : ''}`);
+  const cpu = figures.cpuUs === undefined ? '' : `  CPU ${figures.cpuUs.toFixed(0)} µs/req`;
+  console.log(
+    `    ${workload.padEnd(16)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms${cpu}${bad ? `  ! ${bad} bad answers` : ''}`,
+  );
 }
 
 /** The order of a round: rotated by one target each round, so no server always runs first or last. */
@@ -238,9 +242,9 @@ for (let round = 0; round < SETTINGS.rounds; round++) {
           if (problem) throw new Error(`${target.key}: wrong first answer to ${workload}: ${problem}`);
         }
         // echo and validate take turns going first, round by round; RSS is read after both.
-        for (const workload of round % 2 ? ['validate', 'echo'] : ['echo', 'validate']) await measure(target.key, workload);
+        for (const workload of round % 2 ? ['validate', 'echo'] : ['echo', 'validate']) await measure(target.key, workload, child.pid);
         record(target.key, 'rss', rssMiB(child.pid));
-        for (const workload of target.more) await measure(target.key, workload);
+        for (const workload of target.more) await measure(target.key, workload, child.pid);
       } finally {
         await stopServer(child);
       }
@@ -251,7 +255,7 @@ for (let round = 0; round < SETTINGS.rounds; round++) {
       const { child } = await startServer(target, { BENCH_TOOLS: String(SETTINGS.listTools) }, 'tools-list');
       try {
         console.log(`  ${target.key}, ${SETTINGS.listTools} tools:`);
-        await measure(target.key, 'tools-list');
+        await measure(target.key, 'tools-list', child.pid);
       } finally {
         await stopServer(child);
       }
@@ -294,8 +298,8 @@ lines.push(
 
 if (SETTINGS.sections.includes('main')) {
   lines.push('', '### tools/call (2026-07-28 client)', '');
-  lines.push(row(['server', 'workload', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs its floor', 'p99 vs its floor', `req/s vs SDK`]));
-  lines.push(row(['---', '---', '--:', '--:', '--:', '--:', '--:', '--:']));
+  lines.push(row(['server', 'workload', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs its floor', 'p99 vs its floor', `req/s vs SDK`, 'CPU µs/req', 'CPU/req vs its floor']));
+  lines.push(row(['---', '---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:']));
   for (const target of TARGETS) {
     for (const workload of ['echo', 'validate']) {
       const rps = med(target.key, `${workload}.rps`);
@@ -310,10 +314,16 @@ if (SETTINGS.sections.includes('main')) {
           times(rps / med(target.floor, `${workload}.rps`)),
           times(p99 / med(target.floor, `${workload}.p99`)),
           times(rps / med(SDK, `${workload}.rps`)),
+          fixed(med(target.key, `${workload}.cpu`)),
+          times(med(target.key, `${workload}.cpu`) / med(target.floor, `${workload}.cpu`)),
         ]),
       );
     }
   }
+  lines.push(
+    '',
+    "CPU µs/req: the server process's user and system CPU time (all threads, from /proc) over the measured run, per request: steadier than req/s on a shared machine, and free of the load generator's ceiling.",
+  );
   lines.push('', '### Processes', '');
   lines.push(row(['server', 'RSS after, MiB', 'RSS vs its floor', 'startup to first correct answer, ms', 'startup minus its floor, ms']));
   lines.push(row(['---', '--:', '--:', '--:', '--:']));
