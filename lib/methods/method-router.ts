@@ -4,6 +4,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { progressTokenProblem } from '../protocol/echoed-values.js';
 import { distilledData, firstProblem, isSharedResult, sharedResult } from '../protocol/json-rpc.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
@@ -79,7 +80,9 @@ export class MethodRouter {
       throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ' is not served by this server' : ''}.`);
     }
     const { handler, definition, checks } = routed;
-    const problems = checks.check(definition, call.record.message);
+    const schemaProblems = checks.check(definition, call.record.message);
+    const longToken = schemaProblems.length ? undefined : progressTokenProblem(call.record.message);
+    const problems = longToken ? [longToken] : schemaProblems;
     if (problems.length) {
       const data = distilledData(problems);
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}${firstProblem(data)}.`, { data });

@@ -198,6 +198,12 @@ export interface McpTasksOptions {
    * instance; a task whose result would take them over fails instead (-32603, `task_results_full`). @default 67108864 (64 MiB)
    */
   maxResultBytes?: number;
+  /**
+   * How many bytes the requests of the tasks whose handlers run in this process may hold together, per mount (a
+   * running task holds its request, counted by its body's size); a call that would take them over is refused
+   * (503 + -32603, `task_bytes_limit`) before its task is created. @default 268435456 (256 MiB)
+   */
+  maxRunningBytes?: number;
   /** The task store (instance or class). @default undefined (`InProcessTaskStore`, bounded by `maxTasks`) */
   store?: McpTaskStore | Type<McpTaskStore>;
 }

@@ -168,6 +168,7 @@ export const MODULE_OPTION_RULES = {
     pollIntervalMs: timerDelay,
     maxTasks: positiveInteger(),
     maxResultBytes: positiveInteger(),
+    maxRunningBytes: positiveInteger(),
     store: (v) =>
       isProvided(v, ['create', 'get', 'update']) ? undefined : 'must be an McpTaskStore instance (with create, get and update methods) or a class implementing McpTaskStore',
   }),

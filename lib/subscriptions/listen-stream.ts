@@ -35,6 +35,7 @@ export class ListenStream {
   private acknowledged = false;
   private ending: ListenEnd | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
+  private overflowCheck: NodeJS.Immediate | undefined;
   private unsubscribe: McpUnsubscribe | undefined;
   private settle!: (end: ListenEnd) => void;
   /** Resolves with how the stream ended. */
@@ -101,7 +102,17 @@ export class ListenStream {
 
   private send(notification: { method: string; params: Record<string, unknown> }): void {
     this.answer.notify(notification, { whenFull: 'queue' });
-    if (this.answer.buffered > this.bounds.maxBufferedBytes) this.drop();
+    this.overflowCheck ??= setImmediate(() => this.checkOverflow());
+  }
+
+  /**
+   * Drops the stream when more than `maxBufferedBytes` still wait once the socket took what it could. Checked after
+   * the writes of one turn, not at each: Node holds back everything a response writes in one turn until the turn
+   * ends, so counting then would cut a reader that keeps up from an acknowledgment or a burst of events.
+   */
+  private checkOverflow(): void {
+    this.overflowCheck = undefined;
+    if (!this.ending && this.answer.buffered > this.bounds.maxBufferedBytes) this.drop();
   }
 
   /** A reader too far behind: the connection is closed and its buffer freed (the signal's abort finishes the stream). */
@@ -114,6 +125,7 @@ export class ListenStream {
     if (this.ending) return;
     this.ending = end;
     clearInterval(this.keepAlive);
+    clearImmediate(this.overflowCheck);
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
     if (unsubscribe) quiet(Promise.resolve().then(unsubscribe));

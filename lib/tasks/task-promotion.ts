@@ -76,6 +76,7 @@ export class TaskPromotion {
         capabilities: (this.init.record.meta?.[META_KEYS.clientCapabilities] ?? {}) as Record<string, unknown>,
         abort: this.abort,
         checks: this.init.checks,
+        bytes: this.init.record.bodyBytes ?? 0,
       });
       this.task.run.inputs.toolState = round.toolState;
       round.close();

@@ -38,10 +38,12 @@ export class TaskRun {
     private readonly budget: TaskResultBudget,
     /** What its events name the mount. */
     private readonly mount: string,
+    /** False when the task may not be created (a bound on its mount's tasks refused it): never stored. */
+    admitted: boolean,
     private readonly ended: (run: TaskRun) => void,
   ) {
     this.current = record;
-    this.stored = Promise.resolve().then(() => store.create(record));
+    this.stored = admitted ? Promise.resolve().then(() => store.create(record)) : Promise.resolve(false);
     this.writes = this.stored.then((stored) => stored && announce(record, mount)).catch(() => undefined);
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();

@@ -27,6 +27,8 @@ export interface TaskStart {
   /** The controller behind the handler's `signal`, now the task's. */
   readonly abort: AbortController;
   readonly checks: InputChecks;
+  /** The bytes of the creating call's request, which its handler holds while it runs (`maxRunningBytes`). */
+  readonly bytes: number;
 }
 
 /**
@@ -38,6 +40,8 @@ export interface TaskStart {
 @Injectable()
 export class TaskRuns implements OnModuleDestroy {
   private readonly live = new Map<string, TaskRun>();
+  /** The bytes of the requests of the live runs, together. */
+  private runningBytes = 0;
   private readonly budget: TaskResultBudget;
   /** What its tasks' events name the mount. */
   private readonly mount: string;
@@ -58,10 +62,13 @@ export class TaskRuns implements OnModuleDestroy {
   /**
    * Creates the task of a call (synchronously: from here on its handler's input requests park the task) and
    * resolves with its CreateTaskResult once the store holds it.
-   * @throws {McpMethodError} (the promise) a capacity refusal (503) when the store is full
+   * @throws {McpMethodError} (the promise) a capacity refusal (503) when the store is full, or when the requests of
+   * the running tasks would hold more than `maxRunningBytes` with this one's (then the task is never stored)
    */
   create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
-    const { ttlMs, pollIntervalMs, maxTasks } = this.options.tasks;
+    const { ttlMs, pollIntervalMs, maxTasks, maxRunningBytes } = this.options.tasks;
+    const held = this.runningBytes;
+    const fits = held + start.bytes <= maxRunningBytes;
     const now = new Date();
     const record: McpTaskRecord = {
       taskId: randomUUID(),
@@ -76,13 +83,23 @@ export class TaskRuns implements OnModuleDestroy {
       expiresAt: now.getTime() + ttlMs,
     };
     const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged());
-    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, this.budget, this.mount, (ended) => this.live.delete(ended.record.taskId));
-    this.live.set(record.taskId, run);
+    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, this.budget, this.mount, fits, (ended) => {
+      if (this.live.delete(ended.record.taskId)) this.runningBytes -= start.bytes;
+    });
+    if (fits) {
+      this.live.set(record.taskId, run);
+      this.runningBytes += start.bytes;
+    }
     const created = quiet(
       run.stored.then(
         (stored) => {
           if (stored) return { resultType: 'task', ...taskFields(run.record) };
           run.discard();
+          if (!fits)
+            throw capacityRefusal(
+              'task_bytes_limit',
+              `the tasks running on this server already hold ${held} of the ${maxRunningBytes} bytes of requests they may, and this call's request has ${start.bytes}`,
+            );
           throw capacityRefusal('task_limit', `this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation)`);
         },
         (fault: unknown) => {

@@ -52,6 +52,21 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse(res.body.result.content[0].text)).toEqual({ thrown: ['TypeError', 'TypeError', 'TypeError'] });
     });
 
+    it('refuses a string progressToken longer than 256 characters, which every notification would repeat (400 + -32602, located); 256 is served', async () => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 't'.repeat(257) } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        code: -32602,
+        message: 'Invalid params for tools/call; at /params/_meta/progressToken, must have at most 256 characters (every progress notification repeats it), got 257.',
+        data: {
+          errorCount: 1,
+          errors: [{ location: '/params/_meta/progressToken', problems: ['must have at most 256 characters (every progress notification repeats it), got 257'] }],
+        },
+      });
+      const fits = await callTool(t.server, 'progress', {}, { meta: { progressToken: 't'.repeat(256) } });
+      expect(sseMessages(fits.text)[0]!.params).toMatchObject({ progressToken: 't'.repeat(256) });
+    });
+
     it('echoes an integer token as an integer', async () => {
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 7 } });
       expect(sseMessages(res.text)[0]!.params).toMatchObject({ progressToken: 7 });

@@ -123,6 +123,41 @@ describe('subscriptions/listen and the event bus', () => {
       expect(bus.subscriberCount).toBe(0);
     });
 
+    // The suite's streams hold at most 64 KiB (appWith); an acknowledgment repeats the filter.
+    const uris = (count: number) => Array.from({ length: count }, (_, i) => `file:///project/${String(i).padStart(40, '0')}`);
+
+    it('refuses a filter whose acknowledgment alone would be more than a stream may hold (400 + -32602), before streaming', async () => {
+      const res = await post(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: uris(1_500) } }, 'big-filter'));
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toMatchObject({
+        id: 'big-filter',
+        error: { code: -32602, data: { reason: 'listen_filter_too_large', filterBytes: expect.any(Number), maxBytes: 64 * 1024 } },
+      });
+      expect(res.body.error.data.filterBytes).toBeGreaterThan(64 * 1024);
+      expect(res.body.error.message).toMatch(/^Invalid params: the stream's acknowledgment would repeat \d+ bytes of filter, more than a listen stream may hold \(65536/);
+      expect(bus.subscriberCount).toBe(0);
+    });
+
+    it('serves a filter just under the bound: its acknowledgment comes whole, then the changes', async () => {
+      const filter = uris(1_100); // about 62 KB of acknowledgment, written in one turn
+      const l = await opened(listen(t.server, { resourceSubscriptions: filter }, 'wide-filter'));
+      expect(l.status).toBe(200);
+      expect((await l.nth(1)).params.notifications.resourceSubscriptions).toEqual(filter);
+      await bus.publish({ kind: 'resourceUpdated', uri: filter[7]! });
+      expect((await l.nth(2)).params.uri).toBe(filter[7]);
+    });
+
+    it('refuses a request id too long to repeat in every message (400 + -32600), before streaming', async () => {
+      const id = 'i'.repeat(257);
+      const res = await post(t.server, rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, id));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ id, error: { code: -32600, data: { reason: 'listen_id_too_long', maxChars: 256 } } });
+      expect(bus.subscriberCount).toBe(0);
+      const fits = await opened(listen(t.server, { toolsListChanged: true }, 'i'.repeat(256)));
+      expect((await fits.nth(1)).params._meta[SUBSCRIPTION_ID]).toBe('i'.repeat(256));
+    });
+
     it('refuses a client whose Accept excludes SSE (406 + -32600), subscribing to nothing', async () => {
       const res = await post(t.server, rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'json-only'), { accept: 'application/json' });
       expect(res.status).toBe(406);
@@ -260,6 +295,15 @@ describe('subscriptions/listen and the event bus', () => {
       expect(t.app.get(ListenStreams).size).toBe(0);
       await bus.publish({ kind: 'toolsListChanged' }); // reaches no one, breaks nothing
       expect((await echo(t)).status).toBe(200);
+    });
+
+    it('keeps every reader that reads through a burst of changes published in one turn, larger than maxBufferedBytes', async () => {
+      const readers = await Promise.all([1, 2, 3].map((n) => opened(listen(t.server, { toolsListChanged: true }, `reader-${n}`))));
+      await Promise.all(readers.map((l) => l.nth(1)));
+      const burst = 2_500; // about 250 KB per stream, all written before the socket takes any
+      for (let i = 0; i < burst; i++) await bus.publish({ kind: 'toolsListChanged' });
+      for (const l of readers) await until(() => l.messages.length === burst + 1, `all ${burst} changes on ${l.messages[0]?.params._meta[SUBSCRIPTION_ID]}`, 10_000);
+      expect(bus.subscriberCount).toBe(3);
     });
 
     it('drops a client that does not read once it holds more than maxBufferedBytes, while a reading one is served in full', async () => {

@@ -293,6 +293,27 @@ describe('tasks: the store bound, expiry and cleanup', () => {
     }
   });
 
+  it('refuses a task whose request would take the running tasks past maxRunningBytes (503, never stored, handler never run), and serves again once one ends', async () => {
+    // Each call's body is a little over 3,000 bytes (its tag); 8,000 let two run at once.
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxRunningBytes: 8000 } } });
+    const tag = (name: string) => `${name}-${'x'.repeat(3000)}`;
+    try {
+      const first = await sleeping(t, tag('bytes-1'));
+      await sleeping(t, tag('bytes-2'));
+      const third = await taskCall(t.server, 'sleeper', { tag: tag('bytes-3') });
+      expect(third.status).toBe(503);
+      expect(third.body.error).toMatchObject({ code: -32603, data: { reason: 'task_bytes_limit' } });
+      expect(third.body.error.message).toMatch(
+        /^Internal error: the tasks running on this server already hold \d+ of the 8000 bytes of requests they may, and this call's request has \d+; retry later\.$/,
+      );
+      expect(taskRuns.has(tag('bytes-3'))).toBe(false);
+      await tasksRequest(t.server, 'tasks/cancel', { taskId: first });
+      expect((await taskCall(t.server, 'sleeper', { tag: tag('bytes-4') })).body.result.resultType).toBe('task');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('keeps results up to maxResultBytes together: the task past it fails naming why, and one fits again once earlier tasks expire', async () => {
     // One must_task result is 77 bytes of JSON; 100 keep one at a time.
     const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxResultBytes: 100, ttlMs: 400 } } });

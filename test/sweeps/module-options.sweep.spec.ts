@@ -73,7 +73,11 @@ const CELLS = {
     names: 'keepAliveMs must be a positive integer of at most 2147483647 (milliseconds), got 0',
     good: { keepAliveMs: 5000, maxBufferedBytes: 65536, maxStreams: 100 },
   },
-  tasks: { bad: { maxTasks: 0 }, names: 'maxTasks must be a positive integer, got 0', good: { ttlMs: 60_000, pollIntervalMs: 500, maxTasks: 10, maxResultBytes: 1_000_000 } },
+  tasks: {
+    bad: { maxTasks: 0 },
+    names: 'maxTasks must be a positive integer, got 0',
+    good: { ttlMs: 60_000, pollIntervalMs: 500, maxTasks: 10, maxResultBytes: 1_000_000, maxRunningBytes: 2_000_000 },
+  },
   serves: { bad: [class Tool {}, 'UsersTool'], names: 'serves[1] must be a class (a tool, resource or prompt provider), got "UsersTool"', good: [class UsersTool {}] },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown; besides?: Record<string, unknown> }>;
 

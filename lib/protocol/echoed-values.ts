@@ -1,0 +1,21 @@
+import { META_KEYS } from '../mcp.constants.js';
+import { isPlainObject } from '../util/is-plain-object.js';
+import type { SchemaProblem } from '../validation/schema-problems.js';
+
+/**
+ * The most characters a client-chosen value the server repeats in every message of an answer may hold:
+ * `_meta.progressToken` (each progress notification) and a listen request's id (each message of its stream). A
+ * request's cost stays in line with its size only while what it makes the server repeat is short.
+ */
+export const ECHOED_VALUE_MAX_CHARS = 256;
+
+/** The problem with a request's progress token too long to repeat in its notifications; none when it fits. */
+export function progressTokenProblem(message: Record<string, unknown> | undefined): SchemaProblem | undefined {
+  const meta = isPlainObject(message?.params) ? message.params._meta : undefined;
+  const token = isPlainObject(meta) ? meta[META_KEYS.progressToken] : undefined;
+  if (typeof token !== 'string' || token.length <= ECHOED_VALUE_MAX_CHARS) return undefined;
+  return {
+    path: ['params', '_meta', META_KEYS.progressToken],
+    problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}`,
+  };
+}
