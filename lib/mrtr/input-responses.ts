@@ -30,7 +30,8 @@ function invalidAnswer(place: AnswerPlace, what: string, problems: ReturnType<ty
 /**
  * Reads one answer (from `inputResponses` or `requestState`) as the kind asked for: it reaches the tool only once it
  * parses as that kind's result and, for an accepted form elicitation, `content` matches the requested schema;
- * otherwise -32602 `invalid_input_response`.
+ * otherwise -32602 `invalid_input_response`. An elicitation answer reaches the tool as its type says: a decline or
+ * cancel without `content`, an accepted form's `content` with only the fields the form declares.
  * Proven by: test/e2e/mrtr.e2e-spec.ts ("refuses an answer …", "hands an accepted URL-mode elicitation …")
  */
 export function readAnswer(
@@ -44,10 +45,18 @@ export function readAnswer(
   const problems = checks.protocol.check(spec.answerDefinition, answer);
   if (problems.length) throw invalidAnswer(place, `is not a valid ${spec.answerDefinition} (the answer to ${spec.method})`, problems);
   if (kind !== 'elicitation') return answer;
-  const elicit = answer as { action: string; content?: unknown };
-  if (elicit.action !== 'accept' || request.mode === 'url') return answer;
-  const validate = checks.schemas.validator(request.requestedSchema as Record<string, unknown>);
-  const content = elicit.content ?? {};
-  if (!validate(content)) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
-  return answer;
+  const { content, ...rest } = answer as { action: string; content?: Record<string, unknown> };
+  if (rest.action !== 'accept') return rest;
+  if (request.mode === 'url') return answer;
+  const requested = request.requestedSchema as { properties?: Record<string, unknown> };
+  const validate = checks.schemas.validator(requested);
+  if (!validate(content ?? {})) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
+  return { ...rest, content: declaredOnly(content ?? {}, requested.properties ?? {}) };
+}
+
+/** The fields of an accepted form that the form declares (a client's extra keys never reach the tool). */
+function declaredOnly(content: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const name of Object.keys(content)) if (Object.hasOwn(declared, name)) kept[name] = content[name];
+  return kept;
 }

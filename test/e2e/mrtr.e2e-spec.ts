@@ -268,6 +268,18 @@ describe('multi round-trip requests: tools/call', () => {
     expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: JSON.stringify({ action: 'accept' }) }] });
   });
 
+  it('hands an accepted form only the fields it declares, and a decline or cancel no content, whatever the client sent', async () => {
+    const answered = async (answer: Record<string, unknown>) => {
+      const res = await callTool(t.server, 'ask', { kind: 'form' }, { inputResponses: { 'elicit-1': answer } });
+      expect(res.status).toBe(200);
+      expectCallToolResponse(res.body);
+      return JSON.parse(res.body.result.content[0].text) as unknown;
+    };
+    expect(await answered({ action: 'accept', content: { ok: true, admin: true } })).toEqual({ action: 'accept', content: { ok: true } });
+    expect(await answered({ action: 'decline', content: { ok: true } })).toEqual({ action: 'decline' });
+    expect(await answered({ action: 'cancel', content: { ok: true } })).toEqual({ action: 'cancel' });
+  });
+
   describe('refuses an answer that does not parse as what was asked (-32602, 400), before the tool sees it', () => {
     it.each([
       ['inputResponses is null', null],
