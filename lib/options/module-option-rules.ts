@@ -68,6 +68,9 @@ function group(fields: Readonly<Record<string, OptionRule>>): OptionRule {
 /** The shortest `requestState` secret, in bytes (UTF-8): an HMAC-SHA256 key should carry 256 bits. */
 export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
 
+/** The most `requestState.secrets` a mount takes: a state that opens under none is checked against every one. */
+export const REQUEST_STATE_SECRETS_MAX = 16;
+
 function secretProblem(secret: unknown, index: number): string | undefined {
   if (typeof secret !== 'string') return `secrets[${index}] must be a string${got(secret)}`;
   const bytes = Buffer.byteLength(secret, 'utf8');
@@ -142,6 +145,8 @@ export const MODULE_OPTION_RULES = {
     }
     if (v.secrets !== undefined) {
       if (!Array.isArray(v.secrets) || v.secrets.length === 0) return `secrets must be a non-empty array of strings (newest first)${got(v.secrets)}`;
+      if (v.secrets.length > REQUEST_STATE_SECRETS_MAX)
+        return `secrets holds ${v.secrets.length}; at most ${REQUEST_STATE_SECRETS_MAX} (the current one and those still rotating out), since a forged state is checked against each`;
       for (const [i, secret] of v.secrets.entries()) {
         const problem = secretProblem(secret, i);
         if (problem) return problem;

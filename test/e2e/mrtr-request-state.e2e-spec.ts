@@ -207,6 +207,7 @@ describe('the requestState module option is checked at module init', () => {
     ['a short secret', { secrets: ['too-short'] }, 'is 9 bytes; a secret must be at least 32 bytes'],
     ['a repetitive secret', { secrets: ['a'.repeat(64)] }, 'is repetitive'],
     ['an empty list', { secrets: [] }, 'secrets must be a non-empty array'],
+    ['more than 16 secrets', { secrets: Array.from({ length: 17 }, () => OLD) }, 'secrets holds 17; at most 16 (the current one'],
     ['a non-string secret', { secrets: [42] }, 'secrets[0] must be a string'],
     ['a zero ttl', { ttlMs: 0 }, 'ttlMs must be a positive integer'],
     ['an unknown key', { secret: OLD }, 'unknown key(s) "secret"'],
