@@ -112,19 +112,20 @@ const below = (mount: string) => (req: unknown, res: unknown) => fallthrough(req
 function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
   if (!Array.isArray(stack)) return;
-  const mountOf = (layer: ExpressLayer): string | undefined => {
-    const entry = layer.route?.stack?.find(
-      (candidate) => typeof candidate.handle === 'function' && typeof Reflect.getMetadata(MCP_MOUNT_ROUTE, candidate.handle) === 'string',
-    );
-    return entry && (Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle as object) as string);
-  };
-  const mountRoutes = stack.filter((layer) => mountOf(layer) !== undefined);
+  // Each mount route's layer, with the name of its mount (its handler's metadata).
+  const mountOf = new Map<ExpressLayer, string>();
+  for (const layer of stack)
+    for (const entry of layer.route?.stack ?? []) {
+      const mount: unknown = typeof entry.handle === 'function' ? Reflect.getMetadata(MCP_MOUNT_ROUTE, entry.handle) : undefined;
+      if (typeof mount === 'string') mountOf.set(layer, mount);
+    }
+  const mountRoutes = [...mountOf.keys()];
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself).
   const posts = mountRoutes.filter((layer) => layer.route?.methods?.post).map((layer) => String(layer.route!.path));
   const twice = posts.find((path, i) => posts.indexOf(path) !== i);
   if (twice !== undefined) throw new McpConfigurationError(`path "${twice}"`, 'is mounted twice: give each McpModule.forRoot its own path');
   const use = app.use as (path: string, handler: Handle) => void;
-  const paths = new Map(mountRoutes.map((layer) => [String(layer.route!.path), mountOf(layer)!]));
+  const paths = new Map([...mountOf].map(([layer, mount]) => [String(layer.route!.path), mount]));
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
   for (const [path, mount] of paths) {

@@ -5,7 +5,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { ECHOED_VALUE_MAX_CHARS } from '../protocol/echoed-values.js';
+import { ECHOED_VALUE_MAX_CHARS, tooLongToEcho } from '../protocol/echoed-values.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { ListenStreams } from '../subscriptions/listen-streams.js';
 import { delivers, acknowledgedFilter } from '../subscriptions/subscription-filter.js';
@@ -45,7 +45,7 @@ export class SubscriptionsListenHandler implements McpMethodHandler {
   async handle(call: MethodCall): Promise<McpResult> {
     call.answer.requireStream('subscriptions/listen answers');
     const id = call.record.id!;
-    if (typeof id === 'string' && id.length > ECHOED_VALUE_MAX_CHARS)
+    if (tooLongToEcho(id))
       throw new McpMethodError(
         JSON_RPC_CODES.invalidRequest,
         `Invalid request: every message of a listen stream repeats its request id, so the id may have at most ${ECHOED_VALUE_MAX_CHARS} characters (got ${id.length}); send a shorter id.`,

@@ -73,6 +73,8 @@ export class MrtrRounds {
   /** Whether the random-secret warning is still to be given (once, when the first state is sealed). */
   private warnRandomSecret: boolean;
   private readonly seal: RequestStateSeal;
+  /** What this mount's events name it. */
+  private readonly mount: string;
   private readonly schemas = new ElicitationSchemaCache();
 
   constructor(
@@ -82,6 +84,7 @@ export class MrtrRounds {
     private readonly pending: PendingInputRequests,
   ) {
     this.seal = new RequestStateSeal(codec, options.requestState.ttlMs);
+    this.mount = mountName(options.path);
     this.warnRandomSecret = options.requestState.codec === undefined && options.requestState.secrets === undefined;
     for (const kind of Object.values(INPUT_KINDS)) {
       protocol.validator(kind.requestDefinition);
@@ -153,7 +156,7 @@ export class MrtrRounds {
     if (round.refusal) throw round.refusal;
     if (threw && !isInputRequired(thrown)) throw thrown;
     if (round.inputRequired) {
-      publish('mcp:mrtr:input_required', () => ({ mount: mountName(this.options.path), tool, method: round.method, kinds: round.pendingKinds }));
+      publish('mcp:mrtr:input_required', () => ({ mount: this.mount, tool, method: round.method, kinds: round.pendingKinds }));
       return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState: await this.sealRound(round) };
     }
     if (threw) throw new Error('an input-required signal reached a round that does not end input-required (a misused input request, or a context used outside its own call)');

@@ -9,11 +9,16 @@ import type { SchemaProblem } from '../validation/schema-problems.js';
  */
 export const ECHOED_VALUE_MAX_CHARS = 256;
 
+/** Whether a value is a string too long to repeat in every message of an answer. */
+export function tooLongToEcho(value: unknown): value is string {
+  return typeof value === 'string' && value.length > ECHOED_VALUE_MAX_CHARS;
+}
+
 /** The problem with a request's progress token too long to repeat in its notifications; none when it fits. */
 export function progressTokenProblem(message: Record<string, unknown> | undefined): SchemaProblem | undefined {
   const meta = isPlainObject(message?.params) ? message.params._meta : undefined;
   const token = isPlainObject(meta) ? meta[META_KEYS.progressToken] : undefined;
-  if (typeof token !== 'string' || token.length <= ECHOED_VALUE_MAX_CHARS) return undefined;
+  if (!tooLongToEcho(token)) return undefined;
   return {
     path: ['params', '_meta', META_KEYS.progressToken],
     problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}`,

@@ -16,9 +16,8 @@ import {
 } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
-import { post, rpc } from '../support/mcp-client.js';
+import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { nextEvent } from '../support/wait.js';
 
 const EMPTY = { type: 'object', properties: {}, additionalProperties: false } as const;
 
@@ -87,12 +86,10 @@ describe('telemetry events name their mount', () => {
   });
   afterAll(() => t.close());
 
-  /** What each channel's event names as its mount when `act` runs, the channels subscribed before it. */
-  async function heard<C extends McpChannel>(channels: readonly C[], act: () => Promise<unknown>): Promise<Record<C, unknown>> {
-    const events = channels.map((channel) => nextEvent(channel, 5_000));
-    await act();
-    const messages = await Promise.all(events);
-    return Object.fromEntries(channels.map((channel, i) => [channel, (messages[i] as { mount?: string }).mount])) as Record<C, unknown>;
+  /** What each channel's event names as its mount while `act` runs. */
+  async function heard(channels: readonly McpChannel[], act: () => Promise<unknown>): Promise<Record<string, unknown>> {
+    const events = await recordEvents(channels, act);
+    return Object.fromEntries(events.map(({ channel, message }) => [channel, (message as { mount?: string }).mount]));
   }
 
   it.each([
