@@ -15,6 +15,29 @@ export class TaskEnded extends Error {
   readonly [PASSES_CONTAINMENT] = true;
 }
 
+/** What every task run of one mount shares. */
+export interface TaskRunHost {
+  readonly store: McpTaskStore;
+  readonly budget: TaskResultBudget;
+  /** What its events name the mount. */
+  readonly mount: string;
+  /** Told when a run ends (a terminal status, its expiry, or discarded); may be told more than once. */
+  ended(run: TaskRun): void;
+}
+
+/** One task's own part of its run. */
+export interface TaskRunInit {
+  /** Its first record (`working`). */
+  readonly record: McpTaskRecord;
+  /** The controller behind its handler's `signal`. */
+  readonly abort: AbortController;
+  readonly inputs: TaskInputs;
+  /** The bytes of its creating call's request, which its handler holds while it runs. */
+  readonly bytes: number;
+  /** False when a bound on its mount's tasks refused it: never stored. */
+  readonly admitted: boolean;
+}
+
 /**
  * One task whose handler runs in this process: its current record, written through to the task store in order,
  * the abort controller behind its handler's `signal`, and its input channel. Terminal statuses are final: a
@@ -29,22 +52,20 @@ export class TaskRun {
   private readonly expiry: NodeJS.Timeout;
   /** Resolves true once the store holds the task, false when it was full. */
   readonly stored: Promise<boolean>;
+  readonly abort: AbortController;
+  readonly inputs: TaskInputs;
+  readonly bytes: number;
 
   constructor(
-    record: McpTaskRecord,
-    private readonly store: McpTaskStore,
-    readonly abort: AbortController,
-    readonly inputs: TaskInputs,
-    private readonly budget: TaskResultBudget,
-    /** What its events name the mount. */
-    private readonly mount: string,
-    /** False when the task may not be created (a bound on its mount's tasks refused it): never stored. */
-    admitted: boolean,
-    private readonly ended: (run: TaskRun) => void,
+    { record, abort, inputs, bytes, admitted }: TaskRunInit,
+    private readonly host: TaskRunHost,
   ) {
     this.current = record;
-    this.stored = admitted ? Promise.resolve().then(() => store.create(record)) : Promise.resolve(false);
-    this.writes = this.stored.then((stored) => stored && announce(record, mount)).catch(() => undefined);
+    this.abort = abort;
+    this.inputs = inputs;
+    this.bytes = bytes;
+    this.stored = admitted ? Promise.resolve().then(() => host.store.create(record)) : Promise.resolve(false);
+    this.writes = this.stored.then((stored) => stored && announce(record, host.mount)).catch(() => undefined);
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
   }
@@ -72,8 +93,8 @@ export class TaskRun {
   complete(result: Readonly<Record<string, unknown>>): void {
     if (this.terminal) return;
     const bytes = Buffer.byteLength(JSON.stringify(result));
-    if (this.budget.admit(bytes, this.current.expiresAt)) return this.finish('completed', { result });
-    const message = `Internal error: the task's result (${bytes} bytes) was not kept: with it, the results this server keeps for its tasks would exceed ${this.budget.maxBytes} bytes until earlier tasks expire.`;
+    if (this.host.budget.admit(bytes, this.current.expiresAt)) return this.finish('completed', { result });
+    const message = `Internal error: the task's result (${bytes} bytes) was not kept: with it, the results this server keeps for its tasks would exceed ${this.host.budget.maxBytes} bytes until earlier tasks expire.`;
     this.finish('failed', { error: { code: JSON_RPC_CODES.internalError, message, data: { reason: 'task_results_full' } }, statusMessage: message });
   }
 
@@ -115,7 +136,7 @@ export class TaskRun {
       this.abort.abort(reason);
       this.inputs.close(reason);
     }
-    this.ended(this);
+    this.host.ended(this);
   }
 
   private change(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
@@ -131,8 +152,8 @@ export class TaskRun {
     this.writes = this.writes
       .then(async () => {
         if (!(await this.stored)) return;
-        await this.store.update(record);
-        if (changedStatus) announce(record, this.mount);
+        await this.host.store.update(record);
+        if (changedStatus) announce(record, this.host.mount);
       })
       .catch(() => undefined);
   }

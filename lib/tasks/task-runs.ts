@@ -13,7 +13,7 @@ import { quiet } from '../util/quiet-promise.js';
 import { TaskInputs } from './task-inputs.js';
 import { detailedTask, taskFields } from './task-record.js';
 import { TaskResultBudget } from './task-result-budget.js';
-import { TaskRun } from './task-run.js';
+import { TaskRun, type TaskRunHost } from './task-run.js';
 import { taskNotFound } from './tasks-extension.js';
 
 /** What a call being made a task brings. */
@@ -42,16 +42,21 @@ export class TaskRuns implements OnModuleDestroy {
   private readonly live = new Map<string, TaskRun>();
   /** The bytes of the requests of the live runs, together. */
   private runningBytes = 0;
-  private readonly budget: TaskResultBudget;
-  /** What its tasks' events name the mount. */
-  private readonly mount: string;
+  /** What every run of this mount shares. */
+  private readonly host: TaskRunHost;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(McpTaskStore) private readonly store: McpTaskStore,
   ) {
-    this.budget = new TaskResultBudget(options.tasks.maxResultBytes);
-    this.mount = mountName(options.path);
+    this.host = {
+      store,
+      budget: new TaskResultBudget(options.tasks.maxResultBytes),
+      mount: mountName(options.path),
+      ended: (run) => {
+        if (this.live.delete(run.record.taskId)) this.runningBytes -= run.bytes;
+      },
+    };
   }
 
   /** How many tasks have a handler running in this process. */
@@ -83,9 +88,7 @@ export class TaskRuns implements OnModuleDestroy {
       expiresAt: now.getTime() + ttlMs,
     };
     const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged());
-    const run: TaskRun = new TaskRun(record, this.store, start.abort, inputs, this.budget, this.mount, fits, (ended) => {
-      if (this.live.delete(ended.record.taskId)) this.runningBytes -= start.bytes;
-    });
+    const run: TaskRun = new TaskRun({ record, abort: start.abort, inputs, bytes: start.bytes, admitted: fits }, this.host);
     if (fits) {
       this.live.set(record.taskId, run);
       this.runningBytes += start.bytes;
