@@ -150,6 +150,10 @@ function shapes(state) {
   const keys = () => call('echo', { arguments: { text: 'x', [KEYS]: 0 } }, `"${KEYS}":0`, members);
   const oneString = (b) => ({ filler: `"${'a'.repeat(b - 2)}"`, values: 1 });
   const withState = (requestState) => call('delete_note', { arguments: { title: 'todo', [KEYS]: 0 }, requestState }, `"${KEYS}":0`, members);
+  const complete = (make) => ({
+    method: 'completion/complete',
+    ...filled(envelopeText('completion/complete', { ref: { type: 'ref/resource', uri: FILL }, argument: { name: 'id', value: '' } }), `"${FILL}"`, make),
+  });
   const forged = `v1.${Buffer.from(JSON.stringify({ exp: Date.now() + 600_000, c: 'x'.repeat(22), r: 1, a: {} })).toString('base64url')}.${'A'.repeat(43)}`;
   return [
     { id: 'tiny', label: 'tools/list, tiny (floor)', info: true, method: 'tools/list', body: Buffer.from(envelopeText('tools/list', {})), values: 0 },
@@ -161,6 +165,7 @@ function shapes(state) {
     { id: 'objects', label: 'array of empty objects', ...pad((b) => list(b, '{}')) },
     { id: 'nested', label: `nested arrays, at the limit (${NESTING_LIMIT})`, ...pad(chains(NESTING_LIMIT - 4)) },
     { id: 'nested-over', label: 'nested arrays, one past the limit', ...pad(chains(NESTING_LIMIT - 3)) },
+    { id: 'uri', label: 'one URI (completion/complete ref.uri)', ...complete((b) => ({ filler: `"notes://${'a'.repeat(b - 10)}"`, values: 1 })) },
     { id: 'state-forged', label: 'forged requestState + unknown keys', ...withState(forged) },
     { id: 'state-valid', label: 'valid requestState + unknown keys', ...withState(state) },
   ];

@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
-import { addFormats } from '../validation/add-formats.js';
+import { FORMATS, addFormats } from '../validation/add-formats.js';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
+import type { PrecompiledValidators } from '../validation/precompiled-source.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
 import { failedCheck } from '../validation/value-count.js';
 
@@ -27,10 +28,10 @@ interface Compiled {
   readonly first: ValidateFunction;
 }
 
-/** Validators compiled ahead of time for a document's `$defs`, by definition name, in both variants. */
+/** Validators compiled ahead of time for a document's `$defs` (a generated module), in both variants. */
 export interface PrecompiledDefinitions {
-  readonly all: Readonly<Record<string, ValidateFunction>>;
-  readonly first: Readonly<Record<string, ValidateFunction>>;
+  readonly all: PrecompiledValidators;
+  readonly first: PrecompiledValidators;
 }
 
 /** The ajv instance a protocol schema compiles with (draft 2020-12, formats asserted, errors merged linearly). */
@@ -53,15 +54,18 @@ export class ProtocolSchema {
   private readonly compiledDefinitions = new Map<string, Compiled>();
   /** Built on the first definition that was not precompiled. */
   private ajv?: { readonly all: Ajv2020; readonly first: Ajv2020 };
+  /** The precompiled validators, by definition name, in both variants. */
+  private readonly precompiled?: { readonly all: Readonly<Record<string, ValidateFunction>>; readonly first: Readonly<Record<string, ValidateFunction>> };
   /** The `$defs` names the schema has. */
   readonly definitions: ReadonlySet<string>;
 
   constructor(
     private readonly document: ProtocolSchemaDocument,
     private readonly id = 'mcp-protocol',
-    private readonly precompiled?: PrecompiledDefinitions,
+    precompiled?: PrecompiledDefinitions,
   ) {
     this.definitions = new Set(Object.keys(document.$defs));
+    if (precompiled) this.precompiled = { all: precompiled.all(FORMATS), first: precompiled.first(FORMATS) };
   }
 
   /**

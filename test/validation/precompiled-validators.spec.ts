@@ -8,6 +8,7 @@ import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '
 import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
 import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../../lib/tasks/tasks-schema.js';
+import { FORMATS, SINGLE_PASS_FORMATS } from '../../lib/validation/add-formats.js';
 import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
 import { withoutUnusedSchemas, type PrecompiledModule } from '../../lib/validation/precompiled-source.js';
 import { GreetPrompt, Salutations } from '../prompts/test-prompts.js';
@@ -61,6 +62,23 @@ describe('the precompiled validators in lib/schema', () => {
     expect(problems).toEqual(new ProtocolSchema(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID).check('InitializeRequest', message));
     expect(JSON.stringify(problems)).toContain('clientInfo');
   });
+  it.each(Object.keys(generated))('%s checks formats with the FORMATS it is given, never with ajv-formats directly', async (name) => {
+    const { source } = await generated[name]!();
+    expect(source).not.toContain('ajv-formats');
+  });
+
+  it('the vendored schema checks a URI, a URI template and base64 with the single-pass checks it is given', async () => {
+    const calls: string[] = [];
+    const spying = Object.fromEntries(
+      Object.entries(FORMATS).map(([name, format]) => [name, typeof format === 'function' ? (value: string) => (calls.push(name), format(value)) : format]),
+    );
+    const precompiled = await import('../../lib/schema/mcp-2026-07-28.validators.js');
+    const validators = precompiled.all(spying);
+    expect(validators.BlobResourceContents!({ uri: 'notes://a', blob: 'QUJD' })).toBe(true);
+    expect(validators.ResourceTemplate!({ name: 'note', uriTemplate: 'notes://{id}' })).toBe(true);
+    expect(calls.sort()).toEqual(['byte', 'uri', 'uri-template']);
+    for (const name of Object.keys(SINGLE_PASS_FORMATS)) expect(FORMATS[name]).toBe(SINGLE_PASS_FORMATS[name as keyof typeof SINGLE_PASS_FORMATS]);
+  });
 });
 
 describe("the generated code keeps only the schema constants it reads (ajv's standalone code declares more)", () => {
@@ -89,9 +107,9 @@ describe("the generated code keeps only the schema constants it reads (ajv's sta
 
 describe('the vendored definitions the library checks (CHECKED_DEFINITIONS)', () => {
   it('are each precompiled, in both variants', async () => {
-    const precompiled = (await import('../../lib/schema/mcp-2026-07-28.validators.js')) as { all: Record<string, unknown>; first: Record<string, unknown> };
-    expect(Object.keys(precompiled.all).sort()).toEqual(CHECKED_DEFINITIONS);
-    expect(Object.keys(precompiled.first).sort()).toEqual(CHECKED_DEFINITIONS);
+    const precompiled = await import('../../lib/schema/mcp-2026-07-28.validators.js');
+    expect(Object.keys(precompiled.all(FORMATS)).sort()).toEqual(CHECKED_DEFINITIONS);
+    expect(Object.keys(precompiled.first(FORMATS)).sort()).toEqual(CHECKED_DEFINITIONS);
   });
 
   it('are exactly what it checks: booting every kind of provider and sending every method of both eras looks up each of them, and compiles none at run time', async () => {

@@ -1,0 +1,62 @@
+/** What a URI template may hold as a literal (RFC 6570 §2.1, as ajv-formats reads it): anything but these. */
+const NOT_LITERAL = new Uint8Array(128);
+for (let c = 0; c <= 0x20; c++) NOT_LITERAL[c] = 1;
+for (const c of '"\'<>%\\^`{|}') NOT_LITERAL[c.charCodeAt(0)] = 1;
+
+/** The operators an expression may open with (RFC 6570 §2.2, and those reserved for later). */
+const OPERATORS = new Set([...'+#./;?&=,!@|'].map((c) => c.charCodeAt(0)));
+
+const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isVarChar = (c: number) => isDigit(c) || c === 0x5f || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
+
+/** Whether `s` holds a `%` escape at `i`. */
+const escapeAt = (s: string, i: number) => s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2));
+
+/**
+ * The index just past the expression opening at `s[open]` (`{`, an operator, variables with an optional `:prefix`
+ * or `*`, comma-separated, `}`), or -1 when there is none.
+ */
+function expressionEnd(s: string, open: number): number {
+  let i = open + 1;
+  if (OPERATORS.has(s.charCodeAt(i))) i++;
+  for (;;) {
+    const name = i;
+    for (;;) {
+      if (isVarChar(s.charCodeAt(i))) i++;
+      else if (escapeAt(s, i)) i += 3;
+      else break;
+    }
+    if (i === name) return -1;
+    if (s.charCodeAt(i) === 0x2a) i++;
+    else if (s.charCodeAt(i) === 0x3a) {
+      const digits = ++i;
+      if (s.charCodeAt(i) === 0x30) return -1;
+      while (isDigit(s.charCodeAt(i)) && i - digits < 4) i++;
+      if (i === digits) return -1;
+    }
+    const c = s.charCodeAt(i++);
+    if (c === 0x7d) return i;
+    if (c !== 0x2c) return -1;
+  }
+}
+
+/**
+ * Whether a string is a URI template as ajv-formats' `uri-template` format judges it, value for value, in one pass
+ * (that format is one regex costing about 25 ns a character). Proven equal by test/validation/formats.spec.ts,
+ * which holds ajv-formats as the oracle.
+ */
+export function uriTemplateFormat(s: string): boolean {
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 0x7b) {
+      i = expressionEnd(s, i);
+      if (i === -1) return false;
+    } else if (c === 0x25) {
+      if (!escapeAt(s, i)) return false;
+      i += 3;
+    } else if (c < 128 && NOT_LITERAL[c]) return false;
+    else i++;
+  }
+  return true;
+}

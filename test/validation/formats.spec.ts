@@ -1,0 +1,270 @@
+import { describe, expect, it } from '@jest/globals';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import fc from 'fast-check';
+
+import { FORMATS, REFUSED_FORMATS, SINGLE_PASS_FORMATS } from '../../lib/validation/add-formats.js';
+import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
+
+// The single-pass format checks give ajv-formats' answers value for value: ajv-formats is the oracle, on strings
+// built from the pieces its patterns branch on, and on arbitrary strings.
+
+type SinglePass = keyof typeof SINGLE_PASS_FORMATS;
+
+/** ajv-formats' own check of a format (a function, or a regex). */
+function oracle(name: SinglePass): (value: string) => boolean {
+  const format = fullFormats[name] as RegExp | ((value: string) => boolean);
+  return format instanceof RegExp ? (value) => format.test(value) : format;
+}
+
+/** Strings joined from `pieces` (and some arbitrary characters), up to `max` of them. */
+const joined = (pieces: readonly string[], max: number) =>
+  fc
+    .array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 2 }) }), { maxLength: max })
+    .map((parts) => parts.join(''));
+
+const URI_PIECES = [
+  'a',
+  'Z',
+  'http',
+  'x+y.z-1',
+  '1',
+  '0',
+  '9',
+  'f',
+  'F',
+  'v',
+  'V',
+  'g',
+  '.',
+  '-',
+  '_',
+  '~',
+  '!',
+  '$',
+  '&',
+  "'",
+  '(',
+  ')',
+  '*',
+  '+',
+  ',',
+  ';',
+  '=',
+  ':',
+  '/',
+  '//',
+  '?',
+  '#',
+  '@',
+  '[',
+  ']',
+  '%',
+  '%41',
+  '%4',
+  '%zz',
+  '%aF',
+  '::',
+  '::1',
+  '1:2:3:4:5:6:7:8',
+  'ffff:',
+  '127.0.0.1',
+  '256.1.1.1',
+  'v1.',
+  'vF.x',
+  ':80',
+  ':',
+  ' ',
+  '"',
+  '<',
+  '\\',
+  '^',
+  '`',
+  '{',
+  '|',
+  '}',
+  'é',
+  '\u0130',
+  '\u212a',
+  '\n',
+  '\u0000',
+  '\ud800',
+];
+const SCHEMES = ['', 'a:', 'http:', 'HTTPS:', 'x+y.z-1:', '1a:', 'a b:', 'a', 'urn:', ':'];
+
+/** Mostly the pieces of a URI part, sometimes one that breaks it. */
+const part = (valid: readonly string[], max: number) =>
+  fc.array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: fc.constantFrom(...URI_PIECES) }), { maxLength: max }).map((p) => p.join(''));
+const IP_LITERALS = ['::1', '1:2:3:4:5:6:7:8', '::ffff:127.0.0.1', 'fe80::1', '1::', '::', 'v1.x', 'V1f.a:b', 'v.x', '1:2', ':::', 'g::1', '1:2:3:4:5:6:7:8:9'];
+/** A URI from its parts (RFC 3986 §3): scheme, `//` authority, path, query, fragment, each sometimes broken. */
+const structuredUri = fc
+  .record({
+    scheme: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a:', 'http:', 'HTTPS:', 'x+y.z-1:') }, { weight: 1, arbitrary: fc.constantFrom(...SCHEMES) }),
+    slashes: fc.constantFrom('', '/', '//', '///'),
+    userinfo: fc.option(part(['u', ':', 'p', '%41', '!'], 3).map((u) => `${u}@`)),
+    host: fc.oneof(
+      part(['example', '.', 'com', '-', '%41', '1', '127.0.0.1'], 4),
+      fc.constantFrom(...IP_LITERALS).map((ip) => `[${ip}]`),
+    ),
+    port: fc.option(part(['8', '0', ':'], 3).map((p) => `:${p}`)),
+    path: part(['/', 'a', 'b', ':', '@', '%2F', '.', '..'], 6),
+    query: fc.option(part(['q', '=', '&', '/', '?', '%20', ':'], 5).map((q) => `?${q}`)),
+    fragment: fc.option(part(['f', '/', '?', '@'], 3).map((f) => `#${f}`)),
+  })
+  .map(
+    ({ scheme, slashes, userinfo, host, port, path, query, fragment }) => scheme + slashes + (userinfo ?? '') + host + (port ?? '') + path + (query ?? '') + (fragment ?? ''),
+  );
+const uriLike = fc.oneof(
+  structuredUri,
+  fc.tuple(fc.constantFrom(...SCHEMES), joined(URI_PIECES, 12)).map(([scheme, rest]) => scheme + rest),
+);
+
+const BYTE_PIECES = ['QUJD', 'QUI', 'QQ', 'Q', '=', '==', '===', '+/', 'AZaz09', '\n', '\r', '\r\n', '\u2028', '\u2029', '!', ' ', '-', '_', 'é'];
+/** One line of base64: whole quanta, then a short last one padded (or not, or wrongly). */
+const base64Line = fc
+  .tuple(fc.array(fc.constantFrom('QUJD', '+/9z', 'AAAA'), { maxLength: 3 }), fc.constantFrom('', 'QQ==', 'QUI=', 'QQ', 'QUI', 'Q=', 'QQ=', 'QUI==', 'Q', '!AAA', '===='))
+  .map(([quanta, last]) => quanta.join('') + last);
+const byteLike = fc.oneof(
+  base64Line,
+  fc
+    .array(fc.oneof(base64Line, fc.constantFrom('!!!', 'A')), { minLength: 2, maxLength: 3 })
+    .chain((lines) => fc.constantFrom('\n', '\r', '\r\n', '\u2028').map((eol) => lines.join(eol))),
+  joined(BYTE_PIECES, 10),
+);
+
+const TEMPLATE_PIECES = [
+  'a',
+  'Z',
+  '/',
+  ':',
+  '?',
+  '#',
+  '%41',
+  '%4',
+  '%zz',
+  '{',
+  '}',
+  '{a}',
+  '{+a}',
+  '{#a,b}',
+  '{a:3}',
+  '{a:0}',
+  '{a:1234}',
+  '{a:12345}',
+  '{a*}',
+  '{a,}',
+  '{}',
+  '{.}',
+  '{a_B%41}',
+  '{/a*,b:9}',
+  '{a b}',
+  '{|x}',
+  ' ',
+  '"',
+  '<',
+  '>',
+  '\\',
+  '^',
+  '`',
+  '|',
+  "'",
+  'é',
+  '\ud800',
+  '\u0000',
+  '\t',
+];
+
+/** Per single-pass format: strings built from the pieces its ajv-formats pattern branches on, and examples. */
+const CASES: { readonly [name in SinglePass]: { readonly built: fc.Arbitrary<string>; readonly examples: readonly [string, boolean][] } } = {
+  uri: {
+    built: uriLike,
+    examples: [
+      ['https://example.com/a/b?q=1#f', true],
+      ['mailto:someone@example.com', true],
+      ['urn:isbn:0451450523', true],
+      ['file:///etc/hosts', true],
+      ['a:/[::1]/x', true],
+      ['a://user:pw@[v1.x]:8080/p', true],
+      ['a://[::1', false],
+      ['a:', false],
+      ['1a:/b', false],
+      ['no scheme', false],
+      ['a:b c', false],
+      ['a://h:8o/', true], // an empty authority after the first slash, then a path that may hold `:`
+      ['a://[::1]:8o/', false],
+      ['a:%zz', false],
+    ],
+  },
+  byte: {
+    built: byteLike,
+    examples: [
+      ['QUJD', true],
+      ['QUI=', true],
+      ['QQ==', true],
+      ['', true],
+      ['QUJDQQ', false],
+      ['Q', false],
+      ['Q===', false],
+      ['QUJD!', false],
+      // ajv-formats' pattern is multiline: one base64 line (an empty one included) is enough.
+      ['!!!\nQUJD', true],
+      ['!!!\r\n!!!', true],
+      ['!!!\n!!!', false],
+    ],
+  },
+  'uri-template': {
+    built: joined(TEMPLATE_PIECES, 8),
+    examples: [
+      ['notes://{id}', true],
+      ['https://example.com/{+path}{?q,lang}', true],
+      ['file:///{dir}/{name:3}{.ext*}', true],
+      ['notes://plain', true],
+      ['a{}', false],
+      ['a{b', false],
+      ['a}', false],
+      ['{x:0}', false],
+      ['{x:12345}', false],
+      ['a b', false],
+      ['%zz', false],
+    ],
+  },
+};
+
+describe.each(Object.keys(CASES) as SinglePass[])('the %s format: ajv-formats answers, in one pass', (name) => {
+  const check = SINGLE_PASS_FORMATS[name];
+  const { built, examples } = CASES[name];
+
+  it.each(examples)('%j is %s for both', (value, expected) => {
+    expect(oracle(name)(value)).toBe(expected);
+    expect(check(value)).toBe(expected);
+  });
+
+  it('agrees with ajv-formats on strings built from the pieces its pattern branches on', () => {
+    fc.assert(
+      fc.property(built, (value) => expect(check(value)).toBe(oracle(name)(value))),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('agrees with ajv-formats on arbitrary strings, alone and after a scheme', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), (value) => {
+        expect(check(value)).toBe(oracle(name)(value));
+        expect(check(`a:${value}`)).toBe(oracle(name)(`a:${value}`));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('the formats a schema may assert (FORMATS)', () => {
+  it.each(Object.keys(fullFormats))('%s: refused, or checked (in a single pass where there is one)', (name) => {
+    if (Object.hasOwn(REFUSED_FORMATS, name)) return expect(FORMATS[name]).toBeUndefined();
+    const singlePass: Readonly<Record<string, unknown>> = SINGLE_PASS_FORMATS;
+    expect(FORMATS[name]).toBe(singlePass[name] ?? fullFormats[name as keyof typeof fullFormats]);
+  });
+
+  it.each(Object.keys(CASES) as SinglePass[])('%s checks what a tool schema asserts: each example as ajv-formats judges it', (name) => {
+    const validate = callerValueAjv().compile({ type: 'string', format: name });
+    for (const [value, expected] of CASES[name].examples) expect(validate(value)).toBe(expected);
+  });
+});
