@@ -7,6 +7,7 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { firstListed } from '../util/first-listed.js';
 import { promptDefinition } from './prompt-definition.js';
 import { promptResult } from './prompt-result.js';
 import type { McpCompletionContext, McpPromptArgument, McpPromptCompleter, McpPromptHandler, McpPromptOptions } from './prompt.interfaces.js';
@@ -37,11 +38,7 @@ export interface WiredPrompt {
 
 /** How many caller-sent names a refusal lists. */
 const LISTED_NAMES = 10;
-const names = (list: readonly string[]) =>
-  list
-    .slice(0, LISTED_NAMES)
-    .map((n) => quoted(n, 64))
-    .join(', ') + (list.length > LISTED_NAMES ? `, … (${list.length} in all)` : '');
+const names = (list: readonly string[]) => firstListed(list, LISTED_NAMES, { spell: (n) => quoted(n, 64), counted: true });
 
 /**
  * Builds a prompt at module init from its checked options and its instance: the published definition, the

@@ -1,4 +1,16 @@
-/** The first `max` items joined with `, `, then `, …` when there are more: how a refusal lists what is served. */
-export function firstListed(items: readonly string[], max: number): string {
-  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')}, …`;
+/** How {@link firstListed} spells each item, and whether it says how many there are past the first. */
+export interface ListingStyle<T> {
+  readonly spell?: (item: T) => string;
+  /** `(N in all)` after the `…`. */
+  readonly counted?: boolean;
+}
+
+/**
+ * The first `max` items, spelled and joined with `, `, then `, …` when there are more: how a refusal lists what is
+ * served or allowed. Only the items shown are spelled.
+ */
+export function firstListed<T>(items: readonly T[], max: number, { spell = String, counted = false }: ListingStyle<T> = {}): string {
+  const shown = items.slice(0, max).map(spell).join(', ');
+  if (items.length <= max) return shown;
+  return `${shown}, …${counted ? ` (${items.length} in all)` : ''}`;
 }

@@ -1,5 +1,7 @@
 import type { ErrorObject } from 'ajv';
 
+import { firstListed } from '../util/first-listed.js';
+
 /**
  * One problem, worded here from the failing keyword and schema (ajv's messages never reach the wire, and no
  * caller-sent value is quoted); a caller-sent property name is a path segment, so it is bounded like one.
@@ -11,11 +13,8 @@ export interface SchemaProblem {
   readonly problem: string;
 }
 
-const list = (values: unknown, max = 8): string => {
-  const items = Array.isArray(values) ? values : [values];
-  const shown = items.slice(0, max).map((v) => JSON.stringify(v) ?? String(v));
-  return shown.join(', ') + (items.length > max ? `, … (${items.length} in all)` : '');
-};
+const list = (values: unknown, max = 8): string =>
+  firstListed(Array.isArray(values) ? values : [values], max, { spell: (v) => JSON.stringify(v) ?? String(v), counted: true });
 
 type Params = Record<string, unknown>;
 type Worded = { extra?: string | number; problem: string };
