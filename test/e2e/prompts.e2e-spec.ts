@@ -222,6 +222,18 @@ describe('prompts', () => {
       expect(none.body.error.message).toBe('Invalid params: prompt "throws" takes no argument "x".');
     });
 
+    it('many undeclared arguments: the message and data name the first ten, the message counts them all', async () => {
+      const unknown = Array.from({ length: 12 }, (_, i) => `extra${String(i).padStart(2, '0')}`);
+      const res = await post(app().server, promptGet('greet', { name: 'Ada', ...Object.fromEntries(unknown.map((key) => [key, ''])) }));
+      expect(res.body.error.message).toBe(
+        `Invalid params: prompt "greet" takes no argument ${unknown
+          .slice(0, 10)
+          .map((key) => `"${key}"`)
+          .join(', ')}, … (12 in all); it takes "name", "style".`,
+      );
+      expect(res.body.error.data.unknown).toEqual(unknown.slice(0, 10));
+    });
+
     it.each([
       ['a number', { name: 42 }],
       ['null', { name: null }],
