@@ -81,8 +81,8 @@ export class MethodRouter {
     }
     const { handler, definition, checks } = routed;
     const schemaProblems = checks.check(definition, call.record.message);
-    const longToken = schemaProblems.length ? undefined : progressTokenProblem(call.record.message);
-    const problems = longToken ? [longToken] : schemaProblems;
+    const tokenProblem = schemaProblems.length ? undefined : progressTokenProblem(call.record.message);
+    const problems = tokenProblem ? [tokenProblem] : schemaProblems;
     if (problems.length) {
       const data = distilledData(problems);
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}${firstProblem(data)}.`, { data });

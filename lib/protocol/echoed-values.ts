@@ -14,13 +14,17 @@ export function tooLongToEcho(value: unknown): value is string {
   return typeof value === 'string' && value.length > ECHOED_VALUE_MAX_CHARS;
 }
 
-/** The problem with a request's progress token too long to repeat in its notifications; none when it fits. */
+/**
+ * The problem with a request's progress token that its notifications cannot repeat as sent: a string too long to
+ * repeat in each, or a number JSON cannot carry exactly (beyond ±(2^53−1), or `1e400`); none when it fits.
+ */
 export function progressTokenProblem(message: Record<string, unknown> | undefined): SchemaProblem | undefined {
   const meta = isPlainObject(message?.params) ? message.params._meta : undefined;
   const token = isPlainObject(meta) ? meta[META_KEYS.progressToken] : undefined;
-  if (!tooLongToEcho(token)) return undefined;
-  return {
-    path: ['params', '_meta', META_KEYS.progressToken],
-    problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}`,
-  };
+  const path = ['params', '_meta', META_KEYS.progressToken];
+  if (tooLongToEcho(token))
+    return { path, problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}` };
+  if (typeof token === 'number' && !Number.isSafeInteger(token))
+    return { path, problem: 'must be a string or an integer within ±(2^53−1) (every progress notification repeats it exactly)' };
+  return undefined;
 }

@@ -148,7 +148,7 @@ function spells(value: unknown, type: HeaderAnnotation['type']): boolean {
       return typeof value === 'string';
     case 'boolean':
       return typeof value === 'boolean';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
+    case 'integer': // `1e400` parses as Infinity: an integer out of range, refused as one
+      return typeof value === 'number' && (Number.isInteger(value) || !Number.isFinite(value));
   }
 }

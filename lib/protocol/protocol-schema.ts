@@ -34,9 +34,12 @@ export interface PrecompiledDefinitions {
   readonly first: PrecompiledValidators;
 }
 
-/** The ajv instance a protocol schema compiles with (draft 2020-12, formats asserted, errors merged linearly). */
+/**
+ * The ajv instance a protocol schema compiles with (draft 2020-12, formats asserted, errors merged linearly, a
+ * non-finite number no `number` nor `integer`).
+ */
 export function protocolAjv(allErrors: boolean, source = false): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors, validateFormats: true, code: { ...LINEAR_ERROR_MERGE, source } });
+  const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors, validateFormats: true, code: { ...LINEAR_ERROR_MERGE, source } });
   addFormats(ajv);
   return ajv;
 }

@@ -243,6 +243,15 @@ describe('header binding: mirrored headers must match the body', () => {
       expectMismatch(res, 'Mcp-Param-Count');
     });
 
+    it.each([['7'], [null]])('refuses 1e400 (Infinity once parsed) as an integer argument out of range, header %j', async (header) => {
+      const body = JSON.stringify(call('mirror', { count: 1 })).replace('"count":1', '"count":1e400');
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'mirror' };
+      if (header !== null) headers['mcp-param-count'] = header;
+      const res = await post(t.server, body, headers);
+      expectMismatch(res, 'Mcp-Param-Count');
+      expect(res.body.error.message).toContain('outside ±(2^53−1)');
+    });
+
     it.each([
       [true, 'true', true],
       [false, 'false', true],

@@ -67,6 +67,18 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(sseMessages(fits.text)[0]!.params).toMatchObject({ progressToken: 't'.repeat(256) });
     });
 
+    it.each([
+      ['2^53, which JSON cannot tell from 2^53+1', String(2 ** 53)],
+      ['-(2^53)', String(-(2 ** 53))],
+      ['1e400 (Infinity once parsed)', '1e400'],
+    ])('refuses a numeric progressToken %s: the notifications could not repeat it exactly (400 + -32602, located)', async (_what, token) => {
+      const body = JSON.stringify(rpc('tools/call', { name: 'progress', arguments: {} })).replace('"_meta":{', `"_meta":{"progressToken":${token},`);
+      const res = await post(t.server, body, { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'progress' });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32602);
+      expect(res.body.error.data.errors[0].location).toBe('/params/_meta/progressToken');
+    });
+
     it('echoes an integer token as an integer', async () => {
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 7 } });
       expect(sseMessages(res.text)[0]!.params).toMatchObject({ progressToken: 7 });

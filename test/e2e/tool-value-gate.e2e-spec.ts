@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { McpAction, McpTool } from '../../lib/index.js';
 import { useTestApp } from '../support/suite-app.js';
-import { callTool } from '../support/tool-call.js';
+import { callTool, callToolRaw } from '../support/tool-call.js';
 
 /** One action per JSON Schema construct whose problems the value gate words: each call sends what its schema refuses. */
 @McpTool({ name: 'shapes', description: 'Values the value gate words problems for' })
@@ -69,6 +69,11 @@ class ShapesTool {
 
   @McpAction({ description: 'Picks, each at most once', properties: { picks: { type: 'array', uniqueItems: true } } })
   distinct(data: unknown) {
+    return data;
+  }
+
+  @McpAction({ description: 'A count and a ratio', properties: { count: { type: 'integer', minimum: 1 }, ratio: { type: 'number' } } })
+  sized(data: unknown) {
     return data;
   }
 }
@@ -166,6 +171,18 @@ describe('the value gate words each problem at the value that has it', () => {
     // Pair by pair, ajv's own check of this list held the event loop for minutes.
     expect(performance.now() - started).toBeLessThan(3000);
     expect(found).toMatchObject({ invalid_count: 1, invalid: [{ path: 'picks', problems: ['must not contain duplicate items'] }] });
+  });
+
+  it('a number JSON cannot carry (1e400, Infinity once parsed) is no integer and no number: the tool never sees it', async () => {
+    const answer = await callToolRaw(app().server, 'shapes', '{"action":"sized","data":{"count":1e400,"ratio":-1e400}}');
+    expect(answer.body).toMatchObject({
+      error: 'invalid_values',
+      invalid: [
+        { path: 'count', problems: ['must be integer'] },
+        { path: 'ratio', problems: ['must be number'] },
+      ],
+    });
+    expect((await callTool(app().server, 'shapes', { action: 'sized', data: { count: 2, ratio: 0.5 } })).body).toEqual({ count: 2, ratio: 0.5 });
   });
 
   it("a failing anyOf is one problem at its object, and a sibling property's own problem is still listed", async () => {
