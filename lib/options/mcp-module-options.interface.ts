@@ -107,6 +107,12 @@ export interface McpModuleOptions {
   /** Milliseconds without a body byte after which the read is refused with 408 (at most 2147483647). @default 10000 */
   bodyReadTimeoutMs?: number;
   /**
+   * Milliseconds a body may take to arrive in all, however steadily its bytes come; past it the read is refused
+   * with 408 (at most 2147483647). Bounds a client that drips a byte at a time, whatever the host's own request
+   * timeout (Fastify sets none by default). @default 60000
+   */
+  bodyReadDeadlineMs?: number;
+  /**
    * Refuse a POST whose `Content-Type` is not `application/json` (absent, `text/plain`, a form) with 415 before its
    * body is read: a browser sends those from any site without a CORS preflight. See docs/wire-checks.md.
    * @default false (the body is read as JSON whatever its content type)

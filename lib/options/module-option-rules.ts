@@ -117,6 +117,7 @@ export const MODULE_OPTION_RULES = {
   maxBodyValues: positiveInteger('JSON values'),
   requireJsonContentType: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
   bodyReadTimeoutMs: timerDelay,
+  bodyReadDeadlineMs: timerDelay,
   writeStallTimeoutMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {

@@ -6,6 +6,8 @@ import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default body read timeout: 10 s. */
 export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
+/** Default body read deadline: 60 s. */
+export const DEFAULT_BODY_READ_DEADLINE_MS = 60_000;
 /** The default of `maxBodyValues`. */
 export const DEFAULT_MAX_BODY_VALUES = 100_000;
 /** The default of `writeStallTimeoutMs`. */
@@ -74,6 +76,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     maxBodyValues: o.maxBodyValues ?? DEFAULT_MAX_BODY_VALUES,
     requireJsonContentType: o.requireJsonContentType ?? false,
     bodyReadTimeoutMs: o.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS,
+    bodyReadDeadlineMs: o.bodyReadDeadlineMs ?? DEFAULT_BODY_READ_DEADLINE_MS,
     writeStallTimeoutMs: o.writeStallTimeoutMs ?? DEFAULT_WRITE_STALL_TIMEOUT_MS,
     auth: o.auth,
     protectedResourceMetadata: o.protectedResourceMetadata,

@@ -8,15 +8,22 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
-import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError } from './read-body.js';
+import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
+
+/** The 408's message for each way a read ends without its body, but a bound (those are 413s). */
+const READ_FAILURE_MESSAGES: Record<Exclude<BodyReadFailure, 'body_too_large' | 'too_many_values'>, (options: McpResolvedOptions) => string> = {
+  stalled_read: (o) => `Request timeout: no byte of the body arrived for ${o.bodyReadTimeoutMs} ms.`,
+  past_deadline: (o) => `Request timeout: the body did not arrive in full within ${o.bodyReadDeadlineMs} ms.`,
+  aborted: () => 'Request aborted: the body ended before it was complete.',
+};
 
 /**
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
  * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the
  * content type itself is enforced only under `requireJsonContentType` (else lenient, as the spec leaves it), before
- * the body is read. Reads the raw body under `maxBodyBytes` and `bodyReadTimeoutMs`,
+ * the body is read. Reads the raw body under `maxBodyBytes`, `bodyReadTimeoutMs` and `bodyReadDeadlineMs`,
  * and refuses more than `maxBodyValues` JSON values before parsing;
  * if the host consumed it, parses `rawBody` under the same ceiling, else takes `req.body` as the host parsed it.
  * @publicApi
@@ -91,14 +98,7 @@ export class ParseStepGuard implements ChainStage {
     if (!(thrown instanceof BodyReadError)) return thrown;
     if (thrown.failure === 'body_too_large') return this.tooLarge();
     if (thrown.failure === 'too_many_values') return this.tooManyValues();
-    return new RejectionException(
-      'parse-step',
-      'stalled_read',
-      thrown.failure === 'stalled_read'
-        ? `Request timeout: no byte of the body arrived for ${this.options.bodyReadTimeoutMs} ms.`
-        : 'Request aborted: the body ended before it was complete.',
-      { headers: { connection: 'close' } },
-    );
+    return new RejectionException('parse-step', 'stalled_read', READ_FAILURE_MESSAGES[thrown.failure](this.options), { headers: { connection: 'close' } });
   }
 
   /** Parses a body its bounds were checked on. */

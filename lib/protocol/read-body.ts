@@ -4,7 +4,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { JsonValueCounter } from './json-values.js';
 
 /** Why a body read ended without a body. */
-export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'aborted';
+export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'past_deadline' | 'aborted';
 
 /** Thrown by {@link readBody} when the body cannot be had. */
 export class BodyReadError extends Error {
@@ -16,10 +16,11 @@ export class BodyReadError extends Error {
 
 /**
  * Reads a request body into one Buffer under a byte ceiling (an over-limit Content-Length fails before any read), a
- * value count (each chunk counted as it arrives, so the check costs no pass of its own and stops the read early) and
- * a stall timeout (no byte for `timeoutMs`); after a failure the rest of the body is drained, never buffered.
+ * value count (each chunk counted as it arrives, so the check costs no pass of its own and stops the read early), a
+ * stall timeout (no byte for `timeoutMs`) and a deadline (all of it within `deadlineMs`); after a failure the rest
+ * of the body is drained, never buffered.
  */
-function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, values: JsonValueCounter): Promise<Buffer> {
+function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, deadlineMs: number, values: JsonValueCounter): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     req.resume();
@@ -30,8 +31,10 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, val
     let size = 0;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => fail('past_deadline'), deadlineMs);
     const cleanup = () => {
       if (timer) clearTimeout(timer);
+      clearTimeout(deadline);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -77,12 +80,25 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, val
   });
 }
 
-/** The bounds a mount reads a body under: its ceiling, its value count and its stall timeout. */
-export type BodyBounds = Pick<McpResolvedOptions, 'maxBodyBytes' | 'maxBodyValues' | 'bodyReadTimeoutMs'>;
+/** The bounds a mount reads a body under: its ceiling, its value count, its stall timeout and its deadline. */
+export type BodyBounds = Pick<McpResolvedOptions, 'maxBodyBytes' | 'maxBodyValues' | 'bodyReadTimeoutMs' | 'bodyReadDeadlineMs'>;
 
 /** Reads a request body under a mount's bounds ({@link readBody}). */
 function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promise<Buffer> {
-  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, new JsonValueCounter(bounds.maxBodyValues));
+  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, bounds.bodyReadDeadlineMs, new JsonValueCounter(bounds.maxBodyValues));
+}
+
+/** Requests whose whole body {@link arrivedBody} took before Node's parser marked them complete (it does so a turn later). */
+const taken = new WeakSet<IncomingMessage>();
+
+/**
+ * Whether part of a request's body has yet to arrive (an answer sent now is sent before it): the request has a body
+ * (a `Transfer-Encoding`, or a `Content-Length` other than 0), not complete, nor all taken by the mount.
+ */
+export function bodyStillArriving(req: IncomingMessage): boolean {
+  if (req.complete || req.destroyed || taken.has(req)) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
@@ -96,6 +112,7 @@ function arrivedBody(req: IncomingMessage, bounds: BodyBounds): Buffer | undefin
   const size = Number(declared);
   if (!(size <= bounds.maxBodyBytes) || req.readableLength !== size) return undefined;
   const bytes = size === 0 ? Buffer.alloc(0) : (req.read() as Buffer);
+  taken.add(req);
   req.resume(); // flowing, as a reader leaves it: the end of the message is consumed as it comes
   return boundedBytes(bytes, bounds);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { bodyStillArriving } from '../protocol/read-body.js';
 import { endAfterBody } from './lingering-close.js';
 
 /** Writes JSON on the raw Node response (adapter-neutral); a no-op once finished, so a late writer cannot throw. */
@@ -9,19 +10,29 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * {@link sendJson} for a body already serialized. An answer that closes the connection (`connection: close`) while
- * the request body is still arriving is written at once and ended only after the body ({@link endAfterBody}).
+ * The request of a response whose request body is still arriving (an answer sent before it was read: a refusal),
+ * or undefined. Such an answer closes the connection (`connection: close`), written at once and ended once the rest
+ * of the body is read and discarded, within bounds ({@link endAfterBody}): left to the host, the rest could arrive
+ * for as long as its client liked (Fastify sets no request timeout).
  */
+function arrivingBody(res: ServerResponse): IncomingMessage | undefined {
+  const req = (res as { req?: IncomingMessage }).req;
+  if (!req || !bodyStillArriving(req)) return undefined;
+  res.setHeader('connection', 'close');
+  return req;
+}
+
+/** {@link sendJson} for a body already serialized; closes the connection when the request body is still arriving. */
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   for (const name in headers) res.setHeader(name, headers[name]!);
+  const arriving = arrivingBody(res);
   // One writeHead: Node merges these with any header set before, and when there is none skips its per-header
   // bookkeeping. An object, not a flat list, which wrappers of writeHead (on-headers, under compression and morgan) read.
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-  const req = (res as { req?: IncomingMessage }).req;
-  if (headers.connection !== 'close' || !req || req.complete) return endWith(res, json);
+  if (!arriving) return endWith(res, json);
   res.write(json);
-  endAfterBody(req, res);
+  endAfterBody(arriving, res);
 }
 
 /** How much of a large answer is handed to the socket per write. */
@@ -51,7 +62,10 @@ export function sendText(res: ServerResponse, status: number, text: string, head
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('content-type', 'text/plain; charset=utf-8');
-  res.end(`${text}\n`);
+  const arriving = arrivingBody(res);
+  if (!arriving) return void res.end(`${text}\n`);
+  res.write(`${text}\n`);
+  endAfterBody(arriving, res);
 }
 
 /** Acceptance: the answer to a notification, 202 with an empty body. */

@@ -15,7 +15,7 @@ import { resolveOptions } from '../../lib/options/resolve-options.js';
 import { AppModule } from '../../sample/src/app.module.js';
 import { recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
-import { parseAnswer, type WireAnswer } from '../support/raw-exchange.js';
+import { headerOf, parseAnswer, type WireAnswer } from '../support/raw-exchange.js';
 import { portOf } from '../support/raw-http.js';
 import { TEST_ADAPTER, type TestApp } from '../support/test-app.js';
 import { nextEvent, until } from '../support/wait.js';
@@ -118,7 +118,7 @@ describe('slow and broken clients', () => {
     expect({ status: answer.status, tools: JSON.parse(answer.body.toString()).result?.tools?.map((tool: { name: string }) => tool.name) }).toEqual({ status: 200, tools });
   };
 
-  it('answers a body dripped a byte at a time, each byte within the read timeout, however long the whole body takes', async () => {
+  it('answers a body dripped a byte at a time, each byte within the read timeout, the whole body within the deadline', async () => {
     const client = await open(t.server);
     const bytes = requestOf(LIST());
     const started = Date.now();
@@ -205,3 +205,36 @@ async function toolsListOver(server: Server): Promise<Buffer> {
   await within(10_000, 'tools/list', client.closed);
   return client.received();
 }
+
+describe('slow clients past the bounds of the whole body', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startSample({ ...BOUNDS, bodyReadDeadlineMs: 1000 });
+  });
+  afterAll(() => t?.close());
+
+  it('refuses a body dripped steadily (each byte within the read timeout) that is not all there by the deadline: 408, connection closed', async () => {
+    const client = await open(t.server);
+    void drip(client, requestOf(LIST()), 50, 30); // 1.5 s of bytes, then nothing
+    const answer = await within(10_000, 'the 408 to a body past its deadline', answered(client));
+    expect({ status: answer.status, error: JSON.parse(answer.body.toString()).error }).toEqual({
+      status: 408,
+      error: { code: -32600, message: 'Request timeout: the body did not arrive in full within 1000 ms.' },
+    });
+    expect(headerOf(answer, 'connection')).toBe('close');
+    await within(15_000, 'the connection closed', client.closed);
+  }, 30_000);
+
+  it('a refusal sent before the body is read (an Origin not allowed) closes the connection: the rest is discarded within bounds, not left to the host', async () => {
+    const client = await open(t.server);
+    const port = portOf(t.server);
+    client.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: https://elsewhere.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"jsonrpc":`,
+    );
+    const answer = await within(10_000, 'the 403', answered(client));
+    expect(answer.status).toBe(403);
+    expect(headerOf(answer, 'connection')).toBe('close');
+    // The client sends no more: the lingering read ends on its idle bound (its bounds: test/response/lingering-close.spec.ts).
+    await within(15_000, 'the connection closed after the refusal', client.closed);
+  }, 30_000);
+});
