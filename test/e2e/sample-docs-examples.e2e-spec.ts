@@ -22,4 +22,9 @@ describe("docs/tools.md's examples are the sample app's answers", () => {
     expect(res.body.result.isError).toBe(true);
     expect(JSON.parse(res.body.result.content[0].text)).toEqual(toolsDocExample('An unknown target is never answered with something broader'));
   });
+
+  it('the missing_required gate: the action schema the caller is shown', async () => {
+    const res = await post(server(), rpc('tools/call', { name: 'tasks', arguments: { action: 'create', data: { due: '2026-08-01' } } }));
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual(toolsDocExample('**5. `missing_required`**'));
+  });
 });

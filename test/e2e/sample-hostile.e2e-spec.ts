@@ -36,6 +36,28 @@ describe('the sample tools, given hostile arguments', () => {
     expect(res.text).not.toContain('x'.repeat(200));
   });
 
+  it('answers review_note for a 200 kB title within a few kB, control characters escaped', async () => {
+    const res = await post(server(), rpc('prompts/get', { name: 'review_note', arguments: { title: `${HUGE}\n\u202e` } }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'unknown_note' } });
+    expect(res.text.length).toBeLessThan(ANSWER_BOUND);
+    expect(res.text).not.toContain('x'.repeat(200));
+    const short = await post(server(), rpc('prompts/get', { name: 'review_note', arguments: { title: 'a\nb\u202e' } }));
+    expect(short.body.error.message).toBe('No note titled "a\\u000ab\\u202e".');
+  });
+
+  it('refuses a task title past 200 characters by its schema, and keeps at most 1000 tasks', async () => {
+    const long = await callTool(server(), 'tasks', { action: 'create', data: { title: HUGE } });
+    expect(long.text).toMatch(/at most 200 character/);
+    expect(long.text.length).toBeLessThan(ANSWER_BOUND);
+    let refused: string | undefined;
+    for (let i = 0; i < 1001 && refused === undefined; i++) {
+      const res = await callTool(server(), 'tasks', { action: 'create', data: { title: `task ${i}` } });
+      if (res.body.result.isError) refused = res.body.result.content[0].text;
+    }
+    expect(refused).toBe('Operation failed: this sample keeps at most 1000 tasks');
+  }, 60_000);
+
   it('quotes an unknown title of ordinary length whole', async () => {
     const res = await callTool(server(), 'delete_note', { title: 'no such note' });
     expect(res.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No note titled "no such note".' }] });

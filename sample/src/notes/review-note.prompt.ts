@@ -1,4 +1,4 @@
-import { McpPrompt, McpMethodError, type McpPromptHandler } from '../../../lib/index.js';
+import { McpPrompt, McpMethodError, quoted, type McpPromptHandler } from '../../../lib/index.js';
 import { NotesStore } from './notes.store.js';
 
 const TONES = ['gentle', 'blunt'];
@@ -19,7 +19,7 @@ export class ReviewNotePrompt implements McpPromptHandler {
   get(args: Record<string, string>) {
     const title = args.title!;
     const text = this.notes.get(title);
-    if (text === undefined) throw new McpMethodError(-32602, `No note titled "${title}".`, { reason: 'unknown_note', available: this.notes.titles() }, 400);
+    if (text === undefined) throw new McpMethodError(-32602, `No note titled ${quoted(title)}.`, { reason: 'unknown_note', available: this.notes.titles() }, 400);
     return [
       { role: 'user', content: { type: 'resource', resource: { uri: `notes://notes/${encodeURIComponent(title)}`, mimeType: 'text/plain', text } } },
       { role: 'user', content: { type: 'text', text: `Review the note above for clarity. Be ${args.tone ?? 'gentle'}.` } },

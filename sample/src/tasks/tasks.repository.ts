@@ -10,13 +10,18 @@ export interface Task {
   assignee?: { name: string; email?: string };
 }
 
+/** The most tasks the sample keeps: it stores them in memory, so a caller could otherwise fill the heap. */
+export const MAX_TASKS = 1000;
+
 /** An in-memory task store: the dependency Nest injects into the tasks tool. */
 @Injectable()
 export class TasksRepository {
   private readonly tasks = new Map<number, Task>();
   private nextId = 1;
 
-  add(fields: Omit<Task, 'id' | 'status'>): Task {
+  /** Stores a new open task; undefined when it holds {@link MAX_TASKS} already. */
+  add(fields: Omit<Task, 'id' | 'status'>): Task | undefined {
+    if (this.tasks.size >= MAX_TASKS) return undefined;
     const task: Task = { id: this.nextId++, status: 'open', ...fields };
     this.tasks.set(task.id, task);
     return task;

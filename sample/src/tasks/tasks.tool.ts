@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { McpAction, McpTool, fail, ok, type McpContext, type McpHint, type McpToolHooks } from '../../../lib/index.js';
-import { TasksRepository, type Task } from './tasks.repository.js';
+import { MAX_TASKS, TasksRepository, type Task } from './tasks.repository.js';
 
 /** How long exporting one task takes in the sample, so the export is long enough to run as an MCP task. */
 const EXPORT_STEP_MS = 100;
@@ -18,12 +18,12 @@ export class TasksTool implements Partial<McpToolHooks> {
   @McpAction({
     description: 'Create a task',
     properties: {
-      title: { type: 'string', minLength: 1, description: 'What is to be done' },
+      title: { type: 'string', minLength: 1, maxLength: 200, description: 'What is to be done' },
       due: { type: 'string', format: 'date', description: 'Due date, YYYY-MM-DD' },
       priority: { type: 'string', enum: ['low', 'normal', 'high'] },
       assignee: {
         type: 'object',
-        properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } },
+        properties: { name: { type: 'string', maxLength: 100 }, email: { type: 'string', format: 'email', maxLength: 254 } },
         required: ['name'],
       },
     },
@@ -35,6 +35,7 @@ export class TasksTool implements Partial<McpToolHooks> {
   })
   create(data: Omit<Task, 'id' | 'status'>) {
     const task = this.repo.add(data);
+    if (!task) return fail(`this sample keeps at most ${MAX_TASKS} tasks`);
     return ok(task, { id: task.id });
   }
 
