@@ -22,8 +22,7 @@ export function progressTokenProblem(message: Record<string, unknown> | undefine
   const meta = isPlainObject(message?.params) ? message.params._meta : undefined;
   const token = isPlainObject(meta) ? meta[META_KEYS.progressToken] : undefined;
   const path = ['params', '_meta', META_KEYS.progressToken];
-  if (tooLongToEcho(token))
-    return { path, problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}` };
+  if (tooLongToEcho(token)) return { path, problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}` };
   if (typeof token === 'number' && !Number.isSafeInteger(token))
     return { path, problem: 'must be a string or an integer within ±(2^53−1) (every progress notification repeats it exactly)' };
   return undefined;

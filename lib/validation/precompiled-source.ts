@@ -45,9 +45,7 @@ export async function precompiledModule(origin: string, exports: Readonly<Record
     declarations: [
       banner,
       "import type { Format, ValidateFunction } from 'ajv';",
-      ...Object.keys(exports).map(
-        (name) => `export declare const ${name}: (formats: Readonly<Record<string, Format>>) => Readonly<Record<string, ValidateFunction>>;`,
-      ),
+      ...Object.keys(exports).map((name) => `export declare const ${name}: (formats: Readonly<Record<string, Format>>) => Readonly<Record<string, ValidateFunction>>;`),
       '',
     ].join('\n'),
   };

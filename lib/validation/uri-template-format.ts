@@ -47,7 +47,7 @@ function expressionEnd(s: string, open: number): number {
  * which holds ajv-formats as the oracle.
  */
 export function uriTemplateFormat(s: string): boolean {
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const c = s.charCodeAt(i);
     if (c === 0x7b) {
       i = expressionEnd(s, i);
