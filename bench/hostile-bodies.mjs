@@ -165,7 +165,7 @@ function shapes(state) {
     { id: 'objects', label: 'array of empty objects', ...pad((b) => list(b, '{}')) },
     { id: 'nested', label: `nested arrays, at the limit (${NESTING_LIMIT})`, ...pad(chains(NESTING_LIMIT - 4)) },
     { id: 'nested-over', label: 'nested arrays, one past the limit', ...pad(chains(NESTING_LIMIT - 3)) },
-    { id: 'uri', label: 'one URI (completion/complete ref.uri)', ...complete((b) => ({ filler: `"notes://${'a'.repeat(b - 10)}"`, values: 1 })) },
+    { id: 'uri', label: 'one URI (completion/complete ref.uri)', info: true, ...complete((b) => ({ filler: `"notes://${'a'.repeat(b - 10)}"`, values: 1 })) },
     { id: 'state-forged', label: 'forged requestState + unknown keys', ...withState(forged) },
     { id: 'state-valid', label: 'valid requestState + unknown keys', ...withState(state) },
   ];
