@@ -4,7 +4,9 @@ import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 import { byteFormat } from './byte-format.js';
-import { uriFormat } from './uri-format.js';
+import { emailFormat } from './email-format.js';
+import { jsonPointerFormat, jsonPointerUriFragmentFormat, relativeJsonPointerFormat } from './json-pointer-format.js';
+import { uriFormat, uriReferenceFormat } from './uri-format.js';
 import { uriTemplateFormat } from './uri-template-format.js';
 
 /** ajv-formats' plugin; the package is CommonJS, so under ESM its function is the module itself or its `default`. */
@@ -26,10 +28,20 @@ export const REFUSED_FORMATS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The formats the protocol schema asserts on what clients send, each checked in a single pass, a few nanoseconds a
- * character, with the answers of ajv-formats' own check (a regex costing 25 to 100 ns a character).
+ * Formats checked in a single pass, a few nanoseconds a character, with the answers of ajv-formats' own check (a
+ * regex costing 25 to 100 ns a character): those the protocol schema asserts on what clients send (`uri`,
+ * `uri-template`, `byte`), and the costliest a tool schema may (`uri-reference`, `email`, the JSON Pointers).
  */
-export const SINGLE_PASS_FORMATS = { uri: uriFormat, byte: byteFormat, 'uri-template': uriTemplateFormat } as const;
+export const SINGLE_PASS_FORMATS = {
+  uri: uriFormat,
+  byte: byteFormat,
+  'uri-template': uriTemplateFormat,
+  email: emailFormat,
+  'json-pointer': jsonPointerFormat,
+  'relative-json-pointer': relativeJsonPointerFormat,
+  'json-pointer-uri-fragment': jsonPointerUriFragmentFormat,
+  'uri-reference': uriReferenceFormat,
+} as const;
 
 /** The formats a schema may assert, by name: ajv-formats' full formats but the {@link REFUSED_FORMATS}, with the {@link SINGLE_PASS_FORMATS}. */
 export const FORMATS: Readonly<Record<string, Format>> = Object.freeze({

@@ -1,6 +1,8 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
-/** ajv-formats' own `uri` check, asked only of a short URI (an IP literal alone). */
+import { isAlpha, isDigit, isHex } from './ascii.js';
+
+/** ajv-formats' own `uri` check, asked only of a URI that is one IP literal. */
 const ajvFormatsUri = fullFormats.uri as (value: string) => boolean;
 
 /** Character classes of RFC 3986, as bits of one table over ASCII; a `%` escape is handled apart. */
@@ -9,6 +11,8 @@ const COLON = 2;
 const AT = 4;
 const SLASH = 8;
 const QUESTION = 16;
+/** `"`, which ajv-formats' `uri-reference` lets a host, path, query and fragment hold (its `uri` does not). */
+const QUOTE = 32;
 
 const CLASSES = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=") CLASSES[c.charCodeAt(0)] = UNRESERVED_OR_SUB_DELIM;
@@ -16,16 +20,13 @@ CLASSES[0x3a] = COLON;
 CLASSES[0x40] = AT;
 CLASSES[0x2f] = SLASH;
 CLASSES[0x3f] = QUESTION;
+CLASSES[0x22] = QUOTE;
 
 /** What each part of a URI may hold (a `%` escape aside, which all but the IP literal may). */
 const REG_NAME = UNRESERVED_OR_SUB_DELIM;
 const USER_INFO = REG_NAME | COLON;
 const PATH = REG_NAME | COLON | AT | SLASH;
 const QUERY = PATH | QUESTION;
-
-const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
-const isAlpha = (c: number) => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /** Whether `s[from, to)` is made of characters of `classes`, and of `%` escapes when `escapes` is set. */
 function made(s: string, from: number, to: number, classes: number, escapes = true): boolean {
@@ -39,7 +40,7 @@ function made(s: string, from: number, to: number, classes: number, escapes = tr
 }
 
 /** Whether `s[from, to)` is an authority: `[userinfo@]host[:port]`, the host a reg-name or a bracketed IP literal. */
-function authority(s: string, from: number, to: number): boolean {
+function authority(s: string, from: number, to: number, quote: number): boolean {
   let host = from;
   const at = s.indexOf('@', from);
   if (at !== -1 && at < to) {
@@ -54,7 +55,7 @@ function authority(s: string, from: number, to: number): boolean {
   } else {
     const colon = s.indexOf(':', host);
     port = colon === -1 || colon >= to ? to : colon;
-    if (!made(s, host, port, REG_NAME)) return false;
+    if (!made(s, host, port, REG_NAME | quote)) return false;
   }
   if (port === to) return true;
   if (s.charCodeAt(port) !== 0x3a) return false;
@@ -72,10 +73,44 @@ function ipLiteral(inner: string): boolean {
 }
 
 /** Whether `s[from, to)`, a URI's part between its scheme and its query, is an authority followed by a path. */
-function authorityThenPath(s: string, from: number, to: number): boolean {
+function authorityThenPath(s: string, from: number, to: number, quote: number): boolean {
   let slash = s.indexOf('/', from);
   if (slash === -1 || slash > to) slash = to;
-  return authority(s, from, slash) && made(s, slash, to, PATH);
+  return authority(s, from, slash, quote) && made(s, slash, to, PATH | quote);
+}
+
+/** The index of the `:` ending the scheme `s` opens with, or -1 when it opens with none. */
+function schemeEnd(s: string): number {
+  const colon = s.indexOf(':');
+  if (colon < 1 || !isAlpha(s.charCodeAt(0))) return -1;
+  for (let i = 1; i < colon; i++) {
+    const c = s.charCodeAt(i);
+    if (!(isAlpha(c) || isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e)) return -1;
+  }
+  return colon;
+}
+
+/**
+ * Whether `s` from `start` (past its scheme, if any) is a hierarchical part, a query and a fragment, each optional
+ * but the hierarchical part unless `hierOptional`; `quote` adds `"` to what host, path, query and fragment hold.
+ */
+function afterScheme(s: string, start: number, hierOptional: boolean, quote: number): boolean {
+  // The hierarchical part ends at the first `?` or `#`, neither of which it may hold; the query at the first `#`.
+  let end = start;
+  while (end < s.length && s.charCodeAt(end) !== 0x3f && s.charCodeAt(end) !== 0x23) end++;
+  let fragment = end;
+  if (s.charCodeAt(end) === 0x3f) {
+    fragment = s.indexOf('#', end);
+    if (fragment === -1) fragment = s.length;
+    if (!made(s, end + 1, fragment, QUERY | quote)) return false;
+  }
+  if (fragment < s.length && !made(s, fragment + 1, s.length, QUERY | quote)) return false;
+  if (end === start) return hierOptional;
+  // Path characters only: a rootless or absolute path, or an empty authority after one slash, then a path.
+  if (made(s, start, end, PATH | quote)) return true;
+  // Otherwise (an IP literal, say) an authority after `/` or `//`, then an empty or absolute path.
+  if (s.charCodeAt(start) !== 0x2f) return false;
+  return authorityThenPath(s, start + 1, end, quote) || (s.charCodeAt(start + 1) === 0x2f && start + 1 < end && authorityThenPath(s, start + 2, end, quote));
 }
 
 /**
@@ -84,27 +119,15 @@ function authorityThenPath(s: string, from: number, to: number): boolean {
  * Proven equal by test/validation/formats.spec.ts, which holds ajv-formats as the oracle.
  */
 export function uriFormat(s: string): boolean {
-  const colon = s.indexOf(':');
-  if (colon < 1 || !isAlpha(s.charCodeAt(0))) return false;
-  for (let i = 1; i < colon; i++) {
-    const c = s.charCodeAt(i);
-    if (!(isAlpha(c) || isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e)) return false;
-  }
-  // The hierarchical part ends at the first `?` or `#`, neither of which it may hold; the query at the first `#`.
-  const start = colon + 1;
-  let end = start;
-  while (end < s.length && s.charCodeAt(end) !== 0x3f && s.charCodeAt(end) !== 0x23) end++;
-  let fragment = end;
-  if (s.charCodeAt(end) === 0x3f) {
-    fragment = s.indexOf('#', end);
-    if (fragment === -1) fragment = s.length;
-    if (!made(s, end + 1, fragment, QUERY)) return false;
-  }
-  if (fragment < s.length && !made(s, fragment + 1, s.length, QUERY)) return false;
-  if (end === start) return false;
-  // Path characters only: a rootless or absolute path, or an empty authority after one slash, then a path.
-  if (made(s, start, end, PATH)) return true;
-  // Otherwise (an IP literal, say) an authority after `/` or `//`, then an empty or absolute path.
-  if (s.charCodeAt(start) !== 0x2f) return false;
-  return authorityThenPath(s, start + 1, end) || (s.charCodeAt(start + 1) === 0x2f && start + 1 < end && authorityThenPath(s, start + 2, end));
+  const colon = schemeEnd(s);
+  return colon !== -1 && afterScheme(s, colon + 1, false, 0);
+}
+
+/**
+ * Whether a string is a URI reference as ajv-formats' `uri-reference` format judges it: a URI, or a relative
+ * reference (no scheme, any part empty), `"` allowed beyond the user info. In one pass, value for value.
+ */
+export function uriReferenceFormat(s: string): boolean {
+  const colon = schemeEnd(s);
+  return (colon !== -1 && afterScheme(s, colon + 1, true, QUOTE)) || afterScheme(s, 0, true, QUOTE);
 }

@@ -1,3 +1,5 @@
+import { isAlnum, isDigit, isHex } from './ascii.js';
+
 /** What a URI template may hold as a literal (RFC 6570 §2.1, as ajv-formats reads it): anything but these. */
 const NOT_LITERAL = new Uint8Array(128);
 for (let c = 0; c <= 0x20; c++) NOT_LITERAL[c] = 1;
@@ -6,9 +8,7 @@ for (const c of '"\'<>%\\^`{|}') NOT_LITERAL[c.charCodeAt(0)] = 1;
 /** The operators an expression may open with (RFC 6570 §2.2, and those reserved for later). */
 const OPERATORS = new Set([...'+#./;?&=,!@|'].map((c) => c.charCodeAt(0)));
 
-const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isVarChar = (c: number) => isDigit(c) || c === 0x5f || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
+const isVarChar = (c: number) => isAlnum(c) || c === 0x5f;
 
 /** Whether `s` holds a `%` escape at `i`. */
 const escapeAt = (s: string, i: number) => s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2));

@@ -106,7 +106,7 @@ const structuredUri = fc
       fc.constantFrom(...IP_LITERALS).map((ip) => `[${ip}]`),
     ),
     port: fc.option(part(['8', '0', ':'], 3).map((p) => `:${p}`)),
-    path: part(['/', 'a', 'b', ':', '@', '%2F', '.', '..'], 6),
+    path: part(['/', 'a', 'b', ':', '@', '%2F', '.', '..', '"'], 6),
     query: fc.option(part(['q', '=', '&', '/', '?', '%20', ':'], 5).map((q) => `?${q}`)),
     fragment: fc.option(part(['f', '/', '?', '@'], 3).map((f) => `#${f}`)),
   })
@@ -173,6 +173,20 @@ const TEMPLATE_PIECES = [
   '\t',
 ];
 
+const EMAIL_PIECES = ['a', 'Z', '9', '.', '..', '-', '_', '+', '!', '~', '`', '|', '@', '@@', 'example', 'com', 'x-y', '-x', 'x-', ' ', '"', '(', 'é', '\u212a', '[1.2.3.4]'];
+/** An address from a local part, `@` and a domain, each mostly made of what it may hold. */
+const emailLike = fc.oneof(
+  fc
+    .tuple(
+      joined(['a', 'Z', '0', '.', '!', '#', '$', "'", '*', '+', '/', '=', '?', '^', '_', '`', '{', '|', '}', '~', '-'], 6),
+      joined(['a', 'b9', '-', '.', 'com', 'x-y'], 6),
+    )
+    .map(([local, domain]) => `${local}@${domain}`),
+  joined(EMAIL_PIECES, 10),
+);
+
+const POINTER_PIECES = ['/', 'a', '~0', '~1', '~', '~2', '~~', '0', '1', '10', '01', '#', ' ', '%', 'é', '\ud800', '\n', '//'];
+
 /** Per single-pass format: strings built from the pieces its ajv-formats pattern branches on, and examples. */
 const CASES: { readonly [name in SinglePass]: { readonly built: fc.Arbitrary<string>; readonly examples: readonly [string, boolean][] } } = {
   uri: {
@@ -224,6 +238,73 @@ const CASES: { readonly [name in SinglePass]: { readonly built: fc.Arbitrary<str
       ['{x:0}', false],
       ['{x:12345}', false],
       ['a b', false],
+      ['%zz', false],
+    ],
+  },
+  email: {
+    built: emailLike,
+    examples: [
+      ['ada@example.com', true],
+      ['first.last+tag@sub.example-host.org', true],
+      ["!#$%&'*+/=?^_`{|}~-@a.b", true],
+      ['ada@localhost', false],
+      ['.ada@example.com', false],
+      ['ada..b@example.com', false],
+      ['ada@-example.com', false],
+      ['ada@example-.com', false],
+      ['ada@example.com.', false],
+      ['a@b@example.com', false],
+      ['ada@exa_mple.com', false],
+    ],
+  },
+  'json-pointer': {
+    built: joined(POINTER_PIECES, 8),
+    examples: [
+      ['', true],
+      ['/', true],
+      ['/a~0b/c~1d', true],
+      ['a/b', false],
+      ['/a~', false],
+      ['/a~2', false],
+    ],
+  },
+  'relative-json-pointer': {
+    built: joined(POINTER_PIECES, 8),
+    examples: [
+      ['0', true],
+      ['1#', true],
+      ['10/a~1b', true],
+      ['01', false],
+      ['1#/a', false],
+      ['#', false],
+      ['-1', false],
+    ],
+  },
+  'json-pointer-uri-fragment': {
+    built: joined([...POINTER_PIECES, '%41', '%4', '%zz', '?', '"', '@', ':', '(', '*', 'Z'], 8).map((rest) => `#${rest}`),
+    examples: [
+      ['#', true],
+      ['#/a~0b/c%20d', true],
+      ['#/a b', false],
+      ['#a', false],
+      ['/a', false],
+      ['#/a~2', false],
+    ],
+  },
+  'uri-reference': {
+    built: fc.oneof(uriLike, joined(URI_PIECES, 12)),
+    examples: [
+      ['', true],
+      ['a/b?c#d', true],
+      ['//host/path', true],
+      ['../x', true],
+      ['?q', true],
+      ['#frag', true],
+      ['https://example.com/"quoted"', true],
+      ['a://[::1]/"x"', true],
+      ['a:b', true],
+      ['a b', false],
+      ['//[::1', false],
       ['%zz', false],
     ],
   },
