@@ -7,33 +7,51 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export const LINGERING_CLOSE = { maxBytes: 16 * 1024 * 1024, maxMs: 30_000, idleMs: 5_000 } as const;
 
 /**
+ * Reads and discards the rest of a request body within {@link LINGERING_CLOSE}, then calls `done` once: with true
+ * when the body ended (or the request closed), false when a bound ran out first.
+ */
+function discardRest(req: IncomingMessage, done: (ended: boolean) => void): void {
+  let discarded = 0;
+  const finish = (ended: boolean) => {
+    clearTimeout(idle);
+    clearTimeout(total);
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('close', onEnd);
+    done(ended);
+  };
+  const onEnd = () => finish(true);
+  const idle = setTimeout(() => finish(false), LINGERING_CLOSE.idleMs).unref();
+  const total = setTimeout(() => finish(false), LINGERING_CLOSE.maxMs).unref();
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGERING_CLOSE.maxBytes) finish(false);
+    else idle.refresh();
+  };
+  req.on('data', onData);
+  req.once('end', onEnd);
+  req.once('close', onEnd);
+  req.resume();
+}
+
+/**
  * Ends a response whose answer is written while the request body is still arriving: closing at once would reset
  * the connection under the upload, and a client still sending (fetch, curl) would see the reset instead of the
  * answer. So the rest of the body is read and discarded, within {@link LINGERING_CLOSE}, then the response ends.
  */
 export function endAfterBody(req: IncomingMessage, res: ServerResponse): void {
-  if (req.complete || req.destroyed) {
-    res.end();
-    return;
-  }
-  let discarded = 0;
-  const idle = setTimeout(() => end(), LINGERING_CLOSE.idleMs).unref();
-  const total = setTimeout(() => end(), LINGERING_CLOSE.maxMs).unref();
-  const onData = (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > LINGERING_CLOSE.maxBytes) end();
-    else idle.refresh();
-  };
-  const end = () => {
-    clearTimeout(idle);
-    clearTimeout(total);
-    req.off('data', onData);
-    req.off('end', end);
-    req.off('close', end);
-    res.end();
-  };
-  req.on('data', onData);
-  req.once('end', end);
-  req.once('close', end);
-  req.resume();
+  if (req.complete || req.destroyed) res.end();
+  else discardRest(req, () => res.end());
+}
+
+/**
+ * Bounds the rest of a request body that an answer went out before (a refusal, sent keep-alive): the body is read
+ * and discarded as Node would, and the connection is closed only if it has not all arrived within
+ * {@link LINGERING_CLOSE}. A body already in the socket's buffer ends at once and keeps the connection; one
+ * dripped for ever does not hold it (Fastify sets no request timeout).
+ */
+export function boundRestOfBody(req: IncomingMessage): void {
+  discardRest(req, (ended) => {
+    if (!ended) req.socket.destroy();
+  });
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { bodyStillArriving } from '../protocol/read-body.js';
-import { endAfterBody } from './lingering-close.js';
+import { boundRestOfBody, endAfterBody } from './lingering-close.js';
 
 /** Writes JSON on the raw Node response (adapter-neutral); a no-op once finished, so a late writer cannot throw. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
@@ -9,30 +9,30 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   sendJsonText(res, status, JSON.stringify(body), headers);
 }
 
-/**
- * The request of a response whose request body is still arriving (an answer sent before it was read: a refusal),
- * or undefined. Such an answer closes the connection (`connection: close`), written at once and ended once the rest
- * of the body is read and discarded, within bounds ({@link endAfterBody}): left to the host, the rest could arrive
- * for as long as its client liked (Fastify sets no request timeout).
- */
+/** The request of a response, when its body is still arriving (an answer sent before it was read: a refusal). */
 function arrivingBody(res: ServerResponse): IncomingMessage | undefined {
   const req = (res as { req?: IncomingMessage }).req;
-  if (!req || !bodyStillArriving(req)) return undefined;
-  res.setHeader('connection', 'close');
-  return req;
+  return req && bodyStillArriving(req) ? req : undefined;
 }
 
-/** {@link sendJson} for a body already serialized; closes the connection when the request body is still arriving. */
+/**
+ * {@link sendJson} for a body already serialized. An answer sent while the request body is still arriving keeps
+ * the connection, the rest of the body bounded ({@link boundRestOfBody}); one that closes it (`connection: close`)
+ * is written at once and ended only after the body ({@link endAfterBody}).
+ */
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   for (const name in headers) res.setHeader(name, headers[name]!);
-  const arriving = arrivingBody(res);
   // One writeHead: Node merges these with any header set before, and when there is none skips its per-header
   // bookkeeping. An object, not a flat list, which wrappers of writeHead (on-headers, under compression and morgan) read.
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-  if (!arriving) return endWith(res, json);
-  res.write(json);
-  endAfterBody(arriving, res);
+  const arriving = arrivingBody(res);
+  if (arriving && headers.connection === 'close') {
+    res.write(json);
+    return endAfterBody(arriving, res);
+  }
+  endWith(res, json);
+  if (arriving) boundRestOfBody(arriving);
 }
 
 /** How much of a large answer is handed to the socket per write. */
@@ -62,10 +62,9 @@ export function sendText(res: ServerResponse, status: number, text: string, head
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.end(`${text}\n`);
   const arriving = arrivingBody(res);
-  if (!arriving) return void res.end(`${text}\n`);
-  res.write(`${text}\n`);
-  endAfterBody(arriving, res);
+  if (arriving) boundRestOfBody(arriving);
 }
 
 /** Acceptance: the answer to a notification, 202 with an empty body. */

@@ -206,6 +206,10 @@ async function toolsListOver(server: Server): Promise<Buffer> {
   return client.received();
 }
 
+/** The head of a POST the Origin check refuses (403) before its body is read, declaring `length` body bytes. */
+const refusedHead = (port: number, length: number) =>
+  `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: https://elsewhere.example\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
 describe('slow clients past the bounds of the whole body', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -225,16 +229,24 @@ describe('slow clients past the bounds of the whole body', () => {
     await within(15_000, 'the connection closed', client.closed);
   }, 30_000);
 
-  it('a refusal sent before the body is read (an Origin not allowed) closes the connection: the rest is discarded within bounds, not left to the host', async () => {
+  it('a refusal sent before the body is read (an Origin not allowed) closes the connection once the rest stops coming: not left to the host', async () => {
     const client = await open(t.server);
-    const port = portOf(t.server);
-    client.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: https://elsewhere.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"jsonrpc":`,
-    );
+    client.socket.write(`${refusedHead(portOf(t.server), 100_000)}{"jsonrpc":`);
     const answer = await within(10_000, 'the 403', answered(client));
     expect(answer.status).toBe(403);
-    expect(headerOf(answer, 'connection')).toBe('close');
-    // The client sends no more: the lingering read ends on its idle bound (its bounds: test/response/lingering-close.spec.ts).
+    // The client sends no more: the rest of the body is bounded by the lingering read's idle bound (its bounds:
+    // test/response/lingering-close.spec.ts).
     await within(15_000, 'the connection closed after the refusal', client.closed);
+  }, 30_000);
+
+  it('a refusal whose body came with its headers keeps the connection: a request pipelined after it is answered', async () => {
+    const client = await open(t.server);
+    const refusedBody = JSON.stringify(LIST());
+    client.socket.write(Buffer.concat([Buffer.from(`${refusedHead(portOf(t.server), Buffer.byteLength(refusedBody))}${refusedBody}`), requestOf(LIST())]));
+    await until(() => client.received().toString().includes('"tools"'), 'both answers', 10_000);
+    const text = client.received().toString();
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 403', 'HTTP/1.1 200']);
+    expect(text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase()).toContain('connection: keep-alive'); // the 403's head
+    client.socket.destroy();
   }, 30_000);
 });
