@@ -9,6 +9,9 @@ import type { SchemaProblem } from '../validation/schema-problems.js';
  */
 export const ECHOED_VALUE_MAX_CHARS = 256;
 
+/** What an echoed number must be: one JSON carries exactly (a request id, a progress token). */
+export const EXACT_ECHO = 'must be a string or an integer within ±(2^53−1)';
+
 /** Whether a value is a string too long to repeat in every message of an answer. */
 export function tooLongToEcho(value: unknown): value is string {
   return typeof value === 'string' && value.length > ECHOED_VALUE_MAX_CHARS;
@@ -23,7 +26,6 @@ export function progressTokenProblem(message: Record<string, unknown> | undefine
   const token = isPlainObject(meta) ? meta[META_KEYS.progressToken] : undefined;
   const path = ['params', '_meta', META_KEYS.progressToken];
   if (tooLongToEcho(token)) return { path, problem: `must have at most ${ECHOED_VALUE_MAX_CHARS} characters (every progress notification repeats it), got ${token.length}` };
-  if (typeof token === 'number' && !Number.isSafeInteger(token))
-    return { path, problem: 'must be a string or an integer within ±(2^53−1) (every progress notification repeats it exactly)' };
+  if (typeof token === 'number' && !Number.isSafeInteger(token)) return { path, problem: `${EXACT_ECHO} (every progress notification repeats it exactly)` };
   return undefined;
 }

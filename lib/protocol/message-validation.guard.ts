@@ -5,6 +5,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import { EXACT_ECHO } from './echoed-values.js';
 import { distilledData, firstProblem } from './json-rpc.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
 import { classifyMessage } from './message-classification.js';
@@ -68,7 +69,7 @@ export class MessageValidationGuard implements ChainStage {
         'message-validation',
         'invalid_message',
         'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
-        { data: distilledData([{ path: ['id'], problem: 'must be a string or an integer within ±(2^53−1)' }]) },
+        { data: distilledData([{ path: ['id'], problem: EXACT_ECHO }]) },
       );
     record.kind = kind;
     return true;

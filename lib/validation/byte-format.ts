@@ -1,6 +1,7 @@
+import { ALNUM, asciiTable } from './ascii.js';
+
 /** The base64 alphabet (RFC 4648 §4), `=` aside. */
-const ALPHABET = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') ALPHABET[c.charCodeAt(0)] = 1;
+const ALPHABET = asciiTable(`${ALNUM}+/`);
 
 /** The line terminators of a JavaScript multiline pattern: `\n`, `\r`, U+2028, U+2029. */
 const isLineTerminator = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;

@@ -1,8 +1,7 @@
-import { isAlnum } from './ascii.js';
+import { ALNUM, asciiTable, isAlnum } from './ascii.js';
 
 /** What an email address's local part may hold besides its dots (ajv-formats' set, ASCII letters in any case). */
-const LOCAL = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~-") LOCAL[c.charCodeAt(0)] = 1;
+const LOCAL = asciiTable(`${ALNUM}!#$%&'*+/=?^_\`{|}~-`);
 
 /** Whether `s[from, to)` is non-empty runs separated by dots, each passing `run`. */
 function dotted(s: string, from: number, to: number, run: (s: string, from: number, to: number) => boolean): boolean {

@@ -1,4 +1,4 @@
-import { isHex } from './ascii.js';
+import { ALNUM, asciiTable, escapeAt, isDigit } from './ascii.js';
 
 /** Whether `s` holds a JSON Pointer (RFC 6901) from `from` to its end: empty, or `/`-led, every `~` a `~0` or `~1`. */
 function pointerFrom(s: string, from: number): boolean {
@@ -24,15 +24,14 @@ export function jsonPointerFormat(s: string): boolean {
  */
 export function relativeJsonPointerFormat(s: string): boolean {
   let i = 0;
-  while (i < s.length && s.charCodeAt(i) >= 0x30 && s.charCodeAt(i) <= 0x39) i++;
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
   if (i === 0 || (i > 1 && s.charCodeAt(0) === 0x30)) return false;
   if (i === s.length - 1 && s.charCodeAt(i) === 0x23) return true;
   return pointerFrom(s, i);
 }
 
 /** What a JSON Pointer in a URI fragment may hold unescaped (ajv-formats' set, ASCII letters in any case), `/` included. */
-const FRAGMENT = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.!$&'()*+,;:=@/") FRAGMENT[c.charCodeAt(0)] = 1;
+const FRAGMENT = asciiTable(`${ALNUM}_-.!$&'()*+,;:=@/`);
 
 /**
  * Whether a string is a JSON Pointer in a URI fragment as ajv-formats' `json-pointer-uri-fragment` format judges
@@ -44,7 +43,7 @@ export function jsonPointerUriFragmentFormat(s: string): boolean {
     const c = s.charCodeAt(i);
     if (c < 128 && FRAGMENT[c]) continue;
     if (c === 0x7e && (s.charCodeAt(i + 1) === 0x30 || s.charCodeAt(i + 1) === 0x31)) i++;
-    else if (c === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) i += 2;
+    else if (escapeAt(s, i)) i += 2;
     else return false;
   }
   return true;

@@ -1,6 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
-import { isAlpha, isDigit, isHex } from './ascii.js';
+import { ALNUM, asciiTable, escapeAt, isAlpha, isDigit } from './ascii.js';
 
 /** ajv-formats' own `uri` check, asked only of a URI that is one IP literal. */
 const ajvFormatsUri = fullFormats.uri as (value: string) => boolean;
@@ -14,13 +14,12 @@ const QUESTION = 16;
 /** `"`, which ajv-formats' `uri-reference` lets a host, path, query and fragment hold (its `uri` does not). */
 const QUOTE = 32;
 
-const CLASSES = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=") CLASSES[c.charCodeAt(0)] = UNRESERVED_OR_SUB_DELIM;
-CLASSES[0x3a] = COLON;
-CLASSES[0x40] = AT;
-CLASSES[0x2f] = SLASH;
-CLASSES[0x3f] = QUESTION;
-CLASSES[0x22] = QUOTE;
+const CLASSES = asciiTable(`${ALNUM}-._~!$&'()*+,;=`, UNRESERVED_OR_SUB_DELIM);
+asciiTable(':', COLON, CLASSES);
+asciiTable('@', AT, CLASSES);
+asciiTable('/', SLASH, CLASSES);
+asciiTable('?', QUESTION, CLASSES);
+asciiTable('"', QUOTE, CLASSES);
 
 /** What each part of a URI may hold (a `%` escape aside, which all but the IP literal may). */
 const REG_NAME = UNRESERVED_OR_SUB_DELIM;
@@ -33,7 +32,7 @@ function made(s: string, from: number, to: number, classes: number, escapes = tr
   for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c < 128 && CLASSES[c]! & classes) continue;
-    if (!escapes || c !== 0x25 || i + 2 >= to || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) return false;
+    if (!escapes || i + 2 >= to || !escapeAt(s, i)) return false;
     i += 2;
   }
   return true;

@@ -1,17 +1,13 @@
-import { isAlnum, isDigit, isHex } from './ascii.js';
+import { asciiTable, escapeAt, isAlnum, isDigit } from './ascii.js';
 
 /** What a URI template may hold as a literal (RFC 6570 §2.1, as ajv-formats reads it): anything but these. */
-const NOT_LITERAL = new Uint8Array(128);
-for (let c = 0; c <= 0x20; c++) NOT_LITERAL[c] = 1;
-for (const c of '"\'<>%\\^`{|}') NOT_LITERAL[c.charCodeAt(0)] = 1;
+const NOT_LITERAL = asciiTable(`"'<>%\\^\`{|}`);
+NOT_LITERAL.fill(1, 0, 0x21); // the controls and the space
 
 /** The operators an expression may open with (RFC 6570 §2.2, and those reserved for later). */
 const OPERATORS = new Set([...'+#./;?&=,!@|'].map((c) => c.charCodeAt(0)));
 
 const isVarChar = (c: number) => isAlnum(c) || c === 0x5f;
-
-/** Whether `s` holds a `%` escape at `i`. */
-const escapeAt = (s: string, i: number) => s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2));
 
 /**
  * The index just past the expression opening at `s[open]` (`{`, an operator, variables with an optional `:prefix`
