@@ -46,6 +46,15 @@ export function protocolAjv(allErrors: boolean, source = false): Ajv2020 {
 
 let vendored: Promise<ProtocolSchema> | undefined;
 
+/** The validators each precompiled export built, once per process however many schema instances share it. */
+const built = new WeakMap<PrecompiledValidators, Readonly<Record<string, ValidateFunction>>>();
+
+function builtOnce(validators: PrecompiledValidators): Readonly<Record<string, ValidateFunction>> {
+  let made = built.get(validators);
+  if (!made) built.set(validators, (made = validators(FORMATS)));
+  return made;
+}
+
 /**
  * The protocol schema: checks values against one official schema document's `$defs`, each compiled ahead of time
  * or once on first use (ajv, draft 2020-12, formats asserted); providers compile theirs at module init, so requests
@@ -68,7 +77,7 @@ export class ProtocolSchema {
     precompiled?: PrecompiledDefinitions,
   ) {
     this.definitions = new Set(Object.keys(document.$defs));
-    if (precompiled) this.precompiled = { all: precompiled.all(FORMATS), first: precompiled.first(FORMATS) };
+    if (precompiled) this.precompiled = { all: builtOnce(precompiled.all), first: builtOnce(precompiled.first) };
   }
 
   /**

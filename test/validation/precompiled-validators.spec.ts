@@ -56,6 +56,10 @@ describe('the precompiled validators in lib/schema', () => {
     expect(precompiled.check(definition, message)).toEqual(compiledNow.check(definition, message));
   });
 
+  it('builds the precompiled validators once per process, however many schema instances (mounts) share them', () => {
+    expect(new LegacyProtocolSchema().validator('InitializeRequest')).toBe(new LegacyProtocolSchema().validator('InitializeRequest'));
+  });
+
   it('the legacy schema judges an initialize without clientInfo as runtime compilation does, naming the problem', () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } };
     const problems = new LegacyProtocolSchema().check('InitializeRequest', message);
