@@ -11,7 +11,10 @@ import { LegacyProtocolSchema } from '../protocol/legacy-schema.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { TasksProtocolSchema } from '../tasks/tasks-schema.js';
 import { quoted } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { ownJsonCopy } from '../util/own-key.js';
+import { holdsNonFiniteNumber, nonFiniteNumbers } from '../validation/finite-numbers.js';
+import type { SchemaProblem } from '../validation/schema-problems.js';
 import {
   CACHEABLE_METHODS,
   LEGACY_REQUEST_DEFINITIONS,
@@ -29,9 +32,10 @@ import { MCP_METHOD_HANDLERS } from './method-handlers.js';
 /**
  * Method routing, the last stage before a handler, per era: an unserved method (unknown in the era, removed in
  * 2026-07-28, or behind an unadvertised capability) is 404 + -32601, a request breaking the method's schema
- * definition is -32602, then the handler runs. The result leaves in its era's shape: on the modern era with the
- * serverInfo `_meta` and, for cacheable methods' complete results, the caching hints; on the legacy era without
- * the fields its revisions do not have (`resultType`, `ttlMs`, `cacheScope`), so handlers stay era-neutral.
+ * definition (or holding a number out of range outside a tool's arguments) is -32602, then the handler runs. The
+ * result leaves in its era's shape: on the modern era with the serverInfo `_meta` and, for cacheable methods'
+ * complete results, the caching hints; on the legacy era without the fields its revisions do not have
+ * (`resultType`, `ttlMs`, `cacheScope`), so handlers stay era-neutral.
  */
 @Injectable()
 export class MethodRouter {
@@ -81,8 +85,7 @@ export class MethodRouter {
     }
     const { handler, definition, checks } = routed;
     const schemaProblems = checks.check(definition, call.record.message);
-    const tokenProblem = schemaProblems.length ? undefined : progressTokenProblem(call.record.message);
-    const problems = tokenProblem ? [tokenProblem] : schemaProblems;
+    const problems = schemaProblems.length ? schemaProblems : valueProblems(method, call.record.message!);
     if (problems.length) {
       const data = distilledData(problems);
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}${firstProblem(data)}.`, { data });
@@ -116,6 +119,19 @@ export class MethodRouter {
     finished._meta = meta;
     return finished;
   }
+}
+
+/**
+ * What the schema cannot see in a request that conforms to it: a progress token its notifications could not repeat,
+ * else each number JSON spells but cannot hold (`1e400`) outside a tool's arguments, which its value gate answers
+ * for (as a tool error the model can read, where untyped properties are checked too).
+ */
+function valueProblems(method: string, message: Record<string, unknown>): readonly SchemaProblem[] {
+  const token = progressTokenProblem(message);
+  if (token) return [token];
+  if (!holdsNonFiniteNumber(message)) return [];
+  const params = message.params as Record<string, unknown> | undefined;
+  return nonFiniteNumbers(message, method === 'tools/call' && isPlainObject(params?.arguments) ? params.arguments : undefined);
 }
 
 /** A result in the legacy revisions' shape: without the fields only 2026-07-28 has. */

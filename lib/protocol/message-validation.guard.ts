@@ -5,6 +5,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import { holdsNonFiniteNumber, nonFiniteNumbers } from '../validation/finite-numbers.js';
 import { EXACT_ECHO } from './echoed-values.js';
 import { distilledData, firstProblem } from './json-rpc.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
@@ -15,7 +16,8 @@ import { ProtocolSchema } from './protocol-schema.js';
 /**
  * Message validation, after era classification: the message must conform to its era's schema, else 400 + -32600
  * with a distilled error. Also refused: nesting past `MAX_NESTING_DEPTH`, an integer id beyond ±(2^53−1), which
- * the answer could not echo exactly, and, on the modern era, a response (a modern client never sends one; a
+ * the answer could not echo exactly, a number beyond JSON's range (`1e400`) in a notification or response, and,
+ * on the modern era, a response (a modern client never sends one; a
  * legacy client answers the server's input requests with one).
  * @publicApi
  */
@@ -63,6 +65,11 @@ export class MessageValidationGuard implements ChainStage {
         `Invalid request: the message is not a valid JSON-RPC 2.0 ${modern ? 'request or notification' : 'message'}${firstProblem(data)}.`,
         { data },
       );
+    }
+    // A request's numbers are its method's params, checked by method routing (a tool's arguments by its value gate).
+    if (kind !== 'request' && holdsNonFiniteNumber(message)) {
+      const data = distilledData(nonFiniteNumbers(message));
+      throw new RejectionException('message-validation', 'invalid_message', `Invalid request: the message holds a number out of range${firstProblem(data)}.`, { data });
     }
     if (kind !== 'notification' && record.id === undefined)
       throw new RejectionException(

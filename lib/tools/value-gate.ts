@@ -1,4 +1,5 @@
 import { bounded } from '../util/bounded.js';
+import { holdsNonFiniteNumber, nonFiniteNumbers } from '../validation/finite-numbers.js';
 import type { SchemaCompiler, ValueCheck } from '../validation/schema-compiler.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { compareSegments, dataPath } from './data-path.js';
@@ -47,19 +48,25 @@ export class ValueGate {
    */
   check(value: unknown): InvalidValues | undefined {
     const failed = this.failedCheck(value);
-    if (!failed) return undefined;
+    // A number JSON spells but cannot hold (`1e400`) where the schema types none (an untyped property).
+    const unheld = holdsNonFiniteNumber(value) ? nonFiniteNumbers(value) : [];
+    if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of describeSchemaErrors(failed.errors)) {
+    for (const problem of failed ? describeSchemaErrors(failed.errors) : []) {
       const path = dataPath(problem.path);
       const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
       entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));
       byPath.set(path, entry);
     }
+    for (const { path: segments, problem } of unheld) {
+      const path = dataPath(segments);
+      if (!byPath.has(path)) byPath.set(path, { segments, problems: [problem] });
+    }
     const sorted = [...byPath].sort((a, b) => compareSegments(a[1].segments, b[1].segments));
     return {
       invalid_count: sorted.length,
       invalid: sorted.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
-      ...(failed.firstOnly && { first_only: true as const }),
+      ...(failed?.firstOnly && { first_only: true as const }),
     };
   }
 }

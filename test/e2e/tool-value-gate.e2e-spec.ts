@@ -185,6 +185,28 @@ describe('the value gate words each problem at the value that has it', () => {
     expect((await callTool(app().server, 'shapes', { action: 'sized', data: { count: 2, ratio: 0.5 } })).body).toEqual({ count: 2, ratio: 0.5 });
   });
 
+  it('a number out of range (1e400) where the schema types none is refused at its path beside the typed problems: the tool never sees Infinity', async () => {
+    const untyped = await callToolRaw(app().server, 'shapes', '{"action":"distinct","data":{"picks":[1,{"deep":[-1e400]},1E+999]}}');
+    expect(untyped.body).toMatchObject({
+      error: 'invalid_values',
+      invalid_count: 2,
+      invalid: [
+        { path: 'picks[1].deep[0]', problems: ['must be a number within ±1.8e308 (a larger one reads as Infinity)'] },
+        { path: 'picks[2]', problems: ['must be a number within ±1.8e308 (a larger one reads as Infinity)'] },
+      ],
+    });
+    const mixed = await callToolRaw(app().server, 'shapes', '{"action":"names","data":{"tags":{"a":1e400,"B":2}}}');
+    expect(mixed.body).toMatchObject({
+      error: 'invalid_values',
+      invalid_count: 2,
+      invalid: [
+        { path: 'tags.B', problems: [expect.stringContaining('pattern')] },
+        { path: 'tags.a', problems: [expect.stringContaining('±1.8e308')] },
+      ],
+    });
+    expect((await callToolRaw(app().server, 'shapes', '{"action":"distinct","data":{"picks":[1e300,1e-400]}}')).body).toEqual({ picks: [1e300, 0] });
+  });
+
   it("a failing anyOf is one problem at its object, and a sibling property's own problem is still listed", async () => {
     const found = await refuse(app().server, 'either', { ref: { note: 7 } });
     expect(found).toEqual({

@@ -1,0 +1,60 @@
+import type { SchemaProblem } from './schema-problems.js';
+
+/**
+ * What a number JSON text spells but a parser cannot hold must be instead: `1e400` is valid JSON and parses to
+ * Infinity, which no handler should meet and no answer can repeat (`JSON.stringify` writes `null`).
+ */
+export const FINITE_NUMBER = 'must be a number within ±1.8e308 (a larger one reads as Infinity)';
+
+/** Whether any number in a parsed JSON value is not finite: the cheap walk, allocating only its stack. */
+export function holdsNonFiniteNumber(root: unknown): boolean {
+  if (typeof root === 'number') return !Number.isFinite(root);
+  if (typeof root !== 'object' || root === null) return false;
+  const stack: object[] = [root];
+  while (stack.length) {
+    const container = stack.pop()!;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) if (meets(container[i], stack)) return true;
+    } else for (const key in container) if (meets((container as Record<string, unknown>)[key], stack)) return true;
+  }
+  return false;
+}
+
+/** One child of the cheap walk: true for a non-finite number; a container is stacked to be walked. */
+function meets(child: unknown, stack: object[]): boolean {
+  if (typeof child === 'number') return !Number.isFinite(child);
+  if (typeof child === 'object' && child !== null) stack.push(child);
+  return false;
+}
+
+/**
+ * Each non-finite number in a parsed JSON value, in document order, as a {@link FINITE_NUMBER} problem at its path;
+ * `skipped` (a container inside `root`) is not looked into. Iterative, so no nesting can overflow it.
+ */
+export function nonFiniteNumbers(root: unknown, skipped?: object): SchemaProblem[] {
+  const found: SchemaProblem[] = [];
+  const path: (string | number)[] = [];
+  // Depth-first in document order: each frame is a container with its keys and the next one to visit.
+  const frames: { entries: [string | number, unknown][]; next: number }[] = [];
+  const enter = (value: unknown): void => {
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) found.push({ path: [...path], problem: FINITE_NUMBER });
+    } else if (typeof value === 'object' && value !== null && value !== skipped)
+      frames.push({ entries: Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value), next: 0 });
+  };
+  enter(root);
+  while (frames.length) {
+    const frame = frames.at(-1)!;
+    if (frame.next === frame.entries.length) {
+      frames.pop();
+      path.pop();
+      continue;
+    }
+    const [key, value] = frame.entries[frame.next++]!;
+    path.push(key);
+    const depth = frames.length;
+    enter(value);
+    if (frames.length === depth) path.pop();
+  }
+  return found;
+}
