@@ -306,13 +306,11 @@ describe('method routing', () => {
     expect(call.body.result).not.toHaveProperty('ttlMs');
   });
 
-  it('distils the errors of many broken inputResponses in time linear in their number', async () => {
+  it('distils the errors of many broken inputResponses in time linear in their number (no error copied per merge; quadratic distilling took over 10 s here)', async () => {
     const count = 9_000; // under DETAILED_CHECK_MAX_VALUES: every problem is named
     const inputResponses = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, {}]));
-    const started = Date.now();
     let res: any;
     const copied = await ajvErrorsCopied(async () => (res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' }, inputResponses }))));
-    const elapsed = Date.now() - started;
     expect(copied).toBe(0); // ajv's stock merge copied 243 million errors here
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(-32602);
@@ -320,19 +318,15 @@ describe('method routing', () => {
     expect(res.body.error.data.errors).toEqual(
       Array.from({ length: 10 }, (_, i) => ({ location: `/params/inputResponses/k${i}`, problems: ['must match at least one of the allowed shapes'] })),
     );
-    expect(elapsed).toBeLessThan(3000); // quadratic distilling took over 10 s here
   });
 
   it('stops at the first problem of a message too large to list every problem of (a 4 MiB map of broken inputResponses)', async () => {
     const count = 300_000;
     const inputResponses = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, {}]));
-    const started = Date.now();
     const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' }, inputResponses }));
-    const elapsed = Date.now() - started;
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: -32602, data: { errorCount: 1 } });
+    expect(res.body.error).toMatchObject({ code: -32602, data: { errorCount: 1 } }); // naming all 300,000 took 9 s and half a gigabyte
     expect(res.body.error.data.errors).toEqual([{ location: '/params/inputResponses/k0', problems: ['must match at least one of the allowed shapes'] }]);
-    expect(elapsed).toBeLessThan(4000); // naming all 300,000 took 9 s and half a gigabyte
   });
 
   it('answers a cursor it never issued with -32602', async () => {

@@ -72,15 +72,12 @@ describe('plain tools', () => {
     });
   });
 
-  it('check many broken items under a recursive $ref in time linear in their number', async () => {
+  it('check many broken items under a recursive $ref in time linear in their number (no error copied per merge, which took over 5 s here)', async () => {
     const count = 9_000; // under DETAILED_CHECK_MAX_VALUES, so every item is counted
-    const started = Date.now();
     let answer: Awaited<ReturnType<typeof callTool>> | undefined;
     const copied = await ajvErrorsCopied(async () => (answer = await callTool(app().server, 'tree', { nodes: Array.from({ length: count }, () => ({})) })));
-    const elapsed = Date.now() - started;
     expect(copied).toBe(0); // merging ajv's errors by copy copied 40 million errors here
     expect(answer!.result.isError).toBe(true);
     expect(answer!.body).toMatchObject({ error: 'invalid_values', invalid_count: count });
-    expect(elapsed).toBeLessThan(3000); // merging ajv's errors by copy took over 5 s here
   });
 });

@@ -433,7 +433,7 @@ describe('ending listen streams at application shutdown', () => {
     await t.close();
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(950);
-    expect(took).toBeLessThan(3000);
+    expect(took).toBeLessThan(10_000); // without the grace period it waited for the client for ever
     l.resume();
     await l.ended;
     expect(l.messages.length).toBeLessThan(80_001);
