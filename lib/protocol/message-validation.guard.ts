@@ -16,9 +16,9 @@ import { ProtocolSchema } from './protocol-schema.js';
 /**
  * Message validation, after era classification: the message must conform to its era's schema, else 400 + -32600
  * with a distilled error. Also refused: nesting past `MAX_NESTING_DEPTH`, an integer id beyond ±(2^53−1), which
- * the answer could not echo exactly, a number beyond JSON's range (`1e400`) in a notification or response, and,
- * on the modern era, a response (a modern client never sends one; a
- * legacy client answers the server's input requests with one).
+ * the answer could not echo exactly, a number out of range (`1e400`) in a notification or response, and, on the
+ * modern era, a response (a modern client never sends one; a legacy client answers the server's input requests
+ * with one).
  * @publicApi
  */
 @Injectable()
