@@ -70,7 +70,10 @@ const noRound = (what: string) => rejected(new Error(`${what} is not available h
 export class McpContext<TRequest extends object = McpHostRequest> {
   /** The request's protocol version (`_meta`). */
   readonly protocolVersion: string;
-  /** The client capabilities declared on this request (never inferred from earlier ones). */
+  /**
+   * The client capabilities declared on this request (never inferred from earlier ones). Empty on a 2025-era
+   * request, whose client declared them in `initialize` only: there it says nothing (catch -32021 instead).
+   */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** The client's self-reported identity, for display and logs only. */
   readonly clientInfo: Readonly<Record<string, unknown>> | undefined;

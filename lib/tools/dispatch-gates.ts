@@ -99,7 +99,8 @@ export function jsonType(value: unknown): JsonType {
   return type === 'string' || type === 'number' || type === 'boolean' ? type : 'object';
 }
 
-const article = (type: JsonType) => (type === 'object' || type === 'array' ? 'an' : 'a');
+/** A JSON type as a sentence names it: `an object`, `a string`, and `null` bare. */
+const named = (type: JsonType) => (type === 'null' ? 'null' : `${type === 'object' || type === 'array' ? 'an' : 'a'} ${type}`);
 const quotedList = (list: readonly string[]) => list.map((n) => JSON.stringify(n)).join(', ');
 const validActions = (s: GateState) => [...s.actions!.keys()];
 
@@ -130,7 +131,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
       .filter(([name, expected]) => Object.hasOwn(s.args, name) && jsonType(s.args[name]) !== expected)
       .map(([name, expected]) => ({ argument: name, expected, received: jsonType(s.args[name]) }));
     if (invalid.length === 0) return undefined;
-    const sentences = invalid.map((i) => `argument "${i.argument}" must be ${article(i.expected)} ${i.expected}, not ${article(i.received)} ${i.received}`);
+    const sentences = invalid.map((i) => `argument "${i.argument}" must be ${named(i.expected)}, not ${named(i.received)}`);
     return { message: `In the call to tool "${s.tool}", ${sentences.join('; ')}.`, invalid, help: s.pointer };
   },
   missing_action(s) {

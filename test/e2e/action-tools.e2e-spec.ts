@@ -92,6 +92,7 @@ describe('action tools', () => {
     it('name a wrong argument type by the JSON types, never by the value', async () => {
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: null });
       expect(answer.body).toMatchObject({ error: 'invalid_argument_type', invalid: [{ argument: 'data', expected: 'object', received: 'null' }] });
+      expect(answer.body.message).toBe('In the call to tool "tasks", argument "data" must be an object, not null.');
     });
 
     it('list the valid actions for an unknown one, quoting what was sent bounded and scrubbed', async () => {
