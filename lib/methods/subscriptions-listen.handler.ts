@@ -18,7 +18,8 @@ import { ServerCapabilities } from './server-capabilities.js';
  * `{resultType: "complete", _meta: {subscriptionId}}`). Served when the capabilities advertise any kind of change
  * (`listChanged`, `subscribe`); else 404 + -32601. A client whose `Accept` excludes SSE is refused (406 + -32600),
  * as is a request whose id is too long to repeat in every message (400 + -32600) or whose acknowledged filter
- * alone would be more than a stream may hold (400 + -32602): before anything is streamed.
+ * alone would be more than a stream may hold (400 + -32602), or that would take what the open streams hold past
+ * `subscriptions.maxOpenBytes` (503 + -32603): before anything is streamed.
  * See docs/subscriptions.md.
  */
 @Injectable()
@@ -61,7 +62,7 @@ export class SubscriptionsListenHandler implements McpMethodHandler {
         { reason: 'listen_filter_too_large', filterBytes: ackBytes, maxBytes: this.maxBufferedBytes },
         400,
       );
-    const stream = await this.streams.open(id, filter, call.answer);
+    const stream = await this.streams.open(id, filter, call.answer, (call.record.bodyBytes ?? 0) + ackBytes);
     await stream.ended;
     return { resultType: 'complete', _meta: { ...stream.resultMeta } };
   }

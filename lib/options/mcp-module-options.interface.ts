@@ -169,9 +169,9 @@ export interface McpModuleOptions {
   eventBus?: McpEventBus | Type<McpEventBus>;
   /**
    * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent, how many bytes a stream may
-   * hold for a client that does not read before it is dropped (closed, no result), and how many may be open at once.
-   * See docs/subscriptions.md.
-   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144, maxStreams: 10000 }
+   * hold for a client that does not read before it is dropped (closed, no result), and how many may be open at once
+   * and hold together. See docs/subscriptions.md.
+   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144, maxStreams: 10000, maxOpenBytes: 67108864 }
    */
   subscriptions?: McpSubscriptionOptions;
   /**
@@ -222,6 +222,12 @@ export interface McpSubscriptionOptions {
   maxBufferedBytes?: number;
   /** How many listen streams may be open at once on this mount; one more is refused (503 + -32603). @default 10000 */
   maxStreams?: number;
+  /**
+   * How many bytes the open listen streams may hold together, per mount: each holds its request (counted by its
+   * body's size) and its acknowledged filter (counted as JSON); a listen request that would take them over is
+   * refused (503 + -32603, `listen_bytes_limit`) before its stream opens. @default 67108864 (64 MiB)
+   */
+  maxOpenBytes?: number;
 }
 
 /** Bounds on the legacy era's pending input requests. @publicApi */

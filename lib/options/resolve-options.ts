@@ -20,7 +20,7 @@ export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes
  * Default bounds on listen streams: a keep-alive every 30 s, at most 256 KiB held for a client that does not read,
  * at most 10,000 open at once (each holds a connection for as long as its client stays).
  */
-export const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000 } as const;
+export const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000, maxOpenBytes: 64 * 1024 * 1024 } as const;
 
 /** Default task settings: kept an hour, polled every second, at most 1000 held, their results 64 MiB together. */
 export const DEFAULT_TASKS = { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 64 * 1024 * 1024, maxRunningBytes: 256 * 1024 * 1024 } as const;

@@ -13,8 +13,9 @@ import type { SubscriptionFilter } from './subscription-filter.js';
 export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 
 /**
- * The open listen streams of this mount, at most `subscriptions.maxStreams` of them (a stream costs its client
- * nothing to hold open, so the count is what bounds them). At application shutdown (before the HTTP server stops)
+ * The open listen streams of this mount: at most `subscriptions.maxStreams` of them, holding at most
+ * `subscriptions.maxOpenBytes` together (a stream costs its client nothing to hold open, so these bound them; each
+ * holds its request and its acknowledged filter until it ends). At application shutdown (before the HTTP server stops)
  * it ends each gracefully: the listen result, then the close, waiting at most {@link LISTEN_SHUTDOWN_GRACE_MS} for
  * a reader that does not take it. A listen request arriving during shutdown is acknowledged and ended at once.
  */
@@ -22,6 +23,8 @@ export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
   private readonly bounds: McpResolvedOptions['subscriptions'];
+  /** The bytes the open streams hold, as counted when each opened. */
+  private heldBytes = 0;
   private shuttingDown = false;
 
   constructor(
@@ -37,16 +40,28 @@ export class ListenStreams implements BeforeApplicationShutdown {
   }
 
   /**
-   * Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends.
-   * @throws {McpMethodError} a capacity refusal (503) when `maxStreams` are open, before anything is streamed
+   * Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends. `bytes` is what
+   * the stream holds while open (its request and its acknowledged filter).
+   * @throws {McpMethodError} a capacity refusal (503) when `maxStreams` are open, or when the open streams would hold
+   * more than `maxOpenBytes` with this one, before anything is streamed
    */
-  async open(id: JsonRpcId, filter: SubscriptionFilter, answer: AnswerStream): Promise<ListenStream> {
-    const { maxStreams } = this.bounds;
+  async open(id: JsonRpcId, filter: SubscriptionFilter, answer: AnswerStream, bytes: number): Promise<ListenStream> {
+    const { maxStreams, maxOpenBytes } = this.bounds;
     if (this.streams.size >= maxStreams)
       throw capacityRefusal('too_many_listen_streams', `${maxStreams} listen streams are already open on this server`, 'retry later, or close a stream you no longer need');
+    if (this.heldBytes + bytes > maxOpenBytes)
+      throw capacityRefusal(
+        'listen_bytes_limit',
+        `the listen streams open on this server already hold ${this.heldBytes} of the ${maxOpenBytes} bytes they may, and this one would hold ${bytes}`,
+        'retry later, or listen with a smaller request',
+      );
     const stream = new ListenStream(id, filter, answer, this.bounds);
     this.streams.add(stream);
-    void stream.ended.then(() => this.streams.delete(stream));
+    this.heldBytes += bytes;
+    void stream.ended.then(() => {
+      this.streams.delete(stream);
+      this.heldBytes -= bytes;
+    });
     try {
       await stream.start(this.bus);
     } catch (fault) {

@@ -367,6 +367,40 @@ describe('at most subscriptions.maxStreams listen streams at once', () => {
   });
 });
 
+describe('at most subscriptions.maxOpenBytes held by the open listen streams together', () => {
+  it('refuses a stream whose request would take them over (503 + -32603, before anything is streamed), counting request and acknowledged filter, and frees its bytes when a stream ends', async () => {
+    // Each request carries 20 KB of filter entries that are no absolute URI: the acknowledgment drops them, the request still holds them.
+    const filter = { resourceSubscriptions: ['file:///kept', ...Array.from({ length: 1000 }, (_, i) => `not a uri ${i} ${'x'.repeat(8)}`)] };
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { maxOpenBytes: 60_000 } });
+    const open: Listener[] = [];
+    try {
+      for (const id of ['first', 'second']) open.push(await listen(t.server, filter, id));
+      const acks = await Promise.all(open.map((l) => l.nth(1)));
+      expect(acks.map((ack) => ack.params.notifications.resourceSubscriptions)).toEqual([['file:///kept'], ['file:///kept']]);
+      const refused = await listen(t.server, filter, 'third');
+      await refused.ended;
+      expect(refused.status).toBe(503);
+      expect(refused.messages).toHaveLength(1);
+      expect(refused.messages[0].error).toMatchObject({ code: -32603, data: { reason: 'listen_bytes_limit' } });
+      expect(refused.messages[0].error.message).toMatch(
+        /^Internal error: the listen streams open on this server already hold \d+ of the 60000 bytes they may, and this one would hold \d+; retry later/,
+      );
+      expect(t.app.get(ListenStreams).size).toBe(2);
+      const small = await listen(t.server, { toolsListChanged: true }, 'small'); // a small request still fits
+      open.push(small);
+      expect((await small.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+      open.shift()!.close();
+      await until(() => t.app.get(ListenStreams).size === 2, 'the closed stream to end');
+      const again = await listen(t.server, filter, 'again');
+      open.push(again);
+      expect((await again.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+    } finally {
+      for (const l of open) l.close();
+      await t.close();
+    }
+  });
+});
+
 describe('a listen stream whose client falls behind, within maxBufferedBytes', () => {
   it('holds what waits as text and sends it as one chunk once the socket drains: every event arrives, in order', async () => {
     const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024 } });
