@@ -1,6 +1,7 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { TASKS_EXTENSION } from '../mcp.constants.js';
+import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /** Whether a request's client capabilities declare the tasks extension (the per-request opt-in; nothing else counts). */
@@ -25,6 +26,6 @@ export function missingTasksExtension(what: string, remedy = `declare "${TASKS_E
 export function taskNotFound(taskId: string): McpMethodError {
   return new McpMethodError(JSON_RPC_CODES.invalidParams, 'Invalid params: task not found (unknown, expired, or not yours); start the call again.', {
     reason: 'task_not_found',
-    taskId: taskId.slice(0, 100),
+    taskId: bounded(taskId, 100),
   });
 }

@@ -79,8 +79,20 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
       expect(without.status).toBe(400);
       expect(without.body.error.code).toBe(-32021);
       const unknown = await tasksRequest(t.server, method, params);
-      expect(unknown.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
+      expect(unknown.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found', taskId: 'nope' } });
     }
+  });
+
+  it('quotes an unknown task id bounded: cut, control and bidi characters escaped, no surrogate pair split', async () => {
+    const taskId = `\u202Eevil\u2066\u0007\u001b[31m${'x'.repeat(84)}😀${'y'.repeat(300)}`;
+    const res = await tasksRequest(t.server, 'tasks/get', { taskId }, TASK_CAPS, { 'mcp-name': `=?base64?${Buffer.from(taskId).toString('base64')}?=` });
+    expect(res.body.error.data.reason).toBe('task_not_found');
+    const quoted: string = res.body.error.data.taskId;
+    expect(quoted).toMatch(/^\\u202eevil\\u2066\\u0007\\u001b\[31mx+/);
+    expect(quoted).not.toMatch(/[\u0000-\u001f\u202e\u2066]/);
+    expect(quoted.length).toBeLessThanOrEqual(100);
+    expect(quoted.endsWith('…')).toBe(true);
+    expect(quoted).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
   it('answers tasks/result and tasks/list, which the extension removed, with -32601', async () => {
