@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
-import type { McpRequestRecord } from '../contracts/request-record.js';
+import { headerLines, type McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -15,7 +15,7 @@ import { bounded, quoted } from '../util/bounded.js';
  * era, else 400 + -32022 with `data: {supported, requested}`: the modern era's list is exactly what
  * `server/discover` lists, the legacy era's what `initialize` negotiates (a legacy request's version is its
  * `MCP-Protocol-Version` header). A modern request to a mount serving the legacy era only is refused the same way,
- * naming the legacy versions.
+ * naming the legacy versions. A notification or response is held to the version header it sends, if any.
  * @publicApi
  */
 @Injectable()
@@ -28,9 +28,11 @@ export class ProtocolVersionGuard implements ChainStage {
     return passOn(this, context);
   }
 
-  pass(_req: IncomingMessage, record: McpRequestRecord): boolean {
-    if (record.kind !== 'request') return true;
-    const requested = record.meta?.[META_KEYS.protocolVersion];
+  pass(req: IncomingMessage, record: McpRequestRecord): boolean {
+    // A notification or response has no protocol fields: only a version header it sends is checked.
+    const request = record.kind === 'request';
+    const requested = request ? record.meta?.[META_KEYS.protocolVersion] : headerLines(req).value('mcp-protocol-version');
+    if (!request && requested === undefined) return true;
     if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');
     const legacyServed = record.era === 'legacy' || this.options.eras === 'legacy';
     const supported: readonly string[] = legacyServed ? LEGACY_PROTOCOL_VERSIONS : SUPPORTED_PROTOCOL_VERSIONS;

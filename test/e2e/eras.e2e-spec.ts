@@ -122,6 +122,20 @@ describe('two eras on one mount', () => {
       expect(res.status).toBe(400);
       expect(res.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2024-11-05' } });
     });
+
+    it.each([
+      ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }],
+      ['a response (to an input request no one asked)', { jsonrpc: '2.0', id: 'mcp-input-none', result: {} }],
+    ])('on %s, held to the same: a revision not served is 400 + -32022, a served one or none passes', async (_case, body) => {
+      const refused = await legacyPost(app().server, body, legacyHeaders('1999-01-01'));
+      expect(refused.status).toBe(400);
+      expect(refused.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '1999-01-01' } });
+      for (const version of ['2025-06-18', null]) {
+        const passed = await legacyPost(app().server, body, legacyHeaders(version));
+        expect(passed.messages[0]?.error?.code).not.toBe(-32022);
+        expect(passed.status).toBe('result' in body ? 400 : 202); // the response still answers no waiting request
+      }
+    });
   });
 
   describe('legacy methods and results', () => {
