@@ -18,15 +18,24 @@ export interface ListenBounds {
   readonly maxBufferedBytes: number;
 }
 
+/**
+ * What the open streams of a mount may hold together (`maxOpenBytes`): `take` adds bytes (false, taking nothing,
+ * when they would not fit) or gives them back (a negative count).
+ */
+export interface ListenBudget {
+  take(bytes: number): boolean;
+}
+
 /** How many events heard between subscribing and acknowledging are kept for after the acknowledgment. */
 const EARLY_EVENTS_MAX = 64;
 
 /**
  * One open `subscriptions/listen` request: subscribed to the event bus, it sends its acknowledged filter first,
  * then each change event the filter wants, tagged with its subscription id, and a keep-alive comment every
- * `keepAliveMs`. A reader that lets more than `maxBufferedBytes` wait is dropped (the connection closed, no result:
- * a client reconnects and lists again), never waited for nor buffered without bound. Whatever ends it (the client,
- * the drop, `end()`), it unsubscribes from the bus once.
+ * `keepAliveMs`. A reader that lets more than `maxBufferedBytes` wait, or more than the mount's budget has left
+ * (what waits is taken from it), is dropped (the connection closed, no result: a client reconnects and lists
+ * again), never waited for nor buffered without bound. Whatever ends it (the client, the drop, `end()`), it
+ * unsubscribes from the bus once and gives back what it took.
  */
 export class ListenStream {
   private readonly meta: Readonly<Record<string, unknown>>;
@@ -37,6 +46,8 @@ export class ListenStream {
   private keepAlive: NodeJS.Timeout | undefined;
   private overflowCheck: NodeJS.Immediate | undefined;
   private unsubscribe: McpUnsubscribe | undefined;
+  /** The bytes waiting for the reader as last counted, taken from the budget. */
+  private waiting = 0;
   private settle!: (end: ListenEnd) => void;
   /** Resolves with how the stream ended. */
   readonly ended: Promise<ListenEnd> = new Promise((resolve) => (this.settle = resolve));
@@ -46,6 +57,7 @@ export class ListenStream {
     readonly filter: SubscriptionFilter,
     private readonly answer: AnswerStream,
     private readonly bounds: ListenBounds,
+    private readonly budget: ListenBudget,
   ) {
     this.meta = Object.freeze({ [SUBSCRIPTION_ID_META_KEY]: id });
     this.uris = new Set(filter.resourceSubscriptions ?? []);
@@ -63,7 +75,11 @@ export class ListenStream {
     this.send({ method: 'notifications/subscriptions/acknowledged', params: { notifications: this.filter, _meta: this.meta } });
     for (const event of this.early.splice(0)) this.deliver(event);
     if (this.ending) return;
-    this.keepAlive = setInterval(() => this.answer.comment('keep-alive'), this.bounds.keepAliveMs);
+    // Each keep-alive also counts again what waits, so what the socket took meanwhile goes back to the budget.
+    this.keepAlive = setInterval(() => {
+      this.answer.comment('keep-alive');
+      this.overflowCheck ??= setImmediate(() => this.checkOverflow());
+    }, this.bounds.keepAliveMs);
     this.keepAlive.unref();
   }
 
@@ -106,13 +122,17 @@ export class ListenStream {
   }
 
   /**
-   * Drops the stream when more than `maxBufferedBytes` still wait once the socket took what it could. Checked after
-   * the writes of one turn, not at each: Node holds back everything a response writes in one turn until the turn
-   * ends, so counting then would cut a reader that keeps up from an acknowledgment or a burst of events.
+   * Drops the stream when more than `maxBufferedBytes` still wait once the socket took what it could, or more than
+   * the budget has left; else counts what waits against the budget. Checked after the writes of one turn, not at
+   * each: Node holds back everything a response writes in one turn until the turn ends, so counting then would cut
+   * a reader that keeps up from an acknowledgment or a burst of events.
    */
   private checkOverflow(): void {
     this.overflowCheck = undefined;
-    if (!this.ending && this.answer.buffered > this.bounds.maxBufferedBytes) this.drop();
+    if (this.ending) return;
+    const buffered = this.answer.buffered;
+    if (buffered > this.bounds.maxBufferedBytes || !this.budget.take(buffered - this.waiting)) return this.drop();
+    this.waiting = buffered;
   }
 
   /** A reader too far behind: the connection is closed and its buffer freed (the signal's abort finishes the stream). */
@@ -129,6 +149,8 @@ export class ListenStream {
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
     if (unsubscribe) quiet(Promise.resolve().then(unsubscribe));
+    this.budget.take(-this.waiting);
+    this.waiting = 0;
     this.early.length = 0;
     this.settle(end);
   }

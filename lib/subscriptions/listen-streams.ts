@@ -6,7 +6,7 @@ import { capacityRefusal } from '../errors/capacity-refusal.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import { ListenStream } from './listen-stream.js';
+import { ListenStream, type ListenBudget } from './listen-stream.js';
 import type { SubscriptionFilter } from './subscription-filter.js';
 
 /** How long shutdown waits for a listen stream's result to be flushed before it closes the connection anyway. */
@@ -15,7 +15,7 @@ export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 /**
  * The open listen streams of this mount: at most `subscriptions.maxStreams` of them, holding at most
  * `subscriptions.maxOpenBytes` together (a stream costs its client nothing to hold open, so these bound them; each
- * holds its request and its acknowledged filter until it ends). At application shutdown (before the HTTP server stops)
+ * holds its request and its acknowledged filter until it ends, and what waits for its reader). At application shutdown (before the HTTP server stops)
  * it ends each gracefully: the listen result, then the close, waiting at most {@link LISTEN_SHUTDOWN_GRACE_MS} for
  * a reader that does not take it. A listen request arriving during shutdown is acknowledged and ended at once.
  */
@@ -23,8 +23,15 @@ export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
   private readonly bounds: McpResolvedOptions['subscriptions'];
-  /** The bytes the open streams hold, as counted when each opened. */
+  /** The bytes the open streams hold: each one's request and filter, counted when it opened, and what waits for its reader. */
   private heldBytes = 0;
+  private readonly budget: ListenBudget = {
+    take: (bytes) => {
+      if (bytes > 0 && this.heldBytes + bytes > this.bounds.maxOpenBytes) return false;
+      this.heldBytes += bytes;
+      return true;
+    },
+  };
   private shuttingDown = false;
 
   constructor(
@@ -39,6 +46,11 @@ export class ListenStreams implements BeforeApplicationShutdown {
     return this.streams.size;
   }
 
+  /** The bytes the open streams hold together, as `maxOpenBytes` counts them. */
+  get held(): number {
+    return this.heldBytes;
+  }
+
   /**
    * Opens a listen stream on `answer` and acknowledges it; its `ended` says when and how it ends. `bytes` is what
    * the stream holds while open (its request and its acknowledged filter).
@@ -49,18 +61,17 @@ export class ListenStreams implements BeforeApplicationShutdown {
     const { maxStreams, maxOpenBytes } = this.bounds;
     if (this.streams.size >= maxStreams)
       throw capacityRefusal('too_many_listen_streams', `${maxStreams} listen streams are already open on this server`, 'retry later, or close a stream you no longer need');
-    if (this.heldBytes + bytes > maxOpenBytes)
+    if (!this.budget.take(bytes))
       throw capacityRefusal(
         'listen_bytes_limit',
         `the listen streams open on this server already hold ${this.heldBytes} of the ${maxOpenBytes} bytes they may, and this one would hold ${bytes}`,
         'retry later, or listen with a smaller request',
       );
-    const stream = new ListenStream(id, filter, answer, this.bounds);
+    const stream = new ListenStream(id, filter, answer, this.bounds, this.budget);
     this.streams.add(stream);
-    this.heldBytes += bytes;
     void stream.ended.then(() => {
       this.streams.delete(stream);
-      this.heldBytes -= bytes;
+      this.budget.take(-bytes);
     });
     try {
       await stream.start(this.bus);

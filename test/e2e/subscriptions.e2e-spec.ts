@@ -401,6 +401,32 @@ describe('at most subscriptions.maxOpenBytes held by the open listen streams tog
   });
 });
 
+describe('listen streams whose clients do not read, past maxOpenBytes together', () => {
+  it('drops a stream once what waits for the readers would take the open streams past maxOpenBytes (each under maxBufferedBytes), and gives its bytes back', async () => {
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024, maxOpenBytes: 2_000_000 } });
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const streams = t.app.get(ListenStreams);
+    const listen = (id: string) => callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, id));
+    const sockets = [await listen('one'), await listen('two')];
+    try {
+      await until(() => bus.subscriberCount === 2, 'both streams to subscribe');
+      const opened = streams.held;
+      // About 12 MB of events per stream: more than the kernel buffers take, far less than maxBufferedBytes.
+      for (let i = 0; i < 80_000; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
+      await until(() => bus.subscriberCount < 2, 'a stream to be dropped');
+      expect(streams.held).toBeLessThanOrEqual(2_000_000);
+      for (const socket of sockets) socket.destroy();
+      await until(() => streams.size === 0, 'the streams to end');
+      expect(streams.held).toBe(0);
+      expect(opened).toBeGreaterThan(0);
+      expect((await echo(t)).status).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await t.close();
+    }
+  }, 60_000);
+});
+
 describe('a listen stream whose client falls behind, within maxBufferedBytes', () => {
   it('holds what waits as text and sends it as one chunk once the socket drains: every event arrives, in order', async () => {
     const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024 } });
