@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
+import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { META_KEYS, type Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -85,7 +86,7 @@ export class MethodRouter {
     }
     const { handler, definition, checks } = routed;
     const schemaProblems = checks.check(definition, call.record.message);
-    const problems = schemaProblems.length ? schemaProblems : valueProblems(method, call.record.message!);
+    const problems = schemaProblems.length ? schemaProblems : valueProblems(method, call.record);
     if (problems.length) {
       const data = distilledData(problems);
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}${firstProblem(data)}.`, { data });
@@ -126,10 +127,11 @@ export class MethodRouter {
  * else each number JSON spells but cannot hold (`1e400`) outside a tool's arguments, which its value gate answers
  * for (as a tool error the model can read, where untyped properties are checked too).
  */
-function valueProblems(method: string, message: Record<string, unknown>): readonly SchemaProblem[] {
+function valueProblems(method: string, record: McpRequestRecord): readonly SchemaProblem[] {
+  const message = record.message!;
   const token = progressTokenProblem(message);
   if (token) return [token];
-  if (!holdsNonFiniteNumber(message)) return [];
+  if (record.numbersInRange || !holdsNonFiniteNumber(message)) return [];
   const params = message.params as Record<string, unknown> | undefined;
   return nonFiniteNumbers(message, method === 'tools/call' && isPlainObject(params?.arguments) ? params.arguments : undefined);
 }

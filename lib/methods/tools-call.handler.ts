@@ -70,7 +70,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     };
     // A call that is a task as it starts is stored before its handler runs: one the store refuses has done nothing.
     const stored = taskMode?.start === 'call' ? () => promotion!.start() : undefined;
-    const run = () => this.dispatch.call(tool, args, contextFor, call.record.era, stored);
+    const run = () => this.dispatch.call(tool, args, contextFor, { era: call.record.era, beforeHandler: stored, numbersInRange: call.record.numbersInRange });
     return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
   }
 

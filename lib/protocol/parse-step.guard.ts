@@ -8,7 +8,8 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
-import { BodyReadError, bodyWithin, boundedBytes, decodeJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
+import { mayHoldOutOfRange } from '../validation/finite-numbers.js';
+import { BodyReadError, bodyWithin, boundedBytes, decodeText, parseJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
@@ -101,11 +102,14 @@ export class ParseStepGuard implements ChainStage {
     return new RejectionException('parse-step', 'stalled_read', READ_FAILURE_MESSAGES[thrown.failure](this.options), { headers: { connection: 'close' } });
   }
 
-  /** Parses a body its bounds were checked on. */
+  /** Parses a body its bounds were checked on, and notes whether its text proves every number in range. */
   private parse(bytes: Buffer, record: McpRequestRecord): unknown {
     record.bodyBytes = bytes.length;
     try {
-      return decodeJson(bytes);
+      const text = decodeText(bytes);
+      const value = parseJson(text);
+      if (!mayHoldOutOfRange(text)) record.numbersInRange = true;
+      return value;
     } catch (thrown) {
       const what = (thrown as BodyDecodeError).failure === 'utf8' ? 'UTF-8' : 'JSON';
       throw new RejectionException('parse-step', 'invalid_json', `Parse error: the body is not valid ${what}.`);

@@ -146,12 +146,20 @@ export class BodyDecodeError extends Error {
 
 /** A body's bytes as the JSON value they hold: strict UTF-8, then JSON; a {@link BodyDecodeError} otherwise. */
 export function decodeJson(bytes: Buffer): unknown {
-  let text: string;
+  return parseJson(decodeText(bytes));
+}
+
+/** A body's bytes as text, strict UTF-8; a {@link BodyDecodeError} otherwise. */
+export function decodeText(bytes: Buffer): string {
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw new BodyDecodeError('utf8');
   }
+}
+
+/** A body's text as the JSON value it holds; a {@link BodyDecodeError} otherwise. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -106,7 +106,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
     },
     runsTasks: taskModes.size > 0,
     taskMode: (action) => (typeof action === 'string' ? taskModes.get(action) : undefined),
-    gate: (args) => runDispatchGates(tool, args, targets, toolPointer),
+    gate: (args, numbersInRange) => runDispatchGates(tool, args, targets, toolPointer, numbersInRange),
     async handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult> {
       const target = targets.get(call.action!)!;
       const ctx = run.contextFor(target.action);

@@ -84,6 +84,8 @@ interface GateState {
   readonly actions?: ReadonlyMap<string, DataTarget>;
   target?: DataTarget;
   data?: Record<string, unknown>;
+  /** The request was proved to hold no number out of range: the value gate looks for none. */
+  readonly numbersInRange?: boolean;
 }
 
 type Answer = Record<string, unknown> | undefined;
@@ -174,7 +176,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
     );
   },
   invalid_values(s) {
-    const found = s.target!.values.check(s.data);
+    const found = s.target!.values.check(s.data, s.numbersInRange);
     if (!found) return undefined;
     // Each listed location with its first problem, so a client that shows only the message still shows what to fix.
     const listed = found.invalid.map((i) => `${i.path || '"" (the object itself)'}: ${i.problems[0]}`).join('; ');
@@ -209,8 +211,14 @@ export function unknownActionAnswer(tool: string, action: unknown, valid: readon
 }
 
 /** The whole chain, for an action tool: a refusal, or the action and the caller's data (as received) to run. */
-export function runDispatchGates(tool: string, args: Record<string, unknown>, actions: ReadonlyMap<string, DataTarget>, pointer: HelpPointer): GateOutcome {
-  const state: GateState = { tool, args, vocabulary: ACTION_ARGUMENTS, pointer, actions };
+export function runDispatchGates(
+  tool: string,
+  args: Record<string, unknown>,
+  actions: ReadonlyMap<string, DataTarget>,
+  pointer: HelpPointer,
+  numbersInRange = false,
+): GateOutcome {
+  const state: GateState = { tool, args, vocabulary: ACTION_ARGUMENTS, pointer, actions, numbersInRange };
   const refusal = run(DISPATCH_GATES, state);
   return refusal ? { refusal } : { action: state.target!.action, data: state.data! };
 }
@@ -222,7 +230,7 @@ export function checkArguments(tool: string, args: Record<string, unknown>, voca
 }
 
 /** The data-level gates a plain tool's arguments meet (unknown keys at any depth, then values). */
-export function checkPlainArguments(tool: string, args: Record<string, unknown>, target: DataTarget): GateOutcome {
-  const refusal = run(PLAIN_TOOL_GATES, { tool, args, vocabulary: {}, pointer: target.pointer, target, data: args });
+export function checkPlainArguments(tool: string, args: Record<string, unknown>, target: DataTarget, numbersInRange = false): GateOutcome {
+  const refusal = run(PLAIN_TOOL_GATES, { tool, args, vocabulary: {}, pointer: target.pointer, target, data: args, numbersInRange });
   return refusal ? { refusal } : { data: args };
 }

@@ -13,6 +13,16 @@ import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
 
+/** How one call is dispatched, beside its tool and arguments. */
+export interface DispatchOptions {
+  /** The era the call is served under, for telemetry. @default 'modern' */
+  readonly era?: Era;
+  /** Awaited once the gates let the call through, before its handler runs: a call that is a task as it starts is stored first. */
+  readonly beforeHandler?: () => Promise<void>;
+  /** The request's text was proved to hold no number out of range (`McpRequestRecord.numbersInRange`): the value gate looks for none. */
+  readonly numbersInRange?: boolean;
+}
+
 /**
  * Dispatches one tools/call to a wired tool (gates, then handler) inside fault containment: a fault becomes a
  * fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown; a Nest `HttpException` is the
@@ -30,17 +40,9 @@ export class DispatchService {
     this.mount = mountName(options.path);
   }
 
-  /**
-   * Dispatches a call; resolves to a tool result unless a thrown value passes containment. `beforeHandler` is awaited
-   * once the gates let the call through, before its handler runs: a call that is a task as it starts is stored first.
-   */
-  async call(
-    tool: WiredTool,
-    args: Record<string, unknown>,
-    contextFor: McpContextFactory,
-    era: Era = 'modern',
-    beforeHandler?: () => Promise<void>,
-  ): Promise<ToolCallResult> {
+  /** Dispatches a call; resolves to a tool result unless a thrown value passes containment. */
+  async call(tool: WiredTool, args: Record<string, unknown>, contextFor: McpContextFactory, options: DispatchOptions = {}): Promise<ToolCallResult> {
+    const { era = 'modern', beforeHandler, numbersInRange = false } = options;
     const named = typeof args.action === 'string' && tool.help.actions.has(args.action) ? args.action : undefined;
     const mount = this.mount;
     publish('mcp:tool:start', () => ({ mount, tool: tool.name, ...(named !== undefined && { action: named }), era }));
@@ -49,7 +51,7 @@ export class DispatchService {
     let result: ToolCallResult | undefined;
     let threw = false;
     try {
-      const gated = tool.gate(args);
+      const gated = tool.gate(args, numbersInRange);
       if ('refusal' in gated) {
         run.errorKind = 'dispatch';
         result = errorResult(gated.refusal.payload);

@@ -75,7 +75,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
     },
     runsTasks: taskMode !== undefined,
     taskMode: () => taskMode,
-    gate: (args) => checkPlainArguments(name, args, target),
+    gate: (args, numbersInRange) => checkPlainArguments(name, args, target, numbersInRange),
     async handle(call: GatedCall, toolRun: ToolRun): Promise<ToolCallResult> {
       const ctx = toolRun.contextFor();
       return handlerResult(hooks, await run.call(instance, call.data, ctx), undefined, ctx, toolRun);

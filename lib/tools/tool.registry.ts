@@ -44,8 +44,11 @@ export interface WiredTool {
   readonly runsTasks: boolean;
   /** How a call of the tool (or of the action it names) runs as a task; undefined: never one. */
   taskMode(action: unknown): TaskMode | undefined;
-  /** Runs the tool's dispatch gates on a call's arguments: a refusal, or the call to hand to `handle`. */
-  gate(args: Record<string, unknown>): GateOutcome;
+  /**
+   * Runs the tool's dispatch gates on a call's arguments: a refusal, or the call to hand to `handle`.
+   * `numbersInRange`: the request was proved to hold no number out of range, so the value gate looks for none.
+   */
+  gate(args: Record<string, unknown>, numbersInRange: boolean): GateOutcome;
   /** Runs the handler of a call the gates let through, and turns its return into the result. */
   handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult>;
 }

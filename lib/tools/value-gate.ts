@@ -44,12 +44,13 @@ export class ValueGate {
 
   /**
    * Checks `value`; undefined when every value passes. Past `DETAILED_CHECK_MAX_VALUES` values only the first
-   * problem is looked for (`first_only`), so one request cannot demand seconds of CPU and a huge heap.
+   * problem is looked for (`first_only`), so one request cannot demand seconds of CPU and a huge heap. Unless
+   * `numbersInRange` (the request's text proved there is none), a number out of range is looked for too.
    */
-  check(value: unknown): InvalidValues | undefined {
+  check(value: unknown, numbersInRange = false): InvalidValues | undefined {
     const failed = this.failedCheck(value);
     // A number JSON spells but cannot hold (`1e400`) where the schema types none (an untyped property).
-    const unheld = holdsNonFiniteNumber(value) ? nonFiniteNumbers(value) : [];
+    const unheld = !numbersInRange && holdsNonFiniteNumber(value) ? nonFiniteNumbers(value) : [];
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
     for (const problem of failed ? describeSchemaErrors(failed.errors) : []) {

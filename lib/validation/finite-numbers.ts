@@ -6,6 +6,19 @@ import type { SchemaProblem } from './schema-problems.js';
  */
 export const FINITE_NUMBER = 'must be a number within ±1.8e308 (a larger one reads as Infinity)';
 
+/**
+ * How a number a parser cannot hold may be spelled: past ±1.8e308 a number needs an exponent of three digits or
+ * more, or, with a smaller one (at most 99), 210 digits or more before its point. A text that matches neither
+ * holds no such number (the reverse does not follow: `"e100"` in a string matches too). Linear: the digit run is
+ * only tried where one starts.
+ */
+const OUT_OF_RANGE_SPELLING = /[eE]\+?[0-9]{3}|(?:^|[^0-9])[0-9]{200}/;
+
+/** Whether a JSON text may hold a number a parser cannot hold; false proves it holds none, without parsing it. */
+export function mayHoldOutOfRange(text: string): boolean {
+  return OUT_OF_RANGE_SPELLING.test(text);
+}
+
 /** Whether any number in a parsed JSON value is not finite: the cheap walk, allocating only its stack. */
 export function holdsNonFiniteNumber(root: unknown): boolean {
   if (typeof root === 'number') return !Number.isFinite(root);

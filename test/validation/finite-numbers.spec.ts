@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 
-import { FINITE_NUMBER, holdsNonFiniteNumber, nonFiniteNumbers } from '../../lib/validation/finite-numbers.js';
+import { FINITE_NUMBER, holdsNonFiniteNumber, mayHoldOutOfRange, nonFiniteNumbers } from '../../lib/validation/finite-numbers.js';
 
 type Path = (string | number)[];
 
@@ -22,6 +22,64 @@ const values = fc.letrec<{ value: unknown }>((tie) => ({
     fc.dictionary(fc.constantFrom('a', 'b', '__proto__', '0', 'x/y'), tie('value'), { maxKeys: 4 }).map((d) => JSON.parse(JSON.stringify(d)) as unknown),
   ),
 })).value;
+
+/** A JSON number as a client may spell it, around where doubles end: long digit runs, exponents of any width. */
+const spelledNumbers = fc
+  .record({
+    minus: fc.boolean(),
+    digits: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 190, max: 330 })),
+    fraction: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
+    exponent: fc.option(
+      fc.record({
+        e: fc.constantFrom('e', 'E'),
+        sign: fc.constantFrom('', '+', '-'),
+        zeros: fc.integer({ min: 0, max: 2 }),
+        value: fc.oneof(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 280, max: 420 })),
+      }),
+      { nil: undefined },
+    ),
+    lead: fc.integer({ min: 1, max: 9 }),
+  })
+  .map(({ minus, digits, fraction, exponent, lead }) => {
+    const integer = String(lead) + '9'.repeat(digits - 1);
+    const decimals = fraction === undefined ? '' : `.${'9'.repeat(fraction)}`;
+    const power = exponent === undefined ? '' : `${exponent.e}${exponent.sign}${'0'.repeat(exponent.zeros)}${exponent.value}`;
+    return `${minus ? '-' : ''}${integer}${decimals}${power}`;
+  });
+
+describe('whether a JSON text may hold a number out of range, before it is parsed', () => {
+  it('says so for every text whose parse holds one (the converse need not hold)', () => {
+    const texts = fc
+      .array(
+        fc.oneof(
+          spelledNumbers,
+          fc.string().map((t) => JSON.stringify(t)),
+          fc.constantFrom('"e100"', 'true', 'null', '{"a":1e5}'),
+        ),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((items) => `[${items.join(',')}]`);
+    let outOfRange = 0;
+    fc.assert(
+      fc.property(texts, (text) => {
+        if (!holdsNonFiniteNumber(JSON.parse(text))) return;
+        outOfRange++;
+        expect(mayHoldOutOfRange(text)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(outOfRange).toBeGreaterThan(500);
+  });
+
+  it('proves small texts in range, and is not fooled at the edges', () => {
+    expect(mayHoldOutOfRange('{"jsonrpc":"2.0","id":1,"params":{"x":1.5e10,"y":-2E-300,"z":"line12"}}')).toBe(false);
+    expect(mayHoldOutOfRange('[1e400]')).toBe(true);
+    expect(mayHoldOutOfRange('[1E+0309]')).toBe(true);
+    expect(mayHoldOutOfRange(`[${'9'.repeat(210)}e99]`)).toBe(true);
+    expect(holdsNonFiniteNumber(JSON.parse(`[${'9'.repeat(210)}e99]`))).toBe(true);
+    expect(mayHoldOutOfRange(`["${'1'.repeat(199)}",${'1'.repeat(199)}]`)).toBe(false);
+  });
+});
 
 describe('numbers out of range in a parsed JSON value', () => {
   it('finds every non-finite number at its path, in document order, and the cheap walk agrees', () => {
