@@ -15,9 +15,10 @@ export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 /**
  * The open listen streams of this mount: at most `subscriptions.maxStreams` of them, holding at most
  * `subscriptions.maxOpenBytes` together (a stream costs its client nothing to hold open, so these bound them; each
- * holds its request and its acknowledged filter until it ends, and what waits for its reader). At application shutdown (before the HTTP server stops)
- * it ends each gracefully: the listen result, then the close, waiting at most {@link LISTEN_SHUTDOWN_GRACE_MS} for
- * a reader that does not take it. A listen request arriving during shutdown is acknowledged and ended at once.
+ * holds its request and its acknowledged filter until it ends, and what waits for its reader). At application
+ * shutdown (before the HTTP server stops) it ends each gracefully: the listen result, then the close, waiting at
+ * most {@link LISTEN_SHUTDOWN_GRACE_MS} for a reader that does not take it. A listen request arriving during
+ * shutdown is acknowledged and ended at once.
  */
 @Injectable()
 export class ListenStreams implements BeforeApplicationShutdown {
