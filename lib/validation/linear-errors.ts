@@ -6,10 +6,46 @@
  * test/e2e/plain-tools.e2e-spec.ts ("… under a recursive $ref …")
  */
 const CONCAT = /\bvErrors\.concat\(/g;
-const APPEND = '((into, from) => { for (let i = 0; i < from.length; i++) into.push(from[i]); return into; })(vErrors, ';
+const PUSH = /\bvErrors\.push\(/g;
 
-/** The ajv `code` option that merges referenced schemas' errors in place (see the file comment). */
-export const LINEAR_ERROR_MERGE = { process: (code: string): string => code.replace(CONCAT, APPEND) } as const;
+/**
+ * The most errors one capped check collects (see {@link cappedCheck}): a value can fail a union of shapes several
+ * ways at each of its values, so its errors, not its size, set what describing them costs.
+ */
+export const DETAILED_CHECK_MAX_ERRORS = 1_000;
+
+/** The global flag a capped check raises while it runs, and the mark of what the generated code throws past the cap. */
+const CAPPED = Symbol.for('nest-mcp.capped-check');
+const TOO_MANY = Symbol.for('nest-mcp.too-many-errors');
+
+// Generated code cannot see this module: the cap, the flag and the mark are spelled into it.
+const STOP = `if (into.length >= ${DETAILED_CHECK_MAX_ERRORS} && globalThis[Symbol.for('nest-mcp.capped-check')] === true) throw { [Symbol.for('nest-mcp.too-many-errors')]: true };`;
+const APPEND = `((into, from) => { for (let i = 0; i < from.length; i++) { ${STOP} into.push(from[i]); } return into; })(vErrors, `;
+const CAPPED_PUSH = `((into, error) => { ${STOP} return into.push(error); })(vErrors, `;
+
+/**
+ * The ajv `code` option that merges referenced schemas' errors in place (see the file comment), and stops a capped
+ * check at {@link DETAILED_CHECK_MAX_ERRORS} errors.
+ */
+export const LINEAR_ERROR_MERGE = { process: (code: string): string => code.replace(CONCAT, APPEND).replace(PUSH, CAPPED_PUSH) } as const;
+
+/**
+ * Runs an every-problem validator of this module's making, stopped once it has collected
+ * {@link DETAILED_CHECK_MAX_ERRORS} errors: `too_many` then, else whether the value passed. Only a check run here is
+ * stopped; any other run of the same validator collects every error.
+ */
+export function cappedCheck(validate: (value: unknown) => boolean, value: unknown): boolean | 'too_many' {
+  const flags = globalThis as Record<symbol, unknown>;
+  flags[CAPPED] = true;
+  try {
+    return validate(value);
+  } catch (thrown) {
+    if (typeof thrown === 'object' && thrown !== null && TOO_MANY in thrown) return 'too_many';
+    throw thrown;
+  } finally {
+    flags[CAPPED] = false;
+  }
+}
 
 /**
  * The ajv options for consumer-written schemas that check what a caller sent: all errors (merged linearly),

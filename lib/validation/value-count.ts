@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import type { ItemLimits } from './bounded-schema.js';
+import { cappedCheck } from './linear-errors.js';
 
 /**
  * The detailed-check bound: the most JSON values (at any depth) a caller-sent value may hold for a failed check to
@@ -32,12 +33,12 @@ export interface FailedCheck {
 
 /**
  * Checks a caller-sent value: `first` decides, so a valid value is validated once and never counted; a failing one
- * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values. Undefined on a pass.
+ * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values and fails in at most
+ * `DETAILED_CHECK_MAX_ERRORS` ways (else by its first problem). Undefined on a pass.
  */
 export function failedCheck(all: ValidateFunction, first: ValidateFunction, value: unknown): FailedCheck | undefined {
   if (first(value)) return undefined;
-  if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return { errors: first.errors ?? [], firstOnly: true };
-  all(value);
+  if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES) || cappedCheck(all, value) === 'too_many') return { errors: first.errors ?? [], firstOnly: true };
   return { errors: all.errors ?? [], firstOnly: false };
 }
 

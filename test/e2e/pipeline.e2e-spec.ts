@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { NAMES_LISTED as TOOL_NAMES_LISTED } from '../../lib/util/named-registry.js';
-import { ajvErrorsCopied } from '../support/error-copies.js';
+import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
+import { ajvErrorsCollected, ajvErrorsCopied } from '../support/error-copies.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -307,11 +308,11 @@ describe('method routing', () => {
   });
 
   it('distils the errors of many broken inputResponses in time linear in their number (no error copied per merge; quadratic distilling took over 10 s here)', async () => {
-    const count = 9_000; // under DETAILED_CHECK_MAX_VALUES: every problem is named
+    const count = 150; // six errors each: under DETAILED_CHECK_MAX_ERRORS, so every problem is named
     const inputResponses = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, {}]));
     let res: any;
     const copied = await ajvErrorsCopied(async () => (res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' }, inputResponses }))));
-    expect(copied).toBe(0); // ajv's stock merge copied 243 million errors here
+    expect(copied).toBe(0); // ajv's stock merge copied 243 million errors here for 9,000
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(-32602);
     expect(res.body.error.data.errorCount).toBe(count);
@@ -327,6 +328,17 @@ describe('method routing', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: -32602, data: { errorCount: 1 } }); // naming all 300,000 took 9 s and half a gigabyte
     expect(res.body.error.data.errors).toEqual([{ location: '/params/inputResponses/k0', problems: ['must match at least one of the allowed shapes'] }]);
+  });
+
+  it('stops collecting errors at DETAILED_CHECK_MAX_ERRORS: a 30 KB answer failing every content shape at each of its 9,980 blocks is named by its first problem', async () => {
+    const inputResponses = { greeting: { role: 'assistant', model: 'm', content: Array.from({ length: 9_980 }, () => ({})) } };
+    let res: any;
+    const collected = await ajvErrorsCollected(async () => (res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' }, inputResponses }))));
+    // Each error is pushed once where it is found and once into each list it is merged into, a few levels up.
+    expect(collected).toBeLessThan(5 * DETAILED_CHECK_MAX_ERRORS); // 159,690 were collected and described here
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32602, data: { errorCount: 1 } });
+    expect(res.body.error.data.errors[0].location).toMatch(/^\/params\/inputResponses\/greeting/);
   });
 
   it('answers a cursor it never issued with -32602', async () => {

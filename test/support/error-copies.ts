@@ -21,3 +21,19 @@ export async function ajvErrorsCopied(fn: () => Promise<unknown>): Promise<numbe
   }
   return copied;
 }
+
+/** How many ajv errors the code `fn` runs collects onto an error list (every `push` of one). */
+export async function ajvErrorsCollected(fn: () => Promise<unknown>): Promise<number> {
+  let collected = 0;
+  const push = Array.prototype.push;
+  const spy = jest.spyOn(Array.prototype, 'push').mockImplementation(function (this: unknown[], ...items: unknown[]) {
+    if (items.length > 0 && isAjvError(items[0])) collected += items.length;
+    return push.apply(this, items);
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  return collected;
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { McpConfigurationError } from '../../lib/index.js';
 import { ValueGate } from '../../lib/tools/value-gate.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { DETAILED_CHECK_MAX_VALUES } from '../../lib/validation/value-count.js';
 
 const compiler = new SchemaCompiler();
@@ -79,13 +80,20 @@ describe('the value gate', () => {
   });
 
   it('looks only for the first problem of data holding more than DETAILED_CHECK_MAX_VALUES values, and says so', () => {
-    // The root, the array, and an object and a string per item: 2 + 2 × 4999 = DETAILED_CHECK_MAX_VALUES values.
-    const items = Array.from({ length: (DETAILED_CHECK_MAX_VALUES - 2) / 2 }, () => ({ n: 'x' }));
-    const at = gate.check({ items })!;
-    expect(at.invalid_count).toBe(items.length);
-    expect(at).not.toHaveProperty('first_only');
-    const over = gate.check({ items, title: 5 })!;
+    // The root, the array, an object and a number per item, and the title: 3 + 2 × 4998 + 1 = DETAILED_CHECK_MAX_VALUES values.
+    const items = Array.from({ length: (DETAILED_CHECK_MAX_VALUES - 4) / 2 }, () => ({ n: 1 }));
+    const at = gate.check({ items, title: 5 })!;
+    expect(at).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be string'] }] });
+    const over = gate.check({ items: [...items, { n: 1 }], title: 5 })!;
     expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be string'] }], first_only: true });
+  });
+
+  it('looks only for the first problem of data failing in more than DETAILED_CHECK_MAX_ERRORS ways, and says so', () => {
+    const at = gate.check({ items: Array.from({ length: DETAILED_CHECK_MAX_ERRORS }, () => ({ n: 'x' })) })!;
+    expect(at.invalid_count).toBe(DETAILED_CHECK_MAX_ERRORS);
+    expect(at).not.toHaveProperty('first_only');
+    const over = gate.check({ items: Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 1 }, () => ({ n: 'x' })) })!;
+    expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'items[0].n', problems: ['must be integer'] }], first_only: true });
   });
 
   describe('uniqueItems', () => {
