@@ -184,7 +184,17 @@ function holdsUnknownKey(node: KeyNode | undefined, value: unknown): boolean {
  */
 export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | undefined {
   if (!holdsUnknownKey(node, value)) return undefined; // the common case, walked without allocating
-  const found: { segments: (string | number)[]; frame: Frame }[] = [];
+  // Only the first UNKNOWN_LISTED in data-path order are listed: they are kept in order as found, the rest counted.
+  const listed: { segments: (string | number)[]; frame: Frame }[] = [];
+  let count = 0;
+  const note = (segments: (string | number)[], frame: Frame): void => {
+    count++;
+    let at = listed.length;
+    while (at > 0 && compareSegments(segments, listed[at - 1]!.segments) < 0) at--;
+    if (at === UNKNOWN_LISTED) return;
+    listed.splice(at, 0, { segments, frame });
+    if (listed.length > UNKNOWN_LISTED) listed.pop();
+  };
   const visit = (n: KeyNode | undefined, v: unknown, segments: (string | number)[], parent: Frame | undefined): void => {
     if (!n) return;
     if (Array.isArray(v)) {
@@ -195,14 +205,12 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
     const frame: Frame = { segments, node: n, parent };
     for (const key of Object.keys(v)) {
       const below = keyRead(n, key);
-      if (below === REFUSED) found.push({ segments: [...segments, key], frame });
+      if (below === REFUSED) note([...segments, key], frame);
       else visit(below, v[key], [...segments, key], frame);
     }
   };
   visit(node, value, [], undefined);
-  if (found.length === 0) return undefined;
-  found.sort((a, b) => compareSegments(a.segments, b.segments));
-  const listed = found.slice(0, UNKNOWN_LISTED);
+  if (count === 0) return undefined;
   const holders = new Map<string, { segments: readonly (string | number)[]; keys: string[] }>();
   for (const { frame } of listed)
     for (let f: Frame | undefined = frame; f; f = f.parent) {
@@ -211,7 +219,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
     }
   const allowed: Record<string, readonly string[]> = {};
   for (const [path, { keys }] of [...holders].sort((a, b) => compareSegments(a[1].segments, b[1].segments))) setOwnKey(allowed, path, keys);
-  return { unknown_count: found.length, unknown: listed.map((f) => dataPath(f.segments)), allowed };
+  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 
 import type { JsonSchema } from '../../lib/index.js';
 import { ANY_STRING_KEY, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
@@ -72,6 +73,31 @@ describe('the unknown-key gate (key-set closure)', () => {
       'items[8].k8',
       'items[9].k9',
     ]);
+  });
+
+  it('lists the first ten unknown keys in data-path order and counts them all, however many there are and in whatever order they come', () => {
+    const keys = fc.uniqueArray(fc.stringMatching(/^z[a-z0-9]{0,3}$/), { maxLength: 30 });
+    fc.assert(
+      fc.property(keys, fc.array(keys, { maxLength: 8 }), keys, (rootKeys, itemKeys, ownerKeys) => {
+        const data = {
+          ...Object.fromEntries(rootKeys.map((k) => [k, 1])),
+          owner: Object.fromEntries(ownerKeys.map((k) => [k, 1])),
+          items: itemKeys.map((ks) => Object.fromEntries(ks.map((k) => [k, 1]))),
+        };
+        // Data-path order: at the root, "items" before "owner" before the z… keys; an item's index numerically.
+        const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+        const expected = [
+          ...itemKeys.flatMap((ks, i) => [...ks].sort(order).map((k) => `items[${i}].${k}`)),
+          ...[...ownerKeys].sort(order).map((k) => `owner.${k}`),
+          ...[...rootKeys].sort(order),
+        ];
+        const found = findUnknownKeys(node, data);
+        if (expected.length === 0) return expect(found).toBeUndefined();
+        expect(found!.unknown_count).toBe(expected.length);
+        expect(found!.unknown).toEqual(expected.slice(0, 10));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('maps every object on the way to a listed key to the keys it admits, with <any string key> where it admits any', () => {
