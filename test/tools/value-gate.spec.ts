@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 
 import { McpConfigurationError } from '../../lib/index.js';
 import { ValueGate } from '../../lib/tools/value-gate.js';
-import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
+import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 import { DETAILED_CHECK_MAX_VALUES } from '../../lib/validation/value-count.js';
 
 const compiler = new SchemaCompiler();
