@@ -27,6 +27,8 @@ export interface McpTaskRecord {
   readonly taskId: string;
   /** The auth subject of the call that created it (`null` without auth): only that subject sees the task. */
   readonly subject: string | null;
+  /** The mount that created it (`/mcp`): only that mount serves it, even from a store several mounts share. */
+  readonly mount: string;
   /** The tool (and action) that runs it, for operators. */
   readonly tool: string;
   readonly action?: string;

@@ -32,9 +32,10 @@ export interface TaskStart {
 }
 
 /**
- * The tasks of this mount: creates them (each id a random UUID, bound to the caller's auth subject), keeps the
- * live run of each whose handler runs here, and answers `tasks/get`, `tasks/update` and `tasks/cancel` from the
- * task store. Another subject's task, an unknown id and an expired one are the same "not found".
+ * The tasks of this mount: creates them (each id a random UUID, bound to the caller's auth subject and to this
+ * mount), keeps the live run of each whose handler runs here, and answers `tasks/get`, `tasks/update` and
+ * `tasks/cancel` from the task store. Another subject's or another mount's task, an unknown id and an expired one
+ * are the same "not found".
  * See docs/tasks.md.
  */
 @Injectable()
@@ -78,6 +79,7 @@ export class TaskRuns implements OnModuleDestroy {
     const record: McpTaskRecord = {
       taskId: randomUUID(),
       subject: start.subject ?? null,
+      mount: this.host.mount,
       tool: start.tool,
       ...(start.action !== undefined && { action: start.action }),
       status: 'working',
@@ -138,7 +140,7 @@ export class TaskRuns implements OnModuleDestroy {
 
   private async visible(taskId: string, subject: string | undefined): Promise<McpTaskRecord> {
     const record = await this.store.get(taskId);
-    if (!record || record.subject !== (subject ?? null)) throw taskNotFound(taskId);
+    if (!record || record.subject !== (subject ?? null) || record.mount !== this.host.mount) throw taskNotFound(taskId);
     return record;
   }
 }

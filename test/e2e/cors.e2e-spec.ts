@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { EchoTool } from '../support/fixture-tools.js';
+import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -11,7 +11,11 @@ const APP_ORIGIN = 'https://app.example';
 describe('a browser client, with the host app enabling CORS (the README recipe)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool], options: { allowedOrigins: [APP_ORIGIN] }, configure: (app) => app.enableCors({ origin: [APP_ORIGIN] }) });
+    t = await createTestApp({
+      providers: [EchoTool, HeaderDrivenAuth],
+      options: { allowedOrigins: [APP_ORIGIN], auth: HeaderDrivenAuth },
+      configure: (app) => app.enableCors({ origin: [APP_ORIGIN], exposedHeaders: ['WWW-Authenticate'] }),
+    });
   });
   afterAll(() => t.close());
 
@@ -33,6 +37,14 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(APP_ORIGIN);
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'from a page' }]);
+  });
+
+  it("lets the page's browser read a 401's challenge (WWW-Authenticate exposed)", async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }), { origin: APP_ORIGIN, 'x-test-auth': 'deny' });
+    expect(res.status).toBe(401);
+    expect(res.headers['access-control-allow-origin']).toBe(APP_ORIGIN);
+    expect(res.headers['access-control-expose-headers']).toBe('WWW-Authenticate');
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
   });
 
   it("still refuses another site's page with the origin check (403)", async () => {

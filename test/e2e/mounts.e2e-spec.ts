@@ -4,6 +4,7 @@ import request from 'supertest';
 
 import {
   InProcessEventBus,
+  InProcessTaskStore,
   McpConfigurationError,
   McpEventBus,
   McpExceptionFilter,
@@ -16,7 +17,8 @@ import {
 } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
-import { post, recordEvents, rpc } from '../support/mcp-client.js';
+import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { MustTaskTool, TASK_CAPS } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const EMPTY = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -271,5 +273,42 @@ describe('one module importing two mounts, and the event bus', () => {
       expect([await uriOf(main, 2), await uriOf(admin, 2)]).toEqual(['admin://one', 'admin://one']);
       expect(shared.subscriberCount).toBe(2);
     });
+  });
+});
+
+describe('two mounts sharing one task store (as a shared store is shared)', () => {
+  const shared = new InProcessTaskStore(100);
+  @Module({
+    imports: [McpModule.forRoot({ path: 'jobs/mcp', serverInfo: { name: 'jobs', version: '1.0.0' }, telemetryLogger: false, tasks: { store: shared } })],
+    providers: [MustTaskTool],
+  })
+  class JobsModule {}
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [MustTaskTool], imports: [JobsModule], options: { tasks: { store: shared } } });
+  });
+  afterAll(() => t.close());
+
+  const taskMeta = () => ({ _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) });
+  const tasksGet = (taskId: string, path: string) => post(t.server, rpc('tasks/get', { taskId, ...taskMeta() }), {}, path);
+
+  it('serves a task only on the mount that created it: another mount answers task_not_found, for tasks/get, tasks/update and tasks/cancel', async () => {
+    const created = await post(t.server, rpc('tools/call', { name: 'must_task', arguments: {}, ...taskMeta() }), {}, '/jobs/mcp');
+    const taskId = created.body.result.taskId as string;
+    expect(shared.size).toBe(1);
+    let status: unknown;
+    for (let tries = 0; tries < 300 && status !== 'completed'; tries++) status = (await tasksGet(taskId, '/jobs/mcp')).body.result?.status;
+    expect(status).toBe('completed');
+    const stored = await shared.get(taskId);
+    expect(stored).toMatchObject({ mount: '/jobs/mcp', status: 'completed' });
+    for (const [method, params] of [
+      ['tasks/get', {}],
+      ['tasks/update', { inputResponses: {} }],
+      ['tasks/cancel', {}],
+    ] as const) {
+      const other = await post(t.server, rpc(method, { taskId, ...params, ...taskMeta() }), {}, '/mcp');
+      expect(other.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
+    }
+    expect((await tasksGet(taskId, '/jobs/mcp')).body.result).toMatchObject({ taskId, status: 'completed' });
   });
 });
