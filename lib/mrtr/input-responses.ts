@@ -31,7 +31,8 @@ function invalidAnswer(place: AnswerPlace, what: string, problems: ReturnType<ty
  * Reads one answer (from `inputResponses` or `requestState`) as the kind asked for: it reaches the tool only once it
  * parses as that kind's result and, for an accepted form elicitation, `content` matches the requested schema;
  * otherwise -32602 `invalid_input_response`. An elicitation answer reaches the tool as its type says: a decline or
- * cancel without `content`, an accepted form's `content` with only the fields the form declares.
+ * cancel without `content`, an accepted form's `content` with only the fields the form declares (the others are
+ * dropped before the check, so they are never refused, as a form closed with `additionalProperties: false` would).
  * Proven by: test/e2e/mrtr.e2e-spec.ts ("refuses an answer …", "hands an accepted URL-mode elicitation …")
  */
 export function readAnswer(
@@ -49,9 +50,11 @@ export function readAnswer(
   if (rest.action !== 'accept') return rest;
   if (request.mode === 'url') return answer;
   const requested = request.requestedSchema as { properties?: Record<string, unknown> };
+  // Only the declared fields are checked: the others never reach the tool, and checked they could fail by thousands.
+  const declared = declaredOnly(content ?? {}, requested.properties ?? {});
   const validate = checks.schemas.validator(requested);
-  if (!validate(content ?? {})) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
-  return { ...rest, content: declaredOnly(content ?? {}, requested.properties ?? {}) };
+  if (!validate(declared)) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
+  return { ...rest, content: declared };
 }
 
 /** The fields of an accepted form that the form declares (a client's extra keys never reach the tool). */

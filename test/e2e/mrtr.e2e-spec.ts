@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 
+import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { accept, callTool, sampled, statePayload } from '../support/mrtr-client.js';
@@ -334,5 +335,34 @@ describe('multi round-trip requests: tools/call', () => {
       expect(payload).toMatchObject({ errorType: 'tool_fault', tool: 'misuse' });
       expect(payload.message).toContain(text);
     });
+  });
+});
+
+@McpTool({ name: 'closed_form', description: 'Asks with a form closed to other fields.', inputSchema: { type: 'object', properties: {} } })
+class ClosedFormTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const answer = await ctx.elicit(
+      { message: 'Proceed?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } as never },
+      { key: 'proceed' },
+    );
+    return JSON.stringify(answer);
+  }
+}
+
+describe('an accepted form answer carrying fields the form does not declare', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [ClosedFormTool] });
+  });
+  afterAll(() => t.close());
+
+  it('checks only the declared fields: the others are dropped unchecked (a form closed with additionalProperties: false refused each one)', async () => {
+    const content = { ok: true, ...Object.fromEntries(Array.from({ length: 20_000 }, (_, k) => [`x${k}`, 'y'])) };
+    const res = await callTool(t.server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content } } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ action: 'accept', content: { ok: true } });
+    const wrong = await callTool(t.server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content: { ok: 'yes', x: 1 } } } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.data).toMatchObject({ reason: 'invalid_input_response', key: 'proceed' });
   });
 });
