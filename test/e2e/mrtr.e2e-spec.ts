@@ -5,6 +5,7 @@ import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { accept, callTool, sampled, statePayload } from '../support/mrtr-client.js';
 import { MRTR_TEST_TOOLS, sideEffects } from '../support/mrtr-tools.js';
+import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const schema = await ProtocolSchema.vendored();
@@ -350,18 +351,14 @@ class ClosedFormTool implements McpPlainTool {
 }
 
 describe('an accepted form answer carrying fields the form does not declare', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: [ClosedFormTool] });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: [ClosedFormTool] });
 
   it('checks only the declared fields: the others are dropped unchecked (a form closed with additionalProperties: false refused each one)', async () => {
     const content = { ok: true, ...Object.fromEntries(Array.from({ length: 20_000 }, (_, k) => [`x${k}`, 'y'])) };
-    const res = await callTool(t.server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content } } });
+    const res = await callTool(app().server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content } } });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.result.content[0].text)).toEqual({ action: 'accept', content: { ok: true } });
-    const wrong = await callTool(t.server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content: { ok: 'yes', x: 1 } } } });
+    const wrong = await callTool(app().server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content: { ok: 'yes', x: 1 } } } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.data).toMatchObject({ reason: 'invalid_input_response', key: 'proceed' });
   });
