@@ -14,7 +14,7 @@ import { TasksProtocolSchema } from '../tasks/tasks-schema.js';
 import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownJsonCopy } from '../util/own-key.js';
-import { holdsNonFiniteNumber, nonFiniteNumbers } from '../validation/finite-numbers.js';
+import { numbersOutOfRange } from '../validation/finite-numbers.js';
 import type { SchemaProblem } from '../validation/schema-problems.js';
 import {
   CACHEABLE_METHODS,
@@ -131,9 +131,9 @@ function valueProblems(method: string, record: McpRequestRecord): readonly Schem
   const message = record.message!;
   const token = progressTokenProblem(message);
   if (token) return [token];
-  if (record.numbersInRange || !holdsNonFiniteNumber(message)) return [];
   const params = message.params as Record<string, unknown> | undefined;
-  return nonFiniteNumbers(message, method === 'tools/call' && isPlainObject(params?.arguments) ? params.arguments : undefined);
+  const skipped = method === 'tools/call' && isPlainObject(params?.arguments) ? params.arguments : undefined;
+  return numbersOutOfRange(message, { inRange: record.numbersInRange, skipped });
 }
 
 /** A result in the legacy revisions' shape: without the fields only 2026-07-28 has. */

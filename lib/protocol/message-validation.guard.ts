@@ -5,7 +5,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { holdsNonFiniteNumber, nonFiniteNumbers } from '../validation/finite-numbers.js';
+import { numbersOutOfRange } from '../validation/finite-numbers.js';
 import { EXACT_ECHO } from './echoed-values.js';
 import { distilledData, firstProblem } from './json-rpc.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
@@ -67,8 +67,9 @@ export class MessageValidationGuard implements ChainStage {
       );
     }
     // A request's numbers are its method's params, checked by method routing (a tool's arguments by its value gate).
-    if (kind !== 'request' && holdsNonFiniteNumber(message)) {
-      const data = distilledData(nonFiniteNumbers(message));
+    const outOfRange = kind === 'request' ? [] : numbersOutOfRange(message, { inRange: record.numbersInRange });
+    if (outOfRange.length) {
+      const data = distilledData(outOfRange);
       throw new RejectionException('message-validation', 'invalid_message', `Invalid request: the message holds a number out of range${firstProblem(data)}.`, { data });
     }
     if (kind !== 'notification' && record.id === undefined)

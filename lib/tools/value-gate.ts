@@ -1,5 +1,5 @@
 import { bounded } from '../util/bounded.js';
-import { holdsNonFiniteNumber, nonFiniteNumbers } from '../validation/finite-numbers.js';
+import { numbersOutOfRange } from '../validation/finite-numbers.js';
 import type { SchemaCompiler, ValueCheck } from '../validation/schema-compiler.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { compareSegments, dataPath } from './data-path.js';
@@ -50,7 +50,7 @@ export class ValueGate {
   check(value: unknown, numbersInRange = false): InvalidValues | undefined {
     const failed = this.failedCheck(value);
     // A number JSON spells but cannot hold (`1e400`) where the schema types none (an untyped property).
-    const unheld = !numbersInRange && holdsNonFiniteNumber(value) ? nonFiniteNumbers(value) : [];
+    const unheld = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
     for (const problem of failed ? describeSchemaErrors(failed.errors) : []) {

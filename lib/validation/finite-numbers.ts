@@ -19,6 +19,15 @@ export function mayHoldOutOfRange(text: string): boolean {
   return OUT_OF_RANGE_SPELLING.test(text);
 }
 
+/**
+ * Each number out of range in a parsed JSON value, as a {@link FINITE_NUMBER} problem at its path: none looked for
+ * when `inRange` (its text proved there is none, {@link mayHoldOutOfRange}), else the cheap walk first and the
+ * located one only for a value that holds one; `skipped` (a container inside it) is not looked into.
+ */
+export function numbersOutOfRange(value: unknown, { inRange = false, skipped }: { inRange?: boolean; skipped?: object } = {}): SchemaProblem[] {
+  return inRange || !holdsNonFiniteNumber(value) ? [] : nonFiniteNumbers(value, skipped);
+}
+
 /** Whether any number in a parsed JSON value is not finite: the cheap walk, allocating only its stack. */
 export function holdsNonFiniteNumber(root: unknown): boolean {
   if (typeof root === 'number') return !Number.isFinite(root);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 
-import { FINITE_NUMBER, holdsNonFiniteNumber, mayHoldOutOfRange, nonFiniteNumbers } from '../../lib/validation/finite-numbers.js';
+import { FINITE_NUMBER, holdsNonFiniteNumber, mayHoldOutOfRange, nonFiniteNumbers, numbersOutOfRange } from '../../lib/validation/finite-numbers.js';
 
 type Path = (string | number)[];
 
@@ -110,6 +110,18 @@ describe('numbers out of range in a parsed JSON value', () => {
       ['params', 'list', 2],
     ]);
     expect(nonFiniteNumbers(Infinity)).toEqual([{ path: [], problem: FINITE_NUMBER }]);
+  });
+
+  it('looks for none when the text proved them in range, and not into the skipped container', () => {
+    const args = { n: Infinity };
+    const message = { params: { arguments: args, _meta: { w: -Infinity } } };
+    expect(numbersOutOfRange(message).map((p) => p.path)).toEqual([
+      ['params', 'arguments', 'n'],
+      ['params', '_meta', 'w'],
+    ]);
+    expect(numbersOutOfRange(message, { skipped: args }).map((p) => p.path)).toEqual([['params', '_meta', 'w']]);
+    expect(numbersOutOfRange(message, { inRange: true })).toEqual([]);
+    expect(numbersOutOfRange({ params: { a: [1, 2] } })).toEqual([]);
   });
 
   it('walks nesting far deeper than the stack allows without overflowing', () => {
