@@ -33,7 +33,7 @@ describe('ElicitationSchemaCache', () => {
     const started = performance.now();
     expect(validate({ picks })).toBe(true);
     // Compared pair by pair, this list took minutes.
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(20_000); // it read 2.5 s once under a loaded CI (2 s was the bound)
     expect(
       validate({
         picks: [
