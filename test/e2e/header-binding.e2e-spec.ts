@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
+import { firstText } from '../support/client-result.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine } from '../support/raw-http.js';
 import { useSampleApp } from '../support/sample-app.js';
@@ -313,6 +314,29 @@ describe('header binding: mirrored headers must match the body', () => {
       ]);
       const mark = await rejectionOf(() => rawRequest(t.server, { headers: lines, body: JSON.stringify(body) }));
       expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+    });
+  });
+
+  // The mount sets no header limit of its own: the host's HTTP server does (Node's maxHeaderSize, 16 KiB of header
+  // lines by default), as docs/wire-checks.md documents (the spec asks a server to document any limit).
+  describe("header size: the host server's limit, documented", () => {
+    const region = (chars: number) => 'r'.repeat(chars);
+
+    it('serves a mirrored value just under the default 16 KiB of header lines: the mount adds no lower limit', async () => {
+      const value = region(15_000);
+      const res = await post(t.server, call('test_x_mcp_header', { region: value }), { 'mcp-param-region': value });
+      expectServed(res);
+      expect(JSON.parse(firstText(res.body.result).text)).toEqual({ received: { region: value } });
+    });
+
+    it('is refused by the HTTP server with 431 past 16 KiB of header lines, before the mount sees the request', async () => {
+      const value = region(17_000);
+      const events = await recordEvents(['mcp:wire:reject'], async () => {
+        const body = call('test_x_mcp_header', { region: value });
+        const res = await rawRequest(t.server, { headers: linesFor(body, { 'mcp-param-region': value }), body: JSON.stringify(body) });
+        expect(res.status).toBe(431);
+      });
+      expect(events).toEqual([]);
     });
   });
 });
