@@ -19,6 +19,12 @@ export async function runCompleter(
   what: string,
 ): Promise<readonly string[]> {
   const values: unknown = await completer(value, context, ctx);
-  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw new TypeError(`${what} must return an array of strings, not ${bounded(values, 60)}`);
+  if (!Array.isArray(values) || !allStrings(values)) throw new TypeError(`${what} must return an array of strings, not ${bounded(values, 60)}`);
   return values;
+}
+
+/** Whether every element is a string; an indexed loop, so a hole of a sparse array (which `every` skips) is not. */
+function allStrings(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== 'string') return false;
+  return true;
 }

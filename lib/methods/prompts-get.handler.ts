@@ -38,7 +38,7 @@ export class PromptsGetHandler implements McpMethodHandler {
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
         `Invalid params: unknown prompt ${quoted(name, 100)}. Valid prompts: ${this.registry.listedNames()}.`,
-        { reason: 'unknown_prompt', prompt: bounded(name, 100), available: this.registry.list().map((p) => p.name) },
+        { reason: 'unknown_prompt', prompt: bounded(name, 100), ...this.registry.namesListed() },
         400,
       );
     const args = { ...((call.params.arguments ?? {}) as Record<string, string>) };

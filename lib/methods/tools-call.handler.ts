@@ -45,7 +45,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     if (!tool)
       throw new McpMethodError(JSON_RPC_CODES.invalidParams, `Unknown tool: ${quoted(name, 100)}. Valid tools: ${this.registry.listedNames()}.`, {
         tool: bounded(name, 100),
-        available: this.registry.list().map((t) => t.name),
+        ...this.registry.namesListed(),
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const taskMode = this.taskMode(call, tool.taskMode(args.action));

@@ -5,7 +5,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { NamedRegistry } from '../util/named-registry.js';
+import { NamedRegistry, type NamesListed } from '../util/named-registry.js';
 import type { WiredPrompt } from './wired-prompt.js';
 
 /**
@@ -39,6 +39,11 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
   /** The prompt names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */
   listedNames(): string {
     return this.prompts.listedNames();
+  }
+
+  /** The prompt names as a refusal's `data` lists them ({@link NamedRegistry.namesListed}). */
+  namesListed(): NamesListed {
+    return this.prompts.namesListed();
   }
 
   /** Every prompt, sorted by name. */

@@ -61,7 +61,8 @@ export function readContents(returned: unknown, defaults: ContentsDefaults, prot
   const items = Array.isArray(returned) ? (returned as unknown[]) : [returned];
   if (items.length === 0)
     throw new MalformedResourceResultError(`${defaults.where} read() returned no contents; throw resourceNotFound(uri) when there is nothing at the URI`);
-  const contents = items.map((returnedItem, index) => item(returnedItem, index, defaults));
+  // Array.from visits a hole of a sparse array (as undefined, a malformed item), which map would keep as a hole.
+  const contents = Array.from(items, (returnedItem, index) => item(returnedItem, index, defaults));
   const problems = contents.flatMap((content, index) =>
     protocol.check('text' in content ? 'TextResourceContents' : 'BlobResourceContents', content).map((p) => `/contents/${[index, ...p.path].join('/')}: ${p.problem}`),
   );

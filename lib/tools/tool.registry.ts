@@ -5,7 +5,7 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { HELP_TOOL_NAME, TASKS_EXTENSION, type Era } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
-import { NamedRegistry } from '../util/named-registry.js';
+import { NamedRegistry, type NamesListed } from '../util/named-registry.js';
 import type { GatedCall, GateOutcome } from './dispatch-gates.js';
 import type { TaskMode } from './task-mode.js';
 import type { ToolCallResult } from './tool.interfaces.js';
@@ -119,5 +119,10 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
   /** The tool names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */
   listedNames(): string {
     return this.tools.listedNames();
+  }
+
+  /** The tool names as a refusal's `data` lists them ({@link NamedRegistry.namesListed}). */
+  namesListed(): NamesListed {
+    return this.tools.namesListed();
   }
 }

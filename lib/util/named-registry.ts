@@ -4,8 +4,14 @@ import { firstListed } from './first-listed.js';
 /** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
 export const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** How many valid names a refusal's message lists (its `data`, where it has one, lists them all). */
+/** How many valid names a refusal lists, in its message and in its `data` (which also says how many there are). */
 export const NAMES_LISTED = 50;
+
+/** The valid names as a refusal's `data` lists them: the first {@link NAMES_LISTED}, sorted, and how many there are. */
+export interface NamesListed {
+  readonly available: readonly string[];
+  readonly availableCount: number;
+}
 
 /**
  * Entries by unique name, for the tool and prompt registries: the name check, the one validated wire-in (a duplicate
@@ -16,6 +22,8 @@ export class NamedRegistry<T extends { readonly name: string }> {
   private readonly byName = new Map<string, T>();
   /** The entries sorted by name; undefined once a wire-in has made it stale. A listed array is never changed. */
   private sorted: readonly T[] | undefined = [];
+  /** What refusals list, built on the first refusal after a wire-in; undefined while stale. */
+  private listed: { readonly data: NamesListed; readonly text: string } | undefined;
 
   /** @param kind what an entry is, in messages (`tool`, `prompt`) */
   constructor(private readonly kind: string) {}
@@ -34,6 +42,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
     if (this.byName.has(entry.name)) throw new McpConfigurationError(`${this.kind} "${entry.name}"`, `is declared more than once (${this.kind} names are unique in a server)`);
     this.byName.set(entry.name, entry);
     this.sorted = undefined;
+    this.listed = undefined;
   }
 
   get(name: string): T | undefined {
@@ -51,9 +60,19 @@ export class NamedRegistry<T extends { readonly name: string }> {
 
   /** The names as a refusal spells them for its reader: the first {@link NAMES_LISTED}, sorted, then `…`. */
   listedNames(): string {
-    return firstListed(
-      this.list().map((entry) => entry.name),
-      NAMES_LISTED,
-    );
+    return this.listing().text;
+  }
+
+  /** The names as a refusal's `data` lists them, bounded like its message whatever the number of entries. */
+  namesListed(): NamesListed {
+    return this.listing().data;
+  }
+
+  private listing(): { readonly data: NamesListed; readonly text: string } {
+    if (this.listed) return this.listed;
+    const entries = this.list();
+    const available = Object.freeze(entries.slice(0, NAMES_LISTED).map((entry) => entry.name));
+    const text = firstListed(entries, NAMES_LISTED, { spell: (entry) => entry.name });
+    return (this.listed = { data: Object.freeze({ available, availableCount: entries.length }), text });
   }
 }

@@ -105,15 +105,18 @@ describe('completion/complete', () => {
     }
   });
 
-  it('contains a completer that returns what is not a list of strings: 500 + -32603, the reason on mcp:method:error', async () => {
-    let status = 0;
-    const events = await recordEvents(['mcp:method:error'], async () => {
-      status = (await post(app().server, complete('travel', 'broken', ''))).status;
-    });
-    expect(status).toBe(500);
-    expect(events[0]!.message).toMatchObject({ method: 'completion/complete', exception: 'TypeError' });
-    expect(events[0]!.message.error).toContain('the completer of prompt "travel", argument "broken" must return an array of strings');
-  });
+  it.each(['broken', 'sparse'])(
+    'contains a completer that returns what is not a list of strings (%s: numbers, a sparse array): 500 + -32603, the reason on mcp:method:error',
+    async (argument) => {
+      let status = 0;
+      const events = await recordEvents(['mcp:method:error'], async () => {
+        status = (await post(app().server, complete('travel', argument, ''))).status;
+      });
+      expect(status).toBe(500);
+      expect(events[0]!.message).toMatchObject({ method: 'completion/complete', exception: 'TypeError' });
+      expect(events[0]!.message.error).toContain(`the completer of prompt "travel", argument "${argument}" must return an array of strings`);
+    },
+  );
 
   it('answers the legacy era in its shape: {completion} alone', async () => {
     const res = await legacyPost(app().server, legacyComplete('greet', 'name', 'g'));

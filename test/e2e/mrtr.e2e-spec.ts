@@ -314,6 +314,15 @@ describe('multi round-trip requests: tools/call', () => {
       expect(sideEffects).toEqual([]);
     });
 
+    it.each(['not base64 ###\n', 'iVBORw0K\niVBORw0K'])('a sampling answer whose image data is not base64 (%j: a line break is none)', async (data) => {
+      const first = await callTool(t.server, 'gather', {});
+      const image = { role: 'assistant', content: { type: 'image', data, mimeType: 'image/png' }, model: 'test-model', stopReason: 'endTurn' };
+      const res = await callTool(t.server, 'gather', {}, { inputResponses: { greeting: image }, requestState: first.body.result.requestState });
+      expect(res.status).toBe(400);
+      // Method routing refuses it: no result of the protocol's union has such data.
+      expect(res.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/inputResponses/greeting' }] } });
+    });
+
     it('accepted form content that is missing (required fields fail)', async () => {
       const res = await callTool(t.server, 'confirm_delete', { file: 'g.txt' }, { inputResponses: { confirm: { action: 'accept' } } });
       expect(res.status).toBe(400);

@@ -254,11 +254,11 @@ describe('method routing', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       id: 't',
-      error: { code: -32602, message: 'Unknown tool: "nope". Valid tools: echo, help.', data: { tool: 'nope', available: ['echo', 'help'] } },
+      error: { code: -32602, message: 'Unknown tool: "nope". Valid tools: echo, help.', data: { tool: 'nope', available: ['echo', 'help'], availableCount: 2 } },
     });
   });
 
-  it(`lists at most ${TOOL_NAMES_LISTED} tool names in the unknown tool's message, and all of them in its data`, async () => {
+  it(`lists at most ${TOOL_NAMES_LISTED} tool names in the unknown tool's message and in its data, which counts them all`, async () => {
     const tools = Array.from({ length: TOOL_NAMES_LISTED + 10 }, (_, i) => {
       const tool = class {
         run() {
@@ -273,7 +273,7 @@ describe('method routing', () => {
       const res = await post(many.server, rpc('tools/call', { name: 'nope', arguments: {} }));
       const names = ['help', ...tools.map((_, i) => `t${String(i).padStart(3, '0')}`)]; // in name order
       expect(res.body.error.message).toBe(`Unknown tool: "nope". Valid tools: ${names.slice(0, TOOL_NAMES_LISTED).join(', ')}, ….`);
-      expect(res.body.error.data.available).toEqual(names);
+      expect(res.body.error.data).toEqual({ tool: 'nope', available: names.slice(0, TOOL_NAMES_LISTED), availableCount: names.length });
     } finally {
       await many.close();
     }

@@ -193,7 +193,7 @@ describe('prompts', () => {
         error: {
           code: -32602,
           message: 'Invalid params: unknown prompt "nope". Valid prompts: confirm_topic, contents, greet, malformed, throws, travel.',
-          data: { reason: 'unknown_prompt', prompt: 'nope', available: ['confirm_topic', 'contents', 'greet', 'malformed', 'throws', 'travel'] },
+          data: { reason: 'unknown_prompt', prompt: 'nope', available: ['confirm_topic', 'contents', 'greet', 'malformed', 'throws', 'travel'], availableCount: 6 },
         },
       });
     });

@@ -6,12 +6,18 @@ import { FORMATS, REFUSED_FORMATS, SINGLE_PASS_FORMATS } from '../../lib/validat
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
 
 // The single-pass format checks give ajv-formats' answers value for value: ajv-formats is the oracle, on strings
-// built from the pieces its patterns branch on, and on arbitrary strings.
+// built from the pieces its patterns branch on, and on arbitrary strings. One deliberate exception: `byte`, whose
+// ajv-formats pattern is multiline (any one base64 line passes a value); its oracle is that pattern over the whole
+// string.
 
 type SinglePass = keyof typeof SINGLE_PASS_FORMATS;
 
-/** ajv-formats' own check of a format (a function, or a regex). */
+/** ajv-formats' `byte` pattern (RFC 4648 §4 base64) without its multiline flag: it must match the whole value. */
+const WHOLE_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** ajv-formats' own check of a format (a function, or a regex); for `byte`, its pattern over the whole string. */
 function oracle(name: SinglePass): (value: string) => boolean {
+  if (name === 'byte') return (value) => WHOLE_BASE64.test(value);
   const format = fullFormats[name] as RegExp | ((value: string) => boolean);
   return format instanceof RegExp ? (value) => format.test(value) : format;
 }
@@ -219,9 +225,12 @@ const CASES: { readonly [name in SinglePass]: { readonly built: fc.Arbitrary<str
       ['Q', false],
       ['Q===', false],
       ['QUJD!', false],
-      // ajv-formats' pattern is multiline: one base64 line (an empty one included) is enough.
-      ['!!!\nQUJD', true],
-      ['!!!\r\n!!!', true],
+      // Line breaks are no base64: ajv-formats' multiline pattern passed each of these on one base64 line.
+      ['!!!\nQUJD', false],
+      ['!!!\r\n!!!', false],
+      ['not base64 ###\n', false],
+      ['QUJD\n', false],
+      ['QUJD\nQUJD', false],
       ['!!!\n!!!', false],
     ],
   },
@@ -334,6 +343,13 @@ describe.each(Object.keys(CASES) as SinglePass[])('the %s format: ajv-formats an
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('the byte format: base64 over the whole value, unlike ajv-formats', () => {
+  it.each(['not base64 ###\n', '{"secret":"json, not base64"}\nAAAA', 'QUJD\n'])('refuses %j, which ajv-formats passes on one of its lines', (value) => {
+    expect((fullFormats.byte as (value: string) => boolean)(value)).toBe(true);
+    expect(SINGLE_PASS_FORMATS.byte(value)).toBe(false);
   });
 });
 
