@@ -44,6 +44,24 @@ describe('RequestStateSeal over the HMAC codec', () => {
     expect(await seal.open(sealed, bound())).toEqual({ ok: false, problem: 'expired' });
   });
 
+  it('bounds each round, not the call: the next round, sealed later, expires ttlMs after its own sealing (docs/mrtr.md)', async () => {
+    const { seal, clock } = clocked([SECRET], 1000);
+    const first = await seal.seal(content);
+    clock.now += 900;
+    const second = await seal.seal({ ...content, round: 2 });
+    clock.now += 900;
+    expect(await seal.open(first, bound())).toEqual({ ok: false, problem: 'expired' });
+    expect(await seal.open(second, bound())).toEqual({ ok: true, content: { ...content, round: 2 } });
+  });
+
+  it('binds by plain digests a holder of the state can recompute (docs/mrtr.md, "Readable, and linkable")', async () => {
+    const { seal } = clocked([SECRET]);
+    const subject = requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice@example.com');
+    const payload = JSON.parse(Buffer.from((await seal.seal({ ...content, binding: subject })).split('.')[1]!, 'base64url').toString('utf8'));
+    expect(payload.p).toBe(canonicalDigest(['principal', 'alice@example.com']));
+    expect(payload.c).toBe(canonicalDigest(['mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }]));
+  });
+
   it('checks the tag before the expiry (an expired forgery is "tampered", not "expired")', async () => {
     const { seal, clock } = clocked([SECRET]);
     const [v, p] = (await seal.seal(content)).split('.');
