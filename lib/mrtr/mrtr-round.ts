@@ -56,7 +56,8 @@ export class MrtrRound implements InputChannel {
   readonly number: number;
   readonly method: string;
   private bindingValue: RequestBinding | undefined;
-  private readonly keys = new InputKeys();
+  /** The keys of this execution's input requests; a task the execution becomes goes on with them. */
+  readonly keys = new InputKeys();
   private readonly pending = new Map<string, { kind: InputKind; request: InputRequest }>();
   private readonly consumed = new Map<string, unknown>();
   private readonly earlierAnswers: Readonly<Record<string, unknown>>;

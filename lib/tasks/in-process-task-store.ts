@@ -9,7 +9,8 @@ import type { McpTaskRecord, McpTaskStore } from '../contracts/mcp-task-store.js
 export class InProcessTaskStore implements McpTaskStore {
   private readonly records = new Map<string, { record: McpTaskRecord; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly maxTasks: number) {}
+  /** @param maxTasks how many tasks it holds at most */
+  constructor(readonly maxTasks: number) {}
 
   /** How many tasks it holds now. */
   get size(): number {

@@ -19,11 +19,11 @@ const inUpdate = (key: string): AnswerPlace => ({ key, label: `inputResponses[${
 /**
  * A task's input channel: an input request parks the task (`input_required`, the request shown by `tasks/get`)
  * until a `tasks/update` answers its key; the tool's promise then resolves with the answer, read as the kind asked
- * for. Keys are unique over the task's lifetime. Capabilities are those of the call that created the task.
+ * for. Keys are unique over the execution: a handler that became a task goes on with the keys its call's round
+ * handed out. Capabilities are those of the call that created the task.
  */
 export class TaskInputs implements InputChannel {
   toolState: unknown;
-  private readonly keys = new InputKeys();
   private readonly pending = new Map<string, Pending>();
   private closedBy: Error | undefined;
 
@@ -32,6 +32,8 @@ export class TaskInputs implements InputChannel {
     private readonly capabilities: Readonly<Record<string, unknown>>,
     /** Called whenever the outstanding requests change. */
     private readonly changed: () => void,
+    /** The keys handed out so far in this execution (the round's, when the handler started the task). */
+    private readonly keys: InputKeys = new InputKeys(),
   ) {}
 
   ask(kind: InputKind, params: unknown, explicitKey: string | undefined): Promise<unknown> {

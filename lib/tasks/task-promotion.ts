@@ -77,6 +77,7 @@ export class TaskPromotion {
         abort: this.abort,
         checks: this.init.checks,
         bytes: this.init.record.bodyBytes ?? 0,
+        ...(round instanceof MrtrRound && { keys: round.keys }),
       });
       this.task.run.inputs.toolState = round.toolState;
       round.close();

@@ -136,7 +136,8 @@ export class TaskRun {
       this.abort.abort(reason);
       this.inputs.close(reason);
     }
-    this.host.ended(this);
+    // Once its last status is in the store: until then the stored record has not ended, and the run must be found.
+    void this.writes.then(() => this.host.ended(this));
   }
 
   private change(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {

@@ -2,19 +2,21 @@ import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
-import { McpTaskStore, type McpTaskRecord } from '../contracts/mcp-task-store.js';
+import { McpTaskStore, TERMINAL_STATUSES, type McpTaskRecord } from '../contracts/mcp-task-store.js';
 import { capacityRefusal } from '../errors/capacity-refusal.js';
+import type { InputKeys } from '../mrtr/input-keys.js';
 import type { InputChecks } from '../mrtr/input-request.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { mountName } from '../telemetry/channels.js';
 import { quiet } from '../util/quiet-promise.js';
+import { InProcessTaskStore } from './in-process-task-store.js';
 import { TaskInputs } from './task-inputs.js';
 import { detailedTask, taskFields } from './task-record.js';
 import { TaskResultBudget } from './task-result-budget.js';
 import { TaskRun, type TaskRunHost } from './task-run.js';
-import { taskNotFound } from './tasks-extension.js';
+import { taskElsewhere, taskNotFound } from './tasks-extension.js';
 
 /** What a call being made a task brings. */
 export interface TaskStart {
@@ -29,6 +31,8 @@ export interface TaskStart {
   readonly checks: InputChecks;
   /** The bytes of the creating call's request, which its handler holds while it runs (`maxRunningBytes`). */
   readonly bytes: number;
+  /** The input-request keys the execution has handed out before it became a task, if any. */
+  readonly keys?: InputKeys;
 }
 
 /**
@@ -72,7 +76,7 @@ export class TaskRuns implements OnModuleDestroy {
    * the running tasks would hold more than `maxRunningBytes` with this one's (then the task is never stored)
    */
   create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
-    const { ttlMs, pollIntervalMs, maxTasks, maxRunningBytes } = this.options.tasks;
+    const { ttlMs, pollIntervalMs, maxRunningBytes } = this.options.tasks;
     const held = this.runningBytes;
     const fits = held + start.bytes <= maxRunningBytes;
     const now = new Date();
@@ -89,7 +93,7 @@ export class TaskRuns implements OnModuleDestroy {
       pollIntervalMs,
       expiresAt: now.getTime() + ttlMs,
     };
-    const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged());
+    const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged(), start.keys);
     const run: TaskRun = new TaskRun({ record, abort: start.abort, inputs, bytes: start.bytes, admitted: fits }, this.host);
     if (fits) {
       this.live.set(record.taskId, run);
@@ -105,7 +109,7 @@ export class TaskRuns implements OnModuleDestroy {
               'task_bytes_limit',
               `the tasks running on this server already hold ${held} of the ${maxRunningBytes} bytes of requests they may, and this call's request has ${start.bytes}`,
             );
-          throw capacityRefusal('task_limit', `this server holds as many tasks as it may (${maxTasks}, each kept ${ttlMs} ms from its creation)`);
+          throw capacityRefusal('task_limit', `this server holds as many tasks as it may (${this.storeCapacity()}each kept ${ttlMs} ms from its creation)`);
         },
         (fault: unknown) => {
           run.discard(); // a store that failed: the fault is the method's, contained and reported as any other
@@ -121,21 +125,42 @@ export class TaskRuns implements OnModuleDestroy {
     return detailedTask(await this.visible(taskId, subject));
   }
 
-  /** Hands a `tasks/update`'s answers to the task's outstanding input requests (other keys ignored). */
+  /**
+   * Hands a `tasks/update`'s answers to the task's outstanding input requests (other keys ignored); a no-op on an
+   * ended task.
+   * @throws {McpMethodError} `task_elsewhere` (503) when the task has not ended and its handler runs in no run here
+   */
   async update(taskId: string, subject: string | undefined, responses: Readonly<Record<string, unknown>>): Promise<void> {
-    await this.visible(taskId, subject);
-    this.live.get(taskId)?.inputs.deliver(responses);
+    (await this.runHere(taskId, subject))?.inputs.deliver(responses);
   }
 
-  /** Cancels a task; a no-op on a terminal one. */
+  /**
+   * Cancels a task; a no-op on an ended one.
+   * @throws {McpMethodError} `task_elsewhere` (503) when the task has not ended and its handler runs in no run here
+   */
   async cancel(taskId: string, subject: string | undefined): Promise<void> {
-    await this.visible(taskId, subject);
-    this.live.get(taskId)?.cancel();
+    (await this.runHere(taskId, subject))?.cancel();
   }
 
   /** Aborts every running handler (the application is shutting down). */
   onModuleDestroy(): void {
     for (const run of [...this.live.values()]) run.cancel('The server shut down.');
+  }
+
+  /** The store's bound as a refusal quotes it: an in-process store's `maxTasks` (whoever built it), else nothing. */
+  private storeCapacity(): string {
+    return this.store instanceof InProcessTaskStore ? `${this.store.maxTasks}, ` : '';
+  }
+
+  /**
+   * The live run of a task this caller may see, or undefined when the task has ended. A run stays live until its
+   * last status is written to the store, so a stored status that has not ended names a run elsewhere.
+   */
+  private async runHere(taskId: string, subject: string | undefined): Promise<TaskRun | undefined> {
+    const record = await this.visible(taskId, subject);
+    const run = this.live.get(taskId);
+    if (!run && !TERMINAL_STATUSES.has(record.status)) throw taskElsewhere(taskId);
+    return run;
   }
 
   private async visible(taskId: string, subject: string | undefined): Promise<McpTaskRecord> {

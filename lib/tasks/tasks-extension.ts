@@ -22,6 +22,20 @@ export function missingTasksExtension(what: string, remedy = `declare "${TASKS_E
   );
 }
 
+/**
+ * The 503 + -32603 answer to `tasks/update` or `tasks/cancel` of a task that has not ended and whose handler does
+ * not run in this process: another instance sharing the task store runs it, or ran it and stopped. Nothing is
+ * delivered, so nothing is acknowledged; the client may retry (a load balancer may route it to the right instance).
+ */
+export function taskElsewhere(taskId: string): McpMethodError {
+  return new McpMethodError(
+    JSON_RPC_CODES.internalError,
+    'Internal error: this task runs on another instance of this server, or ran on one that stopped, so no answer or cancellation reaches it from here; send the requests for a task to the instance that created it (route them by the Mcp-Name header, the task id).',
+    { reason: 'task_elsewhere', taskId: bounded(taskId, 100) },
+    503,
+  );
+}
+
 /** The -32602 answer for a task id this caller cannot see: unknown, expired, or another subject's (one answer for all three). */
 export function taskNotFound(taskId: string): McpMethodError {
   return new McpMethodError(JSON_RPC_CODES.invalidParams, 'Invalid params: task not found (unknown, expired, or not yours); start the call again.', {

@@ -240,6 +240,29 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(done.result.content[0].text).toBe('report on tides (task before start: undefined, after: true, state: {"asked":"topic"})');
   });
 
+  it("goes on with the round's keys in the task: a derived key never names two questions of one execution", async () => {
+    const first = await taskCall(t.server, 'ask_task_ask');
+    expect(first.body.result.inputRequests).toEqual({ 'elicit-1': expect.objectContaining({ params: expect.objectContaining({ message: 'First?' }) }) });
+    const second = await post(
+      t.server,
+      rpc('tools/call', {
+        name: 'ask_task_ask',
+        arguments: {},
+        inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } },
+        requestState: first.body.result.requestState,
+        _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }),
+      }),
+    );
+    const taskId = second.body.result.taskId as string;
+    const parked = await waitForStatus(t.server, taskId, ['input_required']);
+    expect(parked.inputRequests).toEqual({ 'elicit-2': expect.objectContaining({ params: expect.objectContaining({ message: 'Second?' }) }) });
+    // The first question's answer, sent again under its key, answers nothing in the task.
+    await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } } });
+    expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
+    await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { 'elicit-2': { action: 'accept', content: { ok: false } } } });
+    expect((await waitForStatus(t.server, taskId, ['completed'])).result.content[0].text).toBe('first true, second false');
+  });
+
   it('refuses startTask() while an input request of the call is unanswered: no task is made, the call ends input-required', async () => {
     const store = t.app.get<InProcessTaskStore>(McpTaskStore);
     const before = store.size;
@@ -285,6 +308,21 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
 });
 
 describe('tasks: the store bound, expiry and cleanup', () => {
+  it.each([
+    ['an in-process store given with its own bound quotes that bound, not tasks.maxTasks', () => new InProcessTaskStore(1), '(1, each kept'],
+    ['a store of its own kind quotes no number', () => new FullStore(), '(each kept'],
+  ])('refuses past the store bound: %s', async (_case, store, quoted) => {
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store: store() } } });
+    try {
+      if (quoted.startsWith('(1')) await sleeping(t, 'own-bound');
+      const refused = await taskCall(t.server, 'sleeper', { tag: 'own-bound-refused' });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.message).toBe(`Internal error: this server holds as many tasks as it may ${quoted} 3600000 ms from its creation); retry later.`);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('refuses a task past maxTasks with 503 before its handler runs, and serves again once tasks expire', async () => {
     const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxTasks: 2, ttlMs: 400 } } });
     try {
@@ -374,6 +412,19 @@ class SlowStore extends InProcessTaskStore {
   }
 }
 
+/** A store of the application's own that is always full. */
+class FullStore implements McpTaskStore {
+  create(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+  get(): Promise<McpTaskRecord | undefined> {
+    return Promise.resolve(undefined);
+  }
+  update(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 /** A store that cannot store. */
 class BrokenStore extends InProcessTaskStore {
   override create(): Promise<boolean> {
@@ -412,6 +463,71 @@ describe('tasks: the creating request and the store', () => {
       expect(taskRuns.has('unstored')).toBe(false);
       expect(t.app.get(TaskRuns).running).toBe(0);
       expect(events).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** A store whose writes wait while `held` is set (a slow shared store). */
+class HeldWritesStore extends InProcessTaskStore {
+  held: Promise<void> | undefined;
+  override async update(record: McpTaskRecord): Promise<void> {
+    await this.held;
+    return super.update(record);
+  }
+}
+
+describe('tasks: several instances sharing one store (docs/tasks.md)', () => {
+  const shared = new InProcessTaskStore(100);
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store: shared } } });
+    b = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store: shared } } });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  const answers = { name: { action: 'accept', content: { name: 'Ada' } }, city: { action: 'accept', content: { city: 'Oslo' } } };
+
+  it.each([
+    ['tasks/update', { inputResponses: answers }],
+    ['tasks/cancel', {}],
+  ])('refuses %s of a task whose handler runs on another instance (503 + -32603, task_elsewhere), changing nothing', async (method, params) => {
+    const taskId = (await taskCall(a.server, 'interview')).body.result.taskId as string;
+    await waitForStatus(a.server, taskId, ['input_required']);
+    const elsewhere = await tasksRequest(b.server, method, { taskId, ...params });
+    expect(elsewhere.status).toBe(503);
+    expect(elsewhere.body.error).toMatchObject({ code: -32603, data: { reason: 'task_elsewhere', taskId } });
+    expect(elsewhere.body.error.message).toContain('send the requests for a task to the instance that created it');
+    // Any instance reads it; nothing reached it.
+    expect((await tasksRequest(b.server, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
+    expect((await tasksRequest(a.server, method, { taskId, ...params })).body.result).toMatchObject({ resultType: 'complete' });
+    expect((await waitForStatus(a.server, taskId, ['completed', 'cancelled'])).status).toBe(method === 'tasks/update' ? 'completed' : 'cancelled');
+    // Once it has ended, every instance acknowledges (a no-op, as on the instance that ran it).
+    expect((await tasksRequest(b.server, method, { taskId, ...params })).body.result).toMatchObject({ resultType: 'complete' });
+  });
+});
+
+describe('tasks: a run is found until its last status is stored', () => {
+  it("acknowledges a second tasks/cancel sent while the store is still writing the first one's cancelled status", async () => {
+    const store = new HeldWritesStore(10);
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store } } });
+    try {
+      const taskId = await sleeping(t, 'held-cancel');
+      let release!: () => void;
+      store.held = new Promise((resolve) => (release = resolve));
+      expect((await tasksRequest(t.server, 'tasks/cancel', { taskId })).body.result).toMatchObject({ resultType: 'complete' });
+      expect((await store.get(taskId))?.status).toBe('working'); // the cancelled status is not written yet
+      const again = await tasksRequest(t.server, 'tasks/cancel', { taskId });
+      expect(again.status).toBe(200);
+      expect(again.body.result).toMatchObject({ resultType: 'complete' });
+      release();
+      expect((await waitForStatus(t.server, taskId, ['cancelled'])).status).toBe('cancelled');
+      await until(() => t.app.get(TaskRuns).running === 0, 'the run to end');
     } finally {
       await t.close();
     }

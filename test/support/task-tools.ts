@@ -98,6 +98,24 @@ export class AskThenTaskTool implements McpPlainTool {
   }
 }
 
+/** Asks in the call, becomes a task, asks again in the task: both with derived keys. */
+@McpTool({
+  name: 'ask_task_ask',
+  description: 'Asks, runs as a task, asks again.',
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'required',
+  taskStart: 'handler',
+})
+export class AskTaskAskTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } as const;
+    const first = await ctx.elicit({ message: 'First?', requestedSchema: schema });
+    await ctx.startTask();
+    const second = await ctx.elicit({ message: 'Second?', requestedSchema: schema });
+    return `first ${String(first.content?.ok)}, second ${String(second.content?.ok)}`;
+  }
+}
+
 /** Calls `ctx.startTask()` while its own input request is still unanswered (a misuse), and says how that went. */
 @McpTool({ name: 'starts_early', description: 'Starts a task too early.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'optional', taskStart: 'handler' })
 export class StartsEarlyTool implements McpPlainTool {
@@ -144,4 +162,4 @@ export class ReportsTool {
   }
 }
 
-export const TASK_TOOLS = [SleeperTool, MustTaskTool, InterviewTool, AskThenTaskTool, StartsEarlyTool, BreaksTool, ReportsTool];
+export const TASK_TOOLS = [SleeperTool, MustTaskTool, InterviewTool, AskThenTaskTool, AskTaskAskTool, StartsEarlyTool, BreaksTool, ReportsTool];
