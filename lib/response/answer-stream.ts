@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
@@ -89,6 +90,8 @@ export class AnswerStream {
 
   private constructor(
     private readonly res: ServerResponse,
+    /** The request's connection: a response queued behind another (pipelining) has none of its own yet. */
+    private readonly connection: Socket,
     private readonly method: string,
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
@@ -107,7 +110,7 @@ export class AnswerStream {
    * `mount`: what its events name the mount.
    */
   static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string): AnswerStream {
-    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount);
+    const stream = new AnswerStream(res, req.socket, method, req.headers.accept, stallMs, mount);
     (res as WithStream)[STREAM] = stream;
     return stream;
   }
@@ -274,12 +277,18 @@ export class AnswerStream {
   /**
    * Bounds what a client that stops reading costs: while bytes wait to be written, every `stallMs` checks that the
    * client took some (however much more was written meanwhile); one that took none is disconnected
-   * (`mcp:answer:stalled`) and what waited is freed.
+   * (`mcp:answer:stalled`) and what waited is freed. An answer queued behind an earlier one on its connection
+   * (pipelining) is not judged until it has the connection, and closes with the connection if that goes first.
    */
   private watchWrites(): void {
     if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
     let taken = takenBytes(this.res);
     this.stallWatch = setInterval(() => {
+      if (!this.res.socket) {
+        // Node emits no close on a response still queued when its connection goes: this check is its close.
+        if (this.connection.destroyed) this.onClose();
+        return;
+      }
       const now = waitingBytes(this.res);
       const takenNow = takenBytes(this.res);
       if (now > 0 && takenNow === taken) {

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpEventBus, McpTool, type McpPlainTool } from '../../lib/index.js';
 import { XResource } from '../resources/fixture-resources.js';
+import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { callAndNeverRead } from '../support/raw-http.js';
+import { SleeperTool } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until, nextEvent } from '../support/wait.js';
 
@@ -66,6 +68,63 @@ describe('a client that stops reading its answer', () => {
     socket.destroy();
     expect(received).toBeGreaterThan(ANSWER_CHARS);
   }, 30_000);
+});
+
+describe('pipelined requests: an answer queued behind another on one connection', () => {
+  const QUEUED_STALL_MS = 200;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool, SleeperTool], options: { writeStallTimeoutMs: QUEUED_STALL_MS } });
+  });
+  afterAll(() => t.close());
+
+  const sleeper = (ms: number) => rpc('tools/call', { name: 'sleeper', arguments: { ms } }, 'first');
+  const echo = rpc('tools/call', { name: 'echo', arguments: { text: 'queued' } }, 'second');
+
+  /** Counts `mcp:answer:stalled` events while `fn` runs. */
+  async function stallsDuring(fn: () => Promise<void>): Promise<number> {
+    let stalls = 0;
+    const count = () => stalls++;
+    diagnosticsChannel.subscribe('mcp:answer:stalled', count);
+    try {
+      await fn();
+    } finally {
+      diagnosticsChannel.unsubscribe('mcp:answer:stalled', count);
+    }
+    return stalls;
+  }
+
+  it('is let go with its connection: a client that leaves never has it judged stalled, at any later check', async () => {
+    const stalls = await stallsDuring(async () => {
+      const echoed = nextEvent('mcp:tool:stop');
+      const socket = await callAndNeverRead(t.server, sleeper(10_000), echo);
+      expect(await echoed).toMatchObject({ tool: 'echo' }); // its answer now waits behind the sleeper's
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
+      socket.destroy(); // Node emits no close on a response still queued
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 4));
+    });
+    expect(stalls).toBe(0);
+  });
+
+  it('waits as long as the answer before it, then goes out on the same connection, however long that takes', async () => {
+    let received = '';
+    const stalls = await stallsDuring(async () => {
+      const socket = await callAndNeverRead(t.server, sleeper(QUEUED_STALL_MS * 4), echo);
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.resume();
+      await until(
+        () => received.includes('"id":"second"'),
+        'the queued answer',
+        5000,
+        () => socket.destroyed,
+      );
+      expect(socket.destroyed).toBe(false);
+      socket.destroy();
+    });
+    expect(received.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+    expect(received.indexOf('"id":"first"')).toBeLessThan(received.indexOf('"id":"second"'));
+    expect(stalls).toBe(0);
+  });
 });
 
 describe('a listen stream whose reader keeps pace, slower than the writer', () => {

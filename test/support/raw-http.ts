@@ -88,14 +88,20 @@ export function stalledRequest(server: Server, head: string, partialBody: string
   });
 }
 
-/** Sends one JSON-RPC request (mirrored headers) on a socket of its own that never reads its answer; the socket, paused. */
-export async function callAndNeverRead(server: Server, body: Record<string, unknown>): Promise<Socket> {
+/**
+ * Sends JSON-RPC requests (mirrored headers) on a socket of their own that never reads their answers, all in one
+ * write when there are several (pipelined: each answer waits for the one before it); the socket, paused.
+ */
+export async function callAndNeverRead(server: Server, ...bodies: Record<string, unknown>[]): Promise<Socket> {
   const socket = connect(portOf(server), '127.0.0.1');
   socket.on('error', () => undefined);
   await once(socket, 'connect');
   socket.pause();
-  const text = JSON.stringify(body);
-  const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
-  socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`);
+  const requests = bodies.map((body) => {
+    const text = JSON.stringify(body);
+    const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
+    return `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`;
+  });
+  socket.write(requests.join(''));
   return socket;
 }
