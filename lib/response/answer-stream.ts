@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
 
 /** The SSE response headers: no proxy buffering, no caching. */
@@ -90,8 +90,6 @@ export class AnswerStream {
 
   private constructor(
     private readonly res: ServerResponse,
-    /** The request's connection: a response queued behind another (pipelining) has none of its own yet. */
-    private readonly connection: Socket,
     private readonly method: string,
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
@@ -110,8 +108,10 @@ export class AnswerStream {
    * `mount`: what its events name the mount.
    */
   static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string): AnswerStream {
-    const stream = new AnswerStream(res, req.socket, method, req.headers.accept, stallMs, mount);
+    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount);
     (res as WithStream)[STREAM] = stream;
+    // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the client leaves.
+    if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
     return stream;
   }
 
@@ -278,17 +278,13 @@ export class AnswerStream {
    * Bounds what a client that stops reading costs: while bytes wait to be written, every `stallMs` checks that the
    * client took some (however much more was written meanwhile); one that took none is disconnected
    * (`mcp:answer:stalled`) and what waited is freed. An answer queued behind an earlier one on its connection
-   * (pipelining) is not judged until it has the connection, and closes with the connection if that goes first.
+   * (pipelining) is not judged until it has the connection.
    */
   private watchWrites(): void {
     if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
     let taken = takenBytes(this.res);
     this.stallWatch = setInterval(() => {
-      if (!this.res.socket) {
-        // Node emits no close on a response still queued when its connection goes: this check is its close.
-        if (this.connection.destroyed) this.onClose();
-        return;
-      }
+      if (!this.res.socket) return; // queued (pipelining): nothing of it can be taken yet
       const now = waitingBytes(this.res);
       const takenNow = takenBytes(this.res);
       if (now > 0 && takenNow === taken) {

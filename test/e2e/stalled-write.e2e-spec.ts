@@ -10,7 +10,7 @@ import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { callAndNeverRead } from '../support/raw-http.js';
-import { SleeperTool } from '../support/task-tools.js';
+import { SleeperTool, taskRuns } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until, nextEvent } from '../support/wait.js';
 
@@ -104,6 +104,16 @@ describe('pipelined requests: an answer queued behind another on one connection'
       await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 4));
     });
     expect(stalls).toBe(0);
+  });
+
+  it('cancels a queued call at once when its client leaves, though its answer never had the connection', async () => {
+    const tagged = (tag: string, id: string) => rpc('tools/call', { name: 'sleeper', arguments: { ms: 10_000, tag } }, id);
+    const socket = await callAndNeverRead(t.server, tagged('pipelined-front', 'front'), tagged('pipelined-queued', 'queued'));
+    await until(() => taskRuns.has('pipelined-front') && taskRuns.has('pipelined-queued'), 'both calls to run');
+    expect(taskRuns.get('pipelined-queued')!.signal.aborted).toBe(false);
+    socket.destroy();
+    await until(() => taskRuns.get('pipelined-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
+    expect(taskRuns.get('pipelined-front')!.signal.aborted).toBe(true);
   });
 
   it('waits as long as the answer before it, then goes out on the same connection, however long that takes', async () => {
