@@ -137,8 +137,8 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
   const forMount = (req: IncomingMessage) => {
     const url = req.url ?? '';
     if (paths.has(url)) return true;
-    const path = url.split('?')[0]!;
-    return mountRoutes.some((layer) => layer.match(path));
+    const path = routedPath(url);
+    return paths.has(path) || mountRoutes.some((layer) => layer.match(path));
   };
   for (const layer of stack) {
     const parse = layer.handle;
@@ -164,6 +164,20 @@ function undecodableBelowMounts(server: Server, mountPaths: ReadonlyMap<string, 
     if (under && !decodes(url.split('?')[0]!)) return under.answer(req, res);
     for (const listener of listeners) listener.call(server, req, res);
   });
+}
+
+/** Scheme and authority of an absolute-form request target (`http://host:port`), which Express routes past. */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * The path Express routes a request target on: without the scheme and authority of the absolute form (RFC 9112
+ * §3.2.2), a query or a fragment.
+ */
+function routedPath(url: string): string {
+  const origin = url.startsWith('/') ? undefined : ABSOLUTE_FORM.exec(url);
+  const path = origin ? url.slice(origin[0].length) || '/' : url;
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
 }
 
 /** Whether a URL, its mount prefix stripped by Express, is the mount itself (`/`, with or without a query). */

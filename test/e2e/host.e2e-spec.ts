@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -23,7 +24,8 @@ import { timeout, type Observable } from 'rxjs';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { post, rpc } from '../support/mcp-client.js';
+import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
+import { rawRequest } from '../support/raw-http.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 /** A host's own global API-key guard, as an existing app has one: it puts the caller on the request. */
@@ -182,6 +184,23 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     const huge = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(600 * 1024) } }), key, MCP);
     expect(huge.status).toBe(413);
     expect(huge.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^Payload too large/) });
+  });
+
+  // RFC 9112 §3.2.2: a server accepts the absolute form; a fragment is no part of the path. Express routes both to
+  // the mount, so the mount must be told apart from the host's routes the same way.
+  it.each([
+    ['the absolute form', (port: number) => `http://127.0.0.1:${port}${MCP}`],
+    ['a fragment', () => `${MCP}#here`],
+  ])("reads its own body for a target in %s: the host parser's limit and dialect never apply", async (_form, target) => {
+    const path = target((t.server.address() as AddressInfo).port);
+    const body = rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(200 * 1024) } });
+    const headers = Object.entries({ ...mirroredHeaders(body), ...key, 'content-type': 'application/json' });
+    const served = await rawRequest(t.server, { path, headers, body: JSON.stringify(body) });
+    expect(served.status).toBe(200);
+    expect((served.body as any).result.content[0].text).toHaveLength(200 * 1024);
+    const invalid = await rawRequest(t.server, { path, headers, body: '{"jsonrpc":"2.0",' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
   });
 
   it('answers below the mount with its own plain 404, not the host filter', async () => {
