@@ -14,6 +14,7 @@ export const REJECTION_TABLE = [
   { rejecter: 'origin-check', reason: 'forbidden_host', status: 403, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'origin-check', reason: 'duplicate_origin', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'origin-check', reason: 'duplicate_host', status: 400, code: JSON_RPC_CODES.invalidRequest },
+  { rejecter: 'origin-check', reason: 'too_many_header_lines', status: 431, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'singleton-header-check', reason: 'duplicate_header', status: 400, code: JSON_RPC_CODES.headerMismatch },
   { rejecter: 'auth-check', reason: 'invalid_request', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'auth-check', reason: 'unauthorized', status: 401, code: JSON_RPC_CODES.invalidRequest },

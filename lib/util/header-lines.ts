@@ -1,3 +1,23 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * How many header lines of a request Node reads when its server sets no `maxHeadersCount` (its parser keeps 2,000
+ * names and values); it drops the rest unseen, a batch at a time.
+ */
+export const NODE_HEADER_LINES_READ = 1000;
+
+/**
+ * Whether Node may have dropped some of a request's header lines unseen: it holds as many as its server reads
+ * (`server.maxHeadersCount`, else {@link NODE_HEADER_LINES_READ}; 0 reads all). A check for repeated lines cannot
+ * then tell a repeat past the cut, which an intermediary may have read.
+ */
+export function headerLinesMayBeCut(req: IncomingMessage): boolean {
+  const lines = req.rawHeaders.length / 2;
+  const set = (req.socket as { server?: { maxHeadersCount?: unknown } } | null)?.server?.maxHeadersCount;
+  const read = typeof set === 'number' ? (set > 0 ? set : Infinity) : NODE_HEADER_LINES_READ;
+  return lines >= read;
+}
+
 /**
  * Up to this many header lines, names are kept in a list and compared one by one (at most 496 comparisons to find
  * the repeated ones); above it, in a dictionary, so a request with thousands of lines costs linear time.

@@ -8,6 +8,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
+import { headerLinesMayBeCut } from '../util/header-lines.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
 
 /**
@@ -15,6 +16,7 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  *
  * | condition                                                              | answer                 |
  * |------------------------------------------------------------------------|------------------------|
+ * | as many header lines as the server reads (Node drops the rest unseen)  | 431 `too_many_header_lines` |
  * | `Origin` sent more than once                                           | 400 `duplicate_origin` |
  * | `Host` sent more than once (RFC 9112 §3.2)                             | 400 `duplicate_host`   |
  * | `allowedOrigins` set, `Origin` present and not listed (exact match)    | 403 `forbidden_origin` |
@@ -49,6 +51,12 @@ export class OriginGuard implements ChainStage {
   }
 
   pass(req: IncomingMessage): boolean {
+    if (headerLinesMayBeCut(req))
+      throw new RejectionException(
+        'origin-check',
+        'too_many_header_lines',
+        `Request header fields too large: the request has ${req.rawHeaders.length / 2} header lines, as many as this server reads, so lines past them may have been dropped unseen (a repeated Host, Origin or MCP header among them); send fewer lines.`,
+      );
     const lines = headerLines(req);
     if (lines.repeated('origin')) throw new RejectionException('origin-check', 'duplicate_origin', 'Bad request: the Origin header is sent more than once; send it once.');
     if (lines.repeated('host')) throw new RejectionException('origin-check', 'duplicate_host', 'Bad request: the Host header is sent more than once; send it once.');

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
+import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { firstText } from '../support/client-result.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
-import { rawRequest, type HeaderLine } from '../support/raw-http.js';
+import { fillerLines, rawRequest, type HeaderLine, type RawResponse } from '../support/raw-http.js';
 import { useSampleApp } from '../support/sample-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { MirrorTool } from '../wire/wire-fixtures.js';
@@ -304,6 +305,17 @@ describe('header binding: mirrored headers must match the body', () => {
       expect(res.body.error.data).toEqual({ header });
       expect(res.body.error.message).toBe(`Header mismatch: the ${header} header is sent more than once; send it once.`);
       expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+    });
+
+    it('refuses a repeat hidden past the header lines Node reads (431, too_many_header_lines), and finds one before them', async () => {
+      const body = call('test_x_mcp_header', { region: 'eu' });
+      const send = (filler: number) =>
+        rawRequest(t.server, { headers: linesFor(body, { 'mcp-param-region': 'eu' }, [...fillerLines(filler), ['Mcp-Method', 'tools/list']]), body: JSON.stringify(body) });
+      let hidden: RawResponse | undefined;
+      expect(await rejectionOf(async () => void (hidden = await send(NODE_HEADER_LINES_READ)))).toEqual({ rejecter: 'origin-check', reason: 'too_many_header_lines' });
+      expect(hidden!.status).toBe(431);
+      expect(hidden!.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/^Request header fields too large: /) } });
+      expect(await rejectionOf(() => send(NODE_HEADER_LINES_READ - 20))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
     });
 
     it('counts lines whose names differ only in case as repeats', async () => {

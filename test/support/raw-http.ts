@@ -59,6 +59,9 @@ export function rawRequest(server: Server, request: RawRequest = {}): Promise<Ra
   });
 }
 
+/** `count` header lines of no meaning (`X-Fill-0: 1`, …), to pad a request's header block. */
+export const fillerLines = (count: number): HeaderLine[] => Array.from({ length: count }, (_, i) => [`X-Fill-${i}`, '1'] as const);
+
 /** The loopback port a listening test server is on. */
 export function portOf(server: Server): number {
   return (server.address() as AddressInfo).port;

@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { CHAIN_GUARDS, REJECTION_TABLE, type RejectionRow } from '../../lib/index.js';
+import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
-import { rawRequest, stalledRequest } from '../support/raw-http.js';
+import { fillerLines, rawRequest, stalledRequest } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 2048;
@@ -18,7 +19,7 @@ type Scenario = (t: TestApp) => Promise<Observed>;
 /** `rejecter/reason` of each row (distributed over the rows, not their cross product). */
 type RowKey = RejectionRow extends infer R ? (R extends RejectionRow ? `${R['rejecter']}/${R['reason']}` : never) : never;
 
-const viaRaw = async (t: TestApp, headers: [string, string][], body: unknown): Promise<Observed> => {
+const viaRaw = async (t: TestApp, headers: readonly (readonly [string, string])[], body: unknown): Promise<Observed> => {
   const res = await rawRequest(t.server, { headers, body: JSON.stringify(body) });
   return { status: res.status, text: res.text, contentType: String(res.headers['content-type']) };
 };
@@ -43,6 +44,12 @@ const SCENARIOS = {
         ['mcp-protocol-version', '2026-07-28'],
         ['mcp-method', 'server/discover'],
       ],
+      rpc('server/discover'),
+    ),
+  'origin-check/too_many_header_lines': (t) =>
+    viaRaw(
+      t,
+      [['content-type', 'application/json'], ['mcp-protocol-version', '2026-07-28'], ['mcp-method', 'server/discover'], ...fillerLines(NODE_HEADER_LINES_READ)],
       rpc('server/discover'),
     ),
   'origin-check/duplicate_origin': (t) => viaPost(t, rpc('server/discover'), { origin: ['http://localhost', 'http://localhost'] }),

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { SERVED_VERBS, WIRE_CHECKS, type RejectionReason } from '../../lib/index.js';
+import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { rawRequest, type HeaderLine } from '../support/raw-http.js';
+import { fillerLines, rawRequest, type HeaderLine } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
 
@@ -57,6 +58,7 @@ const SCENARIOS = {
         ['Host', 'localhost'],
       ],
     },
+    { label: 'as many header lines as Node reads', reason: 'too_many_header_lines', add: fillerLines(NODE_HEADER_LINES_READ) },
   ],
   'singleton-header-check': [
     { label: 'a repeated MCP-Protocol-Version', reason: 'duplicate_header', add: [['MCP-Protocol-Version', '2026-07-28']] },
