@@ -11,6 +11,7 @@ import { resultEnvelopeJson } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
 import { fallthrough } from './response/fallthrough.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
+import { MountClosing } from './response/mount-closing.js';
 import { sendAcceptance } from './response/send.js';
 import { mountName } from './telemetry/channels.js';
 import { nodeRequest, nodeResponse } from './util/node-http.js';
@@ -34,6 +35,7 @@ export function createMcpController(path: string): Type<unknown> {
       @Inject(MethodRouter) private readonly router: MethodRouter,
       @Inject(PendingInputRequests) private readonly pending: PendingInputRequests,
       @Inject(MCP_OPTIONS) private readonly moduleOptions: McpResolvedOptions,
+      @Inject(MountClosing) private readonly shutdown: MountClosing,
     ) {}
 
     @Post()
@@ -43,9 +45,12 @@ export function createMcpController(path: string): Type<unknown> {
       const req = nodeRequest(hostReq);
       const res = nodeResponse(hostRes);
       const record = requestRecord(req);
-      if (record.kind === 'notification') return sendAcceptance(res);
-      if (record.kind === 'response') return (this.pending.accept(record), sendAcceptance(res));
-      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, mount);
+      if (record.kind === 'notification' || record.kind === 'response') {
+        if (record.kind === 'response') this.pending.accept(record);
+        if (this.shutdown.closing) res.shouldKeepAlive = false;
+        return sendAcceptance(res);
+      }
+      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, mount, this.shutdown);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 

@@ -30,6 +30,7 @@ import { ProtocolSchema } from './protocol/protocol-schema.js';
 import { ResourceExplorer } from './resources/resource.explorer.js';
 import { ResourceRegistry } from './resources/resource.registry.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
+import { MountClosing } from './response/mount-closing.js';
 import { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
 import { ListenStreams } from './subscriptions/listen-streams.js';
 import { SubscriptionCapabilities } from './subscriptions/subscription-capabilities.js';
@@ -155,6 +156,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       MrtrRounds,
       PendingInputRequests,
       TaskRuns,
+      MountClosing,
       ListPages,
       ...METHOD_HANDLER_PROVIDERS,
       MethodRouter,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { capacityRefusal } from '../errors/capacity-refusal.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quiet } from '../util/quiet-promise.js';
@@ -26,22 +27,26 @@ interface Pending {
  * one more is refused), in the bytes of the calls that wait (`maxPendingBytes`: a waiting call holds its request)
  * and in age (`timeoutMs`: then it fails); an answer is taken only from the caller that was
  * asked (the same auth subject), and a settled, timed-out or withdrawn request leaves nothing behind. Answers must
- * reach the process that asked: behind a load balancer, route a legacy client's requests to one instance.
+ * reach the process that asked: behind a load balancer, route a legacy client's requests to one instance. At
+ * shutdown every request still waiting, and any asked after, fails with `shutting_down` (503 + -32603).
  */
 @Injectable()
-export class PendingInputRequests implements OnApplicationShutdown {
+export class PendingInputRequests implements BeforeApplicationShutdown {
   private readonly pending = new Map<string, Pending>();
   /** The bytes of the waiting calls' requests, each counted per input request it waits on. */
   private heldBytes = 0;
+  private shutDown = false;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
    * request times out or is withdrawn.
-   * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when `maxPending` requests already wait
+   * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when `maxPending` requests already wait;
+   * `shutting_down` once the application shuts down
    */
   open(subject: string | undefined, bytes = 0): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
+    if (this.shutDown) throw shuttingDown('no input request can wait for an answer');
     const { maxPending, maxPendingBytes, timeoutMs } = this.options.legacyInputRequests;
     if (this.pending.size >= maxPending)
       throw capacityRefusal('too_many_pending_input_requests', `${maxPending} input requests already wait for their clients' answers on this server`);
@@ -102,7 +107,12 @@ export class PendingInputRequests implements OnApplicationShutdown {
     return this.pending.size;
   }
 
-  onApplicationShutdown(): void {
-    for (const entry of [...this.pending.values()]) entry.settle(new Error('the server is shutting down'));
+  /**
+   * Nest's hook, before the HTTP server closes (which would wait for the calls these hold open): each waiting call's
+   * input request fails, so the call ends with the `shutting_down` error unless its tool catches it.
+   */
+  beforeApplicationShutdown(): void {
+    this.shutDown = true;
+    for (const entry of [...this.pending.values()]) entry.settle(shuttingDown('the input request is withdrawn before its answer came'));
   }
 }

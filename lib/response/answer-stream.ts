@@ -94,6 +94,8 @@ export class AnswerStream {
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
     private readonly mount: string,
+    /** The mount's shutdown state: once it is closing, the answer closes its connection. */
+    private readonly shutdown: { readonly closing: boolean },
   ) {
     res.on('close', AnswerStream.onResponseClose);
   }
@@ -105,10 +107,10 @@ export class AnswerStream {
 
   /**
    * Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`;
-   * `mount`: what its events name the mount.
+   * `mount`: what its events name the mount; `shutdown`: whether the application is shutting down.
    */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string): AnswerStream {
-    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount);
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: { readonly closing: boolean }): AnswerStream {
+    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the client leaves.
     if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
@@ -241,11 +243,17 @@ export class AnswerStream {
     if (!this.sse) {
       if (this.res.headersSent) return false;
       this.sse = true;
+      this.closeAfterIfShuttingDown();
       this.res.writeHead(200, SSE_HEADERS);
       this.res.socket?.setNoDelay(true);
     }
     this.write(event(json));
     return true;
+  }
+
+  /** Once the application is shutting down, and before the headers go: `Connection: close`, the connection ended after the answer. */
+  private closeAfterIfShuttingDown(): void {
+    if (this.shutdown.closing) this.res.shouldKeepAlive = false;
   }
 
   /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */
@@ -319,7 +327,10 @@ export class AnswerStream {
     }
     this.done = true;
     if (this.sse) endWith(this.res, this.release() + event(json));
-    else sendJsonText(this.res, status, json, headers);
+    else {
+      this.closeAfterIfShuttingDown();
+      sendJsonText(this.res, status, json, headers);
+    }
     this.watchWrites();
   }
 }

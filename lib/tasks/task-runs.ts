@@ -4,6 +4,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { McpTaskStore, TERMINAL_STATUSES, type McpTaskRecord } from '../contracts/mcp-task-store.js';
 import { capacityRefusal } from '../errors/capacity-refusal.js';
+import { shuttingDown } from '../errors/shutting-down.js';
 import type { InputKeys } from '../mrtr/input-keys.js';
 import type { InputChecks } from '../mrtr/input-request.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -49,6 +50,8 @@ export class TaskRuns implements OnModuleDestroy {
   private runningBytes = 0;
   /** What every run of this mount shares. */
   private readonly host: TaskRunHost;
+  /** Set once the application shuts down: no task starts after its running ones were cancelled. */
+  private shutDown = false;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
@@ -73,11 +76,13 @@ export class TaskRuns implements OnModuleDestroy {
    * Creates the task of a call (synchronously: from here on its handler's input requests park the task) and
    * resolves with its CreateTaskResult once the store holds it.
    * @throws {McpMethodError} (the promise) a capacity refusal (503) when the store is full, or when the requests of
-   * the running tasks would hold more than `maxRunningBytes` with this one's (then the task is never stored)
+   * the running tasks would hold more than `maxRunningBytes` with this one's (then the task is never stored);
+   * `shutting_down` (503) once the application shuts down
    */
   create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
     const { ttlMs, pollIntervalMs, maxRunningBytes } = this.options.tasks;
     const held = this.runningBytes;
+    const open = !this.shutDown;
     const fits = held + start.bytes <= maxRunningBytes;
     const now = new Date();
     const record: McpTaskRecord = {
@@ -94,8 +99,8 @@ export class TaskRuns implements OnModuleDestroy {
       expiresAt: now.getTime() + ttlMs,
     };
     const inputs = new TaskInputs(start.checks, start.capabilities, () => run.inputsChanged(), start.keys);
-    const run: TaskRun = new TaskRun({ record, abort: start.abort, inputs, bytes: start.bytes, admitted: fits }, this.host);
-    if (fits) {
+    const run: TaskRun = new TaskRun({ record, abort: start.abort, inputs, bytes: start.bytes, admitted: open && fits }, this.host);
+    if (open && fits) {
       this.live.set(record.taskId, run);
       this.runningBytes += start.bytes;
     }
@@ -104,6 +109,7 @@ export class TaskRuns implements OnModuleDestroy {
         (stored) => {
           if (stored) return { resultType: 'task', ...taskFields(run.record) };
           run.discard();
+          if (!open) throw shuttingDown('no task can start');
           if (!fits)
             throw capacityRefusal(
               'task_bytes_limit',
@@ -142,8 +148,9 @@ export class TaskRuns implements OnModuleDestroy {
     (await this.runHere(taskId, subject))?.cancel();
   }
 
-  /** Aborts every running handler (the application is shutting down). */
+  /** Aborts every running handler, and refuses tasks from now on (the application is shutting down). */
   onModuleDestroy(): void {
+    this.shutDown = true;
     for (const run of [...this.live.values()]) run.cancel('The server shut down.');
   }
 
