@@ -22,6 +22,7 @@ export const REJECTION_TABLE = [
   { rejecter: 'parse-step', reason: 'duplicate_content_type', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'unsupported_media_type', status: 415, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'unsupported_content_encoding', status: 415, code: JSON_RPC_CODES.invalidRequest },
+  { rejecter: 'parse-step', reason: 'unsupported_transfer_encoding', status: 501, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'body_too_large', status: 413, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'too_many_values', status: 413, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'stalled_read', status: 408, code: JSON_RPC_CODES.invalidRequest },

@@ -80,6 +80,9 @@ export class ParseStepGuard implements ChainStage {
         // by a parser that inflates, or refused as invalid JSON if it kept compressed bytes.
         const coding = headerLines(req).value('content-encoding');
         if (coding !== undefined && !isIdentityCoding(coding)) throw unsupportedContentEncoding(coding);
+        // Node undoes `chunked` only, and reads a body with other codings before it (`gzip, chunked`) as is.
+        const transfer = req.headers['transfer-encoding'];
+        if (transfer !== undefined && !isChunkedOnly(transfer)) throw unsupportedTransferEncoding(transfer);
         body = bodyWithin(req, this.options);
       }
     } catch (thrown) {
@@ -138,6 +141,21 @@ function isJsonMediaType(value: string | undefined): boolean {
 }
 
 /** Whether a `Content-Encoding` value names no coding but `identity` (RFC 9110 §8.4: a list of codings, in order). */
+/** Whether a `Transfer-Encoding` (its lines joined) names no coding but `chunked`. */
+function isChunkedOnly(value: string): boolean {
+  return value.split(',').every((coding) => coding.trim().toLowerCase() === 'chunked');
+}
+
+/** The 501 for a transfer coding the mount does not undo (RFC 9112 §6.1); the connection closes, the body unread. */
+function unsupportedTransferEncoding(given: string): RejectionException {
+  return new RejectionException(
+    'parse-step',
+    'unsupported_transfer_encoding',
+    `Not implemented: this server reads request bodies with no transfer coding but chunked; send the body without the others (got ${quoted(given, 100)}).`,
+    { headers: { connection: 'close' } },
+  );
+}
+
 function isIdentityCoding(value: string): boolean {
   return value.split(',').every((coding) => ['', 'identity'].includes(coding.trim().toLowerCase()));
 }

@@ -240,6 +240,44 @@ describe('the parse step and a content coding', () => {
   });
 });
 
+describe('the parse step and a transfer coding', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+  });
+  afterAll(() => t.close());
+
+  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'plain' } }, 'te'));
+
+  it.each([
+    ['foo, chunked', [['transfer-encoding', 'foo, chunked']]],
+    [
+      'gzip, chunked on two lines',
+      [
+        ['transfer-encoding', 'gzip'],
+        ['transfer-encoding', 'chunked'],
+      ],
+    ],
+  ] as const)('refuses a body sent with Transfer-Encoding: %s (a coding Node does not undo) with 501 + -32600', async (_te, lines) => {
+    const mark = await rejectionOf(async () => {
+      const res = await rawRequest(t.server, { headers: [...headers, ...lines], body });
+      expect(res.status).toBe(501);
+      expect(res.headers['connection']).toBe('close');
+      expect(res.body).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: expect.stringMatching(/^Not implemented: this server reads request bodies with no transfer coding but chunked; /) },
+      });
+    });
+    expect(mark).toEqual({ rejecter: 'parse-step', reason: 'unsupported_transfer_encoding' });
+  });
+
+  it('reads a chunked body', async () => {
+    const res = await rawRequest(t.server, { headers: [...headers, ['transfer-encoding', 'Chunked']], body });
+    expect(res.status).toBe(200);
+    expect((res.body as { result: { content: unknown } }).result.content).toEqual([{ type: 'text', text: 'plain' }]);
+  });
+});
+
 describe('the parse step under requireJsonContentType', () => {
   let t: TestApp;
   beforeAll(async () => {

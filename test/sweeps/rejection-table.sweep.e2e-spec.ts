@@ -82,6 +82,17 @@ const SCENARIOS = {
     ),
   'parse-step/unsupported_media_type': (t) => viaPost(t, rpc('server/discover'), { 'content-type': 'text/plain' }),
   'parse-step/unsupported_content_encoding': (t) => viaPost(t, rpc('server/discover'), { 'content-encoding': 'gzip' }),
+  'parse-step/unsupported_transfer_encoding': (t) =>
+    viaRaw(
+      t,
+      [
+        ['content-type', 'application/json'],
+        ['mcp-protocol-version', '2026-07-28'],
+        ['mcp-method', 'server/discover'],
+        ['transfer-encoding', 'gzip, chunked'],
+      ],
+      rpc('server/discover'),
+    ),
   'parse-step/body_too_large': (t) => viaPost(t, { ...rpc('server/discover'), pad: 'x'.repeat(CEILING) }),
   'parse-step/too_many_values': (t) => viaPost(t, { ...rpc('server/discover'), pad: Array.from({ length: VALUES_CAP }, () => 0) }),
   'parse-step/stalled_read': async (t) => {
