@@ -207,7 +207,7 @@ describe("the parse step beside the host's body parsing", () => {
   }
 });
 
-describe('the parse step and a content coding', () => {
+describe('the parse step and a content or transfer coding', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ providers: [EchoTool] });
@@ -238,16 +238,6 @@ describe('the parse step and a content coding', () => {
     expect(res.status).toBe(200);
     expect((res.body as { result: { content: unknown } }).result.content).toEqual([{ type: 'text', text: 'plain' }]);
   });
-});
-
-describe('the parse step and a transfer coding', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool] });
-  });
-  afterAll(() => t.close());
-
-  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'plain' } }, 'te'));
 
   it.each([
     ['foo, chunked', [['transfer-encoding', 'foo, chunked']]],
