@@ -16,6 +16,7 @@ import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { sendAnswer } from './answer-stream.js';
+import { MountClosing } from './mount-closing.js';
 
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
@@ -36,7 +37,10 @@ export class McpExceptionFilter implements ExceptionFilter {
   /** The mount its events name; none for a filter outside every mount. */
   private readonly mount: string | undefined;
 
-  constructor(@Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions) {
+  constructor(
+    @Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions,
+    @Optional() @Inject(MountClosing) private readonly shutdown?: MountClosing,
+  ) {
     this.mount = options && mountName(options.path);
   }
 
@@ -44,6 +48,8 @@ export class McpExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = nodeRequest(http.getRequest());
     const res = nodeResponse(http.getResponse());
+    // Once the application shuts down, a refusal too closes its connection (see MountClosing).
+    if (this.shutdown?.closing) res.shouldKeepAlive = false;
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);

@@ -25,10 +25,15 @@ class HeldShutdown implements BeforeApplicationShutdown {
   }
 }
 
-/** One POST over a keep-alive agent: status, the Connection header, the parsed JSON body. */
-function keepAlivePost(port: number, agent: http.Agent, body: Record<string, unknown>): Promise<{ status: number; connection: string | undefined; body: any }> {
+/** One POST over a keep-alive agent (`extra` headers added): status, the Connection header, the parsed JSON body. */
+function keepAlivePost(
+  port: number,
+  agent: http.Agent,
+  body: Record<string, unknown>,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; connection: string | undefined; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: mirroredHeaders(body) }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { ...mirroredHeaders(body), ...extra } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -74,6 +79,8 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       expect(await inFlight).toMatchObject({ status: 200, connection: 'close', body: { result: { content: [{ text: 'slept 300 ms' }] } } });
       const during = await keepAlivePost(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'during' } }));
       expect(during).toMatchObject({ status: 200, connection: 'close' });
+      const refused = await keepAlivePost(port, agent, rpc('tools/list'), { origin: 'http://evil.example.com' });
+      expect(refused).toMatchObject({ status: 403, connection: 'close', body: { error: { code: -32600 } } });
       const task = await keepAlivePost(
         port,
         agent,

@@ -22,8 +22,11 @@ import { nextEvent, until } from '../support/wait.js';
 import { conformingHeaders } from './arbitraries.js';
 import { caseBytes, listedTools } from './fuzz-support.js';
 
-/** Short bounds, so a stalled read or write ends within a test: no byte of a body for 250 ms, of an answer for 500 ms. */
-const BOUNDS = { bodyReadTimeoutMs: 250, writeStallTimeoutMs: 500 };
+/**
+ * Short bounds, so a stalled read or write ends within a test: no byte of a body for 500 ms (250 ms once read a
+ * 15 ms drip as stalled under a loaded CI run), of an answer for 500 ms.
+ */
+const BOUNDS = { bodyReadTimeoutMs: 500, writeStallTimeoutMs: 500 };
 
 /** The sample app with its resolved module options adjusted (`writeStallTimeoutMs`: the bound on a client that stops reading). */
 async function startSample(bounds: Record<string, number>): Promise<TestApp> {
