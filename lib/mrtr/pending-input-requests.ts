@@ -42,8 +42,8 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
    * request times out or is withdrawn.
-   * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when `maxPending` requests already wait;
-   * `shutting_down` once the application shuts down
+   * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when
+   * `maxPending` requests already wait; `shutting_down` once the application shuts down
    */
   open(subject: string | undefined, bytes = 0): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
     if (this.shutDown) throw shuttingDown('no input request can wait for an answer');

@@ -112,7 +112,8 @@ export class AnswerStream {
   static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: { readonly closing: boolean }): AnswerStream {
     const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
-    // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the client leaves.
+    // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
+    // client leaves.
     if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
     return stream;
   }
@@ -251,7 +252,7 @@ export class AnswerStream {
     return true;
   }
 
-  /** Once the application is shutting down, and before the headers go: `Connection: close`, the connection ended after the answer. */
+  /** Once the application is shutting down, before the headers go: `Connection: close`, ended after the answer. */
   private closeAfterIfShuttingDown(): void {
     if (this.shutdown.closing) this.res.shouldKeepAlive = false;
   }

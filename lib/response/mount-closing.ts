@@ -1,9 +1,9 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 /**
- * Whether the application is shutting down, set at its first shutdown hook, before its HTTP server closes. From then on each answer of the
- * mount closes its connection after it (`Connection: close`): the server's close waits for busy connections, and a
- * keep-alive client sending request after request would otherwise hold it open for ever.
+ * Whether the application is shutting down, set at its first shutdown hook, before its HTTP server closes. From
+ * then on each answer of the mount closes its connection after it (`Connection: close`): the server's close waits
+ * for busy connections, and a keep-alive client sending request after request would otherwise hold it open for ever.
  */
 @Injectable()
 export class MountClosing implements OnModuleDestroy {
