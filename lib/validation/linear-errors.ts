@@ -18,10 +18,26 @@ export const DETAILED_CHECK_MAX_ERRORS = 1_000;
 const CAPPED = Symbol.for('nest-mcp.capped-check');
 const TOO_MANY = Symbol.for('nest-mcp.too-many-errors');
 
-// Generated code cannot see this module: the cap, the flag and the mark are spelled into it.
-const STOP = `if (into.length >= ${DETAILED_CHECK_MAX_ERRORS} && globalThis[Symbol.for('nest-mcp.capped-check')] === true) throw { [Symbol.for('nest-mcp.too-many-errors')]: true };`;
-const APPEND = `((into, from) => { for (let i = 0; i < from.length; i++) { ${STOP} into.push(from[i]); } return into; })(vErrors, `;
-const CAPPED_PUSH = `((into, error) => { ${STOP} return into.push(error); })(vErrors, `;
+/** Stops a capped check past the cap (the flag raised): what the generated code's pushes and appends call first. */
+function stopPastCap(into: unknown[]): void {
+  if (into.length >= DETAILED_CHECK_MAX_ERRORS && (globalThis as Record<symbol, unknown>)[CAPPED] === true) throw { [TOO_MANY]: true };
+}
+
+// Generated code cannot import this module: it calls these two through the global symbols they are kept under, so
+// each of its thousand error sites is one short call rather than its own copy of the cap check (code to load).
+const PUSH_FN = Symbol.for('nest-mcp.capped-push');
+const APPEND_FN = Symbol.for('nest-mcp.capped-append');
+const globals = globalThis as Record<symbol, unknown>;
+globals[PUSH_FN] ??= (into: unknown[], error: unknown): number => (stopPastCap(into), into.push(error));
+globals[APPEND_FN] ??= (into: unknown[], from: readonly unknown[]): unknown[] => {
+  for (let i = 0; i < from.length; i++) {
+    stopPastCap(into);
+    into.push(from[i]);
+  }
+  return into;
+};
+const APPEND = `globalThis[Symbol.for('nest-mcp.capped-append')](vErrors, `;
+const CAPPED_PUSH = `globalThis[Symbol.for('nest-mcp.capped-push')](vErrors, `;
 
 /**
  * The ajv `code` option that merges referenced schemas' errors in place (see the file comment), and stops a capped
