@@ -8,6 +8,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { MountClosing } from '../response/mount-closing.js';
 import { quiet } from '../util/quiet-promise.js';
 
 /** What a client sent back for one input request: the JSON-RPC response's `result`, or its `error`. */
@@ -35,9 +36,11 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
   private readonly pending = new Map<string, Pending>();
   /** The bytes of the waiting calls' requests, each counted per input request it waits on. */
   private heldBytes = 0;
-  private shutDown = false;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MountClosing) private readonly shutdown: MountClosing,
+  ) {}
 
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
@@ -46,7 +49,7 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
    * `maxPending` requests already wait; `shutting_down` once the application shuts down
    */
   open(subject: string | undefined, bytes = 0): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
-    if (this.shutDown) throw shuttingDown('no input request can wait for an answer');
+    if (this.shutdown.closing) throw shuttingDown('no input request can wait for an answer');
     const { maxPending, maxPendingBytes, timeoutMs } = this.options.legacyInputRequests;
     if (this.pending.size >= maxPending)
       throw capacityRefusal('too_many_pending_input_requests', `${maxPending} input requests already wait for their clients' answers on this server`);
@@ -112,7 +115,6 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
    * input request fails, so the call ends with the `shutting_down` error unless its tool catches it.
    */
   beforeApplicationShutdown(): void {
-    this.shutDown = true;
     for (const entry of [...this.pending.values()]) entry.settle(shuttingDown('the input request is withdrawn before its answer came'));
   }
 }

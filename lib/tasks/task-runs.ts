@@ -10,6 +10,7 @@ import type { InputChecks } from '../mrtr/input-request.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { MountClosing } from '../response/mount-closing.js';
 import { mountName } from '../telemetry/channels.js';
 import { quiet } from '../util/quiet-promise.js';
 import { InProcessTaskStore } from './in-process-task-store.js';
@@ -50,12 +51,12 @@ export class TaskRuns implements OnModuleDestroy {
   private runningBytes = 0;
   /** What every run of this mount shares. */
   private readonly host: TaskRunHost;
-  /** Set once the application shuts down: no task starts after its running ones were cancelled. */
-  private shutDown = false;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(McpTaskStore) private readonly store: McpTaskStore,
+    /** Once the application shuts down, no task starts: its running ones were cancelled. */
+    @Inject(MountClosing) private readonly shutdown: MountClosing,
   ) {
     this.host = {
       store,
@@ -82,7 +83,7 @@ export class TaskRuns implements OnModuleDestroy {
   create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
     const { ttlMs, pollIntervalMs, maxRunningBytes } = this.options.tasks;
     const held = this.runningBytes;
-    const open = !this.shutDown;
+    const open = !this.shutdown.closing;
     const fits = held + start.bytes <= maxRunningBytes;
     const now = new Date();
     const record: McpTaskRecord = {
@@ -150,7 +151,6 @@ export class TaskRuns implements OnModuleDestroy {
 
   /** Aborts every running handler, and refuses tasks from now on (the application is shutting down). */
   onModuleDestroy(): void {
-    this.shutDown = true;
     for (const run of [...this.live.values()]) run.cancel('The server shut down.');
   }
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
+import { MountClosing } from '../../lib/response/mount-closing.js';
 
 describe('PendingInputRequests: an answer no one awaits', () => {
   const unhandled: unknown[] = [];
@@ -14,7 +15,7 @@ describe('PendingInputRequests: an answer no one awaits', () => {
   });
   afterEach(() => void process.off('unhandledRejection', onUnhandled));
 
-  const requests = (timeoutMs = 60_000) => new PendingInputRequests(resolveOptions({ serverInfo: { name: 's', version: '1' }, legacyInputRequests: { timeoutMs } }, 'mcp'));
+  const requests = (timeoutMs = 60_000) => new PendingInputRequests(resolveOptions({ serverInfo: { name: 's', version: '1' }, legacyInputRequests: { timeoutMs } }, 'mcp'), new MountClosing());
 
   it('is withdrawn without an unhandled rejection, and whoever awaits it later still sees why', async () => {
     const pending = requests();
