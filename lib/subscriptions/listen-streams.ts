@@ -6,6 +6,7 @@ import { capacityRefusal } from '../errors/capacity-refusal.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { AnswerStream } from '../response/answer-stream.js';
+import { MountClosing } from '../response/mount-closing.js';
 import { ListenStream, type ListenBudget } from './listen-stream.js';
 import type { SubscriptionFilter } from './subscription-filter.js';
 
@@ -33,11 +34,10 @@ export class ListenStreams implements BeforeApplicationShutdown {
       return true;
     },
   };
-  private shuttingDown = false;
-
   constructor(
     @Inject(McpEventBus) private readonly bus: McpEventBus,
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+    @Inject(MountClosing) private readonly shutdown: MountClosing,
   ) {
     this.bounds = options.subscriptions;
   }
@@ -80,13 +80,12 @@ export class ListenStreams implements BeforeApplicationShutdown {
       stream.end('gone');
       throw fault;
     }
-    if (this.shuttingDown) stream.end();
+    if (this.shutdown.closing) stream.end();
     return stream;
   }
 
   /** Nest's hook, before the HTTP server closes (it would wait for these connections): ends every stream gracefully. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.shuttingDown = true;
     await Promise.all(
       [...this.streams].map((stream) => {
         stream.end();

@@ -12,6 +12,7 @@ import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
+import { listen } from '../support/listen.js';
 import { until } from '../support/wait.js';
 
 /** Holds the application's shutdown after its first hooks (onModuleDestroy) ran, until released. */
@@ -93,6 +94,26 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
     } finally {
       HeldShutdown.release();
       agent.destroy();
+    }
+  }, 20_000);
+
+  it('acknowledges a listen request that arrives once shutdown began, then ends it at once with its result', async () => {
+    HeldShutdown.reached = false;
+    const t = await createTestApp({ providers: [EchoTool, HeldShutdown], options: { subscriptions: { keepAliveMs: 60_000 } } });
+    try {
+      const closed = t.close();
+      await until(() => HeldShutdown.reached, 'the shutdown to begin');
+      const l = await listen(t.server, { toolsListChanged: true }, 'late');
+      // Ended while the shutdown is still held: nothing but its own start ended it.
+      let ended = false;
+      void l.ended.then(() => (ended = true));
+      await until(() => ended, 'the stream to end', 2_000);
+      expect(l.messages.map((m) => m.method ?? 'response')).toEqual(['notifications/subscriptions/acknowledged', 'response']);
+      expect(l.messages.at(-1)).toMatchObject({ id: 'late', result: { resultType: 'complete' } });
+      HeldShutdown.release();
+      await closed;
+    } finally {
+      HeldShutdown.release();
     }
   }, 20_000);
 });
