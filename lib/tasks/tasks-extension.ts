@@ -1,5 +1,6 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
+import { unavailable } from '../errors/unavailable.js';
 import { TASKS_EXTENSION } from '../mcp.constants.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -23,16 +24,15 @@ export function missingTasksExtension(what: string, remedy = `declare "${TASKS_E
 }
 
 /**
- * The 503 + -32603 answer to `tasks/update` or `tasks/cancel` of a task that has not ended and whose handler does
+ * The {@link unavailable} answer (503 + -32603) to `tasks/update` or `tasks/cancel` of a task that has not ended and whose handler does
  * not run in this process: another instance sharing the task store runs it, or ran it and stopped. Nothing is
  * delivered, so nothing is acknowledged; the client may retry (a load balancer may route it to the right instance).
  */
 export function taskElsewhere(taskId: string): McpMethodError {
-  return new McpMethodError(
-    JSON_RPC_CODES.internalError,
-    'Internal error: this task runs on another instance of this server, or ran on one that stopped, so no answer or cancellation reaches it from here; send the requests for a task to the instance that created it (route them by the Mcp-Name header, the task id).',
-    { reason: 'task_elsewhere', taskId: bounded(taskId, 100) },
-    503,
+  return unavailable(
+    'task_elsewhere',
+    'this task runs on another instance of this server, or ran on one that stopped, so no answer or cancellation reaches it from here; send the requests for a task to the instance that created it (route them by the Mcp-Name header, the task id).',
+    { taskId: bounded(taskId, 100) },
   );
 }
 

@@ -7,12 +7,12 @@ import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyToolCall } from '../support/legacy-client.js';
+import { listen } from '../support/listen.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
-import { listen } from '../support/listen.js';
 import { until } from '../support/wait.js';
 
 /** Holds the application's shutdown after its first hooks (onModuleDestroy) ran, until released. */
