@@ -7,8 +7,5 @@ import { unavailable } from './unavailable.js';
  * `what` says what could not be done.
  */
 export function shuttingDown(what: string): McpMethodError {
-  return unavailable(
-    'shutting_down',
-    `the server is shutting down, so ${what}; send the request again (another instance, or this one once it is back, will take it).`,
-  );
+  return unavailable('shutting_down', `the server is shutting down, so ${what}; send the request again (another instance, or this one once it is back, will take it).`);
 }
