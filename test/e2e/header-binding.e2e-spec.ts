@@ -318,6 +318,23 @@ describe('header binding: mirrored headers must match the body', () => {
       expect(await rejectionOf(() => send(NODE_HEADER_LINES_READ - 20))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
     });
 
+    it("follows the host server's maxHeadersCount: a lower count cuts sooner, and 0 (Node reads every line) cuts none", async () => {
+      const body = call('test_x_mcp_header', { region: 'eu' });
+      const send = (filler: number) =>
+        rawRequest(t.server, { headers: linesFor(body, { 'mcp-param-region': 'eu' }, [...fillerLines(filler), ['Mcp-Method', 'tools/list']]), body: JSON.stringify(body) });
+      const server = t.server;
+      const before = server.maxHeadersCount;
+      try {
+        server.maxHeadersCount = 40;
+        expect(await rejectionOf(() => send(40))).toEqual({ rejecter: 'origin-check', reason: 'too_many_header_lines' });
+        expect(await rejectionOf(() => send(20))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+        server.maxHeadersCount = 0;
+        expect(await rejectionOf(() => send(NODE_HEADER_LINES_READ + 200))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+      } finally {
+        server.maxHeadersCount = before;
+      }
+    });
+
     it('counts lines whose names differ only in case as repeats', async () => {
       const body = call('test_x_mcp_header');
       const lines = linesFor(body, { 'mcp-name': null }, [
