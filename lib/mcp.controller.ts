@@ -47,7 +47,7 @@ export function createMcpController(path: string): Type<unknown> {
       const record = requestRecord(req);
       if (record.kind === 'notification' || record.kind === 'response') {
         if (record.kind === 'response') this.pending.accept(record);
-        if (this.shutdown.closing) res.shouldKeepAlive = false;
+        this.shutdown.closeAfter(res);
         return sendAcceptance(res);
       }
       const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, mount, this.shutdown);
@@ -57,31 +57,31 @@ export function createMcpController(path: string): Type<unknown> {
     @Get()
     @MountRoute(mount)
     get(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount);
+      fallthrough(req, res, 405, mount, this.shutdown);
     }
 
     @Put()
     @MountRoute(mount)
     put(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount);
+      fallthrough(req, res, 405, mount, this.shutdown);
     }
 
     @Patch()
     @MountRoute(mount)
     patch(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount);
+      fallthrough(req, res, 405, mount, this.shutdown);
     }
 
     @Delete()
     @MountRoute(mount)
     delete(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount);
+      fallthrough(req, res, 405, mount, this.shutdown);
     }
 
     @Options()
     @MountRoute(mount)
     options(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount);
+      fallthrough(req, res, 405, mount, this.shutdown);
     }
   }
   return McpController;

@@ -4,6 +4,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import type { MountClosing } from './mount-closing.js';
 import { whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
 
@@ -95,7 +96,7 @@ export class AnswerStream {
     private readonly stallMs: number,
     private readonly mount: string,
     /** The mount's shutdown state: once it is closing, the answer closes its connection. */
-    private readonly shutdown: { readonly closing: boolean },
+    private readonly shutdown: Pick<MountClosing, 'closeAfter'>,
   ) {
     res.on('close', AnswerStream.onResponseClose);
   }
@@ -109,7 +110,7 @@ export class AnswerStream {
    * Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`;
    * `mount`: what its events name the mount; `shutdown`: whether the application is shutting down.
    */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: { readonly closing: boolean }): AnswerStream {
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: Pick<MountClosing, 'closeAfter'>): AnswerStream {
     const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
@@ -254,7 +255,7 @@ export class AnswerStream {
 
   /** Once the application is shutting down, before the headers go: `Connection: close`, ended after the answer. */
   private closeAfterIfShuttingDown(): void {
-    if (this.shutdown.closing) this.res.shouldKeepAlive = false;
+    this.shutdown.closeAfter(this.res);
   }
 
   /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */

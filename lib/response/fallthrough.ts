@@ -4,6 +4,7 @@ import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
+import type { MountClosing } from './mount-closing.js';
 import { sendJson, sendText } from './send.js';
 
 const ALLOW = SERVED_VERBS.join(', ');
@@ -17,14 +18,15 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
 /**
  * The fallthrough: the answer to a request no served route of the mount matches, with no check run. Another verb at
  * the mount gets 405 + `Allow` with a JSON-RPC error body; a path below it, a plain 404. One `mcp:wire:fallthrough`,
- * naming the `mount`.
+ * naming the `mount`. Given the mount's `shutdown` state, the answer closes its connection once it is closing.
  */
-export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string): void {
+export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, shutdown?: MountClosing): void {
   const req = nodeRequest(hostReq);
   const res = nodeResponse(hostRes);
   // Express strips a middleware's mount prefix from `url`; `originalUrl` keeps the path as requested.
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
   publish('mcp:wire:fallthrough', () => ({ mount, verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));
+  shutdown?.closeAfter(res);
   if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
   else sendText(res, 404, 'Not Found');
 }

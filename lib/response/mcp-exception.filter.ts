@@ -49,7 +49,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     const req = nodeRequest(http.getRequest());
     const res = nodeResponse(http.getResponse());
     // Once the application shuts down, a refusal too closes its connection (see MountClosing).
-    if (this.shutdown?.closing) res.shouldKeepAlive = false;
+    this.shutdown?.closeAfter(res);
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);

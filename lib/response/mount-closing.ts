@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 /**
@@ -11,5 +13,10 @@ export class MountClosing implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.closing = true;
+  }
+
+  /** Once closing, makes `res` close its connection after it; called before its headers go. */
+  closeAfter(res: ServerResponse): void {
+    if (this.closing) res.shouldKeepAlive = false;
   }
 }

@@ -26,22 +26,27 @@ class HeldShutdown implements BeforeApplicationShutdown {
   }
 }
 
-/** One POST over a keep-alive agent (`extra` headers added): status, the Connection header, the parsed JSON body. */
-function keepAlivePost(
+/**
+ * One request of the mount over a keep-alive agent: a POST of `body` (`extra` headers added), or a GET without one.
+ * Resolves with the status, the Connection header and the parsed JSON body.
+ */
+function keepAliveRequest(
   port: number,
   agent: http.Agent,
-  body: Record<string, unknown>,
+  body?: Record<string, unknown>,
   extra: Record<string, string> = {},
 ): Promise<{ status: number; connection: string | undefined; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { ...mirroredHeaders(body), ...extra } }, (res) => {
+    const method = body ? 'POST' : 'GET';
+    const headers = body ? { ...mirroredHeaders(body), ...extra } : { accept: 'text/event-stream', ...extra };
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method, agent, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) }));
     });
     req.on('error', reject);
-    req.end(JSON.stringify(body));
+    req.end(body ? JSON.stringify(body) : undefined);
   });
 }
 
@@ -70,19 +75,21 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
     const port = (t.server.address() as AddressInfo).port;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     try {
-      const before = await keepAlivePost(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'before' } }));
+      const before = await keepAliveRequest(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'before' } }));
       expect(before.connection).toBe('keep-alive');
-      const inFlight = keepAlivePost(port, agent, rpc('tools/call', { name: 'sleeper', arguments: { ms: 300, tag: 'in-flight-at-shutdown' } }));
+      const inFlight = keepAliveRequest(port, agent, rpc('tools/call', { name: 'sleeper', arguments: { ms: 300, tag: 'in-flight-at-shutdown' } }));
       await until(() => taskRuns.has('in-flight-at-shutdown'), 'the call to run');
       const closed = t.close();
       await until(() => HeldShutdown.reached, 'the shutdown to begin');
       // A call under way when shutdown began runs to its end, and its answer closes its connection.
       expect(await inFlight).toMatchObject({ status: 200, connection: 'close', body: { result: { content: [{ text: 'slept 300 ms' }] } } });
-      const during = await keepAlivePost(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'during' } }));
+      const during = await keepAliveRequest(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'during' } }));
       expect(during).toMatchObject({ status: 200, connection: 'close' });
-      const refused = await keepAlivePost(port, agent, rpc('tools/list'), { origin: 'http://evil.example.com' });
+      const refused = await keepAliveRequest(port, agent, rpc('tools/list'), { origin: 'http://evil.example.com' });
       expect(refused).toMatchObject({ status: 403, connection: 'close', body: { error: { code: -32600 } } });
-      const task = await keepAlivePost(
+      const notAllowed = await keepAliveRequest(port, agent);
+      expect(notAllowed).toMatchObject({ status: 405, connection: 'close', body: { error: { code: -32600 } } });
+      const task = await keepAliveRequest(
         port,
         agent,
         rpc('tools/call', { name: 'sleeper', arguments: { ms: 10, tag: 'task-at-shutdown' }, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }),
