@@ -56,9 +56,11 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     return this.prompts.size;
   }
 
-  /** `prompts` when any prompt is wired in (`listChanged` is not this registry's to say). */
+  /** `prompts` when any prompt is wired in, and `logging` (`listChanged` is not this registry's to say). */
   contribute(into: Capabilities): void {
-    if (this.prompts.size > 0) into.prompts ??= {};
+    if (this.prompts.size === 0) return;
+    into.prompts ??= {};
+    into.logging ??= {}; // a prompt's get() may log
   }
 
   /** Whether any prompt argument declares a completer. */

@@ -136,9 +136,11 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     return undefined;
   }
 
-  /** `resources` when any resource or template is wired in; the flags beside it (subscribe, listChanged) are other sources'. */
+  /** `resources` when any resource or template is wired in, and `logging`; the flags beside it (subscribe, listChanged) are other sources'. */
   contribute(into: Capabilities): void {
-    if (this.size > 0) into.resources ??= {};
+    if (this.size === 0) return;
+    into.resources ??= {};
+    into.logging ??= {}; // a resource's read() may log
   }
 
   /** Whether any template declares a completer. */

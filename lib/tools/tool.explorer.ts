@@ -19,8 +19,8 @@ import type { McpActionOptions, McpToolOptions } from './tool.interfaces.js';
 import { ToolRegistry } from './tool.registry.js';
 
 /**
- * Discovers every `@McpTool` provider at module init, builds and wires in each tool, then wires in help. A tool
- * must be a singleton: it is built once, with its dependencies injected.
+ * Discovers every `@McpTool` provider at module init, builds and wires in each tool, then help when there is a tool
+ * to explain. A tool must be a singleton: it is built once, with its dependencies injected.
  */
 @Injectable()
 export class ToolExplorer implements OnModuleInit {
@@ -58,7 +58,8 @@ export class ToolExplorer implements OnModuleInit {
         this.registry.wireIn(buildPlainTool(options, instance, kit));
       } else this.registry.wireIn(buildActionTool(options, instance, actions, kit));
     }
-    this.registry.wireInHelp(buildHelpTool(this.registry, mountName(this.options.path)));
+    // Help explains the tools; a mount with none lists no tool at all, and advertises no tools capability.
+    if (this.registry.size > 0) this.registry.wireInHelp(buildHelpTool(this.registry, mountName(this.options.path)));
   }
 
   /** The `@McpAction` methods of a tool instance, in declaration order, each with its action's name and schema. */

@@ -91,13 +91,13 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
   }
 
   /**
-   * `tools` when any tool is wired in (always: help is), and with it `logging`, since any tool may log; on the
-   * modern era the tasks extension when some tool or action may run as a task.
+   * `tools` when any tool is wired in (help is, beside any other), and with it `logging`, since any tool may log; on
+   * the modern era the tasks extension when some tool or action may run as a task.
    */
   contribute(into: Capabilities, era: Era): void {
     if (this.tools.size === 0) return;
     into.tools = {};
-    into.logging = {};
+    into.logging ??= {};
     if (era === 'modern' && this.runsTasks) into.extensions = { ...into.extensions, [TASKS_EXTENSION]: {} };
   }
 

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { EchoTool } from '../support/fixture-tools.js';
 import { meta, post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -13,6 +14,7 @@ describe('server/discover', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
+      providers: [EchoTool],
       options: {
         serverInfo: {
           name: 'test-server',
@@ -38,7 +40,7 @@ describe('server/discover', () => {
     expect(res.body.id).toBe(example.id);
   });
 
-  it('lists the served versions, capabilities (tools always: help is always listed), instructions as written, caching hints and serverInfo in _meta', async () => {
+  it('lists the served versions, capabilities (tools, with help beside the one tool), instructions as written, caching hints and serverInfo in _meta', async () => {
     const res = await post(t.server, rpc('server/discover', {}, 'd1'));
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({

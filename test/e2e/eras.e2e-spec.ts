@@ -394,7 +394,7 @@ describe('bounds on the legacy era’s pending input requests', () => {
 
 describe('the eras option', () => {
   const legacyRequest = { body: initialize(), headers: legacyHeaders(null) };
-  const modernRequest = { body: rpc('tools/list'), headers: mirroredHeaders(rpc('tools/list')) };
+  const modernRequest = { body: rpc('server/discover'), headers: mirroredHeaders(rpc('server/discover')) };
   const CELLS = {
     both: { legacy: 200, modern: 200 },
     modern: { legacy: 400, modern: 200 },

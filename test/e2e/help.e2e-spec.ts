@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { post, rpc } from '../support/mcp-client.js';
+import { EchoTool } from '../support/fixture-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
@@ -117,29 +118,43 @@ describe('the help tool', () => {
   });
 });
 
-describe('the help tool in a server with no tools of its own', () => {
-  const app = useTestApp();
+describe('the help tool beside one tool', () => {
+  const app = useTestApp({ providers: [EchoTool] });
 
-  it('is listed, so the tools capability is advertised', async () => {
+  it('is listed after it, with its own input schema and annotations', async () => {
     const listed = await post(app().server, rpc('tools/list'));
-    expect(listed.body.result.tools).toEqual([
-      {
-        name: 'help',
-        description: expect.stringContaining('No arguments: an index'),
-        inputSchema: {
-          type: 'object',
-          properties: { tool: { type: 'string', description: expect.any(String) }, action: { type: 'string', description: expect.any(String) } },
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: true, openWorldHint: false },
+    expect(listed.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'help']);
+    expect(listed.body.result.tools[1]).toEqual({
+      name: 'help',
+      description: expect.stringContaining('No arguments: an index'),
+      inputSchema: {
+        type: 'object',
+        properties: { tool: { type: 'string', description: expect.any(String) }, action: { type: 'string', description: expect.any(String) } },
+        additionalProperties: false,
       },
-    ]);
-    const discovered = await post(app().server, rpc('server/discover'));
-    expect(discovered.body.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
   });
 
-  it('indexes itself', async () => {
+  it('indexes that tool and itself', async () => {
     const answer = await callTool(app().server, 'help');
-    expect(answer.body.tools).toEqual([{ tool: 'help', description: expect.any(String) }]);
+    expect(answer.body.tools).toEqual([
+      { tool: 'echo', description: expect.any(String) },
+      { tool: 'help', description: expect.any(String) },
+    ]);
+  });
+});
+
+describe('a server with no tools', () => {
+  const app = useTestApp();
+
+  it('lists no help tool and advertises no capability: tools/list and tools/call are unknown methods', async () => {
+    const discovered = await post(app().server, rpc('server/discover'));
+    expect(discovered.body.result.capabilities).toEqual({});
+    for (const body of [rpc('tools/list'), rpc('tools/call', { name: 'help', arguments: {} })]) {
+      const res = await post(app().server, body);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe(-32601);
+    }
   });
 });

@@ -150,7 +150,8 @@ describe('a class listed in one mount’s serves, provided in a module importing
 
   it('is served by the listing mount only: a listing wins over an import', async () => {
     expect(await toolNames(t, '/mcp')).toEqual(['echo', 'help', 'orphan']);
-    expect(await toolNames(t, '/admin/mcp')).toEqual(['help']);
+    // Left with no tool, the admin mount lists none: tools/list is not served there.
+    expect((await post(t.server, rpc('tools/list'), {}, '/admin/mcp')).body.error.code).toBe(-32601);
   });
 });
 

@@ -206,7 +206,7 @@ describe('rejectionMarkOf: a host reads the mark of a refused request', () => {
   it('gives the rejecter and reason of a refused request, and nothing for an accepted one', async () => {
     await post(t.server, '{not json', { 'content-type': 'application/json' });
     await post(t.server, rpc('tools/list'), { 'mcp-method': 'tools/call' });
-    await post(t.server, rpc('tools/list'));
+    await post(t.server, rpc('server/discover'));
     const invalidJson = { rejecter: 'parse-step', reason: 'invalid_json' };
     const mismatch = { rejecter: 'header-binding-check', reason: 'header_mismatch' };
     expect(marks).toEqual([
