@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { post, rpc } from '../support/mcp-client.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { post, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
