@@ -37,9 +37,12 @@ export class McpRequestLogger {
     for (const level of LOG_LEVELS) this[level] = (data, logger) => this.log(level, data, logger);
   }
 
-  /** Whether a message at `level` would be sent (use it to skip building expensive data). */
+  /**
+   * Whether a message at `level` would be sent now (use it to skip building expensive data): not while the client
+   * falls behind reading, when a message would be dropped, so a dropped one is never serialized.
+   */
   enabled(level: McpLogLevel): boolean {
-    return this.level !== undefined && rank(level) >= rank(this.level) && (this.answer?.open ?? false);
+    return this.level !== undefined && rank(level) >= rank(this.level) && this.answer !== undefined && this.answer.open && !this.answer.backedUp;
   }
 
   /** Sends one log message at `level`; returns whether it was sent. */

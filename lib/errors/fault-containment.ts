@@ -1,6 +1,7 @@
 import { types } from 'node:util';
 
-import { bounded } from '../util/bounded.js';
+import { bounded, cut, scrub } from '../util/bounded.js';
+import { isError } from '../util/is-error.js';
 
 /**
  * Marks a thrown value as not a fault: a tool run rethrows it to the method handler that knows it (an
@@ -35,7 +36,7 @@ export const FAULT_MESSAGE_BOUND = 300;
 export function faultKind(thrown: unknown): string {
   if (types.isProxy(thrown)) return 'Proxy';
   try {
-    if (types.isNativeError(thrown) || thrown instanceof Error) {
+    if (isError(thrown)) {
       const name = (thrown as Error).constructor?.name || (thrown as Error).name;
       return typeof name === 'string' && name !== '' ? bounded(name, 60) : 'Error';
     }
@@ -48,11 +49,27 @@ export function faultKind(thrown: unknown): string {
 /** The longest fault stack the telemetry logger writes. */
 const FAULT_STACK_BOUND = 16_384;
 
-/** A fault's stack trace for a server log (never the wire), or undefined when it has none. Total. */
+/** A line break that starts a stack frame (`\n    at …`): the only one a logged stack keeps as a break. */
+const FRAME_BREAK = /\n(?= {4}at )/;
+
+/**
+ * A fault's stack trace for a server log (never the wire), or undefined when it has none; bounded, and scrubbed
+ * but for the breaks between its frames: a message quoting what a caller sent (a file path in Node's own `ENOENT`)
+ * cannot start a forged log line or carry a terminal escape. Total.
+ */
 export function faultStack(thrown: unknown): string | undefined {
   try {
-    const stack = thrown instanceof Error || types.isNativeError(thrown) ? (thrown as Error).stack : undefined;
-    return typeof stack === 'string' ? stack.slice(0, FAULT_STACK_BOUND) : undefined;
+    const stack = isError(thrown) ? thrown.stack : undefined;
+    return typeof stack === 'string'
+      ? cut(
+          stack
+            .slice(0, FAULT_STACK_BOUND + 1)
+            .split(FRAME_BREAK)
+            .map(scrub)
+            .join('\n'),
+          FAULT_STACK_BOUND,
+        )
+      : undefined;
   } catch {
     return undefined;
   }
@@ -61,7 +78,7 @@ export function faultStack(thrown: unknown): string | undefined {
 /** A fault's message, bounded: an Error's own message, or the bounded rendering of any other value. Total. */
 export function faultMessage(thrown: unknown): string {
   try {
-    if (thrown instanceof Error) return bounded(String(thrown.message), FAULT_MESSAGE_BOUND);
+    if (isError(thrown)) return bounded(String(thrown.message), FAULT_MESSAGE_BOUND);
   } catch {
     // A hostile Error (a throwing getter, a Proxy): the generic rendering below.
   }

@@ -1,6 +1,7 @@
 import { instanceLocation } from '../protocol/json-rpc.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { bounded } from '../util/bounded.js';
+import { isError } from '../util/is-error.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 
@@ -43,7 +44,7 @@ export function buildInputRequest(kind: InputKind, params: unknown, checks: Inpu
     try {
       checks.schemas.validator(request.params.requestedSchema as Record<string, unknown>);
     } catch (thrown) {
-      throw new TypeError(`the ${spec.method} requestedSchema cannot be built: ${bounded(thrown instanceof Error ? thrown.message : thrown, 200)}`, { cause: thrown });
+      throw new TypeError(`the ${spec.method} requestedSchema cannot be built: ${bounded(isError(thrown) ? thrown.message : thrown, 200)}`, { cause: thrown });
     }
   }
   return request;

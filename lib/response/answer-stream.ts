@@ -183,6 +183,11 @@ export class AnswerStream {
       );
   }
 
+  /** Whether a notification sent now would be dropped: the answer is SSE and its socket buffer is full. */
+  get backedUp(): boolean {
+    return this.sse && this.res.writableNeedDrain;
+  }
+
   /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */
   get buffered(): number {
     return this.res.writableLength + this.heldBytes;
@@ -198,7 +203,7 @@ export class AnswerStream {
    * At a full socket buffer it is dropped unless `whenFull: 'queue'` ({@link NotifyOptions}).
    */
   notify(notification: Readonly<Record<string, unknown>> & { method: string }, options: NotifyOptions = {}): boolean {
-    if (this.sse && this.res.writableNeedDrain && options.whenFull !== 'queue') return false;
+    if (options.whenFull !== 'queue' && this.backedUp) return false;
     return this.writeEvent({ jsonrpc: '2.0', ...notification });
   }
 

@@ -9,6 +9,7 @@ import { isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { ECHOED_VALUE_MAX_CHARS } from '../protocol/echoed-values.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
 import { mountName, publish } from '../telemetry/channels.js';
@@ -85,7 +86,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         status,
         code: thrown.code,
         method: record.method === undefined ? undefined : bounded(record.method),
-        id: record.id,
+        id: eventId(record.id),
         era: record.era,
       }));
       return sendAnswer(res, status, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
@@ -116,7 +117,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     publish('mcp:method:error', () => ({
       mount: this.mount,
       method: record.method === undefined ? undefined : bounded(record.method),
-      id: record.id,
+      id: eventId(record.id),
       era: record.era,
       exception: faultKind(fault),
       error: bounded(fault, 500),
@@ -125,6 +126,11 @@ export class McpExceptionFilter implements ExceptionFilter {
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
     sendAnswer(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
+}
+
+/** A request id as an event carries it: a string one bounded like any quoted value, so no subscriber logs it whole. */
+function eventId(id: JsonRpcId | undefined): JsonRpcId | undefined {
+  return typeof id === 'string' ? bounded(id, ECHOED_VALUE_MAX_CHARS) : id;
 }
 
 /** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */

@@ -22,7 +22,10 @@ export interface McpTelemetryEvents {
     code: number;
     /** The JSON-RPC method (bounded), when the body was read far enough to know it. */
     method?: string;
-    /** The request id, when the body was read far enough to know it: match a refusal to a client's request. */
+    /**
+     * The request id, when the body was read far enough to know it: match a refusal to a client's request. A string
+     * id is bounded (256 characters, control characters escaped), as in `mcp:method:error`.
+     */
     id?: JsonRpcId;
     /** The era the request was classified in, once it was. */
     era?: Era;

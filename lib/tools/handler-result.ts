@@ -1,5 +1,6 @@
 import type { McpContext } from '../context/mcp-context.js';
 import { bounded } from '../util/bounded.js';
+import { isError } from '../util/is-error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownJsonCopy } from '../util/own-key.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
@@ -29,7 +30,7 @@ export class StructuredContentMismatchError extends Error {
 
 /** The default error formatter: `Operation failed: <reason>` (a string as is, an Error's message, else bounded). */
 export function defaultFormatError(reason: unknown): string {
-  const text = typeof reason === 'string' ? reason : reason instanceof Error ? reason.message : bounded(reason, 500);
+  const text = typeof reason === 'string' ? reason : isError(reason) ? reason.message : bounded(reason, 500);
   return `Operation failed: ${text}`;
 }
 

@@ -1,5 +1,7 @@
 import { inspect } from 'node:util';
 
+import { isError } from './is-error.js';
+
 /**
  * The one way anything a caller sent, or a fault carried, is quoted on the wire or in a log: at most `max`
  * characters, control characters escaped, and total (never throws, whatever it is handed).
@@ -39,7 +41,7 @@ export function bounded(value: unknown, max: number = BOUND_DEFAULT): string {
   try {
     let text: string;
     if (typeof value === 'string') text = value;
-    else if (value instanceof Error) text = `${String(value.name).slice(0, max)}: ${String(value.message).slice(0, max)}`;
+    else if (isError(value)) text = `${String(value.name).slice(0, max)}: ${String(value.message).slice(0, max)}`;
     else
       text = inspect(value, {
         depth: 3,

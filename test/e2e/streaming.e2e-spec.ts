@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 
+import { McpTool, type McpContext } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
@@ -22,10 +23,22 @@ function expectStream(res: { status: number; headers: Record<string, string> }):
   expect(res.headers['cache-control']).toBe('no-cache');
 }
 
+/** Logs 500 messages of 64 KiB in one go, counting how often their data is serialized. */
+@McpTool({ name: 'chatty', description: 'Logs a lot.', inputSchema: { type: 'object', properties: {} } })
+class ChattyTool {
+  run(_args: unknown, ctx: McpContext): { sent: number; serialized: number } {
+    let serialized = 0;
+    const data = { toJSON: () => (serialized++, 'x'.repeat(64 * 1024)) };
+    let sent = 0;
+    for (let i = 0; i < 500; i++) if (ctx.log.info(data)) sent++;
+    return { sent, serialized };
+  }
+}
+
 describe('answers over JSON or SSE: progress, log messages, cancellation', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool] });
+    t = await createTestApp({ providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool, ChattyTool] });
   });
   afterAll(() => t.close());
 
@@ -201,6 +214,16 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
         ? (sseMessages(res.text).at(-1) as any).result.content[0].text
         : res.body.result.content[0].text;
       expect(JSON.parse(text)).toEqual({ sent });
+    });
+
+    it('drops a message while the client falls behind reading without serializing its data', async () => {
+      const res = await callTool(t.server, 'chatty', {}, { meta: { [LOG_LEVEL]: 'debug' } });
+      const messages = sseMessages(res.text);
+      const { sent, serialized } = JSON.parse((messages.at(-1) as any).result.content[0].text);
+      expect(messages.filter((m) => m.method === 'notifications/message')).toHaveLength(sent);
+      expect(sent).toBeGreaterThan(0);
+      expect(sent).toBeLessThan(500); // a loop outruns the socket: the rest were dropped
+      expect(serialized).toBeLessThanOrEqual(2 * sent); // checked, then written: a dropped message costs nothing
     });
 
     it('refuses an unknown log level (400 + -32602)', async () => {

@@ -1,16 +1,27 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
+import { readFile } from 'node:fs/promises';
 
 import { describe, expect, it } from '@jest/globals';
 import type { LoggerService } from '@nestjs/common';
 import type { TestingModuleBuilder } from '@nestjs/testing';
 import request from 'supertest';
 
+import { McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
 import { FaultyTool } from '../support/tools.js';
+import { nextEvent } from '../support/wait.js';
+
+/** A plain tool that opens the file a caller names: Node's ENOENT quotes the path in its message, and so in its stack. */
+@McpTool({ name: 'open_file', description: 'Reads a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } })
+class OpenFileTool {
+  async run(args: { path: string }): Promise<string> {
+    return readFile(args.path, 'utf8');
+  }
+}
 
 /** A Nest logger that keeps every line it is given. */
 function capturingLogger(lines: string[]): LoggerService {
@@ -73,6 +84,53 @@ describe('the telemetry logger', () => {
       const methodLine = lines.find((l) => l.startsWith('error mcp:method:error'));
       expect(methodLine).toMatch(/"method":"server\/discover","id":\d+/);
       expect(methodLine).toMatch(/\nError: boom\n\s+at Object\.current/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('logs a fault whose message quotes a caller (Node quotes the path it could not open) scrubbed: no forged line, no terminal escape', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp({ providers: [OpenFileTool], options: { telemetryLogger: 'faults' }, appOptions: { logger: capturingLogger(lines) } });
+    try {
+      const path = '/nonexistent/\u001b[31mred\n[Nest] 1  - 01/01/2026, 0:00:00 AM   ERROR [Auth] forged line\u202e';
+      const answer = await callTool(t.server, 'open_file', { path });
+      expect(answer.body).toMatchObject({ errorType: 'tool_fault', exception: 'Error' });
+      expect(answer.body.message).toMatch(/^ENOENT: no such file or directory, open '\/nonexistent\/\\u001b\[31mred\\u000a/);
+      expect(answer.body.message).not.toContain(' at ');
+      const logged = lines.find((l) => l.startsWith('warn mcp:tool:error'))!;
+      expect(logged).toMatch(/\nError: ENOENT: no such file or directory, open '\/nonexistent\/\\u001b\[31mred\\u000a\[Nest\] 1 {2}- .*forged line\\u202e'\n {4}at /);
+      expect(logged).not.toMatch(/[\u001b\u202e]/);
+      expect(logged.split('\n').filter((line) => line.includes('forged line'))).toHaveLength(2); // the event's error field, the stack's first line
+      for (const line of logged.split('\n').slice(2, -1)) expect(line).toMatch(/^ {4}at /); // the last: the logger's context
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('gives a string request id bounded in its events and log lines: a 100,000-character id', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp({
+      providers: [EchoTool],
+      options: { telemetryLogger: 'all' },
+      appOptions: { logger: capturingLogger(lines) },
+      override: failingCapabilities,
+    });
+    try {
+      const id = `\u202e${'i'.repeat(100_000)}`;
+      const [rejected, faulted] = await Promise.all([
+        nextEvent('mcp:wire:reject'),
+        post(t.server, rpc('tools/list', {}, id), { 'mcp-method': 'tools/call' }).then(() => nextEvent('mcp:method:error')),
+        post(t.server, rpc('server/discover', {}, id)),
+      ]);
+      for (const event of [rejected, faulted]) {
+        expect(typeof event.id).toBe('string');
+        expect((event.id as string).length).toBeLessThanOrEqual(256);
+        expect(event.id).toMatch(/^\\u202eiii/);
+      }
+      const logged = lines.filter((l) => /mcp:(wire:reject|method:error)/.test(l));
+      expect(logged).toHaveLength(2);
+      for (const line of logged) expect(line.split('\n')[0]!.length).toBeLessThan(1_000);
     } finally {
       await t.close();
     }

@@ -1,5 +1,8 @@
+import { runInNewContext } from 'node:vm';
+
 import { describe, expect, it } from '@jest/globals';
 
+import { faultMessage } from '../../lib/errors/fault-containment.js';
 import { BOUND_DEFAULT, bounded, quoted } from '../../lib/util/bounded.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
@@ -117,5 +120,12 @@ describe('bounded rendering (totality)', () => {
 
   it('renders an Error as its class name and message', () => {
     expect(bounded(new TypeError('wrong'))).toBe('TypeError: wrong');
+  });
+
+  it("renders another realm's Error the same way, never with its stack (a vm context's, which fails instanceof Error)", () => {
+    const foreign: unknown = runInNewContext("new RangeError('far away')");
+    expect(foreign instanceof Error).toBe(false);
+    expect(bounded(foreign)).toBe('RangeError: far away');
+    expect(faultMessage(foreign)).toBe('far away');
   });
 });
