@@ -16,9 +16,18 @@ function arrivingBody(res: ServerResponse): IncomingMessage | undefined {
 }
 
 /**
+ * Whether the connection closes after this answer: the answer says so (`connection: close`), or Node will close it
+ * anyway (the request asked to, spoke HTTP/1.0, or the mount is shutting down: `shouldKeepAlive` false).
+ */
+function closesAfter(res: ServerResponse, headers: Readonly<Record<string, string>>): boolean {
+  return headers.connection === 'close' || !res.shouldKeepAlive;
+}
+
+/**
  * {@link sendJson} for a body already serialized. An answer sent while the request body is still arriving keeps
- * the connection, the rest of the body bounded ({@link boundRestOfBody}); one that closes it (`connection: close`)
- * is written at once and ended only after the body ({@link endAfterBody}).
+ * the connection, the rest of the body bounded ({@link boundRestOfBody}); one after which the connection closes
+ * ({@link closesAfter}) is written at once and ended only after the body ({@link endAfterBody}), or the close would
+ * reset the connection under the upload and the client would never read the answer.
  */
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
@@ -27,7 +36,7 @@ export function sendJsonText(res: ServerResponse, status: number, json: string, 
   // bookkeeping. An object, not a flat list, which wrappers of writeHead (on-headers, under compression and morgan) read.
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
   const arriving = arrivingBody(res);
-  if (arriving && headers.connection === 'close') {
+  if (arriving && closesAfter(res, headers)) {
     res.write(json);
     return endAfterBody(arriving, res);
   }
@@ -62,8 +71,12 @@ export function sendText(res: ServerResponse, status: number, text: string, head
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('content-type', 'text/plain; charset=utf-8');
-  res.end(`${text}\n`);
   const arriving = arrivingBody(res);
+  if (arriving && closesAfter(res, headers)) {
+    res.write(`${text}\n`);
+    return endAfterBody(arriving, res);
+  }
+  res.end(`${text}\n`);
   if (arriving) boundRestOfBody(arriving);
 }
 

@@ -62,3 +62,48 @@ describe('an oversized upload from a fetch() client', () => {
     expect(((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
   });
 });
+
+/**
+ * A client that asks to close the connection after the answer (`agent: false` sends `Connection: close`), in its
+ * own process: it uploads `size` bytes in 64 KiB writes and reports the status and body, or the error code.
+ */
+const CLOSING_CLIENT = `
+import http from 'node:http';
+const [url, size, headers] = [new URL(process.argv[1]), Number(process.argv[2]), JSON.parse(process.argv[3])];
+const req = http.request(url, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(size) } }, (res) => {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk) => (text += chunk));
+  res.on('end', () => console.log(JSON.stringify({ status: res.statusCode, connection: res.headers.connection, body: JSON.parse(text) })));
+});
+req.on('error', (error) => console.log(JSON.stringify({ error: error.code ?? String(error) })));
+const chunk = Buffer.alloc(64 * 1024, 0x20);
+let sent = 0;
+const pump = () => {
+  while (sent < size) {
+    const next = chunk.subarray(0, Math.min(chunk.length, size - sent));
+    sent += next.length;
+    if (!req.write(next)) return void req.once('drain', pump);
+  }
+  req.end();
+};
+pump();
+`;
+
+describe('a refused upload from a client that closes the connection after the answer', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool] });
+    url = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(() => t.close());
+
+  it('gets the refusal (403, origin check) with its JSON-RPC body, not a reset under a 2 MB upload', async () => {
+    const headers = { ...mirroredHeaders(TOOLS_CALL), origin: 'http://evil.example' };
+    for (let i = 0; i < 3; i++) {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLOSING_CLIENT, url, String(2 * 1024 * 1024), JSON.stringify(headers)]);
+      expect(JSON.parse(stdout)).toMatchObject({ status: 403, connection: 'close', body: { jsonrpc: '2.0', error: { code: -32600 } } });
+    }
+  }, 60_000);
+});
