@@ -56,3 +56,12 @@ export const INPUT_KINDS = {
 
 /** One input kind: `elicitation`, `sampling` or `roots`. */
 export type InputKind = keyof typeof INPUT_KINDS;
+
+/**
+ * The first 2025-era revision that has an input request (sampling and roots: every served one): a legacy client
+ * speaking an older revision is never sent it, since it has no method to answer with.
+ */
+export function firstRevisionWith(kind: InputKind, params: Readonly<Record<string, unknown>>): string | undefined {
+  if (kind !== 'elicitation') return undefined;
+  return params.mode === 'url' ? '2025-11-25' : '2025-06-18';
+}

@@ -110,6 +110,7 @@ export class MrtrRounds {
         pending: this.pending,
         subject: record.auth?.subject,
         heldBytes: record.bodyBytes ?? 0,
+        revision: String(record.meta?.[META_KEYS.protocolVersion]),
         protocol: this.protocol,
         schemas: this.schemas,
       });

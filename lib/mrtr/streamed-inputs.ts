@@ -4,7 +4,7 @@ import type { AnswerStream } from '../response/answer-stream.js';
 import { bounded } from '../util/bounded.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import type { InputChannel } from './input-channel.js';
-import { INPUT_KINDS, type InputKind } from './input-kinds.js';
+import { INPUT_KINDS, firstRevisionWith, type InputKind } from './input-kinds.js';
 import { buildInputRequest, checkInputKey, type InputChecks } from './input-request.js';
 import { readAnswer } from './input-responses.js';
 import type { PendingInputRequests } from './pending-input-requests.js';
@@ -18,6 +18,8 @@ export interface StreamedInputsInit extends InputChecks {
   readonly subject: string | undefined;
   /** The bytes of the call's request, which waiting holds in memory (counted against `maxPendingBytes`). */
   readonly heldBytes: number;
+  /** The request's 2025-era revision (its `MCP-Protocol-Version`): an input request it does not have is not sent. */
+  readonly revision: string;
 }
 
 /** JSON-RPC's "method not found": what a client without the capability answers an input request with. */
@@ -56,6 +58,8 @@ export class StreamedInputs implements InputChannel {
       if (key !== undefined && this.used.has(key)) throw new Error(`input-request key "${key}" is used twice in one execution; give each request its own key`);
       if (key !== undefined) this.used.add(key);
       const request = buildInputRequest(kind, params, this.init);
+      const since = firstRevisionWith(kind, request.params);
+      if (since !== undefined && this.init.revision < since) throw absentFromRevision(request.params.mode === 'url', this.init.revision, since);
       this.init.answer.requireStream(`This call sends the client ${spec.method}`);
       if (!this.watching) {
         this.watching = true;
@@ -96,6 +100,19 @@ export class StreamedInputs implements InputChannel {
     for (const withdraw of this.withdrawals) withdraw();
     this.withdrawals.clear();
   }
+}
+
+/**
+ * -32021 for an elicitation (`url`: a URL-mode one) the client's revision does not have, being older than `since`:
+ * never sent, as the client would have no method to answer it with.
+ */
+function absentFromRevision(url: boolean, revision: string, since: string): McpMethodError {
+  return new McpMethodError(
+    JSON_RPC_CODES.missingRequiredClientCapability,
+    `Missing required client capability: this request needs ${url ? 'URL-mode elicitation' : 'elicitation'}, which protocol version ${revision} does not have (it came with ${since}); the client may connect with a later revision.`,
+    { requiredCapabilities: { elicitation: url ? { url: {} } : {} } },
+    400,
+  );
 }
 
 /** What a client's error answer becomes: -32021 for "method not found" (it lacks the capability), else a fault. */

@@ -5,7 +5,7 @@ import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -13,8 +13,15 @@ import { ownCopy } from '../util/own-key.js';
 import { distilledData, firstProblem } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
+import { unsupportedVersion } from './protocol-version.guard.js';
 
 const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
+
+/** The version a modern request names: its `_meta` protocol version when a string, else its version header. */
+function requestedVersion(req: IncomingMessage, meta: unknown): string | undefined {
+  const named = isPlainObject(meta) ? meta[META_KEYS.protocolVersion] : undefined;
+  return typeof named === 'string' ? named : headerLines(req).value(MIRRORED_HEADERS.protocolVersion);
+}
 
 /**
  * The protocol-fields check: every request's `params._meta` carries well-typed protocol fields (version and client
@@ -53,6 +60,9 @@ export class ProtocolFieldsGuard implements ChainStage {
     }
     const params = record.message?.params as Record<string, unknown> | undefined;
     const meta = params?._meta;
+    // A mount serving the legacy era only refuses a modern request at once, as the version check would, naming the
+    // versions it serves, rather than asking for protocol fields it would then refuse.
+    if (this.options.eras === 'legacy') throw unsupportedVersion(requestedVersion(req, meta), LEGACY_PROTOCOL_VERSIONS);
     const supported = [...SUPPORTED_PROTOCOL_VERSIONS];
     if (meta === undefined || meta === null) {
       throw new RejectionException(

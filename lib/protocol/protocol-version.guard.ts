@@ -37,13 +37,17 @@ export class ProtocolVersionGuard implements ChainStage {
     const legacyServed = record.era === 'legacy' || this.options.eras === 'legacy';
     const supported: readonly string[] = legacyServed ? LEGACY_PROTOCOL_VERSIONS : SUPPORTED_PROTOCOL_VERSIONS;
     if (supported.includes(requested) && (record.era === 'legacy') === legacyServed) return true;
-    throw new RejectionException(
-      'version-check',
-      'unsupported_version',
-      `Unsupported protocol version ${quoted(requested, 40)}; this server supports ${supported.join(', ')}.`,
-      {
-        data: { supported: [...supported], requested: bounded(requested, 256) },
-      },
-    );
+    throw unsupportedVersion(requested, supported);
   }
+}
+
+/**
+ * The version check's refusal: 400 + -32022 naming the versions `supported`, and the one `requested` when the
+ * request named one (a modern request to a legacy-only mount may carry only its client capabilities).
+ */
+export function unsupportedVersion(requested: string | undefined, supported: readonly string[]): RejectionException {
+  const named = requested === undefined ? 'of a 2026-07-28 request' : quoted(requested, 40);
+  return new RejectionException('version-check', 'unsupported_version', `Unsupported protocol version ${named}; this server supports ${supported.join(', ')}.`, {
+    data: { supported: [...supported], ...(requested !== undefined && { requested: bounded(requested, 256) }) },
+  });
 }

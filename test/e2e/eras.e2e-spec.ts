@@ -7,11 +7,11 @@ import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, sideEffects } from '../support/mrtr-tools.js';
+import { AskTool, ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, sideEffects } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool];
+const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool, AskTool];
 const accept = (content: Record<string, unknown>) => ({ result: { action: 'accept', content } });
 
 /**
@@ -211,6 +211,26 @@ describe('two eras on one mount', () => {
       expect(sideEffects).toEqual(['deleted a.txt']);
     });
 
+    it.each([
+      ['2025-03-26 (as a request without the header reads)', null, 'form', 'elicitation', '2025-06-18', {}],
+      ['2025-03-26', '2025-03-26', 'form', 'elicitation', '2025-06-18', {}],
+      ['2025-06-18', '2025-06-18', 'url', 'URL-mode elicitation', '2025-11-25', { url: {} }],
+    ] as const)('never sends a %s client an elicitation its revision lacks: the call ends -32021 at once', async (_what, version, kind, needs, since, required) => {
+      const call = await legacyToolCall(app().server, 'ask', { kind }, () => 'no-answer', { headers: legacyHeaders(version) });
+      expect(call.messages.filter((m) => m.method === 'elicitation/create')).toEqual([]);
+      expect(call.messages.at(-1)!.error).toEqual({
+        code: -32021,
+        message: `Missing required client capability: this request needs ${needs}, which protocol version ${version ?? '2025-03-26'} does not have (it came with ${since}); the client may connect with a later revision.`,
+        data: { requiredCapabilities: { elicitation: required } },
+      });
+    });
+
+    it('sends a 2025-06-18 client a form elicitation, which its revision has', async () => {
+      const call = await legacyToolCall(app().server, 'ask', { kind: 'form' }, () => accept({ ok: true }), { headers: legacyHeaders('2025-06-18') });
+      expect(call.messages.filter((m) => m.method === 'elicitation/create')).toHaveLength(1);
+      expect(call.answerStatuses).toEqual([202]);
+    });
+
     it('sends several requests at once and takes their answers in any order', async () => {
       const replies: Record<string, unknown> = {
         'elicitation/create': { action: 'accept', content: { name: 'Ada' } },
@@ -392,6 +412,10 @@ describe('bounds on the legacy era’s pending input requests', () => {
   });
 });
 
+/** `headers` without their MCP-Protocol-Version. */
+const withoutVersionHeader = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'mcp-protocol-version'));
+
 describe('the eras option', () => {
   const legacyRequest = { body: initialize(), headers: legacyHeaders(null) };
   const modernRequest = { body: rpc('server/discover'), headers: mirroredHeaders(rpc('server/discover')) };
@@ -409,6 +433,32 @@ describe('the eras option', () => {
       expect({ legacy: legacy.status, modern: modern.status }).toEqual(expected);
       if (eras === 'modern') expect(legacy.messages[0]!.error).toMatchObject({ code: -32602, data: { supported: ['2026-07-28'] } });
       if (eras === 'legacy') expect(modern.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS] } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('legacy: a modern request missing its protocol fields is refused the same way, naming the legacy versions, not asked for them', async () => {
+    const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
+    try {
+      const noMeta = rpc('tools/list', { _meta: undefined });
+      const partial = rpc('tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } });
+      const cases = [
+        { body: JSON.parse(JSON.stringify(noMeta)), headers: mirroredHeaders(noMeta), requested: '2026-07-28' },
+        { body: partial, headers: withoutVersionHeader(mirroredHeaders(partial)), requested: undefined },
+        { body: initialize(), headers: { ...legacyHeaders(null), 'mcp-protocol-version': '2026-07-28' }, requested: '2026-07-28' },
+      ];
+      for (const { body, headers, requested } of cases) {
+        const marks = await recordEvents(['mcp:wire:reject'], () => legacyPost(t.server, body, headers));
+        expect(marks[0]!.message).toMatchObject({ rejecter: 'version-check', reason: 'unsupported_version', status: 400, code: -32022 });
+        const answer = await legacyPost(t.server, body, headers);
+        expect(answer.status).toBe(400);
+        expect(answer.messages[0]!.error).toEqual({
+          code: -32022,
+          message: `Unsupported protocol version ${requested === undefined ? 'of a 2026-07-28 request' : `"${requested}"`}; this server supports ${LEGACY_PROTOCOL_VERSIONS.join(', ')}.`,
+          data: { supported: [...LEGACY_PROTOCOL_VERSIONS], ...(requested !== undefined && { requested }) },
+        });
+      }
     } finally {
       await t.close();
     }
