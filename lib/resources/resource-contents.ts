@@ -28,8 +28,9 @@ export interface ContentsDefaults {
 const CONTENTS_KEYS = ['uri', 'mimeType', 'text', 'blob', '_meta'];
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
-function item(returned: unknown, index: number, defaults: ContentsDefaults): ResourceContent {
-  const at = `contents[${index}]`;
+/** One item of what a read returned; `index` undefined when it returned one value, not an array. */
+function item(returned: unknown, index: number | undefined, defaults: ContentsDefaults): ResourceContent {
+  const at = index === undefined ? 'a value' : `contents[${index}]`;
   const fail = (problem: string) => new MalformedResourceResultError(`${defaults.where} read() returned ${at} that ${problem}`);
   const filled = (body: Record<string, unknown>, uri: unknown = defaults.uri, mimeType: unknown = defaults.mimeType) => ({
     uri,
@@ -38,6 +39,7 @@ function item(returned: unknown, index: number, defaults: ContentsDefaults): Res
   });
   if (typeof returned === 'string') return filled({ text: returned });
   if (returned instanceof Uint8Array) return filled({ blob: base64(returned) });
+  if (returned === undefined || returned === null) throw fail(`is ${String(returned)}: return the contents, or throw resourceNotFound(uri) when there is nothing at the URI`);
   if (!isPlainObject(returned)) throw fail(`is neither text, bytes nor a contents object: ${bounded(returned, 60)}`);
   const extra = Object.keys(returned).filter((key) => !CONTENTS_KEYS.includes(key));
   if (extra.length) throw fail(`has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; a contents object holds ${CONTENTS_KEYS.join(', ')}`);
@@ -62,7 +64,7 @@ export function readContents(returned: unknown, defaults: ContentsDefaults, prot
   if (items.length === 0)
     throw new MalformedResourceResultError(`${defaults.where} read() returned no contents; throw resourceNotFound(uri) when there is nothing at the URI`);
   // Array.from visits a hole of a sparse array (as undefined, a malformed item), which map would keep as a hole.
-  const contents = Array.from(items, (returnedItem, index) => item(returnedItem, index, defaults));
+  const contents = Array.from(items, (returnedItem, index) => item(returnedItem, Array.isArray(returned) ? index : undefined, defaults));
   const problems = contents.flatMap((content, index) =>
     protocol.check('text' in content ? 'TextResourceContents' : 'BlobResourceContents', content).map((p) => `/contents/${[index, ...p.path].join('/')}: ${p.problem}`),
   );

@@ -20,10 +20,14 @@ export class InProcessEventBus implements McpEventBus {
    * @throws {TypeError} (a rejection) when the value is not a change event, naming it
    */
   async publish(event: McpChangeEvent): Promise<void> {
-    if (!isMcpChangeEvent(event))
+    if (!isMcpChangeEvent(event)) {
+      const kind = (event as { kind?: unknown } | null)?.kind;
       throw new TypeError(
-        `McpEventBus.publish: not a change event (a kind of toolsListChanged, promptsListChanged, resourcesListChanged, or resourceUpdated with an absolute uri), got ${quoted(event, 200)}`,
+        kind === 'resourceUpdated'
+          ? `McpEventBus.publish: a resourceUpdated event's uri must be an absolute URI (RFC 3986: a scheme, and spaces and other reserved characters percent-encoded, as encodeURIComponent does for a segment), got ${quoted((event as { uri?: unknown }).uri, 200)}`
+          : `McpEventBus.publish: not a change event (a kind of toolsListChanged, promptsListChanged, resourcesListChanged, or resourceUpdated with an absolute uri), got ${quoted(event, 200)}`,
       );
+    }
     const copy: McpChangeEvent = Object.freeze(event.kind === 'resourceUpdated' ? { kind: event.kind, uri: event.uri } : { kind: event.kind });
     for (const listener of [...this.listeners]) {
       try {

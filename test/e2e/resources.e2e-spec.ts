@@ -434,19 +434,16 @@ describe('resources', () => {
 
   describe('resources/read: faults in read() are contained (500 + -32603)', () => {
     it.each([
-      ['a number', () => 42, 'MalformedResourceResultError', /returned contents\[0\] that is neither text, bytes nor a contents object: 42/],
+      ['a number', () => 42, 'MalformedResourceResultError', /returned a value that is neither text, bytes nor a contents object: 42/],
+      ['nothing (undefined)', () => undefined, 'MalformedResourceResultError', /returned a value that is undefined: return the contents, or throw resourceNotFound\(uri\)/],
+      ['an array of one number', () => [42], 'MalformedResourceResultError', /returned contents\[0\] that is neither text, bytes nor a contents object: 42/],
       ['an empty array', () => [], 'MalformedResourceResultError', /returned no contents; throw resourceNotFound\(uri\)/],
       ['a contents object with both text and blob', () => ({ text: 'a', blob: 'AA==' }), 'MalformedResourceResultError', /must hold exactly one of text and blob/],
       ['a contents object with an unknown key', () => ({ text: 'a', body: 'b' }), 'MalformedResourceResultError', /has unknown key\(s\) "body"/],
       ['a blob that is not base64', () => ({ blob: 'not base64!' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
       ['a blob that is not base64 but for a line break', () => ({ blob: 'not base64 ###\n' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
       ['a blob of base64 lines', () => ({ blob: 'QUJD\nQUJD' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
-      [
-        'an array with a hole',
-        () => Object.assign([], { 1: 'x' }),
-        'MalformedResourceResultError',
-        /returned contents\[0\] that is neither text, bytes nor a contents object: undefined/,
-      ],
+      ['an array with a hole', () => Object.assign([], { 1: 'x' }), 'MalformedResourceResultError', /returned contents\[0\] that is undefined: return the contents/],
       [
         'a contents uri that is not a URI',
         () => ({ uri: 'no uri', text: 'a' }),

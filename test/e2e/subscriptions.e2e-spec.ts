@@ -243,7 +243,9 @@ describe('subscriptions/listen and the event bus', () => {
       const l = await opened(listen(t.server, { toolsListChanged: true }, 'strict'));
       await l.nth(1);
       await expect(bus.publish({ kind: 'toolsChanged' } as unknown as McpChangeEvent)).rejects.toThrow(/McpEventBus.publish: not a change event.*toolsChanged/);
-      await expect(bus.publish({ kind: 'resourceUpdated', uri: 'not a uri' } as McpChangeEvent)).rejects.toThrow(TypeError);
+      await expect(bus.publish({ kind: 'resourceUpdated', uri: 'notes://notes/my list' })).rejects.toThrow(
+        'McpEventBus.publish: a resourceUpdated event\'s uri must be an absolute URI (RFC 3986: a scheme, and spaces and other reserved characters percent-encoded, as encodeURIComponent does for a segment), got "notes://notes/my list"',
+      );
       await bus.publish({ kind: 'toolsListChanged' });
       await l.nth(2);
       expect(methods(l)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tools/list_changed']);
