@@ -32,37 +32,6 @@ for (let i = 0; i < times; i++) {
 console.log(JSON.stringify(outcomes));
 `;
 
-/** An upload over the ceiling must get its 413 and JSON-RPC body, not a reset under the upload (EPIPE). */
-describe('an oversized upload from a fetch() client', () => {
-  let t: TestApp;
-  let url: string;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool] });
-    url = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`;
-  });
-  afterAll(() => t.close());
-
-  it.each([
-    ['just over the ceiling', CEILING + 1024],
-    ['four times the ceiling', 4 * CEILING],
-  ])(
-    'gets its 413 and the JSON-RPC error every time, %s',
-    async (_what, size) => {
-      const headers = { ...mirroredHeaders(TOOLS_CALL), accept: 'application/json, text/event-stream' };
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLIENT, url, String(size), '12', JSON.stringify(headers)]);
-      const refusal = { jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } };
-      expect(JSON.parse(stdout)).toEqual(Array.from({ length: 12 }, () => ({ status: 413, body: refusal })));
-    },
-    60_000,
-  );
-
-  it('serves the next request right after', async () => {
-    const res = await fetch(url, { method: 'POST', headers: mirroredHeaders(rpc('tools/list', {}, 2)), body: JSON.stringify(rpc('tools/list', {}, 2)) });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
-  });
-});
-
 /**
  * A client that asks to close the connection after the answer (`agent: false` sends `Connection: close`), in its
  * own process: it uploads `size` bytes in 64 KiB writes and reports the status and body, or the error code.
@@ -90,7 +59,8 @@ const pump = () => {
 pump();
 `;
 
-describe('a refused upload from a client that closes the connection after the answer', () => {
+/** An upload the mount refuses must get its refusal and JSON-RPC body, not a reset under the upload (EPIPE). */
+describe('a refused upload', () => {
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
@@ -98,6 +68,26 @@ describe('a refused upload from a client that closes the connection after the an
     url = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`;
   });
   afterAll(() => t.close());
+
+  it.each([
+    ['just over the ceiling', CEILING + 1024],
+    ['four times the ceiling', 4 * CEILING],
+  ])(
+    'gets its 413 and the JSON-RPC error every time, %s',
+    async (_what, size) => {
+      const headers = { ...mirroredHeaders(TOOLS_CALL), accept: 'application/json, text/event-stream' };
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLIENT, url, String(size), '12', JSON.stringify(headers)]);
+      const refusal = { jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } };
+      expect(JSON.parse(stdout)).toEqual(Array.from({ length: 12 }, () => ({ status: 413, body: refusal })));
+    },
+    60_000,
+  );
+
+  it('serves the next request right after', async () => {
+    const res = await fetch(url, { method: 'POST', headers: mirroredHeaders(rpc('tools/list', {}, 2)), body: JSON.stringify(rpc('tools/list', {}, 2)) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
+  });
 
   it('gets the refusal (403, origin check) with its JSON-RPC body, not a reset under a 2 MB upload', async () => {
     const headers = { ...mirroredHeaders(TOOLS_CALL), origin: 'http://evil.example' };
