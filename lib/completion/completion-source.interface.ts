@@ -26,4 +26,9 @@ export interface CompletionSource {
    * returns something other than strings.
    */
   complete(request: CompletionRequest): Promise<readonly string[]> | undefined;
+  /**
+   * What a refusal of an unknown ref of `type` lists of this source's own (` Prompts: a, b.`), so the reader can
+   * correct it; empty when it holds none of that type.
+   */
+  refsListed(type: CompletionRef['type']): string;
 }

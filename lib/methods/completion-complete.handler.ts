@@ -55,7 +55,7 @@ export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySo
     const [what, id] = ref.type === 'ref/prompt' ? ['prompt', ref.name] : ['resource or resource template', ref.uri];
     throw new McpMethodError(
       JSON_RPC_CODES.invalidParams,
-      `Invalid params: no ${what} ${quoted(id, 100)} to complete.`,
+      `Invalid params: no ${what} ${quoted(id, 100)} to complete.${this.sources.map((source) => source.refsListed(ref.type)).join('')}`,
       { reason: 'unknown_ref', ref: ref.type === 'ref/prompt' ? { type: ref.type, name: bounded(ref.name, 100) } : { type: ref.type, uri: bounded(ref.uri, 200) } },
       400,
     );

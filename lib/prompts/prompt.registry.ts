@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import type { CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
+import type { CompletionRef, CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
@@ -72,6 +72,10 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
    * Completes an argument of one of its prompts: every suggestion its completer gives (none without a completer);
    * undefined for a ref that is no prompt of its own; -32602 for an argument the prompt does not declare.
    */
+  refsListed(type: CompletionRef['type']): string {
+    return type === 'ref/prompt' && this.prompts.size > 0 ? ` Prompts: ${this.listedNames()}.` : '';
+  }
+
   complete(request: CompletionRequest): Promise<readonly string[]> | undefined {
     if (request.ref.type !== 'ref/prompt') return undefined;
     const prompt = this.prompts.get(request.ref.name);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { runCompleter } from '../completion/completer.js';
-import type { CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
+import type { CompletionRef, CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -153,6 +153,14 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
    * reference); a name that is not one of its variables is 400 + -32602, and a variable without a completer
    * completes to no values.
    */
+  refsListed(type: CompletionRef['type']): string {
+    if (type !== 'ref/resource' || this.templates.size === 0) return '';
+    return ` Templates: ${firstListed(
+      [...this.templates.values()].map((t) => t.uriTemplate),
+      URIS_LISTED,
+    )}.`;
+  }
+
   complete(request: CompletionRequest): Promise<readonly string[]> | undefined {
     if (request.ref.type !== 'ref/resource') return undefined;
     const template = this.templates.get(request.ref.uri);

@@ -67,12 +67,15 @@ describe('completion/complete', () => {
     expect(await completion(complete('travel', 'notes', 'x'))).toEqual({ values: [], total: 0, hasMore: false });
   });
 
-  it('refuses an unknown prompt, and a ref/resource no source holds (400 + -32602, unknown_ref)', async () => {
+  it('refuses an unknown prompt, listing the prompts, and a ref/resource no source holds (400 + -32602, unknown_ref)', async () => {
+    const names = (await post(app().server, rpc('prompts/list'))).body.result.prompts.map((p: { name: string }) => p.name);
+    const PROMPT_NAMES = names.join(', ');
+    expect(names.length).toBeGreaterThan(1);
     const prompt = await post(app().server, complete('nope', 'x', ''));
     expect(prompt.status).toBe(400);
     expect(prompt.body.error).toEqual({
       code: -32602,
-      message: 'Invalid params: no prompt "nope" to complete.',
+      message: `Invalid params: no prompt "nope" to complete. Prompts: ${PROMPT_NAMES}.`,
       data: { reason: 'unknown_ref', ref: { type: 'ref/prompt', name: 'nope' } },
     });
     const resource = await post(app().server, rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'test://nothing/{id}' }, argument: { name: 'id', value: '' } }));

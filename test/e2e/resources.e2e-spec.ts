@@ -573,6 +573,11 @@ describe('resources', () => {
       const res = await complete('users://{id}', 'id', 'a');
       expect(res.status).toBe(400);
       expect(res.body.error.data.reason).toBe('unknown_ref');
+      // The reader is told which templates there are, to correct the reference (the list's first page begins them).
+      const templates = (await post(t.server, rpc('resources/templates/list'))).body.result.resourceTemplates.map((r: { uriTemplate: string }) => r.uriTemplate);
+      expect(res.body.error.message.startsWith(`Invalid params: no resource or resource template "users://{id}" to complete. Templates: ${templates.join(', ')}, `)).toBe(
+        true,
+      );
     });
 
     it('completes on the legacy era too', async () => {
