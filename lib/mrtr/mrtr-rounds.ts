@@ -4,7 +4,7 @@ import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RequestStateCodec } from '../contracts/request-state-codec.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { META_KEYS } from '../mcp.constants.js';
+import { LEGACY_DEFAULT_VERSION, META_KEYS } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
@@ -110,7 +110,7 @@ export class MrtrRounds {
         pending: this.pending,
         subject: record.auth?.subject,
         heldBytes: record.bodyBytes ?? 0,
-        revision: String(record.meta?.[META_KEYS.protocolVersion]),
+        revision: String(record.meta?.[META_KEYS.protocolVersion] ?? LEGACY_DEFAULT_VERSION),
         protocol: this.protocol,
         schemas: this.schemas,
       });

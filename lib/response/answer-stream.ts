@@ -250,17 +250,12 @@ export class AnswerStream {
     if (!this.sse) {
       if (this.res.headersSent) return false;
       this.sse = true;
-      this.closeAfterIfShuttingDown();
+      this.shutdown.closeAfter(this.res); // before the headers go
       this.res.writeHead(200, SSE_HEADERS);
       this.res.socket?.setNoDelay(true);
     }
     this.write(event(json));
     return true;
-  }
-
-  /** Once the application is shutting down, before the headers go: `Connection: close`, ended after the answer. */
-  private closeAfterIfShuttingDown(): void {
-    this.shutdown.closeAfter(this.res);
   }
 
   /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */
@@ -335,7 +330,7 @@ export class AnswerStream {
     this.done = true;
     if (this.sse) endWith(this.res, this.release() + event(json));
     else {
-      this.closeAfterIfShuttingDown();
+      this.shutdown.closeAfter(this.res); // before the headers go
       sendJsonText(this.res, status, json, headers);
     }
     this.watchWrites();
