@@ -1,4 +1,4 @@
-import { ERAS } from '../mcp.constants.js';
+import { ERAS, type Era } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { ListPages } from './list-pages.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
@@ -15,17 +15,27 @@ export abstract class ListMethod implements McpMethodHandler {
   readonly eras = ERAS;
   /** The result's member holding the page. */
   protected abstract readonly member: string;
-  private listed: readonly ListedDefinition[] | undefined;
+  private readonly listed = new Map<Era, readonly ListedDefinition[]>();
 
   constructor(private readonly pages: ListPages) {}
 
   abstract served(): boolean;
 
-  /** The definitions listed, in the list's stable order. */
-  protected abstract definitions(): readonly ListedDefinition[];
+  /** The definitions listed to a request of `era`, in the list's stable order. */
+  protected abstract definitions(era: Era): readonly ListedDefinition[];
+
+  /**
+   * The list's name for its pages and cursors: one list for both eras unless a method lists them differently (a
+   * cursor names the list it pages through).
+   */
+  protected listName(_era: Era): string {
+    return this.method;
+  }
 
   async handle(call: MethodCall): Promise<McpResult> {
-    this.listed ??= this.definitions();
-    return this.pages.result(this.method, this.member, this.listed, call.params.cursor);
+    const era = call.record.era ?? 'modern';
+    let listed = this.listed.get(era);
+    if (!listed) this.listed.set(era, (listed = this.definitions(era)));
+    return this.pages.result(this.listName(era), this.member, listed, call.params.cursor);
   }
 }

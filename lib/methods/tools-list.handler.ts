@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 
-import { ToolRegistry } from '../tools/tool.registry.js';
+import type { Era } from '../mcp.constants.js';
+import { runsOnlyAsTask, ToolRegistry } from '../tools/tool.registry.js';
 import { ListMethod } from './list-method.js';
 import { ListPages } from './list-pages.js';
 
-/** `tools/list`: the wired-in tools' definitions, sorted by name, a page at a time. Served when any tool is wired in. */
+/**
+ * `tools/list`: the wired-in tools' definitions, sorted by name, a page at a time. Served when any tool is wired in.
+ * A 2025-era client is not listed a tool every run of which is a task (it could never call it: tasks are a
+ * 2026-07-28 extension), so its list is a list of its own.
+ */
 @Injectable()
 export class ToolsListHandler extends ListMethod {
   readonly method = 'tools/list' as const;
@@ -21,7 +26,14 @@ export class ToolsListHandler extends ListMethod {
     return this.registry.size > 0;
   }
 
-  protected definitions() {
-    return this.registry.list().map((tool) => tool.definition);
+  protected definitions(era: Era) {
+    return this.registry
+      .list()
+      .filter((tool) => era === 'modern' || !runsOnlyAsTask(tool))
+      .map((tool) => tool.definition);
+  }
+
+  protected override listName(era: Era): string {
+    return era === 'legacy' ? `${this.method} (2025 era)` : this.method;
   }
 }

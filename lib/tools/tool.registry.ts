@@ -53,6 +53,12 @@ export interface WiredTool {
   handle(call: GatedCall, run: ToolRun): Promise<ToolCallResult>;
 }
 
+/** Whether every call of a tool runs as a task (`taskSupport: 'required'` on it, or on each of its actions). */
+export function runsOnlyAsTask(tool: WiredTool): boolean {
+  const actions = [...tool.help.actions.keys()];
+  return actions.length === 0 ? tool.taskMode(undefined)?.support === 'required' : actions.every((action) => tool.taskMode(action)?.support === 'required');
+}
+
 /**
  * The wired-in tools, listed by name. Wire-in is the one validated site: a malformed or duplicate name, or `help`
  * for any tool but the framework's, is a `McpConfigurationError` at module init.

@@ -295,6 +295,16 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(refused.body.error.code).toBe(-32021);
   });
 
+  it('lists a 2025-era client no tool every run of which is a task, and every other tool, an action tool with one such action included', async () => {
+    const modern = (await post(t.server, rpc('tools/list'))).body.result.tools.map((tool: { name: string }) => tool.name);
+    const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, legacyHeaders('2025-11-25'));
+    const taskOnly = ['must_task', 'ask_then_task', 'ask_task_ask'];
+    for (const name of [...taskOnly, 'reports', 'sleeper']) expect(modern).toContain(name);
+    const listed = legacy.messages[0]!.result.tools.map((tool: { name: string }) => tool.name);
+    expect(listed).toEqual(modern.filter((name: string) => !taskOnly.includes(name)));
+    expect(listed).toContain('reports');
+  });
+
   it('serves legacy-era clients synchronously (no tasks there): optional runs, required is -32021', async () => {
     const headers = legacyHeaders('2025-11-25');
     const optional = await legacyPost(t.server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleeper', arguments: { ms: 1 } } }, headers);
