@@ -7,6 +7,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { ECHOED_VALUE_MAX_CHARS, tooLongToEcho } from '../protocol/echoed-values.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { requestFootprint } from '../protocol/request-footprint.js';
 import { ListenStreams } from '../subscriptions/listen-streams.js';
 import { delivers, acknowledgedFilter } from '../subscriptions/subscription-filter.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
@@ -62,7 +63,7 @@ export class SubscriptionsListenHandler implements McpMethodHandler {
         { reason: 'listen_filter_too_large', filterBytes: ackBytes, maxBytes: this.maxBufferedBytes },
         400,
       );
-    const stream = await this.streams.open(id, filter, call.answer, (call.record.bodyBytes ?? 0) + ackBytes);
+    const stream = await this.streams.open(id, filter, call.answer, requestFootprint(call.record) + ackBytes);
     await stream.ended;
     return { resultType: 'complete', _meta: { ...stream.resultMeta } };
   }

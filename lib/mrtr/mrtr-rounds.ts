@@ -9,6 +9,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { requestFootprint } from '../protocol/request-footprint.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import { mountName, publish } from '../telemetry/channels.js';
 import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
@@ -109,7 +110,7 @@ export class MrtrRounds {
         answer: request.answer,
         pending: this.pending,
         subject: record.auth?.subject,
-        heldBytes: record.bodyBytes ?? 0,
+        heldBytes: requestFootprint(record),
         revision: String(record.meta?.[META_KEYS.protocolVersion] ?? LEGACY_DEFAULT_VERSION),
         protocol: this.protocol,
         schemas: this.schemas,

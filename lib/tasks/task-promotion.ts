@@ -5,6 +5,7 @@ import type { InputKind } from '../mrtr/input-kinds.js';
 import type { InputChecks } from '../mrtr/input-request.js';
 import { MrtrRound } from '../mrtr/mrtr-round.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import { requestFootprint } from '../protocol/request-footprint.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import type { TaskRun } from './task-run.js';
 import type { TaskRuns } from './task-runs.js';
@@ -76,7 +77,7 @@ export class TaskPromotion {
         capabilities: (this.init.record.meta?.[META_KEYS.clientCapabilities] ?? {}) as Record<string, unknown>,
         abort: this.abort,
         checks: this.init.checks,
-        bytes: this.init.record.bodyBytes ?? 0,
+        bytes: requestFootprint(this.init.record),
         ...(round instanceof MrtrRound && { keys: round.keys }),
       });
       this.task.run.inputs.toolState = round.toolState;

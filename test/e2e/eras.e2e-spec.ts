@@ -363,6 +363,20 @@ describe('bounds on the legacy era’s pending input requests', () => {
     expect(served.messages.at(-1)!.result.content[0].text).toBe('Kept c.txt (accept).');
   });
 
+  it('counts a waiting call of many small values for what they hold parsed (80 bytes a value), not for their few bytes of text', async () => {
+    const bounded = await createTestApp({ providers: [ConfirmDeleteTool], options: { legacyInputRequests: { maxPendingBytes: 1_000_000 } } });
+    try {
+      // 20,000 values in about 40 KB of text: 1.6 MB once parsed, past the bound on their own.
+      const dense = await legacyToolCall(bounded.server, 'confirm_delete', { file: 'a.txt' }, () => 'no-answer', { meta: { pad: new Array(20_000).fill(0) } });
+      expect(dense.messages[0]!.error).toMatchObject({ code: -32603, data: { reason: 'too_many_pending_input_bytes' } });
+      // 200 KB in one string: a few values, counted by its bytes, within the bound.
+      const long = await legacyToolCall(bounded.server, 'confirm_delete', { file: 'b.txt' }, () => accept({ confirm: false }), { meta: { pad: 'x'.repeat(200_000) } });
+      expect(long.messages.at(-1)!.result.content[0].text).toBe('Kept b.txt (accept).');
+    } finally {
+      await bounded.close();
+    }
+  });
+
   it('refuses a call past maxPendingBytes (waiting calls hold their requests), and takes one again once the bytes are freed', async () => {
     const bounded = await createTestApp({ providers: [ConfirmDeleteTool], options: { legacyInputRequests: { maxPendingBytes: 3000 } } });
     try {

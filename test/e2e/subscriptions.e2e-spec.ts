@@ -371,9 +371,10 @@ describe('at most subscriptions.maxStreams listen streams at once', () => {
 
 describe('at most subscriptions.maxOpenBytes held by the open listen streams together', () => {
   it('refuses a stream whose request would take them over (503 + -32603, before anything is streamed), counting request and acknowledged filter, and frees its bytes when a stream ends', async () => {
-    // Each request carries 20 KB of filter entries that are no absolute URI: the acknowledgment drops them, the request still holds them.
+    // Each request carries 1,000 filter entries that are no absolute URI (20 KB of text, about 81 KB parsed, at
+    // HEAP_BYTES_PER_VALUE a value): the acknowledgment drops them, the request still holds them.
     const filter = { resourceSubscriptions: ['file:///kept', ...Array.from({ length: 1000 }, (_, i) => `not a uri ${i} ${'x'.repeat(8)}`)] };
-    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { maxOpenBytes: 60_000 } });
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { maxOpenBytes: 200_000 } });
     const open: Listener[] = [];
     try {
       for (const id of ['first', 'second']) open.push(await listen(t.server, filter, id));
@@ -385,7 +386,7 @@ describe('at most subscriptions.maxOpenBytes held by the open listen streams tog
       expect(refused.messages).toHaveLength(1);
       expect(refused.messages[0].error).toMatchObject({ code: -32603, data: { reason: 'listen_bytes_limit' } });
       expect(refused.messages[0].error.message).toMatch(
-        /^Internal error: the listen streams open on this server already hold \d+ of the 60000 bytes they may, and this one would hold \d+; retry later/,
+        /^Internal error: the listen streams open on this server already hold \d+ of the 200000 bytes they may, and this one would hold \d+; retry later/,
       );
       expect(t.app.get(ListenStreams).size).toBe(2);
       const small = await listen(t.server, { toolsListChanged: true }, 'small'); // a small request still fits

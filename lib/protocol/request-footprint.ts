@@ -1,0 +1,25 @@
+import type { McpRequestRecord } from '../contracts/request-record.js';
+
+/**
+ * What one JSON value of a parsed request costs in heap, at most: a body of many small values (`[0,0,0,…]`, about
+ * ten bytes a value as text) holds six to eight times its size once parsed, a body of one long string about its size.
+ */
+export const HEAP_BYTES_PER_VALUE = 80;
+
+/**
+ * What a request costs in memory while its call waits (a legacy input request's answer, a running task, a listen
+ * stream): its body's bytes, or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many
+ * small values counts for what it holds. Counted once, when the call starts waiting: a walk of its values.
+ */
+export function requestFootprint(record: McpRequestRecord): number {
+  return Math.max(record.bodyBytes ?? 0, valueCount(record.message) * HEAP_BYTES_PER_VALUE);
+}
+
+/** The JSON values of a parsed message, itself included (its nesting is bounded, so the walk's stack is too). */
+function valueCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 1;
+  let count = 1;
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) count += valueCount(value[i]);
+  else for (const key in value) if (Object.hasOwn(value, key)) count += valueCount((value as Record<string, unknown>)[key]);
+  return count;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+
+import type { McpRequestRecord } from '../../lib/contracts/request-record.js';
+import { HEAP_BYTES_PER_VALUE, requestFootprint } from '../../lib/protocol/request-footprint.js';
+
+/** A record as the parse step leaves it: the parsed message and its body's size as sent. */
+function parsed(message: unknown): McpRequestRecord {
+  return { message, bodyBytes: Buffer.byteLength(JSON.stringify(message)) } as unknown as McpRequestRecord;
+}
+
+describe('requestFootprint', () => {
+  it('counts a body of many small values at HEAP_BYTES_PER_VALUE a value, every value at every depth', () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { list: [0, [1, { a: null }], 'x'] } } };
+    // message, jsonrpc, id, method, params, name, arguments, list, 0, [..], 1, {a}, null, 'x'
+    expect(requestFootprint(parsed(message))).toBe(14 * HEAP_BYTES_PER_VALUE);
+    expect(requestFootprint(parsed({ list: new Array(10_000).fill(0) }))).toBe(10_002 * HEAP_BYTES_PER_VALUE);
+  });
+
+  it('counts a body of few long values by its bytes', () => {
+    const record = parsed({ text: 'x'.repeat(100_000) });
+    expect(requestFootprint(record)).toBe(record.bodyBytes);
+  });
+
+  it('counts own keys only', () => {
+    const inherited = Object.create({ hidden: [1, 2, 3] }) as Record<string, unknown>;
+    inherited.own = 1;
+    expect(requestFootprint({ message: inherited } as unknown as McpRequestRecord)).toBe(2 * HEAP_BYTES_PER_VALUE);
+  });
+});
