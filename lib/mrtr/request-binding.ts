@@ -2,21 +2,10 @@ import { createHash } from 'node:crypto';
 
 import { writeCanonicalJson } from '../util/canonical-json.js';
 
-/** How much canonical text is gathered before it is hashed: one `update` a piece cost a microsecond each. */
-const DIGEST_CHUNK_CHARS = 64 * 1024;
-
 /** SHA-256 of a JSON value in canonical form, base64url, cut to 128 bits (a binding digest, not a secret). */
 export function canonicalDigest(value: unknown): string {
   const hash = createHash('sha256');
-  let pending = '';
-  writeCanonicalJson(value, (piece) => {
-    pending += piece;
-    if (pending.length >= DIGEST_CHUNK_CHARS) {
-      hash.update(pending);
-      pending = '';
-    }
-  });
-  hash.update(pending);
+  writeCanonicalJson(value, (piece) => hash.update(piece));
   return hash.digest('base64url').slice(0, 22);
 }
 
