@@ -37,7 +37,7 @@ export function faultKind(thrown: unknown): string {
   if (types.isProxy(thrown)) return 'Proxy';
   try {
     if (isError(thrown)) {
-      const name = (thrown as Error).constructor?.name || (thrown as Error).name;
+      const name = thrown.constructor?.name || thrown.name;
       return typeof name === 'string' && name !== '' ? bounded(name, 60) : 'Error';
     }
   } catch {

@@ -1,3 +1,5 @@
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 
 /**
@@ -56,6 +58,25 @@ export const INPUT_KINDS = {
 
 /** One input kind: `elicitation`, `sampling` or `roots`. */
 export type InputKind = keyof typeof INPUT_KINDS;
+
+/**
+ * The -32021 refusal (400) of an input request the client cannot take: `what` names the request (its kind, or
+ * `URL-mode elicitation`), `why` says how that is known (`, which …`), `required` is the -32021
+ * `requiredCapabilities`.
+ */
+export function missingInputCapability(what: string, why: string, required: Readonly<Record<string, unknown>>): McpMethodError {
+  return new McpMethodError(
+    JSON_RPC_CODES.missingRequiredClientCapability,
+    `Missing required client capability: this request needs ${what}${why}.`,
+    { requiredCapabilities: required },
+    400,
+  );
+}
+
+/** How a refusal names an input request: its kind, or `URL-mode elicitation`. */
+export function inputRequestName(kind: InputKind, params: Readonly<Record<string, unknown>>): string {
+  return kind === 'elicitation' && params.mode === 'url' ? 'URL-mode elicitation' : kind;
+}
 
 /**
  * The first 2025-era revision that has an input request (sampling and roots: every served one): a legacy client

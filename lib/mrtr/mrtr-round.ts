@@ -1,9 +1,8 @@
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError, isMethodError } from '../errors/mcp-method.error.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import type { InputChannel } from './input-channel.js';
 import { InputKeys } from './input-keys.js';
-import { INPUT_KINDS, type InputKind } from './input-kinds.js';
+import { INPUT_KINDS, inputRequestName, missingInputCapability, type InputKind } from './input-kinds.js';
 import type { InputChecks, InputRequest } from './input-request.js';
 import { McpInputRequired } from './input-required.js';
 import { inInputResponses, readAnswer } from './input-responses.js';
@@ -29,14 +28,7 @@ export interface MrtrRoundInit extends InputChecks {
 /** The -32021 refusal (400) of an input request whose kind the client capabilities do not declare, or undefined when they do. */
 export function undeclaredKind(kind: InputKind, request: InputRequest, capabilities: Readonly<Record<string, unknown>>): McpMethodError | undefined {
   const missing = INPUT_KINDS[kind].need(request.params, capabilities);
-  if (!missing) return undefined;
-  const what = kind === 'elicitation' && request.params.mode === 'url' ? 'URL-mode elicitation' : kind;
-  return new McpMethodError(
-    JSON_RPC_CODES.missingRequiredClientCapability,
-    `Missing required client capability: this request needs ${what}, which its clientCapabilities do not declare.`,
-    { requiredCapabilities: missing },
-    400,
-  );
+  return missing && missingInputCapability(inputRequestName(kind, request.params), ', which its clientCapabilities do not declare', missing);
 }
 
 /**

@@ -110,7 +110,7 @@ export class MrtrRounds {
         answer: request.answer,
         pending: this.pending,
         subject: record.auth?.subject,
-        heldBytes: requestFootprint(record),
+        heldBytes: () => requestFootprint(record),
         revision: String(record.meta?.[META_KEYS.protocolVersion] ?? LEGACY_DEFAULT_VERSION),
         protocol: this.protocol,
         schemas: this.schemas,

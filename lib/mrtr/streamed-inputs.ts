@@ -1,10 +1,8 @@
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
-import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import { bounded } from '../util/bounded.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import type { InputChannel } from './input-channel.js';
-import { INPUT_KINDS, firstRevisionWith, type InputKind } from './input-kinds.js';
+import { INPUT_KINDS, firstRevisionWith, inputRequestName, missingInputCapability, type InputKind } from './input-kinds.js';
 import { buildInputRequest, checkInputKey, type InputChecks } from './input-request.js';
 import { readAnswer } from './input-responses.js';
 import type { PendingInputRequests } from './pending-input-requests.js';
@@ -16,8 +14,8 @@ export interface StreamedInputsInit extends InputChecks {
   readonly pending: PendingInputRequests;
   /** The caller's auth subject: only that caller's answer is taken. */
   readonly subject: string | undefined;
-  /** The bytes of the call's request, which waiting holds in memory (counted against `maxPendingBytes`). */
-  readonly heldBytes: number;
+  /** What the call's request holds in memory while it waits (counted against `maxPendingBytes`), asked when it first does. */
+  readonly heldBytes: () => number;
   /** The request's 2025-era revision (its `MCP-Protocol-Version`): an input request it does not have is not sent. */
   readonly revision: string;
 }
@@ -40,6 +38,7 @@ export class StreamedInputs implements InputChannel {
   private state: unknown;
   private closed = false;
   private watching = false;
+  private held: number | undefined;
 
   // The stream's close is watched from the first input request on: most calls ask nothing, and the answer stream's
   // signal costs an AbortController. Before that, `ended` reads whether the stream can still carry the call.
@@ -59,13 +58,18 @@ export class StreamedInputs implements InputChannel {
       if (key !== undefined) this.used.add(key);
       const request = buildInputRequest(kind, params, this.init);
       const since = firstRevisionWith(kind, request.params);
-      if (since !== undefined && this.init.revision < since) throw absentFromRevision(request.params.mode === 'url', this.init.revision, since);
+      if (since !== undefined && this.init.revision < since)
+        throw missingInputCapability(
+          inputRequestName(kind, request.params),
+          `, which protocol version ${this.init.revision} does not have (it came with ${since}); the client may connect with a later revision`,
+          spec.need(request.params, {})!,
+        );
       this.init.answer.requireStream(`This call sends the client ${spec.method}`);
       if (!this.watching) {
         this.watching = true;
         this.init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
       }
-      const { id, answer, withdraw } = this.init.pending.open(this.init.subject, this.init.heldBytes);
+      const { id, answer, withdraw } = this.init.pending.open(this.init.subject, (this.held ??= this.init.heldBytes()));
       this.withdrawals.add(withdraw);
       if (!this.init.answer.request({ id, ...request })) {
         this.withdrawals.delete(withdraw);
@@ -102,28 +106,9 @@ export class StreamedInputs implements InputChannel {
   }
 }
 
-/**
- * -32021 for an elicitation (`url`: a URL-mode one) the client's revision does not have, being older than `since`:
- * never sent, as the client would have no method to answer it with.
- */
-function absentFromRevision(url: boolean, revision: string, since: string): McpMethodError {
-  return new McpMethodError(
-    JSON_RPC_CODES.missingRequiredClientCapability,
-    `Missing required client capability: this request needs ${url ? 'URL-mode elicitation' : 'elicitation'}, which protocol version ${revision} does not have (it came with ${since}); the client may connect with a later revision.`,
-    { requiredCapabilities: { elicitation: url ? { url: {} } : {} } },
-    400,
-  );
-}
-
 /** What a client's error answer becomes: -32021 for "method not found" (it lacks the capability), else a fault. */
 function refusedByClient(kind: InputKind, error: { code: number; message: string }): Error {
   const spec = INPUT_KINDS[kind];
-  if (error.code === METHOD_NOT_FOUND)
-    return new McpMethodError(
-      JSON_RPC_CODES.missingRequiredClientCapability,
-      `Missing required client capability: this request needs ${kind}, and the client answered ${spec.method} with "method not found".`,
-      { requiredCapabilities: { [kind]: {} } },
-      400,
-    );
+  if (error.code === METHOD_NOT_FOUND) return missingInputCapability(kind, `, and the client answered ${spec.method} with "method not found"`, { [kind]: {} });
   return new Error(`the client answered ${spec.method} with error ${bounded(error.code, 20)}: ${bounded(error.message, 200)}`);
 }

@@ -245,6 +245,12 @@ describe('two eras on one mount', () => {
     it('turns a client that answers "method not found" into -32021 for the tool, which may do without', async () => {
       const call = await legacyToolCall(app().server, 'degrade', {}, () => ({ error: { code: -32601, message: 'Method not found' } }));
       expect(call.messages.at(-1)!.result.content[0].text).toBe('without sampling');
+      const uncaught = await legacyToolCall(app().server, 'ask', { kind: 'sampling' }, () => ({ error: { code: -32601, message: 'Method not found' } }));
+      expect(uncaught.messages.at(-1)!.error).toEqual({
+        code: -32021,
+        message: 'Missing required client capability: this request needs sampling, and the client answered sampling/createMessage with "method not found".',
+        data: { requiredCapabilities: { sampling: {} } },
+      });
     });
 
     it('refuses an answer that does not match what was asked (-32602), and the tool never sees it', async () => {
