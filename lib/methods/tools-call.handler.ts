@@ -49,7 +49,7 @@ export class ToolsCallHandler implements McpMethodHandler {
       });
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const taskMode = this.taskMode(call, tool.taskMode(args.action));
-    const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
+    const inputs = this.rounds.channel({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
     const promotion =
       taskMode &&
       new TaskPromotion(this.tasks, {
@@ -70,7 +70,9 @@ export class ToolsCallHandler implements McpMethodHandler {
     };
     // A call that is a task as it starts is stored before its handler runs: one the store refuses has done nothing.
     const stored = taskMode?.start === 'call' ? () => promotion!.start() : undefined;
-    const run = () => this.dispatch.call(tool, args, contextFor, { era: call.record.era, beforeHandler: stored, numbersInRange: call.record.numbersInRange });
+    // An echoed requestState is admitted after the dispatch gates: its binding digests the arguments, which they bound.
+    const admit = () => this.rounds.admit(inputs);
+    const run = () => this.dispatch.call(tool, args, contextFor, { era: call.record.era, admit, beforeHandler: stored, numbersInRange: call.record.numbersInRange });
     return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
   }
 

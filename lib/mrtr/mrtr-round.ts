@@ -21,8 +21,8 @@ export interface MrtrRoundInit extends InputChecks {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** This retry's `inputResponses` (already a map of objects: method routing checked it). */
   readonly responses: Readonly<Record<string, unknown>> | undefined;
-  /** What the previous round sealed into `requestState`, when the client echoed a valid one. */
-  readonly earlier: RequestStateContent | undefined;
+  /** The `requestState` this retry echoed, opened by `MrtrRounds.admit` before the handler runs. */
+  readonly echoed: string | undefined;
 }
 
 /** The -32021 refusal (400) of an input request whose kind the client capabilities do not declare, or undefined when they do. */
@@ -44,15 +44,14 @@ export function undeclaredKind(kind: InputKind, request: InputRequest, capabilit
  * Proven by: test/e2e/mrtr.e2e-spec.ts, test/e2e/mrtr-capabilities.e2e-spec.ts (capabilities)
  */
 export class MrtrRound implements InputChannel {
-  /** 1 for a first call, n + 1 when the client echoed the state of round n. */
-  readonly number: number;
+  private numberValue = 1;
   readonly method: string;
   private bindingValue: RequestBinding | undefined;
   /** The keys of this execution's input requests; a task the execution becomes goes on with them. */
   readonly keys = new InputKeys();
   private readonly pending = new Map<string, { kind: InputKind; request: InputRequest }>();
   private readonly consumed = new Map<string, unknown>();
-  private readonly earlierAnswers: Readonly<Record<string, unknown>>;
+  private earlierAnswers: Readonly<Record<string, unknown>> = {};
   private toolStateValue: unknown;
   private refusalError: McpMethodError | undefined;
   private signal: McpInputRequired | undefined;
@@ -61,9 +60,23 @@ export class MrtrRound implements InputChannel {
 
   constructor(private readonly init: MrtrRoundInit) {
     this.method = init.method;
-    this.number = (init.earlier?.round ?? 0) + 1;
-    this.earlierAnswers = init.earlier?.answers ?? {};
-    this.toolStateValue = init.earlier?.toolState;
+  }
+
+  /** 1 for a first call, n + 1 when the client echoed the state of round n (once that state is admitted). */
+  get number(): number {
+    return this.numberValue;
+  }
+
+  /** The `requestState` this retry echoed, if any: until it is admitted, the round starts afresh. */
+  get echoed(): string | undefined {
+    return this.init.echoed;
+  }
+
+  /** Goes on from the round the admitted `requestState` sealed: its number, answers and tool state. */
+  resume(earlier: RequestStateContent): void {
+    this.numberValue = earlier.round + 1;
+    this.earlierAnswers = earlier.answers;
+    this.toolStateValue = earlier.toolState;
   }
 
   /** What a sealed state of this round is bound to (mount, method, call params, principal), computed once. */

@@ -19,8 +19,8 @@ import type { InputChecks } from './input-request.js';
 import { isInputRequired } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
 import { PendingInputRequests } from './pending-input-requests.js';
-import { requestBinding, type RequestBinding } from './request-binding.js';
-import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, RequestStateTooLarge, type RequestStateContent, type RequestStateProblem } from './request-state-seal.js';
+import { requestBinding } from './request-binding.js';
+import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, RequestStateTooLarge, type RequestStateProblem } from './request-state-seal.js';
 import { StreamedInputs } from './streamed-inputs.js';
 
 /** The methods whose answer may be an input-required result: only their handlers open rounds. */
@@ -63,10 +63,10 @@ const logger = new Logger('Mcp');
 
 /**
  * Input requests for the methods that may ask the client for input: opens one input channel per call and settles
- * it into the answer. On the modern era the channel is an MRTR round: `open` verifies an echoed `requestState`
- * before the handler runs; `settle` runs the handler and answers, in this order: the round's refusal (an
- * unreadable answer), a method error the handler threw, an input-required result when an input request is
- * pending, otherwise the handler's result. On the legacy era it is a streamed exchange (`StreamedInputs`), and
+ * it into the answer. On the modern era the channel is an MRTR round: `admit` verifies an echoed `requestState`
+ * before the handler runs (`open` admits at once; tools/call admits after its dispatch gates); `settle` runs the
+ * handler and answers, in this order: the round's refusal (an unreadable answer), a method error the handler
+ * threw, an input-required result when an input request is pending, otherwise the handler's result. On the legacy era it is a streamed exchange (`StreamedInputs`), and
  * `settle` answers what the handler returns or throws. See docs/mrtr.md and docs/eras.md.
  */
 @Injectable()
@@ -99,10 +99,20 @@ export class MrtrRounds {
   }
 
   /**
-   * Opens the input channel of one call: an MRTR round, or on the legacy era a streamed exchange.
+   * Opens the input channel of one call and admits its echoed `requestState` at once (`channel`, then `admit`).
    * @throws {McpMethodError} -32602 when an echoed `requestState` is refused
    */
   async open(request: RoundRequest): Promise<InputChannel> {
+    const channel = this.channel(request);
+    await this.admit(channel);
+    return channel;
+  }
+
+  /**
+   * The input channel of one call: an MRTR round, or on the legacy era a streamed exchange. A round's echoed
+   * `requestState` is not trusted until `admit` opens it, which must happen before the handler runs.
+   */
+  channel(request: RoundRequest): InputChannel {
     const { method, params, record } = request;
     if (!MRTR_METHODS.has(method)) throw new Error(`${method} cannot ask the client for input (only ${[...MRTR_METHODS].join(', ')} can)`);
     if (record.era === 'legacy')
@@ -115,24 +125,28 @@ export class MrtrRounds {
         protocol: this.protocol,
         schemas: this.schemas,
       });
-    // The binding digests the call's params: computed only for a round that opens or seals a state.
-    let bound: RequestBinding | undefined;
-    const binding = () => (bound ??= requestBinding(this.options.path, method, request.identifying, record.auth?.subject));
-    let earlier: RequestStateContent | undefined;
-    if (typeof params.requestState === 'string') {
-      const opened = await this.seal.open(params.requestState, binding);
-      if (!opened.ok) throw refusedRequestState(opened.problem);
-      earlier = opened.content;
-    }
     return new MrtrRound({
       method,
-      binding,
+      // The binding digests the call's params: computed only for a round that opens or seals a state.
+      binding: () => requestBinding(this.options.path, method, request.identifying, record.auth?.subject),
       capabilities: (record.meta?.[META_KEYS.clientCapabilities] ?? {}) as Record<string, unknown>,
       responses: params.inputResponses as Record<string, unknown> | undefined,
-      earlier,
+      echoed: typeof params.requestState === 'string' ? params.requestState : undefined,
       schemas: this.schemas,
       protocol: this.protocol,
     });
+  }
+
+  /**
+   * Opens a round's echoed `requestState`, and the round goes on from it; nothing for a round with none or a
+   * streamed exchange.
+   * @throws {McpMethodError} -32602 when the state is refused
+   */
+  async admit(channel: InputChannel): Promise<void> {
+    if (!(channel instanceof MrtrRound) || channel.echoed === undefined) return;
+    const opened = await this.seal.open(channel.echoed, () => channel.binding);
+    if (!opened.ok) throw refusedRequestState(opened.problem);
+    channel.resume(opened.content);
   }
 
   /** Runs the handler of one round and decides the answer (see the class doc for the order). */

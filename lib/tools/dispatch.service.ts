@@ -17,14 +17,20 @@ import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
 export interface DispatchOptions {
   /** The era the call is served under, for telemetry. @default 'modern' */
   readonly era?: Era;
-  /** Awaited once the gates let the call through, before its handler runs: a call that is a task as it starts is stored first. */
+  /**
+   * Awaited first once the gates let the call through: the call's own checks that cost more than the gates (an echoed
+   * `requestState`). What it throws is rethrown, never contained: a JSON-RPC error counts as the caller's
+   * (`errorKind: 'dispatch'`).
+   */
+  readonly admit?: () => Promise<void>;
+  /** Awaited once the call is admitted, before its handler runs: a call that is a task as it starts is stored first. */
   readonly beforeHandler?: () => Promise<void>;
   /** The request's text was proved to hold no number out of range (`McpRequestRecord.numbersInRange`): the value gate looks for none. */
   readonly numbersInRange?: boolean;
 }
 
 /**
- * Dispatches one tools/call to a wired tool (gates, then handler) inside fault containment: a fault becomes a
+ * Dispatches one tools/call to a wired tool (gates, admission, then handler) inside fault containment: a fault becomes a
  * fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown; a Nest `HttpException` is the
  * tool's answer, not a fault (an `isError` result with its status and message); what a handler throws once its
  * context's signal fired (the client left, the task was cancelled) is no fault either (no `mcp:tool:error`: it
@@ -42,7 +48,7 @@ export class DispatchService {
 
   /** Dispatches a call; resolves to a tool result unless a thrown value passes containment. */
   async call(tool: WiredTool, args: Record<string, unknown>, contextFor: McpContextFactory, options: DispatchOptions = {}): Promise<ToolCallResult> {
-    const { era = 'modern', beforeHandler, numbersInRange = false } = options;
+    const { era = 'modern', admit, beforeHandler, numbersInRange = false } = options;
     const named = typeof args.action === 'string' && tool.help.actions.has(args.action) ? args.action : undefined;
     const mount = this.mount;
     publish('mcp:tool:start', () => ({ mount, tool: tool.name, ...(named !== undefined && { action: named }), era }));
@@ -50,6 +56,7 @@ export class DispatchService {
     const run: ToolRun = { contextFor };
     let result: ToolCallResult | undefined;
     let threw = false;
+    let admitting = false;
     try {
       const gated = tool.gate(args, numbersInRange);
       if ('refusal' in gated) {
@@ -57,11 +64,22 @@ export class DispatchService {
         result = errorResult(gated.refusal.payload);
       } else {
         run.action = gated.action;
+        if (admit) {
+          admitting = true;
+          await admit();
+          admitting = false;
+        }
         if (beforeHandler) await beforeHandler();
         result = await tool.handle(gated, run);
         if (result.isError === true) run.errorKind ??= 'tool';
       }
     } catch (thrown) {
+      if (admitting) {
+        // Not the tool's: a refusal of the call's own, or a fault of the server's (say, its requestState codec).
+        threw = true;
+        if (isMethodError(thrown)) run.errorKind = 'dispatch';
+        throw thrown;
+      }
       if (passesContainment(thrown)) {
         // A JSON-RPC error the run answers with (the tool's, or a missing capability), or a stop (a task cancelled).
         threw = true;

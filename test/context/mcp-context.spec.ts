@@ -27,7 +27,7 @@ const round = (capabilities: Record<string, unknown>, responses?: Record<string,
     binding: () => requestBinding('mcp', 'tools/call', { name: 't' }, undefined),
     capabilities,
     responses,
-    earlier: undefined,
+    echoed: undefined,
     schemas: new ElicitationSchemaCache(),
     protocol,
   });

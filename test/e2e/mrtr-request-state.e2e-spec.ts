@@ -6,7 +6,7 @@ import { Logger } from '@nestjs/common';
 import { McpAuthDecision, McpConfigurationError } from '../../lib/index.js';
 import { RANDOM_SECRET_WARNING } from '../../lib/mrtr/mrtr-rounds.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
-import { mirroredHeaders, post } from '../support/mcp-client.js';
+import { mirroredHeaders, post, recordEvents } from '../support/mcp-client.js';
 import { accept, callTool, toolCall } from '../support/mrtr-client.js';
 import { ConfirmDeleteTool, ThreeRoundsTool, sideEffects } from '../support/mrtr-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -82,12 +82,15 @@ describe('requestState: sealed, verified before any tool runs', () => {
     expectRefused(res, 'other_call');
   });
 
-  it('refuses a state sealed for {limit: null} when the call sends {limit: 1e400} (Infinity is not null)', async () => {
+  it('never binds a state to {limit: 1e400}: the value gate refuses the number before the state is opened', async () => {
     const state = await roundOne(a, { file: 'x.txt', limit: null });
     const body = toolCall('confirm_delete', { file: 'x.txt', limit: null }, { inputResponses: CONFIRM, requestState: state });
     const text = JSON.stringify(body).replace('"limit":null', '"limit":1e400');
     expect(text).toContain('1e400');
-    expectRefused(await post(a.server, text, mirroredHeaders(body)), 'other_call');
+    const res = await post(a.server, text, mirroredHeaders(body));
+    expect(res.body.result.isError).toBe(true);
+    expect(JSON.parse(res.body.result.content[0].text)).toMatchObject({ error: 'invalid_values', invalid_count: 1 });
+    expect(sideEffects).toEqual([]);
   });
 
   it('accepts one spelling of a tag only: the unused low bits of its last character may not vary', async () => {
@@ -133,6 +136,46 @@ describe('requestState: sealed, verified before any tool runs', () => {
     expectRefused(bob, 'other_principal');
     const alice = await callTool(withAuth.server, 'confirm_delete', { file: 'x.txt' }, { inputResponses: CONFIRM, requestState: state, headers: { 'x-user': 'alice' } });
     expect(alice.body.result.content[0].text).toBe('Deleted x.txt.');
+  });
+
+  describe('after the dispatch gates: a call they refuse is answered by them, and its state is never opened', () => {
+    const stray = { file: 'x.txt', stray: 1 };
+    /** Expects the unknown-key gate's answer to a call carrying `stray`, and the tool never ran. */
+    const expectGated = (res: { status: number; body: any }) => {
+      expect(res.status).toBe(200);
+      expect(res.body.result.isError).toBe(true);
+      expect(JSON.parse(res.body.result.content[0].text)).toMatchObject({ error: 'unknown_params', unknown: ['stray'] });
+      expect(sideEffects).toEqual([]);
+    };
+
+    it('a state sealed for the call without the stray key (its binding is never digested)', async () => {
+      const state = await roundOne(a, 'x.txt');
+      expectGated(await callTool(a.server, 'confirm_delete', stray, { inputResponses: CONFIRM, requestState: state }));
+    });
+
+    it.each([
+      ['tampered', (state: string) => `${state}-TAMPERED`],
+      ['malformed', () => 'garbage'],
+    ])('a %s state', async (_problem, spoil) => {
+      const state = await roundOne(a, 'x.txt');
+      expectGated(await callTool(a.server, 'confirm_delete', stray, { inputResponses: CONFIRM, requestState: spoil(state) }));
+    });
+
+    it("a refused state is the caller's error in telemetry: mcp:tool:stop with errorKind dispatch", async () => {
+      const state = await roundOne(a, 'x.txt');
+      let res: { status: number; body: any } | undefined;
+      const events = await recordEvents(['mcp:tool:start', 'mcp:tool:stop', 'mcp:tool:error'], async () => {
+        res = await callTool(a.server, 'confirm_delete', { file: 'x.txt' }, { inputResponses: CONFIRM, requestState: `${state}-TAMPERED` });
+      });
+      expectRefused(res!, 'tampered');
+      expect(events).toEqual([
+        { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'confirm_delete' } },
+        {
+          channel: 'mcp:tool:stop',
+          message: { mount: '/mcp', era: 'modern', tool: 'confirm_delete', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' },
+        },
+      ]);
+    });
   });
 
   describe('two application instances sharing a secret (no session, no sticky routing)', () => {

@@ -16,6 +16,8 @@ describe('canonicalJson', () => {
 
   it('drops undefined members, writes an undefined item as null, and does not overflow on a deep value', () => {
     expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{"b":[null]}');
+    // 1e400 parses to Infinity, which JSON.stringify would write as null: a binding must tell them apart.
+    expect(canonicalJson(JSON.parse('{"limit":1e400}'))).not.toBe(canonicalJson({ limit: null }));
     let deep: unknown = 0;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(canonicalJson(deep)).toHaveLength(200_001);
