@@ -1,18 +1,18 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 import { describe, expect, it } from '@jest/globals';
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { legacyToolCall } from '../support/legacy-client.js';
+import { legacyHeaders, legacyToolCall } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
-import { createTestApp } from '../support/test-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
 /** Holds the application's shutdown after its first hooks (onModuleDestroy) ran, until released. */
@@ -103,6 +103,64 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       agent.destroy();
     }
   }, 20_000);
+
+  describe('a stream the shutdown ends: a keep-alive client reusing its connection at once is answered, not reset', () => {
+    /** Runs `first` on one raw keep-alive connection; once `shutdownAt` shows in it, closes the app; then reuses the connection as soon as the stream ends. */
+    async function reuseAfterShutdownEnds(t: TestApp, first: Record<string, unknown>, headers: Record<string, string>, shutdownAt: string) {
+      const socket = net.connect((t.server.address() as AddressInfo).port, '127.0.0.1');
+      let received = '';
+      let ended = false;
+      let streamEnded = -1;
+      socket.setEncoding('utf8');
+      socket.on('error', () => undefined); // a reset shows as no second answer
+      socket.on('close', () => (ended = true));
+      const send = (body: Record<string, unknown>, extra: Record<string, string>) => {
+        const text = JSON.stringify(body);
+        const lines = Object.entries({ ...extra, host: 'localhost', connection: 'keep-alive', 'content-length': String(Buffer.byteLength(text)) });
+        socket.write(`POST /mcp HTTP/1.1\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${text}`);
+      };
+      const next = rpc('tools/call', { name: 'echo', arguments: { text: 'next' } }, 'next');
+      socket.on('data', (chunk: string) => {
+        received += chunk;
+        // As a pooling client does: the stream's last chunk came, so the connection is free for the next request.
+        if (streamEnded < 0 && received.includes('\r\n0\r\n\r\n')) {
+          streamEnded = received.length;
+          send(next, mirroredHeaders(next));
+        }
+      });
+      try {
+        send(first, headers);
+        await until(() => received.includes(shutdownAt), shutdownAt);
+        expect(received).toMatch(/\r\nconnection: keep-alive\r\n/i);
+        const closed = t.close();
+        await until(() => ended, 'the connection to close', 5_000);
+        await closed;
+        return { stream: received.slice(0, streamEnded), after: received.slice(streamEnded) };
+      } finally {
+        socket.destroy();
+      }
+    }
+
+    it('a listen stream', async () => {
+      const t = await createTestApp({ providers: [EchoTool], options: { subscriptions: { keepAliveMs: 60_000 } } });
+      const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'early');
+      const { stream, after } = await reuseAfterShutdownEnds(t, listen, mirroredHeaders(listen), 'notifications/subscriptions/acknowledged');
+      expect(stream).toContain('"id":"early"');
+      expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(after).toMatch(/\r\nconnection: close\r\n/i);
+      expect(after).toContain('"id":"next"');
+    });
+
+    it('a 2025-era call waiting for its input request', async () => {
+      const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool], options: { legacyInputRequests: { timeoutMs: 30_000 } } });
+      const call = { jsonrpc: '2.0', id: 'legacy', method: 'tools/call', params: { name: 'confirm_delete', arguments: { file: 'notes.txt' } } };
+      const { stream, after } = await reuseAfterShutdownEnds(t, call, legacyHeaders(), 'elicitation/create');
+      expect(stream).toContain('shutting_down');
+      expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(after).toMatch(/\r\nconnection: close\r\n/i);
+      expect(after).toContain('"id":"next"');
+    });
+  });
 
   it('acknowledges a listen request that arrives once shutdown began, then ends it at once with its result', async () => {
     HeldShutdown.reached = false;
