@@ -111,6 +111,11 @@ export class TaskRun {
     this.finish('cancelled', { statusMessage });
   }
 
+  /** Resolves once every status so far is in the store (or its write failed): a read of the store then sees the last. */
+  written(): Promise<void> {
+    return this.writes.then(() => undefined);
+  }
+
   private finish(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
     if (this.terminal) return;
     this.change(status, Object.assign({}, fields, { inputRequests: undefined }));

@@ -142,11 +142,14 @@ export class TaskRuns implements OnModuleDestroy {
   }
 
   /**
-   * Cancels a task; a no-op on an ended one.
+   * Cancels a task, resolving once the store holds its `cancelled` status (so a `tasks/get` after the
+   * acknowledgment reads it); a no-op on an ended one.
    * @throws {McpMethodError} `task_elsewhere` (503) when the task has not ended and its handler runs in no run here
    */
   async cancel(taskId: string, subject: string | undefined): Promise<void> {
-    (await this.runHere(taskId, subject))?.cancel();
+    const run = await this.runHere(taskId, subject);
+    run?.cancel();
+    await run?.written();
   }
 
   /** Aborts every running handler, and refuses tasks from now on (the application is shutting down). */
