@@ -5,6 +5,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { fallthrough } from './response/fallthrough.js';
+import { MountClosing } from './response/mount-closing.js';
 
 /**
  * Metadata on each of a mount's route handlers, its value what the mount's events name it. Nest copies a handler's
@@ -67,7 +68,10 @@ interface FastifyLike {
  */
 @Injectable()
 export class MountOnHost implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly shutdown: MountClosing,
+  ) {}
 
   /** Before Nest registers the routes (`McpModule.configure`): on Fastify, watches for the mounts' routes. */
   beforeRoutes(): void {
@@ -88,12 +92,14 @@ export class MountOnHost implements OnModuleInit {
     const host = this.host();
     if (!host || host.state.finished) return;
     host.state.finished = true;
-    if (host.type === 'express') finishOnExpress(host.instance);
+    // The mounts of one application shut down together: the first mount's state answers for all.
+    const below = belowMount(this.shutdown);
+    if (host.type === 'express') finishOnExpress(host.instance, below);
     else if (host.type === 'fastify') {
       for (const [path, mount] of host.state.mountPaths)
         (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below(mount));
       const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
-      if (server) undecodableBelowMounts(server, host.state.mountPaths);
+      if (server) undecodableBelowMounts(server, host.state.mountPaths, below);
     }
   }
 
@@ -106,10 +112,15 @@ export class MountOnHost implements OnModuleInit {
   }
 }
 
-/** The answer to a path below the mount named `mount`. */
-const below = (mount: string) => (req: unknown, res: unknown) => fallthrough(req, res, 404, mount);
+/** The answer to a path below the mount named `mount`; it closes its connection once the application shuts down. */
+type BelowMount = (mount: string) => (req: unknown, res: unknown) => void;
+const belowMount =
+  (shutdown: MountClosing): BelowMount =>
+  (mount) =>
+  (req, res) =>
+    fallthrough(req, res, 404, mount, shutdown);
 
-function finishOnExpress(app: Record<PropertyKey, unknown>): void {
+function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
   if (!Array.isArray(stack)) return;
   // Each mount route's layer, with the name of its mount (its handler's metadata).
@@ -154,7 +165,7 @@ function finishOnExpress(app: Record<PropertyKey, unknown>): void {
  * host set `frameworkErrors`), so a path below a mount that does not decode is answered by the fallthrough's 404
  * ahead of Fastify's request listener; every other request goes to Fastify untouched.
  */
-function undecodableBelowMounts(server: Server, mountPaths: ReadonlyMap<string, string>): void {
+function undecodableBelowMounts(server: Server, mountPaths: ReadonlyMap<string, string>, below: BelowMount): void {
   const prefixes = [...mountPaths].map(([path, mount]) => ({ prefix: `${path.replace(/\/$/, '')}/`, answer: below(mount) }));
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');

@@ -28,22 +28,24 @@ class HeldShutdown implements BeforeApplicationShutdown {
 
 /**
  * One request of the mount over a keep-alive agent: a POST of `body` (`extra` headers added), or a GET without one.
- * Resolves with the status, the Connection header and the parsed JSON body.
+ * Resolves with the status, the Connection header and the body (parsed when JSON).
  */
 function keepAliveRequest(
   port: number,
   agent: http.Agent,
   body?: Record<string, unknown>,
   extra: Record<string, string> = {},
+  path = '/mcp',
 ): Promise<{ status: number; connection: string | undefined; body: any }> {
   return new Promise((resolve, reject) => {
     const method = body ? 'POST' : 'GET';
     const headers = body ? { ...mirroredHeaders(body), ...extra } : { accept: 'text/event-stream', ...extra };
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method, agent, headers }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, agent, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) }));
+      const json = (res.headers['content-type'] ?? '').startsWith('application/json');
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: json ? JSON.parse(text) : text }));
     });
     req.on('error', reject);
     req.end(body ? JSON.stringify(body) : undefined);
@@ -89,6 +91,8 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       expect(refused).toMatchObject({ status: 403, connection: 'close', body: { error: { code: -32600 } } });
       const notAllowed = await keepAliveRequest(port, agent);
       expect(notAllowed).toMatchObject({ status: 405, connection: 'close', body: { error: { code: -32600 } } });
+      const below = await keepAliveRequest(port, agent, rpc('tools/list'), {}, '/mcp/below');
+      expect(below).toMatchObject({ status: 404, connection: 'close', body: 'Not Found\n' });
       const task = await keepAliveRequest(
         port,
         agent,
