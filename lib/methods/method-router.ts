@@ -136,8 +136,13 @@ function valueProblems(method: string, record: McpRequestRecord): readonly Schem
   return numbersOutOfRange(message, { inRange: record.numbersInRange, skipped });
 }
 
-/** A result in the legacy revisions' shape: without the fields only 2026-07-28 has. */
+/**
+ * A result in the legacy revisions' shape: without the fields only 2026-07-28 has, and without a `structuredContent`
+ * that is not an object (2026-07-28 allows any JSON value; the 2025 revisions an object only, and the text block
+ * carries the same JSON).
+ */
 function legacyShape(result: McpResult): McpResult {
   const { resultType: _resultType, ttlMs: _ttlMs, cacheScope: _cacheScope, ...rest } = result;
+  if ('structuredContent' in rest && !isPlainObject(rest.structuredContent)) delete rest.structuredContent;
   return rest as McpResult;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Era } from '../mcp.constants.js';
+import { legacyToolDefinition } from '../tools/tool-definition.js';
 import { runsOnlyAsTask, ToolRegistry } from '../tools/tool.registry.js';
 import { ListMethod } from './list-method.js';
 import { ListPages } from './list-pages.js';
@@ -30,7 +31,7 @@ export class ToolsListHandler extends ListMethod {
     return this.registry
       .list()
       .filter((tool) => era === 'modern' || !runsOnlyAsTask(tool))
-      .map((tool) => tool.definition);
+      .map((tool) => (era === 'modern' ? tool.definition : legacyToolDefinition(tool.definition)));
   }
 
   protected override listName(era: Era): string {

@@ -33,6 +33,18 @@ export function toolDefinition(options: McpToolOptions, inputSchema: Record<stri
   return Object.freeze(definition);
 }
 
+/**
+ * A tool's tools/list entry for a 2025-era client: without an `outputSchema` whose root is not `type: "object"`
+ * (2026-07-28 allows any JSON Schema there; the 2025 revisions type it, and `structuredContent`, as an object, and
+ * a client checking that refuses the whole list). The entry itself when nothing is left out.
+ */
+export function legacyToolDefinition(definition: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const output = definition.outputSchema;
+  if (output === undefined || (isPlainObject(output) && output.type === 'object')) return definition;
+  const { outputSchema: _left, ...rest } = definition;
+  return Object.freeze(rest);
+}
+
 /** The parts of a tool's help entries every tool kind shares: name, title and description, as written. */
 export function helpHeading(options: McpToolOptions): Record<string, unknown> {
   return { tool: options.name, ...(options.title !== undefined && { title: options.title }), description: options.description };

@@ -9,6 +9,8 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InProcessEventBus, McpEventBus } from '../../lib/index.js';
 import { firstText } from '../support/client-result.js';
 import { SAMPLE_TOOL_NAMES, startSampleApp, useSampleApp } from '../support/sample-app.js';
+import { PrimesTool, TotalTool } from '../support/structured-tools.js';
+import { useTestApp } from '../support/suite-app.js';
 import type { TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -199,5 +201,21 @@ describe("change notifications with @modelcontextprotocol/client v2 (versionNego
       await c.close();
       if (!stopped) await own.close();
     }
+  });
+});
+
+describe.each(CLIENTS)('structured output whose root is an array (2026-07-28 allows it; the 2025 revisions do not), with %s', (_name, connect, _revision) => {
+  const app = useTestApp({ providers: [PrimesTool, TotalTool] });
+  let c: Connected | undefined;
+  afterEach(async () => {
+    await c?.close();
+    c = undefined;
+  });
+
+  it('lists every tool and calls the array one, its JSON in the text block', async () => {
+    c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' }));
+    expect(await c.listTools()).toEqual(['help', 'primes', 'total']);
+    expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
+    expect(await c.callTool('total', {})).toMatchObject({ text: '{"total":3}' });
   });
 });
