@@ -11,7 +11,7 @@ import { endWith, sendJson, sendJsonText } from './send.js';
 /** The SSE response headers: no proxy buffering, no caching. */
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
+  'cache-control': 'no-cache, no-transform', // no-transform: a host's compression() would hold the events back
   'x-accel-buffering': 'no',
 } as const;
 

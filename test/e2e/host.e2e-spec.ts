@@ -18,12 +18,14 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import compression from 'compression';
 import express, { type Request } from 'express';
 import type { FastifyRequest } from 'fastify';
 import { timeout, type Observable } from 'rxjs';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { listen } from '../support/listen.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
@@ -274,6 +276,26 @@ if (TEST_ADAPTER === 'express')
       expect(res.body.result.content[0].text).toHaveLength(text.length);
       const invalid = await post(t.server, '{"jsonrpc":"2.0",', { 'content-type': 'application/json' });
       expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    });
+  });
+
+if (TEST_ADAPTER === 'express')
+  describe('a host that compresses its answers (compression(), the Nest docs recipe; Express)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ providers: [EchoTool], configure: (app) => app.use(compression()) });
+    });
+    afterAll(() => t.close());
+
+    it('leaves a stream uncompressed (no-transform), so its events arrive as they are sent, not at its end', async () => {
+      const l = await listen(t.server, { toolsListChanged: true }, 'compressed', { 'accept-encoding': 'gzip, deflate, br' });
+      try {
+        expect(l.headers['content-encoding']).toBeUndefined();
+        expect(l.headers['cache-control']).toBe('no-cache, no-transform');
+        expect(await l.nth(1)).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+      } finally {
+        l.close();
+      }
     });
   });
 

@@ -20,7 +20,7 @@ function expectStream(res: { status: number; headers: Record<string, string> }):
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/event-stream');
   expect(res.headers['x-accel-buffering']).toBe('no');
-  expect(res.headers['cache-control']).toBe('no-cache');
+  expect(res.headers['cache-control']).toBe('no-cache, no-transform');
 }
 
 /** Logs 500 messages of 64 KiB in one go, counting how often their data is serialized. */
