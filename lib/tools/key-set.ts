@@ -5,10 +5,11 @@ import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
 
 /**
- * The unknown-key gate's reading of a schema (the key-set closure): an object is closed when it declares
- * `properties` without `additionalProperties` true or a schema, or writes `additionalProperties: false`. The gate
- * follows `properties`, `patternProperties`, `additionalProperties`, `items` and `prefixItems` only, and reads
- * keys, never values. See docs/tools.md ("The unknown-key gate").
+ * The unknown-key gate's reading of a schema (the key-set closure): an object is closed when it writes
+ * `additionalProperties: false`, or declares `properties` without any `additionalProperties` and without a keyword
+ * through which other keys may be admitted ({@link KEY_ADMITTING}). The gate follows `properties`,
+ * `patternProperties`, `additionalProperties`, `items` and `prefixItems` only, and reads keys, never values. See
+ * docs/tools.md ("The unknown-key gate").
  * Proven by: test/tools/key-set.spec.ts
  */
 export interface KeyNode {
@@ -32,6 +33,25 @@ export const ANY_STRING_KEY = '<any string key>';
 /** How many unknown keys a refusal lists; `unknown_count` counts them all. */
 export const UNKNOWN_LISTED = 10;
 
+/**
+ * Keywords through which an object schema may admit keys its own `properties` do not name (composition, `$ref`,
+ * conditionals, an `unevaluatedProperties` other than false): the gate does not close an object that uses one
+ * unless it writes `additionalProperties: false`.
+ */
+export const KEY_ADMITTING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'then', 'else', 'dependentSchemas'] as const;
+
+/** Whether the gate closes an object schema to its own property names and patterns (the key-set closure). */
+function closes(schema: Record<string, unknown>): boolean {
+  const ap = schema.additionalProperties;
+  if (ap !== undefined) return ap === false;
+  const unevaluated = schema.unevaluatedProperties;
+  if (unevaluated !== undefined && unevaluated !== false) return false;
+  return isPlainObject(schema.properties) && !KEY_ADMITTING.some((keyword) => Object.hasOwn(schema, keyword));
+}
+
+/** The applicators the gate reads below an object or array: a closed object under them is enforced. */
+const GATED = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
+
 /** How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them. */
 const APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
   ...['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'].map(
@@ -43,16 +63,17 @@ const APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
 
 /**
  * The schema-shape check at module init, before ajv and under every applicator: the first offence, naming its
- * schema path, or undefined, so the key-set tree is only ever built from a well-shaped schema.
+ * schema path, or undefined, so the key-set tree is only ever built from a well-shaped schema. Where the gate reads,
+ * a closed object may not require a key it refuses (no call could satisfy it).
  */
 export function schemaOffence(schema: unknown): string | undefined {
   // One path, extended and cut back as the walk goes: spelled out only for an offence.
-  return shapeOffence(schema, []);
+  return shapeOffence(schema, [], true);
 }
 
 // The module-init walks below use indexed loops (CONTRIBUTING.md, "Performance").
 
-function shapeOffence(node: unknown, path: (string | number)[]): string | undefined {
+function shapeOffence(node: unknown, path: (string | number)[], gated: boolean): string | undefined {
   if (typeof node === 'boolean') return undefined;
   if (!isPlainObject(node)) return `at ${schemaPath(path)}: a schema must be an object, true or false`;
   const keywords = Object.keys(node);
@@ -61,17 +82,37 @@ function shapeOffence(node: unknown, path: (string | number)[]): string | undefi
     const kind = APPLICATORS.get(keyword);
     if (kind === undefined) continue;
     path.push(keyword);
-    const offence = applicatorOffence(keyword, kind, node[keyword], path);
+    const offence = applicatorOffence(keyword, kind, node[keyword], path, gated && GATED.has(keyword));
     path.pop();
     if (offence) return offence;
   }
-  return undefined;
+  return gated ? refusedRequirement(node, path) : undefined;
 }
 
-function applicatorOffence(keyword: string, kind: 'one' | 'list' | 'map', value: unknown, path: (string | number)[]): string | undefined {
+/** A closed object's `required` naming a key it refuses: the offence, or undefined. */
+function refusedRequirement(node: Record<string, unknown>, path: readonly (string | number)[]): string | undefined {
+  if (!Array.isArray(node.required) || !closes(node)) return undefined;
+  const declared = isPlainObject(node.properties) ? node.properties : {};
+  const patterns: RegExp[] = [];
+  for (const source of isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : []) {
+    try {
+      patterns.push(new RegExp(source, 'u'));
+    } catch {
+      return undefined; // ajv refuses the pattern, naming it
+    }
+  }
+  const refused = node.required.filter((name) => typeof name === 'string' && !Object.hasOwn(declared, name) && !patterns.some((p) => p.test(name)));
+  if (!refused.length) return undefined;
+  return (
+    `at ${schemaPath(path)}: required names ${refused.map((name) => JSON.stringify(name)).join(', ')}, which properties does not declare, and the ` +
+    'unknown-key gate closes this object to its properties: no call could satisfy both (declare it, or write additionalProperties)'
+  );
+}
+
+function applicatorOffence(keyword: string, kind: 'one' | 'list' | 'map', value: unknown, path: (string | number)[], gated: boolean): string | undefined {
   if (keyword === 'additionalProperties' && typeof value !== 'boolean' && !isPlainObject(value))
     return `at ${schemaPath(path)}: "additionalProperties" must be true, false or a schema`;
-  if (kind === 'one') return shapeOffence(value, path);
+  if (kind === 'one') return shapeOffence(value, path, gated);
   if (kind === 'map' && !isPlainObject(value)) return `at ${schemaPath(path)}: "${keyword}" must be a map of property schemas`;
   if (kind === 'list' && !Array.isArray(value)) return undefined;
   const entries = value as Record<string, unknown>;
@@ -80,7 +121,7 @@ function applicatorOffence(keyword: string, kind: 'one' | 'list' | 'map', value:
   for (let i = 0; i < count; i++) {
     const segment = keys ? keys[i]! : i;
     path.push(segment);
-    const offence = shapeOffence(entries[segment], path);
+    const offence = shapeOffence(entries[segment], path, gated);
     path.pop();
     if (offence) return offence;
   }
@@ -95,7 +136,7 @@ export function keyNode(schema: unknown): KeyNode | undefined {
   if (!isPlainObject(schema)) return undefined;
   const declared = isPlainObject(schema.properties) ? schema.properties : undefined;
   const ap = schema.additionalProperties;
-  const closed = declared ? ap !== true && !isPlainObject(ap) : ap === false;
+  const closed = closes(schema);
   let readsBelow = closed;
   const properties = new Map<string, KeyNode | null>();
   if (declared) {
@@ -232,7 +273,7 @@ export function closeSchema<S>(schema: S): S {
   const closeMap = (map: unknown) => (isPlainObject(map) ? closeProperties(map as Record<string, JsonSchema>) : map);
   if (isPlainObject(schema.properties)) {
     copy.properties = closeMap(schema.properties);
-    if (!Object.hasOwn(schema, 'additionalProperties')) copy.additionalProperties = false;
+    if (!Object.hasOwn(schema, 'additionalProperties') && closes(schema)) copy.additionalProperties = false;
   }
   if (isPlainObject(schema.patternProperties)) copy.patternProperties = closeMap(schema.patternProperties);
   if (isPlainObject(schema.additionalProperties)) copy.additionalProperties = closeSchema(schema.additionalProperties);

@@ -23,8 +23,46 @@ class TreeTool implements McpPlainTool {
   }
 }
 
+/** A plain tool whose root composes its properties: paging through `allOf` and a `$ref`, a path when the mode is file. */
+@McpTool({
+  name: 'search',
+  description: 'Searches.',
+  inputSchema: {
+    type: 'object',
+    $defs: { paging: { properties: { page: { type: 'integer', minimum: 1 } } } },
+    properties: { q: { type: 'string' }, mode: { enum: ['web', 'file'] } },
+    required: ['q'],
+    allOf: [{ $ref: '#/$defs/paging' }],
+    if: { properties: { mode: { const: 'file' } } },
+    then: { properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+})
+class SearchTool implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return JSON.stringify(args);
+  }
+}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool], options: { maxBodyBytes: 1_000_000 } });
+
+  it('leave a root that composes its properties open: keys from allOf/$ref and then are served, its schema published unclosed', async () => {
+    const listed = await post(app().server, rpc('tools/list'));
+    const search = listed.body.result.tools.find((tool: { name: string }) => tool.name === 'search');
+    expect(search.inputSchema).not.toHaveProperty('additionalProperties');
+    const served = await callTool(app().server, 'search', { q: 'x', page: 2, mode: 'file', path: '/tmp' });
+    expect(served.result.isError).toBeUndefined();
+    expect(served.body).toEqual({ q: 'x', page: 2, mode: 'file', path: '/tmp' });
+    // The value gate still holds the composed schema: a page below 1, or a file search without a path, is refused there.
+    for (const args of [
+      { q: 'x', page: 0 },
+      { q: 'x', mode: 'file' },
+    ]) {
+      const refused = await callTool(app().server, 'search', args);
+      expect(refused.result.isError).toBe(true);
+      expect(refused.body).toMatchObject({ error: 'invalid_values' });
+    }
+  });
 
   it('are listed with their own input schema, the key-set closure published on it', async () => {
     const listed = await post(app().server, rpc('tools/list'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 
 import type { JsonSchema } from '../../lib/index.js';
-import { ANY_STRING_KEY, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
+import { ANY_STRING_KEY, KEY_ADMITTING, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
 
 const PROPERTIES: Record<string, JsonSchema> = {
   name: { type: 'string' },
@@ -196,5 +196,59 @@ describe('the schema-shape check', () => {
 
   it('accepts a well-shaped schema', () => {
     expect(schemaOffence({ properties: PROPERTIES })).toBeUndefined();
+  });
+});
+
+/** A value for each keyword through which an object may admit keys its properties do not name. */
+const ADMITTING_VALUES = {
+  allOf: [{ properties: { page: { type: 'integer' } } }],
+  anyOf: [{ properties: { page: { type: 'integer' } } }],
+  oneOf: [{ properties: { page: { type: 'integer' } } }],
+  $ref: '#/$defs/paging',
+  $dynamicRef: '#paging',
+  if: { properties: { mode: { const: 'file' } } },
+  then: { properties: { path: { type: 'string' } } },
+  else: { properties: { url: { type: 'string' } } },
+  dependentSchemas: { q: { properties: { page: { type: 'integer' } } } },
+} satisfies Record<(typeof KEY_ADMITTING)[number], unknown>;
+
+describe('an object that may admit keys through composition, a reference or a conditional', () => {
+  it.each(KEY_ADMITTING.map((keyword) => [keyword]))('%s: left open (not closed, not published closed) unless additionalProperties: false is written', (keyword) => {
+    const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q', 'page'], [keyword]: ADMITTING_VALUES[keyword] };
+    expect(keyNode(schema)?.closed ?? false).toBe(false);
+    expect(closeSchema(schema)).not.toHaveProperty('additionalProperties');
+    expect(schemaOffence(schema)).toBeUndefined(); // `page` may come from the keyword's schema
+    const written = { ...schema, additionalProperties: false };
+    expect(keyNode(written)?.closed).toBe(true);
+    expect(schemaOffence(written)).toContain('required names "page", which properties does not declare');
+  });
+
+  it('unevaluatedProperties: a schema leaves the object open, false closes it as additionalProperties: false does', () => {
+    const base = { type: 'object', properties: { q: {} } };
+    expect(keyNode({ ...base, unevaluatedProperties: { type: 'string' } })?.closed ?? false).toBe(false);
+    expect(closeSchema({ ...base, unevaluatedProperties: { type: 'string' } })).not.toHaveProperty('additionalProperties');
+    expect(keyNode({ ...base, unevaluatedProperties: false })?.closed).toBe(true);
+  });
+});
+
+describe('a closed object that requires a key it refuses', () => {
+  it.each([
+    ['at the root', { type: 'object', properties: { a: {} }, required: ['a', 'b'] }, '#', 'b'],
+    ['in a property', { type: 'object', properties: { o: { type: 'object', properties: { a: {} }, required: ['z'] } } }, '#/properties/o', 'z'],
+    ['under items', { type: 'object', properties: { l: { type: 'array', items: { type: 'object', properties: {}, required: ['z'] } } } }, '#/properties/l/items', 'z'],
+    ['written closed', { type: 'object', additionalProperties: false, required: ['z'] }, '#', 'z'],
+  ])('%s: refused, naming the schema path and the key', (_where, schema, path, key) => {
+    expect(schemaOffence(schema)).toBe(
+      `at ${path}: required names "${key}", which properties does not declare, and the unknown-key gate closes this object to its properties: no call could satisfy both (declare it, or write additionalProperties)`,
+    );
+  });
+
+  it.each([
+    ['a pattern admits it', { type: 'object', properties: {}, patternProperties: { '^x-': {} }, required: ['x-trace'] }],
+    ['additionalProperties admits it', { type: 'object', properties: {}, additionalProperties: { type: 'string' }, required: ['z'] }],
+    ['the object is free-form', { type: 'object', required: ['z'] }],
+    ['the object is in a branch the gate does not read', { type: 'object', properties: { a: {} }, anyOf: [{ type: 'object', properties: {}, required: ['z'] }] }],
+  ])('accepted when %s', (_why, schema) => {
+    expect(schemaOffence(schema)).toBeUndefined();
   });
 });

@@ -213,6 +213,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })],
     /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/,
   ],
+  [
+    'a plain tool input schema requiring a key its closed root does not declare',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { a: {} }, required: ['b'] } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is malformed at #: required names "b", which properties does not declare/,
+  ],
+  [
+    'a nested object of an action requiring a key it refuses',
+    [create({ properties: { name: { type: 'string' }, owner: { type: 'object', properties: { id: {} }, required: ['uid'] } } })],
+    /action "create": properties is malformed at #\/properties\/owner: required names "uid"/,
+  ],
 ];
 
 describe('module init refuses a tool declaration', () => {
