@@ -91,7 +91,7 @@ export const LEGACY_REQUEST_DEFINITIONS = {
 
 /**
  * The methods of the tasks extension (`io.modelcontextprotocol/tasks`), modern era only, served when some tool or
- * action may run as a task. `tasks/result` and `tasks/list`, which the extension removed, are unknown.
+ * action may run as a task. `tasks/result` and `tasks/list`, which the extension removed, are in `REMOVED_METHODS`.
  * Proven by: test/sweeps/methods.sweep.e2e-spec.ts
  * @publicApi
  */

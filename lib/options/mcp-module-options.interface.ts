@@ -71,7 +71,7 @@ export interface McpProtectedResourceMetadata {
 export interface McpRequestStateOptions {
   /**
    * HMAC-SHA256 secrets, newest first (the first seals, any opens), each at least 32 random bytes.
-   * @default undefined (a random per-process secret, with a startup warning: retries must reach the same process)
+   * @default undefined (a random per-process secret, with a warning when the first state is sealed: retries must reach the same process)
    */
   secrets?: string[];
   /** How long a sealed state stays valid, in milliseconds; a later retry is refused (-32602). @default 600000 (10 minutes) */
@@ -126,9 +126,9 @@ export interface McpModuleOptions {
   writeStallTimeoutMs?: number;
   /** The auth provider (instance or class) that decides per request whether the caller may proceed. @default undefined (every request is let through, with no identity) */
   auth?: McpAuth | Type<McpAuth>;
-  /** RFC 9728 metadata, served at `/.well-known/oauth-protected-resource/<mount path>` and named in 401 challenges. @default undefined (not served) */
+  /** RFC 9728 metadata, served at the well-known URL of its `resource` (`/.well-known/oauth-protected-resource/<resource path>`) and named in 401 challenges. @default undefined (not served) */
   protectedResourceMetadata?: McpProtectedResourceMetadata;
-  /** Caching hints for `server/discover` and the list results. @default { ttlMs: 0, cacheScope: 'private' } */
+  /** Caching hints for `server/discover`, the list results and `resources/read`. @default { ttlMs: 0, cacheScope: 'private' } */
   cache?: McpCacheHints;
   /** How `requestState` is sealed for multi round-trip requests (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`). @default { ttlMs: 600000 } (a random per-process secret) */
   requestState?: McpRequestStateOptions;
@@ -186,7 +186,7 @@ export interface McpModuleOptions {
    * how many tasks the default store holds at once, how many bytes their results may hold together, and the store
    * (replace it with a shared one when several instances serve the mount). Used only when some tool or action
    * declares `taskSupport`. See docs/tasks.md.
-   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 67108864 } (store: `InProcessTaskStore`)
+   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 67108864, maxRunningBytes: 268435456 } (store: `InProcessTaskStore`)
    */
   tasks?: McpTasksOptions;
 }
