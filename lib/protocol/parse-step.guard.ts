@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { readableId, type McpRequestRecord, headerLines } from '../contracts/request-record.js';
@@ -20,6 +20,15 @@ const READ_FAILURE_MESSAGES: Record<Exclude<BodyReadFailure, 'body_too_large' | 
   aborted: () => 'Request aborted: the body ended before it was complete.',
 };
 
+const logger = new Logger('Mcp');
+
+/** The warning, given once per mount, that a host parser the mount could not skip read a body before it. */
+export const hostParsedWarning = (path: string): string =>
+  `a body parser of the host read the body of a request to the mount "${path}" before the mount could: it is taken as the parser left it, ` +
+  'so maxBodyBytes, maxBodyValues and the -32700 and 413 answers do not hold for it. The mount skips the parsers Nest registers and ' +
+  'those given to app.use() as they come (express.json() and the like); one applied with MiddlewareConsumer, or wrapped in a function ' +
+  'of your own, it cannot skip: apply it to your own routes only.';
+
 /**
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
  * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the
@@ -32,6 +41,8 @@ const READ_FAILURE_MESSAGES: Record<Exclude<BodyReadFailure, 'body_too_large' | 
 @Injectable()
 export class ParseStepGuard implements ChainStage {
   static readonly rejecter = 'parse-step' as const;
+  /** Whether the warning that a host parser read a body first is still to be given (once per mount). */
+  private warnHostParsed = true;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
@@ -74,8 +85,13 @@ export class ParseStepGuard implements ChainStage {
     let body: Buffer | Promise<Buffer>;
     try {
       if (Buffer.isBuffer(hostReq.rawBody)) body = boundedBytes(hostReq.rawBody, this.options);
-      else if (hostReq._body === true || req.readableEnded) return hostReq.body;
-      else {
+      else if (hostReq._body === true || req.readableEnded) {
+        if (this.warnHostParsed) {
+          this.warnHostParsed = false;
+          logger.warn(hostParsedWarning(this.options.path));
+        }
+        return hostReq.body;
+      } else {
         // The mount reads only identity. A body a host middleware consumed (above) is taken as it left it: decoded
         // by a parser that inflates, or refused as invalid JSON if it kept compressed bytes.
         const coding = headerLines(req).value('content-encoding');

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import {
   Body,
   Catch,
   Controller,
   HttpException,
   Injectable,
+  Logger,
   Post,
   UnauthorizedException,
   type ArgumentsHost,
@@ -24,6 +25,7 @@ import type { FastifyRequest } from 'fastify';
 import { timeout, type Observable } from 'rxjs';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
+import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen } from '../support/listen.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
@@ -276,6 +278,36 @@ if (TEST_ADAPTER === 'express')
       expect(res.body.result.content[0].text).toHaveLength(text.length);
       const invalid = await post(t.server, '{"jsonrpc":"2.0",', { 'content-type': 'application/json' });
       expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    });
+  });
+
+if (TEST_ADAPTER === 'express')
+  describe('a host parser the mount cannot skip (wrapped in a function of its own; Express)', () => {
+    let t: TestApp;
+    let warn: ReturnType<typeof jest.spyOn>;
+    beforeAll(async () => {
+      warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const parse = express.json({ limit: '10mb' });
+      t = await createTestApp({
+        providers: [EchoTool],
+        options: { maxBodyBytes: 1000 },
+        configure: (app) => app.use((req: never, res: never, next: never) => parse(req, res, next)),
+      });
+    });
+    afterAll(async () => {
+      await t.close();
+      warn.mockRestore();
+    });
+
+    it('serves what it parsed, and warns once, naming the mount, that its body bounds do not hold for it', async () => {
+      const text = 'x'.repeat(2000); // past maxBodyBytes: only a body the mount reads itself is held to it
+      for (let i = 0; i < 2; i++) {
+        const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text } }));
+        expect(res.body.result.content[0].text).toHaveLength(text.length);
+      }
+      const warned = warn.mock.calls.filter((call: unknown[]) => call[0] === hostParsedWarning('mcp'));
+      expect(warned).toHaveLength(1);
+      expect(hostParsedWarning('mcp')).toContain('maxBodyBytes, maxBodyValues and the -32700 and 413 answers do not hold');
     });
   });
 
