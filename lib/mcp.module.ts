@@ -41,6 +41,7 @@ import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
+import { OpenMountWarning } from './wire/open-mount-warning.js';
 import { ProtectedResourceMetadataRoute } from './wire/protected-resource-metadata.route.js';
 
 /** A seam given as an option: an instance as given, a class from the host's providers or built with injection. */
@@ -139,6 +140,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       PostChainGuard,
       McpExceptionFilter,
       ProtectedResourceMetadataRoute,
+      OpenMountWarning,
       MountOnHost,
       MountAssignment,
       ToolRegistry,

@@ -1,8 +1,11 @@
 import { connect, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 
+import { McpAuthDecision, type McpModuleOptions } from '../../lib/index.js';
+import { openMountWarning } from '../../lib/wire/open-mount-warning.js';
 import { mirroredHeaders, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, type HeaderLine, type RawResponse } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -267,5 +270,32 @@ describe('origin check on IPv6 loopback ([::1])', () => {
   it('refuses a spoofed Host and a foreign origin', async () => {
     await expectRefused(() => discover(t, [['Host', 'evil.example.com']]), 403, 'forbidden_host');
     await expectRefused(() => discover(t, [['Origin', 'http://evil.example.com']]), 403, 'forbidden_origin');
+  });
+});
+
+describe('the open-mount warning: served beyond loopback with neither allowedOrigins nor auth', () => {
+  let warn: ReturnType<typeof jest.spyOn>;
+  beforeEach(() => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  /** The open-mount warnings given while an app with `options` listened on `listenHost`. */
+  async function warningsFor(listenHost: string, options: Partial<McpModuleOptions> = {}): Promise<unknown[]> {
+    const t = await createTestApp({ listenHost, options });
+    await t.close();
+    return warn.mock.calls.map((call: unknown[]) => call[0]).filter((message: unknown) => typeof message === 'string' && message.includes('beyond loopback'));
+  }
+
+  it('warns once, naming the mount and the address', async () => {
+    expect(await warningsFor('0.0.0.0')).toEqual([openMountWarning('mcp', '0.0.0.0')]);
+  });
+
+  it.each([
+    ['on loopback', '127.0.0.1', {}],
+    ['with allowedOrigins', '0.0.0.0', { allowedOrigins: ['https://app.example.com'] }],
+    ['with an auth provider', '0.0.0.0', { auth: { authenticate: () => McpAuthDecision.allow() } }],
+  ])('says nothing %s', async (_case, listenHost, options) => {
+    expect(await warningsFor(listenHost, options)).toEqual([]);
   });
 });
