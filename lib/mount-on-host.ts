@@ -131,10 +131,25 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): 
       if (typeof mount === 'string') mountOf.set(layer, mount);
     }
   const mountRoutes = [...mountOf.keys()];
-  // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself).
+  // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself),
+  // and a path is the same to it whatever its case and trailing slash unless the app's settings say otherwise.
+  const setting = app.set as (name: string) => unknown;
+  const routeKey = (path: string) => {
+    const key = setting.call(app, 'strict routing') === true ? path : path.replace(/\/$/, '');
+    return setting.call(app, 'case sensitive routing') === true ? key : key.toLowerCase();
+  };
   const posts = mountRoutes.filter((layer) => layer.route?.methods?.post).map((layer) => String(layer.route!.path));
-  const twice = posts.find((path, i) => posts.indexOf(path) !== i);
-  if (twice !== undefined) throw new McpConfigurationError(`path "${twice}"`, 'is mounted twice: give each McpModule.forRoot its own path');
+  const keys = posts.map(routeKey);
+  const twice = keys.findIndex((key, i) => keys.indexOf(key) !== i);
+  if (twice !== -1) {
+    const first = posts[keys.indexOf(keys[twice]!)]!;
+    const second = posts[twice]!;
+    if (first === second) throw new McpConfigurationError(`path "${second}"`, 'is mounted twice: give each McpModule.forRoot its own path');
+    throw new McpConfigurationError(
+      `paths "${first}" and "${second}"`,
+      "are one route to Express (it matches a path whatever its case and trailing slash, unless the app sets 'case sensitive routing' or 'strict routing'): give each McpModule.forRoot its own path",
+    );
+  }
   const use = app.use as (path: string, handler: Handle) => void;
   const paths = new Map([...mountOf].map(([layer, mount]) => [String(layer.route!.path), mount]));
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path

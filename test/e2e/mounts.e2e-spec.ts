@@ -19,7 +19,7 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { MustTaskTool, TASK_CAPS } from '../support/task-tools.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 const EMPTY = { type: 'object', properties: {}, additionalProperties: false } as const;
 
@@ -163,6 +163,15 @@ describe('two mounts at one path', () => {
     await expect(createTestApp({ providers: [EchoTool], imports: [TwinModule] })).rejects.toThrow(/path "\/mcp": is mounted twice|already declared for route '\/mcp'/);
   });
 });
+
+if (TEST_ADAPTER === 'express')
+  describe('two mounts whose paths differ only in case (Express)', () => {
+    it('stops the application: Express matches paths whatever their case, so the first would shadow the second', async () => {
+      @Module({ imports: [McpModule.forRoot({ path: 'MCP', serverInfo: { name: 'twin', version: '1.0.0' }, telemetryLogger: false })] })
+      class CaseTwinModule {}
+      await expect(createTestApp({ providers: [EchoTool], imports: [CaseTwinModule] })).rejects.toThrow('paths "/mcp" and "/MCP": are one route to Express');
+    });
+  });
 
 describe("the bare McpModule class among a module's imports", () => {
   it('stops the application with a configuration error saying to call forRoot, not a dependency error naming internals', async () => {
