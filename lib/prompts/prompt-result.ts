@@ -4,6 +4,7 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import { shapeProblems } from '../tools/data-path.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { emptiedReturn } from '../validation/emptied-return.js';
 
 /**
  * Thrown when what a prompt's `get()` returned is not a prompt (see `McpPromptReturn`) or not a valid
@@ -30,6 +31,8 @@ function asResult(prompt: string, returned: unknown): Record<string, unknown> {
     return { ...returned };
   }
   if (isPlainObject(returned) && 'role' in returned && 'content' in returned) return { messages: [returned] };
+  const emptied = emptiedReturn(returned);
+  if (emptied) throw new MalformedPromptResultError(`prompt "${prompt}" returned ${emptied}`);
   throw new MalformedPromptResultError(
     `prompt "${prompt}" returned ${bounded(returned, 60)}; get() returns a string, a message {role, content}, a list of messages or {description?, messages}`,
   );

@@ -1,6 +1,7 @@
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { emptiedReturn } from '../validation/emptied-return.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 
 /**
@@ -31,7 +32,11 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 /** One item of what a read returned; `index` undefined when it returned one value, not an array. */
 function item(returned: unknown, index: number | undefined, defaults: ContentsDefaults): ResourceContent {
   const at = index === undefined ? 'a value' : `contents[${index}]`;
-  const fail = (problem: string) => new MalformedResourceResultError(`${defaults.where} read() returned ${at} that ${problem}`);
+  // A value JSON would empty (a Map, an Observable) fails a check below: it is named instead (no cost on success).
+  const fail = (problem: string) => {
+    const emptied = emptiedReturn(returned);
+    return new MalformedResourceResultError(`${defaults.where} read() returned ${at} that ${emptied ? `is ${emptied}` : problem}`);
+  };
   const filled = (body: Record<string, unknown>, uri: unknown = defaults.uri, mimeType: unknown = defaults.mimeType) => ({
     uri,
     ...(mimeType !== undefined && { mimeType }),

@@ -3,6 +3,7 @@ import { bounded } from '../util/bounded.js';
 import { isError } from '../util/is-error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownJsonCopy } from '../util/own-key.js';
+import { emptiedReturn } from '../validation/emptied-return.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { dataPath, shapeProblems } from './data-path.js';
 import { readHints, type McpHint } from './hint.js';
@@ -13,7 +14,8 @@ import type { ToolCallResult } from './tool.interfaces.js';
 import type { ToolRun } from './tool.registry.js';
 
 /**
- * Thrown when MCP content a tool returned itself is not a valid `CallToolResult`: the server's fault, contained.
+ * Thrown when what a tool returned cannot be sent as it is: MCP content that is not a valid `CallToolResult`, or
+ * data JSON would send as `{}` (see `emptiedReturn`). The server's fault, contained.
  * @publicApi
  */
 export class MalformedToolResultError extends Error {
@@ -87,7 +89,7 @@ function extrasOf(hints: readonly McpHint[], context: Record<string, unknown> | 
 
 /**
  * Turns a handler's return into a tool result. Every return is MCP content (sent as written once JSON and
- * `CallToolResult` accept it), a `fail(...)` or `refuse(...)` (which `run` records as the caller's error), or data (`ok(...)` or bare); see docs/tools.md ("Results").
+ * `CallToolResult` accept it), a `fail(...)` or `refuse(...)` (which `run` records as the caller's error), or data (`ok(...)` or bare; data JSON would empty, a Map say, is a fault); see docs/tools.md ("Results").
  * `hints` and `actionContext` run only with an `action` (never for a plain tool); a hook's bad return is a fault.
  */
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext, run: ToolRun): Promise<ToolCallResult> {
@@ -118,6 +120,8 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     return textResult(JSON.stringify(Object.assign({ error: formatted }, extrasOf(hints, context))), true);
   }
   const data = outcome.value;
+  const emptied = emptiedReturn(data);
+  if (emptied) throw new MalformedToolResultError(`tool "${hooks.tool}" returned ${emptied}`);
   const structured = hooks.output ? asJson(data) : undefined;
   if (hooks.output) checkStructured(hooks, structured);
   // A plain tool (no action) has neither hook: its data goes out as returned, with no await in between.

@@ -159,6 +159,9 @@ describe('prompts', () => {
       ['extra', 'returned a result with unknown key(s) "resultType"'],
       ['image', 'messages[0].content: must match at least one of the allowed shapes'],
       ['bigint', 'returned messages JSON cannot carry'],
+      ['observable', 'prompt "malformed" returned an Observable, which is never subscribed to: return a Promise instead (lastValueFrom(observable) from rxjs, say)'],
+      ['map', 'prompt "malformed" returned a Map, which JSON cannot carry (it would be sent as {}): convert it first (Object.fromEntries(map), say)'],
+      ['set', 'prompt "malformed" returned a Set, which JSON cannot carry (it would be sent as {}): convert it first (Array.from(set), say)'],
     ])('a malformed return (%s) is a fault: 500 + -32603 naming only the method, the reason on mcp:method:error', async (what, reason) => {
       let res: Awaited<ReturnType<typeof post>> | undefined;
       const events = await recordEvents(['mcp:method:error'], async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable, type Type } from '@nestjs/common';
+import { of } from 'rxjs';
 
 import {
   McpResource,
@@ -450,6 +451,14 @@ describe('resources', () => {
         'MalformedResourceResultError',
         /resource "broken" \(BrokenResource\) read\(\) returned contents .*\/contents\/0\/uri: must be a valid uri/,
       ],
+      [
+        'an Observable (a Nest controller habit)',
+        () => of('text'),
+        'MalformedResourceResultError',
+        /^MalformedResourceResultError: resource "broken" \(BrokenResource\) read\(\) returned a value that is an Observable, which is never subscribed to: return a Promise instead \(lastValueFrom/,
+      ],
+      ['a Map', () => new Map([['text', 'a']]), 'MalformedResourceResultError', /returned a value that is a Map, which JSON cannot carry .*Object\.fromEntries\(map\)/],
+      ['an array of one Set', () => [new Set(['a'])], 'MalformedResourceResultError', /returned contents\[0\] that is a Set, which JSON cannot carry .*Array\.from\(set\)/],
       ['a whole result instead of contents', () => ({ contents: [{ uri: 'docs://broken', text: 'a' }] }), 'MalformedResourceResultError', /has unknown key\(s\) "contents"/],
       [
         'a thrown error',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { of } from 'rxjs';
 
-import { McpAction, McpTool, ok } from '../../lib/index.js';
-import { post, rpc } from '../support/mcp-client.js';
+import { McpAction, McpTool, ok, type McpPlainTool } from '../../lib/index.js';
+import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
@@ -45,8 +46,35 @@ class StampedTool {
   }
 }
 
+/** Returns what JSON would send as `{}`: an Observable (a Nest controller habit), a Map, a Set. */
+@McpTool({ name: 'emptied', description: 'Values JSON would empty' })
+class EmptiedTool {
+  @McpAction({ description: 'An Observable', properties: {} })
+  observable() {
+    return of({ id: 1 });
+  }
+
+  @McpAction({ description: 'A Map', properties: {} })
+  map() {
+    return new Map([['id', 1]]);
+  }
+
+  @McpAction({ description: 'A Set, through ok() with a hint context', properties: {} })
+  set() {
+    return ok(new Set([1]), {});
+  }
+}
+
+/** A plain tool whose output schema a Map would pass as `{}`. */
+@McpTool({ name: 'emptied_plain', description: 'A Map under an output schema', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } })
+class EmptiedPlainTool implements McpPlainTool {
+  run() {
+    return new Map([['id', 1]]);
+  }
+}
+
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool] });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -98,6 +126,27 @@ describe('what a handler returns becomes a tool result', () => {
     const res = await post(app().server, rpc('tools/call', { name: 'dated', arguments: { action: 'nothing' } }));
     expect(res.body.result).toMatchObject({ resultType: 'complete', content: [] });
     expect(res.body.result).not.toHaveProperty('isError');
+  });
+
+  it.each([
+    ['an Observable', 'emptied', { action: 'observable' }, 'an Observable, which is never subscribed to: return a Promise instead (lastValueFrom(observable) from rxjs, say)'],
+    ['a Map', 'emptied', { action: 'map' }, 'a Map, which JSON cannot carry (it would be sent as {}): convert it first (Object.fromEntries(map), say)'],
+    ['a Set in ok(data, hintContext)', 'emptied', { action: 'set' }, 'a Set, which JSON cannot carry (it would be sent as {}): convert it first (Array.from(set), say)'],
+    [
+      'a Map from a plain tool whose output schema {} would pass',
+      'emptied_plain',
+      {},
+      'a Map, which JSON cannot carry (it would be sent as {}): convert it first (Object.fromEntries(map), say)',
+    ],
+  ])("%s: the server's fault naming it and what to return instead, never a success of {}", async (_kind, tool, args, named) => {
+    let answer: Awaited<ReturnType<typeof callTool>> | undefined;
+    const events = await recordEvents(['mcp:tool:error'], async () => {
+      answer = await callTool(app().server, tool, args);
+    });
+    expect(answer!.result.isError).toBe(true);
+    expect(answer!.result.structuredContent).toBeUndefined();
+    expect(answer!.body).toEqual({ errorType: 'tool_fault', tool, exception: 'MalformedToolResultError', message: `tool "${tool}" returned ${named}` });
+    expect(events.map((e) => e.message.exception)).toEqual(['MalformedToolResultError']);
   });
 
   it('MCP content: passes through as the tool wrote it (full control)', async () => {

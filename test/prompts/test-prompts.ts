@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { of } from 'rxjs';
 
 import { McpPrompt, type McpContext, type McpPromptHandler } from '../../lib/index.js';
 
@@ -77,6 +78,9 @@ export class MalformedPrompt implements McpPromptHandler {
       extra: { messages: [], resultType: 'input_required' },
       image: [{ role: 'user', content: { type: 'image', data: PNG } }],
       bigint: [{ role: 'user', content: { type: 'text', text: 1n } }],
+      observable: of('Hello'),
+      map: new Map([['role', 'user']]),
+      set: new Set(['Hello']),
     };
     return returns[args.what] as never;
   }
