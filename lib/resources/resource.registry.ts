@@ -55,13 +55,15 @@ export interface ResolvedResource {
  * The wired-in resources and resource templates, each kept in declaration order (the order Nest discovers their
  * providers: within a module, the order of its `providers`), which is the order of their lists and the order
  * templates are tried in. A URI resolves to the resource declared at exactly that URI, else to the first template
- * that matches it. Wire-in refuses a duplicate URI, URI template, or name (one namespace for both kinds) with an
- * `McpConfigurationError` at module init. It advertises `resources` and completes template variables.
+ * that matches it. Wire-in refuses a duplicate URI, URI template (or one equal up to variable names), or name (one
+ * namespace for both kinds) with an `McpConfigurationError` at module init. It advertises `resources` and completes template variables.
  */
 @Injectable()
 export class ResourceRegistry implements CapabilitySource, CompletionSource {
   private readonly resources = new Map<string, WiredResource>();
   private readonly templates = new Map<string, WiredResourceTemplate>();
+  /** The templates by {@link UriTemplate.shape}: a second of one shape could never be read. */
+  private readonly shapes = new Map<string, WiredResourceTemplate>();
   private readonly names = new Map<string, string>();
   /** {@link served}, spelled once (after module init nothing is wired in). */
   private servedText: string | undefined;
@@ -76,13 +78,23 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     this.resources.set(resource.uri, resource);
   }
 
-  /** Supplies a resource template; refuses a URI template or name already wired in. */
+  /**
+   * Supplies a resource template; refuses a URI template or name already wired in, and a template matching the same
+   * URIs as one wired in (equal up to variable names): the first would read every URI, and the second none.
+   */
   wireInTemplate(template: WiredResourceTemplate): void {
     const other = this.templates.get(template.uriTemplate);
     if (other)
       throw new McpConfigurationError(template.where, `uriTemplate ${JSON.stringify(template.uriTemplate)} is already declared by ${other.where} (URI templates are unique)`);
+    const same = this.shapes.get(template.template.shape);
+    if (same)
+      throw new McpConfigurationError(
+        template.where,
+        `uriTemplate ${JSON.stringify(template.uriTemplate)} matches the same URIs as ${JSON.stringify(same.uriTemplate)} of ${same.where} (they differ only in variable names), which is tried first, so this template could never be read`,
+      );
     this.claimName(template.name, template.where);
     this.templates.set(template.uriTemplate, template);
+    this.shapes.set(template.template.shape, template);
     this.completesAny ||= template.completers.size > 0;
   }
 

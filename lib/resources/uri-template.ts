@@ -71,11 +71,22 @@ export class UriTemplate {
   /** The template's variable names, in order of appearance. */
   readonly variables: readonly string[];
 
+  /**
+   * What the template matches, spelled without what does not change it: each variable name a URI never holds
+   * (every operator but `;`, `?` and `&`) is `_`, and the names of a `;`, `?` or `&` expression, which a URI holds
+   * in any order, are sorted. Two templates of one shape match the same URIs: `notes://{title}` and
+   * `notes://{id}` are both `notes://{_}`.
+   */
+  readonly shape: string;
+
   private constructor(
     readonly template: string,
     private readonly parts: readonly Part[],
   ) {
     this.variables = parts.flatMap((part) => ('names' in part ? part.names : []));
+    this.shape = parts
+      .map((part) => ('literal' in part ? part.literal : `{${part.operator}${(part.rule.named ? [...part.names].sort() : part.names.map(() => '_')).join(',')}}`))
+      .join('');
   }
 
   /** Parses a template, or throws a `UriTemplateError` naming the first problem. */

@@ -78,6 +78,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [template({ name: 'a' }), template({ name: 'b' })],
     /^resource template "b" \(Declared\): uriTemplate "app:\/\/things\/\{id\}" is already declared by resource template "a"/,
   ],
+  [
+    'two templates equal up to variable names',
+    [template({ name: 'by-title', uriTemplate: 'app://things/{title}' }), template({ name: 'by-id' })],
+    /^resource template "by-id" \(Declared\): uriTemplate "app:\/\/things\/\{id\}" matches the same URIs as "app:\/\/things\/\{title\}" of resource template "by-title" \(Declared\) \(they differ only in variable names\), which is tried first, so this template could never be read$/,
+  ],
+  [
+    'two templates of one query whose names come in another order',
+    [template({ name: 'a', uriTemplate: 'app://search{?q,lang}' }), template({ name: 'b', uriTemplate: 'app://search{?lang,q}' })],
+    /^resource template "b" \(Declared\): uriTemplate "app:\/\/search\{\?lang,q\}" matches the same URIs as "app:\/\/search\{\?q,lang\}" of resource template "a"/,
+  ],
   ['a template option only resources have', [template({ size: 3 })], /@McpResourceTemplate has unknown option\(s\) "size"/],
   [
     'a completer for a variable the template lacks',

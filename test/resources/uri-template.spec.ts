@@ -118,3 +118,53 @@ describe('UriTemplate.parse refusals', () => {
     expect(UriTemplate.parse('app://{a}/{+b}{?c,d}').variables).toEqual(['a', 'b', 'c', 'd']);
   });
 });
+
+/** An RFC example's template with each expression's variable names changed by `names`. */
+const respelled = (template: string, names: (names: string[]) => string[]) =>
+  template.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_whole, operator: string, list: string) => `{${operator}${names(list.split(',')).join(',')}}`);
+/** Whether a template writes its variable names into a URI (`;`, `?`, `&`). */
+const writesNames = (template: string) => /\{[;?&]/.test(template);
+
+describe('UriTemplate.shape: two templates of one shape match the same URIs', () => {
+  it.each([
+    ['notes://notes/{title}', 'notes://notes/{_}'],
+    ['x:{+path,x}/here', 'x:{+_,_}/here'],
+    ['x:X{.x,y}', 'x:X{._,_}'],
+    ['x:{/var,x}/here', 'x:{/_,_}/here'],
+    ['x:{#var}', 'x:{#_}'],
+    ['x:{;y,x}', 'x:{;x,y}'],
+    ['x:search{?q,lang}', 'x:search{?lang,q}'],
+    ['x:?fixed=yes{&x}', 'x:?fixed=yes{&x}'],
+  ])('spells %s as %s', (template, shape) => {
+    expect(UriTemplate.parse(template).shape).toBe(shape);
+  });
+
+  it.each(RFC_EXAMPLES)('x:%s renamed keeps its shape and its match where the URI holds no name, and changes both where it does', (template, expansion) => {
+    const [own, renamed] = [UriTemplate.parse(`x:${template}`), UriTemplate.parse(`x:${respelled(template, (names) => names.map((name) => `${name}_2`))}`)];
+    expect(own.match(`x:${expansion}`)).toBeDefined();
+    if (writesNames(template)) {
+      expect(renamed.shape).not.toBe(own.shape);
+      expect(renamed.match(`x:${expansion}`)).toBeUndefined();
+    } else {
+      expect(renamed.shape).toBe(own.shape);
+      expect(renamed.shape.match(/\{[^}]*\}/g)!.every((expression) => /^\{[+#./]?_(?:,_)*\}$/.test(expression))).toBe(true);
+      expect(renamed.match(`x:${expansion}`)).toBeDefined();
+    }
+  });
+
+  it.each(RFC_EXAMPLES.filter(([template]) => writesNames(template) && /,/.test(template)))(
+    'x:%s with its names in another order keeps its shape and its match (a URI may give them in any order)',
+    (template, expansion) => {
+      const [own, reversed] = [UriTemplate.parse(`x:${template}`), UriTemplate.parse(`x:${respelled(template, (names) => [...names].reverse())}`)];
+      expect(reversed.template).not.toBe(own.template);
+      expect(reversed.shape).toBe(`x:${respelled(template, (names) => [...names].sort())}`);
+      expect(reversed.shape).toBe(own.shape);
+      expect(reversed.match(`x:${expansion}`)).toEqual(own.match(`x:${expansion}`));
+    },
+  );
+
+  it('gives each operator a shape of its own', () => {
+    const shapes = Object.keys(URI_TEMPLATE_OPERATORS).map((operator) => UriTemplate.parse(`x:{${operator}a}`).shape);
+    expect(new Set(shapes).size).toBe(Object.keys(URI_TEMPLATE_OPERATORS).length);
+  });
+});
