@@ -24,7 +24,8 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  * | request arrived on loopback, `Host` not a loopback name nor in `allowedHosts` | 403 `forbidden_host` |
  *
  * "Arrived on loopback" reads the socket's local address, not the bound one: a `0.0.0.0` server reached through
- * `127.0.0.1` is what a rebound DNS name reaches. See docs/wire-checks.md.
+ * `127.0.0.1` is what a rebound DNS name reaches. A 403 names the option that would admit the value (a developer
+ * behind a same-host proxy meets it first). See docs/wire-checks.md.
  * Proven by: test/e2e/origin.e2e-spec.ts, test/sweeps/wire-checks.sweep.e2e-spec.ts
  * @publicApi
  */
@@ -63,7 +64,13 @@ export class OriginGuard implements ChainStage {
     const origin = lines.value('origin');
     const local = isLoopbackAddress(req.socket?.localAddress);
     if (origin !== undefined && !this.originAllowed(origin, local))
-      throw new RejectionException('origin-check', 'forbidden_origin', `Forbidden: the Origin header value ${quoted(origin, 100)} is not allowed.`);
+      throw new RejectionException(
+        'origin-check',
+        'forbidden_origin',
+        this.options.allowedOrigins
+          ? `Forbidden: the Origin header value ${quoted(origin, 100)} is not allowed; the server admits an origin by listing it in its allowedOrigins option (compared exactly).`
+          : `Forbidden: the Origin header value ${quoted(origin, 100)} is not a loopback origin, and a request arriving on a loopback address may carry another only when the server lists it in its allowedOrigins option.`,
+      );
     const host = lines.value('host');
     if (local && (host === undefined || !(isLoopbackHost(host) || this.hostAllowed(host.toLowerCase()))))
       throw new RejectionException(
@@ -71,7 +78,7 @@ export class OriginGuard implements ChainStage {
         'forbidden_host',
         host === undefined
           ? 'Forbidden: the Host header is required on a request that arrives on a loopback address.'
-          : `Forbidden: the Host header value ${quoted(host, 100)} is not allowed on a request that arrives on a loopback address.`,
+          : `Forbidden: the Host header value ${quoted(host, 100)} is not a loopback name, and a request arriving on a loopback address may carry another only when the server lists it in its allowedHosts option.`,
       );
     return true;
   }

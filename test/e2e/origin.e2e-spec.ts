@@ -299,3 +299,50 @@ describe('the open-mount warning: served beyond loopback with neither allowedOri
     expect(await warningsFor(listenHost, options)).toEqual([]);
   });
 });
+
+describe('origin check: a 403 names the option that would admit what it refused', () => {
+  let bare: TestApp;
+  let listing: TestApp;
+  beforeAll(async () => {
+    bare = await createTestApp();
+    listing = await createTestApp({ options: { allowedOrigins: ['https://app.example.com'], allowedHosts: ['mcp.example.com'] } });
+  });
+  afterAll(async () => {
+    await bare.close();
+    await listing.close();
+  });
+
+  const CASES: [string, () => TestApp, HeaderLine, string][] = [
+    [
+      'a public Host a same-host proxy forwards, to a server listing none',
+      () => bare,
+      ['Host', 'mcp.example.com'],
+      'Forbidden: the Host header value "mcp.example.com" is not a loopback name, and a request arriving on a loopback address may carry another only when the server lists it in its allowedHosts option.',
+    ],
+    [
+      "a page's Origin, to a server listing none",
+      () => bare,
+      ['Origin', 'https://app.example.com'],
+      'Forbidden: the Origin header value "https://app.example.com" is not a loopback origin, and a request arriving on a loopback address may carry another only when the server lists it in its allowedOrigins option.',
+    ],
+    [
+      'an Origin the server does not list',
+      () => listing,
+      ['Origin', 'https://app.example.com:8443'],
+      'Forbidden: the Origin header value "https://app.example.com:8443" is not allowed; the server admits an origin by listing it in its allowedOrigins option (compared exactly).',
+    ],
+  ];
+
+  it.each(CASES)('refuses %s in one sentence naming the option', async (_case, app, line, message) => {
+    const res = await discover(app(), [line]);
+    expect(res.status).toBe(403);
+    expect((res.body as { error: { message: string } }).error.message).toBe(message);
+  });
+
+  it('admits the same values once the options named list them', async () => {
+    await expectServed(() => discover(listing, [['Host', 'mcp.example.com']]));
+    await expectServed(() => discover(listing, [['Origin', 'https://app.example.com']]));
+    const res = await discover(bare, [['Host', 'mcp.example.com']]);
+    expect((res.body as { error: { message: string } }).error.message).toContain('allowedHosts');
+  });
+});

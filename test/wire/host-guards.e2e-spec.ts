@@ -77,7 +77,14 @@ describe('a host controller reusing the exported guards', () => {
       res = await request(t.server).post('/host/guarded').set('Authorization', `Bearer ${GOOD_TOKEN}`).set('Origin', 'http://evil.example.com');
     });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden: the Origin header value "http://evil.example.com" is not allowed.' } });
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32600,
+        message:
+          'Forbidden: the Origin header value "http://evil.example.com" is not a loopback origin, and a request arriving on a loopback address may carry another only when the server lists it in its allowedOrigins option.',
+      },
+    });
     expect(mark).toEqual({ rejecter: 'origin-check', reason: 'forbidden_origin' });
   });
 
