@@ -5,7 +5,7 @@ import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type Except
 import { readableId, requestRecord, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
-import { isMethodError } from '../errors/mcp-method.error.js';
+import { isHttpStatus, isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -28,9 +28,9 @@ import { MountClosing } from './mount-closing.js';
  * - auth-provider fault: 500 + -32603 (its `mcp:auth:error` was emitted where it was caught);
  * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect, with the request's id
  *   (a body nobody read yet is read, within the mount's bounds, to find it);
- * - anything else, including a method error that cannot be sent as is (code not emittable, no HTTP status, data
- *   JSON cannot carry): 500 (200 on the legacy era) + -32603 naming only the method, never the fault; one
- *   `mcp:method:error`, bounded.
+ * - anything else, including a method error that cannot be sent as is (data JSON cannot carry; or, from a look-alike
+ *   the constructor never checked, a code not emittable or no HTTP status): 500 (200 on the legacy era) + -32603
+ *   naming only the method, never the fault; one `mcp:method:error`, bounded.
  * @publicApi
  */
 @Catch()
@@ -147,6 +147,3 @@ const isHostRefusal = (thrown: unknown): boolean => thrown instanceof HttpExcept
 
 /** Whether nobody has started reading a request's body. */
 const unread = (req: IncomingMessage): boolean => !req.readableEnded && req.readableFlowing === null;
-
-/** Whether a value is an HTTP status code Node can send. */
-const isHttpStatus = (status: unknown): status is number => Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599;

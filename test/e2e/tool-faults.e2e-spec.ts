@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { NotFoundException } from '@nestjs/common';
 
-import { McpMethodError, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { McpMethodError, McpTool, PASSES_CONTAINMENT, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { sseMessages } from '../support/sse.js';
@@ -126,16 +126,70 @@ describe('fault containment', () => {
 const cyclic: Record<string, unknown> = { step: 1 };
 cyclic.self = cyclic;
 
+/** A method error from another copy of the library (its own class, never checked by this constructor). */
+const lookAlike = (code: number, message: string, httpStatus = 200) =>
+  Object.assign(new Error(message), { name: 'McpMethodError', code, httpStatus, [PASSES_CONTAINMENT]: true }) as unknown as McpMethodError;
+
 /** Method errors a tool may raise on purpose that no JSON-RPC envelope can carry as they are. */
 const UNSENDABLE: Record<string, () => McpMethodError> = {
   'data JSON cannot carry (a BigInt)': () => new McpMethodError(-32602, 'Invalid params: too big.', { limit: 10n }),
   'cyclic data': () => new McpMethodError(-32602, 'Invalid params: cyclic.', cyclic),
-  'an HTTP status that does not exist': () => new McpMethodError(-32602, 'Invalid params: odd status.', undefined, 99),
-  'a code that is not an integer': () => new McpMethodError(1.5, 'Odd code.'),
-  'a code 2026-07-28 retired (-32002)': () => new McpMethodError(-32002, 'Resource not found.'),
-  'a code 2026-07-28 retired (-32042)': () => new McpMethodError(-32042, 'URL elicitation required.'),
-  'a code the spec reserves and does not define (-32050)': () => new McpMethodError(-32050, 'Reserved.'),
+  'an HTTP status that does not exist, from a look-alike': () => lookAlike(-32602, 'Invalid params: odd status.', 99),
+  'a code 2026-07-28 retired (-32002), from a look-alike': () => lookAlike(-32002, 'Resource not found.'),
 };
+
+/** Method errors built wrong, each refused by the constructor with a TypeError naming what it needs. */
+const MISBUILT: [string, () => McpMethodError, string][] = [
+  [
+    'the code and message swapped',
+    // @ts-expect-error -- the mistake under test
+    () => new McpMethodError('user not found', -32602),
+    'McpMethodError(code, message, data?, httpStatus?) needs an integer code the spec lets a server emit (such as -32602, invalid params; not -32002 or -32042, which 2026-07-28 retired, nor -32023 to -32099, which it reserves), not "user not found"; the arguments look swapped: the code comes first',
+  ],
+  ['a code that is not an integer', () => new McpMethodError(1.5, 'Odd code.'), 'needs an integer code the spec lets a server emit'],
+  ['a code 2026-07-28 retired (-32002)', () => new McpMethodError(-32002, 'Resource not found.'), 'not -32002'],
+  ['a code 2026-07-28 retired (-32042)', () => new McpMethodError(-32042, 'URL elicitation required.'), 'not -32042'],
+  ['a code the spec reserves and does not define (-32050)', () => new McpMethodError(-32050, 'Reserved.'), 'not -32050'],
+  // @ts-expect-error -- the mistake under test
+  ['a message that is not a string', () => new McpMethodError(-32602, { text: 'no' }), 'needs a string message, not { text: '],
+  [
+    'an HTTP status that does not exist',
+    () => new McpMethodError(-32602, 'Invalid params: odd status.', undefined, 99),
+    'needs an HTTP status from 100 to 599 (or none, for 200), not 99',
+  ],
+];
+
+@McpTool({
+  name: 'misbuilt',
+  description: 'Raises a method error built wrong.',
+  inputSchema: { type: 'object', properties: { how: { type: 'string' } }, required: ['how'] },
+})
+class MisbuiltTool implements McpPlainTool {
+  run(args: { how: string }) {
+    throw MISBUILT.find(([how]) => how === args.how)![1]();
+  }
+}
+
+describe('method errors built wrong', () => {
+  const app = useTestApp({ providers: [MisbuiltTool] });
+
+  it.each(MISBUILT)('refuses one with %s where it is built, with a TypeError naming what it needs', (_how, build, named) => {
+    expect(build).toThrow(TypeError);
+    expect(build).toThrow(named);
+  });
+
+  it.each(MISBUILT.map(([how]) => how))('answers a tool raising one with %s as a tool_fault naming the mistake, not a bare 500', async (how) => {
+    const answer = await callTool(app().server, 'misbuilt', { how });
+    expect(answer.status).toBe(200);
+    expect(answer.error).toBeUndefined();
+    expect(answer.body).toEqual({
+      errorType: 'tool_fault',
+      tool: 'misbuilt',
+      exception: 'TypeError',
+      message: expect.stringMatching(/^McpMethodError\(code, message, data\?, httpStatus\?\) needs /),
+    });
+  });
+});
 
 @McpTool({
   name: 'unsendable',
