@@ -4,7 +4,8 @@ import { types } from 'node:util';
  * The emptied-return check: a handler's return that JSON would send as `{}`, losing it all without a word. The
  * list is closed and short, and each member is a likely mistake with a known fix; a value with its own `toJSON`
  * is sent as that gives it, so it is none of them.
- * Proven by: test/e2e/tool-results.e2e-spec.ts, test/e2e/resources.e2e-spec.ts, test/e2e/prompts.e2e-spec.ts
+ * Proven by: test/validation/emptied-return.spec.ts, test/e2e/tool-results.e2e-spec.ts, test/e2e/resources.e2e-spec.ts,
+ * test/e2e/prompts.e2e-spec.ts
  */
 
 const OBSERVABLE = 'an Observable, which is never subscribed to: return a Promise instead (lastValueFrom(observable) from rxjs, say)';
