@@ -3,7 +3,10 @@ import { quoted } from '../util/bounded.js';
 /** The end of a refusal naming the offending value, bounded: `, got 42`. */
 export const got = (value: unknown): string => `, got ${value === undefined ? 'nothing' : quoted(value, 60)}`;
 
-/** Thrown at module init when a module option or a tool declaration is refused, so the application does not start. @publicApi */
+/**
+ * Thrown at module init when a module option or a tool declaration is refused, so the application does not start;
+ * thrown by a decorator as its class is defined when the decorator sits where it cannot work. @publicApi
+ */
 export class McpConfigurationError extends Error {
   override readonly name = 'McpConfigurationError';
 

@@ -1,0 +1,108 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { McpAction, McpConfigurationError, McpTool } from '../../lib/index.js';
+
+/** A valid action schema: the cases break where it is written, never what it says. */
+const SCHEMA = { description: 'Count the tasks', properties: {} };
+
+/** Runs `define` (a class definition, whose decorators run as it is evaluated) and returns what it threw. */
+function thrownBy(define: () => unknown): unknown {
+  try {
+    define();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('@McpAction refuses, as the class is defined, a member that is not an instance method', () => {
+  // What TypeScript passes a method decorator: a static member's target is the constructor, an accessor's
+  // descriptor has get/set and no value, and a property (an arrow function, say) gets no descriptor at all.
+  const MISPLACED: [string, () => unknown, RegExp][] = [
+    [
+      'a static method',
+      () => {
+        class TasksTool {
+          @McpAction(SCHEMA)
+          static count() {
+            return 0;
+          }
+        }
+        return TasksTool;
+      },
+      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a static method$/,
+    ],
+    [
+      'a getter',
+      () => {
+        class TasksTool {
+          @McpAction(SCHEMA)
+          get count() {
+            return 0;
+          }
+        }
+        return TasksTool;
+      },
+      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a getter$/,
+    ],
+    [
+      'a setter',
+      () => {
+        class TasksTool {
+          @McpAction(SCHEMA)
+          set count(_value: number) {}
+        }
+        return TasksTool;
+      },
+      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a setter$/,
+    ],
+    [
+      'a static getter',
+      () => {
+        class TasksTool {
+          @McpAction(SCHEMA)
+          static get count() {
+            return 0;
+          }
+        }
+        return TasksTool;
+      },
+      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a static getter$/,
+    ],
+    [
+      'a property holding an arrow function',
+      () => {
+        class TasksTool {
+          // @ts-expect-error a property decorator is called without a descriptor, which a method decorator's type requires
+          @McpAction(SCHEMA)
+          count = () => 0;
+        }
+        return TasksTool;
+      },
+      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a property \(an arrow function is one: write a method\)$/,
+    ],
+  ];
+
+  it.each(MISPLACED)('refuses %s with a McpConfigurationError naming the class and the member', (_member, define, message) => {
+    const thrown = thrownBy(define);
+    expect(thrown).toBeInstanceOf(McpConfigurationError);
+    expect((thrown as Error).message).toMatch(message);
+  });
+});
+
+describe('@McpTool refuses a second @McpTool on one class', () => {
+  it('refuses it as the class is defined, naming the class and both tools; a subclass of a tool may have its own', () => {
+    const thrown = thrownBy(() => {
+      @McpTool({ name: 'search', description: 'Search' })
+      @McpTool({ name: 'find', description: 'Find' })
+      class SearchTool {}
+      return SearchTool;
+    });
+    expect(thrown).toBeInstanceOf(McpConfigurationError);
+    expect((thrown as Error).message).toBe('class SearchTool: @McpTool is applied twice (tools "find" and "search"); a class is one tool: remove one');
+
+    @McpTool({ name: 'search', description: 'Search' })
+    class SearchTool {}
+    expect(thrownBy(() => McpTool({ name: 'deep_search', description: 'Search deeper' })(class DeepSearchTool extends SearchTool {}))).toBeUndefined();
+  });
+});
