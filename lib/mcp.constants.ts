@@ -58,6 +58,9 @@ export const MCP_TOOL_METADATA = 'mcp:tool';
 /** Metadata key under which `@McpAction` stores a method's action options. */
 export const MCP_ACTION_METADATA = 'mcp:action';
 
+/** Metadata key `@McpAction` sets on the class of its method, so module init finds a provider with actions but no `@McpTool` in one lookup. */
+export const MCP_ACTIONS_DECLARED_METADATA = 'mcp:actions-declared';
+
 /** The help tool's name: the reserved name, which only the framework may wire in. @publicApi */
 export const HELP_TOOL_NAME = 'help';
 

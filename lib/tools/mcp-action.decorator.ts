@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { MCP_ACTION_METADATA } from '../mcp.constants.js';
+import { MCP_ACTION_METADATA, MCP_ACTIONS_DECLARED_METADATA } from '../mcp.constants.js';
 import { decoratedMember, spelledMember } from '../util/decorated-member.js';
 import type { McpActionOptions } from './tool.interfaces.js';
 
@@ -35,6 +35,7 @@ export function McpAction(options: McpActionOptions): MethodDecorator {
         `class ${member.owner}, member ${JSON.stringify(String(key))}`,
         `@McpAction decorates an instance method; ${String(key)} is ${spelledMember(member)}${member.shape === 'property' ? ' (an arrow function is one: write a method)' : ''}`,
       );
+    Reflect.defineMetadata(MCP_ACTIONS_DECLARED_METADATA, true, target.constructor);
     return mark(target, key, descriptor);
   };
 }

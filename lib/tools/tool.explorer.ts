@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { MCP_ACTION_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { MCP_ACTION_METADATA, MCP_ACTIONS_DECLARED_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { MountAssignment } from '../options/mount-assignment.js';
@@ -40,7 +40,10 @@ export class ToolExplorer implements OnModuleInit {
     // One instance is one tool, however many tokens provide it.
     for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
-      if (!options) continue;
+      if (!options) {
+        this.refuseActionsWithoutTool(metatype);
+        continue;
+      }
       this.registry.checkName(options.name);
       const where = `tool ${JSON.stringify(options.name)} (${metatype.name})`;
       if (!this.assignment.serves(wrapper, metatype, where)) continue;
@@ -48,7 +51,7 @@ export class ToolExplorer implements OnModuleInit {
       if (wired.has(instance)) continue;
       wired.add(instance);
       checkToolOptions(options, where);
-      const actions = this.actionsOf(instance);
+      const actions = this.actionsOf(Object.getPrototypeOf(instance) as object);
       if (options.inputSchema !== undefined) {
         if (actions.length)
           throw new McpConfigurationError(
@@ -62,12 +65,24 @@ export class ToolExplorer implements OnModuleInit {
     if (this.registry.size > 0) this.registry.wireInHelp(buildHelpTool(this.registry, mountName(this.options.path)));
   }
 
-  /** The `@McpAction` methods of a tool instance, in declaration order, each with its action's name and schema. */
-  private actionsOf(instance: object): DeclaredAction[] {
-    const prototype = Object.getPrototypeOf(instance) as Record<string, unknown>;
+  /**
+   * Refuses a provider class with `@McpAction` methods but no `@McpTool`, which would otherwise serve nothing: one
+   * metadata lookup a provider (`@McpAction` marks its class, and a subclass inherits the mark).
+   */
+  private refuseActionsWithoutTool(metatype: abstract new (...args: never[]) => unknown): void {
+    if (!this.reflector.get<boolean | undefined>(MCP_ACTIONS_DECLARED_METADATA, metatype)) return;
+    const methods = this.actionsOf(metatype.prototype as object).map((action) => `${action.method}()`);
+    throw new McpConfigurationError(
+      `class ${metatype.name}`,
+      `has @McpAction methods (${methods.join(', ')}) but no @McpTool; add @McpTool({ name, description }) to the class`,
+    );
+  }
+
+  /** The `@McpAction` methods of a class, from its prototype, in declaration order, each with its action's name and schema. */
+  private actionsOf(prototype: object): DeclaredAction[] {
     const found: DeclaredAction[] = [];
     for (const method of this.scanner.getAllMethodNames(prototype)) {
-      const options = this.reflector.get<McpActionOptions | undefined>(MCP_ACTION_METADATA, prototype[method] as () => unknown);
+      const options = this.reflector.get<McpActionOptions | undefined>(MCP_ACTION_METADATA, (prototype as Record<string, unknown>)[method] as () => unknown);
       if (!options) continue;
       const { name, taskSupport, taskStart, ...schema } = options;
       found.push({ name: name === undefined ? method : name, method, schema, task: { taskSupport, taskStart } });

@@ -17,6 +17,19 @@ function actionTool(actions: Record<string, unknown>, options: Partial<McpToolOp
   return DeclaredTool;
 }
 
+/** A provider with `@McpAction` methods whose class no `@McpTool` marks; and a subclass of it, which inherits them. */
+class ActionsWithoutTool {
+  @McpAction({ description: 'Create a task', properties: {} })
+  create() {
+    return {};
+  }
+  @McpAction({ description: 'List the tasks', properties: {} })
+  list() {
+    return [];
+  }
+}
+class InheritedActionsWithoutTool extends ActionsWithoutTool {}
+
 /** A valid `create` action schema, for cases to break one part of. */
 const base = (): Record<string, unknown> => ({
   description: 'Create a task',
@@ -171,6 +184,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks": formatError must be a method \(an optional hook\), got "oops"$/,
   ],
   ['an action tool with no action', [actionTool({})], /^tool "tasks": declares neither an inputSchema/],
+  [
+    'a provider with @McpAction methods but no @McpTool',
+    [actionTool({ create: base() }), ActionsWithoutTool],
+    /^class ActionsWithoutTool: has @McpAction methods \(create\(\), list\(\)\) but no @McpTool; add @McpTool\(\{ name, description \}\) to the class$/,
+  ],
+  [
+    'a provider inheriting @McpAction methods, with no @McpTool',
+    [InheritedActionsWithoutTool],
+    /^class InheritedActionsWithoutTool: has @McpAction methods \(create\(\), list\(\)\) but no @McpTool/,
+  ],
   [
     'a tool declaring both an inputSchema and actions',
     [actionTool({ create: base() }, { inputSchema: { type: 'object' } })],
