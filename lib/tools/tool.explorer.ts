@@ -8,6 +8,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { mountName } from '../telemetry/channels.js';
+import { duplicateDeclaration, type DeclaringProvider } from '../util/duplicate-declaration.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
@@ -37,6 +38,7 @@ export class ToolExplorer implements OnModuleInit {
   onModuleInit(): void {
     const kit: ToolBuildKit = { compiler: new SchemaCompiler(), resultShape: this.protocol.validator('CallToolResult') };
     const wired = new Set<unknown>();
+    const declaredBy = new Map<string, DeclaringProvider>();
     // One instance is one tool, however many tokens provide it.
     for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
@@ -50,6 +52,13 @@ export class ToolExplorer implements OnModuleInit {
       const instance = singletonInstance(wrapper, where, 'tool');
       if (wired.has(instance)) continue;
       wired.add(instance);
+      const first = declaredBy.get(options.name);
+      if (first)
+        throw new McpConfigurationError(
+          `tool ${JSON.stringify(options.name)}`,
+          `is declared more than once (tool names are unique in a server): ${duplicateDeclaration(first, { metatype, wrapper })}`,
+        );
+      declaredBy.set(options.name, { metatype, wrapper });
       checkToolOptions(options, where);
       const actions = this.actionsOf(Object.getPrototypeOf(instance) as object);
       if (options.inputSchema !== undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Type } from '@nestjs/common';
+import { Module, type Type } from '@nestjs/common';
 
 import { McpAction, McpConfigurationError, McpTool, type McpActionOptions, type McpToolOptions } from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
@@ -15,6 +15,12 @@ function actionTool(actions: Record<string, unknown>, options: Partial<McpToolOp
   Object.assign(DeclaredTool.prototype, members);
   McpTool({ name: 'tasks', description: 'Tasks', ...options } as McpToolOptions)(DeclaredTool);
   return DeclaredTool;
+}
+
+/** Gives a class another name, as its declaration would. */
+function renamed(type: Type, name: string): Type {
+  Object.defineProperty(type, 'name', { value: name });
+  return type;
 }
 
 /** A provider with `@McpAction` methods whose class no `@McpTool` marks; and a subclass of it, which inherits them. */
@@ -200,7 +206,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /declares both an inputSchema \(a plain tool\) and @McpAction methods \(create\(\)\)/,
   ],
   ['an unknown @McpTool option', [actionTool({ create: base() }, { actions: {} } as never)], /^tool "tasks" \(DeclaredTool\): @McpTool has unknown option\(s\) "actions"/],
-  ['a duplicate tool name', [actionTool({ create: base() }), actionTool({ create: base() })], /^tool "tasks": is declared more than once/],
+  [
+    'a duplicate tool name, naming both classes',
+    [actionTool({ create: base() }), renamed(actionTool({ create: base() }), 'OtherTasksTool')],
+    /^tool "tasks": is declared more than once \(tool names are unique in a server\): by classes DeclaredTool and OtherTasksTool; give one of the tools another name$/,
+  ],
+  [
+    'a duplicate tool name declared by two classes of one name',
+    [actionTool({ create: base() }), actionTool({ create: base() })],
+    /^tool "tasks": is declared more than once \(tool names are unique in a server\): by two classes named DeclaredTool; give one of the tools another name$/,
+  ],
   ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters.*, got "my tasks"$/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   [
@@ -253,6 +268,26 @@ describe('module init refuses a tool declaration', () => {
     const started = createTestApp({ providers });
     await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
     await expect(started).rejects.toThrow(message);
+  });
+
+  it('refuses one tool class provided by two modules (two instances of one tool), naming the class and the modules', async () => {
+    const Shared = renamed(actionTool({ create: base() }), 'SharedTasksTool');
+    @Module({ providers: [Shared] })
+    class FeatureModule {}
+    const started = createTestApp({ providers: [Shared], imports: [FeatureModule] });
+    await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
+    await expect(started).rejects.toThrow(
+      /^tool "tasks": is declared more than once \(tool names are unique in a server\): class SharedTasksTool is provided by two modules, (FeatureModule and TestHostModule|TestHostModule and FeatureModule) \(two instances\); provide it in one module and export it$/,
+    );
+  });
+
+  it('refuses one tool class provided under two tokens of one module (two instances), naming the tokens', async () => {
+    const Shared = renamed(actionTool({ create: base() }), 'SharedTasksTool');
+    const started = createTestApp({ providers: [Shared, { provide: 'TASKS', useClass: Shared }] });
+    await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
+    await expect(started).rejects.toThrow(
+      /^tool "tasks": is declared more than once \(tool names are unique in a server\): class SharedTasksTool is provided twice in TestHostModule, under the class token SharedTasksTool and "TASKS" \(two instances\); provide it under one token and alias the other with useExisting$/,
+    );
   });
 
   it('starts when two tools declare schemas with the same root $id (each schema is compiled on its own)', async () => {
