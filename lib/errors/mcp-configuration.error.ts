@@ -1,4 +1,5 @@
 import { quoted } from '../util/bounded.js';
+import { nearMiss } from '../util/near-miss.js';
 
 /** The end of a refusal naming the offending value, bounded: `, got 42`. */
 export const got = (value: unknown): string => `, got ${value === undefined ? 'nothing' : quoted(value, 60)}`;
@@ -19,8 +20,15 @@ export class McpConfigurationError extends Error {
   }
 }
 
-/** `<what> has unknown option(s) "a", "b"; allowed: …` for a declaration holding keys outside its closed set, else undefined. */
-export function unknownOptions(value: object, allowed: readonly string[], what: string): string | undefined {
+/**
+ * `<what> has unknown option(s) "a", "b"; allowed: …` for a declaration holding keys outside its closed set, else
+ * undefined. `hinted`: each unknown key is followed by its near miss, if any (`"readOnly" (did you mean "readOnlyHint"?)`).
+ */
+export function unknownOptions(value: object, allowed: readonly string[], what: string, hinted = false): string | undefined {
   const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
-  return unknown.length ? `${what} has unknown option(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
+  const spell = (key: string): string => {
+    const meant = hinted ? nearMiss(key, allowed) : undefined;
+    return meant === undefined ? JSON.stringify(key) : `${JSON.stringify(key)} (did you mean ${JSON.stringify(meant)}?)`;
+  };
+  return unknown.length ? `${what} has unknown option(s) ${unknown.map(spell).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
 }

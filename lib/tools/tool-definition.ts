@@ -1,11 +1,11 @@
 import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { jsonValueOffence } from '../validation/json-value.js';
+import { checkToolAnnotations } from './tool-annotations.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
 
 /**
  * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}) and the value
- * types. The name is the registry's to check, the schemas the compiler's.
+ * types, the annotations' own closed key set included. The name is the registry's to check, the schemas the compiler's.
  */
 export function checkToolOptions(options: McpToolOptions, where: string): void {
   const unknown = unknownOptions(options, TOOL_OPTION_KEYS, '@McpTool');
@@ -15,8 +15,7 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
   if (options.title !== undefined && typeof options.title !== 'string') throw new McpConfigurationError(where, `title must be a string${got(options.title)}`);
   if (options.annotations !== undefined) {
     if (!isPlainObject(options.annotations)) throw new McpConfigurationError(where, `annotations must be an object${got(options.annotations)}`);
-    const notJson = jsonValueOffence(options.annotations, ['annotations']);
-    if (notJson) throw new McpConfigurationError(where, `annotations hold a value JSON cannot carry, ${notJson}`);
+    checkToolAnnotations(options.annotations, where);
   }
   for (const key of ['inputSchema', 'outputSchema'] as const)
     if (options[key] !== undefined && !isPlainObject(options[key])) throw new McpConfigurationError(`${where}, ${key}`, `must be a JSON Schema object${got(options[key])}`);

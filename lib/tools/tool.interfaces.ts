@@ -2,7 +2,7 @@ import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpHint } from './hint.js';
 import type { McpTaskStart, McpTaskSupport, TaskDeclaration } from './task-mode.js';
 
-/** MCP tool annotations: hints for clients, never a security boundary. @publicApi */
+/** MCP tool annotations: hints for clients, never a security boundary; a closed key set, checked at module init (`tool-annotations.ts`). @publicApi */
 export interface McpToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;

@@ -185,6 +185,26 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks" \(DeclaredTool\): annotations must be an object, got "read-only"$/,
   ],
   [
+    'an unknown tool annotation, with the annotation it nearly spells',
+    [actionTool({ create: base() }, { annotations: { readOnly: true, destructive_hint: false } as never })],
+    /^tool "tasks" \(DeclaredTool\): annotations has unknown option\(s\) "readOnly" \(did you mean "readOnlyHint"\?\), "destructive_hint" \(did you mean "destructiveHint"\?\); allowed: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint$/,
+  ],
+  [
+    'an unknown tool annotation nearly spelling none',
+    [actionTool({ create: base() }, { annotations: { audience: ['user'] } as never })],
+    /^tool "tasks" \(DeclaredTool\): annotations has unknown option\(s\) "audience"; allowed: title, readOnlyHint/,
+  ],
+  [
+    'a tool annotation hint that is not a boolean',
+    [actionTool({ create: base() }, { annotations: { destructiveHint: 'yes' } as never })],
+    /^tool "tasks" \(DeclaredTool\): annotations\.destructiveHint must be a boolean, got "yes"$/,
+  ],
+  [
+    'a tool annotation title that is not a string',
+    [actionTool({ create: base() }, { annotations: { title: 7 } as never })],
+    /^tool "tasks" \(DeclaredTool\): annotations\.title must be a string, got 7$/,
+  ],
+  [
     'a hook that is not a method',
     [actionTool({ create: base() }, {}, { formatError: 'oops' })],
     /^tool "tasks": formatError must be a method \(an optional hook\), got "oops"$/,

@@ -1,0 +1,27 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { nearMiss } from '../../lib/util/near-miss.js';
+
+const ALLOWED = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+
+describe('nearMiss', () => {
+  it.each([
+    ['another case', 'readonlyhint', 'readOnlyHint'],
+    ['snake case', 'open_world_hint', 'openWorldHint'],
+    ['a prefix', 'readOnly', 'readOnlyHint'],
+    ['a prefix in another case', 'Destructive', 'destructiveHint'],
+    ['an allowed name with a tail', 'titles', 'title'],
+    ['a typo', 'idempotentHnit', 'idempotentHint'],
+    ['two edits', 'idempotencyHint', 'idempotentHint'],
+  ])('finds the name a refused one nearly spells: %s', (_case, name, meant) => {
+    expect(nearMiss(name, ALLOWED)).toBe(meant);
+  });
+
+  it.each([
+    ['a name far from all', 'audience'],
+    ['a short prefix', 'rea'],
+    ['three edits', 'tilte_xyz'],
+  ])('finds none for %s', (_case, name) => {
+    expect(nearMiss(name, ALLOWED)).toBeUndefined();
+  });
+});
