@@ -22,12 +22,14 @@ import { MountClosing } from './mount-closing.js';
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
  * answer an MCP request. Each answer is a JSON-RPC error envelope (id echoed when readable) sent through the
- * answer stream, so after a notification it is the last SSE event:
+ * answer stream, so after a notification it is the last SSE event. Whatever was thrown before the parse step
+ * other than a rejection (a host guard's refusal or fault) is answered with the request's id: a body nobody read
+ * yet is read, within the mount's bounds, to find it.
+ *
  * - rejection: status and code from `REJECTION_TABLE`; records the mark, emits one `mcp:wire:reject`;
  * - method error (`McpMethodError`): its code, data and status;
  * - auth-provider fault: 500 + -32603 (its `mcp:auth:error` was emitted where it was caught);
- * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect, with the request's id
- *   (a body nobody read yet is read, within the mount's bounds, to find it);
+ * - the host's `HttpException` (a global guard, a throttler): its status, in this dialect;
  * - anything else, including a method error that cannot be sent as is (data JSON cannot carry; or, from a look-alike
  *   the constructor never checked, a code not emittable or no HTTP status): 500 (200 on the legacy era) + -32603
  *   naming only the method, never the fault; one `mcp:method:error`, bounded.
@@ -54,7 +56,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
-    if (record.id === undefined && this.options && isHostRefusal(thrown) && unread(req)) {
+    if (record.id === undefined && this.options && !isRejection(thrown) && unread(req)) {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
       void idInBody(req, this.options).then((id) => {
         record.id = id;
@@ -141,9 +143,6 @@ async function idInBody(req: IncomingMessage, bounds: BodyBounds): Promise<JsonR
     return undefined;
   }
 }
-
-/** A refusal by the host (its global guard, a throttler), not by the mount's own POST chain. */
-const isHostRefusal = (thrown: unknown): boolean => thrown instanceof HttpException && !isRejection(thrown);
 
 /** Whether nobody has started reading a request's body. */
 const unread = (req: IncomingMessage): boolean => !req.readableEnded && req.readableFlowing === null;

@@ -37,6 +37,7 @@ import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.j
 class ApiKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<IncomingMessage & { user?: unknown }>();
+    if (req.headers['x-guard-fault'] === '1') throw new Error('the key store is down'); // a fault, not a refusal
     if (req.headers['x-api-key'] !== 'k') throw new UnauthorizedException('an API key is required');
     req.user = { id: 'u1', name: 'Ada' };
     return true;
@@ -217,6 +218,13 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     const res = await post(t.server, rpc('tools/list', {}, 'host-7'), {}, MCP);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 'host-7', error: { code: -32600, message: 'an API key is required' } });
+  });
+
+  it("answers a fault of the host guard with 500 + -32603 and the request's id, never the fault's message", async () => {
+    const res = await post(t.server, rpc('tools/list', {}, 'host-fault'), { 'x-guard-fault': '1' }, MCP);
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 'host-fault', error: { code: -32603 } });
+    expect(JSON.stringify(res.body)).not.toContain('key store');
   });
 
   it("answers the host guard's refusal without an id when the body holds none, or is past the mount's bounds", async () => {
