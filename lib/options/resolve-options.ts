@@ -1,5 +1,5 @@
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
-import type { McpLegacyInputRequestOptions, McpModuleOptions, McpResolvedOptions, McpSubscriptionOptions, McpTasksOptions } from './mcp-module-options.interface.js';
+import type { McpLegacyInputRequestOptions, McpModuleExtras, McpModuleOptions, McpResolvedOptions, McpSubscriptionOptions, McpTasksOptions } from './mcp-module-options.interface.js';
 import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
 
 /** Default body ceiling: 4 MiB. */
@@ -36,6 +36,12 @@ export function normalizeMountPath(path: unknown): string {
   return trimmed;
 }
 
+/** The extras (`McpModuleExtras`) an options factory may not return, each with why it comes first. */
+const EXTRAS_BESIDE = {
+  path: 'a route is fixed before asynchronous options resolve',
+  isGlobal: 'a module is made global as it is defined, before asynchronous options resolve',
+} as const satisfies Record<keyof McpModuleExtras, string>;
+
 /**
  * Validates the module options (the closed key set is checked here only) and applies the defaults, once, at module init.
  * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value
@@ -43,11 +49,9 @@ export function normalizeMountPath(path: unknown): string {
 export function resolveOptions(options: unknown, path: string): McpResolvedOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new McpConfigurationError('McpModule options', `must be an object${got(options)}`);
   const given = options as Record<string, unknown>;
-  if (Object.hasOwn(given, 'path'))
-    throw new McpConfigurationError(
-      'option "path"',
-      'is given beside the options, not inside them: McpModule.forRootAsync({ path, useFactory }) (a route is fixed before asynchronous options resolve)',
-    );
+  for (const [extra, why] of Object.entries(EXTRAS_BESIDE))
+    if (Object.hasOwn(given, extra))
+      throw new McpConfigurationError(`option "${extra}"`, `is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory }) (${why})`);
   for (const key of Object.keys(given)) {
     if (!(MODULE_OPTION_NAMES as string[]).includes(key))
       throw new McpConfigurationError(`option "${key}"`, `is not a module option; known options: ${MODULE_OPTION_NAMES.join(', ')}`);

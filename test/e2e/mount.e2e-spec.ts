@@ -115,12 +115,15 @@ describe('forRootAsync the Nest way', () => {
     }
   });
 
-  it('refuses path inside the options, saying where it goes', async () => {
+  it.each([
+    ['path', 'inside'],
+    ['isGlobal', true],
+  ])('refuses %s inside the options, saying where it goes', async (extra, value) => {
     await expect(
       createTestApp({
-        imports: [McpModule.forRootAsync({ path: 'async', useFactory: () => ({ serverInfo: { name: 's', version: '1' }, path: 'inside' }) as McpModuleOptions })],
+        imports: [McpModule.forRootAsync({ path: 'async', useFactory: () => ({ serverInfo: { name: 's', version: '1' }, [extra]: value }) as McpModuleOptions })],
       }),
-    ).rejects.toThrow('option "path": is given beside the options, not inside them: McpModule.forRootAsync({ path, useFactory })');
+    ).rejects.toThrow(`option "${extra}": is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory })`);
   });
 });
 
