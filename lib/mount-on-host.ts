@@ -97,7 +97,8 @@ export class MountOnHost implements OnModuleInit {
     if (host.type === 'express') finishOnExpress(host.instance, below);
     else if (host.type === 'fastify') {
       for (const [path, mount] of host.state.mountPaths)
-        (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below(mount));
+        if (!atRoot(path))
+          (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below(mount));
       const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
       if (server) undecodableBelowMounts(server, host.state.mountPaths, below);
     }
@@ -111,6 +112,9 @@ export class MountOnHost implements OnModuleInit {
     return { type: adapter.getType(), instance, state };
   }
 }
+
+/** Whether a mount is at the root of the host: every path is below it, so paths below it stay the host's to answer. */
+const atRoot = (path: string): boolean => path.replace(/\/$/, '') === '';
 
 /** The answer to a path below the mount named `mount`; it closes its connection once the application shuts down. */
 type BelowMount = (mount: string) => (req: unknown, res: unknown) => void;
@@ -155,6 +159,7 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): 
   // A middleware layer, not a route with a wildcard parameter: it matches by prefix and decodes nothing, so a path
   // below the mount that does not decode (`/mcp/%ZZ`) gets the 404 too, not the router's 400 echoing it.
   for (const [path, mount] of paths) {
+    if (atRoot(path)) continue;
     const answer = below(mount);
     use.call(app, path, (req, res, next) => (atMount(req.url ?? '/') ? next() : answer(req, res)));
   }
@@ -181,7 +186,7 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): 
  * ahead of Fastify's request listener; every other request goes to Fastify untouched.
  */
 function undecodableBelowMounts(server: Server, mountPaths: ReadonlyMap<string, string>, below: BelowMount): void {
-  const prefixes = [...mountPaths].map(([path, mount]) => ({ prefix: `${path.replace(/\/$/, '')}/`, answer: below(mount) }));
+  const prefixes = [...mountPaths].filter(([path]) => !atRoot(path)).map(([path, mount]) => ({ prefix: `${path.replace(/\/$/, '')}/`, answer: below(mount) }));
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

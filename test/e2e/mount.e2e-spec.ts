@@ -153,3 +153,20 @@ describe('the mount under a global prefix and with forRootAsync', () => {
     }
   });
 });
+
+describe('a mount at the root of the host', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], path: '' });
+  });
+  afterAll(() => t.close());
+
+  it('serves at / and leaves every other path to the host: an unknown one gets the host 404, not the mount 404', async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'root' } }), {}, '/');
+    expect(res.body.result.content).toEqual([{ type: 'text', text: 'root' }]);
+    const unknown = await request(t.server).get('/no/such/page');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).not.toBe('Not Found\n');
+    expect(unknown.body).toMatchObject({ statusCode: 404 });
+  });
+});
