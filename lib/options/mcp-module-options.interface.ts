@@ -124,6 +124,12 @@ export interface McpModuleOptions {
    * @default 30000
    */
   writeStallTimeoutMs?: number;
+  /**
+   * Milliseconds the application's shutdown waits for the mount's calls under way to end; then each still running
+   * is answered `shutting_down` (503 + -32603) and its `ctx.signal` aborted, so a call that never ends cannot hold
+   * the shutdown for ever (at most 2147483647). @default 10000
+   */
+  shutdownGraceMs?: number;
   /** The auth provider (instance or class) that decides per request whether the caller may proceed. @default undefined (every request is let through, with no identity) */
   auth?: McpAuth | Type<McpAuth>;
   /** RFC 9728 metadata, served at the well-known URL of its `resource` (`/.well-known/oauth-protected-resource/<resource path>`) and named in 401 challenges. @default undefined (not served) */

@@ -119,6 +119,7 @@ export const MODULE_OPTION_RULES = {
   bodyReadTimeoutMs: timerDelay,
   bodyReadDeadlineMs: timerDelay,
   writeStallTimeoutMs: timerDelay,
+  shutdownGraceMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {
     if (!isPlainObject(v)) return 'must be an object';

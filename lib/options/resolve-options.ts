@@ -12,6 +12,8 @@ export const DEFAULT_BODY_READ_DEADLINE_MS = 60_000;
 export const DEFAULT_MAX_BODY_VALUES = 100_000;
 /** The default of `writeStallTimeoutMs`. */
 export const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
+/** The default of `shutdownGraceMs`. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /** Default bounds on the legacy era's pending input requests. */
 export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes: 256 * 1024 * 1024, timeoutMs: 600_000 } as const;
@@ -82,6 +84,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     bodyReadTimeoutMs: o.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS,
     bodyReadDeadlineMs: o.bodyReadDeadlineMs ?? DEFAULT_BODY_READ_DEADLINE_MS,
     writeStallTimeoutMs: o.writeStallTimeoutMs ?? DEFAULT_WRITE_STALL_TIMEOUT_MS,
+    shutdownGraceMs: o.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
     auth: o.auth,
     protectedResourceMetadata: o.protectedResourceMetadata,
     cache: Object.freeze({ ...(o.cache ?? { ttlMs: 0, cacheScope: 'private' }) }),

@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { requestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
+import { shuttingDown } from '../errors/shutting-down.js';
+import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import type { MountClosing } from './mount-closing.js';
@@ -18,6 +21,9 @@ const SSE_HEADERS = {
 /** Where a response's answer stream is kept (one per response, set by `attach`). */
 const STREAM = Symbol('nest-mcp.answer-stream');
 type WithStream = ServerResponse & { [STREAM]?: AnswerStream };
+
+/** What an answer needs of the mount's shutdown state: closing its connection, and the shutdown deadline's count. */
+type MountShutdown = Pick<MountClosing, 'closeAfter' | 'track' | 'settled'>;
 
 // How specifically a media range names text/event-stream: exactly (2), by text/* (1), by */* (0), or not at all (-1).
 const EVENT_STREAM_SPECIFICITY: Readonly<Record<string, number>> = { 'text/event-stream': 2, 'text/*': 1, '*/*': 0 };
@@ -96,7 +102,7 @@ export class AnswerStream {
     private readonly stallMs: number,
     private readonly mount: string,
     /** The mount's shutdown state: once it is closing, the answer closes its connection. */
-    private readonly shutdown: Pick<MountClosing, 'closeAfter'>,
+    private readonly shutdown: MountShutdown,
   ) {
     res.on('close', AnswerStream.onResponseClose);
   }
@@ -110,9 +116,10 @@ export class AnswerStream {
    * Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`;
    * `mount`: what its events name the mount; `shutdown`: whether the application is shutting down.
    */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: Pick<MountClosing, 'closeAfter'>): AnswerStream {
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: MountShutdown): AnswerStream {
     const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
+    shutdown.track(stream);
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
     // client leaves.
     if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
@@ -124,6 +131,7 @@ export class AnswerStream {
     if (this.closed) return;
     clearInterval(this.stallWatch);
     this.closed = true;
+    this.shutdown.settled(this);
     this.release();
     const waiters = this.closeWaiters;
     this.closeWaiters = undefined;
@@ -137,6 +145,15 @@ export class AnswerStream {
   private cancel(): void {
     this.cancelled = true;
     this.abort?.abort();
+  }
+
+  /** Ends an answer still open at the shutdown deadline: the `shutting_down` error (200 on the legacy era), its run stopped. */
+  endForShutdown(): void {
+    if (!this.open) return;
+    const record = requestRecord(this.res.req);
+    const refusal = shuttingDown(`the call was still running when the shutdown deadline (shutdownGraceMs) passed`);
+    this.respond(errorEnvelope(record.id, { code: refusal.code, message: refusal.message, data: refusal.data }), record.era === 'legacy' ? 200 : refusal.httpStatus);
+    this.stopRun();
   }
 
   /** Aborts `signal` after an error answer (no `mcp:request:cancelled`: the client was answered); idempotent. */

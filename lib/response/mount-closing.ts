@@ -1,7 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 
 /** How long the shutdown waits for the answers of the streams it ended to be written before the reuse grace starts all the same. */
 export const ENDED_STREAM_WRITE_MS = 1000;
@@ -13,17 +16,51 @@ export const ENDED_STREAM_WRITE_MS = 1000;
  */
 export const REUSE_GRACE_MS = 100;
 
+/** An answer under way, as the shutdown deadline sees it (`AnswerStream`). */
+export interface AnswerUnderWay {
+  whenClosed(): Promise<void>;
+  /** Ends the answer with the `shutting_down` error and stops its run; a no-op once answered. */
+  endForShutdown(): void;
+}
+
 /**
  * Whether the application is shutting down, set at its first shutdown hook, before its HTTP server closes. From
  * then on each answer of the mount closes its connection after it (`Connection: close`): the server's close waits
  * for busy connections, and a keep-alive client sending request after request would otherwise hold it open for ever.
+ * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline).
  */
 @Injectable()
-export class MountClosing implements OnModuleDestroy {
+export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown {
   closing = false;
+  /** The mount's answers attached and not yet closed. */
+  private readonly underWay = new Set<AnswerUnderWay>();
+
+  constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
   onModuleDestroy(): void {
     this.closing = true;
+  }
+
+  /** An answer is under way (attached); `settled` once it closed. */
+  track(answer: AnswerUnderWay): void {
+    this.underWay.add(answer);
+  }
+
+  settled(answer: AnswerUnderWay): void {
+    this.underWay.delete(answer);
+  }
+
+  /**
+   * The shutdown deadline: waits for the answers under way to close, at most `shutdownGraceMs`, then ends each
+   * still open with `shutting_down`, so a call that never ends cannot hold the server's close for ever.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.underWay.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs)));
+    await Promise.race([Promise.all([...this.underWay].map((answer) => answer.whenClosed())), deadline]);
+    clearTimeout(timer);
+    for (const answer of [...this.underWay]) answer.endForShutdown();
   }
 
   /** Once closing, makes `res` close its connection after it; called before its headers go. */

@@ -4,11 +4,12 @@ import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 
+import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { legacyHeaders, legacyToolCall } from '../support/legacy-client.js';
+import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
-import { mirroredHeaders, rpc } from '../support/mcp-client.js';
+import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
@@ -51,6 +52,63 @@ function keepAliveRequest(
     req.end(body ? JSON.stringify(body) : undefined);
   });
 }
+
+/** What the never-ending tool's runs saw of their signal. */
+const hungRuns: string[] = [];
+
+/** A tool that never settles and ignores its signal (after one progress notification when asked): a hung call. */
+@McpTool({ name: 'hang', description: 'Never answers.', inputSchema: { type: 'object', properties: { progress: { type: 'boolean' } } } })
+class HangTool implements McpPlainTool {
+  run(args: { progress?: boolean }, ctx: McpContext) {
+    if (args.progress) ctx.progress(1, 2, 'started');
+    hungRuns.push('started');
+    ctx.signal.addEventListener('abort', () => hungRuns.push('aborted'), { once: true });
+    return new Promise(() => undefined);
+  }
+}
+
+describe('the shutdown deadline (shutdownGraceMs): a call that never ends does not hold the shutdown', () => {
+  it.each<[string, { progress?: boolean }]>([
+    ['a JSON answer', {}],
+    ['a streamed answer (after progress)', { progress: true }],
+  ])(
+    '%s: ended with 503 + -32603 shutting_down naming the deadline, its signal aborted, and the close done',
+    async (_case, args) => {
+      hungRuns.length = 0;
+      const t = await createTestApp({ providers: [HangTool], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
+      const body = rpc('tools/call', { name: 'hang', arguments: args, _meta: meta({ progressToken: 'p' }) }, 'hung');
+      const call = post(t.server, body).then((res) => res); // supertest sends once awaited: start it now
+      await until(() => hungRuns.includes('started'), 'the call to run');
+      const started = Date.now();
+      await t.close();
+      expect(Date.now() - started).toBeLessThan(3_000);
+      const res = await call;
+      const last = args.progress
+        ? res.text
+            .trim()
+            .split('\n\n')
+            .map((event) => JSON.parse(event.replace(/^data: /, '')))
+            .at(-1)
+        : res.body;
+      expect(res.status).toBe(args.progress ? 200 : 503);
+      expect(last).toMatchObject({ jsonrpc: '2.0', id: 'hung', error: { code: -32603, data: { reason: 'shutting_down' } } });
+      expect(last.error.message).toContain('the call was still running when the shutdown deadline (shutdownGraceMs) passed');
+      expect(hungRuns).toEqual(['started', 'aborted']);
+    },
+    20_000,
+  );
+
+  it('a 2025-era call: the same error, with 200 as that era reads errors', async () => {
+    hungRuns.length = 0;
+    const t = await createTestApp({ providers: [HangTool], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
+    const call = legacyPost(t.server, { jsonrpc: '2.0', id: 'legacy-hung', method: 'tools/call', params: { name: 'hang', arguments: {} } }, legacyHeaders());
+    await until(() => hungRuns.includes('started'), 'the call to run');
+    await t.close();
+    const res = await call;
+    expect(res.status).toBe(200);
+    expect(res.messages.at(-1)).toMatchObject({ id: 'legacy-hung', error: { code: -32603, data: { reason: 'shutting_down' } } });
+  }, 20_000);
+});
 
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {
   it('ends a 2025-era call waiting for its client to answer an input request: close does not wait for the answer, the call ends shutting_down', async () => {
