@@ -1,5 +1,12 @@
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
-import type { McpLegacyInputRequestOptions, McpModuleExtras, McpModuleOptions, McpResolvedOptions, McpSubscriptionOptions, McpTasksOptions } from './mcp-module-options.interface.js';
+import type {
+  McpLegacyInputRequestOptions,
+  McpModuleExtras,
+  McpModuleOptions,
+  McpResolvedOptions,
+  McpSubscriptionOptions,
+  McpTasksOptions,
+} from './mcp-module-options.interface.js';
 import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
 
 /** Default body ceiling: 4 MiB. */

@@ -16,7 +16,10 @@ describe('PendingInputRequests: an answer no one awaits', () => {
   afterEach(() => void process.off('unhandledRejection', onUnhandled));
 
   const requests = (timeoutMs = 60_000) =>
-    new PendingInputRequests(resolveOptions({ serverInfo: { name: 's', version: '1' }, legacyInputRequests: { timeoutMs } }, 'mcp'), new MountClosing({ shutdownGraceMs: 10_000 }));
+    new PendingInputRequests(
+      resolveOptions({ serverInfo: { name: 's', version: '1' }, legacyInputRequests: { timeoutMs } }, 'mcp'),
+      new MountClosing({ shutdownGraceMs: 10_000 }),
+    );
 
   it('is withdrawn without an unhandled rejection, and whoever awaits it later still sees why', async () => {
     const pending = requests();
