@@ -22,9 +22,10 @@ import { MountClosing } from './mount-closing.js';
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
  * answer an MCP request. Each answer is a JSON-RPC error envelope (id echoed when readable) sent through the
- * answer stream, so after a notification it is the last SSE event. Whatever was thrown before the parse step
- * other than a rejection (a host guard's refusal or fault) is answered with the request's id: a body nobody read
- * yet is read, within the mount's bounds, to find it.
+ * answer stream, so after a notification it is the last SSE event. What the host threw before the parse step (its
+ * guard's refusal or fault) is answered with the request's id: a body nobody read yet is read, within the mount's
+ * bounds, to find it. The mount's own wire checks (a rejection, an auth-provider fault) answer before any body
+ * read, without an id.
  *
  * - rejection: status and code from `REJECTION_TABLE`; records the mark, emits one `mcp:wire:reject`;
  * - method error (`McpMethodError`): its code, data and status;
@@ -56,7 +57,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     const record = requestRecord(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
-    if (record.id === undefined && this.options && !isRejection(thrown) && unread(req)) {
+    if (record.id === undefined && this.options && byTheHost(thrown) && unread(req)) {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
       void idInBody(req, this.options).then((id) => {
         record.id = id;
@@ -143,6 +144,9 @@ async function idInBody(req: IncomingMessage, bounds: BodyBounds): Promise<JsonR
     return undefined;
   }
 }
+
+/** Thrown by the host (its guard, a throttler), not by the mount's own wire checks. */
+const byTheHost = (thrown: unknown): boolean => !isRejection(thrown) && !(thrown instanceof AuthFault);
 
 /** Whether nobody has started reading a request's body. */
 const unread = (req: IncomingMessage): boolean => !req.readableEnded && req.readableFlowing === null;
