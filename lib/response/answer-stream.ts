@@ -147,9 +147,13 @@ export class AnswerStream {
     this.abort?.abort();
   }
 
-  /** Ends an answer still open at the shutdown deadline: the `shutting_down` error (200 on the legacy era), its run stopped. */
+  /**
+   * Ends an answer still under way at the shutdown deadline: the `shutting_down` error (200 on the legacy era), its
+   * run stopped; one already written but still draining to a slow reader is cut.
+   */
   endForShutdown(): void {
-    if (!this.open) return;
+    if (this.closed) return;
+    if (!this.open) return void this.res.destroy();
     const record = requestRecord(this.res.req);
     const refusal = shuttingDown(`the call was still running when the shutdown deadline (shutdownGraceMs) passed`);
     this.respond(errorEnvelope(record.id, { code: refusal.code, message: refusal.message, data: refusal.data }), record.era === 'legacy' ? 200 : refusal.httpStatus);

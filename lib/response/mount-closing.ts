@@ -34,11 +34,15 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
   closing = false;
   /** The mount's answers attached and not yet closed. */
   private readonly underWay = new Set<AnswerUnderWay>();
+  /** When the shutdown deadline passes: `shutdownGraceMs` after the application's first shutdown hook. */
+  private deadlineAt = Infinity;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
   onModuleDestroy(): void {
     this.closing = true;
+    // Set at the first hook, which every mount's runs before any waits: several mounts share one deadline.
+    this.deadlineAt = Date.now() + this.options.shutdownGraceMs;
   }
 
   /** An answer is under way (attached); `settled` once it closed. */
@@ -51,14 +55,17 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
   }
 
   /**
-   * The shutdown deadline: waits for the answers under way to close, at most `shutdownGraceMs`, then ends each
-   * still open with `shutting_down`, so a call that never ends cannot hold the server's close for ever.
+   * The shutdown deadline: waits for the answers under way to close (those arriving meanwhile too, as the server
+   * still takes requests), until `shutdownGraceMs` after the shutdown began, then ends each still under way, so a
+   * call that never ends cannot hold the server's close for ever.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    if (!this.underWay.size) return;
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs)));
-    await Promise.race([Promise.all([...this.underWay].map((answer) => answer.whenClosed())), deadline]);
+    const passed = new Promise<true>((resolve) => (timer = setTimeout(resolve, Math.max(0, this.deadlineAt - Date.now()), true)));
+    while (this.underWay.size) {
+      const closed = Promise.all([...this.underWay].map((answer) => answer.whenClosed())).then(() => false as const);
+      if (await Promise.race([closed, passed])) break;
+    }
     clearTimeout(timer);
     for (const answer of [...this.underWay]) answer.endForShutdown();
   }

@@ -38,7 +38,7 @@ export const UNKNOWN_LISTED = 10;
  * conditionals, an `unevaluatedProperties` other than false): the gate does not close an object that uses one
  * unless it writes `additionalProperties: false`.
  */
-export const KEY_ADMITTING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'if', 'then', 'else', 'dependentSchemas'] as const;
+export const KEY_ADMITTING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', '$recursiveRef', 'if', 'then', 'else', 'dependentSchemas', 'dependencies'] as const;
 
 /** Whether the gate closes an object schema to its own property names and patterns (the key-set closure). */
 function closes(schema: Record<string, unknown>): boolean {

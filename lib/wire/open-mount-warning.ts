@@ -13,7 +13,8 @@ const logger = new Logger('Mcp');
 export const openMountWarning = (path: string, address: string): string =>
   `the mount "${path}" is served on ${address}, beyond loopback, with neither allowedOrigins nor auth: the origin check admits any ` +
   'origin there, so any web page opened by someone who can reach this server can call its tools (a browser sends such a POST ' +
-  'cross-origin without asking). Set allowedOrigins, or an auth provider (SECURITY.md).';
+  'cross-origin without asking). Set allowedOrigins, or an auth provider (SECURITY.md); if a guard of your own authenticates ' +
+  'every request to the mount, this does not apply.';
 
 /**
  * Warns once, when the host's HTTP server starts listening on an address that is not loopback, that this mount has

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from '@jest/globals';
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
@@ -97,6 +98,21 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
     },
     20_000,
   );
+
+  it('waits for a call that arrived during the wait too: it runs to its end within the grace', async () => {
+    const t = await createTestApp({ providers: [SleeperTool], options: { shutdownGraceMs: 5_000 }, appOptions: { forceCloseConnections: false } });
+    const call = (tag: string, ms: number) => post(t.server, rpc('tools/call', { name: 'sleeper', arguments: { ms, tag } }, tag)).then((res) => res);
+    const first = call('before-shutdown', 300);
+    await until(() => taskRuns.has('before-shutdown'), 'the first call to run');
+    const closed = t.close();
+    await sleep(100);
+    const late = call('during-shutdown', 600);
+    expect((await first).body.result.content).toEqual([{ type: 'text', text: 'slept 300 ms' }]);
+    const res = await late;
+    expect(res.status).toBe(200);
+    expect(res.body.result.content).toEqual([{ type: 'text', text: 'slept 600 ms' }]);
+    await closed;
+  }, 20_000);
 
   it('a 2025-era call: the same error, with 200 as that era reads errors', async () => {
     hungRuns.length = 0;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 
 import type { JsonSchema } from '../../lib/index.js';
@@ -206,13 +207,35 @@ const ADMITTING_VALUES = {
   oneOf: [{ properties: { page: { type: 'integer' } } }],
   $ref: '#/$defs/paging',
   $dynamicRef: '#paging',
+  $recursiveRef: '#',
   if: { properties: { mode: { const: 'file' } } },
   then: { properties: { path: { type: 'string' } } },
   else: { properties: { url: { type: 'string' } } },
   dependentSchemas: { q: { properties: { page: { type: 'integer' } } } },
+  dependencies: { q: { properties: { page: { type: 'integer' } } } },
 } satisfies Record<(typeof KEY_ADMITTING)[number], unknown>;
 
+/**
+ * Every keyword the validator (ajv's 2020-12 dialect) knows that can neither admit a key an object's `properties`
+ * do not name nor is followed by the gate: together with the gate's own and {@link KEY_ADMITTING}, the whole list.
+ */
+const NEITHER = new Set([
+  ...['$async', '$dynamicAnchor', '$recursiveAnchor', '$schema', '$id', 'id', '$defs', 'definitions', '$vocabulary', '$comment'],
+  ...['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern'],
+  ...['maxProperties', 'minProperties', 'required', 'maxItems', 'minItems', 'uniqueItems', 'type', 'nullable', 'const', 'enum'],
+  ...['not', 'propertyNames', 'contains', 'format', 'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly'],
+  ...['examples', 'contentMediaType', 'contentEncoding', 'contentSchema', 'dependentRequired', 'maxContains', 'minContains'],
+  ...['unevaluatedItems'],
+]);
+const FOLLOWED = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems', 'unevaluatedProperties']);
+
 describe('an object that may admit keys through composition, a reference or a conditional', () => {
+  it('classifies every keyword the validator knows: followed by the gate, admitting keys (KEY_ADMITTING), or neither', () => {
+    const known = Object.keys(new Ajv2020({ strict: false }).RULES.keywords);
+    const admitting = new Set<string>(KEY_ADMITTING);
+    expect(known.filter((keyword) => [FOLLOWED, admitting, NEITHER].filter((set) => set.has(keyword)).length !== 1)).toEqual([]);
+  });
+
   it.each(KEY_ADMITTING.map((keyword) => [keyword]))('%s: left open (not closed, not published closed) unless additionalProperties: false is written', (keyword) => {
     const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q', 'page'], [keyword]: ADMITTING_VALUES[keyword] };
     expect(keyNode(schema)?.closed ?? false).toBe(false);
