@@ -35,7 +35,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
   /** The mount's answers attached and not yet closed. */
   private readonly underWay = new Set<AnswerUnderWay>();
   /** When the shutdown deadline passes: `shutdownGraceMs` after the application's first shutdown hook. */
-  private deadlineAt = Infinity;
+  private deadlineAt: number | undefined;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
@@ -61,7 +61,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
    */
   async beforeApplicationShutdown(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const passed = new Promise<true>((resolve) => (timer = setTimeout(resolve, Math.max(0, this.deadlineAt - Date.now()), true)));
+    const deadlineAt = (this.deadlineAt ??= Date.now() + this.options.shutdownGraceMs);
+    const passed = new Promise<true>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadlineAt - Date.now()), true)));
     while (this.underWay.size) {
       const closed = Promise.all([...this.underWay].map((answer) => answer.whenClosed())).then(() => false as const);
       if (await Promise.race([closed, passed])) break;
