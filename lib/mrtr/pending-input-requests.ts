@@ -20,8 +20,6 @@ interface Pending {
   readonly bytes: number;
   readonly settle: (answer: InputAnswer | Error) => void;
   readonly timer: NodeJS.Timeout;
-  /** Resolves once the waiting call's answer is written. */
-  readonly written: () => Promise<void>;
 }
 
 /**
@@ -50,7 +48,7 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
    * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when
    * `maxPending` requests already wait; `shutting_down` once the application shuts down
    */
-  open(subject: string | undefined, bytes: number, written: () => Promise<void>): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
+  open(subject: string | undefined, bytes = 0): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
     if (this.shutdown.closing) throw shuttingDown('no input request can wait for an answer');
     const { maxPending, maxPendingBytes, timeoutMs } = this.options.legacyInputRequests;
     if (this.pending.size >= maxPending)
@@ -75,7 +73,7 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
     });
     const timer = setTimeout(() => settle(new Error(`the client did not answer input request ${id} within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
-    this.pending.set(id, { subject, bytes, settle, timer, written });
+    this.pending.set(id, { subject, bytes, settle, timer });
     this.heldBytes += bytes;
     // Quiet: a request withdrawn or timed out before anyone awaits its answer must not end the process.
     return { id, answer: quiet(answer), withdraw: () => settle(new Error(`input request ${id} was withdrawn: its call ended`)) };
@@ -116,9 +114,7 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
    * Nest's hook, before the HTTP server closes (which would wait for the calls these hold open): each waiting call's
    * input request fails, so the call ends with the `shutting_down` error unless its tool catches it.
    */
-  async beforeApplicationShutdown(): Promise<void> {
-    const entries = [...this.pending.values()];
-    for (const entry of entries) entry.settle(shuttingDown('the input request is withdrawn before its answer came'));
-    await this.shutdown.reuseGrace(entries.map((entry) => entry.written()));
+  beforeApplicationShutdown(): void {
+    for (const entry of [...this.pending.values()]) entry.settle(shuttingDown('the input request is withdrawn before its answer came'));
   }
 }

@@ -6,13 +6,10 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestro
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 
-/** How long the shutdown waits for the answers of the streams it ended to be written before the reuse grace starts all the same. */
-export const ENDED_STREAM_WRITE_MS = 1000;
-
 /**
- * The reuse grace: how long a connection whose stream the shutdown ended stays open once that answer is written,
- * before the server may close it: a keep-alive client that reuses the connection at once is answered (with
- * `Connection: close`), not reset.
+ * The reuse grace: how long the shutdown waits, once the last answer that closed during it did, before the server
+ * may close the connections: a stream begun before shutdown said keep-alive, and a client that reuses its
+ * connection at once is answered (with `Connection: close`), not reset.
  */
 export const REUSE_GRACE_MS = 100;
 
@@ -36,6 +33,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
   private readonly underWay = new Set<AnswerUnderWay>();
   /** When the shutdown deadline passes: `shutdownGraceMs` after the application's first shutdown hook. */
   private deadlineAt: number | undefined;
+  /** When an answer last closed once shutdown had begun: the reuse grace runs from there. */
+  private lastSettledAt: number | undefined;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
@@ -52,12 +51,15 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
 
   settled(answer: AnswerUnderWay): void {
     this.underWay.delete(answer);
+    if (this.closing) this.lastSettledAt = Date.now();
   }
 
   /**
    * The shutdown deadline: waits for the answers under way to close (those arriving meanwhile too, as the server
    * still takes requests), until `shutdownGraceMs` after the shutdown began, then ends each still under way, so a
-   * call that never ends cannot hold the server's close for ever.
+   * call that never ends cannot hold the server's close for ever; then the reuse grace. Nest runs a module's hooks
+   * dependents first, so the streams `ListenStreams` and `PendingInputRequests` end (both inject this) are ending
+   * when this waits.
    */
   async beforeApplicationShutdown(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -68,7 +70,10 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
       if (await Promise.race([closed, passed])) break;
     }
     clearTimeout(timer);
-    for (const answer of [...this.underWay]) answer.endForShutdown();
+    const ended = [...this.underWay];
+    for (const answer of ended) answer.endForShutdown();
+    const lastClosed = ended.length ? Date.now() : this.lastSettledAt;
+    if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));
   }
 
   /** Once closing, makes `res` close its connection after it; called before its headers go. */
@@ -76,16 +81,4 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
     if (this.closing) res.shouldKeepAlive = false;
   }
 
-  /**
-   * Awaited by a shutdown hook that ended streams begun before shutdown (their headers said keep-alive): waits for
-   * `written` (their answers written, at most {@link ENDED_STREAM_WRITE_MS}), then the reuse grace; nothing when
-   * there are none.
-   */
-  async reuseGrace(written: readonly Promise<unknown>[]): Promise<void> {
-    if (!written.length) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(written), new Promise<void>((resolve) => (timer = setTimeout(resolve, ENDED_STREAM_WRITE_MS)))]);
-    clearTimeout(timer);
-    await sleep(REUSE_GRACE_MS);
-  }
 }

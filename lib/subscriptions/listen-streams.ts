@@ -11,14 +11,14 @@ import { ListenStream, type ListenBudget } from './listen-stream.js';
 import type { SubscriptionFilter } from './subscription-filter.js';
 
 /** How long shutdown waits for a listen stream's result to be flushed before it closes the connection anyway. */
-export const LISTEN_ENDED_STREAM_WRITE_MS = 1000;
+export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 
 /**
  * The open listen streams of this mount: at most `subscriptions.maxStreams` of them, holding at most
  * `subscriptions.maxOpenBytes` together (a stream costs its client nothing to hold open, so these bound them; each
  * holds its request and its acknowledged filter until it ends, and what waits for its reader). At application
  * shutdown (before the HTTP server stops) it ends each gracefully: the listen result, then the close, waiting at
- * most {@link LISTEN_ENDED_STREAM_WRITE_MS} for a reader that does not take it. A listen request arriving during
+ * most {@link LISTEN_SHUTDOWN_GRACE_MS} for a reader that does not take it. A listen request arriving during
  * shutdown is acknowledged and ended at once.
  */
 @Injectable()
@@ -86,10 +86,10 @@ export class ListenStreams implements BeforeApplicationShutdown {
 
   /** Nest's hook, before the HTTP server closes (it would wait for these connections): ends every stream gracefully. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.shutdown.reuseGrace(
+    await Promise.all(
       [...this.streams].map((stream) => {
         stream.end();
-        return stream.closed(LISTEN_ENDED_STREAM_WRITE_MS);
+        return stream.closed(LISTEN_SHUTDOWN_GRACE_MS);
       }),
     );
   }

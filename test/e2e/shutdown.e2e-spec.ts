@@ -54,6 +54,16 @@ function keepAliveRequest(
   });
 }
 
+/** Reports progress, then rests 300 ms and answers: a stream begun before a shutdown that ends on its own during it. */
+@McpTool({ name: 'progress_then_rest', description: 'Reports progress, then rests.', inputSchema: { type: 'object', properties: {} } })
+class ProgressThenRestTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    ctx.progress(1, 2, 'started');
+    await sleep(300);
+    return 'rested';
+  }
+}
+
 /** What the never-ending tool's runs saw of their signal. */
 const hungRuns: string[] = [];
 
@@ -182,7 +192,7 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
     }
   }, 20_000);
 
-  describe('a stream the shutdown ends: a keep-alive client reusing its connection at once is answered, not reset', () => {
+  describe('a stream that ends during shutdown: a keep-alive client reusing its connection at once is answered, not reset', () => {
     /** Runs `first` on one raw keep-alive connection; once `shutdownAt` shows in it, closes the app; then reuses the connection as soon as the stream ends. */
     async function reuseAfterShutdownEnds(t: TestApp, first: Record<string, unknown>, headers: Record<string, string>, shutdownAt: string) {
       const socket = net.connect((t.server.address() as AddressInfo).port, '127.0.0.1');
@@ -234,6 +244,16 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       const call = { jsonrpc: '2.0', id: 'legacy', method: 'tools/call', params: { name: 'confirm_delete', arguments: { file: 'notes.txt' } } };
       const { stream, after } = await reuseAfterShutdownEnds(t, call, legacyHeaders(), 'elicitation/create');
       expect(stream).toContain('shutting_down');
+      expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(after).toMatch(/\r\nconnection: close\r\n/i);
+      expect(after).toContain('"id":"next"');
+    });
+
+    it('a call streaming progress that ends on its own', async () => {
+      const t = await createTestApp({ providers: [EchoTool, ProgressThenRestTool] });
+      const call = rpc('tools/call', { name: 'progress_then_rest', arguments: {}, _meta: meta({ progressToken: 'p' }) }, 'streamed');
+      const { stream, after } = await reuseAfterShutdownEnds(t, call, mirroredHeaders(call), 'notifications/progress');
+      expect(stream).toContain('"id":"streamed"');
       expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       expect(after).toMatch(/\r\nconnection: close\r\n/i);
       expect(after).toContain('"id":"next"');

@@ -23,7 +23,7 @@ describe('PendingInputRequests: an answer no one awaits', () => {
 
   it('is withdrawn without an unhandled rejection, and whoever awaits it later still sees why', async () => {
     const pending = requests();
-    const { id, answer, withdraw } = pending.open(undefined, 0, () => Promise.resolve());
+    const { id, answer, withdraw } = pending.open(undefined);
     withdraw();
     await sleep(20);
     expect(unhandled).toEqual([]);
@@ -33,7 +33,7 @@ describe('PendingInputRequests: an answer no one awaits', () => {
 
   it('times out without an unhandled rejection', async () => {
     const pending = requests(10);
-    const { answer } = pending.open(undefined, 0, () => Promise.resolve());
+    const { answer } = pending.open(undefined);
     await sleep(50);
     expect(unhandled).toEqual([]);
     expect(pending.size).toBe(0);
