@@ -80,5 +80,4 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
   closeAfter(res: ServerResponse): void {
     if (this.closing) res.shouldKeepAlive = false;
   }
-
 }
