@@ -22,7 +22,8 @@ export class McpConfigurationError extends Error {
 
 /**
  * `<what> has unknown option(s) "a", "b"; allowed: …` for a declaration holding keys outside its closed set, else
- * undefined. `hinted`: each unknown key is followed by its near miss, if any (`"readOnly" (did you mean "readOnlyHint"?)`).
+ * undefined. `hinted`: each unknown key is followed by its near miss, if any (`"readOnly" (did you mean
+ * "readOnlyHint"?)`).
  */
 export function unknownOptions(value: object, allowed: readonly string[], what: string, hinted = false): string | undefined {
   const unknown = Object.keys(value).filter((key) => !allowed.includes(key));

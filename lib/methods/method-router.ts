@@ -138,8 +138,7 @@ function valueProblems(method: string, record: McpRequestRecord): readonly Schem
 
 /**
  * A result in the legacy revisions' shape: without the fields only 2026-07-28 has, and without a `structuredContent`
- * that is not an object (2026-07-28 allows any JSON value; the 2025 revisions an object only, and the text block
- * carries the same JSON).
+ * that is not an object (2026-07-28 allows any JSON value; the 2025 revisions an object only).
  */
 function legacyShape(result: McpResult): McpResult {
   const { resultType: _resultType, ttlMs: _ttlMs, cacheScope: _cacheScope, ...rest } = result;

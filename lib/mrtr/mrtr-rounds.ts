@@ -62,12 +62,13 @@ export interface RoundRequest {
 const logger = new Logger('Mcp');
 
 /**
- * Input requests for the methods that may ask the client for input: opens one input channel per call and settles
- * it into the answer. On the modern era the channel is an MRTR round: `admit` verifies an echoed `requestState`
- * before the handler runs (`open` admits at once; tools/call admits after its dispatch gates); `settle` runs the
- * handler and answers, in this order: the round's refusal (an unreadable answer), a method error the handler
- * threw, an input-required result when an input request is pending, otherwise the handler's result. On the legacy era it is a streamed exchange (`StreamedInputs`), and
- * `settle` answers what the handler returns or throws. See docs/mrtr.md and docs/eras.md.
+ * Input requests for the methods that may ask the client for input: opens one input channel per call and settles it
+ * into the answer. On the modern era the channel is an MRTR round: `admit` verifies an echoed `requestState` before
+ * the handler runs (`open` admits at once; tools/call admits after its dispatch gates); `settle` runs the handler
+ * and answers, in this order: the round's refusal (an unreadable answer), a method error the handler threw, an
+ * input-required result when an input request is pending, otherwise the handler's result. On the legacy era it is a
+ * streamed exchange (`StreamedInputs`), and `settle` answers what the handler returns or throws. See docs/mrtr.md
+ * and docs/eras.md.
  */
 @Injectable()
 export class MrtrRounds {

@@ -68,14 +68,15 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     return this.completesAny;
   }
 
-  /**
-   * Completes an argument of one of its prompts: every suggestion its completer gives (none without a completer);
-   * undefined for a ref that is no prompt of its own; -32602 for an argument the prompt does not declare.
-   */
+  /** Lists its prompts for an unknown `ref/prompt`. */
   refsListed(type: CompletionRef['type']): string {
     return type === 'ref/prompt' && this.prompts.size > 0 ? ` Prompts: ${this.listedNames()}.` : '';
   }
 
+  /**
+   * Completes an argument of one of its prompts: every suggestion its completer gives (none without a completer);
+   * undefined for a ref that is no prompt of its own; -32602 for an argument the prompt does not declare.
+   */
   complete(request: CompletionRequest): Promise<readonly string[]> | undefined {
     if (request.ref.type !== 'ref/prompt') return undefined;
     const prompt = this.prompts.get(request.ref.name);

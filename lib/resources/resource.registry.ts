@@ -56,7 +56,8 @@ export interface ResolvedResource {
  * providers: within a module, the order of its `providers`), which is the order of their lists and the order
  * templates are tried in. A URI resolves to the resource declared at exactly that URI, else to the first template
  * that matches it. Wire-in refuses a duplicate URI, URI template (or one equal up to variable names), or name (one
- * namespace for both kinds) with an `McpConfigurationError` at module init. It advertises `resources` and completes template variables.
+ * namespace for both kinds) with an `McpConfigurationError` at module init. It advertises `resources` and completes
+ * template variables.
  */
 @Injectable()
 export class ResourceRegistry implements CapabilitySource, CompletionSource {
@@ -160,11 +161,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     return this.completesAny;
   }
 
-  /**
-   * Completes a variable of the template whose `uriTemplate` is the reference's `uri` (undefined for any other
-   * reference); a name that is not one of its variables is 400 + -32602, and a variable without a completer
-   * completes to no values.
-   */
+  /** Lists its templates for an unknown `ref/resource`. */
   refsListed(type: CompletionRef['type']): string {
     if (type !== 'ref/resource' || this.templates.size === 0) return '';
     return ` Templates: ${firstListed(
@@ -173,6 +170,11 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     )}.`;
   }
 
+  /**
+   * Completes a variable of the template whose `uriTemplate` is the reference's `uri` (undefined for any other
+   * reference); a name that is not one of its variables is 400 + -32602, and a variable without a completer
+   * completes to no values.
+   */
   complete(request: CompletionRequest): Promise<readonly string[]> | undefined {
     if (request.ref.type !== 'ref/resource') return undefined;
     const template = this.templates.get(request.ref.uri);

@@ -30,12 +30,12 @@ export interface DispatchOptions {
 }
 
 /**
- * Dispatches one tools/call to a wired tool (gates, admission, then handler) inside fault containment: a fault becomes a
- * fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown; a Nest `HttpException` is the
- * tool's answer, not a fault (an `isError` result with its status and message); what a handler throws once its
- * context's signal fired (the client left, the task was cancelled) is no fault either (no `mcp:tool:error`: it
- * stopped as asked, and nobody reads its answer).
- * Emits `mcp:tool:start` and, after every run, `mcp:tool:stop`.
+ * Dispatches one tools/call to a wired tool (gates, admission, then handler) inside fault containment: a fault
+ * becomes a fault diagnostic and one `mcp:tool:error`; a value with the pass mark is rethrown; a Nest
+ * `HttpException` is the tool's answer, not a fault (an `isError` result with its status and message); what a
+ * handler throws once its context's signal fired (the client left, the task was cancelled) is no fault either (no
+ * `mcp:tool:error`: it stopped as asked, and nobody reads its answer). Emits `mcp:tool:start` and, after every run,
+ * `mcp:tool:stop`.
  */
 @Injectable()
 export class DispatchService {

@@ -89,8 +89,9 @@ function extrasOf(hints: readonly McpHint[], context: Record<string, unknown> | 
 
 /**
  * Turns a handler's return into a tool result. Every return is MCP content (sent as written once JSON and
- * `CallToolResult` accept it), a `fail(...)` or `refuse(...)` (which `run` records as the caller's error), or data (`ok(...)` or bare; data JSON would empty, a Map say, is a fault); see docs/tools.md ("Results").
- * `hints` and `actionContext` run only with an `action` (never for a plain tool); a hook's bad return is a fault.
+ * `CallToolResult` accept it), a `fail(...)` or `refuse(...)` (which `run` records as the caller's error), or data
+ * (`ok(...)` or bare; data JSON would empty, a Map say, is a fault); see docs/tools.md ("Results"). `hints` and
+ * `actionContext` run only with an `action` (never for a plain tool); a hook's bad return is a fault.
  */
 export async function handlerResult(hooks: ToolHooks, returned: unknown, action: string | undefined, ctx: McpContext, run: ToolRun): Promise<ToolCallResult> {
   if (isToolResultShape(returned)) {

@@ -4,8 +4,8 @@ import { checkToolAnnotations } from './tool-annotations.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
 
 /**
- * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}) and the value
- * types, the annotations' own closed key set included. The name is the registry's to check, the schemas the compiler's.
+ * Checks what `@McpTool` declared, at module init: a closed key set ({@link TOOL_OPTION_KEYS}) and the value types,
+ * the annotations' own closed key set included. The name is the registry's to check, the schemas the compiler's.
  */
 export function checkToolOptions(options: McpToolOptions, where: string): void {
   const unknown = unknownOptions(options, TOOL_OPTION_KEYS, '@McpTool');

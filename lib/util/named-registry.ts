@@ -14,9 +14,10 @@ export interface NamesListed {
 }
 
 /**
- * Entries by unique name, for the tool and prompt registries: the name check, the one validated wire-in (a duplicate
- * is a `McpConfigurationError` at module init; the tool explorer refuses one first, naming both classes), a Map lookup (a caller's `__proto__` finds nothing) and the entries
- * sorted by name, sorted on the first `list()` after a wire-in (not at each: n wire-ins would cost n sorts).
+ * Entries by unique name, for the tool and prompt registries: the name check, the one validated wire-in (a
+ * duplicate is a `McpConfigurationError` at module init; the tool explorer refuses one first, naming both classes),
+ * a Map lookup (a caller's `__proto__` finds nothing) and the entries sorted by name, sorted on the first `list()`
+ * after a wire-in (not at each: n wire-ins would cost n sorts).
  */
 export class NamedRegistry<T extends { readonly name: string }> {
   private readonly byName = new Map<string, T>();
