@@ -4,9 +4,9 @@ import { requestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { shuttingDown } from '../errors/shutting-down.js';
-import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
@@ -154,9 +154,9 @@ export class AnswerStream {
   endForShutdown(): void {
     if (this.closed) return;
     if (!this.open) return void this.res.destroy();
-    const record = requestRecord(this.res.req);
-    const refusal = shuttingDown(`the call was still running when the shutdown deadline (shutdownGraceMs) passed`);
-    this.respond(errorEnvelope(record.id, { code: refusal.code, message: refusal.message, data: refusal.data }), record.era === 'legacy' ? 200 : refusal.httpStatus);
+    const refusal = shuttingDown('the call was still running when the shutdown deadline (shutdownGraceMs) passed');
+    const { status, body } = methodErrorAnswer(refusal, requestRecord(this.res.req));
+    this.respond(body, status);
     this.stopRun();
   }
 

@@ -17,6 +17,7 @@ import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { sendAnswer } from './answer-stream.js';
+import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 
 /**
@@ -99,8 +100,8 @@ export class McpExceptionFilter implements ExceptionFilter {
         throw new TypeError(
           `a method error needs an integer code the spec lets a server emit and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`,
         );
-      // A legacy client reads a JSON-RPC error only from a 2xx answer (see REJECTION_TABLE's legacyStatus).
-      return sendAnswer(res, legacy ? 200 : thrown.httpStatus, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }));
+      const { status, body } = methodErrorAnswer(thrown, record);
+      return sendAnswer(res, status, body);
     }
     if (thrown instanceof AuthFault)
       return sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));

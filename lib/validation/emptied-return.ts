@@ -25,6 +25,7 @@ function isObservable(value: object): boolean {
  */
 export function emptiedReturn(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || types.isProxy(value) || Array.isArray(value)) return undefined;
+  if (Object.getPrototypeOf(value) === Object.prototype) return undefined; // the common return: data as a plain object
   try {
     const emptied = types.isMap(value) ? MAP : types.isSet(value) ? SET : isObservable(value) ? OBSERVABLE : undefined;
     return emptied && typeof (value as { toJSON?: unknown }).toJSON !== 'function' ? emptied : undefined;

@@ -1,0 +1,14 @@
+import type { McpRequestRecord } from '../contracts/request-record.js';
+import type { McpMethodError } from '../errors/mcp-method.error.js';
+import { errorEnvelope } from '../protocol/json-rpc.js';
+
+/**
+ * A method error as the request is answered with it: its envelope, the request's id echoed, and its status, 200 on
+ * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (see `REJECTION_TABLE`'s legacyStatus).
+ */
+export function methodErrorAnswer(error: McpMethodError, record: McpRequestRecord): { readonly status: number; readonly body: Record<string, unknown> } {
+  return {
+    status: record.era === 'legacy' ? 200 : error.httpStatus,
+    body: errorEnvelope(record.id, { code: error.code, message: error.message, data: error.data }),
+  };
+}
