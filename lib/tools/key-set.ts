@@ -50,7 +50,7 @@ function closes(schema: Record<string, unknown>): boolean {
 }
 
 /** The applicators the gate reads below an object or array: a closed object under them is enforced. */
-const GATED = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
+export const GATED: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
 
 /** How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them. */
 const APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([

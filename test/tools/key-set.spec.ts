@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 
 import type { JsonSchema } from '../../lib/index.js';
-import { ANY_STRING_KEY, KEY_ADMITTING, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
+import { ANY_STRING_KEY, GATED, KEY_ADMITTING, closeSchema, dataKeyNode, findUnknownKeys, keyNode, schemaOffence } from '../../lib/tools/key-set.js';
 
 const PROPERTIES: Record<string, JsonSchema> = {
   name: { type: 'string' },
@@ -227,7 +227,8 @@ const NEITHER = new Set([
   ...['examples', 'contentMediaType', 'contentEncoding', 'contentSchema', 'dependentRequired', 'maxContains', 'minContains'],
   ...['unevaluatedItems'],
 ]);
-const FOLLOWED = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems', 'unevaluatedProperties']);
+/** What the gate follows, and `unevaluatedProperties`, which closes (false) or opens (a schema) the object it is on. */
+const FOLLOWED = new Set([...GATED, 'unevaluatedProperties']);
 
 describe('an object that may admit keys through composition, a reference or a conditional', () => {
   it('classifies every keyword the validator knows: followed by the gate, admitting keys (KEY_ADMITTING), or neither', () => {
