@@ -71,7 +71,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     // A call that is a task as it starts is stored before its handler runs: one the store refuses has done nothing.
     const stored = taskMode?.start === 'call' ? () => promotion!.start() : undefined;
     // An echoed requestState is admitted after the dispatch gates: its binding digests the arguments, which they bound.
-    const admit = () => this.rounds.admit(inputs);
+    const admit = typeof call.params.requestState === 'string' ? () => this.rounds.admit(inputs) : undefined;
     const run = () => this.dispatch.call(tool, args, contextFor, { era: call.record.era, admit, beforeHandler: stored, numbersInRange: call.record.numbersInRange });
     return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
   }
