@@ -14,7 +14,7 @@ import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, type TestApp, type TestAppSpec } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
 /** Holds the application's shutdown after its first hooks (onModuleDestroy) ran, until released. */
@@ -229,31 +229,39 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       }
     }
 
-    it('a listen stream', async () => {
-      const t = await createTestApp({ providers: [EchoTool], options: { subscriptions: { keepAliveMs: 60_000 } } });
-      const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'early');
-      const { stream, after } = await reuseAfterShutdownEnds(t, listen, mirroredHeaders(listen), 'notifications/subscriptions/acknowledged');
-      expect(stream).toContain('"id":"early"');
-      expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-      expect(after).toMatch(/\r\nconnection: close\r\n/i);
-      expect(after).toContain('"id":"next"');
-    });
-
-    it('a 2025-era call waiting for its input request', async () => {
-      const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool], options: { legacyInputRequests: { timeoutMs: 30_000 } } });
-      const call = { jsonrpc: '2.0', id: 'legacy', method: 'tools/call', params: { name: 'confirm_delete', arguments: { file: 'notes.txt' } } };
-      const { stream, after } = await reuseAfterShutdownEnds(t, call, legacyHeaders(), 'elicitation/create');
-      expect(stream).toContain('shutting_down');
-      expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-      expect(after).toMatch(/\r\nconnection: close\r\n/i);
-      expect(after).toContain('"id":"next"');
-    });
-
-    it('a call streaming progress that ends on its own', async () => {
-      const t = await createTestApp({ providers: [EchoTool, ProgressThenRestTool] });
-      const call = rpc('tools/call', { name: 'progress_then_rest', arguments: {}, _meta: meta({ progressToken: 'p' }) }, 'streamed');
-      const { stream, after } = await reuseAfterShutdownEnds(t, call, mirroredHeaders(call), 'notifications/progress');
-      expect(stream).toContain('"id":"streamed"');
+    const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'early');
+    const legacyCall = { jsonrpc: '2.0', id: 'legacy', method: 'tools/call', params: { name: 'confirm_delete', arguments: { file: 'notes.txt' } } };
+    const progressCall = rpc('tools/call', { name: 'progress_then_rest', arguments: {}, _meta: meta({ progressToken: 'p' }) }, 'streamed');
+    it.each<[string, TestAppSpec, Record<string, unknown>, Record<string, string>, string, string]>([
+      // [case, the app, the streamed request and its headers, what shows it under way, what its end carries]
+      [
+        'a listen stream',
+        { providers: [EchoTool], options: { subscriptions: { keepAliveMs: 60_000 } } },
+        listen,
+        mirroredHeaders(listen),
+        'notifications/subscriptions/acknowledged',
+        '"id":"early"',
+      ],
+      [
+        'a 2025-era call waiting for its input request',
+        { providers: [EchoTool, ConfirmDeleteTool], options: { legacyInputRequests: { timeoutMs: 30_000 } } },
+        legacyCall,
+        legacyHeaders(),
+        'elicitation/create',
+        'shutting_down',
+      ],
+      [
+        'a call streaming progress that ends on its own',
+        { providers: [EchoTool, ProgressThenRestTool] },
+        progressCall,
+        mirroredHeaders(progressCall),
+        'notifications/progress',
+        '"id":"streamed"',
+      ],
+    ])('%s', async (_case, spec, first, headers, shutdownAt, ending) => {
+      const t = await createTestApp(spec);
+      const { stream, after } = await reuseAfterShutdownEnds(t, first, headers, shutdownAt);
+      expect(stream).toContain(ending);
       expect(after).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       expect(after).toMatch(/\r\nconnection: close\r\n/i);
       expect(after).toContain('"id":"next"');
