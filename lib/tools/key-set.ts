@@ -1,6 +1,7 @@
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
+import { SCHEMA_APPLICATORS } from '../validation/schema-applicators.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
 
@@ -52,15 +53,6 @@ function closes(schema: Record<string, unknown>): boolean {
 /** The applicators the gate reads below an object or array: a closed object under them is enforced. */
 export const GATED: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
 
-/** How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them. */
-const APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
-  ...['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'].map(
-    (keyword) => [keyword, 'one'] as const,
-  ),
-  ...['allOf', 'anyOf', 'oneOf', 'prefixItems'].map((keyword) => [keyword, 'list'] as const),
-  ...['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'].map((keyword) => [keyword, 'map'] as const),
-]);
-
 /**
  * The schema-shape check at module init, before ajv and under every applicator: the first offence, naming its
  * schema path, or undefined, so the key-set tree is only ever built from a well-shaped schema. Where the gate reads,
@@ -79,7 +71,7 @@ function shapeOffence(node: unknown, path: (string | number)[], gated: boolean):
   const keywords = Object.keys(node);
   for (let i = 0; i < keywords.length; i++) {
     const keyword = keywords[i]!;
-    const kind = APPLICATORS.get(keyword);
+    const kind = SCHEMA_APPLICATORS.get(keyword);
     if (kind === undefined) continue;
     path.push(keyword);
     const offence = applicatorOffence(keyword, kind, node[keyword], path, gated && GATED.has(keyword));

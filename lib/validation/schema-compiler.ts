@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
@@ -8,6 +9,7 @@ import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
+import { misspelledKeywordWarning, misspelledKeywords } from './misspelled-keywords.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -17,10 +19,13 @@ export type ValueCheck = (value: unknown) => FailedCheck | undefined;
 const compiledByText = new Map<string, ValidateFunction>();
 const checkByText = new Map<string, ValueCheck>();
 
+const logger = new Logger('Mcp');
+
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
  * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, or declaring `$async`
- * (a promise reads as a pass to a synchronous check) is a `McpConfigurationError` naming where it was declared.
+ * (a promise reads as a pass to a synchronous check) is a `McpConfigurationError` naming where it was declared; a
+ * key that is a near miss of an asserting keyword (`maxlength`) is warned about once, as ajv ignores it.
  */
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
@@ -112,6 +117,7 @@ export class SchemaCompiler {
           : `uses the unknown format ${JSON.stringify(format)} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
       );
     }
+    for (const misspelled of misspelledKeywords(schema, Object.keys(this.ajv.RULES.keywords))) logger.warn(misspelledKeywordWarning(where, misspelled));
     compiledByText.set(text, validate);
     return { validate, text };
   }

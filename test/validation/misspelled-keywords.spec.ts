@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+
+import { McpAction, McpTool } from '../../lib/index.js';
+import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
+import { misspelledKeywordWarning, misspelledKeywords, NOT_ASSERTING } from '../../lib/validation/misspelled-keywords.js';
+import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp } from '../support/test-app.js';
+
+/** Every keyword the consumer-schema ajv knows, formats' own keywords included: the closed list the walk compares against. */
+const KNOWN = Object.keys(callerValueAjv().RULES.keywords);
+const found = (schema: unknown) => misspelledKeywords(schema, KNOWN).map(({ at, written, meant }) => `${at} ${written} -> ${meant}`);
+
+describe('keys that are a near miss of an asserting keyword', () => {
+  // One case per keyword ajv knows: the same name in capitals is no keyword (ajv is case-sensitive), so it is
+  // reported as that keyword exactly when the keyword asserts something.
+  it.each(KNOWN)('classifies %s', (keyword) => {
+    const written = keyword.toUpperCase();
+    expect(KNOWN).not.toContain(written);
+    expect(found({ type: 'object', [written]: 1 })).toEqual(NOT_ASSERTING.has(keyword) ? [] : [`# ${written} -> ${keyword}`]);
+  });
+
+  it('lists no keyword as not asserting that ajv does not know', () => {
+    expect([...NOT_ASSERTING].filter((keyword) => !KNOWN.includes(keyword))).toEqual([]);
+  });
+
+  it.each([
+    ['requierd', 'required'],
+    ['requried', 'required'],
+    ['minLenght', 'minLength'],
+    ['maxlength', 'maxLength'],
+    ['max_length', 'maxLength'],
+    ['additionalproperties', 'additionalProperties'],
+    ['itmes', 'items'],
+    ['tpye', 'type'],
+    ['enun', 'enum'],
+    ['fromat', 'format'],
+    ['minimun', 'minimum'],
+    ['defualt', 'default'],
+    ['Not', 'not'],
+  ])('reports %s as %s', (written, meant) => {
+    expect(found({ type: 'object', [written]: 1 })).toEqual([`# ${written} -> ${meant}`]);
+  });
+
+  it('reads every applicator and names where each key was written', () => {
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string', maxlength: 3 }, tags: { type: 'array', itmes: { type: 'string' } } },
+      patternProperties: { '^x': { minimun: 1 } },
+      additionalProperties: { tpye: 'string' },
+      items: { requierd: ['a'] },
+      prefixItems: [{ enun: [1] }],
+      allOf: [{ fromat: 'date' }],
+      not: { constt: 1 },
+      if: { minItmes: 1 },
+      then: { maxItmes: 1 },
+      else: { uniqueitems: true },
+      $defs: { a: { multipleof: 2 } },
+      dependentSchemas: { a: { minProperites: 1 } },
+    };
+    expect(found(schema)).toEqual([
+      '#/properties/name maxlength -> maxLength',
+      '#/properties/tags itmes -> items',
+      '#/patternProperties/^x minimun -> minimum',
+      '#/additionalProperties tpye -> type',
+      '#/items requierd -> required',
+      '#/prefixItems/0 enun -> enum',
+      '#/allOf/0 fromat -> format',
+      '#/not constt -> const',
+      '#/if minItmes -> minItems',
+      '#/then maxItmes -> maxItems',
+      '#/else uniqueitems -> uniqueItems',
+      '#/$defs/a multipleof -> multipleOf',
+      '#/dependentSchemas/a minProperites -> minProperties',
+    ]);
+  });
+
+  it('leaves alone property names, values, vendor keys, annotations and what is near no asserting keyword', () => {
+    const schema = {
+      type: 'object',
+      properties: { requierd: { type: 'string', default: { maxlength: 1 }, examples: [{ tpye: 1 }] }, maxlength: true },
+      required: ['requierd'],
+      enum: [{ itmes: 1 }],
+      const: { fromat: 1 },
+      'x-required': true,
+      'X-Minimum': 1,
+      example: 'a',
+      comment: 'near $comment, an annotation',
+      descripton: 'near description, an annotation',
+      readonly: true,
+      enumNames: ['A'],
+      nullable: true,
+      widget: 'select',
+      ID: 'an identifier in capitals',
+      ref: 'short and no keyword',
+    };
+    expect(found(schema)).toEqual([]);
+  });
+});
+
+describe('the schema compiler warns of each near miss once', () => {
+  let warn: jest.SpiedFunction<Logger['warn']>;
+  beforeEach(() => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  it('warns at compile time, naming the declaration, the place and the keyword meant; the schema still compiles', () => {
+    const compiler = new SchemaCompiler();
+    const schema = { type: 'object', properties: { code: { type: 'string', maxlenght: 4 } } };
+    const validate = compiler.compile(schema, 'tool "codes", inputSchema');
+    expect(validate({ code: 'longer than four' })).toBe(true);
+    const message = misspelledKeywordWarning('tool "codes", inputSchema', { at: '#/properties/code', written: 'maxlenght', meant: 'maxLength' });
+    expect(message).toBe('tool "codes", inputSchema: "maxlenght" at #/properties/code is not a JSON Schema keyword, so nothing checks it; did you mean "maxLength"?');
+    expect(warn.mock.calls).toEqual([[message]]);
+    compiler.compile(JSON.parse(JSON.stringify(schema)), 'tool "codes2", inputSchema');
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('stays quiet for a schema without one', () => {
+    new SchemaCompiler().compile({ type: 'object', properties: { code: { type: 'string', maxLength: 5, 'x-hint': 'five' } } }, 'quiet');
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('warns while a real app starts, for a plain tool and an action, and the app serves as before', async () => {
+    @McpTool({
+      name: 'lookup',
+      description: 'Looks a code up',
+      inputSchema: { type: 'object', properties: { code: { type: 'string', minLenght: 2 } }, requierd: ['code'] },
+    })
+    class LookupTool {
+      run(args: { code?: string }) {
+        return { code: args.code ?? null };
+      }
+    }
+    @McpTool({ name: 'stock', description: 'Stock levels' })
+    class StockTool {
+      @McpAction({ description: 'Set a level', properties: { level: { type: 'integer', minimun: 0 } }, required: ['level'] })
+      set(args: { level: number }) {
+        return { level: args.level };
+      }
+    }
+    const app = await createTestApp({ providers: [LookupTool, StockTool] });
+    try {
+      const warned = warn.mock.calls.map(([message]) => message);
+      expect(warned).toEqual(
+        expect.arrayContaining([
+          'tool "lookup", inputSchema: "minLenght" at #/properties/code is not a JSON Schema keyword, so nothing checks it; did you mean "minLength"?',
+          'tool "lookup", inputSchema: "requierd" at # is not a JSON Schema keyword, so nothing checks it; did you mean "required"?',
+          'tool "stock", action "set", properties: "minimun" at #/properties/level is not a JSON Schema keyword, so nothing checks it; did you mean "minimum"?',
+        ]),
+      );
+      const called = await post(app.server, rpc('tools/call', { name: 'lookup', arguments: {} }));
+      expect(called.body.result.isError).toBeFalsy();
+      expect(JSON.parse(called.body.result.content[0].text)).toEqual({ code: null });
+    } finally {
+      await app.close();
+    }
+  });
+});
