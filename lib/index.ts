@@ -3,6 +3,7 @@
  * Proven by: test/sweeps/public-api.sweep.spec.ts (the export list, reviewed on change).
  */
 export { McpModule } from './mcp.module.js';
+export type { McpModuleAsyncOptions } from './mcp.module-definition.js';
 export { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 export type {
   McpModuleOptions,
@@ -51,7 +52,7 @@ export type { McpMethod, LegacyMethod } from './methods/mcp-methods.js';
 
 // ④ tools
 export { McpTool } from './tools/mcp-tool.decorator.js';
-export type { McpToolOptions, McpToolAnnotations } from './tools/tool.interfaces.js';
+export type { McpToolOptions, McpToolAnnotations, McpToolResult } from './tools/tool.interfaces.js';
 export type { McpPlainTool } from './tools/plain-tool.js';
 export { McpContext } from './context/mcp-context.js';
 export type { McpHandlerContext, McpHostRequest } from './context/mcp-context.js';
@@ -69,6 +70,7 @@ export { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 export type {
   McpElicitParams,
   McpElicitFormParams,
+  McpElicitFormSchema,
   McpElicitUrlParams,
   McpElicitFieldSchema,
   McpElicitResult,

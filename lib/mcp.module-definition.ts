@@ -13,3 +13,6 @@ export const {
   .setFactoryMethodName('createMcpOptions')
   .setExtras<McpModuleExtras>({ path: 'mcp', isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal === true }))
   .build();
+
+/** What `McpModule.forRootAsync` takes: `useFactory`/`useClass`/`useExisting` for the options, and the extras beside them. @publicApi */
+export type McpModuleAsyncOptions = typeof MCP_ASYNC_OPTIONS_TYPE;

@@ -8,7 +8,7 @@ import { McpTaskStore } from './contracts/mcp-task-store.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
 import { McpConfigurationError, got } from './errors/mcp-configuration.error.js';
 import { createMcpController } from './mcp.controller.js';
-import { MCP_ASYNC_OPTIONS_TYPE, MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule } from './mcp.module-definition.js';
+import { MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule, type McpModuleAsyncOptions } from './mcp.module-definition.js';
 import { ListPages } from './methods/list-pages.js';
 import { METHOD_HANDLER_PROVIDERS } from './methods/method-handlers.js';
 import { MethodRouter } from './methods/method-router.js';
@@ -91,7 +91,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
     return McpModule.mount(super.forRoot(options), options.path);
   }
 
-  static override forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
+  static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
     McpModule.requireObject(options, 'McpModule.forRootAsync options', 'an object with useFactory, useClass or useExisting');
     return McpModule.mount(super.forRootAsync(options), options.path);
   }

@@ -3,18 +3,24 @@
 /** A JSON Schema for one field of an elicitation form: a flat primitive (string, number, boolean, enum). @publicApi */
 export type McpElicitFieldSchema = Readonly<Record<string, unknown>> & { readonly type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
 
+/**
+ * An elicitation form: a flat object schema of primitive fields. A form kept in a constant is declared
+ * `as const satisfies McpElicitFormSchema`, so its answers stay typed from it. @publicApi
+ */
+export interface McpElicitFormSchema {
+  $schema?: string;
+  type: 'object';
+  properties: Readonly<Record<string, McpElicitFieldSchema>>;
+  required?: readonly string[];
+}
+
 /** Form-mode elicitation: a message and a flat form the client shows the user. @publicApi */
 export interface McpElicitFormParams {
   mode?: 'form';
   /** What the user is asked, in one or two sentences. Never ask for secrets in form mode. */
   message: string;
-  /** The form: a flat object schema of primitive fields. */
-  requestedSchema: {
-    $schema?: string;
-    type: 'object';
-    properties: Readonly<Record<string, McpElicitFieldSchema>>;
-    required?: readonly string[];
-  };
+  /** The form the client shows. */
+  requestedSchema: McpElicitFormSchema;
 }
 
 /** URL-mode elicitation: the client sends the user to a URL (needs the client's `elicitation.url`). @publicApi */

@@ -13,7 +13,7 @@ export interface McpIcon {
   /** The image's MIME type, for example `image/png`. */
   mimeType?: string;
   /** Sizes the image is available in, for example `['48x48']` or `['any']`. */
-  sizes?: string[];
+  sizes?: readonly string[];
   /** The UI theme the icon is made for. */
   theme?: 'light' | 'dark';
 }
@@ -34,7 +34,7 @@ export interface McpServerInfo {
   /** The server's website. */
   websiteUrl?: string;
   /** Icons a client may display. */
-  icons?: McpIcon[];
+  icons?: readonly McpIcon[];
 }
 
 /** Caching hints put on cacheable results (`server/discover` and the list methods). @publicApi */
@@ -50,11 +50,11 @@ export interface McpProtectedResourceMetadata {
   /** The resource identifier: the absolute URL of the MCP endpoint. */
   resource: string;
   /** Authorization servers that issue tokens for this resource; at least one. */
-  authorization_servers: string[];
+  authorization_servers: readonly string[];
   /** Scopes this resource understands. */
-  scopes_supported?: string[];
+  scopes_supported?: readonly string[];
   /** How a bearer token may be sent; MCP uses `header`. */
-  bearer_methods_supported?: string[];
+  bearer_methods_supported?: readonly string[];
   /** Human-readable name of the resource. */
   resource_name?: string;
   /** A page documenting the resource. */
@@ -73,7 +73,7 @@ export interface McpRequestStateOptions {
    * HMAC-SHA256 secrets, newest first (the first seals, any opens), each at least 32 random bytes.
    * @default undefined (a random per-process secret, with a warning when the first state is sealed: retries must reach the same process)
    */
-  secrets?: string[];
+  secrets?: readonly string[];
   /** How long a sealed state stays valid, in milliseconds; a later retry is refused (-32602). @default 600000 (10 minutes) */
   ttlMs?: number;
   /**
@@ -94,9 +94,9 @@ export interface McpModuleOptions {
   /** How an LLM should use this server, sent in the `server/discover` result. @default undefined (no instructions) */
   instructions?: string;
   /** Origins (compared exactly) a present `Origin` header must match, else 403; see docs/wire-checks.md. @default undefined (loopback-only when reached on loopback) */
-  allowedOrigins?: string[];
+  allowedOrigins?: readonly string[];
   /** `Host` values accepted besides the loopback names, for requests that arrive on a loopback address. @default [] */
-  allowedHosts?: string[];
+  allowedHosts?: readonly string[];
   /** The body ceiling in bytes; a larger body is refused with 413 before parsing. @default 4194304 (4 MiB) */
   maxBodyBytes?: number;
   /**

@@ -79,5 +79,6 @@ export type McpPromptReturn =
  * @publicApi
  */
 export interface McpPromptHandler {
-  get(args: Record<string, string>, ctx: McpHandlerContext): McpPromptReturn | Promise<McpPromptReturn>;
+  /** `args` holds strings only; typed `object` so a handler may name its own interface for them. */
+  get(args: object, ctx: McpHandlerContext): McpPromptReturn | Promise<McpPromptReturn>;
 }

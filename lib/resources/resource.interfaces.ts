@@ -6,7 +6,7 @@ import type { McpUriVariables } from './uri-template.js';
 /** MCP resource annotations: hints for clients about who a resource is for and how much it matters. @publicApi */
 export interface McpResourceAnnotations {
   /** Who the resource is meant for. */
-  audience?: ('user' | 'assistant')[];
+  audience?: readonly ('user' | 'assistant')[];
   /** How important it is, from 0 (entirely optional) to 1 (effectively required). */
   priority?: number;
   /** When it last changed, an ISO 8601 timestamp (for example `2025-01-12T15:00:58Z`). */
@@ -32,7 +32,7 @@ export interface McpResourceOptions {
   size?: number;
   annotations?: McpResourceAnnotations;
   /** Icons a client may display. */
-  icons?: McpIcon[];
+  icons?: readonly McpIcon[];
   /** Caching hints for its reads, in place of the module's `cache` option. @default the module's `cache` */
   cache?: McpCacheHints;
 }
@@ -66,7 +66,7 @@ export interface McpResourceTemplateOptions {
   mimeType?: string;
   annotations?: McpResourceAnnotations;
   /** Icons a client may display. */
-  icons?: McpIcon[];
+  icons?: readonly McpIcon[];
   /** Caching hints for its reads, in place of the module's `cache` option. @default the module's `cache` */
   cache?: McpCacheHints;
   /**
@@ -82,8 +82,8 @@ export const RESOURCE_TEMPLATE_OPTION_KEYS = ['uriTemplate', 'name', 'title', 'd
 
 /** One contents item a read returns (MCP `TextResourceContents` or `BlobResourceContents`), `uri` and `mimeType` optional. @publicApi */
 export type McpResourceContents =
-  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
-  | { uri?: string; mimeType?: string; blob: string | Uint8Array; _meta?: Record<string, unknown> };
+  | { uri?: string; mimeType?: string; text: string; blob?: never; _meta?: Record<string, unknown> }
+  | { uri?: string; mimeType?: string; blob: string | Uint8Array; text?: never; _meta?: Record<string, unknown> };
 
 /**
  * What a read may return: text, bytes (sent base64 as a blob), one contents item, or several. A contents item

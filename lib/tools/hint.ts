@@ -13,7 +13,7 @@ export interface McpHint {
   /** Why this call is relevant now. */
   readonly description: string;
   /** An example `data` payload for the call. */
-  readonly example?: Record<string, unknown>;
+  readonly example?: object;
 }
 
 /** Reads a `hints` hook's return, keeping only the four hint keys; any other shape is the tool's fault. */

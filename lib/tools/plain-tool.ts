@@ -18,7 +18,8 @@ import { ValueGate } from './value-gate.js';
  * @publicApi
  */
 export interface McpPlainTool {
-  run(args: Record<string, unknown>, context: McpHandlerContext): unknown;
+  /** `args` is typed `object` so a handler may name its own interface or class for the arguments it declared. */
+  run(args: object, context: McpHandlerContext): unknown;
 }
 
 /**
@@ -31,7 +32,8 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
   const where = `tool "${name}"`;
   const run = (instance as Partial<McpPlainTool>).run;
   if (typeof run !== 'function') throw new McpConfigurationError(where, 'a plain tool (one with inputSchema) must implement run(args, ctx)');
-  const inputSchema = options.inputSchema!;
+  // checkToolOptions has seen a plain object here.
+  const inputSchema = options.inputSchema as Record<string, unknown>;
   if (inputSchema.type !== 'object')
     throw new McpConfigurationError(`${where}, inputSchema`, `must be a JSON Schema object with "type": "object" at the root${got(inputSchema.type)}`);
   const badShape = schemaOffence(inputSchema);

@@ -1,4 +1,5 @@
 import type { McpHandlerContext } from '../context/mcp-context.js';
+import type { McpPromptContent } from '../prompts/prompt.interfaces.js';
 import type { McpHint } from './hint.js';
 import type { McpTaskStart, McpTaskSupport, TaskDeclaration } from './task-mode.js';
 
@@ -11,8 +12,11 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** A JSON Schema (2020-12) as a consumer writes it: an object, or `true`/`false`. @publicApi */
-export type JsonSchema = { [keyword: string]: unknown } | boolean;
+/**
+ * A JSON Schema (2020-12) as a consumer writes it: an object, or `true`/`false`. Typed `object` so a schema typed
+ * by another library's interface (`JSONSchema7`, say) is accepted; module init checks what it holds. @publicApi
+ */
+export type JsonSchema = object | boolean;
 
 /**
  * What `@McpTool` declares; any other key is refused at module init. An action tool omits `inputSchema`; a plain
@@ -27,9 +31,9 @@ export interface McpToolOptions extends TaskDeclaration {
   /** Display name; no `title` key in the definition when absent. */
   title?: string;
   /** A plain tool's input schema: a JSON Schema object with `"type": "object"` at the root. */
-  inputSchema?: Record<string, unknown>;
+  inputSchema?: object;
   /** A JSON Schema the tool's structured result conforms to; results then carry `structuredContent`. */
-  outputSchema?: Record<string, unknown>;
+  outputSchema?: object;
   /** Tool annotations; no `annotations` key in the definition when absent. */
   annotations?: McpToolAnnotations;
   /**
@@ -60,13 +64,13 @@ export interface McpActionSchema {
   /** Groups of property names; at least one group must be present in full (OR of ANDs). */
   requiredOneOf?: readonly (readonly string[])[];
   /** Values for properties the caller omitted, applied after the dispatch gates; never for a required property. */
-  defaults?: Record<string, unknown>;
+  defaults?: object;
   /** Long-form notes, surfaced by help. */
   notes?: string;
   /** Names of related actions, surfaced by help. */
   related?: readonly string[];
   /** Example `data` payloads, surfaced by help. */
-  examples?: readonly Record<string, unknown>[];
+  examples?: readonly object[];
 }
 
 /** What `@McpAction` takes: the action schema, an optional `name` (default: the method's name), and its task mode. @publicApi */
@@ -91,13 +95,24 @@ export interface McpToolHooks {
    * Runtime context for an action (sent under `"context"`), or `null`/`undefined` for none; read per-request data
    * from `ctx`, never from module state another request wrote.
    */
-  actionContext(action: string, ctx: McpHandlerContext): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  actionContext(action: string, ctx: McpHandlerContext): object | null | undefined | Promise<object | null | undefined>;
   /** Turns a `fail(reason)` reason into the text the caller reads. Default: `Operation failed: <reason>`. */
   formatError(reason: unknown): string | Promise<string>;
 }
 
 /** The hook names of {@link McpToolHooks}; an `@McpAction` method may not take one of them. */
 export const TOOL_HOOK_NAMES = ['hints', 'actionContext', 'formatError'] as const satisfies readonly (keyof McpToolHooks)[];
+
+/**
+ * MCP content a tool handler returns to be sent as written (a `CallToolResult` without `resultType`): sent once the
+ * protocol's schema accepts it, a `tool_fault` otherwise. See docs/tools.md ("Results"). @publicApi
+ */
+export interface McpToolResult {
+  content: readonly McpPromptContent[];
+  isError?: boolean;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+}
 
 /** A JSON-RPC result of tools/call, told apart by `resultType`. */
 export type ToolCallResult = Record<string, unknown> & { resultType: string };
