@@ -125,6 +125,21 @@ class ReadmeResource {
   }
 }
 
+/** Names an action's options give, checked against its properties as the code compiles (module init refuses them too). */
+export class MisnamedActions {
+  // @ts-expect-error: required names "titel", which properties does not declare
+  @McpAction({ description: 'Add', properties: { title: { type: 'string' } }, required: ['titel'] })
+  add() {}
+
+  // @ts-expect-error: a requiredOneOf group names "nmae"
+  @McpAction({ description: 'Find', properties: { id: { type: 'integer' }, name: { type: 'string' } }, requiredOneOf: [['id'], ['nmae']] })
+  find() {}
+
+  // @ts-expect-error: defaults names "priorty"
+  @McpAction({ description: 'Plan', properties: { priority: { type: 'string' } }, defaults: { priorty: 'low' } })
+  plan() {}
+}
+
 // @ts-expect-error: run's arguments are an object, never a string
 const notAnObject: McpPlainTool = { run: (args: string) => args };
 // @ts-expect-error: a contents item is text or a blob, never both
