@@ -68,7 +68,7 @@ type RequiredFields<S> = S extends { readonly required: readonly (infer R)[] } ?
  * `type`, the `required` ones present. (The server checks the answer against the schema before the tool sees it.)
  * @publicApi
  */
-export type McpElicitContent<S extends McpElicitFormParams['requestedSchema']> = {
+export type McpElicitContent<S extends McpElicitFormSchema> = {
   -readonly [K in keyof S['properties'] as K extends RequiredFields<S> ? K : never]: McpElicitFieldValue<S['properties'][K]>;
 } & {
   -readonly [K in keyof S['properties'] as K extends RequiredFields<S> ? never : K]?: McpElicitFieldValue<S['properties'][K]>;

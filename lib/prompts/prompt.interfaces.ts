@@ -78,7 +78,7 @@ export type McpPromptReturn =
  * undeclared) and the context, whose `elicit`/`sample`/`listRoots` work as in a tool (re-execution applies).
  * @publicApi
  */
-export interface McpPromptHandler {
-  /** `args` holds strings only; typed `object` so a handler may name its own interface for them. */
-  get(args: object, ctx: McpHandlerContext): McpPromptReturn | Promise<McpPromptReturn>;
+export interface McpPromptHandler<A extends { [K in keyof A]?: string } = Record<string, string>> {
+  /** `args` holds strings only: name an interface of them as `McpPromptHandler<ReviewArgs>`. */
+  get(args: A, ctx: McpHandlerContext): McpPromptReturn | Promise<McpPromptReturn>;
 }

@@ -48,12 +48,14 @@ function item(returned: unknown, index: number | undefined, defaults: ContentsDe
   if (!isPlainObject(returned)) throw fail(`is neither text, bytes nor a contents object: ${bounded(returned, 60)}`);
   const extra = Object.keys(returned).filter((key) => !CONTENTS_KEYS.includes(key));
   if (extra.length) throw fail(`has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; a contents object holds ${CONTENTS_KEYS.join(', ')}`);
-  if ('text' in returned === 'blob' in returned) throw fail('must hold exactly one of text and blob');
+  // A key holding undefined is absent, as JSON writes it (`{text, blob: undefined}` is text).
+  const isText = returned.text !== undefined;
+  if (isText === (returned.blob !== undefined)) throw fail('must hold exactly one of text and blob');
   if (returned._meta !== undefined) {
     const notJson = jsonValueOffence(returned._meta, ['_meta']);
     if (notJson) throw fail(`holds a _meta JSON cannot carry, ${notJson}`);
   }
-  const body: Record<string, unknown> = 'text' in returned ? { text: returned.text } : { blob: returned.blob instanceof Uint8Array ? base64(returned.blob) : returned.blob };
+  const body: Record<string, unknown> = isText ? { text: returned.text } : { blob: returned.blob instanceof Uint8Array ? base64(returned.blob) : returned.blob };
   if (returned._meta !== undefined) body._meta = returned._meta;
   return filled(body, returned.uri ?? defaults.uri, returned.mimeType ?? defaults.mimeType);
 }

@@ -62,10 +62,15 @@ async function contextFor(hooks: ToolHooks, action: string | undefined, ctx: Mcp
   return readActionContext(hooks.tool, await hooks.actionContext(action, ctx));
 }
 
-/** Reads an `actionContext` return: an object, or none for `null`/`undefined`; anything else is the tool's fault. */
+/**
+ * Reads an `actionContext` return: an object, or none for `null`/`undefined`; anything else, an emptied return
+ * (a Map, say) included, is the tool's fault.
+ */
 export function readActionContext(tool: string, returned: unknown): Record<string, unknown> | undefined {
   if (returned === null || returned === undefined) return undefined;
   if (!isPlainObject(returned)) throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${bounded(returned, 60)}`);
+  const emptied = emptiedReturn(returned);
+  if (emptied) throw new TypeError(`actionContext() of tool "${tool}" returned ${emptied}`);
   return returned;
 }
 

@@ -1,4 +1,4 @@
-/** How many edits (insert, delete, substitute) apart a refused name may be from an allowed one to be its near miss. */
+/** How many edits (insert, delete, substitute, swap of neighbours) apart a refused name may be from an allowed one to be its near miss. */
 const MAX_EDITS = 2;
 
 /** The shortest name {@link nearMiss} compares as a prefix: below it, a prefix says too little. */

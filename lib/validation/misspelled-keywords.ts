@@ -1,12 +1,14 @@
+import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { nearMiss, type NearMissReach } from '../util/near-miss.js';
+import { nearMiss } from '../util/near-miss.js';
 import { schemaPath } from './json-value.js';
 import { SCHEMA_APPLICATORS } from './schema-applicators.js';
 
 /**
- * Keywords ajv knows whose misspelling changes nothing a schema accepts: identifiers, annotations and content
- * hints. A near miss of one of these is not reported; a near miss of any other known keyword (an assertion, an
- * applicator, `default`) is, because ajv ignores an unknown keyword and the check it was meant as silently goes.
+ * Keywords ajv knows whose misspelling changes nothing a schema accepts: identifiers, annotations, content hints
+ * and `default` (applied by nothing: ajv runs without `useDefaults`). A near miss of one of these is not reported;
+ * a near miss of any other known keyword (an assertion or an applicator) is, because ajv ignores an unknown keyword
+ * and the check it was meant as silently goes.
  * Proven by: test/validation/misspelled-keywords.spec.ts (every keyword ajv knows, one case each)
  */
 export const NOT_ASSERTING: ReadonlySet<string> = new Set([
@@ -29,6 +31,7 @@ export const NOT_ASSERTING: ReadonlySet<string> = new Set([
   'contentMediaType',
   'contentEncoding',
   'contentSchema',
+  'default',
 ]);
 
 /** One key of a schema object that is no keyword but a near miss of an asserting one. */
@@ -39,43 +42,99 @@ export interface MisspelledKeyword {
   readonly meant: string;
 }
 
-/** How near a key must be: the same name in another case or separator at any length, a swap or edit from 4, two from 7. */
-const reachFor = (name: string): NearMissReach => ({ prefixes: false, maxEdits: name.length < 4 ? 0 : name.length < 7 ? 1 : 2 });
+/** How many misspelled keywords of one schema are warned of one by one; the rest are counted in one more line. */
+export const MISSPELLED_LISTED = 10;
+
+/** Applicators whose subschemas only annotate (ajv checks nothing in them), and `dependencies`, which may hold one. */
+const NOT_WALKED = new Set(['contentSchema']);
+const ALSO_WALKED: ReadonlyMap<string, 'map'> = new Map([['dependencies', 'map']]);
+
+const folded = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
+
+/** Whether `a` is `b` with two neighbouring characters swapped (`tpye` for `type`). */
+function isNeighbourSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
 
 /**
- * The keys of a schema, under every applicator, that ajv does not know and that are a near miss of an asserting
- * keyword (`maxlength`, `requried`, `itmes`): ajv ignores them, so the schema accepts what its author meant to
- * refuse. Vendor keys (`x-...`) and values (`properties`' names, `default`, `enum`) are never read. Module init only.
+ * The keyword ajv knows that `key` was probably meant as, or undefined: the same name in another case or with
+ * `_`/`-` at any length; from 4 characters a swap of neighbours (`itmes`); from 7 one edit or swap (`minimun`).
+ * Shorter names are left alone: one slip from a short keyword is too often a word of its own (`note`, `cost`).
+ */
+function meantKeyword(key: string, known: readonly string[], knownFolded: readonly string[]): string | undefined {
+  const form = folded(key);
+  const same = knownFolded.indexOf(form);
+  if (same >= 0) return known[same];
+  if (form.length < 4) return undefined;
+  if (form.length < 7) {
+    for (let i = 0; i < known.length; i++) if (isNeighbourSwap(form, knownFolded[i]!)) return known[i];
+    return undefined;
+  }
+  return nearMiss(key, known, { prefixes: false, maxEdits: 1 });
+}
+
+/**
+ * The keys of a schema, under every applicator ajv checks, that ajv does not know and that are a near miss of an
+ * asserting keyword (`maxlength`, `requried`, `itmes`): ajv ignores them, so the schema accepts what its author
+ * meant to refuse. A key nearest an annotation (`example`) is not one; vendor keys (`x-...`) and values
+ * (`properties`' names, `default`, `enum`) are never read. Module init only; each distinct key is matched once.
  */
 export function misspelledKeywords(schema: unknown, known: readonly string[]): MisspelledKeyword[] {
   const knownSet = new Set(known);
-  const asserting = known.filter((keyword) => !NOT_ASSERTING.has(keyword));
+  const knownFolded = known.map(folded);
+  const meantBy = new Map<string, string | undefined>();
   const found: MisspelledKeyword[] = [];
-  const walk = (node: unknown, path: (string | number)[]): void => {
+  // One path, extended and cut back as the walk goes.
+  const path: (string | number)[] = [];
+  const walk = (node: unknown): void => {
     if (!isPlainObject(node)) return;
     const keys = Object.keys(node);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const kind = SCHEMA_APPLICATORS.get(key);
+      const kind = NOT_WALKED.has(key) ? undefined : (SCHEMA_APPLICATORS.get(key) ?? ALSO_WALKED.get(key));
       if (kind !== undefined) {
         path.push(key);
-        const value = node[key];
-        if (kind === 'one') walk(value, path);
-        else if (kind === 'list' && Array.isArray(value)) for (let j = 0; j < value.length; j++) walk(value[j], [...path, j]);
-        else if (kind === 'map' && isPlainObject(value)) for (const name of Object.keys(value)) walk(value[name], [...path, name]);
+        walkApplicator(kind, node[key]);
         path.pop();
         continue;
       }
       if (knownSet.has(key) || /^x-/i.test(key)) continue;
-      const meant = nearMiss(key, asserting, reachFor(key));
-      if (meant !== undefined) found.push({ at: schemaPath(path), written: key, meant });
+      let meant = meantBy.get(key);
+      if (!meantBy.has(key)) meantBy.set(key, (meant = meantKeyword(key, known, knownFolded)));
+      if (meant !== undefined && !NOT_ASSERTING.has(meant)) found.push({ at: schemaPath(path), written: key, meant });
     }
   };
-  walk(schema, []);
+  const walkApplicator = (kind: 'one' | 'list' | 'map', value: unknown): void => {
+    if (kind === 'one') return walk(value);
+    const list = kind === 'list' && Array.isArray(value) ? value : undefined;
+    const map = kind === 'map' && isPlainObject(value) ? value : undefined;
+    const names = map ? Object.keys(map) : undefined;
+    const count = list ? list.length : names ? names.length : 0;
+    for (let j = 0; j < count; j++) {
+      const segment = names ? names[j]! : j;
+      path.push(segment);
+      walk(list ? list[j] : map![segment]);
+      path.pop();
+    }
+  };
+  walk(schema);
   return found;
 }
 
-/** The module-init warning for one {@link MisspelledKeyword}; `where` names the schema's declaration. */
-export function misspelledKeywordWarning(where: string, { at, written, meant }: MisspelledKeyword): string {
-  return `${where}: ${JSON.stringify(written)} at ${at} is not a JSON Schema keyword, so nothing checks it; did you mean ${JSON.stringify(meant)}?`;
+/**
+ * The module-init warnings for one schema's {@link MisspelledKeyword}s, `where` naming its declaration: one line each
+ * for the first {@link MISSPELLED_LISTED}, then one counting the rest.
+ */
+export function misspelledKeywordWarnings(where: string, found: readonly MisspelledKeyword[]): string[] {
+  const lines = found
+    .slice(0, MISSPELLED_LISTED)
+    .map(
+      ({ at, written, meant }) =>
+        `${where}: ${quoted(written, 60)} at ${at} is not a JSON Schema keyword, so nothing checks it; did you mean ${JSON.stringify(meant)}? (prefix it with x- if it is yours)`,
+    );
+  if (found.length > MISSPELLED_LISTED) lines.push(`${where}: ${found.length - MISSPELLED_LISTED} more keys are near misses of JSON Schema keywords`);
+  return lines;
 }

@@ -1,7 +1,7 @@
 /**
  * How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them (keyed by
- * property name, pattern or definition name, never by keyword). Every module-init walk of a consumer schema reads
- * its subschemas through this map.
+ * property name, pattern or definition name, never by keyword). The schema-shape check and the misspelled-keyword
+ * walk read subschemas through it.
  */
 export const SCHEMA_APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
   ...['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'].map(

@@ -9,7 +9,7 @@ import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
-import { misspelledKeywordWarning, misspelledKeywords } from './misspelled-keywords.js';
+import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -117,7 +117,7 @@ export class SchemaCompiler {
           : `uses the unknown format ${JSON.stringify(format)} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
       );
     }
-    for (const misspelled of misspelledKeywords(schema, Object.keys(this.ajv.RULES.keywords))) logger.warn(misspelledKeywordWarning(where, misspelled));
+    for (const line of misspelledKeywordWarnings(where, misspelledKeywords(schema, Object.keys(this.ajv.RULES.keywords)))) logger.warn(line);
     compiledByText.set(text, validate);
     return { validate, text };
   }

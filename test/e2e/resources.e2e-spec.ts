@@ -482,6 +482,21 @@ describe('resources', () => {
         brokenReturn = () => 'ok';
       }
     });
+
+    // A key holding undefined is absent, as JSON writes it: the item is the kind it holds.
+    it.each([
+      ['text beside an undefined blob', { text: 'a', blob: undefined }, { text: 'a' }],
+      ['a blob beside an undefined text', { text: undefined, blob: 'AA==' }, { blob: 'AA==' }],
+    ])('reads %s', async (_what, returned, sent) => {
+      brokenReturn = () => returned;
+      try {
+        const res = await read(t.server, 'docs://broken', {});
+        expect(res.status).toBe(200);
+        expect(res.body.result.contents).toEqual([{ uri: 'docs://broken', ...sent }]);
+      } finally {
+        brokenReturn = () => 'ok';
+      }
+    });
   });
 
   describe('resources/read: input requests', () => {

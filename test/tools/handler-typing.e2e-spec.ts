@@ -91,7 +91,12 @@ interface NoteExample {
 
 @McpTool({ name: 'notes', description: 'Notes.' })
 class NotesTool implements Partial<McpToolHooks> {
-  @McpAction({ description: 'Add a note', properties: { title: { type: 'string', minLength: 1 } as SchemaInterface }, required: ['title'], examples: [{ title: 'todo' } as NoteExample] })
+  @McpAction({
+    description: 'Add a note',
+    properties: { title: { type: 'string', minLength: 1 } as SchemaInterface },
+    required: ['title'],
+    examples: [{ title: 'todo' } as NoteExample],
+  })
   add(data: NoteExample) {
     return ok({ added: data.title }, { title: data.title }); // a hint context, so hints() is asked
   }
@@ -112,7 +117,7 @@ interface ReviewArgs {
 }
 
 @McpPrompt({ name: 'review', description: 'Asks for a review.', arguments: [{ name: 'title', required: true }, { name: 'tone' }] })
-class ReviewPrompt implements McpPromptHandler {
+class ReviewPrompt implements McpPromptHandler<ReviewArgs> {
   get(args: ReviewArgs, _ctx: McpHandlerContext) {
     return `Review "${args.title}", ${args.tone ?? 'gently'}.`;
   }
@@ -140,11 +145,14 @@ export class MisnamedActions {
   plan() {}
 }
 
+// @ts-expect-error: a prompt's arguments are strings, never a number
+type CountPrompt = McpPromptHandler<{ count: number }>;
+
 // @ts-expect-error: run's arguments are an object, never a string
 const notAnObject: McpPlainTool = { run: (args: string) => args };
 // @ts-expect-error: a contents item is text or a blob, never both
 const both: McpResourceContents = { text: 'a', blob: 'Yg==' };
-void [notAnObject, both];
+void [notAnObject, both, undefined as CountPrompt | undefined];
 
 describe('handlers and declarations typed by interfaces and classes', () => {
   let app: TestApp;
@@ -167,7 +175,12 @@ describe('handlers and declarations typed by interfaces and classes', () => {
     const asked = await callTool(app.server, 'find', { name: 'Nobody' });
     const [key, request] = Object.entries(asked.body.result.inputRequests as Record<string, { params: { requestedSchema: unknown } }>)[0]!;
     expect(request.params.requestedSchema).toEqual(CONFIRM_FORM);
-    const retried = await callTool(app.server, 'find', { name: 'Nobody' }, { inputResponses: { [key]: accept({ confirm: true }) }, requestState: asked.body.result.requestState });
+    const retried = await callTool(
+      app.server,
+      'find',
+      { name: 'Nobody' },
+      { inputResponses: { [key]: accept({ confirm: true }) }, requestState: asked.body.result.requestState },
+    );
     expect(retried.body.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'No one is called Nobody.' }] });
   });
 

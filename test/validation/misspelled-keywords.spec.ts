@@ -3,7 +3,8 @@ import { Logger } from '@nestjs/common';
 
 import { McpAction, McpTool } from '../../lib/index.js';
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
-import { misspelledKeywordWarning, misspelledKeywords, NOT_ASSERTING } from '../../lib/validation/misspelled-keywords.js';
+import { MISSPELLED_LISTED, misspelledKeywordWarnings, misspelledKeywords, NOT_ASSERTING } from '../../lib/validation/misspelled-keywords.js';
+import { SCHEMA_APPLICATORS } from '../../lib/validation/schema-applicators.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
@@ -21,7 +22,10 @@ describe('keys that are a near miss of an asserting keyword', () => {
     expect(found({ type: 'object', [written]: 1 })).toEqual(NOT_ASSERTING.has(keyword) ? [] : [`# ${written} -> ${keyword}`]);
   });
 
-  it('lists no keyword as not asserting that ajv does not know', () => {
+  it('holds as not asserting exactly the identifiers, annotations, content hints and default, all known to ajv', () => {
+    const stated = ['$schema', '$id', 'id', '$vocabulary', '$comment', '$dynamicAnchor', '$recursiveAnchor', '$defs', 'definitions', '$async'];
+    const annotations = ['title', 'description', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'contentMediaType', 'contentEncoding', 'contentSchema', 'default'];
+    expect([...NOT_ASSERTING].sort()).toEqual([...stated, ...annotations].sort());
     expect([...NOT_ASSERTING].filter((keyword) => !KNOWN.includes(keyword))).toEqual([]);
   });
 
@@ -32,48 +36,52 @@ describe('keys that are a near miss of an asserting keyword', () => {
     ['maxlength', 'maxLength'],
     ['max_length', 'maxLength'],
     ['additionalproperties', 'additionalProperties'],
+    ['minimun', 'minimum'],
+    ['propertes', 'properties'],
     ['itmes', 'items'],
     ['tpye', 'type'],
-    ['enun', 'enum'],
     ['fromat', 'format'],
-    ['minimun', 'minimum'],
-    ['defualt', 'default'],
     ['Not', 'not'],
   ])('reports %s as %s', (written, meant) => {
     expect(found({ type: 'object', [written]: 1 })).toEqual([`# ${written} -> ${meant}`]);
   });
 
-  it('reads every applicator and names where each key was written', () => {
-    const schema = {
-      type: 'object',
-      properties: { name: { type: 'string', maxlength: 3 }, tags: { type: 'array', itmes: { type: 'string' } } },
-      patternProperties: { '^x': { minimun: 1 } },
-      additionalProperties: { tpye: 'string' },
-      items: { requierd: ['a'] },
-      prefixItems: [{ enun: [1] }],
-      allOf: [{ fromat: 'date' }],
-      not: { constt: 1 },
-      if: { minItmes: 1 },
-      then: { maxItmes: 1 },
-      else: { uniqueitems: true },
-      $defs: { a: { multipleof: 2 } },
-      dependentSchemas: { a: { minProperites: 1 } },
-    };
-    expect(found(schema)).toEqual([
-      '#/properties/name maxlength -> maxLength',
-      '#/properties/tags itmes -> items',
-      '#/patternProperties/^x minimun -> minimum',
-      '#/additionalProperties tpye -> type',
-      '#/items requierd -> required',
-      '#/prefixItems/0 enun -> enum',
-      '#/allOf/0 fromat -> format',
-      '#/not constt -> const',
-      '#/if minItmes -> minItems',
-      '#/then maxItmes -> maxItems',
-      '#/else uniqueitems -> uniqueItems',
-      '#/$defs/a multipleof -> multipleOf',
-      '#/dependentSchemas/a minProperites -> minProperties',
-    ]);
+  // Words one slip from a short keyword, and names nearest an annotation: none is reported.
+  it.each([
+    'note',
+    'knot',
+    'when',
+    'than',
+    'them',
+    'allow',
+    'cost',
+    'href',
+    'typo',
+    'typed',
+    'enun',
+    'formal',
+    'multiple',
+    'isRequired',
+    '$def',
+    'example',
+    'comment',
+    'defualt',
+  ])('leaves %s alone', (written) => {
+    expect(found({ type: 'object', [written]: 1 })).toEqual([]);
+  });
+
+  // One case per applicator: a misspelling in the subschema it holds is found there, but for contentSchema, which
+  // only annotates (ajv checks nothing in it).
+  it.each([...SCHEMA_APPLICATORS, ['dependencies', 'map'] as const])('reads below %s (%s)', (keyword, kind) => {
+    const below = { maxlenght: 1 };
+    const held = kind === 'one' ? below : kind === 'list' ? [below] : { a: below };
+    const at = kind === 'one' ? `#/${keyword}` : kind === 'list' ? `#/${keyword}/0` : `#/${keyword}/a`;
+    expect(found({ [keyword]: held })).toEqual(keyword === 'contentSchema' ? [] : [`${at} maxlenght -> maxLength`]);
+  });
+
+  it('names nested places whole', () => {
+    const schema = { type: 'object', properties: { tags: { type: 'array', items: { anyOf: [{ type: 'string', minLenght: 1 }] } } } };
+    expect(found(schema)).toEqual(['#/properties/tags/items/anyOf/0 minLenght -> minLength']);
   });
 
   it('leaves alone property names, values, vendor keys, annotations and what is near no asserting keyword', () => {
@@ -111,11 +119,19 @@ describe('the schema compiler warns of each near miss once', () => {
     const schema = { type: 'object', properties: { code: { type: 'string', maxlenght: 4 } } };
     const validate = compiler.compile(schema, 'tool "codes", inputSchema');
     expect(validate({ code: 'longer than four' })).toBe(true);
-    const message = misspelledKeywordWarning('tool "codes", inputSchema', { at: '#/properties/code', written: 'maxlenght', meant: 'maxLength' });
-    expect(message).toBe('tool "codes", inputSchema: "maxlenght" at #/properties/code is not a JSON Schema keyword, so nothing checks it; did you mean "maxLength"?');
+    const message =
+      'tool "codes", inputSchema: "maxlenght" at #/properties/code is not a JSON Schema keyword, so nothing checks it; did you mean "maxLength"? (prefix it with x- if it is yours)';
     expect(warn.mock.calls).toEqual([[message]]);
     compiler.compile(JSON.parse(JSON.stringify(schema)), 'tool "codes2", inputSchema');
     expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it(`warns of the first ${MISSPELLED_LISTED} one by one, then counts the rest`, () => {
+    const many = Array.from({ length: MISSPELLED_LISTED + 2 }, (_, i) => ({ at: `#/properties/p${i}`, written: 'maxlength', meant: 'maxLength' }));
+    const lines = misspelledKeywordWarnings('tool "wide"', many);
+    expect(lines).toHaveLength(MISSPELLED_LISTED + 1);
+    expect(lines[0]).toMatch(/^tool "wide": "maxlength" at #\/properties\/p0 /);
+    expect(lines.at(-1)).toBe('tool "wide": 2 more keys are near misses of JSON Schema keywords');
   });
 
   it('stays quiet for a schema without one', () => {
@@ -146,9 +162,9 @@ describe('the schema compiler warns of each near miss once', () => {
       const warned = warn.mock.calls.map(([message]) => message);
       expect(warned).toEqual(
         expect.arrayContaining([
-          'tool "lookup", inputSchema: "minLenght" at #/properties/code is not a JSON Schema keyword, so nothing checks it; did you mean "minLength"?',
-          'tool "lookup", inputSchema: "requierd" at # is not a JSON Schema keyword, so nothing checks it; did you mean "required"?',
-          'tool "stock", action "set", properties: "minimun" at #/properties/level is not a JSON Schema keyword, so nothing checks it; did you mean "minimum"?',
+          'tool "lookup", inputSchema: "minLenght" at #/properties/code is not a JSON Schema keyword, so nothing checks it; did you mean "minLength"? (prefix it with x- if it is yours)',
+          'tool "lookup", inputSchema: "requierd" at # is not a JSON Schema keyword, so nothing checks it; did you mean "required"? (prefix it with x- if it is yours)',
+          'tool "stock", action "set", properties: "minimun" at #/properties/level is not a JSON Schema keyword, so nothing checks it; did you mean "minimum"? (prefix it with x- if it is yours)',
         ]),
       );
       const called = await post(app.server, rpc('tools/call', { name: 'lookup', arguments: {} }));
