@@ -13,6 +13,8 @@ describe('nearMiss', () => {
     ['an allowed name with a tail', 'titles', 'title'],
     ['a typo', 'idempotentHnit', 'idempotentHint'],
     ['two edits', 'idempotencyHint', 'idempotentHint'],
+    ['two neighbours swapped, one edit', 'tilte', 'title'],
+    ['a swap and a typo, two edits', 'tilteX', 'title'],
   ])('finds the name a refused one nearly spells: %s', (_case, name, meant) => {
     expect(nearMiss(name, ALLOWED)).toBe(meant);
   });
@@ -23,5 +25,12 @@ describe('nearMiss', () => {
     ['three edits', 'tilte_xyz'],
   ])('finds none for %s', (_case, name) => {
     expect(nearMiss(name, ALLOWED)).toBeUndefined();
+  });
+
+  it('reaches as far as it is told: no prefixes, at most one edit', () => {
+    const reach = { prefixes: false, maxEdits: 1 };
+    expect(nearMiss('readOnly', ALLOWED, reach)).toBeUndefined();
+    expect(nearMiss('tilte', ALLOWED, reach)).toBe('title');
+    expect(nearMiss('idempotencyHint', ALLOWED, reach)).toBeUndefined();
   });
 });
