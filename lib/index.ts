@@ -110,6 +110,7 @@ export type {
   McpPromptReturn,
 } from './prompts/prompt.interfaces.js';
 export { MalformedPromptResultError } from './prompts/prompt-result.js';
+export type { McpContentBlock } from './response/content-block.js';
 
 // resources
 export { McpResource } from './resources/mcp-resource.decorator.js';

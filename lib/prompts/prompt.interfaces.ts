@@ -1,5 +1,6 @@
 import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpIcon } from '../options/mcp-module-options.interface.js';
+import type { McpContentBlock } from '../response/content-block.js';
 
 /** What a completer is told beside the typed value: the prompt's other arguments the user has already given. @publicApi */
 export interface McpCompletionContext {
@@ -52,18 +53,16 @@ export interface McpPromptOptions {
 /** The keys {@link McpPromptOptions} may hold (its closed key set). */
 export const PROMPT_OPTION_KEYS = ['name', 'title', 'description', 'arguments', 'icons'] as const;
 
-/** Content of a prompt message (MCP `ContentBlock`): text, an image or audio (base64), an embedded resource, or a resource link. @publicApi */
-export type McpPromptContent = (
-  | { type: 'text'; text: string }
-  | { type: 'image' | 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: string }) }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
-) & { annotations?: Record<string, unknown>; _meta?: Record<string, unknown> };
+/**
+ * Content of a prompt message: the name {@link McpContentBlock} had before tool results used it too.
+ * @deprecated Use `McpContentBlock`. @publicApi
+ */
+export type McpPromptContent = McpContentBlock;
 
 /** One message of a prompt (MCP `PromptMessage`). @publicApi */
 export interface McpPromptMessage {
   role: 'user' | 'assistant';
-  content: McpPromptContent;
+  content: McpContentBlock;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { McpHandlerContext } from '../context/mcp-context.js';
-import type { McpPromptContent } from '../prompts/prompt.interfaces.js';
+import type { McpContentBlock } from '../response/content-block.js';
 import type { McpHint } from './hint.js';
 import type { McpTaskStart, McpTaskSupport, TaskDeclaration } from './task-mode.js';
 
@@ -109,7 +109,7 @@ export const TOOL_HOOK_NAMES = ['hints', 'actionContext', 'formatError'] as cons
  * protocol's schema accepts it, a `tool_fault` otherwise. See docs/tools.md ("Results"). @publicApi
  */
 export interface McpToolResult {
-  content: readonly McpPromptContent[];
+  content: readonly McpContentBlock[];
   isError?: boolean;
   structuredContent?: unknown;
   _meta?: Record<string, unknown>;
