@@ -125,7 +125,7 @@ export type {
   McpResourceHandler,
   McpResourceTemplateHandler,
 } from './resources/resource.interfaces.js';
-export type { McpUriVariables } from './resources/uri-template.js';
+export type { McpUriVariables, McpUriVariableName } from './resources/uri-template.js';
 export { resourceNotFound } from './resources/resource-not-found.js';
 export { MalformedResourceResultError } from './resources/resource-contents.js';
 

@@ -19,6 +19,6 @@ export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource-template';
  * ```
  * @publicApi
  */
-export function McpResourceTemplate(options: McpResourceTemplateOptions): ClassDecorator {
+export function McpResourceTemplate<const T extends string>(options: McpResourceTemplateOptions<T>): ClassDecorator {
   return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options));
 }

@@ -1,7 +1,7 @@
 import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpCacheHints, McpIcon } from '../options/mcp-module-options.interface.js';
 import type { McpCompletionContext } from '../prompts/prompt.interfaces.js';
-import type { McpUriVariables } from './uri-template.js';
+import type { McpUriVariableName, McpUriVariables } from './uri-template.js';
 
 /** MCP resource annotations: hints for clients about who a resource is for and how much it matters. @publicApi */
 export interface McpResourceAnnotations {
@@ -53,9 +53,9 @@ export type McpResourceCompleter = (value: string, context: McpCompletionContext
  * key is refused at module init.
  * @publicApi
  */
-export interface McpResourceTemplateOptions {
+export interface McpResourceTemplateOptions<T extends string = string> {
   /** The URI template, starting with a written-out scheme, unique in the server: `file:///{+path}`, `app://users/{id}{?fields}`. */
-  uriTemplate: string;
+  uriTemplate: T;
   /** Its programmatic name, non-empty and unique among the server's resources and resource templates. */
   name: string;
   /** Display name. */
@@ -72,9 +72,9 @@ export interface McpResourceTemplateOptions {
   /**
    * Completers of template variables for `completion/complete`, by variable name: a function, or the name of a
    * method of the template's class (called on the provider, so it can use what is injected). A variable without
-   * one completes to no values.
+   * one completes to no values. Written in the decorator, the names are checked against the template's variables.
    */
-  complete?: Record<string, McpResourceCompleter | string>;
+  complete?: { [Name in McpUriVariableName<T>]?: McpResourceCompleter | string };
 }
 
 /** The keys {@link McpResourceTemplateOptions} may hold (its closed key set). */
@@ -98,6 +98,6 @@ export interface McpResourceHandler {
 }
 
 /** The class of an `@McpResourceTemplate`: reads the resource at `uri`, given the template variables it matched. @publicApi */
-export interface McpResourceTemplateHandler {
-  read(uri: string, variables: McpUriVariables, ctx: McpHandlerContext): McpResourceReturn | Promise<McpResourceReturn>;
+export interface McpResourceTemplateHandler<T extends string = string> {
+  read(uri: string, variables: McpUriVariables<T>, ctx: McpHandlerContext): McpResourceReturn | Promise<McpResourceReturn>;
 }

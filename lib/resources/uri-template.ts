@@ -32,8 +32,23 @@ export const URI_TEMPLATE_OPERATORS = {
 /** An operator this library matches (`''` is simple string expansion). */
 export type UriTemplateOperator = keyof typeof URI_TEMPLATE_OPERATORS;
 
-/** The variables a URI gave a template: percent-decoded values by variable name; one the URI gives no value is absent. @publicApi */
-export type McpUriVariables = Readonly<Partial<Record<string, string>>>;
+/** The expressions of a URI template literal type (`'a/{id}{?q,n}'` gives `'id' | '?q,n'`). */
+type TemplateExpressions<T extends string> = T extends `${string}{${infer Expression}}${infer Rest}` ? Expression | TemplateExpressions<Rest> : never;
+type WithoutOperator<E extends string> = E extends `${Exclude<UriTemplateOperator, ''>}${infer List}` ? (List extends '' ? E : List) : E;
+type VariableName<V extends string> = V extends `${infer Name}*` ? Name : V extends `${infer Name}:${string}` ? Name : V;
+type VariableNames<L extends string> = L extends `${infer First},${infer Rest}` ? VariableName<First> | VariableNames<Rest> : VariableName<L>;
+
+/**
+ * The variable names of a URI template written as a literal type (`'app://users/{id}{?fields}'` gives `'id' |
+ * 'fields'`); `string` for a template that is not a literal. @publicApi
+ */
+export type McpUriVariableName<T extends string = string> = string extends T ? string : VariableNames<WithoutOperator<TemplateExpressions<T>>>;
+
+/**
+ * The variables a URI gave a template: percent-decoded values by variable name; one the URI gives no value is
+ * absent. `McpUriVariables<'app://users/{id}'>` names the template's own variables. @publicApi
+ */
+export type McpUriVariables<T extends string = string> = Readonly<Partial<Record<McpUriVariableName<T>, string>>>;
 
 /** The longest URI matched against templates; a longer one matches none. */
 export const TEMPLATE_MATCH_MAX_CHARS = 4096;

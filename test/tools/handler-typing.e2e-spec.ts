@@ -5,6 +5,7 @@ import {
   McpModule,
   McpPrompt,
   McpResource,
+  McpResourceTemplate,
   McpTool,
   ok,
   type McpContext,
@@ -15,6 +16,9 @@ import {
   type McpPlainTool,
   type McpPromptHandler,
   type McpResourceContents,
+  type McpResourceTemplateHandler,
+  type McpUriVariableName,
+  type McpUriVariables,
   type McpToolHooks,
   type McpToolResult,
 } from '../../lib/index.js';
@@ -145,6 +149,30 @@ export class MisnamedActions {
   plan() {}
 }
 
+const NOTE_TEMPLATE = 'notes://{folder}/{title}{?rev}';
+
+/** A template whose completers and read name its own variables, checked as the code compiles. */
+@McpResourceTemplate({ uriTemplate: NOTE_TEMPLATE, name: 'note', complete: { folder: (value) => ['work', 'home'].filter((f) => f.startsWith(value)) } })
+class NoteTemplate implements McpResourceTemplateHandler<typeof NOTE_TEMPLATE> {
+  read(_uri: string, { folder, title, rev }: McpUriVariables<typeof NOTE_TEMPLATE>) {
+    return `${folder}/${title}@${rev ?? 'latest'}`;
+  }
+}
+
+// @ts-expect-error: complete names "titel", which is no variable of the template
+@McpResourceTemplate({ uriTemplate: 'drafts://{title}', name: 'draft', complete: { titel: () => [] } })
+export class MisnamedTemplate {}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The variable names under every operator and modifier (level 4's, which module init refuses, too), and of a non-literal template. */
+export const VARIABLE_NAMES: [
+  Same<McpUriVariableName<'file:///{+path}'>, 'path'>,
+  Same<McpUriVariableName<'x://{#frag}{.ext}{/seg*}{;p:3}{?q,n}{&more}'>, 'frag' | 'ext' | 'seg' | 'p' | 'q' | 'n' | 'more'>,
+  Same<McpUriVariableName<'x://{user.name}/{a,b*,c:2}'>, 'user.name' | 'a' | 'b' | 'c'>,
+  Same<McpUriVariableName<'x://static'>, never>,
+  Same<McpUriVariableName<string>, string>,
+] = [true, true, true, true, true];
+
 // @ts-expect-error: a prompt's arguments are strings, never a number
 type CountPrompt = McpPromptHandler<{ count: number }>;
 
@@ -158,7 +186,7 @@ describe('handlers and declarations typed by interfaces and classes', () => {
   let app: TestApp;
   beforeAll(async () => {
     const origins = ['https://app.example.com'] as const;
-    app = await createTestApp({ providers: [GreetTool, GreetDtoTool, FindTool, NotesTool, ReviewPrompt, ReadmeResource], options: { allowedOrigins: origins } });
+    app = await createTestApp({ providers: [GreetTool, GreetDtoTool, FindTool, NotesTool, ReviewPrompt, ReadmeResource, NoteTemplate], options: { allowedOrigins: origins } });
   });
   afterAll(() => app?.close());
 
@@ -193,6 +221,13 @@ describe('handlers and declarations typed by interfaces and classes', () => {
     const added = await post(app.server, rpc('tools/call', { name: 'notes', arguments: { action: 'add', data: { title: 'todo' } } }));
     const answer = JSON.parse(added.body.result.content[0].text);
     expect(answer).toMatchObject({ added: 'todo', context: { open: 3 }, hints: [{ tool: 'notes', action: 'add', example: { title: 'next' } }] });
+  });
+
+  it('reads and completes a template through the variables its type names', async () => {
+    const read = await post(app.server, rpc('resources/read', { uri: 'notes://work/plan?rev=3' }));
+    expect(read.body.result.contents[0].text).toBe('work/plan@3');
+    const completed = await post(app.server, rpc('completion/complete', { ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'folder', value: 'w' } }));
+    expect(completed.body.result.completion.values).toEqual(['work']);
   });
 
   it('serves a prompt whose arguments are an interface, and a resource declared with readonly lists', async () => {
