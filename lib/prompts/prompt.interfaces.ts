@@ -54,7 +54,7 @@ export interface McpPromptOptions {
 export const PROMPT_OPTION_KEYS = ['name', 'title', 'description', 'arguments', 'icons'] as const;
 
 /**
- * Content of a prompt message: the name {@link McpContentBlock} had before tool results used it too.
+ * The former name of {@link McpContentBlock}, from before tool results used it too.
  * @deprecated Use `McpContentBlock`. @publicApi
  */
 export type McpPromptContent = McpContentBlock;
