@@ -3,7 +3,7 @@ import { SetMetadata } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ACTION_METADATA, MCP_ACTIONS_DECLARED_METADATA } from '../mcp.constants.js';
 import { decoratedMember, spelledMember } from '../util/decorated-member.js';
-import type { JsonSchema, McpActionOptions } from './tool.interfaces.js';
+import type { McpActionOptions } from './tool.interfaces.js';
 
 /**
  * Marks a method of an `@McpTool` class as an action, named after the method unless `name` is given. The method
@@ -26,7 +26,7 @@ import type { JsonSchema, McpActionOptions } from './tool.interfaces.js';
  * ```
  * @publicApi
  */
-export function McpAction<const P extends Record<string, JsonSchema>>(options: McpActionOptions<P>): MethodDecorator {
+export function McpAction(options: McpActionOptions): MethodDecorator {
   const mark = SetMetadata(MCP_ACTION_METADATA, options);
   return (target, key, descriptor) => {
     const member = decoratedMember(target, descriptor);

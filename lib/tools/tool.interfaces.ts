@@ -51,21 +51,20 @@ export const TOOL_OPTION_KEYS = ['name', 'description', 'title', 'inputSchema', 
 
 /**
  * What one action declares, a closed key set checked at module init (`action-schema.ts`). On the wire
- * `requiredOneOf` is spelled `required_one_of`. `P` is the properties' type: written in the decorator, the names
- * `required`, `requiredOneOf` and `defaults` give are checked against it as the code compiles.
+ * `requiredOneOf` is spelled `required_one_of`.
  * @publicApi
  */
-export interface McpActionSchema<P extends Record<string, JsonSchema> = Record<string, JsonSchema>> {
+export interface McpActionSchema {
   /** One line saying what the action does; emitted verbatim in the action summaries. No newline. */
   description: string;
   /** JSON Schema properties of the action's `data`, keyed by property name (string keys only). */
-  properties: P;
+  properties: Record<string, JsonSchema>;
   /** Property names that must be present in `data` (AND); one sent as `null` counts as present. */
-  required?: readonly (keyof P & string)[];
+  required?: readonly string[];
   /** Groups of property names; at least one group must be present in full (OR of ANDs). */
-  requiredOneOf?: readonly (readonly (keyof P & string)[])[];
+  requiredOneOf?: readonly (readonly string[])[];
   /** Values for properties the caller omitted, applied after the dispatch gates; never for a required property. */
-  defaults?: { readonly [K in keyof P]?: unknown };
+  defaults?: object;
   /** Long-form notes, surfaced by help. */
   notes?: string;
   /** Names of related actions, surfaced by help. */
@@ -75,7 +74,7 @@ export interface McpActionSchema<P extends Record<string, JsonSchema> = Record<s
 }
 
 /** What `@McpAction` takes: the action schema, an optional `name` (default: the method's name), and its task mode. @publicApi */
-export interface McpActionOptions<P extends Record<string, JsonSchema> = Record<string, JsonSchema>> extends McpActionSchema<P> {
+export interface McpActionOptions extends McpActionSchema {
   /** The action's name on the wire; defaults to the decorated method's name. No newline. */
   name?: string;
   /** As `@McpTool`'s `taskSupport`, for this action; default: the tool's. */

@@ -8,6 +8,8 @@ import {
   McpResourceTemplate,
   McpTool,
   ok,
+  type JsonSchema,
+  type McpActionOptions,
   type McpContext,
   type McpHandlerContext,
   type McpElicitFormSchema,
@@ -134,19 +136,20 @@ class ReadmeResource {
   }
 }
 
-/** Names an action's options give, checked against its properties as the code compiles (module init refuses them too). */
-export class MisnamedActions {
-  // @ts-expect-error: required names "titel", which properties does not declare
-  @McpAction({ description: 'Add', properties: { title: { type: 'string' } }, required: ['titel'] })
-  add() {}
+/** Properties shared by several actions, typed as a map of schemas, as a module of shared schemas exports them. */
+const TENANT_PROPERTIES: Record<string, JsonSchema> = { tenant: { type: 'string', minLength: 1 } };
 
-  // @ts-expect-error: a requiredOneOf group names "nmae"
-  @McpAction({ description: 'Find', properties: { id: { type: 'integer' }, name: { type: 'string' } }, requiredOneOf: [['id'], ['nmae']] })
-  find() {}
+/** A decorator of the team's own that adds a property to every action it declares, as a tracing wrapper would. */
+function TracedAction(options: McpActionOptions): MethodDecorator {
+  return McpAction({ ...options, properties: { ...options.properties, traceId: { type: 'string' } }, defaults: { ...options.defaults, traceId: 'none' } });
+}
 
-  // @ts-expect-error: defaults names "priorty"
-  @McpAction({ description: 'Plan', properties: { priority: { type: 'string' } }, defaults: { priorty: 'low' } })
-  plan() {}
+@McpTool({ name: 'tenants', description: 'Tenants.' })
+class TenantsTool {
+  @TracedAction({ description: 'Ping a tenant', properties: { ...TENANT_PROPERTIES, id: { type: 'integer' } }, required: ['tenant'] })
+  ping(data: { tenant: string; traceId: string }) {
+    return { pinged: data.tenant, traceId: data.traceId };
+  }
 }
 
 const NOTE_TEMPLATE = 'notes://{folder}/{title}{?rev}';
@@ -186,7 +189,10 @@ describe('handlers and declarations typed by interfaces and classes', () => {
   let app: TestApp;
   beforeAll(async () => {
     const origins = ['https://app.example.com'] as const;
-    app = await createTestApp({ providers: [GreetTool, GreetDtoTool, FindTool, NotesTool, ReviewPrompt, ReadmeResource, NoteTemplate], options: { allowedOrigins: origins } });
+    app = await createTestApp({
+      providers: [GreetTool, GreetDtoTool, FindTool, NotesTool, ReviewPrompt, ReadmeResource, NoteTemplate, TenantsTool],
+      options: { allowedOrigins: origins },
+    });
   });
   afterAll(() => app?.close());
 
@@ -221,6 +227,11 @@ describe('handlers and declarations typed by interfaces and classes', () => {
     const added = await post(app.server, rpc('tools/call', { name: 'notes', arguments: { action: 'add', data: { title: 'todo' } } }));
     const answer = JSON.parse(added.body.result.content[0].text);
     expect(answer).toMatchObject({ added: 'todo', context: { open: 3 }, hints: [{ tool: 'notes', action: 'add', example: { title: 'next' } }] });
+  });
+
+  it('serves an action declared through a wrapper decorator from spread property maps', async () => {
+    const pinged = await post(app.server, rpc('tools/call', { name: 'tenants', arguments: { action: 'ping', data: { tenant: 'acme' } } }));
+    expect(JSON.parse(pinged.body.result.content[0].text)).toEqual({ pinged: 'acme', traceId: 'none' });
   });
 
   it('reads and completes a template through the variables its type names', async () => {
