@@ -84,10 +84,10 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
    * URIs as one wired in (equal up to variable names): the first would read every URI, and the second none.
    */
   wireInTemplate(template: WiredResourceTemplate): void {
-    const other = this.templates.get(template.uriTemplate);
-    if (other)
-      throw new McpConfigurationError(template.where, `uriTemplate ${JSON.stringify(template.uriTemplate)} is already declared by ${other.where} (URI templates are unique)`);
+    // One template text has one shape: a second of either is refused here, named for what it repeats.
     const same = this.shapes.get(template.template.shape);
+    if (same?.uriTemplate === template.uriTemplate)
+      throw new McpConfigurationError(template.where, `uriTemplate ${JSON.stringify(template.uriTemplate)} is already declared by ${same.where} (URI templates are unique)`);
     if (same)
       throw new McpConfigurationError(
         template.where,

@@ -31,7 +31,8 @@ export function nearMiss(name: string, allowed: readonly string[], reach: NearMi
   return best?.candidate;
 }
 
-function folded(name: string): string {
+/** A name as near misses compare it: lower case, without `_` or `-`. */
+export function folded(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
 

@@ -1,6 +1,6 @@
 import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { nearMiss } from '../util/near-miss.js';
+import { folded, nearMiss } from '../util/near-miss.js';
 import { schemaPath } from './json-value.js';
 import { SCHEMA_APPLICATORS } from './schema-applicators.js';
 
@@ -48,8 +48,6 @@ export const MISSPELLED_LISTED = 10;
 /** Applicators whose subschemas only annotate (ajv checks nothing in them), and `dependencies`, which may hold one. */
 const NOT_WALKED = new Set(['contentSchema']);
 const ALSO_WALKED: ReadonlyMap<string, 'map'> = new Map([['dependencies', 'map']]);
-
-const folded = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
 
 /** Whether `a` is `b` with two neighbouring characters swapped (`tpye` for `type`). */
 function isNeighbourSwap(a: string, b: string): boolean {
