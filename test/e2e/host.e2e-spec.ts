@@ -316,6 +316,7 @@ if (TEST_ADAPTER === 'express')
       const warned = warn.mock.calls.filter((call: unknown[]) => call[0] === hostParsedWarning('mcp'));
       expect(warned).toHaveLength(1);
       expect(hostParsedWarning('mcp')).toContain('maxBodyBytes, maxBodyValues and the -32700 and 413 answers do not hold');
+      expect(hostParsedWarning('mcp')).toContain('to the mount "mcp"');
     });
   });
 

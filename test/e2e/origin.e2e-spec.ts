@@ -289,6 +289,7 @@ describe('the open-mount warning: served beyond loopback with neither allowedOri
 
   it('warns once, naming the mount and the address', async () => {
     expect(await warningsFor('0.0.0.0')).toEqual([openMountWarning('mcp', '0.0.0.0')]);
+    expect(openMountWarning('mcp', '0.0.0.0')).toContain('the mount "mcp" is served on 0.0.0.0, beyond loopback');
   });
 
   it.each([

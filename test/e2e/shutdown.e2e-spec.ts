@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from '@jest/globals';
-import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 
 import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
@@ -25,6 +25,15 @@ class HeldShutdown implements BeforeApplicationShutdown {
   beforeApplicationShutdown(): Promise<void> {
     HeldShutdown.reached = true;
     return new Promise((resolve) => (HeldShutdown.release = resolve));
+  }
+}
+
+/** Tells when the application's shutdown began (its first hooks, onModuleDestroy, ran). */
+@Injectable()
+class ShutdownBegun implements OnModuleDestroy {
+  static reached = false;
+  onModuleDestroy(): void {
+    ShutdownBegun.reached = true;
   }
 }
 
@@ -110,12 +119,13 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
   );
 
   it('waits for a call that arrived during the wait too: it runs to its end within the grace', async () => {
-    const t = await createTestApp({ providers: [SleeperTool], options: { shutdownGraceMs: 5_000 }, appOptions: { forceCloseConnections: false } });
+    ShutdownBegun.reached = false;
+    const t = await createTestApp({ providers: [SleeperTool, ShutdownBegun], options: { shutdownGraceMs: 5_000 }, appOptions: { forceCloseConnections: false } });
     const call = (tag: string, ms: number) => post(t.server, rpc('tools/call', { name: 'sleeper', arguments: { ms, tag } }, tag)).then((res) => res);
     const first = call('before-shutdown', 300);
     await until(() => taskRuns.has('before-shutdown'), 'the first call to run');
     const closed = t.close();
-    await sleep(100);
+    await until(() => ShutdownBegun.reached, 'the shutdown to begin');
     const late = call('during-shutdown', 600);
     expect((await first).body.result.content).toEqual([{ type: 'text', text: 'slept 300 ms' }]);
     const res = await late;

@@ -178,7 +178,7 @@ describe('method errors built wrong', () => {
     expect(build).toThrow(named);
   });
 
-  it.each(MISBUILT.map(([how]) => how))('answers a tool raising one with %s as a tool_fault naming the mistake, not a bare 500', async (how) => {
+  it.each(MISBUILT.map(([how, , named]) => [how, named]))('answers a tool raising one with %s as a tool_fault naming the mistake, not a bare 500', async (how, named) => {
     const answer = await callTool(app().server, 'misbuilt', { how });
     expect(answer.status).toBe(200);
     expect(answer.error).toBeUndefined();
@@ -188,6 +188,7 @@ describe('method errors built wrong', () => {
       exception: 'TypeError',
       message: expect.stringMatching(/^McpMethodError\(code, message, data\?, httpStatus\?\) needs /),
     });
+    expect(answer.body.message).toContain(named);
   });
 });
 

@@ -18,6 +18,7 @@ function thrownBy(define: () => unknown): unknown {
 describe('@McpAction refuses, as the class is defined, a member that is not an instance method', () => {
   // What TypeScript passes a method decorator: a static member's target is the constructor, an accessor's
   // descriptor has get/set and no value, and a property (an arrow function, say) gets no descriptor at all.
+  const refusal = (member: string) => new RegExp(`^class TasksTool, member "count": @McpAction decorates an instance method; count is ${member.replace(/[()]/g, '\\$&')}$`);
   const MISPLACED: [string, () => unknown, RegExp][] = [
     [
       'a static method',
@@ -30,7 +31,7 @@ describe('@McpAction refuses, as the class is defined, a member that is not an i
         }
         return TasksTool;
       },
-      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a static method$/,
+      refusal('a static method'),
     ],
     [
       'a getter',
@@ -43,7 +44,7 @@ describe('@McpAction refuses, as the class is defined, a member that is not an i
         }
         return TasksTool;
       },
-      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a getter$/,
+      refusal('a getter'),
     ],
     [
       'a setter',
@@ -54,7 +55,7 @@ describe('@McpAction refuses, as the class is defined, a member that is not an i
         }
         return TasksTool;
       },
-      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a setter$/,
+      refusal('a setter'),
     ],
     [
       'a static getter',
@@ -67,7 +68,7 @@ describe('@McpAction refuses, as the class is defined, a member that is not an i
         }
         return TasksTool;
       },
-      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a static getter$/,
+      refusal('a static getter'),
     ],
     [
       'a property holding an arrow function',
@@ -79,7 +80,7 @@ describe('@McpAction refuses, as the class is defined, a member that is not an i
         }
         return TasksTool;
       },
-      /^class TasksTool, member "count": @McpAction decorates an instance method; count is a property \(an arrow function is one: write a method\)$/,
+      refusal('a property (an arrow function is one: write a method)'),
     ],
   ];
 

@@ -218,7 +218,7 @@ describe('handlers and declarations typed by interfaces and classes', () => {
     expect(retried.body.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'No one is called Nobody.' }] });
   });
 
-  it('builds a mount from options typed McpModuleAsyncOptions', () => {
+  it('accepts options typed McpModuleAsyncOptions (checked as it compiles) and builds a mount from them', () => {
     const asyncOptions: McpModuleAsyncOptions = { useFactory: () => ({ serverInfo: { name: 'typed', version: '1.0.0' } }), path: 'typed' };
     expect(McpModule.forRootAsync(asyncOptions).module).toBe(McpModule);
   });

@@ -70,6 +70,31 @@ describe('keys that are a near miss of an asserting keyword', () => {
     expect(found({ type: 'object', [written]: 1 })).toEqual([]);
   });
 
+  it('reads subschemas where JSON Schema 2020-12 holds them: one, a list or a map', () => {
+    expect(Object.fromEntries(SCHEMA_APPLICATORS)).toEqual({
+      additionalProperties: 'one',
+      items: 'one',
+      not: 'one',
+      if: 'one',
+      then: 'one',
+      else: 'one',
+      contains: 'one',
+      propertyNames: 'one',
+      unevaluatedItems: 'one',
+      unevaluatedProperties: 'one',
+      contentSchema: 'one',
+      allOf: 'list',
+      anyOf: 'list',
+      oneOf: 'list',
+      prefixItems: 'list',
+      properties: 'map',
+      patternProperties: 'map',
+      $defs: 'map',
+      definitions: 'map',
+      dependentSchemas: 'map',
+    });
+  });
+
   // One case per applicator: a misspelling in the subschema it holds is found there, but for contentSchema, which
   // only annotates (ajv checks nothing in it).
   it.each([...SCHEMA_APPLICATORS, ['dependencies', 'map'] as const])('reads below %s (%s)', (keyword, kind) => {
