@@ -156,7 +156,6 @@ function isJsonMediaType(value: string | undefined): boolean {
   return (end === -1 ? value : value.slice(0, end)).trim().toLowerCase() === 'application/json';
 }
 
-/** Whether a `Content-Encoding` value names no coding but `identity` (RFC 9110 §8.4: a list of codings, in order). */
 /** Whether a `Transfer-Encoding` (its lines joined) names no coding but `chunked`. */
 function isChunkedOnly(value: string): boolean {
   return value.split(',').every((coding) => coding.trim().toLowerCase() === 'chunked');
@@ -172,6 +171,7 @@ function unsupportedTransferEncoding(given: string): RejectionException {
   );
 }
 
+/** Whether a `Content-Encoding` value names no coding but `identity` (RFC 9110 §8.4: a list of codings, in order). */
 function isIdentityCoding(value: string): boolean {
   return value.split(',').every((coding) => ['', 'identity'].includes(coding.trim().toLowerCase()));
 }
