@@ -14,8 +14,9 @@ import { isError } from '../util/is-error.js';
  * | the auth provider                          | 500 + -32603, never a pass                         | `mcp:auth:error`   | `McpExceptionFilter`  |
  * | anywhere else past routing                 | 500 + -32603 naming the method                     | `mcp:method:error` | `McpExceptionFilter`  |
  *
- * A Nest `HttpException` out of a tool run is not a fault either: it is the tool's answer, an `isError` result with
- * its status and message (`http-exception-result.ts`).
+ * A Nest `HttpException` is not a fault either: out of a tool run it is the tool's answer, an `isError` result with
+ * its status and message; out of a resource's read, a prompt's get or a completer, the method's error
+ * (`http-exception.ts`).
  * @publicApi
  */
 export const PASSES_CONTAINMENT = Symbol.for('nest-mcp.passes-containment');

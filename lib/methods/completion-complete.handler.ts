@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CompletionRef, CompletionSource } from '../completion/completion-source.interface.js';
 import { MCP_COMPLETION_SOURCES } from '../completion/completion-source.js';
 import { McpContext } from '../context/mcp-context.js';
+import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { ERAS } from '../mcp.constants.js';
@@ -23,7 +24,8 @@ function sent(values: readonly string[]): Record<string, unknown> {
 /**
  * `completion/complete`: asks the completion sources in order (`COMPLETION_SOURCES`) and sends the first answer,
  * cut to 100 values; a ref no source holds is 400 + -32602. Served, and `completions` advertised, when any source
- * declares a completer; an argument without a completer then completes to no values. See docs/prompts.md.
+ * declares a completer; an argument without a completer then completes to no values. An `HttpException` from a
+ * completer is its answer (`httpExceptionMethodError`). See docs/prompts.md.
  */
 @Injectable()
 export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySource {
@@ -50,7 +52,7 @@ export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySo
     const request = { ref, argument: { name: argument.name, value: argument.value }, arguments: { ...context?.arguments }, ctx };
     for (const source of this.sources) {
       const completion = source.complete(request);
-      if (completion) return { resultType: 'complete', completion: sent(await completion) };
+      if (completion) return { resultType: 'complete', completion: sent(await answeringHttpExceptions(() => completion)) };
     }
     const [what, id] = ref.type === 'ref/prompt' ? ['prompt', ref.name] : ['resource or resource template', ref.uri];
     throw new McpMethodError(

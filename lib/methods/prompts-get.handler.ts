@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { McpContext } from '../context/mcp-context.js';
+import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { ERAS } from '../mcp.constants.js';
@@ -14,8 +15,8 @@ import type { McpMethodHandler, MethodCall } from './method-handler.interface.js
 /**
  * `prompts/get`: an unknown prompt, an undeclared argument or a missing required one is 400 + -32602 (method
  * routing has already refused a value that is not a string); otherwise the prompt's `get()` runs in one MRTR round
- * bound to the prompt name and arguments, so its context may ask the client for input on either era. A return
- * that is no valid `GetPromptResult` is a fault. See docs/prompts.md.
+ * bound to the prompt name and arguments, so its context may ask the client for input on either era. An
+ * `HttpException` from it is its answer (`httpExceptionMethodError`); a return that is no valid `GetPromptResult` is a fault. See docs/prompts.md.
  */
 @Injectable()
 export class PromptsGetHandler implements McpMethodHandler {
@@ -45,6 +46,6 @@ export class PromptsGetHandler implements McpMethodHandler {
     prompt.checkArguments(args);
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { prompt: name, inputs }));
-    return this.rounds.settle(inputs, () => prompt.get(args, ctx));
+    return this.rounds.settle(inputs, () => answeringHttpExceptions(() => prompt.get(args, ctx)));
   }
 }

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 
 import { McpContext } from '../context/mcp-context.js';
+import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { ERAS } from '../mcp.constants.js';
 import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import type { McpResult } from '../protocol/json-rpc.js';
-import { unmatchedResource } from '../resources/resource-not-found.js';
+import { NOT_FOUND_URI_MAX_CHARS, unmatchedResource } from '../resources/resource-not-found.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
+import { bounded } from '../util/bounded.js';
 import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
@@ -13,7 +15,8 @@ import type { McpMethodHandler, MethodCall } from './method-handler.interface.js
  * `resources/read`: the resource declared at exactly the URI, else the first template (in declaration order) that
  * matches it; no match is 400 + -32602 with `data: {uri}`, never an empty `contents`. Each read is one MRTR round
  * (its `requestState` bound to the URI), so `ctx.elicit`, `ctx.sample` and `ctx.listRoots` work in `read` on both
- * eras. A complete result carries the resource's own caching hints, else the router adds the module's.
+ * eras. An `HttpException` from `read` is its answer (`httpExceptionMethodError`: a `NotFoundException` is 400 +
+ * -32602 with `data.uri`). A complete result carries the resource's own caching hints, else the router adds the module's.
  */
 @Injectable()
 export class ResourcesReadHandler implements McpMethodHandler {
@@ -36,7 +39,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {
-      const contents = await resource.read(ctx);
+      const contents = await answeringHttpExceptions(() => resource.read(ctx), { uri: bounded(uri, NOT_FOUND_URI_MAX_CHARS) });
       return { resultType: 'complete', contents, ...(resource.cache && { ttlMs: resource.cache.ttlMs, cacheScope: resource.cache.cacheScope }) };
     });
   }

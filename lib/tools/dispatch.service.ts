@@ -3,12 +3,13 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
+import { isHttpException } from '../errors/http-exception.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import type { Era } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { mountName, publish } from '../telemetry/channels.js';
-import { httpExceptionResult, isHttpException } from './http-exception-result.js';
+import { httpExceptionResult } from './http-exception-result.js';
 import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
 import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';

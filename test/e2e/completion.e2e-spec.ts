@@ -121,6 +121,17 @@ describe('completion/complete', () => {
     },
   );
 
+  it("answers a Nest HttpException from a completer as the completion's refusal, not a fault: 400 + -32602 (200 on the legacy era)", async () => {
+    const sent = { code: -32602, message: 'Invalid params: Visa data is not yours to read', data: { reason: 'http_exception', error: 'ForbiddenException', status: 403 } };
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const modern = await post(app().server, complete('travel', 'visa', ''));
+      expect([modern.status, modern.body.error]).toEqual([400, sent]);
+      const legacy = await legacyPost(app().server, legacyComplete('travel', 'visa', ''));
+      expect([legacy.status, legacy.messages]).toEqual([200, [{ jsonrpc: '2.0', id: 'c', error: sent }]]);
+    });
+    expect(events).toEqual([]);
+  });
+
   it('answers the legacy era in its shape: {completion} alone', async () => {
     const res = await legacyPost(app().server, legacyComplete('greet', 'name', 'g'));
     expect(res.status).toBe(200);

@@ -2,8 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { NotFoundException } from '@nestjs/common';
 
-import { McpPrompt, META_KEYS } from '../../lib/index.js';
+import { McpPrompt, META_KEYS, type McpPromptHandler } from '../../lib/index.js';
 import { PromptRegistry } from '../../lib/prompts/prompt.registry.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { GreetPrompt, PNG, promptRuns, Salutations, TEST_PROMPTS, WAV } from '../prompts/test-prompts.js';
@@ -51,6 +52,29 @@ async function legacyPromptGet(server: Server, params: Record<string, unknown>, 
   }
   return { messages: sseMessages(text) as Record<string, any>[], statuses };
 }
+
+/** A prompt whose service refuses with Nest's HttpException, as a Nest developer writes one. */
+@McpPrompt({ name: 'customer_letter', description: 'Writes to a customer.', arguments: [{ name: 'id', required: true }] })
+class CustomerLetterPrompt implements McpPromptHandler {
+  get(args: { id: string }): never {
+    throw new NotFoundException(`Customer ${args.id} not found`);
+  }
+}
+
+describe('a Nest HttpException from get()', () => {
+  const app = useTestApp({ providers: [CustomerLetterPrompt] });
+
+  it("is the prompt's refusal, not a fault: 400 + -32602 (200 on the legacy era), no fault event", async () => {
+    const sent = { code: -32602, message: 'Invalid params: Customer 7 not found', data: { reason: 'http_exception', error: 'NotFoundException', status: 404 } };
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const modern = await post(app().server, promptGet('customer_letter', { id: '7' }));
+      expect([modern.status, modern.body.error]).toEqual([400, sent]);
+      const legacy = await legacyPost(app().server, { jsonrpc: '2.0', id: 'n', method: 'prompts/get', params: { name: 'customer_letter', arguments: { id: '7' } } });
+      expect([legacy.status, legacy.messages]).toEqual([200, [{ jsonrpc: '2.0', id: 'n', error: sent }]]);
+    });
+    expect(events).toEqual([]);
+  });
+});
 
 describe('prompts', () => {
   const app = useTestApp({ providers: [EchoTool, ...TEST_PROMPTS], options: { requestState: { secrets: [SECRET] } } });

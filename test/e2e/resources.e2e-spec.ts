@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Injectable, type Type } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException, ServiceUnavailableException, type Type } from '@nestjs/common';
 import { of } from 'rxjs';
 
 import {
@@ -493,6 +493,32 @@ describe('resources', () => {
         const res = await read(t.server, 'docs://broken', {});
         expect(res.status).toBe(200);
         expect(res.body.result.contents).toEqual([{ uri: 'docs://broken', ...sent }]);
+      } finally {
+        brokenReturn = () => 'ok';
+      }
+    });
+  });
+
+  describe("resources/read: a Nest HttpException from read() is the read's answer, not a fault", () => {
+    const throwing = (exception: Error) => () => {
+      throw exception;
+    };
+    it.each([
+      ['NotFoundException', new NotFoundException('User 7 not found'), 400, -32602, 'Invalid params: User 7 not found', 404],
+      ['ForbiddenException', new ForbiddenException('Not yours'), 400, -32602, 'Invalid params: Not yours', 403],
+      ['BadRequestException (a ValidationPipe list)', new BadRequestException(['a is wrong', 'b is wrong']), 400, -32602, 'Invalid params: a is wrong; b is wrong', 400],
+      ['ServiceUnavailableException', new ServiceUnavailableException('The archive is offline'), 500, -32603, 'Internal error: The archive is offline', 503],
+    ])('%s: its message and status, data.uri, no fault event; 200 on the legacy era', async (error, exception, status, code, message, httpStatus) => {
+      brokenReturn = throwing(exception);
+      try {
+        const events = await recordEvents(['mcp:method:error'], async () => {
+          const modern = await read(t.server, 'docs://broken', {});
+          const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 'h', method: 'resources/read', params: { uri: 'docs://broken' } });
+          const sent = { code, message, data: { reason: 'http_exception', error: error.split(' ')[0], status: httpStatus, uri: 'docs://broken' } };
+          expect([modern.status, modern.body.error]).toEqual([status, sent]);
+          expect([legacy.status, legacy.messages]).toEqual([200, [{ jsonrpc: '2.0', id: 'h', error: sent }]]);
+        });
+        expect(events).toEqual([]);
       } finally {
         brokenReturn = () => 'ok';
       }

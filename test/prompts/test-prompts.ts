@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import { of } from 'rxjs';
 
 import { McpPrompt, type McpContext, type McpPromptHandler } from '../../lib/index.js';
@@ -128,6 +128,12 @@ export const CITIES: Record<string, string[]> = { fr: ['Paris', 'Lyon', 'Lille']
     { name: 'sparse', complete: () => Object.assign<string[], Record<number, string>>([], { 2: 'x' }) },
     { name: 'whoami', complete: (_value, _context, ctx) => [`${ctx.prompt}:${String(ctx.clientInfo?.name)}`] },
     { name: 'notes' },
+    {
+      name: 'visa',
+      complete: () => {
+        throw new ForbiddenException('Visa data is not yours to read');
+      },
+    },
   ],
 })
 export class TravelPrompt implements McpPromptHandler {
