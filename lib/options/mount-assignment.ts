@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -7,6 +7,14 @@ import type { McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './mcp-options.tokens.js';
 
 type NestModule = ProviderWrapper['host'] & object;
+
+const logger = new Logger('Mcp');
+
+/** The warning given at startup for a mount that serves no tool, resource or prompt (every method of theirs is 404 + -32601). */
+export const emptyMountWarning = (path: string): string =>
+  `the mount "${path}" serves no tool, resource or prompt, so its clients get -32601 (method not found) for tools/list and the ` +
+  'like: mark each class @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in the providers of a module ' +
+  'the application imports (with several mounts, one that imports this mount, or name it in its serves option).';
 
 /** One mount of the application: its module and its options. */
 interface Mount {
@@ -24,6 +32,8 @@ export class MountAssignment implements OnApplicationBootstrap {
   private mounts: readonly Mount[] | undefined;
   /** Every provider class the explorers asked about: the tools, resources and prompts the application provides. */
   private readonly provided = new Set<unknown>();
+  /** How many of them this mount serves. */
+  private servedHere = 0;
 
   constructor(
     private readonly modules: ModulesContainer,
@@ -32,6 +42,12 @@ export class MountAssignment implements OnApplicationBootstrap {
 
   /** Whether this mount serves the provider; `where` names it in the error when no mount does. */
   serves(wrapper: ProviderWrapper, metatype: unknown, where: string): boolean {
+    const served = this.assign(wrapper, metatype, where);
+    if (served) this.servedHere++;
+    return served;
+  }
+
+  private assign(wrapper: ProviderWrapper, metatype: unknown, where: string): boolean {
     this.provided.add(metatype);
     const mounts = (this.mounts ??= this.findMounts());
     if (mounts.length <= 1) return true;
@@ -45,7 +61,10 @@ export class MountAssignment implements OnApplicationBootstrap {
     return serving.some((mount) => mount.options === this.options);
   }
 
-  /** Once every explorer ran: a class this mount's `serves` lists that is no provided tool, resource or prompt stops the application. */
+  /**
+   * Once every explorer ran: a class this mount's `serves` lists that is no provided tool, resource or prompt stops
+   * the application; a mount that serves none is warned of (a class left out of `providers`, most likely).
+   */
   onApplicationBootstrap(): void {
     const serves = this.options.serves ?? [];
     const index = serves.findIndex((listed) => !this.provided.has(listed));
@@ -54,6 +73,7 @@ export class MountAssignment implements OnApplicationBootstrap {
         'option "serves"',
         `serves[${index}] names ${serves[index]!.name}, which no module provides as a tool, resource or prompt: mark it @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in a module's providers`,
       );
+    if (this.servedHere === 0) logger.warn(emptyMountWarning(this.options.path));
   }
 
   private findMounts(): Mount[] {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Controller, HttpCode, Inject, Injectable, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { Controller, HttpCode, Inject, Injectable, Logger, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
 import request from 'supertest';
 
 import {
@@ -15,6 +15,7 @@ import {
   type McpChannel,
   type McpPlainTool,
 } from '../../lib/index.js';
+import { emptyMountWarning } from '../../lib/options/mount-assignment.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
@@ -320,5 +321,40 @@ describe('two mounts sharing one task store (as a shared store is shared)', () =
       expect(other.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
     }
     expect((await tasksGet(taskId, '/jobs/mcp')).body.result).toMatchObject({ taskId, status: 'completed' });
+  });
+});
+
+describe('the empty-mount warning: a mount that serves no tool, resource or prompt', () => {
+  let warn: ReturnType<typeof jest.spyOn>;
+  beforeEach(() => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  /** The empty-mount warnings given while an app built from `spec` started and closed. */
+  async function warningsFor(spec: Parameters<typeof createTestApp>[0]): Promise<unknown[]> {
+    const t = await createTestApp(spec);
+    await t.close();
+    return warn.mock.calls
+      .map((call: unknown[]) => call[0])
+      .filter((message: unknown) => typeof message === 'string' && message.includes('serves no tool, resource or prompt'));
+  }
+
+  it('warns once, naming the mount, when the classes were left out of providers', async () => {
+    expect(await warningsFor({})).toEqual([emptyMountWarning('mcp')]);
+    expect(emptyMountWarning('mcp')).toContain('the mount "mcp" serves no tool, resource or prompt, so its clients get -32601');
+  });
+
+  it('names only the mount that serves nothing, of two', async () => {
+    @Module({ imports: [adminMount()] })
+    class EmptyAdminModule {}
+    expect(await warningsFor({ providers: [EchoTool], imports: [EmptyAdminModule] })).toEqual([emptyMountWarning('admin/mcp')]);
+  });
+
+  it.each([
+    ['a tool', [EchoTool]],
+    ['a resource alone', [AuditResource]],
+  ])('says nothing of a mount serving %s', async (_case, providers) => {
+    expect(await warningsFor({ providers })).toEqual([]);
   });
 });
