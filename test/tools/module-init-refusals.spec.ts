@@ -249,6 +249,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", inputSchema: is not a JSON Schema this server can build: at #\/properties\/at\/pattern: a RegExp is not a JSON value/,
   ],
   [
+    'required: true on a property (JSON Schema draft 3), the fix named',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { code: { type: 'string', required: true } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: .*required must be array; "required" is a list of property names given on the object that holds them: to require "code", list it in its parent object's "required": \["code"\]$/,
+  ],
+  [
+    'a required that is one name, not a list',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { code: { type: 'string' } }, required: 'code' } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: .*required must be array; "required" is a list of property names given on the object that holds them$/,
+  ],
+  [
     'a $ref to a schema another tool declares (schemas are compiled apart, never through a shared registry)',
     [
       actionTool({}, { name: 'first', inputSchema: { $id: 'https://example.com/first', type: 'object' } }, { run: () => 1 }),
