@@ -39,7 +39,8 @@ export const McpAuthDecision = {
 
 /**
  * The consumer's auth provider, asked by `McpAuthGuard` on every request (there is no session); a throw or a
- * non-{@link McpAuthDecision} is a fault answered 500, never a pass. It validates the token fully, audience
+ * non-{@link McpAuthDecision} is a fault answered 500, never a pass, but a thrown Nest `HttpException` of 401, 403 or
+ * 400 (a Passport habit), which is the refusal it names. It validates the token fully, audience
  * included (OAuth 2.1 §5.2).
  * @example
  * ```ts

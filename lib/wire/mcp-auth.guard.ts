@@ -6,6 +6,7 @@ import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
+import { httpExceptionParts, isHttpException } from '../errors/http-exception.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -28,6 +29,10 @@ function authFault(thrown: unknown, mount: string): AuthFault {
   publish('mcp:auth:error', () => ({ mount, exception: faultKind(thrown), error: bounded(thrown, 200), fault: thrown }));
   return new AuthFault(thrown);
 }
+
+/** A refusal the auth check answers: a provider's decision, or a thrown `HttpException` read as one (a 403 names no scope). */
+type Refusal =
+  Exclude<McpAuthDecision, { outcome: 'allow' | 'insufficient_scope' }> | { readonly outcome: 'insufficient_scope'; readonly scope?: string; readonly description?: string };
 
 /** What `await` would wait on: an object or function with a callable `then`. */
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -82,7 +87,8 @@ function readDecision(value: unknown): McpAuthDecision {
  * | provider: `deny()`, `deny({ error: 'invalid_token' })` | 401 `unauthorized`, `WWW-Authenticate: Bearer …`        |
  * | provider: `deny({ error: 'invalid_request' })`         | 400 `invalid_request`                                   |
  * | provider: `insufficientScope(scope)`                   | 403 `insufficient_scope`, `error="insufficient_scope"`, `scope` |
- * | provider throws, or returns no valid decision          | fault: 500 + -32603, `mcp:auth:error`; never a pass     |
+ * | provider throws a Nest `HttpException` of 401, 403, 400 | as `deny()` or `invalid_token`, 403 without scope, `invalid_request` |
+ * | provider throws anything else, or returns no valid decision | fault: 500 + -32603, `mcp:auth:error`; never a pass |
  * | provider: `allow(info)`                                | passes; `info` reaches every tool as `McpContext.auth`  |
  *
  * Challenges hold only what RFC 6750 allows, plus `resource_metadata` when that option is set. See docs/wire-checks.md.
@@ -117,16 +123,31 @@ export class McpAuthGuard implements ChainStage {
     try {
       returned = this.auth.authenticate(req);
     } catch (thrown) {
-      throw authFault(thrown, this.mount);
+      throw this.thrownRefusal(thrown, req);
     }
     if (isThenable(returned))
       return Promise.resolve(returned).then(
         (value) => this.decide(value, record),
         (thrown: unknown) => {
-          throw authFault(thrown, this.mount);
+          throw this.thrownRefusal(thrown, req);
         },
       );
     return this.decide(returned, record);
+  }
+
+  /**
+   * What the provider threw, answered: a Nest `HttpException` of an auth status (R222's 401, 403, 400: a Passport
+   * habit) is the refusal it names, with its challenge (401 as `deny()` to a request without `Authorization`, else
+   * `invalid_token`; 403 as `insufficient_scope`, no scope named; 400 as `invalid_request`), its message as the
+   * description; anything else is a fault.
+   */
+  private thrownRefusal(thrown: unknown, req: IncomingMessage): RejectionException | AuthFault {
+    const { status, message: description } = isHttpException(thrown) ? httpExceptionParts(thrown) : {};
+    if (status === 401)
+      return this.refuse(headerLines(req).value('authorization') === undefined ? { outcome: 'deny' } : { outcome: 'deny', error: 'invalid_token', description }, false);
+    if (status === 403) return this.refuse({ outcome: 'insufficient_scope', description }, false);
+    if (status === 400) return this.refuse({ outcome: 'deny', error: 'invalid_request', description }, false);
+    return authFault(thrown, this.mount);
   }
 
   /** Reads the provider's answer: a fault unless a decision, a refusal unless `allow`. */
@@ -142,7 +163,7 @@ export class McpAuthGuard implements ChainStage {
     return true;
   }
 
-  private refuse(decision: Exclude<McpAuthDecision, { outcome: 'allow' }>, duplicate: boolean): RejectionException {
+  private refuse(decision: Refusal, duplicate: boolean): RejectionException {
     const error = decision.outcome === 'insufficient_scope' ? 'insufficient_scope' : decision.error;
     const params: string[] = [];
     if (error) params.push(`error="${error}"`);
@@ -151,7 +172,12 @@ export class McpAuthGuard implements ChainStage {
     if (this.resourceMetadata) params.push(`resource_metadata="${this.resourceMetadata}"`);
     const headers = { 'www-authenticate': params.length ? `Bearer ${params.join(', ')}` : 'Bearer' };
     if (decision.outcome === 'insufficient_scope')
-      return new RejectionException('auth-check', 'insufficient_scope', `Forbidden: this request needs scope ${quoted(decision.scope, 200)}.`, { headers });
+      return new RejectionException(
+        'auth-check',
+        'insufficient_scope',
+        decision.scope === undefined ? 'Forbidden: the credentials do not allow this request.' : `Forbidden: this request needs scope ${quoted(decision.scope, 200)}.`,
+        { headers },
+      );
     if (error === 'invalid_request')
       return new RejectionException(
         'auth-check',

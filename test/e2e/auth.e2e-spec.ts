@@ -1,6 +1,10 @@
+import type { IncomingMessage } from 'node:http';
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { BadRequestException, ForbiddenException, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
 import request from 'supertest';
 
+import { bearerToken, McpAuthDecision, type McpAuth } from '../../lib/index.js';
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { AsyncTokenAuth, GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
@@ -249,5 +253,63 @@ describe('auth check without protected-resource metadata, and the default provid
     const res = await post(noAuth.server, whoami());
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.result.content[0].text)).toEqual({ auth: null });
+  });
+});
+
+/** A provider written as a Nest developer writes a Passport strategy: it throws Nest's HttpExceptions to refuse. */
+class ThrowingAuth implements McpAuth {
+  constructor(private readonly async: boolean) {}
+
+  authenticate(req: IncomingMessage): McpAuthDecision | Promise<McpAuthDecision> {
+    if (!this.async) return this.decide(bearerToken(req));
+    return Promise.resolve().then(() => this.decide(bearerToken(req)));
+  }
+
+  private decide(token: string | undefined): McpAuthDecision {
+    if (token === GOOD_TOKEN) return McpAuthDecision.allow({ subject: 'alice' });
+    if (token === 'banned') throw new ForbiddenException('Account suspended');
+    if (token === 'garbled') throw new BadRequestException('Malformed token');
+    if (token === 'idp-down') throw new ServiceUnavailableException('The identity provider is down');
+    throw new UnauthorizedException(token === undefined ? undefined : 'Token expired');
+  }
+}
+
+describe.each([
+  ['synchronously', false],
+  ['through a rejected promise', true],
+])('auth check with a provider that throws Nest HttpExceptions %s', (_how, async) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [WhoAmITool], options: { auth: new ThrowingAuth(async), protectedResourceMetadata: METADATA } });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['no token: UnauthorizedException', undefined, 401, 'unauthorized', { resource_metadata: METADATA_URL }],
+    ['a bad token: UnauthorizedException', 'expired', 401, 'unauthorized', { error: 'invalid_token', error_description: 'Token expired', resource_metadata: METADATA_URL }],
+    ['ForbiddenException', 'banned', 403, 'insufficient_scope', { error: 'insufficient_scope', error_description: 'Account suspended', resource_metadata: METADATA_URL }],
+    ['BadRequestException', 'garbled', 400, 'invalid_request', { error: 'invalid_request', error_description: 'Malformed token', resource_metadata: METADATA_URL }],
+  ])('answers %s as the refusal it names, with its challenge, not a fault', async (_case, token, status, reason, params) => {
+    let res: any;
+    const events = await recordEvents(['mcp:auth:error', 'mcp:wire:reject', 'mcp:tool:start'], async () => {
+      res = await post(t.server, whoami(), token === undefined ? {} : bearer(token));
+    });
+    expect(res.status).toBe(status);
+    expect(challenge(res.headers['www-authenticate'])).toEqual(params);
+    expect(res.body.error.code).toBe(-32600);
+    expect(events.map((e) => [e.channel, (e.message as { reason?: string }).reason])).toEqual([['mcp:wire:reject', reason]]);
+  });
+
+  it('contains an HttpException of another status (503) as a provider fault: 500 + -32603, never a pass', async () => {
+    let res: any;
+    const events = await recordEvents(['mcp:auth:error', 'mcp:tool:start'], async () => (res = await post(t.server, whoami(), bearer('idp-down'))));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error: the auth provider failed.' } });
+    expect(events.map((e) => [e.channel, (e.message as { exception?: string }).exception])).toEqual([['mcp:auth:error', 'ServiceUnavailableException']]);
+  });
+
+  it('lets a good token through', async () => {
+    const res = await post(t.server, whoami(), bearer(GOOD_TOKEN));
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ auth: { subject: 'alice' } });
   });
 });
