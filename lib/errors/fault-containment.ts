@@ -16,7 +16,7 @@ import { isError } from '../util/is-error.js';
  *
  * A Nest `HttpException` is not a fault either: out of a tool run it is the tool's answer, an `isError` result with
  * its status and message; out of a resource's read, a prompt's get or a completer, the method's error
- * (`http-exception.ts`).
+ * (`http-exception.ts`); out of the auth provider, with a status of 401, 403 or 400, the refusal it names.
  * @publicApi
  */
 export const PASSES_CONTAINMENT = Symbol.for('nest-mcp.passes-containment');

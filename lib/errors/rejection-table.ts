@@ -19,6 +19,7 @@ export const REJECTION_TABLE = [
   { rejecter: 'auth-check', reason: 'invalid_request', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'auth-check', reason: 'unauthorized', status: 401, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'auth-check', reason: 'insufficient_scope', status: 403, code: JSON_RPC_CODES.invalidRequest },
+  { rejecter: 'auth-check', reason: 'forbidden', status: 403, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'duplicate_content_type', status: 400, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'unsupported_media_type', status: 415, code: JSON_RPC_CODES.invalidRequest },
   { rejecter: 'parse-step', reason: 'unsupported_content_encoding', status: 415, code: JSON_RPC_CODES.invalidRequest },

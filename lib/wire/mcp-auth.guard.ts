@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
-import { McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
+import { bearerToken, McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { httpExceptionParts, isHttpException } from '../errors/http-exception.js';
@@ -30,9 +30,11 @@ function authFault(thrown: unknown, mount: string): AuthFault {
   return new AuthFault(thrown);
 }
 
-/** A refusal the auth check answers: a provider's decision, or a thrown `HttpException` read as one (a 403 names no scope). */
-type Refusal =
-  Exclude<McpAuthDecision, { outcome: 'allow' | 'insufficient_scope' }> | { readonly outcome: 'insufficient_scope'; readonly scope?: string; readonly description?: string };
+/**
+ * A refusal the auth check answers: a provider's decision, or `forbidden`, a thrown `ForbiddenException` (403 with no
+ * `error` code: the caller is refused outright, so a client has no scope to step up to).
+ */
+type Refusal = Exclude<McpAuthDecision, { outcome: 'allow' }> | { readonly outcome: 'forbidden'; readonly description?: string };
 
 /** What `await` would wait on: an object or function with a callable `then`. */
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -44,6 +46,16 @@ const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/;
 const NOT_DESCRIPTION_CHAR = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g;
 const DESCRIPTION_MAX = 200;
 const DENY_ERRORS = new Set([undefined, 'invalid_token', 'invalid_request']);
+
+/** An exception's own message, unescaped (the challenge's description rules apply to it), or undefined. Total. */
+function messageOf(thrown: unknown): string | undefined {
+  try {
+    const { message } = thrown as Error;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Text for a challenge's `error_description`: the characters RFC 6750 allows, cut to a bound, ASCII only. */
 function descriptionText(text: string): string {
@@ -87,7 +99,7 @@ function readDecision(value: unknown): McpAuthDecision {
  * | provider: `deny()`, `deny({ error: 'invalid_token' })` | 401 `unauthorized`, `WWW-Authenticate: Bearer …`        |
  * | provider: `deny({ error: 'invalid_request' })`         | 400 `invalid_request`                                   |
  * | provider: `insufficientScope(scope)`                   | 403 `insufficient_scope`, `error="insufficient_scope"`, `scope` |
- * | provider throws a Nest `HttpException` of 401, 403, 400 | as `deny()` or `invalid_token`, 403 without scope, `invalid_request` |
+ * | provider throws a Nest `HttpException` of 401, 403, 400 | as `deny()` or `invalid_token`; 403 `forbidden` (no `error`); `invalid_request` |
  * | provider throws anything else, or returns no valid decision | fault: 500 + -32603, `mcp:auth:error`; never a pass |
  * | provider: `allow(info)`                                | passes; `info` reaches every tool as `McpContext.auth`  |
  *
@@ -136,16 +148,16 @@ export class McpAuthGuard implements ChainStage {
   }
 
   /**
-   * What the provider threw, answered: a Nest `HttpException` of an auth status (R222's 401, 403, 400: a Passport
-   * habit) is the refusal it names, with its challenge (401 as `deny()` to a request without `Authorization`, else
-   * `invalid_token`; 403 as `insufficient_scope`, no scope named; 400 as `invalid_request`), its message as the
-   * description; anything else is a fault.
+   * What the provider threw, answered: a Nest `HttpException` of an auth status (401, 403 or 400, the statuses the
+   * MCP authorization spec answers with; a Passport habit) is the refusal it names, its message the challenge's
+   * description: 401 as `deny()` to a request without a bearer token (RFC 6750 §3.1: no error code), else
+   * `invalid_token`; 403 as `forbidden`; 400 as `invalid_request`. Anything else is a fault.
    */
   private thrownRefusal(thrown: unknown, req: IncomingMessage): RejectionException | AuthFault {
-    const { status, message: description } = isHttpException(thrown) ? httpExceptionParts(thrown) : {};
-    if (status === 401)
-      return this.refuse(headerLines(req).value('authorization') === undefined ? { outcome: 'deny' } : { outcome: 'deny', error: 'invalid_token', description }, false);
-    if (status === 403) return this.refuse({ outcome: 'insufficient_scope', description }, false);
+    const status = isHttpException(thrown) ? httpExceptionParts(thrown).status : undefined;
+    const description = status === undefined ? undefined : messageOf(thrown);
+    if (status === 401) return this.refuse(bearerToken(req) === undefined ? { outcome: 'deny' } : { outcome: 'deny', error: 'invalid_token', description }, false);
+    if (status === 403) return this.refuse({ outcome: 'forbidden', description }, false);
     if (status === 400) return this.refuse({ outcome: 'deny', error: 'invalid_request', description }, false);
     return authFault(thrown, this.mount);
   }
@@ -164,20 +176,17 @@ export class McpAuthGuard implements ChainStage {
   }
 
   private refuse(decision: Refusal, duplicate: boolean): RejectionException {
-    const error = decision.outcome === 'insufficient_scope' ? 'insufficient_scope' : decision.error;
+    const error = decision.outcome === 'insufficient_scope' ? 'insufficient_scope' : decision.outcome === 'deny' ? decision.error : undefined;
+    const scope = decision.outcome === 'forbidden' ? undefined : decision.scope;
     const params: string[] = [];
     if (error) params.push(`error="${error}"`);
     if (decision.description) params.push(`error_description="${descriptionText(decision.description)}"`);
-    if (decision.scope !== undefined) params.push(`scope="${decision.scope}"`);
+    if (scope !== undefined) params.push(`scope="${scope}"`);
     if (this.resourceMetadata) params.push(`resource_metadata="${this.resourceMetadata}"`);
     const headers = { 'www-authenticate': params.length ? `Bearer ${params.join(', ')}` : 'Bearer' };
     if (decision.outcome === 'insufficient_scope')
-      return new RejectionException(
-        'auth-check',
-        'insufficient_scope',
-        decision.scope === undefined ? 'Forbidden: the credentials do not allow this request.' : `Forbidden: this request needs scope ${quoted(decision.scope, 200)}.`,
-        { headers },
-      );
+      return new RejectionException('auth-check', 'insufficient_scope', `Forbidden: this request needs scope ${quoted(decision.scope, 200)}.`, { headers });
+    if (decision.outcome === 'forbidden') return new RejectionException('auth-check', 'forbidden', 'Forbidden: the auth provider refused this caller.', { headers });
     if (error === 'invalid_request')
       return new RejectionException(
         'auth-check',

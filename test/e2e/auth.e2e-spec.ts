@@ -269,6 +269,7 @@ class ThrowingAuth implements McpAuth {
     if (token === GOOD_TOKEN) return McpAuthDecision.allow({ subject: 'alice' });
     if (token === 'banned') throw new ForbiddenException('Account suspended');
     if (token === 'garbled') throw new BadRequestException('Malformed token');
+    if (token === 'crlf') throw new UnauthorizedException('bad "token"\r\nX-Injected: 1');
     if (token === 'idp-down') throw new ServiceUnavailableException('The identity provider is down');
     throw new UnauthorizedException(token === undefined ? undefined : 'Token expired');
   }
@@ -285,14 +286,35 @@ describe.each([
   afterAll(() => t.close());
 
   it.each([
-    ['no token: UnauthorizedException', undefined, 401, 'unauthorized', { resource_metadata: METADATA_URL }],
-    ['a bad token: UnauthorizedException', 'expired', 401, 'unauthorized', { error: 'invalid_token', error_description: 'Token expired', resource_metadata: METADATA_URL }],
-    ['ForbiddenException', 'banned', 403, 'insufficient_scope', { error: 'insufficient_scope', error_description: 'Account suspended', resource_metadata: METADATA_URL }],
-    ['BadRequestException', 'garbled', 400, 'invalid_request', { error: 'invalid_request', error_description: 'Malformed token', resource_metadata: METADATA_URL }],
-  ])('answers %s as the refusal it names, with its challenge, not a fault', async (_case, token, status, reason, params) => {
+    ['no token: UnauthorizedException', {}, 401, 'unauthorized', { resource_metadata: METADATA_URL }],
+    ['an empty Authorization (no credentials, RFC 6750 §3.1)', { authorization: '' }, 401, 'unauthorized', { resource_metadata: METADATA_URL }],
+    ['another scheme (Basic: no bearer credentials)', { authorization: 'Basic YTpi' }, 401, 'unauthorized', { resource_metadata: METADATA_URL }],
+    [
+      'a bad token: UnauthorizedException',
+      bearer('expired'),
+      401,
+      'unauthorized',
+      { error: 'invalid_token', error_description: 'Token expired', resource_metadata: METADATA_URL },
+    ],
+    [
+      'a message a challenge cannot carry as is',
+      bearer('crlf'),
+      401,
+      'unauthorized',
+      { error: 'invalid_token', error_description: 'bad ?token???X-Injected: 1', resource_metadata: METADATA_URL },
+    ],
+    [
+      'ForbiddenException: no error code, so no scope to step up to',
+      bearer('banned'),
+      403,
+      'forbidden',
+      { error_description: 'Account suspended', resource_metadata: METADATA_URL },
+    ],
+    ['BadRequestException', bearer('garbled'), 400, 'invalid_request', { error: 'invalid_request', error_description: 'Malformed token', resource_metadata: METADATA_URL }],
+  ])('answers %s as the refusal it names, with its challenge, not a fault', async (_case, headers, status, reason, params) => {
     let res: any;
     const events = await recordEvents(['mcp:auth:error', 'mcp:wire:reject', 'mcp:tool:start'], async () => {
-      res = await post(t.server, whoami(), token === undefined ? {} : bearer(token));
+      res = await post(t.server, whoami(), headers);
     });
     expect(res.status).toBe(status);
     expect(challenge(res.headers['www-authenticate'])).toEqual(params);

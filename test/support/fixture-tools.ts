@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 
 import { McpAuthDecision, McpTool, type McpAuth } from '../../lib/index.js';
 
@@ -18,7 +18,8 @@ export class EchoTool {
 
 /**
  * A test auth provider driven by the `x-test-auth` header: `deny` refuses (401), `scope` refuses for
- * insufficient scope (403), `throw` faults; anything else lets the request through as subject `tester`.
+ * insufficient scope (403), `forbid` throws Nest's ForbiddenException (403), `throw` faults; anything else lets the
+ * request through as subject `tester`.
  */
 @Injectable()
 export class HeaderDrivenAuth implements McpAuth {
@@ -28,6 +29,8 @@ export class HeaderDrivenAuth implements McpAuth {
         return McpAuthDecision.deny({ error: 'invalid_token', description: 'token expired' });
       case 'scope':
         return McpAuthDecision.insufficientScope('tasks:write');
+      case 'forbid':
+        throw new ForbiddenException('account suspended');
       case 'throw':
         throw new Error('auth backend down');
       default:

@@ -68,6 +68,7 @@ const SCENARIOS = {
   'singleton-header-check/duplicate_header': (t) => viaPost(t, rpc('server/discover'), { 'mcp-method': ['server/discover', 'server/discover'] }),
   'auth-check/unauthorized': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'deny' }),
   'auth-check/insufficient_scope': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'scope' }),
+  'auth-check/forbidden': (t) => viaPost(t, rpc('server/discover'), { 'x-test-auth': 'forbid' }),
   'auth-check/invalid_request': (t) => viaPost(t, rpc('server/discover'), { authorization: ['Bearer a', 'Bearer b'] }),
   'parse-step/duplicate_content_type': (t) =>
     viaRaw(
