@@ -4,6 +4,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { metaSchema } from '../schema/json-schema-2020-12.validators.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { FORMATS } from './add-formats.js';
+import { pointerSegments } from './schema-problems.js';
 
 /** The JSON Schema dialect consumer schemas are written in (the only one accepted). */
 export const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
@@ -21,21 +22,33 @@ export function metaSchemaProblems(schema: object, wording: Ajv2020): string | u
   if (dialect !== undefined && dialect !== META_SCHEMA_ID) return `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported`;
   const check = (metaSchemaCheck ??= metaSchema(FORMATS).check!);
   if (check(schema)) return undefined;
-  return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(check.errors), 300)}${requiredHint(check.errors ?? [])}`;
+  return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(check.errors), 300)}${requiredHint(schema, check.errors ?? [])}`;
 }
 
 /**
  * The fix for a `required` that is not a list of names, the commonest slip (`required: true` on a property, from JSON
- * Schema draft 3): the names go in a list on the object that holds the properties. Empty for any other problem (a
- * schema under a name that is `required`, wrong in its own way, is refused by the shape walk before this check).
+ * Schema draft 3): the names go in a list on the object that holds the properties. Empty for any other problem,
+ * a schema under a name that is `required` (`properties: {required: 5}`) included.
  */
-function requiredHint(errors: readonly ErrorObject[]): string {
-  const slip = errors.find((error) => error.keyword === 'type' && error.instancePath.endsWith('/required'));
-  if (!slip) return '';
-  const path = slip.instancePath.split('/').slice(1, -1).map(unescaped);
-  const named = path.length >= 2 && path[path.length - 2] === 'properties' ? path[path.length - 1]! : undefined;
-  return `; "required" is a list of property names given on the object that holds them${named === undefined ? '' : `: to require ${quoted(named, 60)}, list it in its parent object's "required": [${quoted(named, 60)}]`}`;
+function requiredHint(schema: object, errors: readonly ErrorObject[]): string {
+  const slip = errors.find((error) => error.keyword === 'type' && (error.params as { type?: unknown }).type === 'array' && error.instancePath.endsWith('/required'));
+  const path = slip ? pointerSegments(slip.instancePath).map(String) : [];
+  if (!slip || NAMED_SCHEMAS.has(path[path.length - 2]!)) return '';
+  const named = path.length >= 3 && path[path.length - 3] === 'properties' ? path[path.length - 2]! : undefined;
+  const hint = '; "required" is a list of property names given on the object that holds them';
+  if (named === undefined) return hint;
+  if (valueAt(schema, path) === false) return `${hint}: remove "required": false from ${quoted(named, 60)} (a property is optional unless listed)`;
+  return `${hint}: to require ${quoted(named, 60)}, list it in its parent object's "required": [${quoted(named, 60)}]`;
 }
 
-/** A JSON pointer token as written (`~1` is `/`, `~0` is `~`). */
-const unescaped = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
+/** The keywords whose members are schemas under names of the schema's author (one may be named `required`). */
+const NAMED_SCHEMAS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+
+/** The value at a path of segments, or undefined. */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  for (const segment of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}

@@ -76,7 +76,8 @@ function wordProblem(error: ErrorObject): Worded {
   return word ? word(error.params as Params) : { problem: `does not satisfy "${error.keyword}"` };
 }
 
-function pointerSegments(pointer: string): (string | number)[] {
+/** A JSON pointer's segments, unescaped (`~1` is `/`, `~0` is `~`), array indexes as numbers. */
+export function pointerSegments(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)

@@ -259,6 +259,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: .*required must be array; "required" is a list of property names given on the object that holds them$/,
   ],
   [
+    'required: false on a property, the fix named (remove it)',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { code: { type: 'string', required: false } } } }, { run: () => 1 })],
+    /must be array; "required" is a list of property names given on the object that holds them: remove "required": false from "code" \(a property is optional unless listed\)$/,
+  ],
+  [
+    'an output schema whose property named required is no schema (no hint about required lists)',
+    [actionTool({ create: base() }, { outputSchema: { type: 'object', properties: { required: 5 } } })],
+    /^tool "tasks", outputSchema: is not a JSON Schema this server can build: schema is invalid: data\/properties\/required must be object,boolean[^;]*$/,
+  ],
+  [
     'a $ref to a schema another tool declares (schemas are compiled apart, never through a shared registry)',
     [
       actionTool({}, { name: 'first', inputSchema: { $id: 'https://example.com/first', type: 'object' } }, { run: () => 1 }),
