@@ -1,4 +1,5 @@
 import type { McpContext } from '../context/mcp-context.js';
+import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { bounded } from '../util/bounded.js';
 
 /** A completer as a prompt argument or a template variable declares it, once bound to its provider. */
@@ -10,7 +11,10 @@ export function bindCompleter(given: unknown, instance: object): BoundCompleter 
   return typeof completer === 'function' ? (completer.bind(instance) as BoundCompleter) : undefined;
 }
 
-/** Runs a completer; a return that is no array of strings is a fault of `what` (the completer's owner). */
+/**
+ * Runs a completer; an `HttpException` it throws is its refusal (`httpExceptionMethodError`), a return that is no
+ * array of strings a fault of `what` (the completer's owner).
+ */
 export async function runCompleter(
   completer: BoundCompleter,
   value: string,
@@ -18,7 +22,7 @@ export async function runCompleter(
   ctx: McpContext,
   what: string,
 ): Promise<readonly string[]> {
-  const values: unknown = await completer(value, context, ctx);
+  const values: unknown = await answeringHttpExceptions(() => completer(value, context, ctx));
   if (!Array.isArray(values) || !allStrings(values)) throw new TypeError(`${what} must return an array of strings, not ${bounded(values, 60)}`);
   return values;
 }

@@ -20,11 +20,11 @@ export function isHttpException(thrown: unknown): thrown is HttpException {
 }
 
 /** What an `HttpException` says: its class, its status when that is an integer, and its message (bounded). */
-export interface HttpExceptionParts {
+export type HttpExceptionParts = {
   readonly error: string;
   readonly status?: number;
   readonly message: string;
-}
+};
 
 /**
  * Reads an `HttpException`: the message is its body when that is text, or the body's `message` (a
@@ -45,20 +45,25 @@ export function httpExceptionParts(thrown: HttpException): HttpExceptionParts {
   return { error: faultKind(thrown), ...(Number.isInteger(status) && { status: status as number }), message };
 }
 
+/** Statuses that ask the caller to try again later, not to change the request. */
+const TRY_LATER: ReadonlySet<number> = new Set([408, 429]);
+
 /**
  * An `HttpException` out of a resource's `read`, a prompt's `get` or a completer, as its method answers: the
  * handler's chosen refusal, not a fault. A 4xx is 400 + -32602 (the request's params name something the handler
- * refuses: a `NotFoundException` in `read` is the spec's resource not found), anything else 500 + -32603; the
- * message is the exception's, `data` names its class and status (200 on the legacy era, as every method error).
+ * refuses: a `NotFoundException` in `read` is the spec's resource not found); a 408, 429 or 5xx is -32603 with that
+ * status (a `ServiceUnavailableException` stays a 503), anything else 500 + -32603. The message is the exception's,
+ * `data` names its class and status; 200 on the legacy era, as every method error.
  */
 export function httpExceptionMethodError(thrown: HttpException, data?: Readonly<Record<string, unknown>>): McpMethodError {
   const { error, status, message } = httpExceptionParts(thrown);
-  const refused = status !== undefined && status >= 400 && status < 500;
+  const later = status !== undefined && (TRY_LATER.has(status) || (status >= 500 && status <= 599));
+  const refused = !later && status !== undefined && status >= 400 && status < 500;
   return new McpMethodError(
     refused ? JSON_RPC_CODES.invalidParams : JSON_RPC_CODES.internalError,
     `${refused ? 'Invalid params' : 'Internal error'}: ${message}`,
     { reason: 'http_exception', error, ...(status !== undefined && { status }), ...data },
-    refused ? 400 : 500,
+    refused ? 400 : later ? status : 500,
   );
 }
 

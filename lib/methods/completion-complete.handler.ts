@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CompletionRef, CompletionSource } from '../completion/completion-source.interface.js';
 import { MCP_COMPLETION_SOURCES } from '../completion/completion-source.js';
 import { McpContext } from '../context/mcp-context.js';
-import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { ERAS } from '../mcp.constants.js';
@@ -52,7 +51,7 @@ export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySo
     const request = { ref, argument: { name: argument.name, value: argument.value }, arguments: { ...context?.arguments }, ctx };
     for (const source of this.sources) {
       const completion = source.complete(request);
-      if (completion) return { resultType: 'complete', completion: sent(await answeringHttpExceptions(() => completion)) };
+      if (completion) return { resultType: 'complete', completion: sent(await completion) };
     }
     const [what, id] = ref.type === 'ref/prompt' ? ['prompt', ref.name] : ['resource or resource template', ref.uri];
     throw new McpMethodError(

@@ -5,9 +5,8 @@ import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { ERAS } from '../mcp.constants.js';
 import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import type { McpResult } from '../protocol/json-rpc.js';
-import { NOT_FOUND_URI_MAX_CHARS, unmatchedResource } from '../resources/resource-not-found.js';
+import { unmatchedResource, uriData } from '../resources/resource-not-found.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
-import { bounded } from '../util/bounded.js';
 import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
@@ -39,7 +38,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {
-      const contents = await answeringHttpExceptions(() => resource.read(ctx), { uri: bounded(uri, NOT_FOUND_URI_MAX_CHARS) });
+      const contents = await answeringHttpExceptions(() => resource.read(ctx), uriData(uri));
       return { resultType: 'complete', contents, ...(resource.cache && { ttlMs: resource.cache.ttlMs, cacheScope: resource.cache.cacheScope }) };
     });
   }

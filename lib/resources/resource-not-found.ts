@@ -17,5 +17,8 @@ export function resourceNotFound(uri: string): McpMethodError {
 
 /** The same refusal from the method, when no resource or template matches: its message goes on with what is `served`. */
 export function unmatchedResource(uri: string, served: string): McpMethodError {
-  return new McpMethodError(JSON_RPC_CODES.invalidParams, `Resource not found: ${quoted(uri, 200)}.${served}`, { uri: bounded(uri, NOT_FOUND_URI_MAX_CHARS) }, 400);
+  return new McpMethodError(JSON_RPC_CODES.invalidParams, `Resource not found: ${quoted(uri, 200)}.${served}`, uriData(uri), 400);
 }
+
+/** The `data` of a refused read: the URI asked for, bounded. */
+export const uriData = (uri: string): { readonly uri: string } => ({ uri: bounded(uri, NOT_FOUND_URI_MAX_CHARS) });

@@ -9,5 +9,5 @@ import type { ToolCallResult } from './tool.interfaces.js';
  * (bounded), as `{"error", "status", "message"}`, which the calling model reads like any tool error.
  */
 export function httpExceptionResult(thrown: HttpException): ToolCallResult {
-  return errorResult({ ...httpExceptionParts(thrown) });
+  return errorResult(httpExceptionParts(thrown));
 }

@@ -343,6 +343,9 @@ describe('the empty-mount warning: a mount that serves no tool, resource or prom
   it('warns once, naming the mount, when the classes were left out of providers', async () => {
     expect(await warningsFor({})).toEqual([emptyMountWarning('mcp')]);
     expect(emptyMountWarning('mcp')).toContain('the mount "mcp" serves no tool, resource or prompt, so its clients get -32601');
+    expect(emptyMountWarning('mcp')).toContain(
+      'list it in the providers of a module the application imports (with several mounts, one that imports this mount, or name it in its serves option)',
+    );
   });
 
   it('names only the mount that serves nothing, of two', async () => {

@@ -65,7 +65,11 @@ describe('a Nest HttpException from get()', () => {
   const app = useTestApp({ providers: [CustomerLetterPrompt] });
 
   it("is the prompt's refusal, not a fault: 400 + -32602 (200 on the legacy era), no fault event", async () => {
-    const sent = { code: -32602, message: 'Invalid params: Customer 7 not found', data: { reason: 'http_exception', error: 'NotFoundException', status: 404 } };
+    const sent = {
+      code: -32602,
+      message: 'Invalid params: Customer 7 not found',
+      data: { reason: 'http_exception', error: 'NotFoundException', status: 404, prompt: 'customer_letter' },
+    };
     const events = await recordEvents(['mcp:method:error'], async () => {
       const modern = await post(app().server, promptGet('customer_letter', { id: '7' }));
       expect([modern.status, modern.body.error]).toEqual([400, sent]);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException, ServiceUnavailableException, type Type } from '@nestjs/common';
+import {
+  BadRequestException,
+  ForbiddenException,
+  HttpException,
+  Injectable,
+  InternalServerErrorException,
+  NotFoundException,
+  ServiceUnavailableException,
+  type Type,
+} from '@nestjs/common';
 import { of } from 'rxjs';
 
 import {
@@ -110,6 +119,7 @@ class UserProfileTemplate implements McpResourceTemplateHandler {
   }
 
   completeId(value: string) {
+    if (value === '*') throw new ForbiddenException('Listing every user is not allowed');
     return this.directory.users.filter((user) => user.startsWith(value));
   }
 }
@@ -507,7 +517,9 @@ describe('resources', () => {
       ['NotFoundException', new NotFoundException('User 7 not found'), 400, -32602, 'Invalid params: User 7 not found', 404],
       ['ForbiddenException', new ForbiddenException('Not yours'), 400, -32602, 'Invalid params: Not yours', 403],
       ['BadRequestException (a ValidationPipe list)', new BadRequestException(['a is wrong', 'b is wrong']), 400, -32602, 'Invalid params: a is wrong; b is wrong', 400],
-      ['ServiceUnavailableException', new ServiceUnavailableException('The archive is offline'), 500, -32603, 'Internal error: The archive is offline', 503],
+      ['ServiceUnavailableException (its 503 kept)', new ServiceUnavailableException('The archive is offline'), 503, -32603, 'Internal error: The archive is offline', 503],
+      ['HttpException 429 (try later, not a bad request)', new HttpException('Slow down', 429), 429, -32603, 'Internal error: Slow down', 429],
+      ['InternalServerErrorException', new InternalServerErrorException('The index is corrupt'), 500, -32603, 'Internal error: The index is corrupt', 500],
     ])('%s: its message and status, data.uri, no fault event; 200 on the legacy era', async (error, exception, status, code, message, httpStatus) => {
       brokenReturn = throwing(exception);
       try {
@@ -603,6 +615,17 @@ describe('resources', () => {
       expect(res.body.result.completion.values).toHaveLength(100);
       expect(res.body.result.completion.values[0]).toBe('g-0');
       expect(res.body.result.completion).toMatchObject({ total: 250, hasMore: true });
+    });
+
+    it("answers a Nest HttpException from a variable's completer as the completion's refusal (400 + -32602), not a fault", async () => {
+      const events = await recordEvents(['mcp:method:error'], async () => {
+        const res = await complete('users://{id}/profile', 'id', '*');
+        expect([res.status, res.body.error]).toEqual([
+          400,
+          { code: -32602, message: 'Invalid params: Listing every user is not allowed', data: { reason: 'http_exception', error: 'ForbiddenException', status: 403 } },
+        ]);
+      });
+      expect(events).toEqual([]);
     });
 
     it('completes a variable without a completer to no values', async () => {
