@@ -30,6 +30,9 @@ import {
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { MCP_METHOD_HANDLERS } from './method-handlers.js';
 
+/** The server capability a method's family is served under, by the name before its `/`: named when it is not served. */
+const GATING_CAPABILITIES: Readonly<Record<string, string>> = { tools: 'tools', resources: 'resources', prompts: 'prompts', completion: 'completions', logging: 'logging' };
+
 /**
  * Method routing, the last stage before a handler, per era: an unserved method (unknown in the era, removed in
  * 2026-07-28, or behind an unadvertised capability) is 404 + -32601, a request breaking the method's schema
@@ -82,7 +85,9 @@ export class MethodRouter {
       if (era === 'modern' && isRemovedMethod(method))
         throw new RejectionException('method-routing', 'removed_method', `Method not found: ${method} was removed in protocol version 2026-07-28.`);
       const known = era === 'modern' ? isMcpMethod(method) : isLegacyMethod(method);
-      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ' is not served by this server' : ''}.`);
+      const gate = known ? GATING_CAPABILITIES[method.slice(0, method.indexOf('/'))] : undefined;
+      const why = gate ? ` (it advertises no "${gate}" capability)` : '';
+      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ` is not served by this server${why}` : ''}.`);
     }
     const { handler, definition, checks } = routed;
     const schemaProblems = checks.check(definition, call.record.message);

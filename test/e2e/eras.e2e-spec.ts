@@ -162,7 +162,7 @@ describe('two eras on one mount', () => {
 
     it.each([
       ['server/discover', 'Method not found: "server/discover".'],
-      ['resources/list', 'Method not found: "resources/list" is not served by this server.'],
+      ['resources/list', 'Method not found: "resources/list" is not served by this server (it advertises no "resources" capability).'],
     ])('answers %s on the legacy era with -32601, sent with 200', async (method, message) => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method, params: {} });
       expect(res.status).toBe(200);

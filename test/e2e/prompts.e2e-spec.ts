@@ -371,17 +371,20 @@ describe('prompts', () => {
   describe('without prompts', () => {
     const bare = useTestApp({ providers: [EchoTool] });
 
-    it('advertises neither prompts nor completions, and answers prompts/* and completion/complete 404 + -32601', async () => {
+    it('advertises neither prompts nor completions, and answers prompts/* and completion/complete 404 + -32601 naming the missing capability', async () => {
       const discovered = await post(bare().server, rpc('server/discover'));
       expect(Object.keys(discovered.body.result.capabilities).sort()).toEqual(['logging', 'tools']);
-      for (const body of [
-        rpc('prompts/list'),
-        promptGet('greet'),
-        rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' } }),
-      ]) {
+      for (const [body, capability] of [
+        [rpc('prompts/list'), 'prompts'],
+        [promptGet('greet'), 'prompts'],
+        [rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' } }), 'completions'],
+      ] as const) {
         const res = await post(bare().server, body);
         expect(res.status).toBe(404);
-        expect(res.body.error.code).toBe(-32601);
+        expect(res.body.error).toEqual({
+          code: -32601,
+          message: `Method not found: "${body.method}" is not served by this server (it advertises no "${capability}" capability).`,
+        });
       }
       expect(bare().app.get(PromptRegistry).size).toBe(0);
     });
