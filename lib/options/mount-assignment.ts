@@ -3,6 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { ProviderWrapper } from '../util/provider-classes.js';
+import { MARKED_CLASSES } from '../util/provider-injectable.js';
 import type { McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './mcp-options.tokens.js';
 
@@ -11,10 +12,14 @@ type NestModule = ProviderWrapper['host'] & object;
 const logger = new Logger('Mcp');
 
 /** The warning given at startup for a mount that serves no tool, resource or prompt (every method of theirs is 404 + -32601). */
-export const emptyMountWarning = (path: string): string =>
+export const emptyMountWarning = (path: string, unprovided: readonly string[] = []): string =>
   `the mount "${path}" serves no tool, resource or prompt, so its clients get -32601 (method not found) for tools/list and the ` +
   'like: mark each class @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in the providers of a module ' +
-  'the application imports (with several mounts, one that imports this mount, or name it in its serves option).';
+  'the application imports (with several mounts, one that imports this mount, or name it in its serves option).' +
+  (unprovided.length ? ` Marked but provided by no module: ${unprovided.join(', ')}.` : '');
+
+/** How many unprovided classes the empty-mount warning names. */
+const UNPROVIDED_NAMED = 10;
 
 /** One mount of the application: its module and its options. */
 interface Mount {
@@ -73,7 +78,20 @@ export class MountAssignment implements OnApplicationBootstrap {
         'option "serves"',
         `serves[${index}] names ${serves[index]!.name}, which no module provides as a tool, resource or prompt: mark it @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in a module's providers`,
       );
-    if (this.servedHere === 0) logger.warn(emptyMountWarning(this.options.path));
+    if (this.servedHere === 0) logger.warn(emptyMountWarning(this.options.path, this.unprovided()));
+  }
+
+  /** The classes an MCP decorator marked that no module of this application provides (the first few, by name). */
+  private unprovided(): string[] {
+    const names: string[] = [];
+    for (const marked of MARKED_CLASSES) {
+      if (names.length === UNPROVIDED_NAMED) {
+        names.push('…');
+        break;
+      }
+      if (!this.provided.has(marked)) names.push(marked.name || '(anonymous class)');
+    }
+    return names;
   }
 
   private findMounts(): Mount[] {

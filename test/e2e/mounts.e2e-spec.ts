@@ -15,7 +15,6 @@ import {
   type McpChannel,
   type McpPlainTool,
 } from '../../lib/index.js';
-import { emptyMountWarning } from '../../lib/options/mount-assignment.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
@@ -331,6 +330,9 @@ describe('the empty-mount warning: a mount that serves no tool, resource or prom
   });
   afterEach(() => warn.mockRestore());
 
+  /** The class names a warning lists as marked but provided by no module. */
+  const markedNames = (warning: unknown): string[] => String(warning).split('Marked but provided by no module: ')[1]!.replace(/\.$/, '').split(', ');
+
   /** The empty-mount warnings given while an app built from `spec` started and closed. */
   async function warningsFor(spec: Parameters<typeof createTestApp>[0]): Promise<unknown[]> {
     const t = await createTestApp(spec);
@@ -340,18 +342,28 @@ describe('the empty-mount warning: a mount that serves no tool, resource or prom
       .filter((message: unknown) => typeof message === 'string' && message.includes('serves no tool, resource or prompt'));
   }
 
-  it('warns once, naming the mount, when the classes were left out of providers', async () => {
-    expect(await warningsFor({})).toEqual([emptyMountWarning('mcp')]);
-    expect(emptyMountWarning('mcp')).toContain('the mount "mcp" serves no tool, resource or prompt, so its clients get -32601');
-    expect(emptyMountWarning('mcp')).toContain(
-      'list it in the providers of a module the application imports (with several mounts, one that imports this mount, or name it in its serves option)',
+  it('warns once, naming the mount and the marked classes no module provides', async () => {
+    const warnings = await warningsFor({});
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      'the mount "mcp" serves no tool, resource or prompt, so its clients get -32601 (method not found) for tools/list and the like: mark each class ' +
+        '@McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in the providers of a module the application imports (with several ' +
+        'mounts, one that imports this mount, or name it in its serves option). Marked but provided by no module: ',
     );
+    // Ten names at most (this file's process marks more), the first in the order they were marked.
+    expect(markedNames(warnings[0])).toHaveLength(11);
+    expect(markedNames(warnings[0])).toEqual(expect.arrayContaining(['EchoTool', 'UsersTool', '…']));
   });
 
-  it('names only the mount that serves nothing, of two', async () => {
+  it('names only the mount that serves nothing, of two, and not the classes the application provides', async () => {
     @Module({ imports: [adminMount()] })
     class EmptyAdminModule {}
-    expect(await warningsFor({ providers: [EchoTool], imports: [EmptyAdminModule] })).toEqual([emptyMountWarning('admin/mcp')]);
+    const warnings = await warningsFor({ providers: [EchoTool, UsersTool], imports: [EmptyAdminModule] });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('the mount "admin/mcp" serves no tool');
+    expect(markedNames(warnings[0])).toHaveLength(11);
+    expect(markedNames(warnings[0])).not.toEqual(expect.arrayContaining(['EchoTool']));
+    expect(markedNames(warnings[0])).not.toEqual(expect.arrayContaining(['UsersTool']));
   });
 
   it.each([
