@@ -10,13 +10,18 @@ export function nodeRequest(req: unknown): IncomingMessage {
 
 /**
  * The Node response under a host framework's response, taken over for the mount to write: Fastify's reply is told
- * (`hijack`) that the route writes the raw response itself, so it never answers a second time.
+ * (`hijack`) that the route writes the raw response itself, so it never answers a second time, and the headers the
+ * host set on the reply (`reply.header()`: a rate limiter's, `@fastify/cors`') are moved onto the raw response, where
+ * the answer's own are written beside them (and win a clash).
  */
 export function nodeResponse(res: unknown): ServerResponse {
-  const reply = res as { raw?: ServerResponse; hijack?: () => void };
-  if (reply.raw) {
-    reply.hijack?.();
-    return reply.raw;
+  const reply = res as { raw?: ServerResponse; hijack?: () => void; getHeaders?: () => Record<string, unknown> };
+  const raw = reply.raw;
+  if (!raw) return res as ServerResponse;
+  reply.hijack?.();
+  if (!raw.headersSent && typeof reply.getHeaders === 'function') {
+    const held = reply.getHeaders();
+    for (const name in held) if (held[name] !== undefined && !raw.hasHeader(name)) raw.setHeader(name, held[name] as string | number | readonly string[]);
   }
-  return res as ServerResponse;
+  return raw;
 }

@@ -21,8 +21,9 @@ import {
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import compression from 'compression';
 import express, { type Request } from 'express';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timeout, type Observable } from 'rxjs';
+import request from 'supertest';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
@@ -371,6 +372,33 @@ describe('a host middleware that sets headers and wraps writeHead (as on-headers
     expect(seen).toContainEqual({ status: 200, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(res.text) }, requestId: 'r-1' });
   });
 });
+
+if (TEST_ADAPTER === 'fastify')
+  describe('a Fastify host hook that sets headers on the reply (a rate limiter, @fastify/cors)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({
+        providers: [EchoTool],
+        configure: (app) =>
+          (app.getHttpAdapter().getInstance() as FastifyInstance).addHook('onRequest', async (_req, reply) => {
+            reply.header('x-ratelimit-remaining', '4');
+            reply.header('access-control-allow-origin', 'https://app.example');
+          }),
+      });
+    });
+    afterAll(() => t.close());
+
+    it.each([
+      ['an answer', () => post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } })), 200],
+      ['a rejection (invalid JSON)', () => post(t.server, '{"jsonrpc":', { 'mcp-method': 'tools/call' }), 400],
+      ['the fallthrough (GET)', () => request(t.server).get('/mcp'), 405],
+    ])("carries the reply's headers on %s, which the mount writes itself", async (_what, send, status) => {
+      const res = await send();
+      expect(res.status).toBe(status);
+      expect(res.headers['x-ratelimit-remaining']).toBe('4');
+      expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
+    });
+  });
 
 /** What the slow tool saw of its signal: aborted, or ran to its end. */
 const slowRuns: string[] = [];
