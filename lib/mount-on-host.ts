@@ -6,6 +6,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { fallthrough } from './response/fallthrough.js';
 import { MountClosing } from './response/mount-closing.js';
+import { answerUnanswered } from './response/unanswered.js';
+import { isTaken } from './util/node-http.js';
 
 /**
  * Metadata on each of a mount's route handlers, its value what the mount's events name it. Nest copies a handler's
@@ -50,7 +52,9 @@ interface FastifyRouteOptions {
   config?: Record<string, unknown>;
   preParsing?: unknown;
   preValidation?: unknown;
+  handler?: FastifyHandler;
 }
+type FastifyHandler = (this: unknown, request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack?: () => void; then?: unknown }) => unknown;
 interface FastifyLike {
   addHook(name: 'onRoute', hook: (options: FastifyRouteOptions) => void): void;
   all(path: string, options: object, handler: (request: unknown, reply: unknown) => void): void;
@@ -63,7 +67,9 @@ interface FastifyLike {
  *   Fastify the mount's routes hide the body headers while Fastify picks a content-type parser, so none runs, and
  *   give them back before the route's guards;
  * - a path below a mount reaches the fallthrough (404), registered once the mount's full path (global prefix,
- *   versioning, module path) is known.
+ *   versioning, module path) is known;
+ * - a request to the mount that the host's route handler settled without the mount taking it over (a host
+ *   interceptor answered in its stead) is answered (`answerUnanswered`), never left hanging.
  * The host's other routes are untouched.
  */
 @Injectable()
@@ -82,6 +88,16 @@ export class MountOnHost implements OnModuleInit {
       const mount = options.config?.[MCP_MOUNT_ROUTE];
       if (typeof mount !== 'string') return;
       host.state.mountPaths.set(options.url, mount);
+      const handler = options.handler;
+      if (typeof handler === 'function')
+        options.handler = function (this: unknown, request, reply) {
+          watchSettled(reply, () => {
+            if (isTaken(reply.raw)) return;
+            reply.hijack?.();
+            answerUnanswered(request.raw, reply.raw, mount);
+          });
+          return handler.call(this, request, reply);
+        };
       options.preParsing = [...hooks(options.preParsing), hideBodyHeaders];
       options.preValidation = [restoreBodyHeaders, ...hooks(options.preValidation)];
     });
@@ -135,6 +151,8 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): 
       if (typeof mount === 'string') mountOf.set(layer, mount);
     }
   const mountRoutes = [...mountOf.keys()];
+  for (const [layer, mount] of mountOf)
+    for (const entry of layer.route!.stack!) if (typeof entry.handle === 'function') entry.handle = answering(entry.handle as Handle, mount);
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself),
   // and a path is the same to it whatever its case and trailing slash unless the app's settings say otherwise.
   const setting = app.set as (name: string) => unknown;
@@ -178,6 +196,29 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): 
     Object.defineProperty(skipping, 'name', { value: parse.name }); // Nest finds a registered parser by its name
     layer.handle = skipping;
   }
+}
+
+/**
+ * Calls `settled` once Nest's route handler has settled on Fastify. Nest's handler returns the reply, which is a
+ * thenable (it resolves once the response is sent), so its promise adopts the reply and settles only when an answer
+ * went out: the moment it asks for the reply's `then` is the one the handler was done.
+ */
+function watchSettled(reply: { then?: unknown }, settled: () => void): void {
+  const then = reply.then;
+  if (typeof then !== 'function') return;
+  reply.then = function (this: unknown, ...args: unknown[]) {
+    reply.then = then;
+    settled();
+    return (then as (...args: unknown[]) => unknown).apply(this, args);
+  };
+}
+
+/** An Express route handler of a mount that, once the host's handler has settled, answers a request it left unanswered. */
+function answering(handle: Handle, mount: string): Handle {
+  return async (req, res, next) => {
+    await handle(req, res, next);
+    answerUnanswered(req, res as ServerResponse, mount);
+  };
 }
 
 /**

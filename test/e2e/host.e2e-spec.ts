@@ -22,14 +22,15 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import compression from 'compression';
 import express, { type Request } from 'express';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { timeout, type Observable } from 'rxjs';
+import { of, timeout, type Observable } from 'rxjs';
 import request from 'supertest';
 
 import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
-import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
+import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -399,6 +400,47 @@ if (TEST_ADAPTER === 'fastify')
       expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
     });
   });
+
+/** A host interceptor that answers for itself, never calling the handler, while `x-maintenance` is sent (a maintenance switch). */
+@Injectable()
+class MaintenanceInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>();
+    return req.headers['x-maintenance'] ? of({ maintenance: true }) : next.handle();
+  }
+}
+
+describe('a host interceptor that answers without calling the handler (a maintenance switch)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], configure: (app) => app.useGlobalInterceptors(new MaintenanceInterceptor()) });
+  });
+  afterAll(() => t.close());
+
+  it('answers the request the mount never ran 500 + -32603 with its id (200 on the 2025 era) and one mcp:method:error, never leaving it unanswered', async () => {
+    let modern: Awaited<ReturnType<typeof post>> | undefined;
+    let legacy: Awaited<ReturnType<typeof legacyPost>> | undefined;
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      modern = await post(t.server, { ...rpc('tools/list'), id: 'modern' }, { 'x-maintenance': '1' });
+      legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 'm', method: 'tools/list' }, { ...legacyHeaders(), 'x-maintenance': '1' });
+    });
+    const error = { code: -32603, message: "Internal error: the server's own code answered this request without running the MCP mount." };
+    expect([modern!.status, modern!.body]).toEqual([500, { jsonrpc: '2.0', id: 'modern', error }]);
+    expect([legacy!.status, legacy!.messages]).toEqual([200, [{ jsonrpc: '2.0', id: 'm', error }]]);
+    expect(events.map((e) => [e.message.method, e.message.exception, e.message.era])).toEqual([
+      ['tools/list', 'UnansweredRequest', 'modern'],
+      ['tools/list', 'UnansweredRequest', 'legacy'],
+    ]);
+  });
+
+  it('answers a GET it never ran too, and leaves the requests it lets through alone', async () => {
+    const get = await request(t.server).get('/mcp').set('x-maintenance', '1');
+    expect(get.status).toBe(500);
+    expect(get.body.error.code).toBe(-32603);
+    const call = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
+    expect(call.body.result.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+});
 
 /** What the slow tool saw of its signal: aborted, or ran to its end. */
 const slowRuns: string[] = [];

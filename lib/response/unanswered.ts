@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { requestRecord } from '../contracts/request-record.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { errorEnvelope } from '../protocol/json-rpc.js';
+import { publish } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
+import { isTaken } from '../util/node-http.js';
+import { sendJson } from './send.js';
+
+/** The message of the answer to a request a host interceptor answered in the mount's stead. */
+export const UNANSWERED_MESSAGE = "Internal error: the server's own code answered this request without running the MCP mount.";
+
+/**
+ * Once the host's route handler for a mount's route has settled: a request the mount never took over (a host
+ * interceptor answered without calling `next.handle()`, a maintenance switch or a cache, and the mount writes its
+ * answers itself, so nothing was sent) gets 500 + -32603 (200 on the legacy era) with its id, and one
+ * `mcp:method:error`, rather than no answer at all.
+ */
+export function answerUnanswered(req: IncomingMessage, res: ServerResponse, mount: string): void {
+  if (isTaken(res) || res.headersSent || res.writableEnded || res.destroyed) return;
+  const record = requestRecord(req);
+  publish('mcp:method:error', () => ({
+    mount,
+    method: record.method === undefined ? undefined : bounded(record.method),
+    era: record.era,
+    exception: 'UnansweredRequest',
+    error: 'a host interceptor answered a request to the mount without calling next.handle(): let the mount path through it',
+    fault: undefined,
+  }));
+  sendJson(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: UNANSWERED_MESSAGE }));
+}
