@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { Injectable, SetMetadata, applyDecorators, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { fallthrough } from './response/fallthrough.js';
@@ -68,8 +68,9 @@ interface FastifyLike {
  *   give them back before the route's guards;
  * - a path below a mount reaches the fallthrough (404), registered once the mount's full path (global prefix,
  *   versioning, module path) is known;
- * - a request to the mount that the host's route handler settled without the mount taking it over (a host
- *   interceptor answered in its stead) is answered (`answerUnanswered`), never left hanging.
+ * - where the host has global interceptors, a request to the mount that the host's route handler settled without
+ *   the mount taking it over (an interceptor answered in its stead) is answered (`answerUnanswered`), never left
+ *   hanging.
  * The host's other routes are untouched.
  */
 @Injectable()
@@ -77,7 +78,17 @@ export class MountOnHost implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly shutdown: MountClosing,
+    private readonly config: ApplicationConfig,
   ) {}
+
+  /**
+   * Whether the host has global interceptors, the only ones that reach the mount's routes (its controller declares
+   * none): without one, nothing can answer in the mount's stead, and its routes are left unwrapped. Nest fixes them
+   * before it registers the routes.
+   */
+  private intercepted(): boolean {
+    return this.config.getGlobalInterceptors().length > 0 || this.config.getGlobalRequestInterceptors().length > 0;
+  }
 
   /** Before Nest registers the routes (`McpModule.configure`): on Fastify, watches for the mounts' routes. */
   beforeRoutes(): void {
@@ -89,7 +100,7 @@ export class MountOnHost implements OnModuleInit {
       if (typeof mount !== 'string') return;
       host.state.mountPaths.set(options.url, mount);
       const handler = options.handler;
-      if (typeof handler === 'function')
+      if (typeof handler === 'function' && this.intercepted())
         options.handler = function (this: unknown, request, reply) {
           watchSettled(reply, () => {
             if (isTaken(reply.raw)) return;
@@ -110,7 +121,7 @@ export class MountOnHost implements OnModuleInit {
     host.state.finished = true;
     // The mounts of one application shut down together: the first mount's state answers for all.
     const below = belowMount(this.shutdown);
-    if (host.type === 'express') finishOnExpress(host.instance, below);
+    if (host.type === 'express') finishOnExpress(host.instance, below, this.intercepted());
     else if (host.type === 'fastify') {
       for (const [path, mount] of host.state.mountPaths)
         if (!atRoot(path))
@@ -140,7 +151,7 @@ const belowMount =
   (req, res) =>
     fallthrough(req, res, 404, mount, shutdown);
 
-function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): void {
+function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, intercepted: boolean): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
   if (!Array.isArray(stack)) return;
   // Each mount route's layer, with the name of its mount (its handler's metadata).
@@ -151,8 +162,9 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount): 
       if (typeof mount === 'string') mountOf.set(layer, mount);
     }
   const mountRoutes = [...mountOf.keys()];
-  for (const [layer, mount] of mountOf)
-    for (const entry of layer.route!.stack!) if (typeof entry.handle === 'function') entry.handle = answering(entry.handle as Handle, mount);
+  if (intercepted)
+    for (const [layer, mount] of mountOf)
+      for (const entry of layer.route!.stack!) if (typeof entry.handle === 'function') entry.handle = answering(entry.handle as Handle, mount);
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself),
   // and a path is the same to it whatever its case and trailing slash unless the app's settings say otherwise.
   const setting = app.set as (name: string) => unknown;
