@@ -45,6 +45,7 @@ export function createMcpController(path: string): Type<unknown> {
       const req = nodeRequest(hostReq);
       const res = nodeResponse(hostRes);
       const record = requestRecord(req);
+      record.taken = true;
       if (record.kind === 'notification' || record.kind === 'response') {
         if (record.kind === 'response') this.pending.accept(record);
         this.shutdown.closeAfter(res);

@@ -3,11 +3,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Injectable, SetMetadata, applyDecorators, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 
+import { requestRecord } from './contracts/request-record.js';
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { fallthrough } from './response/fallthrough.js';
 import { MountClosing } from './response/mount-closing.js';
 import { answerUnanswered } from './response/unanswered.js';
-import { isTaken } from './util/node-http.js';
 
 /**
  * Metadata on each of a mount's route handlers, its value what the mount's events name it. Nest copies a handler's
@@ -103,7 +103,7 @@ export class MountOnHost implements OnModuleInit {
       if (typeof handler === 'function' && this.intercepted())
         options.handler = function (this: unknown, request, reply) {
           watchSettled(reply, () => {
-            if (isTaken(reply.raw)) return;
+            if (requestRecord(request.raw).taken) return;
             reply.hijack?.();
             answerUnanswered(request.raw, reply.raw, mount);
           });

@@ -36,6 +36,8 @@ export interface McpRequestRecord {
   rejection?: RejectionMark;
   /** The request's header lines, read on first use ({@link headerLines}). */
   lines?: HeaderLines;
+  /** Set once the mount took the response over to answer it (its route handler, its exception filter or the fallthrough). */
+  taken?: true;
 }
 
 const RECORD = Symbol.for('nest-mcp.request-record');

@@ -1,3 +1,4 @@
+import { requestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { SERVED_VERBS } from '../mcp.constants.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
@@ -23,6 +24,7 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
 export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, shutdown?: MountClosing): void {
   const req = nodeRequest(hostReq);
   const res = nodeResponse(hostRes);
+  requestRecord(req).taken = true;
   // Express strips a middleware's mount prefix from `url`; `originalUrl` keeps the path as requested.
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
   publish('mcp:wire:fallthrough', () => ({ mount, verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));

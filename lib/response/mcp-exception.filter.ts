@@ -56,6 +56,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     // Once the application shuts down, a refusal too closes its connection (see MountClosing).
     this.shutdown?.closeAfter(res);
     const record = requestRecord(req);
+    record.taken = true;
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
     if (record.id === undefined && this.options && byTheHost(thrown) && unread(req)) {

@@ -5,7 +5,6 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { isTaken } from '../util/node-http.js';
 import { sendJson } from './send.js';
 
 /** The message of the answer to a request a host interceptor answered in the mount's stead. */
@@ -18,8 +17,8 @@ export const UNANSWERED_MESSAGE = "Internal error: the server's own code answere
  * `mcp:method:error`, rather than no answer at all.
  */
 export function answerUnanswered(req: IncomingMessage, res: ServerResponse, mount: string): void {
-  if (isTaken(res) || res.headersSent || res.writableEnded || res.destroyed) return;
   const record = requestRecord(req);
+  if (record.taken || res.headersSent || res.writableEnded || res.destroyed) return;
   publish('mcp:method:error', () => ({
     mount,
     method: record.method === undefined ? undefined : bounded(record.method),

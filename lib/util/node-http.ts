@@ -17,8 +17,7 @@ export function nodeRequest(req: unknown): IncomingMessage {
 export function nodeResponse(res: unknown): ServerResponse {
   const reply = res as { raw?: ServerResponse; hijack?: () => void; getHeaders?: () => Record<string, unknown> };
   const raw = reply.raw;
-  if (!raw) return taken(res as ServerResponse);
-  taken(raw);
+  if (!raw) return res as ServerResponse;
   reply.hijack?.();
   if (!raw.headersSent && typeof reply.getHeaders === 'function') {
     const held = reply.getHeaders();
@@ -26,14 +25,3 @@ export function nodeResponse(res: unknown): ServerResponse {
   }
   return raw;
 }
-
-const TAKEN = Symbol.for('nest-mcp.taken');
-
-/** Notes that the mount took a response over to answer it (its handler, filter or fallthrough ran). */
-function taken(res: ServerResponse): ServerResponse {
-  (res as ServerResponse & { [TAKEN]?: true })[TAKEN] = true;
-  return res;
-}
-
-/** Whether the mount took a response over; false when something before it (a host interceptor) answered in its stead. */
-export const isTaken = (res: ServerResponse): boolean => (res as ServerResponse & { [TAKEN]?: true })[TAKEN] === true;
