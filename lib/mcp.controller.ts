@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 
-import { requestRecord } from './contracts/request-record.js';
 import { MethodRouter } from './methods/method-router.js';
 import { MountRoute } from './mount-on-host.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
@@ -13,8 +12,8 @@ import { fallthrough } from './response/fallthrough.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
 import { sendAcceptance } from './response/send.js';
+import { takeOver } from './response/unanswered.js';
 import { mountName } from './telemetry/channels.js';
-import { nodeRequest, nodeResponse } from './util/node-http.js';
 
 /**
  * Builds the controller for one mount path (Nest fixes a route when its decorator runs, so one class per mount):
@@ -42,10 +41,7 @@ export function createMcpController(path: string): Type<unknown> {
     @MountRoute(mount)
     @UseGuards(PostChainGuard)
     async post(@Req() hostReq: object, @Res() hostRes: unknown): Promise<void> {
-      const req = nodeRequest(hostReq);
-      const res = nodeResponse(hostRes);
-      const record = requestRecord(req);
-      record.taken = true;
+      const { req, res, record } = takeOver(hostReq, hostRes);
       if (record.kind === 'notification' || record.kind === 'response') {
         if (record.kind === 'response') this.pending.accept(record);
         this.shutdown.closeAfter(res);

@@ -1,12 +1,11 @@
-import { requestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { SERVED_VERBS } from '../mcp.constants.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import type { MountClosing } from './mount-closing.js';
 import { sendJson, sendText } from './send.js';
+import { takeOver } from './unanswered.js';
 
 const ALLOW = SERVED_VERBS.join(', ');
 
@@ -22,9 +21,7 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
  * naming the `mount`. Given the mount's `shutdown` state, the answer closes its connection once it is closing.
  */
 export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, shutdown?: MountClosing): void {
-  const req = nodeRequest(hostReq);
-  const res = nodeResponse(hostRes);
-  requestRecord(req).taken = true;
+  const { req, res } = takeOver(hostReq, hostRes);
   // Express strips a middleware's mount prefix from `url`; `originalUrl` keeps the path as requested.
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
   publish('mcp:wire:fallthrough', () => ({ mount, verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));

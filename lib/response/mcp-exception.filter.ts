@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 
-import { readableId, requestRecord, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
+import { readableId, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isHttpStatus, isMethodError } from '../errors/mcp-method.error.js';
@@ -14,11 +14,11 @@ import { errorEnvelope } from '../protocol/json-rpc.js';
 import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
 import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
+import { takeOver } from './unanswered.js';
 
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
@@ -51,12 +51,9 @@ export class McpExceptionFilter implements ExceptionFilter {
 
   catch(thrown: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = nodeRequest(http.getRequest());
-    const res = nodeResponse(http.getResponse());
+    const { req, res, record } = takeOver(http.getRequest(), http.getResponse());
     // Once the application shuts down, a refusal too closes its connection (see MountClosing).
     this.shutdown?.closeAfter(res);
-    const record = requestRecord(req);
-    record.taken = true;
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
     if (record.id === undefined && this.options && byTheHost(thrown) && unread(req)) {

@@ -1,11 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { requestRecord } from '../contracts/request-record.js';
+import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { sendJson } from './send.js';
+
+/**
+ * The mount takes a request over to answer it (its route handler, its exception filter, the fallthrough): the Node
+ * request and response under the host's, and the request's record, marked `taken` so the request is never also
+ * answered as unanswered.
+ */
+export function takeOver(hostReq: unknown, hostRes: unknown): { req: IncomingMessage; res: ServerResponse; record: McpRequestRecord } {
+  const req = nodeRequest(hostReq);
+  const res = nodeResponse(hostRes);
+  const record = requestRecord(req);
+  record.taken = true;
+  return { req, res, record };
+}
 
 /** The message of the answer to a request a host interceptor answered in the mount's stead. */
 export const UNANSWERED_MESSAGE = "Internal error: the server's own code answered this request without running the MCP mount.";
