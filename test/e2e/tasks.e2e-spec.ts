@@ -37,7 +37,7 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
   });
 
   it('answers a task-supporting call with a flat CreateTaskResult, then tasks/get inlines the result once completed', async () => {
-    const created = await taskCall(t.server, 'sleeper', { ms: 100 });
+    const created = await taskCall(t.server, 'sleeper', { tag: 'woken' });
     expect(created.status).toBe(200);
     const task = created.body.result;
     expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 3_600_000, pollIntervalMs: 250 });
@@ -50,8 +50,10 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(working.body.result).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
     expect(working.body.result).not.toHaveProperty('result');
 
+    await until(() => taskRuns.has('woken'), 'the task to run');
+    taskRuns.get('woken')!.wake!();
     const done = await waitForStatus(t.server, task.taskId, ['completed']);
-    expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'slept 100 ms' }] });
+    expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'woken' }] });
     expect(done).not.toHaveProperty('requestState');
     expect(Date.parse(done.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(done.createdAt));
   });

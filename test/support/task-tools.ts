@@ -37,26 +37,35 @@ export async function waitForStatus(
   }
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+/** Resolves after `ms` (false), at once when `signal` aborts (false), or when the returned `wake` is called (true). */
+const sleep = (ms: number, signal: AbortSignal) => {
+  let end = (_woken: boolean) => {};
+  const slept = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => end(false), ms);
+    end = (woken) => (clearTimeout(timer), resolve(woken));
+    signal.addEventListener('abort', () => end(false), { once: true });
   });
+  return { slept, wake: () => end(true) };
+};
 
-/** What the task tools saw, for tests to read: each run's signal, by the tool's `tag` argument. */
-export const taskRuns = new Map<string, { signal: AbortSignal }>();
+/** What the task tools saw, for tests to read: each run's signal, and `wake` to end its sleep, by the tool's `tag` argument. */
+export const taskRuns = new Map<string, { signal: AbortSignal; wake?: () => void }>();
 
 const TAGGED = { type: 'object', properties: { tag: { type: 'string' }, ms: { type: 'integer' }, throwOnAbort: { type: 'boolean' } } } as const;
 
-/** Sleeps `ms` (default 10 s) unless its signal aborts; a task whenever the client declares the extension. */
+/** Sleeps `ms` (default 10 s) unless its signal aborts or a test wakes it; a task whenever the client declares the extension. */
 @McpTool({ name: 'sleeper', description: 'Sleeps ms, then answers.', inputSchema: TAGGED, taskSupport: 'optional' })
 export class SleeperTool implements McpPlainTool {
   async run(args: { tag?: string; ms?: number; throwOnAbort?: boolean }, ctx: McpContext) {
-    if (args.tag) taskRuns.set(args.tag, { signal: ctx.signal });
     // throwOnAbort: hands the signal on, as docs/mrtr.md suggests, to an API that rejects with its own AbortError.
-    if (args.throwOnAbort) await sleepOrThrow(args.ms ?? 10_000, undefined, { signal: ctx.signal });
-    else await sleep(args.ms ?? 10_000, ctx.signal);
+    if (args.throwOnAbort) {
+      if (args.tag) taskRuns.set(args.tag, { signal: ctx.signal });
+      await sleepOrThrow(args.ms ?? 10_000, undefined, { signal: ctx.signal });
+    } else {
+      const { slept, wake } = sleep(args.ms ?? 10_000, ctx.signal);
+      if (args.tag) taskRuns.set(args.tag, { signal: ctx.signal, wake });
+      if (await slept) return 'woken';
+    }
     return ctx.signal.aborted ? 'aborted' : `slept ${args.ms ?? 10_000} ms`;
   }
 }
