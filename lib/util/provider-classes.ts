@@ -24,11 +24,17 @@ export function* providerClasses(
 export function singletonInstance(wrapper: ProviderWrapper, where: string, noun: string): object {
   // A transient provider's tree is static too (each provider injecting it gets its own instance), so its scope is read as well.
   if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient)
-    throw new McpConfigurationError(where, `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported${scopedBy(wrapper)}`);
+    throw new McpConfigurationError(
+      where,
+      `a ${noun} must be a singleton provider; request-scoped and transient ${noun}s are not supported${scopedBy(wrapper)}${wrapper.isTransient ? '' : PER_CALL}`,
+    );
   const instance = wrapper.instance as object | undefined;
   if (!instance) throw new McpConfigurationError(where, 'the provider has no instance at module init');
   return instance;
 }
+
+/** How a singleton reaches a request-scoped service, told where request scope is refused. */
+const PER_CALL = '; resolve a request-scoped service per call instead: moduleRef.resolve(Service, ContextIdFactory.getByRequest(ctx.request))';
 
 /**
  * Why a provider that declares no scope is not a singleton all the same: the dependencies it injects, through its

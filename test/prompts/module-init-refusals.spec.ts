@@ -124,18 +124,18 @@ describe('module init refuses a prompt declaration', () => {
 
   it('refuses a request-scoped prompt', async () => {
     await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/^prompt "scoped" \(ScopedPrompt\): a prompt must be a singleton provider/);
-    await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/are not supported$/);
+    await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/are not supported; resolve a request-scoped service per call instead: .*$/);
   });
 
   it('refuses a prompt made request-scoped by what it injects, naming the dependency', async () => {
     await expect(createTestApp({ providers: [PerRequest, Settings, InjectingPrompt] })).rejects.toThrow(
-      /^prompt "injecting" \(InjectingPrompt\): a prompt must be a singleton provider; .* are not supported \(it declares no scope, but injects PerRequest, which is not a singleton, so Nest scopes it too\)$/,
+      /^prompt "injecting" \(InjectingPrompt\): a prompt must be a singleton provider; .* are not supported \(it declares no scope, but injects PerRequest, which is not a singleton, so Nest scopes it too\); resolve a request-scoped service per call instead: /,
     );
   });
 
   it('names the scoped dependencies it injects through properties too', async () => {
     await expect(createTestApp({ providers: [PerRequest, Caller, PropertyInjectingPrompt] })).rejects.toThrow(
-      /\(it declares no scope, but injects PerRequest, Caller, which are not singletons, so Nest scopes it too\)$/,
+      /\(it declares no scope, but injects PerRequest, Caller, which are not singletons, so Nest scopes it too\);/,
     );
   });
 
