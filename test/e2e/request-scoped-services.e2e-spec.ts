@@ -35,7 +35,7 @@ class WhoAmITool implements McpPlainTool {
 }
 
 /** What `whoami` answered (a plain tool's object result arrives as JSON text). */
-const seen = (body: { result: { content: [{ text: string }] } }) => JSON.parse(body.result.content[0].text) as { tenant: string; instance: number; sameWithinCall: boolean };
+const seen = (body: Record<string, any>) => JSON.parse(body.result.content[0].text) as { tenant: string; instance: number; sameWithinCall: boolean };
 
 describe('a request-scoped service reached from a singleton tool (the docs/tools.md recipe)', () => {
   let t: TestApp;
