@@ -12,6 +12,12 @@ export type JsonRpcId = string | number;
 /** What message classification found a parsed message to be (see `classifyMessage`). */
 export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
+/** What a 2025-era client's echoed `Mcp-Session-Id` says: the revision `initialize` negotiated, the input capabilities it declared. */
+export interface LegacySession {
+  readonly version: string;
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
 /** What the POST chain has proved about one HTTP request, kept on the Node request and filled in chain order. */
 export interface McpRequestRecord {
   /** The parsed body (parse step). */
@@ -30,6 +36,8 @@ export interface McpRequestRecord {
   method?: string;
   /** `params._meta`, once the protocol-fields check proved it. */
   meta?: Record<string, unknown>;
+  /** A legacy request's echoed session id, read by the protocol-fields check (absent: the client's capabilities are unknown). */
+  legacySession?: LegacySession;
   /** What the auth provider returned (auth check). */
   auth?: McpAuthInfo;
   /** The rejection mark, once the rejection sender sent a rejection. */

@@ -18,6 +18,8 @@ export interface StreamedInputsInit extends InputChecks {
   readonly heldBytes: () => number;
   /** The request's 2025-era revision (its `MCP-Protocol-Version`): an input request it does not have is not sent. */
   readonly revision: string;
+  /** The input capabilities the client declared in `initialize`, when its echoed session id carries them; else unknown. */
+  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** JSON-RPC's "method not found": what a client without the capability answers an input request with. */
@@ -30,7 +32,8 @@ const METHOD_NOT_FOUND = -32601;
  * client that answers "method not found" lacks the capability (-32021, as on the modern era); a client whose
  * `Accept` excludes SSE cannot be asked (-32600, sent with 200 as every legacy method error); a request the closed
  * stream cannot carry, one that times out, and one whose call ended reject as faults. The client's capabilities
- * are not checked first: a stateless server does not know them after `initialize`.
+ * are checked first when its echoed session id carries them (-32021 for one it did not declare); without one they
+ * are unknown, and the request is sent to find out.
  */
 export class StreamedInputs implements InputChannel {
   private readonly withdrawals = new Set<() => void>();
@@ -64,6 +67,8 @@ export class StreamedInputs implements InputChannel {
           `, which protocol version ${this.init.revision} does not have (it came with ${since}); the client may connect with a later revision`,
           spec.need(request.params, {})!,
         );
+      const missing = this.init.capabilities && spec.need(request.params, this.init.capabilities);
+      if (missing) throw missingInputCapability(inputRequestName(kind, request.params), ', which the client did not declare in initialize', missing);
       this.init.answer.requireStream(`This call sends the client ${spec.method}`);
       if (!this.watching) {
         this.watching = true;

@@ -1,3 +1,4 @@
+import type { LegacySession } from '../contracts/request-record.js';
 import { LEGACY_DEFAULT_VERSION, LEGACY_PROTOCOL_VERSIONS, META_KEYS, type McpLogLevel } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
@@ -9,18 +10,24 @@ export function negotiatedVersion(requested: unknown): string {
 
 /**
  * The modern envelope a legacy request is served under, so the handlers stay era-neutral: its `_meta` with the
- * protocol fields filled in. The version is the header's (absent: 2025-03-26), or for `initialize` the negotiated
- * one; the client capabilities are `initialize`'s, and unknown (`{}`) on any later request, since a stateless
- * server keeps no session; the log level is the `legacyLogLevel` option's, because a stateless server cannot remember
- * `logging/setLevel`. The request's own `_meta` keys (`progressToken`) are kept.
+ * protocol fields filled in. The version is the header's, else the echoed session's, else 2025-03-26, or for
+ * `initialize` the negotiated one; the client capabilities are `initialize`'s, on a later request the input
+ * capabilities its echoed session carries, else unknown (`{}`); the log level is the `legacyLogLevel` option's,
+ * because a stateless server cannot remember `logging/setLevel`. The request's own `_meta` keys (`progressToken`)
+ * are kept.
  */
-export function legacyMeta(message: Record<string, unknown>, versionHeader: string | undefined, logLevel: McpLogLevel): Record<string, unknown> {
+export function legacyMeta(
+  message: Record<string, unknown>,
+  versionHeader: string | undefined,
+  session: LegacySession | undefined,
+  logLevel: McpLogLevel,
+): Record<string, unknown> {
   const params = isPlainObject(message.params) ? message.params : {};
   const own = isPlainObject(params._meta) ? params._meta : {};
   const initialize = message.method === 'initialize';
   const meta = ownCopy(own);
-  meta[META_KEYS.protocolVersion] = initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? LEGACY_DEFAULT_VERSION);
-  meta[META_KEYS.clientCapabilities] = initialize && isPlainObject(params.capabilities) ? params.capabilities : {};
+  meta[META_KEYS.protocolVersion] = initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? session?.version ?? LEGACY_DEFAULT_VERSION);
+  meta[META_KEYS.clientCapabilities] = initialize ? (isPlainObject(params.capabilities) ? params.capabilities : {}) : (session?.capabilities ?? {});
   if (initialize && isPlainObject(params.clientInfo)) meta[META_KEYS.clientInfo] = params.clientInfo;
   meta[META_KEYS.logLevel] = logLevel;
   return meta;

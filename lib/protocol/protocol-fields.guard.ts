@@ -12,6 +12,7 @@ import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
 import { distilledData, firstProblem } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
+import { SESSION_ID_HEADER, readLegacySession } from './legacy-session.js';
 import { ProtocolSchema } from './protocol-schema.js';
 import { unsupportedVersion } from './protocol-version.guard.js';
 
@@ -50,7 +51,9 @@ export class ProtocolFieldsGuard implements ChainStage {
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {
       const message = record.message!;
-      record.meta = legacyMeta(message, headerLines(req).value(MIRRORED_HEADERS.protocolVersion), this.options.legacyLogLevel);
+      const lines = headerLines(req);
+      if (message.method !== 'initialize') record.legacySession = readLegacySession(lines.value(SESSION_ID_HEADER));
+      record.meta = legacyMeta(message, lines.value(MIRRORED_HEADERS.protocolVersion), record.legacySession, this.options.legacyLogLevel);
       const params = isPlainObject(message.params) ? ownCopy(message.params) : {};
       params._meta = record.meta;
       const supplied = ownCopy(message);

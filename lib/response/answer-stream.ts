@@ -330,6 +330,11 @@ export class AnswerStream {
     }, this.stallMs).unref();
   }
 
+  /** Sets a header of the answer, unless its headers went already (a streamed answer's did with its first event). */
+  setHeader(name: string, value: string): void {
+    if (!this.res.headersSent) this.res.setHeader(name, value);
+  }
+
   /**
    * Sends the final response and ends the answer: the last SSE event (`status`/`headers` moot), else a JSON body.
    * A no-op once answered or cancelled; an unserializable body throws before anything is written.

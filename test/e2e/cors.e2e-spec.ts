@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The origin of a browser client's page, allowed by both CORS and the origin check. */
 const APP_ORIGIN = 'https://app.example';
+
+/** The header names an `Access-Control-Expose-Headers` lists (Express joins them with `,`, Fastify's CORS with `, `). */
+const exposed = (value: string | null | undefined) => value?.split(/,\s*/);
 
 /** A browser client: Nest's own CORS (`app.enableCors`) answers the preflight, the mount's origin check the rest. */
 describe('a browser client, with the host app enabling CORS (the README recipe)', () => {
@@ -14,7 +18,7 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     t = await createTestApp({
       providers: [EchoTool, HeaderDrivenAuth],
       options: { allowedOrigins: [APP_ORIGIN], auth: HeaderDrivenAuth },
-      configure: (app) => app.enableCors({ origin: [APP_ORIGIN], exposedHeaders: ['WWW-Authenticate'] }),
+      configure: (app) => app.enableCors({ origin: [APP_ORIGIN], exposedHeaders: ['WWW-Authenticate', 'Mcp-Session-Id'] }),
     });
   });
   afterAll(() => t.close());
@@ -43,8 +47,14 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'x' } }), { origin: APP_ORIGIN, 'x-test-auth': 'deny' });
     expect(res.status).toBe(401);
     expect(res.headers['access-control-allow-origin']).toBe(APP_ORIGIN);
-    expect(res.headers['access-control-expose-headers']).toBe('WWW-Authenticate');
+    expect(exposed(res.headers['access-control-expose-headers'])).toEqual(['WWW-Authenticate', 'Mcp-Session-Id']);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
+  });
+
+  it('lets a 2025-era page client read the session id of its initialize (Mcp-Session-Id exposed)', async () => {
+    const res = await legacyPost(t.server, initialize(), { ...legacyHeaders(null), origin: APP_ORIGIN });
+    expect(exposed(res.headers.get('access-control-expose-headers'))).toEqual(['WWW-Authenticate', 'Mcp-Session-Id']);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}\./);
   });
 
   it("still refuses another site's page with the origin check (403)", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
+import { INPUT_CAPABILITY_CASES } from '../support/input-capability-cases.js';
 import { callTool, sampled } from '../support/mrtr-client.js';
 import { AdaptiveTool, AskTool, DegradeTool } from '../support/mrtr-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -14,38 +15,7 @@ describe('client capabilities of input requests (read from this request only)', 
   });
   afterAll(() => t.close());
 
-  describe.each([
-    ['form elicitation', 'form', {}, { elicitation: {} }, { elicitation: {} }, ['elicit-1', 'elicitation/create']],
-    [
-      'form elicitation from a client that lists only URL mode',
-      'form',
-      { elicitation: { url: {} } },
-      { elicitation: { form: {} } },
-      { elicitation: { form: {} } },
-      ['elicit-1', 'elicitation/create'],
-    ],
-    ['URL elicitation', 'url', { elicitation: {} }, { elicitation: { url: {} } }, { elicitation: { url: {} } }, ['elicit-1', 'elicitation/create']],
-    ['sampling', 'sampling', { elicitation: {}, roots: {} }, { sampling: {} }, { sampling: {} }, ['sample-1', 'sampling/createMessage']],
-    ['sampling with tools', 'sampling_tools', { sampling: {} }, { sampling: { tools: {} } }, { sampling: { tools: {} } }, ['sample-1', 'sampling/createMessage']],
-    [
-      'sampling with a tool choice',
-      'sampling_tool_choice',
-      { sampling: {} },
-      { sampling: { tools: {} } },
-      { sampling: { tools: {} } },
-      ['sample-1', 'sampling/createMessage'],
-    ],
-    [
-      'sampling with context inclusion',
-      'sampling_context',
-      { sampling: {} },
-      { sampling: { context: {} } },
-      { sampling: { context: {} } },
-      ['sample-1', 'sampling/createMessage'],
-    ],
-    ['sampling that includes no context', 'sampling_no_context', { elicitation: {} }, { sampling: {} }, { sampling: {} }, ['sample-1', 'sampling/createMessage']],
-    ['roots', 'roots', { sampling: {}, elicitation: {} }, { roots: {} }, { roots: {} }, ['roots-1', 'roots/list']],
-  ])('%s', (_name, kind, without, required, enough, [key, method]) => {
+  describe.each(INPUT_CAPABILITY_CASES)('%s', (_name, kind, without, required, enough, [key, method]) => {
     it(`is 400 + -32021 with data.requiredCapabilities ${JSON.stringify(required)} when undeclared`, async () => {
       const res = await callTool(t.server, 'ask', { kind }, { capabilities: without });
       expect(res.status).toBe(400);

@@ -6,7 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { InProcessEventBus, McpEventBus } from '../../lib/index.js';
+import { InProcessEventBus, McpEventBus, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { firstText } from '../support/client-result.js';
 import { SAMPLE_TOOL_NAMES, startSampleApp, useSampleApp } from '../support/sample-app.js';
 import { PrimesTool, TotalTool } from '../support/structured-tools.js';
@@ -217,5 +217,26 @@ describe.each(CLIENTS)('structured output whose root is an array (2026-07-28 all
     expect(await c.listTools()).toEqual(['help', 'primes', 'total']);
     expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
     expect(await c.callTool('total', {})).toMatchObject({ text: '{"total":3}' });
+  });
+});
+
+/** Names the client capabilities the call was served with. */
+@McpTool({ name: 'capabilities', description: 'Names the declared client capabilities.', inputSchema: { type: 'object' } })
+class CapabilitiesTool implements McpPlainTool {
+  run(_args: object, ctx: McpContext) {
+    return JSON.stringify(ctx.clientCapabilities);
+  }
+}
+
+describe.each(CLIENTS.filter(([, , revision]) => revision !== '2026-07-28'))('the session id of a 2025-era initialize, echoed by %s', (_name, connect, _revision) => {
+  const app = useTestApp({ providers: [CapabilitiesTool] });
+
+  it('serves its later calls with the input capabilities it declared in initialize', async () => {
+    const c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' }));
+    try {
+      expect(JSON.parse((await c.callTool('capabilities', {})).text)).toEqual({ elicitation: {} });
+    } finally {
+      await c.close();
+    }
   });
 });

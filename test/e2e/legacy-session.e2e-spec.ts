@@ -1,0 +1,100 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { LEGACY_PROTOCOL_VERSIONS } from '../../lib/index.js';
+import { INPUT_CAPABILITY_CASES } from '../support/input-capability-cases.js';
+import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
+import { AdaptiveTool, AskTool } from '../support/mrtr-tools.js';
+import { useTestApp } from '../support/suite-app.js';
+
+/** A valid answer to each input request a legacy client may be sent. */
+const ANSWERS: Record<string, Reply> = {
+  'elicitation/create': { result: { action: 'decline' } },
+  'sampling/createMessage': { result: { role: 'assistant', content: { type: 'text', text: 'yes' }, model: 'm' } },
+  'roots/list': { result: { roots: [] } },
+};
+const answer = (request: Record<string, any>) => ANSWERS[request.method as string]!;
+
+/** Headers of a legacy request after `initialize`: the revision header as given (null: none), and the session id. */
+const withSession = (session: string, version: string | null = '2025-11-25') => legacyHeaders(version, { 'mcp-session-id': session });
+
+/** The input requests a call's stream carried (server-to-client requests). */
+const asked = (messages: Record<string, any>[]) => messages.filter((m) => typeof m.method === 'string' && m.id !== undefined).map((m) => m.method);
+
+describe('the session id a 2025-era initialize issues (Mcp-Session-Id), which the server keeps nothing of', () => {
+  const app = useTestApp({ providers: [AskTool, AdaptiveTool] });
+
+  /** Initializes as a client declaring `capabilities` at `version`; the session id it was given. */
+  async function sessionOf(capabilities: Record<string, unknown>, version = '2025-11-25'): Promise<string> {
+    const res = await legacyPost(app().server, initialize(version, capabilities), legacyHeaders(null));
+    expect(res.messages[0]!.result.protocolVersion).toBe(version);
+    return res.headers.get('mcp-session-id')!;
+  }
+
+  it.each(LEGACY_PROTOCOL_VERSIONS)('is issued by initialize at %s: visible ASCII, a different one each time', async (version) => {
+    const [a, b] = [await sessionOf({}, version), await sessionOf({}, version)];
+    expect(a).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]+$/);
+    expect(b).not.toBe(a);
+  });
+
+  describe.each(INPUT_CAPABILITY_CASES)('%s', (_name, kind, without, required, enough, [, method]) => {
+    it(`is refused at once with -32021 (${JSON.stringify(required)}) when initialize did not declare it, never sent`, async () => {
+      const call = await legacyToolCall(app().server, 'ask', { kind }, answer, { headers: withSession(await sessionOf(without)) });
+      expect(asked(call.messages)).toEqual([]);
+      const needs = kind === 'url' ? 'URL-mode elicitation' : Object.keys(required)[0];
+      expect(call.messages.at(-1)!.error).toEqual({
+        code: -32021,
+        message: `Missing required client capability: this request needs ${needs}, which the client did not declare in initialize.`,
+        data: { requiredCapabilities: required },
+      });
+    });
+
+    it(`is sent as ${method} when initialize declared it`, async () => {
+      const call = await legacyToolCall(app().server, 'ask', { kind }, answer, { headers: withSession(await sessionOf(enough)) });
+      expect(asked(call.messages)).toEqual([method]);
+      expect(call.answerStatuses).toEqual([202]);
+      expect(call.messages.at(-1)!.result).toBeDefined();
+    });
+  });
+
+  it('gives a tool the input capabilities initialize declared (ctx.clientCapabilities), so it can ask only for those', async () => {
+    const session = await sessionOf({ sampling: {}, experimental: { big: 'x'.repeat(100) } });
+    const call = await legacyToolCall(app().server, 'adaptive', {}, answer, { headers: withSession(session) });
+    expect(asked(call.messages)).toEqual(['sampling/createMessage']);
+    expect(session.length).toBeLessThan(200); // only the input capabilities travel
+  });
+
+  it('serves a request that sends no MCP-Protocol-Version under the revision initialize negotiated (not 2025-03-26)', async () => {
+    const session = await sessionOf({ elicitation: {} }, '2025-06-18');
+    const call = await legacyToolCall(app().server, 'ask', { kind: 'form' }, answer, { headers: withSession(session, null) });
+    expect(asked(call.messages)).toEqual(['elicitation/create']);
+  });
+
+  it('takes the MCP-Protocol-Version header over the revision the session carries', async () => {
+    const session = await sessionOf({ elicitation: { form: {}, url: {} } });
+    const call = await legacyToolCall(app().server, 'ask', { kind: 'url' }, answer, { headers: withSession(session, '2025-06-18') });
+    expect(call.messages.at(-1)!.error.message).toMatch(/which protocol version 2025-06-18 does not have/);
+  });
+
+  const payload = (value: unknown) => `00000000-0000-0000-0000-000000000000.${Buffer.from(JSON.stringify(value)).toString('base64url')}`;
+  it.each([
+    ['not ours', 'abc'],
+    ['not base64url JSON', '00000000-0000-0000-0000-000000000000.!!!'],
+    ['naming a revision not served', payload({ v: '2024-11-05', c: { elicitation: {} } })],
+    ['a JSON value other than an object', payload(['2025-11-25'])],
+    ['longer than any the server issues', payload({ v: '2025-11-25', c: { elicitation: {}, pad: 'x'.repeat(2000) } })],
+  ])('ignores a session id %s: the request is served as one without any (capabilities unknown, 2025-03-26)', async (_case, session) => {
+    const call = await legacyToolCall(app().server, 'ask', { kind: 'form' }, answer, { headers: withSession(session, null) });
+    expect(asked(call.messages)).toEqual([]);
+    expect(call.messages.at(-1)!.error.message).toMatch(/which protocol version 2025-03-26 does not have/);
+  });
+
+  it('keeps only what decides an input request, whatever a client puts in a session id of its own making', async () => {
+    const forged = payload({ v: '2025-11-25', c: { sampling: { tools: 'yes', context: {} }, roots: [] } });
+    const tools = await legacyToolCall(app().server, 'ask', { kind: 'sampling_tools' }, answer, { headers: withSession(forged) });
+    expect(tools.messages.at(-1)!.error.data).toEqual({ requiredCapabilities: { sampling: { tools: {} } } });
+    const context = await legacyToolCall(app().server, 'ask', { kind: 'sampling_context' }, answer, { headers: withSession(forged) });
+    expect(asked(context.messages)).toEqual(['sampling/createMessage']);
+    const roots = await legacyToolCall(app().server, 'ask', { kind: 'roots' }, answer, { headers: withSession(forged) });
+    expect(roots.messages.at(-1)!.error.data).toEqual({ requiredCapabilities: { roots: {} } });
+  });
+});
