@@ -10,6 +10,7 @@ import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.
 import { AskTool, ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, sideEffects } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool, AskTool];
 const accept = (content: Record<string, unknown>) => ({ result: { action: 'accept', content } });
@@ -330,7 +331,7 @@ describe('two eras on one mount', () => {
       const abort = new AbortController();
       const call = legacyToolCall(app().server, 'confirm_delete', { file: 'c.txt' }, () => (abort.abort(), 'no-answer'), { signal: abort.signal }).catch(() => 'aborted');
       expect(await call).toBe('aborted');
-      for (let i = 0; i < 50 && pending.size > 0; i++) await sleep(10);
+      await until(() => pending.size === 0, 'the input request to be withdrawn');
       expect(pending.size).toBe(0);
     });
   });

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from '@jest/globals';
 import { Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 
 import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
+import { MountClosing } from '../../lib/response/mount-closing.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
@@ -63,12 +63,13 @@ function keepAliveRequest(
   });
 }
 
-/** Reports progress, then rests 300 ms and answers: a stream begun before a shutdown that ends on its own during it. */
+/** Reports progress, then rests until released and answers: a stream begun before a shutdown that ends on its own during it. */
 @McpTool({ name: 'progress_then_rest', description: 'Reports progress, then rests.', inputSchema: { type: 'object', properties: {} } })
 class ProgressThenRestTool implements McpPlainTool {
+  static release: () => void = () => undefined;
   async run(_args: unknown, ctx: McpContext) {
     ctx.progress(1, 2, 'started');
-    await sleep(300);
+    await new Promise<void>((resolve) => (ProgressThenRestTool.release = resolve));
     return 'rested';
   }
 }
@@ -121,13 +122,16 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
   it('waits for a call that arrived during the wait too: it runs to its end within the grace', async () => {
     ShutdownBegun.reached = false;
     const t = await createTestApp({ providers: [SleeperTool, ShutdownBegun], options: { shutdownGraceMs: 5_000 }, appOptions: { forceCloseConnections: false } });
-    const call = (tag: string, ms: number) => post(t.server, rpc('tools/call', { name: 'sleeper', arguments: { ms, tag } }, tag)).then((res) => res);
-    const first = call('before-shutdown', 300);
+    const call = (tag: string, ms?: number) => post(t.server, rpc('tools/call', { name: 'sleeper', arguments: { ms, tag } }, tag)).then((res) => res);
+    const first = call('before-shutdown');
     await until(() => taskRuns.has('before-shutdown'), 'the first call to run');
     const closed = t.close();
     await until(() => ShutdownBegun.reached, 'the shutdown to begin');
     const late = call('during-shutdown', 600);
-    expect((await first).body.result.content).toEqual([{ type: 'text', text: 'slept 300 ms' }]);
+    // The first call ends only once the late one runs: the wait never found nothing under way in between.
+    await until(() => taskRuns.has('during-shutdown'), 'the late call to run');
+    taskRuns.get('before-shutdown')!.wake!();
+    expect((await first).body.result.content).toEqual([{ type: 'text', text: 'woken' }]);
     const res = await late;
     expect(res.status).toBe(200);
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'slept 600 ms' }]);
@@ -173,12 +177,13 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
     try {
       const before = await keepAliveRequest(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'before' } }));
       expect(before.connection).toBe('keep-alive');
-      const inFlight = keepAliveRequest(port, agent, rpc('tools/call', { name: 'sleeper', arguments: { ms: 300, tag: 'in-flight-at-shutdown' } }));
+      const inFlight = keepAliveRequest(port, agent, rpc('tools/call', { name: 'sleeper', arguments: { tag: 'in-flight-at-shutdown' } }));
       await until(() => taskRuns.has('in-flight-at-shutdown'), 'the call to run');
       const closed = t.close();
       await until(() => HeldShutdown.reached, 'the shutdown to begin');
+      taskRuns.get('in-flight-at-shutdown')!.wake!();
       // A call under way when shutdown began runs to its end, and its answer closes its connection.
-      expect(await inFlight).toMatchObject({ status: 200, connection: 'close', body: { result: { content: [{ text: 'slept 300 ms' }] } } });
+      expect(await inFlight).toMatchObject({ status: 200, connection: 'close', body: { result: { content: [{ text: 'woken' }] } } });
       const during = await keepAliveRequest(port, agent, rpc('tools/call', { name: 'echo', arguments: { text: 'during' } }));
       expect(during).toMatchObject({ status: 200, connection: 'close' });
       const refused = await keepAliveRequest(port, agent, rpc('tools/list'), { origin: 'http://evil.example.com' });
@@ -231,6 +236,8 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
         await until(() => received.includes(shutdownAt), shutdownAt);
         expect(received).toMatch(/\r\nconnection: keep-alive\r\n/i);
         const closed = t.close();
+        await until(() => t.app.get(MountClosing).closing, 'the shutdown to begin');
+        ProgressThenRestTool.release(); // the streamed call ends once shutdown began, never before
         await until(() => ended, 'the connection to close', 5_000);
         await closed;
         return { stream: received.slice(0, streamEnded), after: received.slice(streamEnded) };

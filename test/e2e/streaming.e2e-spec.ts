@@ -11,6 +11,7 @@ import { callTool, toolCall } from '../support/mrtr-client.js';
 import { BadProgressTool, FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { answerMessages, finalMessage, sseMessages } from '../support/sse.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 const schema = await ProtocolSchema.vendored();
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
@@ -268,8 +269,8 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
   describe('cancellation: the client closes the stream', () => {
     /**
      * Calls the slow tool over a raw connection and destroys it: once the first SSE event arrives (with a progress
-     * token), or after 50 ms (without one, the answer is still JSON and nothing has been written). Returns what the
-     * tool saw, the cancellation events, and how many response writes happened after the client left.
+     * token), or once the tool runs (without one, the answer is still JSON and nothing has been written). Returns
+     * what the tool saw, the cancellation events, and how many response writes happened after the client left.
      */
     async function leaveMidCall(progressToken: string | undefined) {
       slowRuns.length = 0;
@@ -282,7 +283,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       let received = '';
       try {
         const events = await recordEvents(['mcp:request:cancelled'], async () => {
-          await new Promise<void>((resolve) => {
+          await new Promise<void>((resolve, reject) => {
             const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) }, (res) => {
               res.once('data', (chunk: Buffer) => {
                 received = chunk.toString('utf8');
@@ -293,11 +294,11 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
             });
             req.on('error', () => undefined);
             if (progressToken === undefined)
-              setTimeout(() => {
+              until(() => slowRuns.length > 0, 'the slow tool to run').then(() => {
                 writesAtAbort = writes();
                 req.destroy();
                 resolve();
-              }, 50);
+              }, reject);
             req.end(JSON.stringify(body));
           });
           for (let i = 0; i < 200 && !slowRuns[0]?.finished; i++) await sleep(10);

@@ -235,7 +235,7 @@ describe('subscriptions/listen and the event bus', () => {
     it('sends keep-alive comments at the configured interval', async () => {
       const l = await opened(listen(t.server, { toolsListChanged: true }, 'keep-alive'));
       await l.nth(1);
-      await until(() => l.comments >= 3, 'three keep-alive comments', 2000);
+      await until(() => l.comments >= 3, 'three keep-alive comments', 10_000); // 300 ms at 100 ms; the default is 30 s
       expect(l.messages).toHaveLength(1); // comments carry no message
     });
 

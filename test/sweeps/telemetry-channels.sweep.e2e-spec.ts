@@ -14,7 +14,7 @@ import { callAndNeverRead } from '../support/raw-http.js';
 import { MustTaskTool, taskCall } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
-import { nextEvent } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 
 const STALL_MS = 300;
 
@@ -25,9 +25,13 @@ class BoomTool implements McpPlainTool {
   }
 }
 
+/** How many times the slow tool has started. */
+let slowStarts = 0;
+
 @McpTool({ name: 'slow', description: 'Answers after its signal aborts, or two seconds.', inputSchema: { type: 'object', properties: {} } })
 class SlowTool implements McpPlainTool {
   run(_args: unknown, ctx: McpContext): Promise<string> {
+    slowStarts++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve('late'), 2000);
       ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve('aborted')));
@@ -49,12 +53,15 @@ class BrokenResource implements McpResourceHandler {
   }
 }
 
-/** Sends a request and closes the connection before the answer. */
-function closeEarly(server: http.Server, body: Record<string, unknown>): void {
+/** Calls the slow tool and closes the connection once it runs, before the answer. */
+async function closeEarly(server: http.Server): Promise<void> {
+  const body = rpc('tools/call', { name: 'slow', arguments: {} });
+  const started = slowStarts;
   const req = http.request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) });
   req.on('error', () => undefined);
   req.end(JSON.stringify(body));
-  setTimeout(() => req.destroy(), 100);
+  await until(() => slowStarts > started, 'the slow tool to run');
+  req.destroy();
 }
 
 type Scenario = (t: TestApp) => Promise<unknown> | void;
@@ -70,7 +77,7 @@ const SCENARIOS = {
   'mcp:tool:error': (t) => callTool(t.server, 'boom', {}),
   'mcp:help:called': (t) => callTool(t.server, 'help', { tool: 'echo' }),
   'mcp:mrtr:input_required': (t) => callRound(t.server, 'confirm_delete', { file: 'a.txt' }),
-  'mcp:request:cancelled': (t) => closeEarly(t.server, rpc('tools/call', { name: 'slow', arguments: {} })),
+  'mcp:request:cancelled': (t) => closeEarly(t.server),
   'mcp:answer:stalled': async (t) => {
     const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }));
     setTimeout(() => socket.destroy(), 10_000).unref();
