@@ -34,7 +34,7 @@ export function singletonInstance(wrapper: ProviderWrapper, where: string, noun:
 }
 
 /** How a singleton reaches a request-scoped service, told where request scope is refused. */
-const PER_CALL = '; resolve a request-scoped service per call instead: moduleRef.resolve(Service, ContextIdFactory.getByRequest(ctx.request))';
+const PER_CALL = '; resolve a request-scoped service per call instead, through ModuleRef under ContextIdFactory.getByRequest(ctx.request) (docs/tools.md)';
 
 /**
  * Why a provider that declares no scope is not a singleton all the same: the dependencies it injects, through its

@@ -124,12 +124,12 @@ describe('module init refuses a prompt declaration', () => {
 
   it('refuses a request-scoped prompt', async () => {
     await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/^prompt "scoped" \(ScopedPrompt\): a prompt must be a singleton provider/);
-    await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/are not supported; resolve a request-scoped service per call instead: .*$/);
+    await expect(createTestApp({ providers: [ScopedPrompt] })).rejects.toThrow(/are not supported; resolve a request-scoped service per call instead, through ModuleRef .*$/);
   });
 
   it('refuses a prompt made request-scoped by what it injects, naming the dependency', async () => {
     await expect(createTestApp({ providers: [PerRequest, Settings, InjectingPrompt] })).rejects.toThrow(
-      /^prompt "injecting" \(InjectingPrompt\): a prompt must be a singleton provider; .* are not supported \(it declares no scope, but injects PerRequest, which is not a singleton, so Nest scopes it too\); resolve a request-scoped service per call instead: /,
+      /^prompt "injecting" \(InjectingPrompt\): a prompt must be a singleton provider; .* are not supported \(it declares no scope, but injects PerRequest, which is not a singleton, so Nest scopes it too\); resolve a request-scoped service per call instead, through ModuleRef/,
     );
   });
 

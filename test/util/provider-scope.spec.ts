@@ -14,7 +14,7 @@ const PROVIDER_DECORATORS = [
 ] as const;
 
 /** The way out a request-scoped refusal names (escaped for a RegExp); a transient one has none. */
-const PER_CALL = String.raw`; resolve a request-scoped service per call instead: moduleRef\.resolve\(Service, ContextIdFactory\.getByRequest\(ctx\.request\)\)`;
+const PER_CALL = String.raw`; resolve a request-scoped service per call instead, through ModuleRef under ContextIdFactory\.getByRequest\(ctx\.request\) \(docs/tools\.md\)`;
 
 /** Starts an app serving `provider`, and closes it again if it starts: the cases expect a refusal. */
 const started = (provider: new () => unknown) => createTestApp({ providers: [provider] }).then((t) => t.close());
