@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, SetMetadata, UseFilters, UseGuards, type Type } from '@nestjs/common';
 
 import { MethodRouter } from './methods/method-router.js';
 import { MountRoute } from './mount-on-host.js';
@@ -16,6 +16,12 @@ import { takeOver } from './response/unanswered.js';
 import { mountName } from './telemetry/channels.js';
 
 /**
+ * What `@ApiExcludeController()` of @nestjs/swagger sets: the mount is not a REST resource its OpenAPI document
+ * could describe (it would list six operations, wrongly), and the class is ours, so the host could not exclude it.
+ */
+const OPENAPI_EXCLUDED = 'swagger/apiExcludeController';
+
+/**
  * Builds the controller for one mount path (Nest fixes a route when its decorator runs, so one class per mount):
  * - `POST <path>`: the POST chain (`PostChainGuard` runs `CHAIN_GUARDS`), then a notification gets 202, a legacy client's answer to an input request is
  *   delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
@@ -29,6 +35,7 @@ export function createMcpController(path: string): Type<unknown> {
 
   @Controller(path)
   @UseFilters(McpExceptionFilter)
+  @SetMetadata(OPENAPI_EXCLUDED, [true])
   class McpController {
     constructor(
       @Inject(MethodRouter) private readonly router: MethodRouter,

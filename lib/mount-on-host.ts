@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
-import { Injectable, SetMetadata, applyDecorators, type OnModuleInit } from '@nestjs/common';
+import { Injectable, SetMetadata, applyDecorators, type ExecutionContext, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 
 import { requestRecord } from './contracts/request-record.js';
@@ -15,6 +15,16 @@ import { answerUnanswered } from './response/unanswered.js';
  * which is how a mount's routes are told apart from the host's own.
  */
 export const MCP_MOUNT_ROUTE = 'nest-mcp:mount-route';
+
+/**
+ * Whether a guard, interceptor or filter is running for one of a mount's routes: for a global guard that must let
+ * MCP callers through to the mount's own auth check (a JWT guard's `@Public()` escape hatch, which cannot be put on
+ * the mount's controller). Reads the route handler's metadata, so it holds however the mount path is prefixed.
+ * @publicApi
+ */
+export function isMountRoute(context: Pick<ExecutionContext, 'getHandler'>): boolean {
+  return Reflect.getMetadata(MCP_MOUNT_ROUTE, context.getHandler()) !== undefined;
+}
 
 /** Nest's metadata key for a Fastify route's `config` (what `@RouteConfig()` of @nestjs/platform-fastify sets). */
 const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
