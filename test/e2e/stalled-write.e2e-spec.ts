@@ -50,23 +50,30 @@ describe('a client that stops reading its answer', () => {
   }, 20_000);
 
   it('gets the whole answer when it reads slowly but keeps reading', async () => {
-    const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
-    let received = 0;
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      // A slow reader: pauses after every chunk it reads (a few MB/s in all).
-      socket.pause();
-      setTimeout(() => socket.resume(), 20);
-    });
-    socket.resume();
-    await until(
-      () => received > ANSWER_CHARS,
-      'the whole answer',
-      25_000,
-      () => socket.destroyed,
-    );
-    socket.destroy();
-    expect(received).toBeGreaterThan(ANSWER_CHARS);
+    // Its own server, with a longer stall limit: reader and server share this process, so an event loop held up past
+    // the limit (a loaded machine) can fire the stall check before the reader's next read, however steady it is.
+    const own = await createTestApp({ providers: [BigTool], options: { writeStallTimeoutMs: 5 * STALL_MS } });
+    const socket = await callAndNeverRead(own.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
+    try {
+      let received = 0;
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // A slow reader: pauses after every chunk it reads (a few MB/s in all), far more often than the limit.
+        socket.pause();
+        setTimeout(() => socket.resume(), 20);
+      });
+      socket.resume();
+      await until(
+        () => received > ANSWER_CHARS,
+        'the whole answer',
+        25_000,
+        () => socket.destroyed,
+      );
+      expect(received).toBeGreaterThan(ANSWER_CHARS);
+    } finally {
+      socket.destroy();
+      await own.close();
+    }
   }, 30_000);
 });
 
