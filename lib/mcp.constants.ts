@@ -15,7 +15,7 @@ export const ERAS = ['modern', 'legacy'] as const;
 /** One protocol era. @publicApi */
 export type Era = (typeof ERAS)[number];
 
-/** The revision a legacy request without an `MCP-Protocol-Version` header is read as (the transport spec's rule). */
+/** The revision a legacy request is read as without an `MCP-Protocol-Version` header or a readable session id (the transport spec's rule). */
 export const LEGACY_DEFAULT_VERSION = '2025-03-26';
 
 /** The log levels, lowest to highest (RFC 5424 severities). @publicApi */
@@ -44,6 +44,9 @@ export const MIRRORED_HEADERS = {
   name: 'mcp-name',
   paramPrefix: 'mcp-param-',
 } as const;
+
+/** The header a legacy `initialize` answer carries and its client echoes on every later request (lower-cased, as Node reads it). */
+export const SESSION_ID_HEADER = 'mcp-session-id';
 
 /** How the fixed mirrored headers are spelled in messages, by their lower-cased name. */
 export const MIRRORED_HEADER_DISPLAY = {

@@ -17,9 +17,10 @@ import { answerUnanswered } from './response/unanswered.js';
 export const MCP_MOUNT_ROUTE = 'nest-mcp:mount-route';
 
 /**
- * Whether a guard, interceptor or filter is running for one of a mount's routes: for a global guard that must let
- * MCP callers through to the mount's own auth check (a JWT guard's `@Public()` escape hatch, which cannot be put on
- * the mount's controller). Reads the route handler's metadata, so it holds however the mount path is prefixed.
+ * Whether a guard or interceptor is running for one of a mount's routes: for a global guard that lets MCP callers
+ * through to the mount's own auth check (a JWT guard's `@Public()` escape hatch, which cannot be put on the mount's
+ * controller). Reads the route handler's metadata, so it holds however the mount path is prefixed. A guard that
+ * passes them leaves them to the mount's `auth` option: without one, the mount is open.
  * @publicApi
  */
 export function isMountRoute(context: Pick<ExecutionContext, 'getHandler'>): boolean {

@@ -71,9 +71,9 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   /** The request's protocol version (`_meta`). */
   readonly protocolVersion: string;
   /**
-   * The client capabilities declared on this request (never inferred from earlier ones). On a 2025-era request, the
-   * input capabilities its client declared in `initialize`, as its echoed session id carries them; empty without
-   * one, where it says nothing (catch -32021 instead).
+   * The client capabilities this request declares. A 2025-era request declares none itself: it carries the input
+   * capabilities (elicitation, sampling, roots) its client declared in `initialize`, as its echoed session id holds
+   * them, and nothing else; without one, none, which says nothing (catch -32021 instead).
    */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** The client's self-reported identity, for display and logs only. */

@@ -12,8 +12,8 @@ export type JsonRpcId = string | number;
 /** What message classification found a parsed message to be (see `classifyMessage`). */
 export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
-/** What a 2025-era client's echoed `Mcp-Session-Id` says: the revision `initialize` negotiated, the input capabilities it declared. */
-export interface LegacySession {
+/** What a 2025-era client's echoed `Mcp-Session-Id` carries: the revision `initialize` negotiated, the input capabilities it declared. */
+export interface SessionIdContents {
   readonly version: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
 }
@@ -36,8 +36,8 @@ export interface McpRequestRecord {
   method?: string;
   /** `params._meta`, once the protocol-fields check proved it. */
   meta?: Record<string, unknown>;
-  /** A legacy request's echoed session id, read by the protocol-fields check (absent: the client's capabilities are unknown). */
-  legacySession?: LegacySession;
+  /** What a legacy request's echoed session id carries, read by the protocol-fields check (absent: the client's capabilities are unknown). */
+  sessionIdContents?: SessionIdContents;
   /** What the auth provider returned (auth check). */
   auth?: McpAuthInfo;
   /** The rejection mark, once the rejection sender sent a rejection. */

@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { META_KEYS } from '../mcp.constants.js';
+import { META_KEYS, SESSION_ID_HEADER } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { McpResult } from '../protocol/json-rpc.js';
-import { SESSION_ID_HEADER, legacySessionId } from '../protocol/legacy-session.js';
+import { issueSessionId } from '../protocol/session-id.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { ServerCapabilities } from './server-capabilities.js';
 
 /**
  * `initialize` (legacy era): the version negotiated (the client's when served, else the newest legacy one; see
  * `negotiatedVersion`), the server's capabilities, identity and instructions. Stateless: the `Mcp-Session-Id` it
- * issues carries the revision and the client's input capabilities, and the server keeps nothing (`legacySessionId`).
+ * issues carries the revision and the client's input capabilities, and the server keeps nothing (`issueSessionId`).
  */
 @Injectable()
 export class InitializeHandler implements McpMethodHandler {
@@ -29,7 +29,7 @@ export class InitializeHandler implements McpMethodHandler {
 
   async handle(call: MethodCall): Promise<McpResult> {
     const meta = call.record.meta!;
-    call.answer.setHeader(SESSION_ID_HEADER, legacySessionId(meta[META_KEYS.protocolVersion] as string, meta[META_KEYS.clientCapabilities]));
+    call.answer.setHeader(SESSION_ID_HEADER, issueSessionId(meta[META_KEYS.protocolVersion] as string, meta[META_KEYS.clientCapabilities]));
     const result: McpResult = {
       resultType: 'complete',
       protocolVersion: meta[META_KEYS.protocolVersion],

@@ -123,7 +123,7 @@ export class MrtrRounds {
         subject: record.auth?.subject,
         heldBytes: () => requestFootprint(record),
         revision: String(record.meta?.[META_KEYS.protocolVersion] ?? LEGACY_DEFAULT_VERSION),
-        capabilities: record.legacySession?.capabilities,
+        capabilities: record.sessionIdContents?.capabilities,
         protocol: this.protocol,
         schemas: this.schemas,
       });

@@ -1,4 +1,4 @@
-import type { LegacySession } from '../contracts/request-record.js';
+import type { SessionIdContents } from '../contracts/request-record.js';
 import { LEGACY_DEFAULT_VERSION, LEGACY_PROTOCOL_VERSIONS, META_KEYS, type McpLogLevel } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
@@ -10,16 +10,16 @@ export function negotiatedVersion(requested: unknown): string {
 
 /**
  * The modern envelope a legacy request is served under, so the handlers stay era-neutral: its `_meta` with the
- * protocol fields filled in. The version is the header's, else the echoed session's, else 2025-03-26, or for
+ * protocol fields filled in. The version is the header's, else the echoed session id's, else 2025-03-26, or for
  * `initialize` the negotiated one; the client capabilities are `initialize`'s, on a later request the input
- * capabilities its echoed session carries, else unknown (`{}`); the log level is the `legacyLogLevel` option's,
+ * capabilities its echoed session id carries, else unknown (`{}`); the log level is the `legacyLogLevel` option's,
  * because a stateless server cannot remember `logging/setLevel`. The request's own `_meta` keys (`progressToken`)
  * are kept.
  */
 export function legacyMeta(
   message: Record<string, unknown>,
   versionHeader: string | undefined,
-  session: LegacySession | undefined,
+  session: SessionIdContents | undefined,
   logLevel: McpLogLevel,
 ): Record<string, unknown> {
   const params = isPlainObject(message.params) ? message.params : {};

@@ -12,7 +12,7 @@ const ALLOW = SERVED_VERBS.join(', ');
 /** A 405 in the JSON-RPC dialect: clients tell the protocol eras apart by the body of a 400, 404 or 405. */
 const NOT_ALLOWED = errorEnvelope(undefined, {
   code: JSON_RPC_CODES.invalidRequest,
-  message: `Method not allowed: this MCP endpoint serves ${ALLOW} only (no session stream to GET, no session to DELETE).`,
+  message: `Method not allowed: this MCP endpoint serves ${ALLOW} only (no stream to GET; the server keeps no session to DELETE).`,
 });
 
 /**

@@ -75,7 +75,7 @@ describe('two eras on one mount', () => {
     it.each(LEGACY_PROTOCOL_VERSIONS)('negotiates %s, the version the client asked for', async (version) => {
       const res = await legacyPost(app().server, initialize(version), legacyHeaders(null));
       expect(res.status).toBe(200);
-      expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}\./); // test/e2e/legacy-session.e2e-spec.ts
+      expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}\./); // test/e2e/session-id.e2e-spec.ts
       expect(res.messages).toEqual([
         {
           jsonrpc: '2.0',

@@ -301,8 +301,8 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
               }, reject);
             req.end(JSON.stringify(body));
           });
-          for (let i = 0; i < 200 && !slowRuns[0]?.finished; i++) await sleep(10);
-          await sleep(20);
+          await until(() => slowRuns[0]?.finished === true, 'the slow tool to finish', 10_000);
+          await sleep(20); // any late write would come now
         });
         return { runs: [...slowRuns], events: events.map((e) => e.message), received, writesAfter: writes() - writesAtAbort };
       } finally {

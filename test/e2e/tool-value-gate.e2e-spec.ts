@@ -180,12 +180,11 @@ describe('the value gate words each problem at the value that has it', () => {
 
   it('a long list of objects under uniqueItems is checked in time linear in its length (not pair by pair)', async () => {
     const picks = [...Array.from({ length: 60_000 }, (_, i) => ({ pick: i })), { pick: 0 }];
-    const started = performance.now();
-    const found = await refuse(app().server, 'distinct', { picks });
-    // Pair by pair, ajv's own check of this list held the event loop for minutes; it read 1.9 s under load (3 s was the bound).
-    expect(performance.now() - started).toBeLessThan(20_000);
+    const { found, gateMs } = await timedRefusal(app().server, 'distinct', { picks });
+    // Pair by pair, ajv's own check of this list held the event loop for minutes.
+    expect(gateMs).toBeLessThan(5_000);
     expect(found).toMatchObject({ invalid_count: 1, invalid: [{ path: 'picks', problems: ['must not contain duplicate items'] }] });
-  });
+  }, 60_000);
 
   it('a number JSON cannot carry (1e400, Infinity once parsed) is no integer and no number: the tool never sees it', async () => {
     const answer = await callToolRaw(app().server, 'shapes', '{"action":"sized","data":{"count":1e400,"ratio":-1e400}}');

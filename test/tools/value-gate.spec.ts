@@ -118,8 +118,8 @@ describe('the value gate', () => {
       const started = performance.now();
       expect(unique.check({ picks: [...picks, { pick: 99_999 }] })?.invalid).toEqual([{ path: 'picks', problems: ['must not contain duplicate items'] }]);
       // Compared pair by pair (ajv's own uniqueItems), this list took minutes; it read 2.15 s under load (2 s was the bound).
-      expect(performance.now() - started).toBeLessThan(20_000);
-    });
+      expect(performance.now() - started).toBeLessThan(10_000);
+    }, 60_000);
   });
 
   it('is built at module init: an unknown format is refused there', () => {

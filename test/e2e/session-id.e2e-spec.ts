@@ -4,6 +4,7 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../../lib/index.js';
 import { INPUT_CAPABILITY_CASES } from '../support/input-capability-cases.js';
 import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
 import { AdaptiveTool, AskTool } from '../support/mrtr-tools.js';
+import { rawRequest } from '../support/raw-http.js';
 import { useTestApp } from '../support/suite-app.js';
 
 /** A valid answer to each input request a legacy client may be sent. */
@@ -82,10 +83,29 @@ describe('the session id a 2025-era initialize issues (Mcp-Session-Id), which th
     ['naming a revision not served', payload({ v: '2024-11-05', c: { elicitation: {} } })],
     ['a JSON value other than an object', payload(['2025-11-25'])],
     ['longer than any the server issues', payload({ v: '2025-11-25', c: { elicitation: {}, pad: 'x'.repeat(2000) } })],
-  ])('ignores a session id %s: the request is served as one without any (capabilities unknown, 2025-03-26)', async (_case, session) => {
+    ['without the UUID it is issued with', `x.${Buffer.from(JSON.stringify({ v: '2025-11-25', c: {} })).toString('base64url')}`],
+  ])('ignores a session id %s: the request is served as one without any (2025-03-26, capabilities unknown)', async (_case, session) => {
     const call = await legacyToolCall(app().server, 'ask', { kind: 'form' }, answer, { headers: withSession(session, null) });
     expect(asked(call.messages)).toEqual([]);
     expect(call.messages.at(-1)!.error.message).toMatch(/which protocol version 2025-03-26 does not have/);
+    // Capabilities unknown, not "declared none": an input request is sent to find out.
+    const roots = await legacyToolCall(app().server, 'ask', { kind: 'roots' }, answer, { headers: withSession(session) });
+    expect(asked(roots.messages)).toEqual(['roots/list']);
+  });
+
+  it('reads a session id sent on two header lines as none (a proxy routing on it may have read the other)', async () => {
+    const declaresSampling = await sessionOf({ sampling: {} });
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'adaptive', arguments: {} } });
+    const lines = (...sessions: string[]) => [
+      ['Content-Type', 'application/json'] as const,
+      ['Accept', 'application/json'] as const, // no stream: a tool that asks anything gets -32600 at once
+      ['MCP-Protocol-Version', '2025-11-25'] as const,
+      ...sessions.map((session) => ['Mcp-Session-Id', session] as const),
+    ];
+    const once = await rawRequest(app().server, { headers: lines(declaresSampling), body });
+    expect((once.body as Record<string, any>).error.code).toBe(-32600); // sampling declared: asked, and no stream to ask on
+    const twice = await rawRequest(app().server, { headers: lines(declaresSampling, declaresSampling), body });
+    expect((twice.body as Record<string, any>).result.content).toEqual([{ type: 'text', text: 'adapted' }]);
   });
 
   it('keeps only what decides an input request, whatever a client puts in a session id of its own making', async () => {
