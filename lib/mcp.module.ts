@@ -1,4 +1,4 @@
-import { Module, Optional, type DynamicModule, type NestModule, type Provider, type Type } from '@nestjs/common';
+import { Injectable, Module, Optional, type DynamicModule, type NestModule, type OnModuleInit, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 
 import { COMPLETION_SOURCES_PROVIDER } from './completion/completion-source.js';
@@ -41,18 +41,35 @@ import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
+import { LateBound } from './util/late-bound.js';
 import { OpenMountWarning } from './wire/open-mount-warning.js';
 import { ProtectedResourceMetadataRoute } from './wire/protected-resource-metadata.route.js';
 
-/** A seam given as an option: an instance as given, a class from the host's providers or built with injection. */
-async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fallback: () => T, moduleRef: ModuleRef): Promise<T> {
+/**
+ * The seams given as classes the host provides, each reached through a {@link LateBound} stand-in until module init,
+ * when this binds them to the instances Nest has by then constructed.
+ */
+@Injectable()
+class SeamBindings implements OnModuleInit {
+  readonly pending: LateBound<object>[] = [];
+
+  onModuleInit(): void {
+    for (const seam of this.pending.splice(0)) seam.bind();
+  }
+}
+
+/** A seam given as an option: an instance as given, a class from the host's providers (late-bound) or built with injection. */
+async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fallback: () => T, moduleRef: ModuleRef, bindings: SeamBindings): Promise<T> {
   if (given === undefined) return fallback();
   if (typeof given !== 'function') return given;
   try {
-    return moduleRef.get(given, { strict: false });
+    moduleRef.get(given, { strict: false }); // throws unless the host provides it
   } catch {
     return moduleRef.create(given);
   }
+  const seam = new LateBound(given, moduleRef);
+  bindings.pending.push(seam);
+  return seam.instance;
 }
 
 /**
@@ -107,25 +124,28 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       ...(base.providers ?? []),
       { provide: MCP_MOUNT_PATH, useValue: path },
       { provide: MCP_OPTIONS, useFactory: resolveOptions, inject: [MCP_MODULE_OPTIONS, MCP_MOUNT_PATH] },
+      SeamBindings,
       {
         provide: McpAuth,
-        useFactory: (options: McpResolvedOptions, ref: ModuleRef) => resolveSeam(options.auth, () => new NoopAuth(), ref),
-        inject: [MCP_OPTIONS, ModuleRef],
+        useFactory: (options: McpResolvedOptions, ref: ModuleRef, bindings: SeamBindings) => resolveSeam(options.auth, () => new NoopAuth(), ref, bindings),
+        inject: [MCP_OPTIONS, ModuleRef, SeamBindings],
       },
       {
         provide: RequestStateCodec,
-        useFactory: ({ requestState }: McpResolvedOptions, ref: ModuleRef) => resolveSeam(requestState.codec, () => new HmacRequestStateCodec(requestState.secrets), ref),
-        inject: [MCP_OPTIONS, ModuleRef],
+        useFactory: ({ requestState }: McpResolvedOptions, ref: ModuleRef, bindings: SeamBindings) =>
+          resolveSeam(requestState.codec, () => new HmacRequestStateCodec(requestState.secrets), ref, bindings),
+        inject: [MCP_OPTIONS, ModuleRef, SeamBindings],
       },
       {
         provide: McpEventBus,
-        useFactory: (options: McpResolvedOptions, ref: ModuleRef) => resolveSeam(options.eventBus, () => new InProcessEventBus(), ref),
-        inject: [MCP_OPTIONS, ModuleRef],
+        useFactory: (options: McpResolvedOptions, ref: ModuleRef, bindings: SeamBindings) => resolveSeam(options.eventBus, () => new InProcessEventBus(), ref, bindings),
+        inject: [MCP_OPTIONS, ModuleRef, SeamBindings],
       },
       {
         provide: McpTaskStore,
-        useFactory: ({ tasks }: McpResolvedOptions, ref: ModuleRef) => resolveSeam(tasks.store, () => new InProcessTaskStore(tasks.maxTasks), ref),
-        inject: [MCP_OPTIONS, ModuleRef],
+        useFactory: ({ tasks }: McpResolvedOptions, ref: ModuleRef, bindings: SeamBindings) =>
+          resolveSeam(tasks.store, () => new InProcessTaskStore(tasks.maxTasks), ref, bindings),
+        inject: [MCP_OPTIONS, ModuleRef, SeamBindings],
       },
       { provide: ProtocolSchema, useFactory: () => ProtocolSchema.vendored() },
       LegacyProtocolSchema,

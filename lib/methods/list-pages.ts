@@ -28,15 +28,13 @@ const CURSOR_MAX_CHARS = 4096;
 export class ListPages {
   /** Each list's first page, a shared result (a list's items are read once, after module init). */
   private readonly firstPages = new Map<string, McpResult>();
-  /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time. */
-  private readonly firstCursorKept: boolean;
+  /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time (read on first use: a codec the host provides is not constructed before then). */
+  private firstCursorKept: boolean | undefined;
 
   constructor(
     @Inject(RequestStateCodec) private readonly codec: RequestStateCodec,
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
-  ) {
-    this.firstCursorKept = codec.deterministic === true;
-  }
+  ) {}
 
   /**
    * A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`.
@@ -47,7 +45,8 @@ export class ListPages {
     if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
-    if (cursor === undefined && (page.nextCursor === undefined || this.firstCursorKept)) this.firstPages.set(list, sharedResult(result));
+    if (cursor === undefined && (page.nextCursor === undefined || (this.firstCursorKept ??= this.codec.deterministic === true)))
+      this.firstPages.set(list, sharedResult(result));
     return result;
   }
 

@@ -1,11 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 
 import {
   HmacRequestStateCodec,
+  InProcessEventBus,
+  McpAuth,
+  McpAuthDecision,
   McpConfigurationError,
+  McpEventBus,
+  bearerToken,
   ProtocolSchema,
   RequestStateCodec,
   rejectionMarkOf,
@@ -77,6 +83,42 @@ class JsonTaskStore implements McpTaskStore {
 }
 
 const CONFIRM = { confirm: accept({ confirm: true }) };
+
+/** Keys that take a while to load, as a JWKS fetch or a secrets manager does: what the verifier below injects. */
+const SIGNING_KEYS = Symbol('SIGNING_KEYS');
+
+/** Verifies tokens against the loaded keys; from a module of its own, as `JwtModule`'s `JwtService` is. */
+@Injectable()
+class TokenVerifier {
+  constructor(@Inject(SIGNING_KEYS) private readonly keys: { readonly valid: string }) {}
+  subjectOf(token: string | undefined): string | undefined {
+    return token === this.keys.valid ? 'alice' : undefined;
+  }
+}
+
+@Module({
+  providers: [{ provide: SIGNING_KEYS, useFactory: async () => (await sleep(20), { valid: 'good-token' }) }, TokenVerifier],
+  exports: [TokenVerifier],
+})
+class VerifierModule {}
+
+/** The docs/wire-checks.md shape: an auth class in the host's providers, injecting a verifier with its own dependencies. */
+@Injectable()
+class VerifyingAuth implements McpAuth {
+  constructor(private readonly verifier: TokenVerifier) {}
+  authenticate(req: IncomingMessage): McpAuthDecision {
+    const subject = this.verifier.subjectOf(bearerToken(req));
+    return subject ? McpAuthDecision.allow({ subject }) : McpAuthDecision.deny();
+  }
+}
+
+/** An event bus class with a dependency that takes a while too. */
+@Injectable()
+class KeyedBus extends InProcessEventBus {
+  constructor(readonly verifier: TokenVerifier) {
+    super();
+  }
+}
 
 describe('seams: what a user or a test can replace the Nest way', () => {
   let t: TestApp | undefined;
@@ -163,6 +205,20 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     const edited = { ...JSON.parse(store.kept.get(taskId)!), statusMessage: 'read from the store' };
     store.kept.set(taskId, JSON.stringify(edited));
     expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.statusMessage).toBe('read from the store');
+  });
+
+  it('builds a seam class given as an option with its whole dependency tree, however long that takes to resolve', async () => {
+    t = await createTestApp({ imports: [VerifierModule], providers: [EchoTool, VerifyingAuth, KeyedBus], options: { auth: VerifyingAuth, eventBus: KeyedBus } });
+    const call = rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } });
+    expect((await post(t.server, call, { authorization: 'Bearer good-token' })).body.result.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect((await post(t.server, call, { authorization: 'Bearer bad-token' })).status).toBe(401);
+    const bus = t.app.get<KeyedBus>(McpEventBus);
+    expect(bus).toBeInstanceOf(KeyedBus);
+    expect(bus.verifier.subjectOf('good-token')).toBe('alice');
+    const heard: unknown[] = [];
+    await t.app.get(KeyedBus).subscribe((event) => heard.push(event));
+    await bus.publish({ kind: 'toolsListChanged' }); // the host's instance, through the token
+    expect(heard).toEqual([{ kind: 'toolsListChanged' }]);
   });
 
   it('lets a test swap the codec with overrideProvider', async () => {

@@ -1,0 +1,43 @@
+import type { Type } from '@nestjs/common';
+import type { ModuleRef } from '@nestjs/core';
+
+/**
+ * A host provider's instance, reached through a stand-in until module init. Nest builds modules concurrently, so
+ * when a mount's factory runs, a host provider it names may still be under construction (its own dependencies
+ * loading), and `ModuleRef.get` would hand out the placeholder Nest made for it, never constructed. The stand-in
+ * reads the provider anew on each use until `bind` (module init: every provider constructed), then keeps it; it
+ * passes `instanceof` for the provider's class. Nothing may use it in a constructor.
+ */
+export class LateBound<T extends object> {
+  private bound: T | undefined;
+  private readonly methods = new Map<PropertyKey, unknown>();
+  readonly instance: T;
+
+  constructor(
+    private readonly type: Type<T>,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    const current = (): T => this.bound ?? this.moduleRef.get(this.type, { strict: false });
+    const methods = this.methods;
+    this.instance = new Proxy(Object.create(type.prototype) as T, {
+      get: (_target, key) => {
+        const instance = current();
+        const value: unknown = Reflect.get(instance, key, instance);
+        if (typeof value !== 'function') return value;
+        if (!this.bound) return value.bind(instance);
+        // Once bound, each method is bound once, so a call through the stand-in allocates nothing.
+        let method = methods.get(key);
+        if (method === undefined) methods.set(key, (method = value.bind(instance)));
+        return method;
+      },
+      set: (_target, key, value) => Reflect.set(current(), key, value),
+      has: (_target, key) => Reflect.has(current(), key),
+    });
+  }
+
+  /** Keeps the provider's instance from now on (module init, when Nest has constructed every provider). */
+  bind(): void {
+    this.bound = this.moduleRef.get(this.type, { strict: false });
+    this.methods.clear();
+  }
+}
