@@ -18,7 +18,7 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     t = await createTestApp({
       providers: [EchoTool, HeaderDrivenAuth],
       options: { allowedOrigins: [APP_ORIGIN], auth: HeaderDrivenAuth },
-      configure: (app) => app.enableCors({ origin: [APP_ORIGIN], exposedHeaders: ['WWW-Authenticate', 'Mcp-Session-Id'] }),
+      configure: (app) => app.enableCors({ origin: [APP_ORIGIN], methods: ['GET', 'HEAD', 'POST', 'DELETE'], exposedHeaders: ['WWW-Authenticate', 'Mcp-Session-Id'] }),
     });
   });
   afterAll(() => t.close());
@@ -34,6 +34,18 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     expect(res.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
     expect(res.headers.get('access-control-allow-headers')).toBe('content-type,mcp-protocol-version,mcp-method,mcp-name');
+  });
+
+  it("lets a 2025-era page client's DELETE at close through the preflight (Fastify's CORS allows only GET, HEAD, POST unless told)", async () => {
+    const preflight = await fetch(url(), {
+      method: 'OPTIONS',
+      headers: { origin: APP_ORIGIN, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'mcp-session-id' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(exposed(preflight.headers.get('access-control-allow-methods'))).toContain('DELETE');
+    const close = await fetch(url(), { method: 'DELETE', headers: { origin: APP_ORIGIN } });
+    expect(close.status).toBe(405);
+    expect(close.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
   });
 
   it("serves the page's POST, with the CORS header its browser reads the answer by", async () => {
