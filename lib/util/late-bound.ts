@@ -10,7 +10,8 @@ import type { ModuleRef } from '@nestjs/core';
  */
 export class LateBound<T extends object> {
   private bound: T | undefined;
-  private readonly methods = new Map<PropertyKey, unknown>();
+  /** Each method of the bound instance, bound to it once: the function read, and the bound one. */
+  private readonly methods = new Map<PropertyKey, { readonly read: unknown; readonly bound: unknown }>();
   readonly instance: T;
 
   constructor(
@@ -25,10 +26,11 @@ export class LateBound<T extends object> {
         const value: unknown = Reflect.get(instance, key, instance);
         if (typeof value !== 'function') return value;
         if (!this.bound) return value.bind(instance);
-        // Once bound, each method is bound once, so a call through the stand-in allocates nothing.
+        // Once bound, each method is bound once, so a call through the stand-in allocates nothing (bound again if
+        // the instance's method is replaced, as a test's spy does).
         let method = methods.get(key);
-        if (method === undefined) methods.set(key, (method = value.bind(instance)));
-        return method;
+        if (method?.read !== value) methods.set(key, (method = { read: value, bound: value.bind(instance) }));
+        return method.bound;
       },
       set: (_target, key, value) => Reflect.set(current(), key, value),
       has: (_target, key) => Reflect.has(current(), key),
