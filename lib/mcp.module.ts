@@ -1,4 +1,4 @@
-import { Injectable, Module, Optional, type DynamicModule, type NestModule, type OnModuleInit, type Provider, type Type } from '@nestjs/common';
+import { Module, Optional, type DynamicModule, type NestModule, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 
 import { COMPLETION_SOURCES_PROVIDER } from './completion/completion-source.js';
@@ -41,22 +41,9 @@ import { TelemetryLogger } from './telemetry/telemetry-logger.js';
 import { DispatchService } from './tools/dispatch.service.js';
 import { ToolExplorer } from './tools/tool.explorer.js';
 import { ToolRegistry } from './tools/tool.registry.js';
-import { LateBound } from './util/late-bound.js';
+import { LateBound, SeamBindings } from './util/late-bound.js';
 import { OpenMountWarning } from './wire/open-mount-warning.js';
 import { ProtectedResourceMetadataRoute } from './wire/protected-resource-metadata.route.js';
-
-/**
- * The seams given as classes the host provides, each reached through a {@link LateBound} stand-in until module init,
- * when this binds them to the instances Nest has by then constructed.
- */
-@Injectable()
-class SeamBindings implements OnModuleInit {
-  readonly pending: LateBound<object>[] = [];
-
-  onModuleInit(): void {
-    for (const seam of this.pending.splice(0)) seam.bind();
-  }
-}
 
 /** A seam given as an option: an instance as given, a class from the host's providers (late-bound) or built with injection. */
 async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fallback: () => T, moduleRef: ModuleRef, bindings: SeamBindings): Promise<T> {

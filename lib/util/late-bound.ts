@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 
 /**
@@ -41,5 +41,18 @@ export class LateBound<T extends object> {
   bind(): void {
     this.bound = this.moduleRef.get(this.type, { strict: false });
     this.methods.clear();
+  }
+}
+
+/**
+ * The seams given as classes the host provides, each reached through a {@link LateBound} stand-in until module init,
+ * when this binds them to the instances Nest has by then constructed.
+ */
+@Injectable()
+export class SeamBindings implements OnModuleInit {
+  readonly pending: LateBound<object>[] = [];
+
+  onModuleInit(): void {
+    for (const seam of this.pending.splice(0)) seam.bind();
   }
 }
