@@ -19,7 +19,6 @@ export class LateBound<T extends object> {
     private readonly moduleRef: ModuleRef,
   ) {
     const current = (): T => this.bound ?? this.moduleRef.get(this.type, { strict: false });
-    const methods = this.methods;
     this.instance = new Proxy(Object.create(type.prototype) as T, {
       get: (_target, key) => {
         const instance = current();
@@ -28,8 +27,8 @@ export class LateBound<T extends object> {
         if (!this.bound) return value.bind(instance);
         // Once bound, each method is bound once, so a call through the stand-in allocates nothing (bound again if
         // the instance's method is replaced, as a test's spy does).
-        let method = methods.get(key);
-        if (method?.read !== value) methods.set(key, (method = { read: value, bound: value.bind(instance) }));
+        let method = this.methods.get(key);
+        if (method?.read !== value) this.methods.set(key, (method = { read: value, bound: value.bind(instance) }));
         return method.bound;
       },
       set: (_target, key, value) => Reflect.set(current(), key, value),

@@ -112,6 +112,19 @@ class VerifyingAuth implements McpAuth {
   }
 }
 
+/** A deterministic codec with a dependency that takes a while: what it declares is read once it is built. */
+@Injectable()
+class SlowDeterministicCodec extends HmacRequestStateCodec {
+  seals = 0;
+  constructor(readonly verifier: TokenVerifier) {
+    super(['a-long-random-secret-0123456789-abcdefghijklmnop']);
+  }
+  override seal(payload: string): string {
+    this.seals++;
+    return super.seal(payload);
+  }
+}
+
 /** An event bus class with a dependency that takes a while too. */
 @Injectable()
 class KeyedBus extends InProcessEventBus {
@@ -219,6 +232,17 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     await t.app.get(KeyedBus).subscribe((event) => heard.push(event));
     await bus.publish({ kind: 'toolsListChanged' }); // the host's instance, through the token
     expect(heard).toEqual([{ kind: 'toolsListChanged' }]);
+  });
+
+  it("reads what a slow-built codec class declares (deterministic) from the built instance: the first page's cursor is sealed once", async () => {
+    t = await createTestApp({
+      imports: [VerifierModule],
+      providers: [EchoTool, ConfirmDeleteTool, SlowDeterministicCodec],
+      options: { pageSize: 1, requestState: { codec: SlowDeterministicCodec } },
+    });
+    const first = await post(t.server, rpc('tools/list'));
+    expect((await post(t.server, rpc('tools/list'))).body.result).toEqual(first.body.result);
+    expect(t.app.get(SlowDeterministicCodec).seals).toBe(1);
   });
 
   it('lets a test swap the codec with overrideProvider', async () => {
