@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, SetMetadata, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, SetMetadata, UseFilters, UseGuards, type ControllerOptions, type Type } from '@nestjs/common';
 
 import { MethodRouter } from './methods/method-router.js';
 import { MountRoute } from './mount-on-host.js';
@@ -22,7 +22,7 @@ import { mountName } from './telemetry/channels.js';
 const OPENAPI_EXCLUDED = 'swagger/apiExcludeController';
 
 /**
- * Builds the controller for one mount path (Nest fixes a route when its decorator runs, so one class per mount):
+ * Builds the controller for one mount path and API version (Nest fixes a route when its decorator runs, so one class per mount):
  * - `POST <path>`: the POST chain (`PostChainGuard` runs `CHAIN_GUARDS`), then a notification gets 202, a legacy client's answer to an input request is
  *   delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
  * - GET (and HEAD), PUT, PATCH, DELETE, OPTIONS at `<path>`: the fallthrough, 405 + `Allow: POST` with a JSON-RPC
@@ -30,10 +30,10 @@ const OPENAPI_EXCLUDED = 'swagger/apiExcludeController';
  * Paths below `<path>` are the host's to route (`MountOnHost`). Written on the Node response on every adapter. `McpExceptionFilter` is bound here so the host's global filters
  * never answer for the mount.
  */
-export function createMcpController(path: string): Type<unknown> {
+export function createMcpController(path: string, version: ControllerOptions['version']): Type<unknown> {
   const mount = mountName(path);
 
-  @Controller(path)
+  @Controller({ path, version })
   @UseFilters(McpExceptionFilter)
   @SetMetadata(OPENAPI_EXCLUDED, [true])
   class McpController {

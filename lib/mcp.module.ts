@@ -17,10 +17,10 @@ import { MountOnHost } from './mount-on-host.js';
 import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
-import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
+import type { McpModuleExtras, McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { MountAssignment } from './options/mount-assignment.js';
-import { normalizeMountPath, resolveOptions } from './options/resolve-options.js';
+import { mountVersion, normalizeMountPath, resolveOptions } from './options/resolve-options.js';
 import { CHAIN_GUARDS, PostChainGuard } from './post-chain.js';
 import { PromptExplorer } from './prompts/prompt.explorer.js';
 import { PromptRegistry } from './prompts/prompt.registry.js';
@@ -92,12 +92,12 @@ export class McpModule extends McpConfigurableModule implements NestModule {
 
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
     McpModule.requireObject(options, 'McpModule options', 'an object with serverInfo');
-    return McpModule.mount(super.forRoot(options), options.path);
+    return McpModule.mount(super.forRoot(options), options);
   }
 
   static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
     McpModule.requireObject(options, 'McpModule.forRootAsync options', 'an object with useFactory, useClass or useExisting');
-    return McpModule.mount(super.forRootAsync(options), options.path);
+    return McpModule.mount(super.forRootAsync(options), options);
   }
 
   /** Refuses options that are no object before Nest's module builder reads them (it would throw a bare TypeError). */
@@ -105,8 +105,9 @@ export class McpModule extends McpConfigurableModule implements NestModule {
     if (typeof options !== 'object' || options === null) throw new McpConfigurationError(where, `must be ${what}${got(options)}`);
   }
 
-  private static mount(base: DynamicModule, givenPath: string | undefined): DynamicModule {
-    const path = normalizeMountPath(givenPath ?? 'mcp');
+  private static mount(base: DynamicModule, extras: McpModuleExtras): DynamicModule {
+    const path = normalizeMountPath(extras.path ?? 'mcp');
+    const version = mountVersion(extras.version);
     const providers: Provider[] = [
       ...(base.providers ?? []),
       { provide: MCP_MOUNT_PATH, useValue: path },
@@ -173,7 +174,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
     return {
       ...base,
       imports: [...(base.imports ?? []), DiscoveryModule],
-      controllers: [createMcpController(path)],
+      controllers: [createMcpController(path, version)],
       providers,
       exports: [MCP_OPTIONS, McpAuth, McpEventBus, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
     };

@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import type { ControllerOptions, Type } from '@nestjs/common';
 
 import type { McpAuth } from '../contracts/mcp-auth.interface.js';
 import type { McpEventBus } from '../contracts/mcp-event-bus.js';
@@ -301,6 +301,13 @@ export interface McpOptionsFactory {
 export interface McpModuleExtras {
   /** The mount path (the MCP endpoint), relative to any global prefix of the host. @default 'mcp' */
   path?: string;
+  /**
+   * The host's API version (`app.enableVersioning`) the mount answers under. By default none: the mount stays at its
+   * path whatever the host's `defaultVersion` says, and answers whatever version a request names, as MCP clients
+   * name none. A version puts it under that version like a controller's (`/v1/mcp` with URI versioning; with header
+   * or media-type versioning, only requests naming it reach the mount). @default VERSION_NEUTRAL
+   */
+  version?: ControllerOptions['version'];
   /**
    * Makes the mount's exports (the chain guards, `McpExceptionFilter`, `McpEventBus`, the options) available to
    * every module without importing it; for one mount of the application. @default false

@@ -1,3 +1,5 @@
+import { VERSION_NEUTRAL, type ControllerOptions } from '@nestjs/common';
+
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import type {
   McpLegacyInputRequestOptions,
@@ -45,9 +47,26 @@ export function normalizeMountPath(path: unknown): string {
   return trimmed;
 }
 
+/**
+ * Checks the mount's `version` extra: `VERSION_NEUTRAL` when absent; else `VERSION_NEUTRAL`, a version (letters,
+ * digits, `.`, `_`, `-`), or a non-empty list of those, each once.
+ */
+export function mountVersion(version: unknown): NonNullable<ControllerOptions['version']> {
+  if (version === undefined) return VERSION_NEUTRAL;
+  const oneVersion = (value: unknown) => value === VERSION_NEUTRAL || (typeof value === 'string' && /^[\w.-]+$/.test(value));
+  const list = Array.isArray(version) ? (version as unknown[]) : undefined;
+  if (list ? list.length > 0 && list.every(oneVersion) && new Set(list).size === list.length : oneVersion(version))
+    return version as NonNullable<ControllerOptions['version']>;
+  throw new McpConfigurationError(
+    'option "version"',
+    `must be VERSION_NEUTRAL, a version (letters, digits, ".", "_" and "-", as in "1" or "2024-06"), or a non-empty list of those without repeats${got(version)}`,
+  );
+}
+
 /** The extras (`McpModuleExtras`) an options factory may not return, each with why it comes first. */
-const EXTRAS_BESIDE = {
+export const EXTRAS_BESIDE = {
   path: 'a route is fixed before asynchronous options resolve',
+  version: "a route's version is fixed before asynchronous options resolve",
   isGlobal: 'a module is made global as it is defined, before asynchronous options resolve',
 } as const satisfies Record<keyof McpModuleExtras, string>;
 

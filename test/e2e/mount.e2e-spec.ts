@@ -3,6 +3,7 @@ import { Injectable, Module } from '@nestjs/common';
 import request from 'supertest';
 
 import { McpModule, type McpModuleOptions, type McpOptionsFactory } from '../../lib/index.js';
+import { EXTRAS_BESIDE } from '../../lib/options/resolve-options.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
@@ -115,16 +116,19 @@ describe('forRootAsync the Nest way', () => {
     }
   });
 
-  it.each([
-    ['path', 'inside'],
-    ['isGlobal', true],
-  ])('refuses %s inside the options, saying where it goes', async (extra, value) => {
-    await expect(
-      createTestApp({
-        imports: [McpModule.forRootAsync({ path: 'async', useFactory: () => ({ serverInfo: { name: 's', version: '1' }, [extra]: value }) as McpModuleOptions })],
-      }),
-    ).rejects.toThrow(`option "${extra}": is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory })`);
-  });
+  /** A value of each extra, for the sweep below: a new extra must be added here to compile. */
+  const EXTRA_VALUES: Record<keyof typeof EXTRAS_BESIDE, unknown> = { path: 'inside', version: '1', isGlobal: true };
+
+  it.each(Object.keys(EXTRAS_BESIDE).map((extra): [string, unknown] => [extra, EXTRA_VALUES[extra as keyof typeof EXTRAS_BESIDE]]))(
+    'refuses %s inside the options, saying where it goes',
+    async (extra, value) => {
+      await expect(
+        createTestApp({
+          imports: [McpModule.forRootAsync({ path: 'async', useFactory: () => ({ serverInfo: { name: 's', version: '1' }, [extra]: value }) as McpModuleOptions })],
+        }),
+      ).rejects.toThrow(`option "${extra}": is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory })`);
+    },
+  );
 });
 
 describe('the mount under a global prefix and with forRootAsync', () => {

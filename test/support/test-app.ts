@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 
-import { Module, type INestApplication, type NestApplicationOptions, type Provider, type Type } from '@nestjs/common';
+import { Module, type ControllerOptions, type INestApplication, type NestApplicationOptions, type Provider, type Type } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 
@@ -23,6 +23,8 @@ export interface TestAppSpec {
   options?: Partial<McpModuleOptions>;
   /** The mount path. */
   path?: string;
+  /** The mount's API version (the `version` extra). */
+  version?: ControllerOptions['version'];
   /** Makes the mount global (`isGlobal`). */
   global?: boolean;
   /** Extra imports (another mount, say). */
@@ -53,6 +55,7 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
     imports: [
       McpModule.forRoot({
         path: spec.path ?? 'mcp',
+        ...(spec.version !== undefined && { version: spec.version }),
         ...(spec.global && { isGlobal: true }),
         serverInfo: { name: 'test-server', version: '1.0.0' },
         telemetryLogger: false,

@@ -7,7 +7,7 @@ import { Test } from '@nestjs/testing';
 
 import { McpConfigurationError, McpModule, type McpModuleOptions } from '../../lib/index.js';
 import { MODULE_OPTION_NAMES } from '../../lib/options/module-option-rules.js';
-import { resolveOptions } from '../../lib/options/resolve-options.js';
+import { EXTRAS_BESIDE, resolveOptions } from '../../lib/options/resolve-options.js';
 
 const serverInfo = { name: 's', version: '1' };
 
@@ -197,6 +197,10 @@ describe('module options sweep', () => {
     await expect(Test.createTestingModule({ imports: [SlowHost] }).compile()).rejects.toThrow(
       'option "bodyReadTimeoutMs": must be a positive integer of at most 2147483647 (milliseconds)',
     );
+  });
+
+  it.each(Object.keys(EXTRAS_BESIDE))('has a row in the README options table for the extra %s', (extra) => {
+    expect(README_OPTION_ROWS).toContain(extra);
   });
 
   it('refuses a mount path with route syntax in it', () => {

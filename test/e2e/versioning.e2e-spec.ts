@@ -1,0 +1,122 @@
+import { describe, expect, it } from '@jest/globals';
+import { Controller, Get, VERSION_NEUTRAL, VersioningType, type ControllerOptions, type VersioningOptions } from '@nestjs/common';
+
+import { McpModule } from '../../lib/index.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { post, recordEvents, rpc } from '../support/mcp-client.js';
+import { rawRequest } from '../support/raw-http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/** A host controller, versioned by the host's `defaultVersion` like any other. */
+@Controller('items')
+class ItemsController {
+  @Get()
+  list(): string[] {
+    return ['item'];
+  }
+}
+
+/** A host with versioning enabled and one mount at `mcp`, its `version` extra given when set. */
+const versionedHost = (versioning: VersioningOptions, version?: ControllerOptions['version']): Promise<TestApp> =>
+  createTestApp({ providers: [EchoTool], controllers: [ItemsController], version, configure: (app) => app.enableVersioning(versioning) });
+
+/** Calls the echo tool at `path`; the status and, on 200, the echoed text. */
+async function echoAt(t: TestApp, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text?: unknown }> {
+  const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }), headers, path);
+  return { status: res.status, text: res.status === 200 ? res.body.result?.content?.[0]?.text : undefined };
+}
+
+const withHost = async (versioning: VersioningOptions, version: ControllerOptions['version'], fn: (t: TestApp) => Promise<void>) => {
+  const t = await versionedHost(versioning, version);
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+};
+
+describe("the mount under the host's API versioning", () => {
+  it('stays at its path under URI versioning with a defaultVersion, while the host moves to /v1', async () => {
+    await withHost({ type: VersioningType.URI, defaultVersion: '1' }, undefined, async (t) => {
+      expect((await rawRequest(t.server, { method: 'GET', path: '/v1/items' })).status).toBe(200);
+      expect(await echoAt(t, '/mcp')).toEqual({ status: 200, text: 'hi' });
+      expect((await echoAt(t, '/v1/mcp')).status).toBe(404);
+    });
+  });
+
+  it.each([
+    ['header', { type: VersioningType.HEADER, header: 'X-API-Version', defaultVersion: '1' }, (v: string) => ({ 'x-api-version': v })],
+    ['media-type', { type: VersioningType.MEDIA_TYPE, key: 'v=', defaultVersion: '1' }, (v: string) => ({ accept: `application/json;v=${v}, text/event-stream` })],
+  ] as const)('answers under %s versioning with a defaultVersion, whatever version a request names or none', async (_kind, versioning, naming) => {
+    await withHost(versioning, undefined, async (t) => {
+      // The host's own routes need the version named; MCP clients name none.
+      expect((await rawRequest(t.server, { method: 'GET', path: '/items', headers: Object.entries(naming('1')) })).status).toBe(200);
+      expect((await rawRequest(t.server, { method: 'GET', path: '/items' })).status).toBe(404);
+      expect(await echoAt(t, '/mcp')).toEqual({ status: 200, text: 'hi' });
+      expect(await echoAt(t, '/mcp', naming('7'))).toEqual({ status: 200, text: 'hi' });
+    });
+  });
+
+  it('moves under URI versioning when given a version, with its fallthrough at the versioned path', async () => {
+    await withHost({ type: VersioningType.URI, defaultVersion: '1' }, '2', async (t) => {
+      expect(await echoAt(t, '/v2/mcp')).toEqual({ status: 200, text: 'hi' });
+      expect((await echoAt(t, '/mcp')).status).toBe(404);
+      const events = await recordEvents(['mcp:wire:fallthrough'], async () => {
+        expect((await rawRequest(t.server, { method: 'GET', path: '/v2/mcp' })).status).toBe(405);
+        const below = await rawRequest(t.server, { method: 'POST', path: '/v2/mcp/tools', body: '{}' });
+        expect(below.status).toBe(404);
+      });
+      expect(events.map((e) => [e.message.path, e.message.status])).toEqual([
+        ['/v2/mcp', 405],
+        ['/v2/mcp/tools', 404],
+      ]);
+    });
+  });
+
+  it('answers at each path of a version list (URI versioning)', async () => {
+    await withHost({ type: VersioningType.URI }, ['1', VERSION_NEUTRAL], async (t) => {
+      expect(await echoAt(t, '/v1/mcp')).toEqual({ status: 200, text: 'hi' });
+      expect(await echoAt(t, '/mcp')).toEqual({ status: 200, text: 'hi' });
+      expect((await echoAt(t, '/v2/mcp')).status).toBe(404);
+    });
+  });
+
+  it('takes the version beside forRootAsync options', async () => {
+    const t = await createTestApp({
+      providers: [EchoTool],
+      imports: [McpModule.forRootAsync({ path: 'async', version: '3', useFactory: () => ({ serverInfo: { name: 'async', version: '1.0.0' }, telemetryLogger: false }) })],
+      configure: (app) => app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' }),
+    });
+    try {
+      expect(await echoAt(t, '/v3/async')).toEqual({ status: 200, text: 'hi' });
+      expect(await echoAt(t, '/mcp')).toEqual({ status: 200, text: 'hi' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('given a version under header versioning, answers only requests naming it', async () => {
+    await withHost({ type: VersioningType.HEADER, header: 'X-API-Version' }, '2', async (t) => {
+      expect(await echoAt(t, '/mcp', { 'x-api-version': '2' })).toEqual({ status: 200, text: 'hi' });
+      expect((await echoAt(t, '/mcp')).status).toBe(404);
+      expect((await echoAt(t, '/mcp', { 'x-api-version': '1' })).status).toBe(404);
+    });
+  });
+});
+
+describe('the version extra, refused when malformed', () => {
+  it.each([
+    ['an empty string', ''],
+    ['a path', 'v1/x'],
+    ['a number', 1],
+    ['null', null],
+    ['an object', {}],
+    ['an empty list', []],
+    ['a list repeating a version', ['1', '1']],
+    ['a list holding a number', ['1', 2]],
+  ])('refuses %s, naming the option', (_what, version) => {
+    expect(() => McpModule.forRoot({ path: 'mcp', version: version as never, serverInfo: { name: 's', version: '1' } })).toThrow(
+      /^option "version": must be VERSION_NEUTRAL, a version/,
+    );
+  });
+});
