@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -33,7 +33,7 @@ interface Mount {
  * providing it imports; a provider that no mount serves stops the application, named. Read at module init.
  */
 @Injectable()
-export class MountAssignment implements OnApplicationBootstrap {
+export class MountAssignment implements OnModuleInit, OnApplicationBootstrap {
   private mounts: readonly Mount[] | undefined;
   /** Every provider class the explorers asked about: the tools, resources and prompts the application provides. */
   private readonly provided = new Set<unknown>();
@@ -94,10 +94,27 @@ export class MountAssignment implements OnApplicationBootstrap {
     return names;
   }
 
+  /** Finds the application's mounts before any explorer asks: two at one path stop it. */
+  onModuleInit(): void {
+    this.mounts ??= this.findMounts();
+  }
+
+  /**
+   * The application's mounts. Two at one path (the `version` extra lets routes at one path coexist) are refused:
+   * a mount is known by its path (its mount name in events, the binding of its sealed `requestState`).
+   */
   private findMounts(): Mount[] {
-    return [...this.modules.values()].flatMap((module) => {
+    const mounts = [...this.modules.values()].flatMap((module) => {
       const options = module.providers.has(MCP_MOUNT_PATH) ? (module.providers.get(MCP_OPTIONS)?.instance as McpResolvedOptions | undefined) : undefined;
       return options ? [{ module, options }] : [];
     });
+    const paths = mounts.map((mount) => mount.options.path);
+    const twice = paths.find((path, i) => paths.indexOf(path) !== i);
+    if (twice !== undefined)
+      throw new McpConfigurationError(
+        `path "/${twice}"`,
+        'is mounted twice: give each McpModule.forRoot its own path (a mount is known by its path, whatever its version; one mount answers several versions with version: [...])',
+      );
+    return mounts;
   }
 }

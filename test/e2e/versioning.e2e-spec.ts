@@ -104,6 +104,15 @@ describe("the mount under the host's API versioning", () => {
   });
 });
 
+describe('two mounts at one path under different versions', () => {
+  it('stops the application: a mount is known by its path', async () => {
+    const twin = McpModule.forRoot({ path: 'mcp', version: '2', serverInfo: { name: 'twin', version: '1.0.0' }, telemetryLogger: false });
+    await expect(
+      createTestApp({ providers: [EchoTool], version: '1', imports: [twin], configure: (app) => app.enableVersioning({ type: VersioningType.URI }) }),
+    ).rejects.toThrow('path "/mcp": is mounted twice: give each McpModule.forRoot its own path (a mount is known by its path, whatever its version');
+  });
+});
+
 describe('the version extra, refused when malformed', () => {
   it.each([
     ['an empty string', ''],
