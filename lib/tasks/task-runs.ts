@@ -163,12 +163,16 @@ export class TaskRuns implements OnModuleDestroy {
   }
 
   /**
-   * The live run of a task this caller may see, or undefined when the task has ended. A run stays live until its
-   * last status is written to the store, so a stored status that has not ended names a run elsewhere.
+   * The run here of a task this caller may see (one that ended meanwhile included: acting on it is a no-op), or
+   * undefined when the task has ended. A run stays live until its last status is written to the store, so a stored
+   * status that has not ended names a run elsewhere.
    */
   private async runHere(taskId: string, subject: string | undefined): Promise<TaskRun | undefined> {
+    // Looked up before the read too: a run that ends here while the store is read leaves the live runs, and the
+    // record read may predate its end; it ended here, so the request is acknowledged, not sent elsewhere.
+    const before = this.live.get(taskId);
     const record = await this.visible(taskId, subject);
-    const run = this.live.get(taskId);
+    const run = this.live.get(taskId) ?? before;
     if (!run && !TERMINAL_STATUSES.has(record.status)) throw taskElsewhere(taskId);
     return run;
   }

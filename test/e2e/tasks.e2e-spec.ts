@@ -556,6 +556,47 @@ describe('tasks: tasks/cancel with a store slow to write', () => {
   });
 });
 
+/** A store whose reads answer what it held when asked, but only once `heldReads` (if set) resolves: a slow shared store. */
+class HeldReadsStore extends InProcessTaskStore {
+  heldReads: Promise<void> | undefined;
+  reads = 0;
+  override async get(taskId: string): Promise<McpTaskRecord | undefined> {
+    const record = await super.get(taskId);
+    this.reads += 1;
+    await this.heldReads;
+    return record;
+  }
+}
+
+describe('tasks: tasks/update and tasks/cancel racing the end of a task run here', () => {
+  it.each([
+    ['tasks/cancel', {}],
+    ['tasks/update', { inputResponses: {} }],
+  ])('acknowledges %s of a task that ended here while its record was being read (never task_elsewhere)', async (method, params) => {
+    const store = new HeldReadsStore(10);
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { store } } });
+    try {
+      const tag = `race-${method}`;
+      const taskId = await sleeping(t, tag);
+      let release!: () => void;
+      store.heldReads = new Promise((resolve) => (release = resolve));
+      const reads = store.reads;
+      const answer = tasksRequest(t.server, method, { taskId, ...params }).then((res) => res);
+      await until(() => store.reads > reads, 'the request to read the task');
+      taskRuns.get(tag)!.wake!(); // the task completes here while the read is under way
+      await until(() => t.app.get(TaskRuns).running === 0, 'the run to end');
+      release();
+      const res = await answer;
+      expect(res.body).toMatchObject({ result: { resultType: 'complete' } });
+      expect(res.status).toBe(200);
+      store.heldReads = undefined;
+      expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.status).toBe('completed');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('tasks: shutdown', () => {
   it('cancels the tasks still running when the application closes (their handlers aborted)', async () => {
     const t = await createTestApp({ providers: TASK_TOOLS });
