@@ -2,11 +2,17 @@ import { Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 
 /**
+ * Nest's lifecycle hooks. Nest runs them on the host's provider itself; the stand-in, the value of a provider of
+ * the mount's, hides them, or Nest would run each a second time through it (a connection opened twice at init).
+ */
+const LIFECYCLE_HOOKS: ReadonlySet<PropertyKey> = new Set(['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
+
+/**
  * A host provider's instance, reached through a stand-in until module init. Nest builds modules concurrently, so
  * when a mount's factory runs, a host provider it names may still be under construction (its own dependencies
  * loading), and `ModuleRef.get` would hand out the placeholder Nest made for it, never constructed. The stand-in
  * reads the provider anew on each use until `bind` (module init: every provider constructed), then keeps it; it
- * passes `instanceof` for the provider's class. Nothing may use it in a constructor.
+ * passes `instanceof` for the provider's class, and has none of Nest's lifecycle hooks. Nothing may use it in a constructor.
  */
 export class LateBound<T extends object> {
   private bound: T | undefined;
@@ -21,6 +27,7 @@ export class LateBound<T extends object> {
     const current = (): T => this.bound ?? this.moduleRef.get(this.type, { strict: false });
     this.instance = new Proxy(Object.create(type.prototype) as T, {
       get: (_target, key) => {
+        if (LIFECYCLE_HOOKS.has(key)) return undefined;
         const instance = current();
         const value: unknown = Reflect.get(instance, key, instance);
         if (typeof value !== 'function') return value;
@@ -32,7 +39,7 @@ export class LateBound<T extends object> {
         return method.bound;
       },
       set: (_target, key, value) => Reflect.set(current(), key, value),
-      has: (_target, key) => Reflect.has(current(), key),
+      has: (_target, key) => !LIFECYCLE_HOOKS.has(key) && Reflect.has(current(), key),
     });
   }
 

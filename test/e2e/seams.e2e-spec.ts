@@ -2,7 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { Inject, Injectable, Module } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 
 import {
   HmacRequestStateCodec,
@@ -133,6 +142,27 @@ class KeyedBus extends InProcessEventBus {
   }
 }
 
+/** An event bus class with lifecycle hooks (a connection opened at init, closed at destroy): how often Nest calls each. */
+@Injectable()
+class HookedBus extends InProcessEventBus implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
+  static readonly calls: string[] = [];
+  onModuleInit(): void {
+    HookedBus.calls.push('onModuleInit');
+  }
+  onApplicationBootstrap(): void {
+    HookedBus.calls.push('onApplicationBootstrap');
+  }
+  onModuleDestroy(): void {
+    HookedBus.calls.push('onModuleDestroy');
+  }
+  beforeApplicationShutdown(): void {
+    HookedBus.calls.push('beforeApplicationShutdown');
+  }
+  onApplicationShutdown(): void {
+    HookedBus.calls.push('onApplicationShutdown');
+  }
+}
+
 describe('seams: what a user or a test can replace the Nest way', () => {
   let t: TestApp | undefined;
   beforeEach(() => {
@@ -232,6 +262,14 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     await t.app.get(KeyedBus).subscribe((event) => heard.push(event));
     await bus.publish({ kind: 'toolsListChanged' }); // the host's instance, through the token
     expect(heard).toEqual([{ kind: 'toolsListChanged' }]);
+  });
+
+  it("runs the lifecycle hooks of a seam class from the host's providers once each, as the host's own provider (not again through the mount's token)", async () => {
+    HookedBus.calls.length = 0;
+    const app = await createTestApp({ providers: [EchoTool, HookedBus], options: { eventBus: HookedBus } });
+    expect(app.app.get(McpEventBus)).toBeInstanceOf(HookedBus);
+    await app.close();
+    expect(HookedBus.calls).toEqual(['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
   });
 
   it("reads what a slow-built codec class declares (deterministic) from the built instance: the first page's cursor is sealed once", async () => {
