@@ -132,8 +132,8 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   get log(): McpRequestLogger {
     const name = this.action === undefined ? (this.tool ?? this.prompt ?? this.resource) : `${this.tool}.${this.action}`;
     const level = this.init.record.meta?.[META_KEYS.logLevel] as McpLogLevel | undefined;
-    // A task carries no logs: a logger first built once the call is one sends nothing.
-    return (this.logger ??= new McpRequestLogger(level, this.taskId === undefined ? this.init.answer : undefined, name));
+    // A task carries no logs: the logger sends nothing once the call is one, even if it was built before.
+    return (this.logger ??= new McpRequestLogger(level, this.init.answer, name, () => this.taskId !== undefined));
   }
 
   /** The same request's context for one action of an action tool (progress and input requests are shared). */

@@ -33,6 +33,8 @@ export class McpRequestLogger {
     readonly level: McpLogLevel | undefined,
     private readonly answer: AnswerStream | undefined,
     private readonly defaultLogger: string | undefined,
+    /** Whether it sends nothing from now on (its call became a task, which carries no logs). */
+    private readonly silenced: () => boolean = () => false,
   ) {
     for (const level of LOG_LEVELS) this[level] = (data, logger) => this.log(level, data, logger);
   }
@@ -42,7 +44,7 @@ export class McpRequestLogger {
    * falls behind reading, when a message would be dropped, so a dropped one is never serialized.
    */
   enabled(level: McpLogLevel): boolean {
-    return this.level !== undefined && rank(level) >= rank(this.level) && this.answer !== undefined && this.answer.open && !this.answer.backedUp;
+    return this.level !== undefined && rank(level) >= rank(this.level) && this.answer !== undefined && this.answer.open && !this.answer.backedUp && !this.silenced();
   }
 
   /** Sends one log message at `level`; returns whether it was sent. */

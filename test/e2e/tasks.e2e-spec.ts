@@ -4,11 +4,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { InProcessTaskStore, McpAuthDecision, McpConfigurationError, McpTaskStore, McpTool, TASKS_EXTENSION, type McpTaskRecord } from '../../lib/index.js';
+import {
+  InProcessTaskStore,
+  McpAuthDecision,
+  McpConfigurationError,
+  McpTaskStore,
+  McpTool,
+  TASKS_EXTENSION,
+  type McpContext,
+  type McpPlainTool,
+  type McpTaskRecord,
+} from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { answerMessages, finalMessage } from '../support/sse.js';
 import { TASK_CAPS, TASK_TOOLS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
@@ -591,6 +602,41 @@ describe('tasks: tasks/update and tasks/cancel racing the end of a task run here
       expect(res.status).toBe(200);
       store.heldReads = undefined;
       expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.status).toBe('completed');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Logs in its call, becomes a task, logs and reports progress in the task. */
+@McpTool({
+  name: 'logs_then_task',
+  description: 'Logs, runs as a task, logs.',
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'required',
+  taskStart: 'handler',
+})
+class LogsThenTaskTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    ctx.log.info('in the call');
+    await ctx.startTask();
+    ctx.log.info('in the task');
+    ctx.progress(1);
+    return 'done';
+  }
+}
+
+describe('tasks: no log or progress on the creating request once the call is a task', () => {
+  it('sends a log message made before ctx.startTask(), and none after it, though the logger was built before', async () => {
+    const t = await createTestApp({ providers: [LogsThenTaskTool] });
+    try {
+      const caps = { 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS, 'io.modelcontextprotocol/logLevel': 'debug', progressToken: 'p' };
+      const res = await post(t.server, rpc('tools/call', { name: 'logs_then_task', arguments: {}, _meta: meta(caps) }));
+      const messages = answerMessages(res);
+      const created = finalMessage(res);
+      expect(created).toMatchObject({ result: { resultType: 'task' } });
+      expect(messages.slice(0, -1)).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'in the call', logger: 'logs_then_task' } }]);
+      expect((await waitForStatus(t.server, created.result.taskId, ['completed'])).result.content[0].text).toBe('done');
     } finally {
       await t.close();
     }
