@@ -278,7 +278,8 @@ export interface McpResolvedOptions extends Readonly<
 
 /**
  * A class that builds the module options for `McpModule.forRootAsync({ useClass })` or `{ useExisting }`, the Nest
- * options-factory convention (like `JwtOptionsFactory`). `path` is not among the options: give it beside them.
+ * options-factory convention (like `JwtOptionsFactory`). The extras (`path`, `version`, `isGlobal`) are not among the
+ * options: give them beside them.
  *
  * @example
  * ```ts
