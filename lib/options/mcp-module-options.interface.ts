@@ -278,8 +278,8 @@ export interface McpResolvedOptions extends Readonly<
 
 /**
  * A class that builds the module options for `McpModule.forRootAsync({ useClass })` or `{ useExisting }`, the Nest
- * options-factory convention (like `JwtOptionsFactory`). The extras (`path`, `version`, `isGlobal`) are not among the
- * options: give them beside them.
+ * options-factory convention (like `JwtOptionsFactory`). The extras (`path`, `version`, `isGlobal`) are given beside
+ * `useClass`, never returned among the options.
  *
  * @example
  * ```ts
