@@ -16,8 +16,8 @@ export type InputAnswer = { readonly result: unknown } | { readonly error: { rea
 
 interface Pending {
   readonly subject: string | undefined;
-  /** The bytes of the call that waits, counted while it waits. */
-  readonly bytes: number;
+  /** The call that waits (its input requests share one count of its bytes). */
+  readonly holder: object;
   readonly settle: (answer: InputAnswer | Error) => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -25,16 +25,19 @@ interface Pending {
 /**
  * The legacy era's pending input requests on one mount: each server-to-client request waiting, in this process,
  * for the client's answer POSTed back as a JSON-RPC response. Bounded in count (`legacyInputRequests.maxPending`:
- * one more is refused), in the bytes of the calls that wait (`maxPendingBytes`: a waiting call holds its request)
- * and in age (`timeoutMs`: then it fails); an answer is taken only from the caller that was
- * asked (the same auth subject), and a settled, timed-out or withdrawn request leaves nothing behind. Answers must
- * reach the process that asked: behind a load balancer, route a legacy client's requests to one instance. At
- * shutdown every request still waiting, and any asked after, fails with `shutting_down` (503 + -32603).
+ * one more is refused), in the bytes of the calls that wait (`maxPendingBytes`: a waiting call holds its request,
+ * counted once however many of its input requests wait) and in age (`timeoutMs`: then it fails); an answer is taken
+ * only from the caller that was asked (the same auth subject), and a settled, timed-out or withdrawn request leaves
+ * nothing behind. Answers must reach the process that asked: behind a load balancer, route a legacy client's
+ * requests to one instance. At shutdown every request still waiting, and any asked after, fails with
+ * `shutting_down` (503 + -32603).
  */
 @Injectable()
 export class PendingInputRequests implements BeforeApplicationShutdown {
   private readonly pending = new Map<string, Pending>();
-  /** The bytes of the waiting calls' requests, each counted per input request it waits on. */
+  /** Each waiting call: how many of its input requests wait, and the bytes of its request, counted once. */
+  private readonly holders = new Map<object, { waiting: number; bytes: number }>();
+  /** The bytes of the waiting calls' requests, each call counted once however many of its requests wait. */
   private heldBytes = 0;
 
   constructor(
@@ -44,16 +47,19 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
 
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
-   * request times out or is withdrawn.
+   * request times out or is withdrawn. `holder` is the call that asks, whose request (`bytes`) is held while any of
+   * its input requests waits: counted once, when its first starts waiting (without a holder, each request is a call).
    * @throws {McpMethodError} a capacity refusal (-32603, sent with 200 as every legacy method error) when
-   * `maxPending` requests already wait; `shutting_down` once the application shuts down
+   * `maxPending` requests already wait, or when a call that holds none yet would take the bytes past
+   * `maxPendingBytes`; `shutting_down` once the application shuts down
    */
-  open(subject: string | undefined, bytes = 0): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
+  open(subject: string | undefined, bytes = 0, holder: object = {}): { id: string; answer: Promise<InputAnswer>; withdraw: () => void } {
     if (this.shutdown.closing) throw shuttingDown('no input request can wait for an answer');
     const { maxPending, maxPendingBytes, timeoutMs } = this.options.legacyInputRequests;
     if (this.pending.size >= maxPending)
       throw capacityRefusal('too_many_pending_input_requests', `${maxPending} input requests already wait for their clients' answers on this server`);
-    if (this.heldBytes + bytes > maxPendingBytes)
+    const held = this.holders.get(holder);
+    if (!held && this.heldBytes + bytes > maxPendingBytes)
       throw capacityRefusal(
         'too_many_pending_input_bytes',
         `the calls waiting for their clients' answers on this server already hold ${this.heldBytes} of the ${maxPendingBytes} bytes they may`,
@@ -66,15 +72,23 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
         if (!entry) return;
         clearTimeout(entry.timer);
         this.pending.delete(id);
-        this.heldBytes -= entry.bytes;
+        const call = this.holders.get(entry.holder)!;
+        if (--call.waiting === 0) {
+          this.holders.delete(entry.holder);
+          this.heldBytes -= call.bytes;
+        }
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
     });
     const timer = setTimeout(() => settle(new Error(`the client did not answer input request ${id} within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
-    this.pending.set(id, { subject, bytes, settle, timer });
-    this.heldBytes += bytes;
+    this.pending.set(id, { subject, holder, settle, timer });
+    if (held) held.waiting++;
+    else {
+      this.holders.set(holder, { waiting: 1, bytes });
+      this.heldBytes += bytes;
+    }
     // Quiet: a request withdrawn or timed out before anyone awaits its answer must not end the process.
     return { id, answer: quiet(answer), withdraw: () => settle(new Error(`input request ${id} was withdrawn: its call ended`)) };
   }

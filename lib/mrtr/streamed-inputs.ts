@@ -74,7 +74,7 @@ export class StreamedInputs implements InputChannel {
         this.watching = true;
         this.init.answer.signal.addEventListener('abort', () => this.close(), { once: true });
       }
-      const { id, answer, withdraw } = this.init.pending.open(this.init.subject, (this.held ??= this.init.heldBytes()));
+      const { id, answer, withdraw } = this.init.pending.open(this.init.subject, (this.held ??= this.init.heldBytes()), this);
       this.withdrawals.add(withdraw);
       if (!this.init.answer.request({ id, ...request })) {
         this.withdrawals.delete(withdraw);

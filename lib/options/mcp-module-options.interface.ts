@@ -243,7 +243,8 @@ export interface McpLegacyInputRequestOptions {
   maxPending?: number;
   /**
    * How many bytes the calls waiting for an answer may hold together on this mount (each holds its request, counted
-   * by its body's size, per input request); one more is refused. @default 268435456 (256 MiB)
+   * once by its body's size, or 80 bytes a JSON value when that is more, however many of its input requests wait);
+   * a call that would take them over is refused. @default 268435456 (256 MiB)
    */
   maxPendingBytes?: number;
   /** How long one may wait for the client's answer, in milliseconds; then the tool's request rejects. @default 600000 */

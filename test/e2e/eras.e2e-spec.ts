@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, type Era } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { initialize, legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
+import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
 import { AskTool, ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, sideEffects } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -408,6 +408,27 @@ describe('bounds on the legacy era’s pending input requests', () => {
       expect((await waiting).messages.at(-1)!.result.content[0].text).toMatch(/^Kept x+ \(accept\)\.$/);
       const served = await legacyToolCall(bounded.server, 'confirm_delete', big, () => accept({ confirm: false }));
       expect(served.messages.at(-1)!.result.content[0].text).toMatch(/^Kept x+ \(accept\)\.$/);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('counts a call asking several things at once for its request once, not once per input request', async () => {
+    // One call of about 2,100 bytes asks three things at once: it holds its request once, within 3,000 bytes.
+    const bounded = await createTestApp({ providers: [GatherTool], options: { legacyInputRequests: { maxPendingBytes: 3000 } } });
+    const answers: Record<string, Reply> = {
+      'elicitation/create': accept({ name: 'Ada' }),
+      'sampling/createMessage': { result: { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' } },
+      'roots/list': { result: { roots: [] } },
+    };
+    try {
+      const pad = { pad: 'x'.repeat(2000) };
+      for (let call = 0; call < 2; call++) {
+        const gathered = await legacyToolCall(bounded.server, 'gather', {}, (request) => answers[request.method as string]!, { meta: pad });
+        expect(gathered.answerStatuses).toEqual([202, 202, 202]);
+        expect(gathered.messages.at(-1)!.result.content[0].text).toBe('Hello Ada; roots: ');
+      }
+      expect(bounded.app.get(PendingInputRequests).size).toBe(0);
     } finally {
       await bounded.close();
     }
