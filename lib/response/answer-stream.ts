@@ -77,6 +77,8 @@ export class AnswerStream {
   /** Made on the first read of `signal`; a stream cancelled before that hands out an aborted one. */
   private abort: AbortController | undefined;
   private cancelled = false;
+  /** Whether the client left before the final response (closed the stream or disconnected). */
+  private clientLeft = false;
   private sse = false;
   private done = false;
   private closed = false;
@@ -138,6 +140,7 @@ export class AnswerStream {
     if (waiters) for (const wake of waiters) wake();
     if (this.done) return;
     this.done = true;
+    this.clientLeft = true;
     this.cancel();
     publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
   }
@@ -172,6 +175,11 @@ export class AnswerStream {
       if (this.cancelled) this.abort.abort();
     }
     return this.abort.signal;
+  }
+
+  /** Whether the client left before the final response: nobody is left to answer. */
+  get left(): boolean {
+    return this.clientLeft;
   }
 
   /** Whether the answer has switched to SSE. */
@@ -375,6 +383,11 @@ function waitingBytes(res: ServerResponse): number {
 /** Bytes of the connection the client has taken: all written to it (`bytesWritten` counts what waits) less what waits. */
 function takenBytes(res: ServerResponse): number {
   return (res.socket?.bytesWritten ?? 0) - waitingBytes(res);
+}
+
+/** Whether the client of an attached answer stream left before its final response: nobody is left to answer. */
+export function clientLeft(res: ServerResponse): boolean {
+  return (res as WithStream)[STREAM]?.left === true;
 }
 
 /** Sends a refusal or fault as the final answer (the exception filter does) through the response's answer stream when attached, else as a JSON body (before routing). */

@@ -15,7 +15,7 @@ import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.j
 import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
-import { sendAnswer } from './answer-stream.js';
+import { clientLeft, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 import { takeOver } from './unanswered.js';
@@ -116,15 +116,18 @@ export class McpExceptionFilter implements ExceptionFilter {
    * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (as for a method error).
    */
   private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord): void {
-    publish('mcp:method:error', () => ({
-      mount: this.mount,
-      method: record.method === undefined ? undefined : bounded(record.method),
-      id: eventId(record.id),
-      era: record.era,
-      exception: faultKind(fault),
-      error: bounded(fault, 500),
-      fault,
-    }));
+    // A fault of a call whose client left (its input request withdrawn, its signal aborted) is the cancellation's
+    // (`mcp:request:cancelled`), as a tool's is: no client can fill the error log at will by hanging up.
+    if (!clientLeft(res))
+      publish('mcp:method:error', () => ({
+        mount: this.mount,
+        method: record.method === undefined ? undefined : bounded(record.method),
+        id: eventId(record.id),
+        era: record.era,
+        exception: faultKind(fault),
+        error: bounded(fault, 500),
+        fault,
+      }));
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
     sendAnswer(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
