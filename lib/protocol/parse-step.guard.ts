@@ -94,7 +94,8 @@ export class ParseStepGuard implements ChainStage {
       } else {
         // The mount reads only identity. A body a host middleware consumed (above) is taken as it left it: decoded
         // by a parser that inflates, or refused as invalid JSON if it kept compressed bytes.
-        const coding = headerLines(req).value('content-encoding');
+        // Every line of it: codings sent on two lines are one list (RFC 9110 §5.3), which Node joins.
+        const coding = req.headers['content-encoding'];
         if (coding !== undefined && !isIdentityCoding(coding)) throw unsupportedContentEncoding(coding);
         // Node undoes `chunked` only, and reads a body with other codings before it (`gzip, chunked`) as is.
         const transfer = req.headers['transfer-encoding'];

@@ -233,6 +233,18 @@ describe('the parse step and a content or transfer coding', () => {
     expect(mark).toEqual({ rejecter: 'parse-step', reason: 'unsupported_content_encoding' });
   });
 
+  it('refuses a coding on a second Content-Encoding line (one list with the first, RFC 9110 §5.3) with 415, not only one on the first', async () => {
+    const mark = await rejectionOf(async () => {
+      const res = await rawRequest(t.server, {
+        headers: [...headers, ['content-encoding', 'identity'], ['content-encoding', 'gzip']],
+        body,
+      });
+      expect(res.status).toBe(415);
+      expect((res.body as { error: { message: string } }).error.message).toMatch(/\(got "identity, gzip"\)\.$/);
+    });
+    expect(mark).toEqual({ rejecter: 'parse-step', reason: 'unsupported_content_encoding' });
+  });
+
   it.each(['identity', 'Identity', ''])('reads a body sent with Content-Encoding: "%s" (no coding)', async (coding) => {
     const res = await rawRequest(t.server, { headers: [...headers, ['content-encoding', coding]], body });
     expect(res.status).toBe(200);
