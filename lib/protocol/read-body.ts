@@ -21,6 +21,8 @@ export class BodyReadError extends Error {
  * of the body is drained, never buffered.
  */
 function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, deadlineMs: number, values: JsonValueCounter): Promise<Buffer> {
+  // Gone before the read began (while an async auth provider decided, say): its close came and went unheard.
+  if (req.destroyed) return Promise.reject(new BodyReadError('aborted'));
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     req.resume();

@@ -125,6 +125,8 @@ export class AnswerStream {
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
     // client leaves.
     if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
+    // Closed before it was attached (the client left while an async auth provider decided): a cancellation all the same.
+    else if (res.destroyed) stream.onClose();
     return stream;
   }
 

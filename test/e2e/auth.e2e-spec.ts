@@ -1,11 +1,15 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { BadRequestException, ForbiddenException, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
 import request from 'supertest';
 
-import { bearerToken, McpAuthDecision, type McpAuth } from '../../lib/index.js';
+import { bearerToken, McpAuthDecision, McpTool, type McpAuth, type McpContext } from '../../lib/index.js';
 import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { portOf } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { AsyncTokenAuth, GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
 
@@ -334,4 +338,71 @@ describe.each([
     const res = await post(t.server, whoami(), bearer(GOOD_TOKEN));
     expect(JSON.parse(res.body.result.content[0].text)).toEqual({ auth: { subject: 'alice' } });
   });
+});
+
+/** Allows every request, 300 ms after it is asked. */
+class SlowAuth implements McpAuth {
+  async authenticate() {
+    await sleep(300);
+    return McpAuthDecision.allow({ subject: 'slow' });
+  }
+}
+
+const waitRuns: { abortedWithin2s: boolean }[] = [];
+
+@McpTool({ name: 'waits', description: 'Waits for its signal, 2 s at most.', inputSchema: { type: 'object', properties: {} } })
+class WaitsTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const abortedWithin2s =
+      ctx.signal.aborted ||
+      (await Promise.race([new Promise<boolean>((resolve) => ctx.signal.addEventListener('abort', () => resolve(true))), sleep(2000).then(() => false)]));
+    waitRuns.push({ abortedWithin2s });
+    return 'done';
+  }
+}
+
+describe('a client that leaves while an async auth provider decides', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [WaitsTool], options: { auth: new SlowAuth(), bodyReadTimeoutMs: 4000 } });
+  });
+  afterAll(() => t.close());
+
+  /** Sends a tools/call of `waits` (`bodyPart` of its body) on a raw socket, and destroys the socket 50 ms later; resolves when it did. */
+  async function leave(bodyPart: (body: string) => string): Promise<number> {
+    const body = JSON.stringify(rpc('tools/call', { name: 'waits', arguments: {} }, 1));
+    const head =
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n' +
+      `Mcp-Name: waits\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    const socket = connect(portOf(t.server), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(head + bodyPart(body));
+    await sleep(50);
+    socket.destroy(); // gone before the provider answers (300 ms)
+    return Date.now();
+  }
+
+  it('cancels a call whose whole body arrived: mcp:request:cancelled, and ctx.signal aborts', async () => {
+    waitRuns.length = 0;
+    const events = await recordEvents(['mcp:request:cancelled', 'mcp:tool:start'], async () => {
+      await leave((body) => body);
+      await sleep(2800);
+    });
+    expect(events.map((e) => e.channel).sort()).toEqual(['mcp:request:cancelled', 'mcp:tool:start']);
+    expect(waitRuns).toEqual([{ abortedWithin2s: true }]);
+  }, 15_000);
+
+  it('ends the read of a body cut short once the provider answers, not bodyReadTimeoutMs later', async () => {
+    const seen: { at: number; reason: string }[] = [];
+    const handler = (message: unknown) => seen.push({ at: Date.now(), reason: (message as { reason: string }).reason });
+    diagnosticsChannel.subscribe('mcp:wire:reject', handler);
+    try {
+      const left = await leave((body) => body.slice(0, 10));
+      while (seen.length === 0 && Date.now() - left < 6000) await sleep(25);
+      expect(seen.map((e) => e.reason)).toEqual(['stalled_read']);
+      expect(seen[0]!.at - left).toBeLessThan(1500);
+    } finally {
+      diagnosticsChannel.unsubscribe('mcp:wire:reject', handler);
+    }
+  }, 15_000);
 });
