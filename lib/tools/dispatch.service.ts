@@ -101,10 +101,12 @@ export class DispatchService {
         }));
       result = faultResult(tool.name, thrown);
     } finally {
+      // A gate that refused the data of an action the tool has still names it, as the start did.
+      const action = run.action ?? named;
       publish('mcp:tool:stop', () => ({
         mount,
         tool: tool.name,
-        ...(run.action !== undefined && { action: run.action }),
+        ...(action !== undefined && { action }),
         era,
         durationMs: performance.now() - started,
         isError: threw || result?.isError === true,

@@ -30,6 +30,14 @@ describe('tool telemetry', () => {
     ]);
   });
 
+  it('a data-level gate refusal of an action the tool has: stop names the action, as start does', async () => {
+    const events = await record('tasks', { action: 'create', data: {} });
+    expect(events).toEqual([
+      { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create' } },
+      { channel: 'mcp:tool:stop', message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+    ]);
+  });
+
   it('an answer the tool failed with: stop with errorKind tool, and no fault event', async () => {
     const events = await record('tasks', { action: 'close', data: { id: 1 } });
     expect(events.map((e) => e.channel)).toEqual(['mcp:tool:start', 'mcp:tool:stop']);
