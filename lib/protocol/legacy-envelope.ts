@@ -29,6 +29,8 @@ export function legacyMeta(
   meta[META_KEYS.protocolVersion] = initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? session?.version ?? LEGACY_DEFAULT_VERSION);
   meta[META_KEYS.clientCapabilities] = initialize ? (isPlainObject(params.capabilities) ? params.capabilities : {}) : (session?.capabilities ?? {});
   if (initialize && isPlainObject(params.clientInfo)) meta[META_KEYS.clientInfo] = params.clientInfo;
+  // Set on initialize only: a later request's own _meta names none (the 2025 revisions have no such field there).
+  else if (Object.hasOwn(meta, META_KEYS.clientInfo)) delete meta[META_KEYS.clientInfo];
   meta[META_KEYS.logLevel] = logLevel;
   return meta;
 }

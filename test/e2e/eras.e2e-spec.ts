@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, type Era } from '../../lib/index.js';
+import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, McpTool, type Era, type McpContext } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
@@ -12,7 +12,15 @@ import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
-const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool, AskTool];
+/** Names the client its context names. */
+@McpTool({ name: 'client_info', description: 'Names the client.', inputSchema: { type: 'object', properties: {} } })
+class ClientInfoTool {
+  run(_args: unknown, ctx: McpContext) {
+    return { clientInfo: ctx.clientInfo ?? null };
+  }
+}
+
+const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool, AskTool, ClientInfoTool];
 const accept = (content: Record<string, unknown>) => ({ result: { action: 'accept', content } });
 
 /**
@@ -146,6 +154,17 @@ describe('two eras on one mount', () => {
         { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'warning' } },
       ])
         expect((await legacyPost(app().server, body)).messages[0]).toEqual({ jsonrpc: '2.0', id: body.id, result: {} });
+    });
+
+    it('sets ctx.clientInfo on initialize only: a later request naming one in its own _meta gets none', async () => {
+      const res = await legacyPost(app().server, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'client_info', arguments: {}, _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'claimed', version: '1' } } },
+      });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.messages[0]!.result.content[0].text)).toEqual({ clientInfo: null });
     });
 
     it('refuses logging/setLevel with an unknown level (-32602, with 200)', async () => {
