@@ -124,6 +124,9 @@ export const MODULE_OPTION_RULES = {
   protectedResourceMetadata: (v) => {
     if (!isPlainObject(v)) return 'must be an object';
     if (!isUrl(v.resource)) return `resource must be the absolute URL of the MCP endpoint${got(v.resource)}`;
+    // Its path becomes a route of the host's router, which would read these as route syntax (a parameter, a wildcard).
+    if (/[:*?(){}[\]+!]/.test(new URL(v.resource as string).pathname))
+      return `resource must have a plain path (its metadata is served at a route named after it, where ":", "*", "(" and the like are route syntax)${got(v.resource)}`;
     if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0)
       return `authorization_servers must list at least one authorization server URL${got(v.authorization_servers)}`;
     if (!v.authorization_servers.every(isUrl)) return `authorization_servers entries must be URLs${got(v.authorization_servers.find((s) => !isUrl(s)))}`;

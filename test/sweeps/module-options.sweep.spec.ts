@@ -117,6 +117,12 @@ describe('module options sweep', () => {
       ['mcp.example.com', 'https://mcp.example.com'],
       'allowedHosts[1] must be a Host header value (a name, with :port or not), not a URL, got "https://mcp.example.com"',
     ],
+    [
+      'protectedResourceMetadata',
+      'whose resource path holds route syntax',
+      { resource: 'https://mcp.example.com/tenant:one/mcp', authorization_servers: ['https://auth.example.com'] },
+      'resource must have a plain path',
+    ],
     ['requestState', 'with both a codec and secrets', { codec: { seal: () => '', open: () => ({}) }, secrets: [CELLS.requestState.good.secrets[0]] }, 'give one or the other'],
   ])('refuses %s %s', (name, _case, value, text) => {
     expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(`option "${name}": `);
