@@ -78,7 +78,7 @@ export class AnswerStream {
   private abort: AbortController | undefined;
   private cancelled = false;
   /** Whether the client left before the final response (closed the stream or disconnected). */
-  private clientLeft = false;
+  private hasLeft = false;
   private sse = false;
   private done = false;
   private closed = false;
@@ -142,7 +142,7 @@ export class AnswerStream {
     if (waiters) for (const wake of waiters) wake();
     if (this.done) return;
     this.done = true;
-    this.clientLeft = true;
+    this.hasLeft = true;
     this.cancel();
     publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
   }
@@ -181,7 +181,7 @@ export class AnswerStream {
 
   /** Whether the client left before the final response: nobody is left to answer. */
   get left(): boolean {
-    return this.clientLeft;
+    return this.hasLeft;
   }
 
   /** Whether the answer has switched to SSE. */
