@@ -236,11 +236,18 @@ function watchSettled(reply: { then?: unknown }, settled: () => void): void {
   };
 }
 
-/** An Express route handler of a mount that, once the host's handler has settled, answers a request it left unanswered. */
+/**
+ * An Express route handler of a mount that, once the host's handler has settled, answers a request it left
+ * unanswered; one it passed on (Nest's version filter, for a request naming another API version) is not the mount's.
+ */
 function answering(handle: Handle, mount: string): Handle {
   return async (req, res, next) => {
-    await handle(req, res, next);
-    answerUnanswered(req, res as ServerResponse, mount);
+    let passed = false;
+    await handle(req, res, (err) => {
+      passed = true;
+      next(err);
+    });
+    if (!passed) answerUnanswered(req, res as ServerResponse, mount);
   };
 }
 

@@ -1,5 +1,19 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from '@jest/globals';
-import { Controller, Get, VERSION_NEUTRAL, VersioningType, type ControllerOptions, type VersioningOptions } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Module,
+  Post,
+  VERSION_NEUTRAL,
+  VersioningType,
+  type CallHandler,
+  type ControllerOptions,
+  type NestInterceptor,
+  type VersioningOptions,
+} from '@nestjs/common';
+import { from, switchMap } from 'rxjs';
 
 import { McpModule } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -101,6 +115,58 @@ describe("the mount under the host's API versioning", () => {
       expect((await echoAt(t, '/mcp')).status).toBe(404);
       expect((await echoAt(t, '/mcp', { 'x-api-version': '1' })).status).toBe(404);
     });
+  });
+});
+
+/** A host route at the mount's path under version 1, in a module imported after the mount (so routed after it). */
+@Controller({ path: 'mcp', version: '1' })
+class HostAtMountPathController {
+  @Post()
+  async create(): Promise<{ host: string }> {
+    await sleep(10);
+    return { host: 'v1' };
+  }
+}
+
+@Module({ controllers: [HostAtMountPathController] })
+class HostAtMountPathModule {}
+
+/** A global interceptor that lets everything through, a turn later (a logging or timing interceptor). */
+class PassingInterceptor implements NestInterceptor {
+  intercept(_context: unknown, next: CallHandler) {
+    return from(sleep(10)).pipe(switchMap(() => next.handle()));
+  }
+}
+
+describe("a versioned mount beside a host route at its path, under a host's global interceptor", () => {
+  it('leaves a request naming the host route’s version to it: no 500 from the mount, no mcp:method:error', async () => {
+    const t = await createTestApp({
+      providers: [EchoTool],
+      imports: [HostAtMountPathModule],
+      version: '2',
+      configure: (app) => {
+        app.enableVersioning({ type: VersioningType.HEADER, header: 'X-API-Version' });
+        app.useGlobalInterceptors(new PassingInterceptor());
+      },
+    });
+    try {
+      expect(await echoAt(t, '/mcp', { 'x-api-version': '2' })).toEqual({ status: 200, text: 'hi' });
+      const events = await recordEvents(['mcp:method:error'], async () => {
+        const res = await rawRequest(t.server, {
+          method: 'POST',
+          path: '/mcp',
+          headers: [
+            ['x-api-version', '1'],
+            ['content-type', 'application/json'],
+          ],
+          body: '{}',
+        });
+        expect([res.status, res.body]).toEqual([201, { host: 'v1' }]);
+      });
+      expect(events).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 });
 
