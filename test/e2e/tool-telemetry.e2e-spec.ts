@@ -34,7 +34,10 @@ describe('tool telemetry', () => {
     const events = await record('tasks', { action: 'create', data: {} });
     expect(events).toEqual([
       { channel: 'mcp:tool:start', message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create' } },
-      { channel: 'mcp:tool:stop', message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' } },
+      {
+        channel: 'mcp:tool:stop',
+        message: { mount: '/mcp', era: 'modern', tool: 'tasks', action: 'create', durationMs: expect.any(Number), isError: true, errorKind: 'dispatch' },
+      },
     ]);
   });
 
