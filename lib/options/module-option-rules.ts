@@ -6,6 +6,13 @@ import type { McpModuleOptions } from './mcp-module-options.interface.js';
 /** A rule returns undefined for a valid value, or a sentence saying what is wrong with it. */
 type OptionRule = (value: unknown) => string | undefined;
 
+/**
+ * What the host's routers read as route syntax in a path (Express's path-to-regexp 8 refuses the reserved `()[]+!?`
+ * at startup; `:` and `*` make a parameter or a wildcard, `{}` a group, `\\` an escape): a path named after an
+ * option must hold none.
+ */
+export const ROUTE_SYNTAX = /[:*?(){}[\]+!\\]/;
+
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((e) => typeof e === 'string');
 const isUrl = (v: unknown): boolean => {
   if (typeof v !== 'string') return false;
@@ -125,7 +132,7 @@ export const MODULE_OPTION_RULES = {
     if (!isPlainObject(v)) return 'must be an object';
     if (!isUrl(v.resource)) return `resource must be the absolute URL of the MCP endpoint${got(v.resource)}`;
     // Its path becomes a route of the host's router, which would read these as route syntax (a parameter, a wildcard).
-    if (/[:*?(){}[\]+!]/.test(new URL(v.resource as string).pathname))
+    if (ROUTE_SYNTAX.test(new URL(v.resource as string).pathname))
       return `resource must have a plain path (its metadata is served at a route named after it, where ":", "*", "(" and the like are route syntax)${got(v.resource)}`;
     if (!isStringArray(v.authorization_servers) || v.authorization_servers.length === 0)
       return `authorization_servers must list at least one authorization server URL${got(v.authorization_servers)}`;

@@ -9,7 +9,7 @@ import type {
   McpSubscriptionOptions,
   McpTasksOptions,
 } from './mcp-module-options.interface.js';
-import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES } from './module-option-rules.js';
+import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES, ROUTE_SYNTAX } from './module-option-rules.js';
 
 /** Default body ceiling: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -43,7 +43,7 @@ export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 export function normalizeMountPath(path: unknown): string {
   if (typeof path !== 'string') throw new McpConfigurationError('option "path"', `must be a string${got(path)}`);
   const trimmed = path.replace(/^\/+|\/+$/g, '');
-  if (/[?#*:{}()\s]/.test(trimmed)) throw new McpConfigurationError('option "path"', `must be a plain path, got ${JSON.stringify(path)}`);
+  if (/[#\s]/.test(trimmed) || ROUTE_SYNTAX.test(trimmed)) throw new McpConfigurationError('option "path"', `must be a plain path, got ${JSON.stringify(path)}`);
   return trimmed;
 }
 

@@ -209,8 +209,8 @@ describe('module options sweep', () => {
     expect(README_OPTION_ROWS).toContain(extra);
   });
 
-  it('refuses a mount path with route syntax in it', () => {
-    expect(() => McpModule.forRoot({ path: 'mcp/:id', serverInfo })).toThrow(McpConfigurationError);
+  it.each(['mcp/:id', 'mcp/*', 'mcp/{x}', 'mcp(x)', 'mcp+x', 'mcp!', 'a[b]', 'mcp?', 'a\\b'])('refuses a mount path with route syntax in it: %s', (path) => {
+    expect(() => McpModule.forRoot({ path, serverInfo })).toThrow(`option "path": must be a plain path, got ${JSON.stringify(path)}`);
   });
 
   it.each([
