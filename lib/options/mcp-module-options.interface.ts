@@ -307,7 +307,8 @@ export interface McpModuleExtras {
    * The host's API version (`app.enableVersioning`) the mount answers under. By default none: the mount stays at its
    * path whatever the host's `defaultVersion` says, and answers whatever version a request names, as MCP clients
    * name none. A version puts it under that version like a controller's (`/v1/mcp` with URI versioning; with header
-   * or media-type versioning, only requests naming it reach the mount). @default VERSION_NEUTRAL
+   * or media-type versioning, only requests naming it reach the mount). A version is letters, digits, `.`, `_` and `-`;
+   * a list names several. @default VERSION_NEUTRAL
    */
   version?: ControllerOptions['version'];
   /**
