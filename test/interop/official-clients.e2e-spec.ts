@@ -5,6 +5,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { VersioningType } from '@nestjs/common';
 
 import { InProcessEventBus, McpEventBus, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { firstText } from '../support/client-result.js';
@@ -217,6 +218,25 @@ describe.each(CLIENTS)('structured output whose root is an array (2026-07-28 all
     expect(await c.listTools()).toEqual(['help', 'primes', 'total']);
     expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
     expect(await c.callTool('total', {})).toMatchObject({ text: '{"total":3}' });
+  });
+});
+
+describe.each(CLIENTS)('a host with header API versioning and a defaultVersion (the mount takes no version), with %s', (_name, connect, revision) => {
+  const app = useTestApp({
+    providers: [PrimesTool],
+    configure: (host) => host.enableVersioning({ type: VersioningType.HEADER, header: 'X-API-Version', defaultVersion: '1' }),
+  });
+  let c: Connected | undefined;
+  afterEach(async () => {
+    await c?.close();
+    c = undefined;
+  });
+
+  it('connects at the mount path, naming no version, and calls a tool', async () => {
+    c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' }));
+    expect(c.version).toBe(revision);
+    expect(await c.listTools()).toEqual(['help', 'primes']);
+    expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
   });
 });
 
