@@ -76,6 +76,16 @@ const CLIENTS = [
   ["@modelcontextprotocol/client v2 (versionNegotiation: 'auto')", (url: URL, answer: () => Answer) => v2(url, answer, 'auto'), '2026-07-28'],
 ] as const;
 
+/** Connects a client to the suite's app at /mcp, declining every elicitation; the client is closed after each case. */
+function useClient(app: () => TestApp, connect: (typeof CLIENTS)[number][1]): () => Promise<Connected> {
+  let c: Connected | undefined;
+  afterEach(async () => {
+    await c?.close();
+    c = undefined;
+  });
+  return async () => (c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' })));
+}
+
 describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
   const server = useSampleApp();
   const url = () => new URL(`http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`);
@@ -206,15 +216,10 @@ describe("change notifications with @modelcontextprotocol/client v2 (versionNego
 });
 
 describe.each(CLIENTS)('structured output whose root is an array (2026-07-28 allows it; the 2025 revisions do not), with %s', (_name, connect, _revision) => {
-  const app = useTestApp({ providers: [PrimesTool, TotalTool] });
-  let c: Connected | undefined;
-  afterEach(async () => {
-    await c?.close();
-    c = undefined;
-  });
+  const client = useClient(useTestApp({ providers: [PrimesTool, TotalTool] }), connect);
 
   it('lists every tool and calls the array one, its JSON in the text block', async () => {
-    c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' }));
+    const c = await client();
     expect(await c.listTools()).toEqual(['help', 'primes', 'total']);
     expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
     expect(await c.callTool('total', {})).toMatchObject({ text: '{"total":3}' });
@@ -222,18 +227,16 @@ describe.each(CLIENTS)('structured output whose root is an array (2026-07-28 all
 });
 
 describe.each(CLIENTS)('a host with header API versioning and a defaultVersion (the mount takes no version), with %s', (_name, connect, revision) => {
-  const app = useTestApp({
-    providers: [PrimesTool],
-    configure: (host) => host.enableVersioning({ type: VersioningType.HEADER, header: 'X-API-Version', defaultVersion: '1' }),
-  });
-  let c: Connected | undefined;
-  afterEach(async () => {
-    await c?.close();
-    c = undefined;
-  });
+  const client = useClient(
+    useTestApp({
+      providers: [PrimesTool],
+      configure: (host) => host.enableVersioning({ type: VersioningType.HEADER, header: 'X-API-Version', defaultVersion: '1' }),
+    }),
+    connect,
+  );
 
   it('connects at the mount path, naming no version, and calls a tool', async () => {
-    c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' }));
+    const c = await client();
     expect(c.version).toBe(revision);
     expect(await c.listTools()).toEqual(['help', 'primes']);
     expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
@@ -249,14 +252,10 @@ class CapabilitiesTool implements McpPlainTool {
 }
 
 describe.each(CLIENTS.filter(([, , revision]) => revision !== '2026-07-28'))('the session id of a 2025-era initialize, echoed by %s', (_name, connect, _revision) => {
-  const app = useTestApp({ providers: [CapabilitiesTool] });
+  const client = useClient(useTestApp({ providers: [CapabilitiesTool] }), connect);
 
   it('serves its later calls with the input capabilities it declared in initialize', async () => {
-    const c = await connect(new URL(`http://127.0.0.1:${(app().server.address() as AddressInfo).port}/mcp`), () => ({ action: 'decline' }));
-    try {
-      expect(JSON.parse((await c.callTool('capabilities', {})).text)).toEqual({ elicitation: {} });
-    } finally {
-      await c.close();
-    }
+    const c = await client();
+    expect(JSON.parse((await c.callTool('capabilities', {})).text)).toEqual({ elicitation: {} });
   });
 });
