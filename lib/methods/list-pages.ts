@@ -55,7 +55,14 @@ export class ListPages {
     const from = cursor === undefined ? 0 : await this.offset(list, cursor);
     const to = from + this.options.pageSize;
     if (to >= items.length) return { items: from === 0 ? items : items.slice(from) };
-    return { items: items.slice(from, to), nextCursor: await this.codec.seal(JSON.stringify({ k: 'cursor', m: this.options.path, l: list, o: to })) };
+    const nextCursor: unknown = await this.codec.seal(JSON.stringify({ k: 'cursor', m: this.options.path, l: list, o: to }));
+    // A fault, not a page: without a cursor the list would read as complete (and a first page would be kept so),
+    // and one longer than a cursor is opened would be refused as not this server's.
+    if (typeof nextCursor !== 'string' || nextCursor.length > CURSOR_MAX_CHARS)
+      throw new TypeError(
+        `the requestState codec sealed a list cursor to ${typeof nextCursor === 'string' ? `${nextCursor.length} characters, over the ${CURSOR_MAX_CHARS} a cursor may have` : 'something that is not a string'}`,
+      );
+    return { items: items.slice(from, to), nextCursor };
   }
 
   private async offset(list: string, cursor: unknown): Promise<number> {

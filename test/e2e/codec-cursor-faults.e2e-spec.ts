@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { HmacRequestStateCodec, type RequestStateCodec } from '../../lib/index.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { post, recordEvents, rpc } from '../support/mcp-client.js';
+import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
+import { createTestApp } from '../support/test-app.js';
+
+const SECRET = 'a-long-random-secret-0123456789-abcdefghijklmnop';
+
+/** The HMAC codec, but `seal` gives what `sealed` says (a codec whose backend answered something odd), while it is set. */
+class OddSealCodec implements RequestStateCodec {
+  private readonly hmac = new HmacRequestStateCodec([SECRET]);
+  sealed: ((payload: string) => unknown) | undefined;
+  seal(payload: string): string {
+    return (this.sealed ? this.sealed(payload) : this.hmac.seal(payload)) as string;
+  }
+  open(sealed: string) {
+    return this.hmac.open(sealed);
+  }
+}
+
+describe('a requestState codec whose seal gives no usable list cursor', () => {
+  it.each([
+    ['undefined', () => undefined],
+    ['a number', () => 42],
+    ['a string longer than a cursor may be (4096 characters)', (payload: string) => `${'x'.repeat(4096)}${payload}`],
+  ])(
+    'answers tools/list with a contained fault when seal gives %s, never a cut list or a cursor it refuses, and lists in full once the codec recovers',
+    async (_what, sealed) => {
+      const codec = new OddSealCodec();
+      const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool], options: { pageSize: 1, requestState: { codec } } });
+      try {
+        const sid = (await legacyPost(t.server, initialize())).headers.get('mcp-session-id')!;
+        codec.sealed = sealed;
+        let modern: any;
+        const events = await recordEvents(['mcp:method:error'], async () => {
+          modern = await post(t.server, rpc('tools/list'));
+        });
+        expect(modern.status).toBe(500);
+        expect(modern.body.error).toEqual({ code: -32603, message: 'Internal error while handling tools/list.' });
+        expect(events.map((e) => e.message.method)).toEqual(['tools/list']);
+        const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, legacyHeaders('2025-11-25', { 'mcp-session-id': sid }));
+        expect(legacy.messages[0]!.error).toMatchObject({ code: -32603 });
+        // The codec recovers: the whole list is served, page by page.
+        codec.sealed = undefined;
+        const names: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await post(t.server, rpc('tools/list', cursor === undefined ? {} : { cursor }));
+          expect(page.status).toBe(200);
+          names.push(...page.body.result.tools.map((tool: { name: string }) => tool.name));
+          cursor = page.body.result.nextCursor;
+        } while (cursor !== undefined);
+        expect(names.sort()).toEqual(['confirm_delete', 'echo', 'help']);
+      } finally {
+        await t.close();
+      }
+    },
+  );
+});
