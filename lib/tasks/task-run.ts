@@ -3,6 +3,7 @@ import { PASSES_CONTAINMENT, faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
+import { quiet } from '../util/quiet-promise.js';
 import type { TaskInputs } from './task-inputs.js';
 import type { TaskResultBudget } from './task-result-budget.js';
 
@@ -49,6 +50,8 @@ export class TaskRun {
   /** Expired, or never stored: it changes no more, and announces nothing. */
   private dropped = false;
   private writes: Promise<unknown>;
+  /** The write of the last status: rejects when the store failed to take it (`writes` never rejects). */
+  private lastWrite: Promise<unknown>;
   private readonly expiry: NodeJS.Timeout;
   /** Resolves true once the store holds the task, false when it was full. */
   readonly stored: Promise<boolean>;
@@ -66,6 +69,7 @@ export class TaskRun {
     this.bytes = bytes;
     this.stored = admitted ? Promise.resolve().then(() => host.store.create(record)) : Promise.resolve(false);
     this.writes = this.stored.then((stored) => stored && announce(record, host.mount)).catch(() => undefined);
+    this.lastWrite = this.writes;
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
   }
@@ -111,9 +115,12 @@ export class TaskRun {
     this.finish('cancelled', { statusMessage });
   }
 
-  /** Resolves once every status so far is in the store (or its write failed): a read of the store then sees the last. */
+  /**
+   * Resolves once every status so far is in the store: a read of the store then sees the last. Rejects with the
+   * store's fault when it failed to take the last one (the store still holds an earlier status).
+   */
   written(): Promise<void> {
-    return this.writes.then(() => undefined);
+    return this.lastWrite.then(() => undefined);
   }
 
   private finish(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
@@ -155,13 +162,13 @@ export class TaskRun {
     this.current = next as unknown as McpTaskRecord;
     const record = this.current;
     // Written in order, and announced once the store holds it; a task the store never took is never announced.
-    this.writes = this.writes
-      .then(async () => {
-        if (!(await this.stored)) return;
-        await this.host.store.update(record);
-        if (changedStatus) announce(record, this.host.mount);
-      })
-      .catch(() => undefined);
+    const write = this.writes.then(async () => {
+      if (!(await this.stored)) return;
+      await this.host.store.update(record);
+      if (changedStatus) announce(record, this.host.mount);
+    });
+    this.lastWrite = quiet(write);
+    this.writes = write.catch(() => undefined);
   }
 }
 
