@@ -139,6 +139,9 @@ export class TaskRun {
     const running = !this.terminal;
     this.dropped = true;
     this.close(running ? 'the task expired' : undefined);
+    // At once, not once its writes settle: the store has dropped it, so no status of it names a run, and a write the
+    // store never settles must not hold its place among the running tasks for ever.
+    this.host.ended(this);
   }
 
   private close(abortReason: string | undefined): void {

@@ -1,6 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from '@jest/globals';
 
 import { InProcessTaskStore, type McpTaskRecord } from '../../lib/index.js';
+import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { SleeperTool, taskCall, taskRuns, tasksRequest } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
@@ -31,6 +34,33 @@ describe('a task store that fails to write a task', () => {
       expect(JSON.stringify(cancel.body)).not.toContain('redis');
       expect(events.map((e) => [e.message.method, e.message.exception])).toEqual([['tasks/cancel', 'Error']]);
       expect(taskRuns.get('cancel-unwritten')!.signal.aborted).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a task store whose create never settles', () => {
+  it('frees the running task it held once the task expires: later calls fit in maxRunningBytes again', async () => {
+    const store = new InProcessTaskStore(10);
+    const create = store.create.bind(store);
+    let hang = true;
+    store.create = (record) => (hang ? new Promise<boolean>(() => undefined) : create(record));
+    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 300, maxRunningBytes: 2000 } } });
+    try {
+      const stuck = taskCall(t.server, 'sleeper', { tag: 'never-stored', ms: 10 })
+        .timeout(200)
+        .then(
+          () => 'answered',
+          () => 'gave up',
+        );
+      expect(await stuck).toBe('gave up');
+      expect(t.app.get(TaskRuns).running).toBe(1);
+      await sleep(400); // past the task's expiry
+      expect(t.app.get(TaskRuns).running).toBe(0);
+      hang = false;
+      const next = await taskCall(t.server, 'sleeper', { tag: 'after-expiry', ms: 10 });
+      expect(next.body.result).toMatchObject({ resultType: 'task' });
     } finally {
       await t.close();
     }
