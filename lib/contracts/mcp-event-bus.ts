@@ -63,10 +63,17 @@ export function isAbsoluteUri(value: unknown): value is string {
 
 /**
  * Whether a value is a well-formed change event: a plain object of a known kind, with an absolute `uri` for
- * `resourceUpdated`. What a listen stream delivers, and what the default bus accepts, is checked with it.
+ * `resourceUpdated`. What a listen stream delivers, and what the default bus accepts, is checked with it. Total: a
+ * value whose fields throw when read is not one (a listen stream's listener, which checks with it, never throws).
  * @publicApi
  */
 export function isMcpChangeEvent(value: unknown): value is McpChangeEvent {
-  if (!isPlainObject(value) || !(MCP_CHANGE_KINDS as readonly unknown[]).includes(value.kind)) return false;
-  return value.kind !== 'resourceUpdated' || isAbsoluteUri(value.uri);
+  try {
+    if (!isPlainObject(value)) return false;
+    const { kind, uri } = value; // each read once: a getter answers one thing
+    if (!(MCP_CHANGE_KINDS as readonly unknown[]).includes(kind)) return false;
+    return kind !== 'resourceUpdated' || isAbsoluteUri(uri);
+  } catch {
+    return false;
+  }
 }
