@@ -6,6 +6,7 @@ import { McpAuth, NoopAuth } from './contracts/mcp-auth.interface.js';
 import { McpEventBus } from './contracts/mcp-event-bus.js';
 import { McpTaskStore } from './contracts/mcp-task-store.js';
 import { RequestStateCodec } from './contracts/request-state-codec.js';
+import { ShutdownDeadline } from './contracts/shutdown-deadline.js';
 import { McpConfigurationError, got } from './errors/mcp-configuration.error.js';
 import { createMcpController } from './mcp.controller.js';
 import { MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule, type McpModuleAsyncOptions } from './mcp.module-definition.js';
@@ -167,6 +168,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       PendingInputRequests,
       TaskRuns,
       MountClosing,
+      { provide: ShutdownDeadline, useExisting: MountClosing },
       ListPages,
       ...METHOD_HANDLER_PROVIDERS,
       MethodRouter,

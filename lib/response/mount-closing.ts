@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 
+import type { ShutdownDeadline } from '../contracts/shutdown-deadline.js';
+import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 
@@ -27,7 +29,7 @@ export interface AnswerUnderWay {
  * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline).
  */
 @Injectable()
-export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown {
+export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown, ShutdownDeadline {
   closing = false;
   /** The mount's answers attached and not yet closed. */
   private readonly underWay = new Set<AnswerUnderWay>();
@@ -76,8 +78,26 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown 
     if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));
   }
 
+  /**
+   * `pending`, bounded by the shutdown deadline: work a request waits on before it has an answer under way (the auth
+   * provider's decision) counts as under way, and once the deadline passes the promise rejects with `shutting_down`,
+   * so a provider that never answers cannot hold the server's close for ever.
+   */
+  bounded<T>(pending: Promise<T>, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const waiting: AnswerUnderWay = {
+        whenClosed: () => pending.then(noop, noop),
+        endForShutdown: () => reject(shuttingDown(what)),
+      };
+      this.track(waiting);
+      pending.then(resolve, reject).finally(() => this.settled(waiting));
+    });
+  }
+
   /** Once closing, makes `res` close its connection after it; called before its headers go. */
   closeAfter(res: ServerResponse): void {
     if (this.closing) res.shouldKeepAlive = false;
   }
 }
+
+const noop = (): void => undefined;

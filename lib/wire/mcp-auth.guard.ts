@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Optional, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { bearerToken, McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
+import { ShutdownDeadline } from '../contracts/shutdown-deadline.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { httpExceptionParts, isHttpException } from '../errors/http-exception.js';
 import { RejectionException } from '../errors/rejection.exception.js';
@@ -117,6 +118,8 @@ export class McpAuthGuard implements ChainStage {
   constructor(
     @Inject(McpAuth) private readonly auth: McpAuth,
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+    /** Bounds a pending decision by the shutdown deadline. */
+    @Optional() @Inject(ShutdownDeadline) private readonly shutdown?: ShutdownDeadline,
   ) {
     this.mount = mountName(options.path);
     this.resourceMetadata = options.protectedResourceMetadata && protectedResourceMetadataUrl(options.protectedResourceMetadata.resource);
@@ -137,13 +140,21 @@ export class McpAuthGuard implements ChainStage {
     } catch (thrown) {
       throw this.thrownRefusal(thrown, req);
     }
-    if (isThenable(returned))
-      return Promise.resolve(returned).then(
+    let thenable: boolean;
+    try {
+      thenable = isThenable(returned);
+    } catch (thrown) {
+      throw authFault(thrown, this.mount); // a `then` that throws when read: no decision, and the provider's fault
+    }
+    if (thenable) {
+      const decided = Promise.resolve(returned).then(
         (value) => this.decide(value, record),
         (thrown: unknown) => {
           throw this.thrownRefusal(thrown, req);
         },
       );
+      return this.shutdown ? this.shutdown.bounded(decided, 'the auth provider had not decided on the request when the shutdown deadline (shutdownGraceMs) passed') : decided;
+    }
     return this.decide(returned, record);
   }
 
