@@ -178,7 +178,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       imports: [...(base.imports ?? []), DiscoveryModule],
       controllers: [createMcpController(path, version)],
       providers,
-      exports: [MCP_OPTIONS, McpAuth, McpEventBus, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
+      exports: [MCP_OPTIONS, McpAuth, McpEventBus, ShutdownDeadline, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
     };
   }
 }

@@ -22,5 +22,16 @@ export interface RequestStateCodec {
   readonly deterministic?: boolean;
 }
 
+/**
+ * Seals `payload` with `codec`, refusing what no client could echo: a seal that is not a string is the codec's fault
+ * (a `TypeError`), never a cursor or state handed out. Every seal the library makes goes through here; each use
+ * bounds the length itself.
+ */
+export async function sealString(codec: RequestStateCodec, payload: string): Promise<string> {
+  const sealed: unknown = await codec.seal(payload);
+  if (typeof sealed !== 'string') throw new TypeError('the requestState codec sealed to something that is not a string');
+  return sealed;
+}
+
 /** Injection token of the requestState codec. @publicApi */
 export const RequestStateCodec = Symbol.for('nest-mcp.RequestStateCodec');

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { RequestStateCodec } from '../contracts/request-state-codec.js';
+import { RequestStateCodec, sealString } from '../contracts/request-state-codec.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -55,13 +55,10 @@ export class ListPages {
     const from = cursor === undefined ? 0 : await this.offset(list, cursor);
     const to = from + this.options.pageSize;
     if (to >= items.length) return { items: from === 0 ? items : items.slice(from) };
-    const nextCursor: unknown = await this.codec.seal(JSON.stringify({ k: 'cursor', m: this.options.path, l: list, o: to }));
-    // A fault, not a page: without a cursor the list would read as complete (and a first page would be kept so),
-    // and one longer than a cursor is opened would be refused as not this server's.
-    if (typeof nextCursor !== 'string' || nextCursor.length > CURSOR_MAX_CHARS)
-      throw new TypeError(
-        `the requestState codec sealed a list cursor to ${typeof nextCursor === 'string' ? `${nextCursor.length} characters, over the ${CURSOR_MAX_CHARS} a cursor may have` : 'something that is not a string'}`,
-      );
+    const nextCursor = await sealString(this.codec, JSON.stringify({ k: 'cursor', m: this.options.path, l: list, o: to }));
+    // A fault, not a page: a cursor longer than one is opened would be refused as not this server's.
+    if (nextCursor.length > CURSOR_MAX_CHARS)
+      throw new TypeError(`the requestState codec sealed a list cursor to ${nextCursor.length} characters, over the ${CURSOR_MAX_CHARS} a cursor may have`);
     return { items: items.slice(from, to), nextCursor };
   }
 

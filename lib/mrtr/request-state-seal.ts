@@ -1,4 +1,4 @@
-import type { RequestStateCodec } from '../contracts/request-state-codec.js';
+import { sealString, type RequestStateCodec } from '../contracts/request-state-codec.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import type { RequestBinding } from './request-binding.js';
 
@@ -65,8 +65,7 @@ export class RequestStateSeal {
     const payload: Payload = { exp: this.now() + this.ttlMs, c: content.binding.call, r: content.round, a: { ...content.answers } };
     if (content.binding.principal !== undefined) payload.p = content.binding.principal;
     if (content.toolState !== undefined) payload.s = content.toolState;
-    const sealed = await this.codec.seal(JSON.stringify(payload));
-    if (typeof sealed !== 'string') throw new TypeError('the requestState codec sealed to something that is not a string');
+    const sealed = await sealString(this.codec, JSON.stringify(payload));
     if (sealed.length > REQUEST_STATE_MAX_CHARS) throw new RequestStateTooLarge(sealed.length);
     return sealed;
   }

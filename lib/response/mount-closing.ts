@@ -7,6 +7,7 @@ import type { ShutdownDeadline } from '../contracts/shutdown-deadline.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { whenSettled } from '../util/quiet-promise.js';
 
 /**
  * The reuse grace: how long the shutdown waits, once the last answer that closed during it did, before the server
@@ -86,7 +87,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   bounded<T>(pending: Promise<T>, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const waiting: AnswerUnderWay = {
-        whenClosed: () => pending.then(noop, noop),
+        whenClosed: () => whenSettled(pending),
         endForShutdown: () => reject(shuttingDown(what)),
       };
       this.track(waiting);
@@ -99,5 +100,3 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     if (this.closing) res.shouldKeepAlive = false;
   }
 }
-
-const noop = (): void => undefined;

@@ -6,7 +6,7 @@ import type { InputChecks } from '../mrtr/input-request.js';
 import { MrtrRound } from '../mrtr/mrtr-round.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { requestFootprint } from '../protocol/request-footprint.js';
-import { quiet, rejected } from '../util/quiet-promise.js';
+import { quiet, rejected, whenSettled } from '../util/quiet-promise.js';
 import type { TaskRun } from './task-run.js';
 import type { TaskRuns } from './task-runs.js';
 
@@ -93,7 +93,7 @@ export class TaskPromotion {
    */
   async run(handler: () => Promise<McpResult>): Promise<McpResult> {
     const running = handler();
-    await Promise.race([running.then(noop, noop), this.wasRequested]);
+    await Promise.race([whenSettled(running), this.wasRequested]);
     if (!this.task) {
       this.init.requestSignal.removeEventListener('abort', this.onRequestAbort);
       return running;
@@ -111,5 +111,3 @@ export class TaskPromotion {
     }
   }
 }
-
-const noop = () => undefined;

@@ -7,6 +7,13 @@ export function quiet<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/** Resolves once `promise` settles, whatever its outcome (which it leaves to whoever else awaits it). */
+export function whenSettled(promise: Promise<unknown>): Promise<void> {
+  return promise.then(ignore, ignore);
+}
+
+const ignore = (): void => undefined;
+
 /** A promise rejected with `reason`, {@link quiet}ly. */
 export function rejected<T = never>(reason: unknown): Promise<T> {
   return quiet(Promise.reject(reason) as Promise<T>);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { Inject, Injectable, Optional, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { bearerToken, McpAuth, type McpAuthDecision, type McpAuthInfo } from '../contracts/mcp-auth.interface.js';
@@ -119,7 +119,7 @@ export class McpAuthGuard implements ChainStage {
     @Inject(McpAuth) private readonly auth: McpAuth,
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,
     /** Bounds a pending decision by the shutdown deadline. */
-    @Optional() @Inject(ShutdownDeadline) private readonly shutdown?: ShutdownDeadline,
+    @Inject(ShutdownDeadline) private readonly shutdown: ShutdownDeadline,
   ) {
     this.mount = mountName(options.path);
     this.resourceMetadata = options.protectedResourceMetadata && protectedResourceMetadataUrl(options.protectedResourceMetadata.resource);
@@ -153,7 +153,7 @@ export class McpAuthGuard implements ChainStage {
           throw this.thrownRefusal(thrown, req);
         },
       );
-      return this.shutdown ? this.shutdown.bounded(decided, 'the auth provider had not decided on the request when the shutdown deadline (shutdownGraceMs) passed') : decided;
+      return this.shutdown.bounded(decided, 'the auth provider had not decided on the request when the shutdown deadline (shutdownGraceMs) passed');
     }
     return this.decide(returned, record);
   }
