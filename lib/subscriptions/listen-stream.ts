@@ -1,7 +1,9 @@
 import { isMcpChangeEvent, type McpChangeEvent, type McpEventBus, type McpUnsubscribe } from '../contracts/mcp-event-bus.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
+import { faultKind } from '../errors/fault-containment.js';
 import type { AnswerStream } from '../response/answer-stream.js';
-import { quiet } from '../util/quiet-promise.js';
+import { publish } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
 import { changeNotification, coversUri, type SubscriptionFilter } from './subscription-filter.js';
 
 /** The `_meta` key every message of a listen stream carries: the listen request's JSON-RPC id, its type kept. */
@@ -58,6 +60,8 @@ export class ListenStream {
     private readonly answer: AnswerStream,
     private readonly bounds: ListenBounds,
     private readonly budget: ListenBudget,
+    /** What its events name the mount. */
+    private readonly mount: string,
   ) {
     this.meta = Object.freeze({ [SUBSCRIPTION_ID_META_KEY]: id });
     this.uris = new Set(filter.resourceSubscriptions ?? []);
@@ -68,7 +72,7 @@ export class ListenStream {
   /** Subscribes to the bus, then acknowledges (the first message) and starts the keep-alives; resolves once done. */
   async start(bus: McpEventBus): Promise<void> {
     const unsubscribe = await bus.subscribe((event) => this.hear(event));
-    if (this.ending) quiet(Promise.resolve().then(unsubscribe));
+    if (this.ending) this.release(unsubscribe);
     else this.unsubscribe = unsubscribe;
     if (this.ending === 'gone') return;
     this.acknowledged = true; // even when shut down meanwhile: the acknowledgment comes before the result
@@ -148,10 +152,20 @@ export class ListenStream {
     clearImmediate(this.overflowCheck);
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
-    if (unsubscribe) quiet(Promise.resolve().then(unsubscribe));
+    if (unsubscribe) this.release(unsubscribe);
     this.budget.take(-this.waiting);
     this.waiting = 0;
     this.early.length = 0;
     this.settle(end);
+  }
+
+  /** Calls the bus's unsubscribe after this turn; its failure is reported (`mcp:seam:error`), never thrown. */
+  private release(unsubscribe: McpUnsubscribe): void {
+    const { mount } = this;
+    void Promise.resolve()
+      .then(unsubscribe)
+      .catch((fault: unknown) =>
+        publish('mcp:seam:error', () => ({ mount, seam: 'McpEventBus', call: 'unsubscribe', exception: faultKind(fault), error: bounded(fault, 200), fault })),
+      );
   }
 }

@@ -7,6 +7,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import { MountClosing } from '../response/mount-closing.js';
+import { mountName } from '../telemetry/channels.js';
 import { ListenStream, type ListenBudget } from './listen-stream.js';
 import type { SubscriptionFilter } from './subscription-filter.js';
 
@@ -25,6 +26,8 @@ export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
   private readonly bounds: McpResolvedOptions['subscriptions'];
+  /** What its streams' events name the mount. */
+  private readonly mount: string;
   /** The bytes the open streams hold: each one's request and filter, counted when it opened, and what waits for its reader. */
   private heldBytes = 0;
   private readonly budget: ListenBudget = {
@@ -40,6 +43,7 @@ export class ListenStreams implements BeforeApplicationShutdown {
     @Inject(MountClosing) private readonly shutdown: MountClosing,
   ) {
     this.bounds = options.subscriptions;
+    this.mount = mountName(options.path);
   }
 
   /** How many listen streams are open. */
@@ -68,7 +72,7 @@ export class ListenStreams implements BeforeApplicationShutdown {
         `the listen streams open on this server already hold ${this.heldBytes} of the ${maxOpenBytes} bytes they may, and this one would hold ${bytes}`,
         'retry later, or listen with a smaller request',
       );
-    const stream = new ListenStream(id, filter, answer, this.bounds, this.budget);
+    const stream = new ListenStream(id, filter, answer, this.bounds, this.budget, this.mount);
     this.streams.add(stream);
     void stream.ended.then(() => {
       this.streams.delete(stream);

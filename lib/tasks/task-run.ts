@@ -3,6 +3,7 @@ import { PASSES_CONTAINMENT, faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
 import { quiet } from '../util/quiet-promise.js';
 import type { TaskInputs } from './task-inputs.js';
 import type { TaskResultBudget } from './task-result-budget.js';
@@ -42,8 +43,9 @@ export interface TaskRunInit {
 /**
  * One task whose handler runs in this process: its current record, written through to the task store in order,
  * the abort controller behind its handler's `signal`, and its input channel. Terminal statuses are final: a
- * result that arrives after a cancellation is dropped. It ends (and leaves the live runs) when it reaches one, or
- * at its expiry, which aborts a handler still running.
+ * result that arrives after a cancellation is dropped. It ends (and leaves the live runs) once the store holds its
+ * terminal status (a status the store failed to take is kept and written again: {@link TaskRun.resave}), or at its
+ * expiry, which aborts a handler still running.
  */
 export class TaskRun {
   private current: McpTaskRecord;
@@ -52,6 +54,10 @@ export class TaskRun {
   private writes: Promise<unknown>;
   /** The write of the last status: rejects when the store failed to take it (`writes` never rejects). */
   private lastWrite: Promise<unknown>;
+  /** The last status, when the store failed to take it: written again by {@link resave}. */
+  private unsaved: McpTaskRecord | undefined;
+  /** The last status announced (`mcp:task:status`): a status is announced once the store holds it. */
+  private announced: McpTaskStatus | undefined;
   private readonly expiry: NodeJS.Timeout;
   /** Resolves true once the store holds the task, false when it was full. */
   readonly stored: Promise<boolean>;
@@ -68,7 +74,7 @@ export class TaskRun {
     this.inputs = inputs;
     this.bytes = bytes;
     this.stored = admitted ? Promise.resolve().then(() => host.store.create(record)) : Promise.resolve(false);
-    this.writes = this.stored.then((stored) => stored && announce(record, host.mount)).catch(() => undefined);
+    this.writes = this.stored.then((stored) => stored && this.announce(record)).catch(() => undefined);
     this.lastWrite = this.writes;
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
@@ -123,6 +129,14 @@ export class TaskRun {
     return this.lastWrite.then(() => undefined);
   }
 
+  /**
+   * Writes its last status again when the store failed to take it, so a request about the task reads what it is;
+   * resolves at once otherwise. Rejects with the store's fault when it fails again.
+   */
+  resave(): Promise<void> {
+    return this.unsaved === undefined ? Promise.resolve() : this.write(undefined);
+  }
+
   private finish(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
     if (this.terminal) return;
     this.change(status, Object.assign({}, fields, { inputRequests: undefined }));
@@ -152,7 +166,8 @@ export class TaskRun {
       this.inputs.close(reason);
     }
     // Once its last status is in the store: until then the stored record has not ended, and the run must be found.
-    void this.writes.then(() => this.host.ended(this));
+    // A status the store failed to take keeps the run until a resave succeeds, or its expiry.
+    void this.writes.then(() => this.unsaved === undefined && this.host.ended(this));
   }
 
   private change(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
@@ -161,21 +176,39 @@ export class TaskRun {
       lastUpdatedAt: new Date().toISOString(),
     });
     for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-    const changedStatus = status !== this.current.status;
     this.current = next as unknown as McpTaskRecord;
-    const record = this.current;
-    // Written in order, and announced once the store holds it; a task the store never took is never announced.
+    void this.write(this.current);
+  }
+
+  /**
+   * Writes a record (`undefined`: the one the store failed to take, if any still is) after every earlier write, and
+   * announces its status once the store holds it.
+   */
+  private write(given: McpTaskRecord | undefined): Promise<void> {
     const write = this.writes.then(async () => {
-      if (!(await this.stored)) return;
-      await this.host.store.update(record);
-      if (changedStatus) announce(record, this.host.mount);
+      const record = given ?? this.unsaved;
+      if (record === undefined || !(await this.stored)) return; // a task the store never took is never written
+      try {
+        await this.host.store.update(record);
+      } catch (fault) {
+        if (record === this.current) this.unsaved = record;
+        const { mount } = this.host;
+        publish('mcp:seam:error', () => ({ mount, seam: 'McpTaskStore', call: 'update', taskId: record.taskId, exception: faultKind(fault), error: bounded(fault, 200), fault }));
+        throw fault;
+      }
+      this.unsaved = undefined; // writes go in order: the store now holds this or a later status
+      this.announce(record);
+      if (this.terminal && record === this.current) this.host.ended(this);
     });
     this.lastWrite = quiet(write);
     this.writes = write.catch(() => undefined);
+    return write;
   }
-}
 
-/** Publishes the status a task entered (`mcp:task:status`). */
-function announce({ taskId, tool, action, status }: McpTaskRecord, mount: string): void {
-  publish('mcp:task:status', () => ({ mount, taskId, tool, ...(action !== undefined && { action }), status }));
+  private announce({ taskId, tool, action, status }: McpTaskRecord): void {
+    if (status === this.announced) return;
+    this.announced = status;
+    const mount = this.host.mount;
+    publish('mcp:task:status', () => ({ mount, taskId, tool, ...(action !== undefined && { action }), status }));
+  }
 }

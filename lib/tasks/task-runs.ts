@@ -165,8 +165,8 @@ export class TaskRuns implements OnModuleDestroy {
 
   /**
    * The run here of a task this caller may see (one that ended meanwhile included: acting on it is a no-op), or
-   * undefined when the task has ended. A run stays live until its last status is written to the store, so a stored
-   * status that has not ended names a run elsewhere.
+   * undefined when the task has ended. A run stays live until the store holds its last status, so a stored status
+   * that has not ended names a run elsewhere.
    */
   private async runHere(taskId: string, subject: string | undefined): Promise<TaskRun | undefined> {
     // Looked up before the read too: a run that ends here while the store is read leaves the live runs, and the
@@ -178,9 +178,17 @@ export class TaskRuns implements OnModuleDestroy {
     return run;
   }
 
+  /** The stored task, once a status of its run here that the store failed to take is written again. */
   private async visible(taskId: string, subject: string | undefined): Promise<McpTaskRecord> {
+    const run = this.live.get(taskId);
+    if (run && this.sees(run.record, subject)) await run.resave();
     const record = await this.store.get(taskId);
-    if (!record || record.subject !== (subject ?? null) || record.mount !== this.host.mount) throw taskNotFound(taskId);
+    if (!record || !this.sees(record, subject)) throw taskNotFound(taskId);
     return record;
+  }
+
+  /** Whether a caller sees a task: its subject's and this mount's. */
+  private sees(record: McpTaskRecord, subject: string | undefined): boolean {
+    return record.subject === (subject ?? null) && record.mount === this.host.mount;
   }
 }

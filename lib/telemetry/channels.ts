@@ -64,6 +64,12 @@ export interface McpTelemetryEvents {
   'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number };
   /** A task (tasks extension) entered a status, once the store holds it: `working` when created, then each change. */
   'mcp:task:status': { mount: string; taskId: string; tool: string; action?: string; status: McpTaskStatus };
+  /**
+   * A task store's `update` failed (the run here keeps the status and writes it again before a request about the
+   * task reads the store), or an event bus's `unsubscribe` did: each failure, also one a request answers for
+   * (`tasks/cancel`). `fault` is what it threw, for operators only.
+   */
+  'mcp:seam:error': { mount: string; seam: 'McpTaskStore' | 'McpEventBus'; call: 'update' | 'unsubscribe'; taskId?: string; exception: string; error: string; fault: unknown };
 }
 
 /** A channel name. @publicApi */
@@ -83,6 +89,7 @@ export const MCP_CHANNELS = [
   'mcp:request:cancelled',
   'mcp:answer:stalled',
   'mcp:task:status',
+  'mcp:seam:error',
 ] as const satisfies readonly McpChannel[];
 
 const channels = new Map(MCP_CHANNELS.map((name) => [name, diagnosticsChannel.channel(name)]));

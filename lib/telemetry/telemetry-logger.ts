@@ -18,6 +18,7 @@ const LEVELS: Record<McpChannel, 'debug' | 'warn' | 'error'> = {
   'mcp:request:cancelled': 'debug',
   'mcp:answer:stalled': 'debug',
   'mcp:task:status': 'debug',
+  'mcp:seam:error': 'error',
 };
 
 /** What the telemetry logger writes: fault events only, every event, or nothing. */

@@ -5,7 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 
-import { MCP_CHANNELS, McpAuthDecision, McpResource, McpTool, type McpChannel, type McpContext, type McpPlainTool, type McpResourceHandler } from '../../lib/index.js';
+import {
+  InProcessTaskStore,
+  MCP_CHANNELS,
+  McpAuthDecision,
+  McpResource,
+  McpTool,
+  type McpChannel,
+  type McpContext,
+  type McpPlainTool,
+  type McpResourceHandler,
+} from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { callTool as callRound } from '../support/mrtr-client.js';
@@ -66,6 +76,14 @@ async function closeEarly(server: http.Server): Promise<void> {
 
 type Scenario = (t: TestApp) => Promise<unknown> | void;
 
+/** The in-process store, down for every `completed` status (a shared store that lost its connection). */
+class NoCompletedStore extends InProcessTaskStore {
+  override async update(record: Parameters<InProcessTaskStore['update']>[0]): Promise<void> {
+    if (record.status === 'completed') throw new Error('redis: connection lost');
+    return super.update(record);
+  }
+}
+
 /** One scenario per telemetry channel, over real HTTP: a new channel fails to compile here until it has one. */
 const SCENARIOS = {
   'mcp:wire:reject': (t) => post(t.server, '{"jsonrpc":', { 'mcp-method': 'tools/list' }),
@@ -83,6 +101,7 @@ const SCENARIOS = {
     setTimeout(() => socket.destroy(), 10_000).unref();
   },
   'mcp:task:status': (t) => taskCall(t.server, 'must_task'),
+  'mcp:seam:error': (t) => taskCall(t.server, 'must_task'), // the store fails to write `completed`
 } satisfies Record<McpChannel, Scenario>;
 
 /** The message keys the README's telemetry table promises per channel: required, and optional (`key?`). */
@@ -116,6 +135,7 @@ describe('telemetry channel sweep: every channel is published, in the shape the 
       providers: [EchoTool, BoomTool, SlowTool, BigTool, BrokenResource, ConfirmDeleteTool, MustTaskTool],
       options: {
         writeStallTimeoutMs: STALL_MS,
+        tasks: { store: new NoCompletedStore(10) },
         auth: {
           authenticate: (req) => {
             if (req.headers['x-sweep-auth'] === 'throw') throw new Error('the identity provider is down');
