@@ -9,6 +9,7 @@ import { PostChainGuard } from './post-chain.js';
 import { resultEnvelopeJson } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
 import { fallthrough } from './response/fallthrough.js';
+import { LegacyCancellations } from './response/legacy-cancellations.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
 import { sendAcceptance } from './response/send.js';
@@ -23,8 +24,9 @@ const OPENAPI_EXCLUDED = 'swagger/apiExcludeController';
 
 /**
  * Builds the controller for one mount path and API version (Nest fixes a route when its decorator runs, so one class per mount):
- * - `POST <path>`: the POST chain (`PostChainGuard` runs `CHAIN_GUARDS`), then a notification gets 202, a legacy client's answer to an input request is
- *   delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
+ * - `POST <path>`: the POST chain (`PostChainGuard` runs `CHAIN_GUARDS`), then a notification gets 202 (a legacy
+ *   `notifications/cancelled` ends the request it names: `LegacyCancellations`), a legacy client's answer to an input
+ *   request is delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
  * - GET (and HEAD), PUT, PATCH, DELETE, OPTIONS at `<path>`: the fallthrough, 405 + `Allow: POST` with a JSON-RPC
  *   error body, no check run (one route per verb: Fastify refuses a catch-all beside the POST route).
  * Paths below `<path>` are the host's to route (`MountOnHost`). Written on the Node response on every adapter. `McpExceptionFilter` is bound here so the host's global filters
@@ -42,6 +44,7 @@ export function createMcpController(path: string, version: ControllerOptions['ve
       @Inject(PendingInputRequests) private readonly pending: PendingInputRequests,
       @Inject(MCP_OPTIONS) private readonly moduleOptions: McpResolvedOptions,
       @Inject(MountClosing) private readonly shutdown: MountClosing,
+      @Inject(LegacyCancellations) private readonly cancellations: LegacyCancellations,
     ) {}
 
     @Post()
@@ -51,10 +54,12 @@ export function createMcpController(path: string, version: ControllerOptions['ve
       const { req, res, record } = takeOver(hostReq, hostRes);
       if (record.kind === 'notification' || record.kind === 'response') {
         if (record.kind === 'response') this.pending.accept(record);
+        else this.cancellations.hear(record);
         this.shutdown.closeAfter(res);
         return sendAcceptance(res);
       }
       const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, mount, this.shutdown);
+      this.cancellations.track(record, answer);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }
 

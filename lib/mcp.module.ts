@@ -30,6 +30,7 @@ import { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 import { ProtocolSchema } from './protocol/protocol-schema.js';
 import { ResourceExplorer } from './resources/resource.explorer.js';
 import { ResourceRegistry } from './resources/resource.registry.js';
+import { LegacyCancellations } from './response/legacy-cancellations.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
 import { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
@@ -166,6 +167,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       CAPABILITY_SOURCES_PROVIDER,
       MrtrRounds,
       PendingInputRequests,
+      LegacyCancellations,
       TaskRuns,
       MountClosing,
       { provide: ShutdownDeadline, useExisting: MountClosing },

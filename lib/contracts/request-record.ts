@@ -14,6 +14,8 @@ export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
 /** What a 2025-era client's echoed `Mcp-Session-Id` carries: the revision `initialize` negotiated, the input capabilities it declared. */
 export interface SessionIdContents {
+  /** The random UUID that opens it: one client's, as far as this server can tell (what scopes its cancellations). */
+  readonly id: string;
   readonly version: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
 }
@@ -36,7 +38,10 @@ export interface McpRequestRecord {
   method?: string;
   /** `params._meta`, once the protocol-fields check proved it. */
   meta?: Record<string, unknown>;
-  /** What a legacy request's echoed session id carries, read by the protocol-fields check (absent: the client's capabilities are unknown). */
+  /**
+   * What a legacy request's or notification's echoed session id carries, read by the protocol-fields check (absent:
+   * the client's capabilities are unknown).
+   */
   sessionIdContents?: SessionIdContents;
   /** What the auth provider returned (auth check). */
   auth?: McpAuthInfo;

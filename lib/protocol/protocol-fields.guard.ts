@@ -5,7 +5,7 @@ import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, MIRRORED_HEADERS, SESSION_ID_HEADER, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { LEGACY_PROTOCOL_VERSIONS, META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -14,7 +14,7 @@ import { distilledData, firstProblem } from './json-rpc.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
 import { unsupportedVersion } from './protocol-version.guard.js';
-import { readSessionId } from './session-id.js';
+import { echoedSessionId } from './session-id.js';
 
 const REQUIRED = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities] as const;
 
@@ -48,12 +48,13 @@ export class ProtocolFieldsGuard implements ChainStage {
   }
 
   pass(req: IncomingMessage, record: McpRequestRecord): boolean {
+    // A legacy notification's session id scopes a `notifications/cancelled` to its client's requests.
+    if (record.kind === 'notification' && record.era === 'legacy') record.sessionIdContents = echoedSessionId(req);
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {
       const message = record.message!;
       const lines = headerLines(req);
-      // A session id sent twice is read as none: a proxy routing on it may have read the other.
-      if (message.method !== 'initialize' && !lines.repeated(SESSION_ID_HEADER)) record.sessionIdContents = readSessionId(lines.value(SESSION_ID_HEADER));
+      if (message.method !== 'initialize') record.sessionIdContents = echoedSessionId(req);
       record.meta = legacyMeta(message, lines.value(MIRRORED_HEADERS.protocolVersion), record.sessionIdContents, this.options.legacyLogLevel);
       const params = isPlainObject(message.params) ? ownCopy(message.params) : {};
       params._meta = record.meta;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 
-import type { SessionIdContents } from '../contracts/request-record.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../mcp.constants.js';
+import { headerLines, type SessionIdContents } from '../contracts/request-record.js';
+import { LEGACY_PROTOCOL_VERSIONS, SESSION_ID_HEADER } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { setOwnKey } from '../util/own-key.js';
 
@@ -50,14 +51,20 @@ export function issueSessionId(version: string, declared: unknown): string {
 /** What an echoed session id carries, or undefined for none, one not of this form, or one naming a revision not served. */
 export function readSessionId(header: string | undefined): SessionIdContents | undefined {
   if (header === undefined || header.length > MAX_SESSION_ID_CHARS) return undefined;
-  const match = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.([A-Za-z0-9_-]+)$/.exec(header);
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]+)$/.exec(header);
   if (!match) return undefined;
   let payload: unknown;
   try {
-    payload = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8'));
+    payload = JSON.parse(Buffer.from(match[2]!, 'base64url').toString('utf8'));
   } catch {
     return undefined;
   }
   if (!isPlainObject(payload) || !(LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(payload.v)) return undefined;
-  return { version: payload.v as string, capabilities: inputCapabilities(payload.c) };
+  return { id: match[1]!, version: payload.v as string, capabilities: inputCapabilities(payload.c) };
+}
+
+/** What a request's `Mcp-Session-Id` carries; one sent twice is read as none (a proxy routing on it may have read the other). */
+export function echoedSessionId(req: IncomingMessage): SessionIdContents | undefined {
+  const lines = headerLines(req);
+  return lines.repeated(SESSION_ID_HEADER) ? undefined : readSessionId(lines.value(SESSION_ID_HEADER));
 }

@@ -165,6 +165,24 @@ export class AnswerStream {
     this.stopRun();
   }
 
+  /**
+   * Ends an answer its client cancelled without closing it (a 2025-era `notifications/cancelled`): as a close,
+   * `signal` aborts and one `mcp:request:cancelled` is emitted, but no final response follows: the stream ends
+   * (an empty event stream when nothing was sent yet; the connection is closed when `Accept` excludes one).
+   */
+  endForCancellation(): void {
+    if (!this.open) return;
+    this.done = true;
+    this.hasLeft = true;
+    this.cancel();
+    publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
+    if (!this.sse) {
+      if (this.res.headersSent || !this.canStream) return void this.res.destroy();
+      this.startEventStream();
+    }
+    endWith(this.res, this.release());
+  }
+
   /** Aborts `signal` after an error answer (no `mcp:request:cancelled`: the client was answered); idempotent. */
   stopRun(): void {
     if (!this.cancelled) this.cancel();
@@ -280,13 +298,18 @@ export class AnswerStream {
     }
     if (!this.sse) {
       if (this.res.headersSent) return false;
-      this.sse = true;
-      this.shutdown.closeAfter(this.res); // before the headers go
-      this.res.writeHead(200, SSE_HEADERS);
-      this.res.socket?.setNoDelay(true);
+      this.startEventStream();
     }
     this.write(event(json));
     return true;
+  }
+
+  /** Switches the answer to SSE: its headers go out now. */
+  private startEventStream(): void {
+    this.sse = true;
+    this.shutdown.closeAfter(this.res); // before the headers go
+    this.res.writeHead(200, SSE_HEADERS);
+    this.res.socket?.setNoDelay(true);
   }
 
   /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */

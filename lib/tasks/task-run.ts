@@ -193,7 +193,15 @@ export class TaskRun {
       } catch (fault) {
         if (record === this.current) this.unsaved = record;
         const { mount } = this.host;
-        publish('mcp:seam:error', () => ({ mount, seam: 'McpTaskStore', call: 'update', taskId: record.taskId, exception: faultKind(fault), error: bounded(fault, 200), fault }));
+        publish('mcp:seam:error', () => ({
+          mount,
+          seam: 'McpTaskStore',
+          call: 'update',
+          taskId: record.taskId,
+          exception: faultKind(fault),
+          error: bounded(fault, 200),
+          fault,
+        }));
         throw fault;
       }
       this.unsaved = undefined; // writes go in order: the store now holds this or a later status

@@ -16,6 +16,7 @@ import { firstText } from '../support/client-result.js';
 import { NODE_22, RUNNER, ensureRunner } from '../support/node22-runner.js';
 import { SAMPLE_TOOL_NAMES, startSampleApp } from '../support/sample-app.js';
 import type { TestApp } from '../support/test-app.js';
+import { nextEvent } from '../support/wait.js';
 
 // Clients other than the official SDKs, each at its defaults against the sample app: the Vercel AI SDK's MCP
 // client (a transport of its own), 1.x (2025 revisions) and 2.x (2026-07-28, on Node 22), and mcp-remote, the stdio
@@ -179,6 +180,15 @@ describe('the sample app through mcp-remote (the stdio bridge), with the officia
     expect(firstText(reindexed)).toEqual({ text: 'Reindexed 3 notes.' });
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it("cancels a call through the bridge: the client's notifications/cancelled stops the tool, though the bridge keeps the request open", async () => {
+    const stop = new AbortController();
+    const heard = nextEvent('mcp:request:cancelled');
+    const call = client.callTool({ name: 'reindex_notes', arguments: {} }, undefined, { signal: stop.signal, onprogress: () => stop.abort('the user pressed stop') });
+    await expect(call).rejects.toThrow('the user pressed stop');
+    expect(await heard).toEqual({ mount: '/mcp', method: 'tools/call' });
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'still connected' } }))).toEqual({ text: 'still connected' });
   });
 
   it('finishes an elicitation round through the bridge', async () => {

@@ -16,7 +16,7 @@ describe('the session id a legacy initialize issues, read back', () => {
       experimental: { x: {} },
     });
     expect(id).toMatch(/^[\x21-\x7e]+$/);
-    expect(readSessionId(id)).toEqual({ version, capabilities: { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} } });
+    expect(readSessionId(id)).toEqual({ id: id.split('.')[0], version, capabilities: { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} } });
   });
 
   it('stays readable whatever a client declares: sub-capabilities bounded in number and name length', () => {

@@ -1,0 +1,120 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { McpAuthDecision, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { LegacyCancellations } from '../../lib/response/legacy-cancellations.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { useTestApp } from '../support/suite-app.js';
+import type { TestApp } from '../support/test-app.js';
+import { nextEvent, until } from '../support/wait.js';
+
+/** Each run of the waiting tool by its tag: whether its signal aborted. */
+const runs = new Map<string, { aborted: boolean; progressed: boolean }>();
+
+/** Waits until its signal aborts (or 5 s), after one progress notification when the call asked for progress. */
+@McpTool({ name: 'wait', description: 'Waits until cancelled.', inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] } })
+class WaitTool implements McpPlainTool {
+  async run({ tag }: { tag: string }, ctx: McpContext): Promise<string> {
+    const run = { aborted: false, progressed: false };
+    runs.set(tag, run);
+    ctx.progress(1, 2, 'waiting');
+    run.progressed = true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5000);
+      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    run.aborted = ctx.signal.aborted;
+    return ctx.signal.aborted ? 'cancelled' : 'waited';
+  }
+}
+
+/** A session id as a 2025-era initialize issues it. */
+async function sessionOf(t: TestApp): Promise<string> {
+  return (await legacyPost(t.server, initialize(), legacyHeaders(null))).headers.get('mcp-session-id')!;
+}
+
+const withSession = (session: string | undefined, extra: Record<string, string> = {}) =>
+  legacyHeaders('2025-11-25', { ...(session && { 'mcp-session-id': session }), ...extra });
+
+/** Starts a legacy call of the waiting tool; its answer (status, content type, body text) once it ends. */
+function startCall(t: TestApp, tag: string, id: string | number, headers: Record<string, string>, progressToken?: string, signal?: AbortSignal) {
+  const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: { tag }, ...(progressToken && { _meta: { progressToken } }) } };
+  const port = (t.server.address() as { port: number }).port;
+  return fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers, body: JSON.stringify(body), signal }).then(async (res) => ({
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text: await res.text(),
+  }));
+}
+
+const cancelled = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the user pressed stop' } });
+
+describe('a 2025-era notifications/cancelled, scoped by the session id initialize issued', () => {
+  const app = useTestApp({
+    providers: [WaitTool],
+    options: { auth: { authenticate: (req) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'anyone') }) } },
+  });
+
+  it.each([
+    ['a JSON answer', undefined],
+    ['a streamed answer (after a progress notification)', 'progress-1'],
+  ])('ends %s of the request it names: the tool is cancelled, the stream ends with no response', async (_what, progressToken) => {
+    const t = app();
+    const session = await sessionOf(t);
+    const tag = `named-${progressToken ?? 'json'}`;
+    const call = startCall(t, tag, 7, withSession(session), progressToken);
+    await until(() => runs.get(tag)?.progressed === true, 'the tool to run');
+    const heard = nextEvent('mcp:request:cancelled');
+    expect((await legacyPost(t.server, cancelled(7), withSession(session))).status).toBe(202);
+    const answer = await call;
+    expect(await heard).toEqual({ mount: '/mcp', method: 'tools/call' });
+    expect(runs.get(tag)!.aborted).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(answer.type).toMatch(/^text\/event-stream/);
+    const events = answer.text.split('\n\n').filter((block) => block.includes('data: '));
+    // The progress notification, if any, and no response: the spec asks for none to a cancelled request.
+    expect(events.map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6)).method)).toEqual(progressToken ? ['notifications/progress'] : []);
+    await until(() => t.app.get(LegacyCancellations).size === 0, 'the cancelled answer to leave');
+  });
+
+  it.each([
+    ['another session id', (session: string, other: string) => ({ id: 8, headers: withSession(other) })],
+    ['no session id', () => ({ id: 8, headers: withSession(undefined) })],
+    ['another auth subject', (session: string) => ({ id: 8, headers: withSession(session, { 'x-user': 'mallory' }) })],
+    ['the id as a string', (session: string) => ({ id: '8', headers: withSession(session) })],
+    ['the 2026-07-28 era', (session: string) => ({ id: 8, headers: withSession(session, { 'mcp-protocol-version': '2026-07-28' }) })],
+  ])('ignores a cancellation sent with %s: the call runs on to its answer', async (_what, sentWith) => {
+    const t = app();
+    const [session, other] = [await sessionOf(t), await sessionOf(t)];
+    const tag = `ignored-${_what}`;
+    const call = startCall(t, tag, 8, withSession(session));
+    await until(() => runs.get(tag)?.progressed === true, 'the tool to run');
+    const { id, headers } = sentWith(session, other);
+    expect((await legacyPost(t.server, cancelled(id), headers)).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a cancellation, had it been taken, acts at once
+    expect(runs.get(tag)!.aborted).toBe(false);
+    // The client then leaves as the SDK does, so the call ends: by the close, not by the notification.
+    expect(t.app.get(LegacyCancellations).size).toBe(1);
+    const cancelledForReal = await legacyPost(t.server, cancelled(8), withSession(session));
+    expect(cancelledForReal.status).toBe(202);
+    expect((await call).text).not.toContain('"result"');
+    expect(runs.get(tag)!.aborted).toBe(true);
+  });
+
+  it('tracks nothing of a request without a session id, and lets go of one answered', async () => {
+    const t = app();
+    const tag = 'untracked';
+    const leave = new AbortController();
+    const call = startCall(t, tag, 9, withSession(undefined), undefined, leave.signal).catch(() => 'left');
+    await until(() => runs.get(tag)?.progressed === true, 'the tool to run');
+    expect(t.app.get(LegacyCancellations).size).toBe(0);
+    await legacyPost(t.server, cancelled(9), withSession(undefined));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runs.get(tag)!.aborted).toBe(false);
+    leave.abort();
+    expect(await call).toBe('left');
+
+    const ping = await legacyPost(t.server, { jsonrpc: '2.0', id: 10, method: 'ping' }, withSession(await sessionOf(t)));
+    expect(ping.messages[0]).toMatchObject({ id: 10, result: {} });
+    await until(() => t.app.get(LegacyCancellations).size === 0, 'the answered request to leave');
+  });
+});
