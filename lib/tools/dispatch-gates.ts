@@ -1,4 +1,6 @@
 import { bounded, quoted } from '../util/bounded.js';
+import { firstListed } from '../util/first-listed.js';
+import { NAMES_LISTED } from '../util/named-registry.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
 import { findUnknownKeys, type KeyNode } from './key-set.js';
@@ -138,11 +140,8 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   },
   missing_action(s) {
     if (Object.hasOwn(s.args, 'action')) return undefined;
-    return {
-      message: `No action given: a call to tool "${s.tool}" names one in "action", out of: ${validActions(s).join(', ')}.`,
-      valid_actions: validActions(s),
-      help: s.pointer,
-    };
+    const listed = actionsListed(validActions(s));
+    return { message: `No action given: a call to tool "${s.tool}" names one in "action", out of: ${listed.text}.`, ...listed.data, help: s.pointer };
   },
   unknown_action(s) {
     const name = s.args.action as string;
@@ -201,12 +200,16 @@ function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | un
 
 /** The unknown-action answer, shared by the `unknown_action` gate and help's action level so both speak one dialect. */
 export function unknownActionAnswer(tool: string, action: unknown, valid: readonly string[], pointer: HelpPointer): Record<string, unknown> {
-  const list = valid.length ? `Valid actions: ${valid.join(', ')}.` : `Tool "${tool}" has no actions.`;
+  const listed = actionsListed(valid);
+  const list = valid.length ? `Valid actions: ${listed.text}.` : `Tool "${tool}" has no actions.`;
+  return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), ...listed.data, help: pointer };
+}
+
+/** Valid action names as a refusal lists them: the first {@link NAMES_LISTED}, and how many there are when that cuts the list. */
+function actionsListed(valid: readonly string[]): { readonly text: string; readonly data: Record<string, unknown> } {
   return {
-    message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`,
-    action: bounded(action, KEY_BOUND),
-    valid_actions: [...valid],
-    help: pointer,
+    text: firstListed(valid, NAMES_LISTED, { counted: true }),
+    data: { valid_actions: valid.slice(0, NAMES_LISTED), ...(valid.length > NAMES_LISTED && { valid_actions_count: valid.length }) },
   };
 }
 

@@ -34,7 +34,11 @@ const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(Object.entries(HEL
  */
 export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool {
   const definition = toolDefinition({ name: HELP_TOOL_NAME, description: HELP_DESCRIPTION, annotations: { readOnlyHint: true, openWorldHint: false } }, HELP_INPUT_SCHEMA);
-  const validTools = () => registry.list().map((t) => t.name);
+  /** The valid tools as a refusal lists them: the first 50 (`namesListed`), and how many there are when that cuts the list. */
+  const validTools = () => {
+    const { available, availableCount } = registry.namesListed();
+    return { valid_tools: available, ...(availableCount > available.length && { valid_tools_count: availableCount }) };
+  };
 
   const answer = async (args: Record<string, unknown>, run: ToolRun): Promise<ToolCallResult> => {
     const { tool: toolName, action } = args as { tool?: string; action?: string };
@@ -43,7 +47,7 @@ export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool 
       return errorResult({
         error: 'missing_tool',
         message: `Help on an action needs the tool it belongs to: call help with both "tool" and "action". Valid tools: ${registry.listedNames()}.`,
-        valid_tools: validTools(),
+        ...validTools(),
         help: helpPointer(),
       });
     const target = registry.get(toolName);
@@ -52,7 +56,7 @@ export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool 
         error: 'unknown_tool',
         message: `Unknown tool ${quoted(toolName, 66)}. Valid tools: ${registry.listedNames()}.`,
         tool: bounded(toolName, 64),
-        valid_tools: validTools(),
+        ...validTools(),
         help: helpPointer(),
       });
     if (action === undefined) return textResult(JSON.stringify(target.help.full), false);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 
+import { McpAction, McpTool } from '../../lib/index.js';
+import { NAMES_LISTED } from '../../lib/util/named-registry.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
+import { createTestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS, CREATE_SCHEMA } from '../support/tools.js';
 
@@ -155,6 +158,57 @@ describe('a server with no tools', () => {
       const res = await post(app().server, body);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe(-32601);
+    }
+  });
+});
+
+describe(`the names a refusal lists past ${NAMES_LISTED}`, () => {
+  const count = NAMES_LISTED + 10;
+  const name = (prefix: string, i: number) => `${prefix}${String(i).padStart(3, '0')}`;
+  /** One action tool with `count` actions, and `count` plain tools. */
+  const providers = [
+    (() => {
+      const tool = class {};
+      for (let a = 0; a < count; a++) {
+        Object.defineProperty(tool.prototype, name('a', a), { value: () => 'ok', writable: true, configurable: true });
+        McpAction({ description: 'A generated action.', properties: {} })(tool.prototype, name('a', a), Object.getOwnPropertyDescriptor(tool.prototype, name('a', a))!);
+      }
+      McpTool({ name: 'many', description: 'Many actions.' })(tool);
+      return tool;
+    })(),
+    ...Array.from({ length: count }, (_, i) => {
+      const tool = class {
+        run() {
+          return 'ok';
+        }
+      };
+      McpTool({ name: name('t', i), description: 'A generated tool.', inputSchema: { type: 'object', properties: {} } })(tool);
+      return tool;
+    }),
+  ];
+  const actions = Array.from({ length: count }, (_, a) => name('a', a));
+  const tools = ['help', 'many', ...Array.from({ length: count }, (_, i) => name('t', i))].sort();
+
+  it(`help's unknown_tool and missing_tool list the first ${NAMES_LISTED} tools and count them all`, async () => {
+    const t = await createTestApp({ providers });
+    try {
+      for (const args of [{ tool: 'nope' }, { action: 'a000' }]) {
+        const answer = await callTool(t.server, 'help', args);
+        expect(answer.result.isError).toBe(true);
+        expect(answer.body.valid_tools).toEqual(tools.slice(0, NAMES_LISTED));
+        expect(answer.body.valid_tools_count).toBe(tools.length);
+        expect(answer.body.message).toContain(`${tools[NAMES_LISTED - 1]}, …`);
+      }
+      const unknownAction = await callTool(t.server, 'help', { tool: 'many', action: 'nope' });
+      expect(unknownAction.body).toMatchObject({ error: 'unknown_action', valid_actions: actions.slice(0, NAMES_LISTED), valid_actions_count: count });
+      expect(unknownAction.body.message).toContain(`${actions[NAMES_LISTED - 1]}, … (${count} in all).`);
+      for (const args of [{}, { action: 'nope' }]) {
+        const refused = await callTool(t.server, 'many', args);
+        expect(refused.body).toMatchObject({ valid_actions: actions.slice(0, NAMES_LISTED), valid_actions_count: count });
+        expect(refused.body.message).toContain(`(${count} in all)`);
+      }
+    } finally {
+      await t.close();
     }
   });
 });
