@@ -1,3 +1,4 @@
+import { escapeAt } from '../validation/ascii.js';
 import { SCHEME } from './resource-uri.js';
 
 /**
@@ -70,7 +71,6 @@ const isUnreserved = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c 
 const RESERVED = new Set(":/?#[]@!$&'()*+,;=");
 /** A character of a variable name as written in a named expansion (`varchar` or its inner `.`). */
 const isNameChar = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e;
-const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 /** RFC 6570 `literals`, ASCII only: a template is matched against URIs, which are ASCII. */
 const LITERAL = /^(?:[!#$&(-;=?-[\]_a-z~]|%[0-9A-Fa-f]{2})*$/;
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
@@ -202,7 +202,7 @@ function valueChar(uri: string, i: number, part: Extract<Part, { names: unknown 
 }
 
 /** Length of the percent-encoding at `uri[i]` (3), or 0 when there is none. */
-const pct = (uri: string, i: number) => (uri.charCodeAt(i) === 0x25 && isHex(uri.charCodeAt(i + 1)) && isHex(uri.charCodeAt(i + 2)) ? 3 : 0);
+const pct = (uri: string, i: number) => (escapeAt(uri, i) ? 3 : 0);
 
 /**
  * Writes into `ends` every position (ascending) at which an expansion of `part` starting at `from` may end, and
