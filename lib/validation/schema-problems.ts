@@ -13,8 +13,11 @@ export interface SchemaProblem {
   readonly problem: string;
 }
 
-const list = (values: unknown, max = 8): string =>
-  firstListed(Array.isArray(values) ? values : [values], max, { spell: (v) => JSON.stringify(v) ?? String(v), counted: true });
+/** The most allowed values a `const`/`enum` problem names; the rest are counted. */
+const VALUES_LISTED = 8;
+
+const list = (values: unknown): string =>
+  firstListed(Array.isArray(values) ? values : [values], VALUES_LISTED, { spell: (v) => JSON.stringify(v) ?? String(v), counted: true });
 
 type Params = Record<string, unknown>;
 type Worded = { extra?: string | number; problem: string };
