@@ -78,7 +78,7 @@ export type LegacyMethod = (typeof LEGACY_METHODS)[number];
 
 /**
  * The legacy-only methods' request definitions, in the legacy schema (`LegacyProtocolSchema`). A method both eras
- * have is checked, on either, against its modern definition: a legacy request is adapted to the modern envelope
+ * have is checked, on either, against its modern definition: a legacy request is given the legacy envelope
  * first.
  */
 export const LEGACY_REQUEST_DEFINITIONS = {

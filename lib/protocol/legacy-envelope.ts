@@ -9,8 +9,8 @@ export function negotiatedVersion(requested: unknown): string {
 }
 
 /**
- * The modern envelope a legacy request is served under, so the handlers stay era-neutral: its `_meta` with the
- * protocol fields filled in. The version is the header's, else the echoed session id's, else 2025-03-26, or for
+ * The legacy envelope: the `_meta` a legacy request is served under, its protocol fields filled in, so the handlers
+ * stay era-neutral. The version is the header's, else the echoed session id's, else 2025-03-26, or for
  * `initialize` the negotiated one; the client capabilities are `initialize`'s, on a later request the input
  * capabilities its echoed session id carries, else unknown (`{}`); the log level is the `legacyLogLevel` option's,
  * because a stateless server cannot remember `logging/setLevel`. The request's own `_meta` keys (`progressToken`)

@@ -21,7 +21,7 @@ export const LEGACY_SCHEMA_ID = 'mcp-legacy';
 /**
  * The legacy era's own checks, written here: the JSON-RPC envelopes of the `initialize`-based revisions and the
  * requests of the methods only they have (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`,
- * `resources/unsubscribe`). Every other legacy request is adapted to the modern envelope at the edge and checked
+ * `resources/unsubscribe`). Every other legacy request is given the legacy envelope at the edge and checked
  * against the vendored 2026-07-28 schema, so one schema judges what the handlers read. Keys beyond those named
  * are allowed, as the legacy schema allows them.
  */

@@ -84,7 +84,7 @@ export class MessageValidationGuard implements ChainStage {
   }
 }
 
-/** The legacy envelope a message of this kind must have. */
+/** The legacy schema's JSON-RPC definition a message of this kind must meet. */
 function legacyDefinition(kind: string, message: Record<string, unknown>): string {
   if (kind === 'notification') return 'JSONRPCNotification';
   if (kind === 'response') return 'result' in message ? 'JSONRPCResultResponse' : 'JSONRPCErrorResponse';
