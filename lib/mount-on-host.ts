@@ -14,7 +14,7 @@ import { answerUnanswered } from './response/unanswered.js';
  * metadata onto the route callback it registers (the Fastify adapter reads its route `config` from there too),
  * which is how a mount's routes are told apart from the host's own.
  */
-export const MCP_MOUNT_ROUTE = 'nest-mcp:mount-route';
+const MCP_MOUNT_ROUTE = 'nest-mcp:mount-route';
 
 /**
  * Whether a guard or interceptor is running for one of a mount's routes: for a global guard that lets MCP callers

@@ -5,7 +5,7 @@ import { ResourceRegistry } from '../resources/resource.registry.js';
 import type { CompletionSource } from './completion-source.interface.js';
 
 /** Every completion source, in the order `completion/complete` asks them; a source not here completes nothing. */
-export const COMPLETION_SOURCES = [PromptRegistry, ResourceRegistry] as const;
+const COMPLETION_SOURCES = [PromptRegistry, ResourceRegistry] as const;
 
 /** Injection token of the completion sources, as instances. */
 export const MCP_COMPLETION_SOURCES = Symbol.for('nest-mcp.completion-sources');

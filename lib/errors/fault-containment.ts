@@ -31,7 +31,7 @@ export function passesContainment(thrown: unknown): boolean {
 }
 
 /** The longest fault message a tool_fault result carries. */
-export const FAULT_MESSAGE_BOUND = 300;
+const FAULT_MESSAGE_BOUND = 300;
 
 /** A fault's kind: an Error's class name (any realm), `Proxy` for a proxy (its traps never run), else the JS type. Total. */
 export function faultKind(thrown: unknown): string {

@@ -13,7 +13,7 @@ import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
 /** The most values one completion sends (the spec's bound); a longer list is cut, with `hasMore`. */
-export const COMPLETION_MAX_VALUES = 100;
+const COMPLETION_MAX_VALUES = 100;
 
 /** A completion as sent (MCP `CompleteResult.completion`): at most {@link COMPLETION_MAX_VALUES} values, every value counted in `total`. */
 function sent(values: readonly string[]): Record<string, unknown> {

@@ -20,7 +20,7 @@ import { ToolsCallHandler } from './tools-call.handler.js';
 import { ToolsListHandler } from './tools-list.handler.js';
 
 /** Every method handler the mount has: the one list method routing reads (a handler not here is never reached). */
-export const METHOD_HANDLERS = [
+const METHOD_HANDLERS = [
   ServerDiscoverHandler,
   InitializeHandler,
   PingHandler,

@@ -12,10 +12,10 @@ import { CompletionCompleteHandler } from './completion-complete.handler.js';
  * Every capability source: a registry not listed here advertises nothing. `SubscriptionCapabilities` stays last: it
  * adds `listChanged`/`subscribe` to the entries the sources before it created.
  */
-export const CAPABILITY_SOURCES = [ToolRegistry, PromptRegistry, ResourceRegistry, CompletionCompleteHandler, SubscriptionCapabilities] as const;
+const CAPABILITY_SOURCES = [ToolRegistry, PromptRegistry, ResourceRegistry, CompletionCompleteHandler, SubscriptionCapabilities] as const;
 
 /** Injection token of the capability sources, as instances. */
-export const MCP_CAPABILITY_SOURCES = Symbol.for('nest-mcp.capability-sources');
+const MCP_CAPABILITY_SOURCES = Symbol.for('nest-mcp.capability-sources');
 
 /** The capability sources' list provider (the sources themselves are provided where they live). */
 export const CAPABILITY_SOURCES_PROVIDER: Provider = {

@@ -5,7 +5,7 @@ import { callerValueAjv } from '../validation/caller-value-ajv.js';
 import { metaSchemaProblems } from '../validation/meta-schema.js';
 
 /** How many distinct requested schemas keep a compiled validator. */
-export const ELICITATION_SCHEMAS_MAX = 128;
+const ELICITATION_SCHEMAS_MAX = 128;
 
 /**
  * Compiled validators of elicitation `requestedSchema`s (tool-written, so they vary at run time), one per distinct

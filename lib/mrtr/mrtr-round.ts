@@ -10,7 +10,7 @@ import type { RequestBinding } from './request-binding.js';
 import type { RequestStateContent } from './request-state-seal.js';
 
 /** The largest tool state (`ctx.state`), in characters of JSON. */
-export const TOOL_STATE_MAX_CHARS = 65_536;
+const TOOL_STATE_MAX_CHARS = 65_536;
 
 /** What a round starts from. */
 export interface MrtrRoundInit extends InputChecks {

@@ -24,7 +24,7 @@ import { REQUEST_STATE_MAX_CHARS, RequestStateSeal, RequestStateTooLarge, type R
 import { StreamedInputs } from './streamed-inputs.js';
 
 /** The methods whose answer may be an input-required result: only their handlers open rounds. */
-export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 /** What each refused `requestState` is told, in one sentence; `data.problem` names the row. */
 const REFUSED_STATE: Record<RequestStateProblem, string> = {
@@ -36,7 +36,7 @@ const REFUSED_STATE: Record<RequestStateProblem, string> = {
 };
 
 /** The refusal of a `requestState` that cannot be trusted: 400 + -32602, `data: {reason, problem}`. */
-export function refusedRequestState(problem: RequestStateProblem): McpMethodError {
+function refusedRequestState(problem: RequestStateProblem): McpMethodError {
   return new McpMethodError(JSON_RPC_CODES.invalidParams, REFUSED_STATE[problem], { reason: 'invalid_request_state', problem }, 400);
 }
 

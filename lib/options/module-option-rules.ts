@@ -73,10 +73,10 @@ function group(fields: Readonly<Record<string, OptionRule>>): OptionRule {
 }
 
 /** The shortest `requestState` secret, in bytes (UTF-8): an HMAC-SHA256 key should carry 256 bits. */
-export const REQUEST_STATE_SECRET_MIN_BYTES = 32;
+const REQUEST_STATE_SECRET_MIN_BYTES = 32;
 
 /** The most `requestState.secrets` a mount takes: a state that opens under none is checked against every one. */
-export const REQUEST_STATE_SECRETS_MAX = 16;
+const REQUEST_STATE_SECRETS_MAX = 16;
 
 function secretProblem(secret: unknown, index: number): string | undefined {
   if (typeof secret !== 'string') return `secrets[${index}] must be a string${got(secret)}`;

@@ -12,7 +12,7 @@ type NestModule = ProviderWrapper['host'] & object;
 const logger = new Logger('Mcp');
 
 /** The warning given at startup for a mount that serves no tool, resource or prompt (every method of theirs is 404 + -32601). */
-export const emptyMountWarning = (path: string, unprovided: readonly string[] = []): string =>
+const emptyMountWarning = (path: string, unprovided: readonly string[] = []): string =>
   `the mount "${path}" serves no tool, resource or prompt, so its clients get -32601 (method not found) for tools/list and the ` +
   'like: mark each class @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in the providers of a module ' +
   'the application imports (with several mounts, one that imports this mount, or name it in its serves option).' +

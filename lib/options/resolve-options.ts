@@ -12,32 +12,32 @@ import type {
 import { MODULE_OPTION_NAMES, MODULE_OPTION_RULES, ROUTE_SYNTAX } from './module-option-rules.js';
 
 /** Default body ceiling: 4 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Default body read timeout: 10 s. */
-export const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
+const DEFAULT_BODY_READ_TIMEOUT_MS = 10_000;
 /** Default body read deadline: 60 s. */
-export const DEFAULT_BODY_READ_DEADLINE_MS = 60_000;
+const DEFAULT_BODY_READ_DEADLINE_MS = 60_000;
 /** The default of `maxBodyValues`. */
-export const DEFAULT_MAX_BODY_VALUES = 100_000;
+const DEFAULT_MAX_BODY_VALUES = 100_000;
 /** The default of `writeStallTimeoutMs`. */
-export const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
+const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
 /** The default of `shutdownGraceMs`. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /** Default bounds on the legacy era's pending input requests. */
-export const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes: 256 * 1024 * 1024, timeoutMs: 600_000 } as const;
+const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes: 256 * 1024 * 1024, timeoutMs: 600_000 } as const;
 
 /**
  * Default bounds on listen streams: a keep-alive every 30 s, at most 256 KiB held for a client that does not read,
  * at most 10,000 open at once (each holds a connection for as long as its client stays).
  */
-export const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000, maxOpenBytes: 64 * 1024 * 1024 } as const;
+const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000, maxOpenBytes: 64 * 1024 * 1024 } as const;
 
 /** Default task settings: kept an hour, polled every second, at most 1000 held, their results 64 MiB together. */
-export const DEFAULT_TASKS = { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 64 * 1024 * 1024, maxRunningBytes: 256 * 1024 * 1024 } as const;
+const DEFAULT_TASKS = { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 64 * 1024 * 1024, maxRunningBytes: 256 * 1024 * 1024 } as const;
 
 /** Default lifetime of a sealed `requestState`: 10 minutes. */
-export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
+const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 
 /** Normalises a mount path: no leading or trailing slash, `''` for the root. */
 export function normalizeMountPath(path: unknown): string {

@@ -17,7 +17,7 @@ const MODERN_FROM = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.leng
  * its `MCP-Protocol-Version` header names 2026-07-28 or later (revisions are dates, so they compare as strings);
  * legacy otherwise, an `initialize` and a client's answer to an input request included.
  */
-export function classifyEra(message: Record<string, unknown>, versionHeader: string | undefined): Era {
+function classifyEra(message: Record<string, unknown>, versionHeader: string | undefined): Era {
   const meta = isPlainObject(message.params) ? message.params._meta : undefined;
   if (isPlainObject(meta) && (Object.hasOwn(meta, META_KEYS.protocolVersion) || Object.hasOwn(meta, META_KEYS.clientCapabilities))) return 'modern';
   return versionHeader !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(versionHeader) && versionHeader >= MODERN_FROM ? 'modern' : 'legacy';

@@ -14,7 +14,7 @@ import { headerIntegerEquals } from './header-integer.js';
 import { decodeHeaderValue, plainHeaderValue, type HeaderValue } from './header-value.js';
 
 /** Which body field `Mcp-Name` mirrors, per method; other methods bind no `Mcp-Name`. */
-export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',

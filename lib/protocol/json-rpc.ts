@@ -21,7 +21,7 @@ export function errorEnvelope(id: JsonRpcId | undefined, error: JsonRpcError): R
 export type McpResult = Record<string, unknown> & { resultType: string };
 
 /** A result response envelope. */
-export function resultEnvelope(id: JsonRpcId, result: Record<string, unknown>): Record<string, unknown> {
+function resultEnvelope(id: JsonRpcId, result: Record<string, unknown>): Record<string, unknown> {
   return { jsonrpc: '2.0', id, result };
 }
 
@@ -59,7 +59,7 @@ export function instanceLocation(path: readonly (string | number)[]): string {
 }
 
 /** How many locations a distilled error lists at most. */
-export const DISTILLED_LOCATIONS_MAX = 10;
+const DISTILLED_LOCATIONS_MAX = 10;
 
 /** One entry of a distilled error: a failing location and what is wrong there. */
 export interface DistilledEntry {

@@ -4,7 +4,7 @@ import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
 
 /** The revision `initialize` answers: the client's when this server serves it, else the newest it serves. */
-export function negotiatedVersion(requested: unknown): string {
+function negotiatedVersion(requested: unknown): string {
   return (LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(requested) ? (requested as string) : LEGACY_PROTOCOL_VERSIONS[0];
 }
 

@@ -14,7 +14,7 @@ import { whenSettled } from '../util/quiet-promise.js';
  * may close the connections: a stream begun before shutdown said keep-alive, and a client that reuses its
  * connection at once is answered (with `Connection: close`), not reset.
  */
-export const REUSE_GRACE_MS = 100;
+const REUSE_GRACE_MS = 100;
 
 /** An answer under way, as the shutdown deadline sees it (`AnswerStream`). */
 export interface AnswerUnderWay {

@@ -22,7 +22,7 @@ export function takeOver(hostReq: unknown, hostRes: unknown): { req: IncomingMes
 }
 
 /** The message of the answer to a request a host interceptor answered in the mount's stead. */
-export const UNANSWERED_MESSAGE = "Internal error: the server's own code answered this request without running the MCP mount.";
+const UNANSWERED_MESSAGE = "Internal error: the server's own code answered this request without running the MCP mount.";
 
 /**
  * Once the host's route handler for a mount's route has settled: a request the mount never took over (a host

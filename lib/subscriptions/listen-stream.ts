@@ -7,7 +7,7 @@ import { bounded } from '../util/bounded.js';
 import { changeNotification, coversUri, type SubscriptionFilter } from './subscription-filter.js';
 
 /** The `_meta` key every message of a listen stream carries: the listen request's JSON-RPC id, its type kept. */
-export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
+const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 /** How a listen stream ended: `shutdown` (the server ended it; its result follows), `gone` (the client left, or it was dropped). */
 export type ListenEnd = 'shutdown' | 'gone';

@@ -12,7 +12,7 @@ import { ListenStream, type ListenBudget } from './listen-stream.js';
 import type { SubscriptionFilter } from './subscription-filter.js';
 
 /** How long shutdown waits for a listen stream's result to be flushed before it closes the connection anyway. */
-export const LISTEN_SHUTDOWN_GRACE_MS = 1000;
+const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 
 /**
  * The open listen streams of this mount: at most `subscriptions.maxStreams` of them, holding at most

@@ -29,13 +29,13 @@ export const DISPATCH_GATES = [
 export type DispatchGate = (typeof DISPATCH_GATES)[number];
 
 /** The arguments-level gates: all a tool without action dispatch (help) runs. */
-export const ARGUMENT_GATES = ['unknown_arguments', 'invalid_argument_type'] as const satisfies readonly DispatchGate[];
+const ARGUMENT_GATES = ['unknown_arguments', 'invalid_argument_type'] as const satisfies readonly DispatchGate[];
 
 /** The data-level gates: the ones that carry the input_schema digest, and all a plain tool's arguments meet. */
 export const DATA_GATES = ['missing_required', 'unsatisfied_required_one_of', 'unknown_params', 'invalid_values'] as const satisfies readonly DispatchGate[];
 
 /** The two gates a plain tool runs on its arguments (its `required` is the value gate's, as JSON Schema says). */
-export const PLAIN_TOOL_GATES = ['unknown_params', 'invalid_values'] as const satisfies readonly DispatchGate[];
+const PLAIN_TOOL_GATES = ['unknown_params', 'invalid_values'] as const satisfies readonly DispatchGate[];
 
 /** A JSON type as the arguments-level type gate names it. */
 export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
@@ -44,7 +44,7 @@ export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'n
 export type ArgumentVocabulary = Readonly<Record<string, JsonType>>;
 
 /** The arguments vocabulary of every action tool. */
-export const ACTION_ARGUMENTS: ArgumentVocabulary = { action: 'string', data: 'object' };
+const ACTION_ARGUMENTS: ArgumentVocabulary = { action: 'string', data: 'object' };
 
 /** What the data-level gates read for one action (or one plain tool): built once, at module init. */
 export interface DataTarget {
@@ -96,7 +96,7 @@ const LISTED = 10;
 const KEY_BOUND = 64;
 
 /** The JSON type of a value as a caller sent it. */
-export function jsonType(value: unknown): JsonType {
+function jsonType(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   const type = typeof value;

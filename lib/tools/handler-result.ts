@@ -31,7 +31,7 @@ export class StructuredContentMismatchError extends Error {
 }
 
 /** The default error formatter: `Operation failed: <reason>` (a string as is, an Error's message, else bounded). */
-export function defaultFormatError(reason: unknown): string {
+function defaultFormatError(reason: unknown): string {
   const text = typeof reason === 'string' ? reason : isError(reason) ? reason.message : bounded(reason, 500);
   return `Operation failed: ${text}`;
 }

@@ -9,7 +9,7 @@ import type { ToolCallResult } from './tool.interfaces.js';
 import type { ToolRegistry, ToolRun, WiredTool } from './tool.registry.js';
 
 /** The help tool's description, as tools/list publishes it. */
-export const HELP_DESCRIPTION =
+const HELP_DESCRIPTION =
   "Explains this server's tools. No arguments: an index of every tool and its actions. " +
   '{tool}: that tool complete (schemas, notes, related actions, examples). ' +
   '{tool, action}: one action complete, with its runtime context.';

@@ -32,7 +32,7 @@ export interface KeyNode {
 export const ANY_STRING_KEY = '<any string key>';
 
 /** How many unknown keys a refusal lists; `unknown_count` counts them all. */
-export const UNKNOWN_LISTED = 10;
+const UNKNOWN_LISTED = 10;
 
 /**
  * Keywords through which an object schema may admit keys its own `properties` do not name (composition, `$ref`,

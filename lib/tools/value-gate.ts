@@ -5,7 +5,7 @@ import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { compareSegments, dataPath } from './data-path.js';
 
 /** How many offending data paths a refusal lists; `invalid_count` counts them all. */
-export const INVALID_LISTED = 10;
+const INVALID_LISTED = 10;
 
 /** The longest problem text a refusal carries. */
 const PROBLEM_BOUND = 200;

@@ -2,7 +2,7 @@ import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js
 import { firstListed } from './first-listed.js';
 
 /** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
-export const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** How many valid names a refusal lists, in its message and in its `data` (which also says how many there are). */
 export const NAMES_LISTED = 50;

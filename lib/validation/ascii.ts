@@ -8,7 +8,7 @@ export const isAlpha = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) 
 export const isAlnum = (c: number): boolean => isDigit(c) || isAlpha(c);
 
 /** A hexadecimal digit, in either case. */
-export const isHex = (c: number): boolean => isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+const isHex = (c: number): boolean => isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 
 /** Whether `s` holds a `%` escape (`%` and two hexadecimal digits) at `i`. */
 export const escapeAt = (s: string, i: number): boolean => s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2));

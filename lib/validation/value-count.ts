@@ -11,7 +11,7 @@ import { cappedCheck } from './linear-errors.js';
 export const DETAILED_CHECK_MAX_VALUES = 10_000;
 
 /** Whether a JSON value holds more than `max` values; visits at most `max + 1` of them, without recursion. */
-export function holdsMoreValuesThan(root: unknown, max: number): boolean {
+function holdsMoreValuesThan(root: unknown, max: number): boolean {
   const stack: unknown[] = [root];
   let counted = 1;
   while (stack.length) {

@@ -1,5 +1,5 @@
 /** The RFC 9728 well-known URI suffix for protected-resource metadata. */
-export const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
+const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /**
  * The RFC 9728 §3.1 metadata URL of a resource (the suffix inserted between host and path, a trailing `/` dropped),
