@@ -257,12 +257,12 @@ export class AnswerStream {
   }
 
   /**
-   * Writes an SSE comment line (`: text`), which a client ignores: a keep-alive for a long-lived stream. Only once
-   * the answer is SSE and open, never at a full socket buffer; `text` holds no line break. Returns whether it was written.
+   * Writes the SSE comment line `: keep-alive`, which a client ignores, for a long-lived stream. Only once the answer
+   * is SSE and open, never at a full socket buffer. Returns whether it was written.
    */
-  comment(text: string): boolean {
-    if (!this.sse || !this.open || this.res.writableNeedDrain || /[\r\n]/.test(text)) return false;
-    this.write(`: ${text}\n\n`);
+  keepAlive(): boolean {
+    if (!this.sse || !this.open || this.res.writableNeedDrain) return false;
+    this.write(': keep-alive\n\n');
     return true;
   }
 

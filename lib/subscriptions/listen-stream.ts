@@ -81,7 +81,7 @@ export class ListenStream {
     if (this.ending) return;
     // Each keep-alive also counts again what waits, so what the socket took meanwhile goes back to the budget.
     this.keepAlive = setInterval(() => {
-      this.answer.comment('keep-alive');
+      this.answer.keepAlive();
       this.overflowCheck ??= setImmediate(() => this.checkOverflow());
     }, this.bounds.keepAliveMs);
     this.keepAlive.unref();
