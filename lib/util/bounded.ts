@@ -8,7 +8,7 @@ import { isError } from './is-error.js';
  * Proven by: test/util/bounded.spec.ts
  */
 
-/** Default length of a bounded rendering, in characters. @publicApi */
+/** Default length of a bounded rendering, in characters (`bounded`'s default `max`). */
 export const BOUND_DEFAULT = 120;
 
 /** Control characters, line and paragraph separators, and the invisible marks that reorder or hide text (bidi controls). */
