@@ -1,4 +1,4 @@
-import { instanceLocation } from '../protocol/json-rpc.js';
+import { instanceLocation } from '../protocol/distilled-error.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { bounded } from '../util/bounded.js';
 import { isError } from '../util/is-error.js';

@@ -1,6 +1,6 @@
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
-import { distilledData, firstProblem } from '../protocol/json-rpc.js';
+import { distilledData, firstProblem } from '../protocol/distilled-error.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';

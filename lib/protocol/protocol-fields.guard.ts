@@ -10,7 +10,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy } from '../util/own-key.js';
-import { distilledData, firstProblem } from './json-rpc.js';
+import { distilledData, firstProblem } from './distilled-error.js';
 import { legacyMeta } from './legacy-envelope.js';
 import { ProtocolSchema } from './protocol-schema.js';
 import { unsupportedVersion } from './protocol-version.guard.js';
