@@ -28,7 +28,7 @@ const OPENAPI_EXCLUDED = 'swagger/apiExcludeController';
  *   `notifications/cancelled` ends the request it names: `LegacyCancellations`), a legacy client's answer to an input
  *   request is delivered and gets 202, and a request is routed and answered through its `AnswerStream`;
  * - GET (and HEAD), PUT, PATCH, DELETE, OPTIONS at `<path>`: the fallthrough, 405 + `Allow: POST` with a JSON-RPC
- *   error body, no check run (one route per verb: Fastify refuses a catch-all beside the POST route).
+ *   error envelope, no check run (one route per verb: Fastify refuses a catch-all beside the POST route).
  * Paths below `<path>` are the host's to route (`MountOnHost`). Written on the Node response on every adapter. `McpExceptionFilter` is bound here so the host's global filters
  * never answer for the mount.
  */

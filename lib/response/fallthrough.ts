@@ -17,7 +17,7 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
 
 /**
  * The fallthrough: the answer to a request no served route of the mount matches, with no check run. Another verb at
- * the mount gets 405 + `Allow` with a JSON-RPC error body; a path below it, a plain 404. One `mcp:wire:fallthrough`,
+ * the mount gets 405 + `Allow` with a JSON-RPC error envelope; a path below it, a plain 404. One `mcp:wire:fallthrough`,
  * naming the `mount`. Given the mount's `shutdown` state, the answer closes its connection once it is closing.
  */
 export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, shutdown?: MountClosing): void {

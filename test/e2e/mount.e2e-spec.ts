@@ -22,7 +22,7 @@ describe('the mount', () => {
   });
   afterAll(() => t.close());
 
-  it.each(OTHER_VERBS)('answers %s at the mount with 405, Allow: POST, a JSON-RPC error body, and the fallthrough mark', async (verb) => {
+  it.each(OTHER_VERBS)('answers %s at the mount with 405, Allow: POST, a JSON-RPC error envelope, and the fallthrough mark', async (verb) => {
     const events = await recordEvents(['mcp:wire:fallthrough', 'mcp:wire:reject'], async () => {
       const res = await rawRequest(t.server, { method: verb, path: '/mcp', headers: [['origin', 'http://evil.example.com']] });
       expect(res.status).toBe(405);

@@ -18,7 +18,7 @@ function discover(t: TestApp, lines: HeaderLine[] = [], connectTo?: string): Pro
 
 const portOf = (t: TestApp) => (t.server.address() as AddressInfo).port;
 
-/** Expects an origin-check refusal: the status, an id-less JSON-RPC error body, and the rejection mark. */
+/** Expects an origin-check refusal: the status, an id-less JSON-RPC error envelope, and the rejection mark. */
 async function expectRefused(send: () => Promise<RawResponse>, status: number, reason: string): Promise<void> {
   let res!: RawResponse;
   const mark = await rejectionOf(async () => (res = await send()));
