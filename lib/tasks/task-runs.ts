@@ -15,7 +15,7 @@ import { mountName } from '../telemetry/channels.js';
 import { quiet } from '../util/quiet-promise.js';
 import { InProcessTaskStore } from './in-process-task-store.js';
 import { TaskInputs } from './task-inputs.js';
-import { detailedTask, taskFields } from './task-record.js';
+import { checkedRecord, detailedTask, taskFields } from './task-record.js';
 import { TaskResultBudget } from './task-result-budget.js';
 import { TaskRun, type TaskRunHost } from './task-run.js';
 import { taskElsewhere, taskNotFound } from './tasks-extension.js';
@@ -182,7 +182,7 @@ export class TaskRuns implements OnModuleDestroy {
   private async visible(taskId: string, subject: string | undefined): Promise<McpTaskRecord> {
     const run = this.live.get(taskId);
     if (run && this.sees(run.record, subject)) await run.resave();
-    const record = await this.store.get(taskId);
+    const record = checkedRecord(taskId, await this.store.get(taskId));
     if (!record || !this.sees(record, subject)) throw taskNotFound(taskId);
     return record;
   }

@@ -114,3 +114,39 @@ describe('a task store whose create never settles', () => {
     }
   });
 });
+
+describe('a task store whose get returns something other than the task record', () => {
+  /** Variants of the stored record a buggy store might return, and the problem the fault names. */
+  const VARIANTS: [string, (record: McpTaskRecord) => unknown, string][] = [
+    ['a string', (r) => JSON.stringify(r), 'not a task record'],
+    ['another task', (r) => ({ ...r, taskId: 'c0ffee00-0000-4000-8000-000000000000' }), 'the record of another task (c0ffee00-0000-4000-8000-000000000000)'],
+    ['an unknown status', (r) => ({ ...r, status: 'done' }), 'status done, not one of working, input_required, completed, failed, cancelled'],
+    ['a Date for createdAt', (r) => ({ ...r, createdAt: new Date(r.createdAt) }), 'not a string'],
+    ['ttlMs as a string', (r) => ({ ...r, ttlMs: String(r.ttlMs) }), 'ttlMs 60000, not a number'],
+    ['a completed task without its result', (r) => ({ ...r, status: 'completed', result: undefined }), 'a completed task whose result is undefined, not an object'],
+    ['a failed task whose error is a string', (r) => ({ ...r, status: 'failed', error: 'boom' }), 'a failed task whose error is boom, not a JSON-RPC error'],
+  ];
+
+  it.each(VARIANTS)('answers tasks/get of %s with a contained fault naming the problem, nothing of it sent', async (_what, variant, problem) => {
+    const store = new InProcessTaskStore(10);
+    const get = store.get.bind(store);
+    let odd = false;
+    store.get = async (taskId) => {
+      const record = await get(taskId);
+      return (odd && record ? variant(record) : record) as McpTaskRecord | undefined;
+    };
+    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 60_000 } } });
+    try {
+      const taskId = (await taskCall(t.server, 'sleeper', { tag: `odd-${_what}`, ms: 10 })).body.result.taskId as string;
+      odd = true;
+      let res: any;
+      const events = await recordEvents(['mcp:method:error'], async () => (res = await tasksRequest(t.server, 'tasks/get', { taskId })));
+      expect(res.status).toBe(500);
+      expect(res.body.error).toEqual({ code: -32603, message: 'Internal error while handling tasks/get.' });
+      expect(events.map((e) => [e.message.exception, e.message.error])).toEqual([['TypeError', expect.stringContaining(problem)]]);
+      expect(events[0]!.message.error).toContain(`the task store's get("${taskId}") returned`);
+    } finally {
+      await t.close();
+    }
+  });
+});
