@@ -9,18 +9,19 @@ import { VersioningType } from '@nestjs/common';
 
 import { InProcessEventBus, McpEventBus, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { firstText } from '../support/client-result.js';
+import { recordEvents } from '../support/mcp-client.js';
 import { SAMPLE_TOOL_NAMES, startSampleApp, useSampleApp } from '../support/sample-app.js';
 import { PrimesTool, TotalTool } from '../support/structured-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import type { TestApp } from '../support/test-app.js';
-import { until } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 
 /** What an interop cell needs of a connected client, whichever library it comes from. */
 interface Connected {
   /** The protocol revision the client ended up speaking. */
   readonly version: string | undefined;
   listTools(): Promise<string[]>;
-  callTool(name: string, args: Record<string, unknown>, onProgress?: (progress: number) => void): Promise<{ isError?: boolean; text: string }>;
+  callTool(name: string, args: Record<string, unknown>, onProgress?: (progress: number) => void, signal?: AbortSignal): Promise<{ isError?: boolean; text: string }>;
   /** The resource, prompt and completion calls, which v1 and v2 name alike. */
   readonly calls: ResourcePromptCalls;
   close(): Promise<void>;
@@ -47,8 +48,8 @@ async function v1(url: URL, answer: () => Answer): Promise<Connected> {
   return {
     version: transport.protocolVersion,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
-    callTool: async (name, args, onProgress) =>
-      firstText(await client.callTool({ name, arguments: args }, undefined, onProgress && { onprogress: (p) => onProgress(p.progress) })),
+    callTool: async (name, args, onProgress, signal) =>
+      firstText(await client.callTool({ name, arguments: args }, undefined, { ...(onProgress && { onprogress: (p) => onProgress(p.progress) }), signal })),
     calls: client satisfies ResourcePromptCalls,
     close: () => client.close(),
   };
@@ -63,8 +64,8 @@ async function v2(url: URL, answer: () => Answer, mode?: 'auto'): Promise<Connec
   return {
     version: (transport as unknown as { protocolVersion?: string }).protocolVersion ?? client.getNegotiatedProtocolVersion?.(),
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
-    callTool: async (name, args, onProgress) =>
-      firstText(await client.callTool({ name, arguments: args }, onProgress && { onprogress: (p: { progress: number }) => onProgress(p.progress) })),
+    callTool: async (name, args, onProgress, signal) =>
+      firstText(await client.callTool({ name, arguments: args }, { ...(onProgress && { onprogress: (p: { progress: number }) => onProgress(p.progress) }), signal })),
     calls: client satisfies ResourcePromptCalls,
     close: () => client.close(),
   };
@@ -113,6 +114,19 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
     expect(await c.callTool('reindex_notes', {}, (p) => progress.push(p))).toEqual({ text: 'Reindexed 3 notes.' });
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('cancels a call when its signal aborts: the tool is cancelled once, and the client goes on', async () => {
+    const c = await connected();
+    const stop = new AbortController();
+    const events = await recordEvents(['mcp:request:cancelled'], async () => {
+      const heard = nextEvent('mcp:request:cancelled');
+      await expect(c.callTool('reindex_notes', {}, () => stop.abort('the user pressed stop'), stop.signal)).rejects.toThrow();
+      await heard;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a second report, were there one, would come by now
+    });
+    expect(events.map((e) => e.message)).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
+    expect(await c.callTool('echo', { text: 'after the cancel' })).toEqual({ text: 'after the cancel' });
   });
 
   it('lists and reads resources, gets a prompt, completes an argument, and is told which URI is unknown', async () => {
