@@ -39,8 +39,11 @@ const LEGACY_VERSION = '2025-11-25';
 // ---------------------------------------------------------------------------------------------------------------
 // One HTTP exchange; never rejects.
 
-/** POSTs `body` and resolves with status, headers and text of the answer, or with the transport error. */
-function post(port, agent, body, headers) {
+/**
+ * POSTs `body` and resolves with status, content type, session id and text of the answer, or with the transport
+ * error; `onFirstData` is called when the first bytes of the answer arrive.
+ */
+function post(port, agent, body, headers, onFirstData) {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   return new Promise((resolve) => {
     let settled = false;
@@ -51,8 +54,13 @@ function post(port, agent, body, headers) {
     };
     const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { ...headers, 'content-length': bytes.length } }, (res) => {
       const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode, type: res.headers['content-type'] ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('data', (chunk) => {
+        if (chunks.length === 0) onFirstData?.();
+        chunks.push(chunk);
+      });
+      res.on('end', () =>
+        done({ status: res.statusCode, type: res.headers['content-type'] ?? '', sessionId: res.headers['mcp-session-id'], text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', (error) => done({ error: `response ${error.code ?? error.message}` }));
     });
     req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
@@ -199,6 +207,38 @@ const OPERATIONS = [
         Array.isArray(r.tools),
       );
       return [first, second];
+    },
+  },
+  {
+    name: 'legacy call cancelled by notifications/cancelled',
+    weight: 3,
+    async run(port, agent) {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY_VERSION };
+      const init = {
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'initialize',
+        params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'soak-legacy', version: '1.0.0' } },
+      };
+      const initialized = await post(port, agent, init, headers);
+      const first = expectResult(`${this.name} (initialize)`, initialized, (r) => r.protocolVersion === LEGACY_VERSION && initialized.sessionId !== undefined);
+      if (first.kind !== 'ok') return [first];
+      const session = { ...headers, 'mcp-session-id': initialized.sessionId };
+      const id = nextId++;
+      const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'reindex_notes', arguments: {}, _meta: { progressToken: `c${id}` } } };
+      const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'soak' } };
+      let cancelled;
+      // Cancelled once its first progress notification arrives, over a connection of its own (the call holds this one).
+      const answer = await post(port, false, call, session, () => (cancelled = post(port, false, cancel, session)));
+      const acknowledged = await cancelled;
+      const events = answer.error ? [] : answer.text.split('\n\n').filter((e) => e.startsWith('data: '));
+      const ok = acknowledged?.status === 202 && answer.status === 200 && events.length > 0 && !answer.text.includes(`"id":${id}`);
+      return [
+        first,
+        ok
+          ? { kind: 'ok' }
+          : { kind: 'unexpected', label: `${this.name}: ${describe(answer)}, cancel ${acknowledged ? describe(acknowledged) : 'not sent'}`, detail: answer.text.slice(-300) },
+      ];
     },
   },
   {
