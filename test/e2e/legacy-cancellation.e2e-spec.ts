@@ -1,11 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { McpAuthDecision, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { LegacyCancellations } from '../../lib/response/legacy-cancellations.js';
-import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { initialize, legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
+import { recordEvents } from '../support/mcp-client.js';
+import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import type { TestApp } from '../support/test-app.js';
-import { nextEvent, until } from '../support/wait.js';
+import { until } from '../support/wait.js';
 
 /** Each run of the waiting tool by its tag: whether its signal aborted. */
 const runs = new Map<string, { aborted: boolean; progressed: boolean }>();
@@ -27,9 +30,9 @@ class WaitTool implements McpPlainTool {
   }
 }
 
-/** A session id as a 2025-era initialize issues it. */
-async function sessionOf(t: TestApp): Promise<string> {
-  return (await legacyPost(t.server, initialize(), legacyHeaders(null))).headers.get('mcp-session-id')!;
+/** A session id as a 2025-era initialize issues it (declaring `capabilities`). */
+async function sessionOf(t: TestApp, capabilities: Record<string, unknown> = {}): Promise<string> {
+  return (await legacyPost(t.server, initialize('2025-11-25', capabilities), legacyHeaders(null))).headers.get('mcp-session-id')!;
 }
 
 const withSession = (session: string | undefined, extra: Record<string, string> = {}) =>
@@ -50,7 +53,7 @@ const cancelled = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notificati
 
 describe('a 2025-era notifications/cancelled, scoped by the session id initialize issued', () => {
   const app = useTestApp({
-    providers: [WaitTool],
+    providers: [WaitTool, ConfirmDeleteTool],
     options: { auth: { authenticate: (req) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'anyone') }) } },
   });
 
@@ -63,17 +66,47 @@ describe('a 2025-era notifications/cancelled, scoped by the session id initializ
     const tag = `named-${progressToken ?? 'json'}`;
     const call = startCall(t, tag, 7, withSession(session), progressToken);
     await until(() => runs.get(tag)?.progressed === true, 'the tool to run');
-    const heard = nextEvent('mcp:request:cancelled');
-    expect((await legacyPost(t.server, cancelled(7), withSession(session))).status).toBe(202);
-    const answer = await call;
-    expect(await heard).toEqual({ mount: '/mcp', method: 'tools/call' });
+    let answer!: Awaited<typeof call>;
+    const events = await recordEvents(['mcp:request:cancelled', 'mcp:method:error', 'mcp:tool:error'], async () => {
+      expect((await legacyPost(t.server, cancelled(7), withSession(session))).status).toBe(202);
+      answer = await call;
+      await until(() => t.app.get(LegacyCancellations).size === 0, 'the cancelled answer to leave'); // its response closed
+    });
+    // One cancellation, though the response also closes afterwards.
+    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'tools/call' } }]);
     expect(runs.get(tag)!.aborted).toBe(true);
     expect(answer.status).toBe(200);
     expect(answer.type).toMatch(/^text\/event-stream/);
-    const events = answer.text.split('\n\n').filter((block) => block.includes('data: '));
     // The progress notification, if any, and no response: the spec asks for none to a cancelled request.
-    expect(events.map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6)).method)).toEqual(progressToken ? ['notifications/progress'] : []);
-    await until(() => t.app.get(LegacyCancellations).size === 0, 'the cancelled answer to leave');
+    const blocks = answer.text.split('\n\n').filter((block) => block.includes('data: '));
+    expect(blocks.map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6)).method)).toEqual(progressToken ? ['notifications/progress'] : []);
+  });
+
+  it('closes the connection of an answer whose Accept excludes an event stream: no response follows', async () => {
+    const t = app();
+    const session = await sessionOf(t);
+    const call = startCall(t, 'json-only', 11, withSession(session, { accept: 'application/json' })).catch((fault: unknown) => fault);
+    await until(() => runs.get('json-only')?.progressed === true, 'the tool to run');
+    expect((await legacyPost(t.server, cancelled(11), withSession(session))).status).toBe(202);
+    expect(await call).toMatchObject({ message: 'fetch failed' }); // the connection closed: no answer
+    expect(runs.get('json-only')!.aborted).toBe(true);
+  });
+
+  it('ends a call waiting for its client to answer an elicitation: the input request is withdrawn, and a late answer finds none', async () => {
+    const t = app();
+    const session = await sessionOf(t, { elicitation: {} });
+    let asked: Record<string, any> | undefined;
+    const call = legacyToolCall(t.server, 'confirm_delete', { file: 'notes.txt' }, (request) => ((asked = request), 'no-answer'), { headers: withSession(session) });
+    await until(() => t.app.get(PendingInputRequests).size === 1, 'the elicitation to wait for its answer');
+    const events = await recordEvents(['mcp:request:cancelled', 'mcp:method:error', 'mcp:tool:error'], async () => {
+      expect((await legacyPost(t.server, cancelled('call-confirm_delete'), withSession(session))).status).toBe(202);
+      const answer = await call;
+      expect(answer.messages.map((m) => m.method)).toEqual(['elicitation/create']); // no response
+    });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:request:cancelled']); // the withdrawn request is no fault
+    expect(t.app.get(PendingInputRequests).size).toBe(0);
+    const late = await legacyPost(t.server, { jsonrpc: '2.0', id: asked!.id, result: { action: 'accept', content: { confirm: true } } }, withSession(session));
+    expect(late.status).toBe(400);
   });
 
   it.each([
