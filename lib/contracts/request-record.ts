@@ -39,8 +39,8 @@ export interface McpRequestRecord {
   /** `params._meta`, once the protocol-fields check proved it. */
   meta?: Record<string, unknown>;
   /**
-   * What a legacy request's or notification's echoed session id carries, read by the protocol-fields check (absent:
-   * the client's capabilities are unknown).
+   * What a legacy request's or `notifications/cancelled`'s echoed session id carries, read by the protocol-fields
+   * check (absent: the client's capabilities are unknown).
    */
   sessionIdContents?: SessionIdContents;
   /** What the auth provider returned (auth check). */

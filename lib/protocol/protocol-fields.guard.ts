@@ -48,8 +48,8 @@ export class ProtocolFieldsGuard implements ChainStage {
   }
 
   pass(req: IncomingMessage, record: McpRequestRecord): boolean {
-    // A legacy notification's session id scopes a `notifications/cancelled` to its client's requests.
-    if (record.kind === 'notification' && record.era === 'legacy') record.sessionIdContents = echoedSessionId(req);
+    // Its session id scopes a legacy `notifications/cancelled` to its client's requests; no other notification reads it.
+    if (record.kind === 'notification' && record.era === 'legacy' && record.method === 'notifications/cancelled') record.sessionIdContents = echoedSessionId(req);
     if (record.kind !== 'request' || record.meta) return true;
     if (record.era === 'legacy') {
       const message = record.message!;
