@@ -63,15 +63,15 @@ export interface NotifyOptions {
  * - JSON until a notification: the first one switches to `text/event-stream` (200), if `Accept` admits it;
  *   otherwise notifications are dropped.
  * - The final response (result or error) ends the stream; nothing follows it. A JSON-RPC request is written only
- *   for a legacy-era input request (`request`). A stream ends without one only when the client closes it, or when
- *   its writer `abandon`s it (a listen stream whose reader fell too far behind).
+ *   for a legacy-era input request (`request`). A stream ends without one only when the client closes it or cancels
+ *   it (`endForCancellation`), or when its writer `abandon`s it (a listen stream whose reader fell too far behind).
  * - A client close before the final response is a cancellation: `signal` aborts, one `mcp:request:cancelled` is
  *   emitted, and later writes are no-ops.
  * - No unbounded buffering: a notification meeting a full socket buffer is dropped, unless its writer queues it
  *   and bounds what waits itself (`buffered`, `abandon`); the final response is never dropped.
- * - An SSE comment (`comment`, a keep-alive) carries no message and may be written between events.
+ * - An SSE comment (`keepAlive`) carries no message and may be written between events.
  * One per request, attached by the controller; the exception filter answers through it ({@link sendAnswer}).
- * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, comments and `abandon` by test/e2e/subscriptions.e2e-spec.ts
+ * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, keep-alives and `abandon` by test/e2e/subscriptions.e2e-spec.ts
  */
 export class AnswerStream {
   /** Made on the first read of `signal`; a stream cancelled before that hands out an aborted one. */

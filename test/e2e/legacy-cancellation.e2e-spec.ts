@@ -125,7 +125,7 @@ describe('a 2025-era notifications/cancelled, scoped by the session id initializ
     expect((await legacyPost(t.server, cancelled(id), headers)).status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 50)); // a cancellation, had it been taken, acts at once
     expect(runs.get(tag)!.aborted).toBe(false);
-    // The client then leaves as the SDK does, so the call ends: by the close, not by the notification.
+    // Still tracked: the cancellation that names it from its own session id and subject then ends it, unanswered.
     expect(t.app.get(LegacyCancellations).size).toBe(1);
     const cancelledForReal = await legacyPost(t.server, cancelled(8), withSession(session));
     expect(cancelledForReal.status).toBe(202);
