@@ -13,7 +13,7 @@ import { until } from '../support/wait.js';
 /** Each run of the waiting tool by its tag: whether its signal aborted. */
 const runs = new Map<string, { aborted: boolean; progressed: boolean }>();
 
-/** Waits until its signal aborts (or 5 s), after one progress notification when the call asked for progress. */
+/** Waits until its signal aborts (or 5 s), after one progress notification when the call asked for progress; returns 100 ms after an abort. */
 @McpTool({ name: 'wait', description: 'Waits until cancelled.', inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] } })
 class WaitTool implements McpPlainTool {
   async run({ tag }: { tag: string }, ctx: McpContext): Promise<string> {
@@ -26,6 +26,7 @@ class WaitTool implements McpPlainTool {
       ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
     run.aborted = ctx.signal.aborted;
+    if (ctx.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 100)); // slow to stop: its response closes first
     return ctx.signal.aborted ? 'cancelled' : 'waited';
   }
 }
