@@ -175,9 +175,10 @@ export interface McpModuleOptions {
   eventBus?: McpEventBus | Type<McpEventBus>;
   /**
    * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent, how many bytes a stream may
-   * hold for a client that does not read before it is dropped (closed, no result), and how many may be open at once
-   * and hold together. See docs/subscriptions.md.
-   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144, maxStreams: 10000, maxOpenBytes: 67108864 }
+   * hold for a client that does not read before it is dropped (closed, no result), how many may be open at once
+   * and hold together, and how long the event bus may take to confirm a stream's subscription. See
+   * docs/subscriptions.md.
+   * @default { keepAliveMs: 30000, maxBufferedBytes: 262144, maxStreams: 10000, maxOpenBytes: 67108864, subscribeTimeoutMs: 10000 }
    */
   subscriptions?: McpSubscriptionOptions;
   /**
@@ -228,6 +229,12 @@ export interface McpSubscriptionOptions {
   maxBufferedBytes?: number;
   /** How many listen streams may be open at once on this mount; one more is refused (503 + -32603). @default 10000 */
   maxStreams?: number;
+  /**
+   * Milliseconds the event bus's `subscribe` may take to resolve; a listen request whose subscription it has not
+   * confirmed by then is refused (503 + -32603, `event_bus_unavailable`), and a subscription that comes later is
+   * unsubscribed at once. @default 10000
+   */
+  subscribeTimeoutMs?: number;
   /**
    * How many bytes the open listen streams may hold together, per mount: each holds its request (counted by its
    * body's size), its acknowledged filter (counted as JSON) and what waits for its reader. A listen request that

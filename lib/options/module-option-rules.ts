@@ -174,7 +174,13 @@ export const MODULE_OPTION_RULES = {
   telemetryLogger: (v) => (v === 'faults' || v === 'all' || v === false ? undefined : 'must be "faults", "all" or false'),
   eventBus: (v) =>
     isProvided(v, ['publish', 'subscribe']) ? undefined : 'must be an McpEventBus instance (with publish and subscribe methods) or a class implementing McpEventBus',
-  subscriptions: group({ keepAliveMs: timerDelay, maxBufferedBytes: positiveInteger('bytes'), maxStreams: positiveInteger(), maxOpenBytes: positiveInteger('bytes') }),
+  subscriptions: group({
+    keepAliveMs: timerDelay,
+    maxBufferedBytes: positiveInteger('bytes'),
+    maxStreams: positiveInteger(),
+    maxOpenBytes: positiveInteger('bytes'),
+    subscribeTimeoutMs: timerDelay,
+  }),
   serves: (v) => {
     if (!Array.isArray(v)) return 'must be an array of the tool, resource and prompt classes this mount serves';
     const index = v.findIndex((item) => typeof item !== 'function');

@@ -31,7 +31,7 @@ const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes: 256 *
  * Default bounds on listen streams: a keep-alive every 30 s, at most 256 KiB held for a client that does not read,
  * at most 10,000 open at once (each holds a connection for as long as its client stays).
  */
-const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000, maxOpenBytes: 64 * 1024 * 1024 } as const;
+const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000, maxOpenBytes: 64 * 1024 * 1024, subscribeTimeoutMs: 10_000 } as const;
 
 /** Default task settings: kept an hour, polled every second, at most 1000 held, their results 64 MiB together. */
 const DEFAULT_TASKS = { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 64 * 1024 * 1024, maxRunningBytes: 256 * 1024 * 1024 } as const;

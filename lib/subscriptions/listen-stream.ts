@@ -1,9 +1,12 @@
 import { isMcpChangeEvent, type McpChangeEvent, type McpEventBus, type McpUnsubscribe } from '../contracts/mcp-event-bus.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
+import type { McpMethodError } from '../errors/mcp-method.error.js';
+import { unavailable } from '../errors/unavailable.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { quiet } from '../util/quiet-promise.js';
 import { changeNotification, coversUri, type SubscriptionFilter } from './subscription-filter.js';
 
 /** The `_meta` key every message of a listen stream carries: the listen request's JSON-RPC id, its type kept. */
@@ -18,6 +21,8 @@ export interface ListenBounds {
   readonly keepAliveMs: number;
   /** The most bytes the stream may hold for a reader that does not keep up; past it the stream is dropped. */
   readonly maxBufferedBytes: number;
+  /** Milliseconds the bus's `subscribe` may take to resolve. */
+  readonly subscribeTimeoutMs: number;
 }
 
 /**
@@ -69,9 +74,13 @@ export class ListenStream {
     else answer.signal.addEventListener('abort', () => this.finish('gone'), { once: true });
   }
 
-  /** Subscribes to the bus, then acknowledges (the first message) and starts the keep-alives; resolves once done. */
+  /**
+   * Subscribes to the bus, then acknowledges (the first message) and starts the keep-alives; resolves once done.
+   * @throws {McpMethodError} `event_bus_unavailable` (503) when the bus has not confirmed the subscription within
+   * `subscribeTimeoutMs` (one that comes later is let go at once)
+   */
   async start(bus: McpEventBus): Promise<void> {
-    const unsubscribe = await bus.subscribe((event) => this.hear(event));
+    const unsubscribe = await this.subscribe(bus);
     if (this.ending) this.release(unsubscribe);
     else this.unsubscribe = unsubscribe;
     if (this.ending === 'gone') return;
@@ -159,6 +168,23 @@ export class ListenStream {
     this.settle(end);
   }
 
+  /** The bus's subscription of this stream, confirmed within `subscribeTimeoutMs`. */
+  private async subscribe(bus: McpEventBus): Promise<McpUnsubscribe> {
+    const subscribing = Promise.resolve().then(() => bus.subscribe((event) => this.hear(event)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(busUnavailable(this.bounds.subscribeTimeoutMs)), this.bounds.subscribeTimeoutMs);
+    });
+    try {
+      return await Promise.race([subscribing, late]);
+    } catch (fault) {
+      quiet(subscribing.then((unsubscribe) => this.release(unsubscribe)));
+      throw fault;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Calls the bus's unsubscribe after this turn; its failure is reported (`mcp:seam:error`), never thrown. */
   private release(unsubscribe: McpUnsubscribe): void {
     const { mount } = this;
@@ -168,4 +194,9 @@ export class ListenStream {
         publish('mcp:seam:error', () => ({ mount, seam: 'McpEventBus', call: 'unsubscribe', exception: faultKind(fault), error: bounded(fault, 200), fault })),
       );
   }
+}
+
+/** The refusal of a listen request whose subscription the event bus did not confirm in time. */
+function busUnavailable(ms: number): McpMethodError {
+  return unavailable('event_bus_unavailable', `the event bus did not confirm the subscription within ${ms} ms (subscriptions.subscribeTimeoutMs); retry later.`);
 }

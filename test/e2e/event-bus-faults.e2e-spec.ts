@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { isMcpChangeEvent, McpEventBus, type McpChangeListener, type McpUnsubscribe } from '../../lib/index.js';
+import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen } from '../support/listen.js';
+import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
 import { nextEvent, until } from '../support/wait.js';
 
@@ -86,6 +88,40 @@ describe('an event bus whose unsubscribe fails', () => {
       await next.nth(1);
       next.close();
       await until(() => unsubscribed.length === 1, 'the next stream to unsubscribe');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('an event bus whose subscribe does not answer in time', () => {
+  it('refuses the listen request with 503 event_bus_unavailable after subscribeTimeoutMs, and lets go of a subscription that comes later', async () => {
+    let confirm: (() => void) | undefined;
+    const unsubscribed: string[] = [];
+    class SlowBus implements McpEventBus {
+      async publish(): Promise<void> {}
+      subscribe(): Promise<McpUnsubscribe> {
+        return new Promise((resolve) => (confirm = () => resolve(() => void unsubscribed.push('late'))));
+      }
+    }
+    const t = await createTestApp({ providers: [EchoTool], options: { eventBus: new SlowBus(), subscriptions: { subscribeTimeoutMs: 200 } } });
+    try {
+      const started = Date.now();
+      const res = await post(t.server, rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'slow-bus'));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        jsonrpc: '2.0',
+        id: 'slow-bus',
+        error: {
+          code: -32603,
+          message: 'Internal error: the event bus did not confirm the subscription within 200 ms (subscriptions.subscribeTimeoutMs); retry later.',
+          data: { reason: 'event_bus_unavailable' },
+        },
+      });
+      expect(t.app.get(ListenStreams).size).toBe(0);
+      confirm!(); // the bus answers at last: the subscription nobody waits for is let go
+      await until(() => unsubscribed.length === 1, 'the late subscription to be unsubscribed');
     } finally {
       await t.close();
     }

@@ -73,7 +73,7 @@ const CELLS = {
   subscriptions: {
     bad: { keepAliveMs: 0 },
     names: 'keepAliveMs must be a positive integer of at most 2147483647 (milliseconds), got 0',
-    good: { keepAliveMs: 5000, maxBufferedBytes: 65536, maxStreams: 100, maxOpenBytes: 1_000_000 },
+    good: { keepAliveMs: 5000, maxBufferedBytes: 65536, maxStreams: 100, maxOpenBytes: 1_000_000, subscribeTimeoutMs: 2000 },
   },
   tasks: {
     bad: { maxTasks: 0 },
@@ -165,7 +165,7 @@ describe('module options sweep', () => {
       allowedHosts: [],
       eras: 'both',
       legacyInputRequests: { maxPending: 1000, maxPendingBytes: 268_435_456, timeoutMs: 600_000 },
-      subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144, maxStreams: 10_000, maxOpenBytes: 67_108_864 },
+      subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144, maxStreams: 10_000, maxOpenBytes: 67_108_864, subscribeTimeoutMs: 10_000 },
     });
     expect(resolved.allowedOrigins).toBeUndefined();
   });
