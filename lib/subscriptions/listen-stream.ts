@@ -173,7 +173,7 @@ export class ListenStream {
     const subscribing = Promise.resolve().then(() => bus.subscribe((event) => this.hear(event)));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(busUnavailable(this.bounds.subscribeTimeoutMs)), this.bounds.subscribeTimeoutMs);
+      timer = setTimeout(() => reject(busUnavailable(this.bounds.subscribeTimeoutMs)), this.bounds.subscribeTimeoutMs).unref();
     });
     try {
       return await Promise.race([subscribing, late]);
