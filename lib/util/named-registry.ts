@@ -59,7 +59,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
     return this.byName.size;
   }
 
-  /** The names as a refusal spells them for its reader: the first {@link NAMES_LISTED}, sorted, then `…`. */
+  /** The names as a refusal spells them for its reader: the first {@link NAMES_LISTED}, sorted, then `…` and how many there are. */
   listedNames(): string {
     return this.listing().text;
   }
@@ -73,7 +73,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
     if (this.listed) return this.listed;
     const entries = this.list();
     const available = Object.freeze(entries.slice(0, NAMES_LISTED).map((entry) => entry.name));
-    const text = firstListed(entries, NAMES_LISTED, { spell: (entry) => entry.name });
+    const text = firstListed(entries, NAMES_LISTED, { spell: (entry) => entry.name, counted: true });
     return (this.listed = { data: Object.freeze({ available, availableCount: entries.length }), text });
   }
 }

@@ -272,7 +272,7 @@ describe('method routing', () => {
     try {
       const res = await post(many.server, rpc('tools/call', { name: 'nope', arguments: {} }));
       const names = ['help', ...tools.map((_, i) => `t${String(i).padStart(3, '0')}`)]; // in name order
-      expect(res.body.error.message).toBe(`Unknown tool: "nope". Valid tools: ${names.slice(0, TOOL_NAMES_LISTED).join(', ')}, ….`);
+      expect(res.body.error.message).toBe(`Unknown tool: "nope". Valid tools: ${names.slice(0, TOOL_NAMES_LISTED).join(', ')}, … (${names.length} in all).`);
       expect(res.body.error.data).toEqual({ tool: 'nope', available: names.slice(0, TOOL_NAMES_LISTED), availableCount: names.length });
     } finally {
       await many.close();
