@@ -2,16 +2,35 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * How many header lines of a request Node reads when its server sets no `maxHeadersCount` (its parser keeps 2,000
- * names and values); it drops the rest unseen, a batch at a time.
+ * names and values); past them it drops the rest unseen or refuses the request (see {@link dropsExcessHeaderLines}).
  */
 export const NODE_HEADER_LINES_READ = 1000;
 
+/** The first release of each Node line whose parser refuses a request with more header lines than its server reads. */
+const REFUSING_SINCE: Readonly<Record<number, readonly [minor: number, patch: number]>> = { 22: [23, 2], 24: [18, 1], 26: [5, 1] };
+
 /**
- * Whether Node may have dropped some of a request's header lines unseen: it holds as many as its server reads
- * (`server.maxHeadersCount`, else {@link NODE_HEADER_LINES_READ}; 0 reads all). A check for repeated lines cannot
- * then tell a repeat past the cut, which an intermediary may have read.
+ * Whether a Node version (`process.versions.node`) drops the header lines past its server's `maxHeadersCount`
+ * unseen. Later ones (22.23.2, 24.18.1, 26.5.1, 27 and up) answer such a request 431 themselves, before any
+ * framework code runs, so nothing a request carries is ever dropped.
+ */
+export function dropsExcessHeaderLines(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  if (major >= 27) return false;
+  const since = REFUSING_SINCE[major];
+  return since === undefined || minor < since[0] || (minor === since[0] && patch < since[1]);
+}
+
+/** Whether the Node running this process drops header lines (read once: the version cannot change). */
+const NODE_DROPS_LINES = dropsExcessHeaderLines(process.versions.node);
+
+/**
+ * Whether Node may have dropped some of a request's header lines unseen: it is a Node that drops them, and it holds
+ * as many as its server reads (`server.maxHeadersCount`, else {@link NODE_HEADER_LINES_READ}; 0 reads all). A check
+ * for repeated lines cannot then tell a repeat past the cut, which an intermediary may have read.
  */
 export function headerLinesMayBeCut(req: IncomingMessage): boolean {
+  if (!NODE_DROPS_LINES) return false;
   const lines = req.rawHeaders.length / 2;
   const set = (req.socket as { server?: { maxHeadersCount?: unknown } } | null)?.server?.maxHeadersCount;
   const read = typeof set === 'number' ? (set > 0 ? set : Infinity) : NODE_HEADER_LINES_READ;

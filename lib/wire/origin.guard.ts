@@ -16,7 +16,7 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  *
  * | condition                                                              | answer                 |
  * |------------------------------------------------------------------------|------------------------|
- * | as many header lines as the server reads (Node drops the rest unseen)  | 431 `too_many_header_lines` |
+ * | as many header lines as the server reads, on a Node that drops the rest | 431 `too_many_header_lines` |
  * | `Origin` sent more than once                                           | 400 `duplicate_origin` |
  * | `Host` sent more than once (RFC 9112 §3.2)                             | 400 `duplicate_host`   |
  * | `allowedOrigins` set, `Origin` present and not listed (exact match)    | 403 `forbidden_origin` |

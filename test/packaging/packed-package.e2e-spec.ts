@@ -1,12 +1,16 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
+import { ensureRunner, NODE_22 } from '../support/node22-runner.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -62,10 +66,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a compiled app listening on `PORT` (a free port given it) and resolves once it answers there. */
-async function start(entry: string, cwd: string): Promise<{ port: number; stop: () => void }> {
+/** Starts a compiled app listening on `PORT` (a free port given it) under a Node binary, and resolves once it answers there. */
+async function start(entry: string, cwd: string, node = process.execPath): Promise<{ port: number; stop: () => void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [entry], { cwd, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(node, [entry], { cwd, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   let exited: number | null | undefined;
   child.stderr.on('data', (chunk) => (err += String(chunk)));
@@ -91,6 +95,32 @@ async function echo(port: number, text: string): Promise<unknown> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text } } }),
   });
   return res.json();
+}
+
+/**
+ * The same call sent with exactly `lines` header lines (fillers pad it; Node's client adds `Connection: close`):
+ * the status and the parsed body.
+ */
+function echoWithLines(port: number, text: string, lines: number): Promise<{ status: number; body: unknown }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+  const headers = [
+    ['Host', `127.0.0.1:${port}`],
+    ['Content-Type', 'application/json'],
+    ['Accept', 'application/json, text/event-stream'],
+    ['MCP-Protocol-Version', '2025-11-25'],
+    ['Content-Length', String(Buffer.byteLength(body))],
+  ];
+  const fillers = Array.from({ length: lines - headers.length - 1 }, (_, i) => [`X-Fill-${i}`, '1']);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', agent: false, headers: [...headers, ...fillers].flat() }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** The README's quick start: its first TypeScript block, cut into files at each `// name.ts` line that opens one. */
@@ -150,11 +180,23 @@ describe('the packed package, installed in an app', () => {
   }, 240_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
+  const builds = new Map<string, Promise<unknown>>();
+  /** Type-checks and compiles the consumer for one module resolution, once. */
+  const build = (resolution: 'node10' | 'nodenext') => {
+    if (!builds.has(resolution))
+      builds.set(
+        resolution,
+        writeFile(path.join(dir, `tsconfig.${resolution}.json`), JSON.stringify(tsconfig(resolution))).then(() =>
+          run(process.execPath, [TSC, '-p', `tsconfig.${resolution}.json`], { cwd: dir, timeout: 120_000 }),
+        ),
+      );
+    return builds.get(resolution)!;
+  };
+
   it.each(['node10', 'nodenext'] as const)(
     'type-checks, compiles to CommonJS and serves MCP (moduleResolution %s)',
     async (resolution) => {
-      await writeFile(path.join(dir, `tsconfig.${resolution}.json`), JSON.stringify(tsconfig(resolution)));
-      await run(process.execPath, [TSC, '-p', `tsconfig.${resolution}.json`], { cwd: dir, timeout: 120_000 });
+      await build(resolution);
       const app = await start(`dist-${resolution}/main.js`, dir);
       try {
         expect(await echo(app.port, 'from CommonJS')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from CommonJS' }] } });
@@ -164,6 +206,22 @@ describe('the packed package, installed in an app', () => {
     },
     120_000,
   );
+
+  it('serves MCP under Node 22, whose parser answers 431 itself past the header lines it reads: a request of exactly that many is served', async () => {
+    await Promise.all([ensureRunner(), build('nodenext')]);
+    const app = await start('dist-nodenext/main.js', dir, NODE_22);
+    try {
+      expect(await echo(app.port, 'from Node 22')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from Node 22' }] } });
+      // Nothing past them was dropped, so the mount has no cut to refuse (a Node that drops lines would have).
+      expect(await echoWithLines(app.port, 'every line read', NODE_HEADER_LINES_READ)).toEqual({
+        status: 200,
+        body: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'every line read' }] } },
+      });
+      expect((await echoWithLines(app.port, 'one line more', NODE_HEADER_LINES_READ + 1)).status).toBe(431);
+    } finally {
+      app.stop();
+    }
+  }, 300_000);
 
   it.each(['commonjs', 'module'] as const)(
     'compiles the README quick start, as written, in an app of "type": "%s", and serves its echo tool',

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
+import { dropsExcessHeaderLines } from '../../lib/util/header-lines.js';
 import { mirroredHeaders } from './mcp-client.js';
 
 /** One header line: name and value exactly as they go on the wire (repeat a name to send it twice). */
@@ -58,6 +59,12 @@ export function rawRequest(server: Server, request: RawRequest = {}): Promise<Ra
     req.end(request.body);
   });
 }
+
+/**
+ * Whether the Node running the tests answers a request with more header lines than its server reads 431 itself
+ * (no JSON-RPC body, no check run) rather than dropping the lines past them.
+ */
+export const NODE_REFUSES_EXCESS_LINES = !dropsExcessHeaderLines(process.versions.node);
 
 /** `count` header lines of no meaning (`X-Fill-0: 1`, …), to pad a request's header block. */
 export const fillerLines = (count: number): HeaderLine[] => Array.from({ length: count }, (_, i) => [`X-Fill-${i}`, '1'] as const);

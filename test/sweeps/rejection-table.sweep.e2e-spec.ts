@@ -6,7 +6,7 @@ import { CHAIN_GUARDS, REJECTION_TABLE, type RejectionRow } from '../../lib/inde
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { EchoTool, HeaderDrivenAuth } from '../support/fixture-tools.js';
 import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
-import { fillerLines, rawRequest, stalledRequest } from '../support/raw-http.js';
+import { fillerLines, NODE_REFUSES_EXCESS_LINES, rawRequest, stalledRequest } from '../support/raw-http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 2048;
@@ -179,6 +179,11 @@ describe('rejection table sweep: every row is reached by a request and identifie
       });
       const event = events.at(-1)?.message;
       const cell = `${key}: got ${observed?.status} ${observed?.text}`;
+      if (key === 'origin-check/too_many_header_lines' && NODE_REFUSES_EXCESS_LINES) {
+        // This Node refuses the request itself with the row's status, before the guard could (its body is the host's).
+        expect({ cell, status: observed!.status, events }).toEqual({ cell, status: promised?.status, events: [] });
+        return;
+      }
       expect({ cell, mark: event && { rejecter: event.rejecter, reason: event.reason } }).toEqual({ cell, mark: { rejecter: row.rejecter, reason: row.reason } });
       expect({ cell, status: observed!.status }).toEqual({ cell, status: promised?.status });
       expect(observed!.contentType).toMatch(/^application\/json/);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SERVED_VERBS, WIRE_CHECKS, type RejectionReason } from '../../lib/index.js';
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { fillerLines, rawRequest, type HeaderLine } from '../support/raw-http.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { fillerLines, NODE_REFUSES_EXCESS_LINES, rawRequest, type HeaderLine } from '../support/raw-http.js';
+import { createTestApp, TEST_ADAPTER, type TestApp } from '../support/test-app.js';
 import { GOOD_TOKEN, TokenAuth } from '../wire/wire-fixtures.js';
 
 /**
@@ -32,6 +32,8 @@ interface Scenario<R extends WireRejecter> {
   readonly reason: RejectionReason<R>;
   readonly add?: readonly HeaderLine[];
   readonly drop?: readonly string[];
+  /** Whether Node answers the request itself (431, no check run and no event), so it reaches neither outcome. */
+  readonly nodeAnswers?: boolean;
 }
 
 const BODY = rpc('server/discover', {}, 'sweep');
@@ -58,7 +60,7 @@ const SCENARIOS = {
         ['Host', 'localhost'],
       ],
     },
-    { label: 'as many header lines as Node reads', reason: 'too_many_header_lines', add: fillerLines(NODE_HEADER_LINES_READ) },
+    { label: 'as many header lines as Node reads', reason: 'too_many_header_lines', add: fillerLines(NODE_HEADER_LINES_READ), nodeAnswers: NODE_REFUSES_EXCESS_LINES },
   ],
   'singleton-header-check': [
     { label: 'a repeated MCP-Protocol-Version', reason: 'duplicate_header', add: [['MCP-Protocol-Version', '2026-07-28']] },
@@ -120,16 +122,22 @@ describe("wire-check sweep: every (check × verb × path) cell answers the check
   afterAll(() => t.close());
 
   /** A conforming request with a good token, then the scenario's violation. */
-  function send(cell: Pick<Cell, 'verb' | 'path'>, scenario?: Scenario<WireRejecter>) {
+  async function send(cell: Pick<Cell, 'verb' | 'path'>, scenario?: Scenario<WireRejecter>) {
     const base: HeaderLine[] = [hostLine, ...Object.entries(mirroredHeaders(BODY)), ['Authorization', `Bearer ${GOOD_TOKEN}`]];
     const lines = [...base.filter(([name]) => !scenario?.drop?.includes(name.toLowerCase())), ...(scenario?.add ?? [])];
-    return recordEvents(['mcp:wire:reject', 'mcp:wire:fallthrough'], () =>
-      rawRequest(t.server, { method: cell.verb, path: cell.path, headers: lines, body: JSON.stringify(BODY) }),
-    );
+    let status: number | 'unparsable' | undefined;
+    const events = await recordEvents(['mcp:wire:reject', 'mcp:wire:fallthrough'], async () => {
+      const res = await rawRequest(t.server, { method: cell.verb, path: cell.path, headers: lines, body: JSON.stringify(BODY) }).catch((error: Error) => {
+        if (!/^Parse Error/.test(error.message)) throw error;
+        return { status: 'unparsable' as const };
+      });
+      status = res.status;
+    });
+    return { events, status };
   }
 
   it('serves the unviolated request at the mount, so each scenario violates only its own check', async () => {
-    const events = await send({ verb: 'POST', path: MOUNT });
+    const { events } = await send({ verb: 'POST', path: MOUNT });
     expect(events).toEqual([]);
   });
 
@@ -137,14 +145,20 @@ describe("wire-check sweep: every (check × verb × path) cell answers the check
     it(
       CHECK_EXEMPT_VERBS[key] !== undefined
         ? 'is check-exempt: answers neither the rejection nor the fallthrough'
-        : isServed(cell.verb, cell.path)
-          ? `answers the ${cell.check.name} rejection (${cell.scenario.reason})`
-          : 'reaches the fallthrough, which runs no check',
+        : cell.scenario.nodeAnswers
+          ? 'is answered 431 by Node itself, before any check'
+          : isServed(cell.verb, cell.path)
+            ? `answers the ${cell.check.name} rejection (${cell.scenario.reason})`
+            : 'reaches the fallthrough, which runs no check',
       async () => {
-        const events = await send(cell, cell.scenario);
+        const { events, status } = await send(cell, cell.scenario);
         const rejections = events.filter((e) => e.channel === 'mcp:wire:reject').map((e) => e.message);
         const fallthroughs = events.filter((e) => e.channel === 'mcp:wire:fallthrough').map((e) => e.message);
-        if (CHECK_EXEMPT_VERBS[key] !== undefined) {
+        if (cell.scenario.nodeAnswers) {
+          // Fastify's own 431 carries its JSON error even to HEAD, which no HTTP client can parse.
+          const answer = cell.verb === 'HEAD' && TEST_ADAPTER === 'fastify' ? 'unparsable' : 431;
+          expect({ status, rejections, fallthroughs }).toEqual({ status: answer, rejections: [], fallthroughs: [] });
+        } else if (CHECK_EXEMPT_VERBS[key] !== undefined) {
           expect({ rejections, fallthroughs }).toEqual({ rejections: [], fallthroughs: [] });
         } else if (isServed(cell.verb, cell.path)) {
           expect({ rejections, fallthroughs }).toEqual({

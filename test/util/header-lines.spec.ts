@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { HeaderLines, LISTED_LINES_MAX } from '../../lib/util/header-lines.js';
+import { dropsExcessHeaderLines, HeaderLines, LISTED_LINES_MAX } from '../../lib/util/header-lines.js';
 
 /** Raw header lines (`rawHeaders`) from name/value pairs. */
 const raw = (pairs: [string, string][]): string[] => pairs.flat();
@@ -55,5 +55,27 @@ describe('HeaderLines, no repeated name', () => {
     const lines = new HeaderLines(raw([...fillers(3000), ['x-filler-7', 'again']]));
     expect(lines.value('x-filler-7')).toBe('7');
     expect(lines.repeatedNames()).toEqual(['x-filler-7']);
+  });
+});
+
+// The releases either side of the one that made each Node line refuse a request with more header lines than its
+// server reads were run by hand on a request of 1,001 lines: the older read its first 1,000, the newer answered 431.
+describe('dropsExcessHeaderLines', () => {
+  it.each([
+    ['20.20.2', true],
+    ['22.23.1', true],
+    ['22.23.2', false],
+    ['22.24.0', false],
+    ['23.11.1', true],
+    ['24.18.0', true],
+    ['24.18.1', false],
+    ['24.22.3', false],
+    ['25.9.0', true],
+    ['26.5.0', true],
+    ['26.5.1', false],
+    ['26.12.1', false],
+    ['27.0.0', false],
+  ])('Node %s drops them: %s', (version, drops) => {
+    expect(dropsExcessHeaderLines(version)).toBe(drops);
   });
 });
