@@ -58,7 +58,7 @@ export function createMcpController(path: string, version: ControllerOptions['ve
         this.shutdown.closeAfter(res);
         return sendAcceptance(res);
       }
-      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, mount, this.shutdown);
+      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, this.moduleOptions.subscriptions.keepAliveMs, mount, this.shutdown);
       this.cancellations.track(record, answer);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }

@@ -174,7 +174,8 @@ export interface McpModuleOptions {
    */
   eventBus?: McpEventBus | Type<McpEventBus>;
   /**
-   * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent, how many bytes a stream may
+   * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent (on every SSE answer, a call's
+   * too), how many bytes a stream may
    * hold for a client that does not read before it is dropped (closed, no result), how many may be open at once
    * and hold together, and how long the event bus may take to confirm a stream's subscription. See
    * docs/subscriptions.md.
@@ -223,7 +224,10 @@ export interface McpTasksOptions {
 
 /** Bounds on `subscriptions/listen` streams. @publicApi */
 export interface McpSubscriptionOptions {
-  /** Milliseconds between two keep-alive comments (`: keep-alive`) on an open listen stream. @default 30000 */
+  /**
+   * Milliseconds between two keep-alive comments (`: keep-alive`) on an open SSE answer: a listen stream, and a call's
+   * stream once it has sent a notification or a legacy-era input request. Keep it under a proxy's read timeout. @default 30000
+   */
   keepAliveMs?: number;
   /** The most bytes one listen stream may hold for a client that does not read; past it the stream is dropped. @default 262144 (256 KiB) */
   maxBufferedBytes?: number;

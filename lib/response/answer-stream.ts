@@ -69,9 +69,12 @@ export interface NotifyOptions {
  *   emitted, and later writes are no-ops.
  * - No unbounded buffering: a notification meeting a full socket buffer is dropped, unless its writer queues it
  *   and bounds what waits itself (`buffered`, `abandon`); the final response is never dropped.
- * - An SSE comment (`keepAlive`) carries no message and may be written between events.
+ * - Once SSE, a keep-alive comment (`: keep-alive`, no message) goes out every `keepAliveMs` until the stream ends,
+ *   so a proxy's read timeout does not cut a stream that waits: a listen stream, a tool working silently after its
+ *   first notification, a legacy-era input request waiting for its user. A JSON answer cannot carry one.
  * One per request, attached by the controller; the exception filter answers through it ({@link sendAnswer}).
- * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, keep-alives and `abandon` by test/e2e/subscriptions.e2e-spec.ts
+ * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, keep-alives and `abandon` by test/e2e/subscriptions.e2e-spec.ts;
+ * keep-alives on a call's stream by test/e2e/behind-a-proxy.e2e-spec.ts
  */
 export class AnswerStream {
   /** Made on the first read of `signal`; a stream cancelled before that hands out an aborted one. */
@@ -90,6 +93,9 @@ export class AnswerStream {
   /** Set while something waits to be written (see {@link AnswerStream.watchWrites}). */
   private stallWatch: NodeJS.Timeout | undefined;
 
+  /** Set once the answer is SSE: writes a keep-alive comment every `keepAliveMs` while it is open. */
+  private keepAliveTimer: NodeJS.Timeout | undefined;
+
   /**
    * What was written while the socket was backed up, kept here as text and sent as one chunk at the next `drain`:
    * Node would keep each write as several queued chunks, holding about three times its bytes.
@@ -102,6 +108,7 @@ export class AnswerStream {
     private readonly method: string,
     private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
+    private readonly keepAliveMs: number,
     private readonly mount: string,
     /** The mount's shutdown state: once it is closing, the answer closes its connection. */
     private readonly shutdown: MountShutdown,
@@ -116,10 +123,11 @@ export class AnswerStream {
 
   /**
    * Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`;
-   * `mount`: what its events name the mount; `shutdown`: whether the application is shutting down.
+   * `keepAliveMs`: `subscriptions.keepAliveMs`; `mount`: what its events name the mount; `shutdown`: whether the
+   * application is shutting down.
    */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, mount: string, shutdown: MountShutdown): AnswerStream {
-    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, mount, shutdown);
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, keepAliveMs: number, mount: string, shutdown: MountShutdown): AnswerStream {
+    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, keepAliveMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
     shutdown.track(stream);
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
@@ -134,6 +142,7 @@ export class AnswerStream {
   private onClose(): void {
     if (this.closed) return;
     clearInterval(this.stallWatch);
+    clearInterval(this.keepAliveTimer);
     this.closed = true;
     this.shutdown.settled(this);
     this.release();
@@ -257,13 +266,12 @@ export class AnswerStream {
   }
 
   /**
-   * Writes the SSE comment line `: keep-alive`, which a client ignores, for a long-lived stream. Only once the answer
-   * is SSE and open, never at a full socket buffer. Returns whether it was written.
+   * Writes the SSE comment line `: keep-alive`, which a client ignores, every `keepAliveMs` while the answer is open,
+   * never at a full socket buffer; stops once it has ended.
    */
-  keepAlive(): boolean {
-    if (!this.sse || !this.open || this.res.writableNeedDrain) return false;
-    this.write(': keep-alive\n\n');
-    return true;
+  private keepAlive(): void {
+    if (!this.open) return void clearInterval(this.keepAliveTimer);
+    if (!this.res.writableNeedDrain) this.write(': keep-alive\n\n');
   }
 
   /**
@@ -310,6 +318,7 @@ export class AnswerStream {
     this.shutdown.closeAfter(this.res); // before the headers go
     this.res.writeHead(200, SSE_HEADERS);
     this.res.socket?.setNoDelay(true);
+    this.keepAliveTimer = setInterval(() => this.keepAlive(), this.keepAliveMs).unref();
   }
 
   /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */

@@ -93,7 +93,7 @@ describe('McpContext', () => {
   it('shares progress between the contexts of one request (withAction), so values keep increasing', () => {
     const req = new IncomingMessage(new Socket());
     const res = new ServerResponse(req);
-    const answer = AnswerStream.attach(req, res, 'tools/call', 30_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
+    const answer = AnswerStream.attach(req, res, 'tools/call', 30_000, 30_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
     const ctx = new McpContext({ record: { meta: meta({ progressToken: 'p' }) }, headers: {}, request: {}, tool: 't', signal: answer.signal, answer });
     const action = ctx.withAction('create');
     expect([action.action, action.tool, action.progressToken]).toEqual(['create', 't', 'p']);

@@ -115,3 +115,42 @@ export async function callAndNeverRead(server: Server, ...bodies: Record<string,
   socket.write(requests.join(''));
   return socket;
 }
+
+/** What a reverse proxy read of an answer: every byte, and whether its read timeout cut the connection first. */
+export interface ProxiedAnswer {
+  text: string;
+  cut: boolean;
+}
+
+/**
+ * Forwards one POST the way nginx does at its defaults (HTTP/1.0, `Connection: close`, the whole body with its
+ * `Content-Length`) and reads the answer as it does: a wait of `readTimeoutMs` with no byte arriving
+ * (`proxy_read_timeout`, 60 s by default) closes the connection. `onText` sees the answer so far at each chunk
+ * (to answer a legacy input request on the stream, as the client behind the proxy would).
+ */
+export function proxiedRequest(
+  server: Server,
+  body: unknown,
+  headers: Record<string, string>,
+  readTimeoutMs: number,
+  onText?: (text: string) => void,
+): Promise<ProxiedAnswer> {
+  const text = JSON.stringify(body);
+  const lines = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(text)), connection: 'close' }).map(([n, v]) => `${n}: ${v}\r\n`);
+  return new Promise((resolve, reject) => {
+    const socket = connect(portOf(server), '127.0.0.1');
+    let received = '';
+    let cut = false;
+    socket.setTimeout(readTimeoutMs, () => {
+      cut = true;
+      socket.destroy();
+    });
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+      onText?.(received);
+    });
+    socket.on('close', () => resolve({ text: received, cut }));
+    socket.on('error', reject);
+    socket.write(`POST /mcp HTTP/1.0\r\nhost: 127.0.0.1:${portOf(server)}\r\n${lines.join('')}\r\n${text}`);
+  });
+}
