@@ -23,6 +23,8 @@ import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.
  * | no `allowedOrigins`, request arrived on loopback, `Origin` not loopback | 403 `forbidden_origin` |
  * | request arrived on loopback, `Host` not a loopback name nor in `allowedHosts` | 403 `forbidden_host` |
  *
+ * On HTTP/2 the host comes in `:authority`, checked as `Host` is (and so is a `Host` sent beside it).
+ *
  * "Arrived on loopback" reads the socket's local address, not the bound one: a `0.0.0.0` server reached through
  * `127.0.0.1` is what a rebound DNS name reaches. A 403 names the option that would admit the value (a developer
  * behind a same-host proxy meets it first). See docs/wire-checks.md.
@@ -71,16 +73,25 @@ export class OriginGuard implements ChainStage {
           ? `Forbidden: the Origin header value ${quoted(origin, 100)} is not allowed; the server admits an origin by listing it in its allowedOrigins option (compared exactly).`
           : `Forbidden: the Origin header value ${quoted(origin, 100)} is not a loopback origin, and a request arriving on a loopback address may carry another only when the server lists it in its allowedOrigins option.`,
       );
+    if (!local) return true;
     const host = lines.value('host');
-    if (local && (host === undefined || !(isLoopbackHost(host) || this.hostAllowed(host.toLowerCase()))))
-      throw new RejectionException(
-        'origin-check',
-        'forbidden_host',
-        host === undefined
-          ? 'Forbidden: the Host header is required on a request that arrives on a loopback address.'
-          : `Forbidden: the Host header value ${quoted(host, 100)} is not a loopback name, and a request arriving on a loopback address may carry another only when the server lists it in its allowedHosts option.`,
-      );
+    // HTTP/2 names the host in the `:authority` pseudo-header (RFC 9113 §8.3.1), which Node lists among the lines.
+    const authority = lines.value(':authority');
+    if (host === undefined && authority === undefined)
+      throw new RejectionException('origin-check', 'forbidden_host', 'Forbidden: the Host header is required on a request that arrives on a loopback address.');
+    if (host !== undefined) this.checkHost('Host header', host);
+    if (authority !== undefined) this.checkHost(':authority pseudo-header', authority);
     return true;
+  }
+
+  /** Refuses a request that arrived on loopback naming a host (`what`: where it named it) that is neither loopback nor in `allowedHosts`. */
+  private checkHost(what: string, host: string): void {
+    if (isLoopbackHost(host) || this.hostAllowed(host.toLowerCase())) return;
+    throw new RejectionException(
+      'origin-check',
+      'forbidden_host',
+      `Forbidden: the ${what} value ${quoted(host, 100)} is not a loopback name, and a request arriving on a loopback address may carry another only when the server lists it in its allowedHosts option.`,
+    );
   }
 
   private originAllowed(origin: string, local: boolean): boolean {

@@ -37,6 +37,8 @@ export interface TestAppSpec {
   configure?: (app: INestApplication) => void;
   /** The address to listen on. @default '127.0.0.1' */
   listenHost?: string;
+  /** Serves HTTP/2 in cleartext (h2c, prior knowledge) on Fastify (`http2: true`), whatever the run's adapter: Nest has no HTTP/2 on Express. */
+  http2?: boolean;
 }
 
 /** A running test app: the Nest application and its HTTP server (listening on an ephemeral loopback port). */
@@ -72,7 +74,10 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
   const moduleRef = await (spec.override ? spec.override(builder) : builder).compile();
   // forceCloseConnections: a test client's spare keep-alive socket must not hold the server open at close.
   const appOptions: NestApplicationOptions = { bodyParser: false, logger: false, forceCloseConnections: true, ...(spec.appOptions ?? {}) };
-  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), appOptions) : moduleRef.createNestApplication(appOptions);
+  const app =
+    spec.http2 || TEST_ADAPTER === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(spec.http2 ? { http2: true } : undefined), appOptions)
+      : moduleRef.createNestApplication(appOptions);
   spec.configure?.(app);
   await app.listen(0, spec.listenHost ?? '127.0.0.1');
   const server = app.getHttpServer() as Server;

@@ -1,0 +1,109 @@
+import http2, { type ClientHttp2Session } from 'node:http2';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { EchoTool } from '../support/fixture-tools.js';
+import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
+import { initialize, legacyHeaders } from '../support/legacy-client.js';
+import { meta, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { ProgressTool, SlowTool, slowRuns } from '../support/mrtr-tools.js';
+import { sseMessages } from '../support/sse.js';
+import { useTestApp } from '../support/suite-app.js';
+import { TEST_ADAPTER } from '../support/test-app.js';
+import { until } from '../support/wait.js';
+
+/** Nest serves HTTP/2 on Fastify only: these run in the fastify project, skipped in the express one. */
+const onFastify = TEST_ADAPTER === 'fastify' ? describe : describe.skip;
+
+const echo = (text = 'hi') => rpc('tools/call', { name: 'echo', arguments: { text } });
+const json = (answer: H2Answer) => JSON.parse(answer.text) as Record<string, any>;
+
+onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
+  const app = useTestApp({ http2: true, providers: [EchoTool, ProgressTool, SlowTool], options: { maxBodyBytes: 4096 } });
+  let session: ClientHttp2Session;
+  beforeAll(() => {
+    session = h2Connect(app().server);
+  });
+  afterAll(() => session.close());
+
+  it('serves a 2026-07-28 tools/call, its :authority taken as the Host', async () => {
+    const answer = await h2Post(session, echo());
+    expect(answer.status).toBe(200);
+    expect(json(answer).result.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+
+  it('refuses a foreign :authority, or a foreign Host beside a loopback one, as it refuses a foreign Host (403)', async () => {
+    let answer: H2Answer | undefined;
+    const mark = await rejectionOf(async () => (answer = await h2Post(session, echo(), { ':authority': 'evil.example' })));
+    expect(mark).toEqual({ rejecter: 'origin-check', reason: 'forbidden_host' });
+    expect([answer!.status, json(answer!).error.message]).toEqual([
+      403,
+      'Forbidden: the :authority pseudo-header value "evil.example" is not a loopback name, and a request arriving on a loopback address may carry another only when the server lists it in its allowedHosts option.',
+    ]);
+    expect((await h2Post(session, echo(), { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('serves a 2025-11-25 initialize, then a tools/call echoing its session id', async () => {
+    const legacyPost = (body: Record<string, unknown>, headers: Record<string, string>) =>
+      h2Request(session, { ':method': 'POST', ':path': '/mcp', ...headers }, JSON.stringify(body));
+    const init = await legacyPost(initialize(), legacyHeaders(null));
+    expect([init.status, json(init).result.protocolVersion]).toEqual([200, '2025-11-25']);
+    const sessionId = init.headers['mcp-session-id'] as string;
+    const call = await legacyPost(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'old' } } },
+      legacyHeaders('2025-11-25', { 'mcp-session-id': sessionId }),
+    );
+    expect([call.status, json(call).result.content]).toEqual([200, [{ type: 'text', text: 'old' }]]);
+  });
+
+  it('streams progress and then the result as SSE', async () => {
+    const answer = await h2Post(session, rpc('tools/call', { name: 'progress', arguments: {}, _meta: meta({ progressToken: 'p' }) }));
+    expect([answer.status, answer.headers['content-type']]).toEqual([200, 'text/event-stream']);
+    const messages = sseMessages(answer.text);
+    expect(messages.slice(0, -1).map((m) => (m.params as { progress: number }).progress)).toEqual([0, 50, 100]);
+    expect((messages.at(-1)!.result as Record<string, unknown>).resultType).toBe('complete');
+  });
+
+  it("aborts a waiting tool's signal when the client resets its stream, and serves on", async () => {
+    slowRuns.length = 0;
+    const body = rpc('tools/call', { name: 'slow', arguments: {}, _meta: meta({ progressToken: 's' }) });
+    const events = await recordEvents(['mcp:request:cancelled'], async () => {
+      const reset = await h2Post(session, body, {}, (req) => req.once('data', () => req.close(http2.constants.NGHTTP2_CANCEL)));
+      expect(reset.rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+      await until(() => slowRuns[0]?.finished === true, 'the slow tool to end');
+    });
+    expect(slowRuns[0]).toMatchObject({ aborted: true, progressAfterAbort: false });
+    expect(events).toHaveLength(1);
+    expect((await h2Post(session, echo('after'))).status).toBe(200);
+  });
+
+  it('opens a subscriptions/listen stream, and lets it go when the client resets it', async () => {
+    const body = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const listen = await h2Post(session, body, {}, (req) => req.once('data', () => req.close(http2.constants.NGHTTP2_CANCEL)));
+    expect([listen.status, sseMessages(listen.text)[0]!.method]).toEqual([200, 'notifications/subscriptions/acknowledged']);
+    expect((await h2Post(session, echo('after'))).status).toBe(200);
+  });
+
+  it.each([
+    ['a foreign Origin', { origin: 'https://evil.example' }, 403, 'forbidden_origin'],
+    ['a repeated Origin', { origin: ['http://localhost', 'http://localhost'] }, 400, 'duplicate_origin'],
+    ['a repeated Mcp-Method', { 'mcp-method': ['tools/call', 'tools/call'] }, 400, 'duplicate_header'],
+    ['a compressed body', { 'content-encoding': 'gzip' }, 415, 'unsupported_content_encoding'],
+  ])('refuses %s as on HTTP/1.1', async (_what, headers, status, reason) => {
+    let answer: H2Answer | undefined;
+    const mark = await rejectionOf(async () => (answer = await h2Post(session, echo(), headers)));
+    expect([answer!.status, mark?.reason, json(answer!).jsonrpc]).toEqual([status, reason, '2.0']);
+  });
+
+  it('refuses a body past maxBodyBytes (413) and invalid JSON (-32700)', async () => {
+    const large = await h2Post(session, echo('x'.repeat(5000)));
+    expect([large.status, json(large).error.code]).toEqual([413, -32600]);
+    const invalid = await h2Request(session, { ':method': 'POST', ':path': '/mcp', 'content-type': 'application/json' }, '{"jsonrpc":');
+    expect([invalid.status, json(invalid).error.code]).toEqual([400, -32700]);
+  });
+
+  it.each(['GET', 'DELETE'])('answers %s at the mount 405 with Allow: POST', async (method) => {
+    const answer = await h2Request(session, { ':method': method, ':path': '/mcp' });
+    expect([answer.status, answer.headers.allow, json(answer).error.code]).toEqual([405, 'POST', -32600]);
+  });
+});
