@@ -241,9 +241,12 @@ export class AnswerStream {
       );
   }
 
-  /** Whether a notification sent now would be dropped: the answer is SSE and its socket buffer is full. */
+  /**
+   * Whether a notification sent now would be dropped: the answer is SSE and its socket buffer is full (a write said
+   * so and no `drain` came since: Node's HTTP/2 response has no `writableNeedDrain`).
+   */
   get backedUp(): boolean {
-    return this.sse && this.res.writableNeedDrain;
+    return this.sse && this.held !== undefined;
   }
 
   /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */
@@ -271,7 +274,7 @@ export class AnswerStream {
    */
   private keepAlive(): void {
     if (!this.open) return void clearInterval(this.keepAliveTimer);
-    if (!this.res.writableNeedDrain) this.write(': keep-alive\n\n');
+    if (!this.backedUp) this.write(': keep-alive\n\n');
   }
 
   /**

@@ -6,7 +6,7 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
 import { meta, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
-import { ProgressTool, SlowTool, slowRuns } from '../support/mrtr-tools.js';
+import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { sseMessages } from '../support/sse.js';
 import { useTestApp } from '../support/suite-app.js';
 import { TEST_ADAPTER } from '../support/test-app.js';
@@ -19,7 +19,7 @@ const echo = (text = 'hi') => rpc('tools/call', { name: 'echo', arguments: { tex
 const json = (answer: H2Answer) => JSON.parse(answer.text) as Record<string, any>;
 
 onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
-  const app = useTestApp({ http2: true, providers: [EchoTool, ProgressTool, SlowTool], options: { maxBodyBytes: 4096 } });
+  const app = useTestApp({ http2: true, providers: [EchoTool, ProgressTool, SlowTool, FloodTool], options: { maxBodyBytes: 4096 } });
   let session: ClientHttp2Session;
   beforeAll(() => {
     session = h2Connect(app().server);
@@ -62,6 +62,19 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
     const messages = sseMessages(answer.text);
     expect(messages.slice(0, -1).map((m) => (m.params as { progress: number }).progress)).toEqual([0, 50, 100]);
     expect((messages.at(-1)!.result as Record<string, unknown>).resultType).toBe('complete');
+  });
+
+  it('drops notifications rather than buffer them without bound when the client does not read its stream, never the result', async () => {
+    floods.length = 0;
+    const body = rpc('tools/call', { name: 'flood', arguments: {}, _meta: meta({ progressToken: 'flood' }) });
+    const answer = await h2Post(session, body, {}, (req) => {
+      req.pause(); // reads nothing until the tool is done: its flow-control window fills
+      void until(() => floods[0]?.done === true, 'the flood to end', 10_000).finally(() => req.resume());
+    });
+    const messages = sseMessages(answer.text);
+    expect(floods[0]!.sent).toBeLessThan(20_000);
+    expect(messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(floods[0]!.sent);
+    expect(JSON.parse((messages.at(-1)!.result as { content: { text: string }[] }).content[0]!.text)).toEqual({ sent: floods[0]!.sent });
   });
 
   it("aborts a waiting tool's signal when the client resets its stream, and serves on", async () => {
