@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { http2StreamOf } from '../util/node-http.js';
 import { JsonValueCounter } from './json-values.js';
 
 /** Why a body read ended without a body. */
@@ -95,10 +96,13 @@ const taken = new WeakSet<IncomingMessage>();
 
 /**
  * Whether part of a request's body has yet to arrive (an answer sent now is sent before it): the request has a body
- * (a `Transfer-Encoding`, or a `Content-Length` other than 0), not complete, nor all taken by the mount.
+ * (a `Transfer-Encoding`, or a `Content-Length` other than 0; over HTTP/2, headers that did not end the stream), not
+ * complete, nor all taken by the mount.
  */
 export function bodyStillArriving(req: IncomingMessage): boolean {
   if (req.complete || req.destroyed || taken.has(req)) return false;
+  const stream = http2StreamOf(req);
+  if (stream) return !stream.endAfterHeaders;
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

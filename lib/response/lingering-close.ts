@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants, type Http2Stream } from 'node:http2';
 
 /**
  * How long a refused upload is read and discarded before its connection closes: at most this many bytes, this long
@@ -54,4 +55,15 @@ export function boundRestOfBody(req: IncomingMessage): void {
   discardRest(req, (ended) => {
     if (!ended) req.socket.destroy();
   });
+}
+
+/**
+ * HTTP/2's way with an answer sent while the request body still arrives, in place of both above: the answer ends now
+ * and the stream is reset with NO_ERROR once it is sent (RFC 9113 §8.1), which asks the client to stop sending and
+ * keep the answer. Nothing more is read, the connection's other streams go on, and the stream does not stay open for
+ * as long as the client keeps sending.
+ */
+export function endBeforeBody(res: ServerResponse, stream: Http2Stream, text: string): void {
+  res.end(text);
+  stream.close(constants.NGHTTP2_NO_ERROR); // Node sends the reset once the answer is flushed
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { bodyStillArriving } from '../protocol/read-body.js';
-import { boundRestOfBody, endAfterBody } from './lingering-close.js';
+import { http2StreamOf } from '../util/node-http.js';
+import { boundRestOfBody, endAfterBody, endBeforeBody } from './lingering-close.js';
 
 /** Writes JSON on the raw Node response (adapter-neutral); a no-op once finished, so a late writer cannot throw. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
@@ -24,18 +25,29 @@ function closesAfter(res: ServerResponse, headers: Readonly<Record<string, strin
 }
 
 /**
+ * Sets an answer's headers. Over HTTP/2 a `connection` header is left out: HTTP/2 has none (RFC 9113 §8.2.2), Node
+ * would drop it with a process warning, and {@link endBeforeBody} does what it asks for.
+ */
+function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>, http2: boolean): void {
+  for (const name in headers) if (!(http2 && name === 'connection')) res.setHeader(name, headers[name]!);
+}
+
+/**
  * {@link sendJson} for a body already serialized. An answer sent while the request body is still arriving keeps
  * the connection, the rest of the body bounded ({@link boundRestOfBody}); one after which the connection closes
  * ({@link closesAfter}) is written at once and ended only after the body ({@link endAfterBody}), or the close would
- * reset the connection under the upload and the client would never read the answer.
+ * reset the connection under the upload and the client would never read the answer. Over HTTP/2 either ends at once,
+ * its stream reset after it ({@link endBeforeBody}).
  */
 export function sendJsonText(res: ServerResponse, status: number, json: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  for (const name in headers) res.setHeader(name, headers[name]!);
+  const stream = http2StreamOf(res);
+  setHeaders(res, headers, stream !== undefined);
   // One writeHead: Node merges these with any header set before, and when there is none skips its per-header
   // bookkeeping. An object, not a flat list, which wrappers of writeHead (on-headers, under compression and morgan) read.
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
   const arriving = arrivingBody(res);
+  if (arriving && stream) return endBeforeBody(res, stream, json);
   if (arriving && closesAfter(res, headers)) {
     res.write(json);
     return endAfterBody(arriving, res);
@@ -69,9 +81,11 @@ export function endWith(res: ServerResponse, text: string): void {
 export function sendText(res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  const stream = http2StreamOf(res);
+  setHeaders(res, headers, stream !== undefined);
   res.setHeader('content-type', 'text/plain; charset=utf-8');
   const arriving = arrivingBody(res);
+  if (arriving && stream) return endBeforeBody(res, stream, `${text}\n`);
   if (arriving && closesAfter(res, headers)) {
     res.write(`${text}\n`);
     return endAfterBody(arriving, res);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Http2ServerRequest, Http2ServerResponse, type Http2Stream } from 'node:http2';
 
 /**
  * The Node request under a host framework's request: Express's request is one, Fastify's wraps one as `raw`. Every
@@ -24,4 +25,13 @@ export function nodeResponse(res: unknown): ServerResponse {
     for (const name in held) if (held[name] !== undefined && !raw.hasHeader(name)) raw.setHeader(name, held[name] as string | number | readonly string[]);
   }
   return raw;
+}
+
+/**
+ * The HTTP/2 stream under a request or response of Node's HTTP/2 compatibility API (a Fastify host with
+ * `http2: true`); undefined over HTTP/1.x.
+ */
+export function http2StreamOf(message: IncomingMessage | ServerResponse): Http2Stream | undefined {
+  const compat: unknown = message;
+  return compat instanceof Http2ServerRequest || compat instanceof Http2ServerResponse ? compat.stream : undefined;
 }

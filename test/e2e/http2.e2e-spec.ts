@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
-import { meta, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { meta, mirroredHeaders, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { sseMessages } from '../support/sse.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -19,7 +19,7 @@ const echo = (text = 'hi') => rpc('tools/call', { name: 'echo', arguments: { tex
 const json = (answer: H2Answer) => JSON.parse(answer.text) as Record<string, any>;
 
 onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
-  const app = useTestApp({ http2: true, providers: [EchoTool, ProgressTool, SlowTool, FloodTool], options: { maxBodyBytes: 4096 } });
+  const app = useTestApp({ http2: true, providers: [EchoTool, ProgressTool, SlowTool, FloodTool], options: { maxBodyBytes: 4096, bodyReadTimeoutMs: 300 } });
   let session: ClientHttp2Session;
   beforeAll(() => {
     session = h2Connect(app().server);
@@ -30,6 +30,25 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
     const answer = await h2Post(session, echo());
     expect(answer.status).toBe(200);
     expect(json(answer).result.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+
+  it('ends a refusal sent while the body still arrives at once and resets the stream after it (NO_ERROR), with no connection header', async () => {
+    // Node warns once per process of a connection header on HTTP/2: this is the file's first answer that would carry one.
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', warned);
+    try {
+      const start = JSON.stringify(echo()).slice(0, 20);
+      const headers = { ':method': 'POST', ':path': '/mcp', ...mirroredHeaders(echo()) };
+      const tooLarge = await h2Request(session, { ...headers, 'content-length': '100000' }, start, undefined, 2000);
+      expect([tooLarge.status, json(tooLarge).error.code, tooLarge.rstCode]).toEqual([413, -32600, http2.constants.NGHTTP2_NO_ERROR]);
+      const stalled = await h2Request(session, headers, start, undefined, 2000); // no byte more for bodyReadTimeoutMs
+      expect([stalled.status, json(stalled).error.code, stalled.rstCode]).toEqual([408, -32600, http2.constants.NGHTTP2_NO_ERROR]);
+    } finally {
+      process.off('warning', warned);
+    }
+    expect(warnings).toEqual([]);
+    expect((await h2Post(session, echo('after'))).status).toBe(200);
   });
 
   it('refuses a foreign :authority, or a foreign Host beside a loopback one, as it refuses a foreign Host (403)', async () => {

@@ -19,8 +19,18 @@ export function h2Connect(server: Server): ClientHttp2Session {
   return session;
 }
 
-/** Sends one request on a session; `stream` sees the request's stream as soon as it is open (to reset it, say). */
-export function h2Request(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string, stream?: (req: ClientHttp2Stream) => void): Promise<H2Answer> {
+/**
+ * Sends one request on a session; `stream` sees the request's stream as soon as it is open (to reset it, say). With
+ * `partial`, the body is sent without its end, and the answer is taken as it stands after `partial` ms unless the
+ * stream closed before (`rstCode` -1 then).
+ */
+export function h2Request(
+  session: ClientHttp2Session,
+  headers: OutgoingHttpHeaders,
+  body?: string,
+  stream?: (req: ClientHttp2Stream) => void,
+  partial?: number,
+): Promise<H2Answer> {
   return new Promise((resolve) => {
     const req = session.request(headers);
     const answer: H2Answer = { status: 0, headers: {}, text: '', rstCode: 0 };
@@ -33,7 +43,9 @@ export function h2Request(session: ClientHttp2Session, headers: OutgoingHttpHead
     req.on('error', () => undefined);
     req.on('close', () => resolve({ ...answer, rstCode: req.rstCode ?? 0 }));
     stream?.(req);
-    req.end(body);
+    if (partial === undefined) return void req.end(body);
+    req.write(body ?? '');
+    setTimeout(() => (resolve({ ...answer, rstCode: -1 }), req.close()), partial).unref();
   });
 }
 
