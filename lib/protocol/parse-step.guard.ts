@@ -8,6 +8,7 @@ import { RejectionException } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
+import { http2StreamOf } from '../util/node-http.js';
 import { mayHoldOutOfRange } from '../validation/finite-numbers.js';
 import { BodyReadError, bodyWithin, boundedBytes, decodeText, parseJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
 
@@ -85,6 +86,8 @@ export class ParseStepGuard implements ChainStage {
     let body: Buffer | Promise<Buffer>;
     try {
       if (Buffer.isBuffer(hostReq.rawBody)) body = boundedBytes(hostReq.rawBody, this.options);
+      // Reset while an async auth provider decided: Node ends an HTTP/2 request so, as if a parser had read it.
+      else if (http2StreamOf(req)?.closed) throw new BodyReadError('aborted');
       else if (hostReq._body === true || req.readableEnded) {
         if (this.warnHostParsed) {
           this.warnHostParsed = false;

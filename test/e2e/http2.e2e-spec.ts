@@ -1,7 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import http2, { type ClientHttp2Session } from 'node:http2';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Injectable } from '@nestjs/common';
 
+import { McpAuthDecision, type McpAuth } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
@@ -10,7 +13,7 @@ import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/
 import { sseMessages } from '../support/sse.js';
 import { useTestApp } from '../support/suite-app.js';
 import { TEST_ADAPTER } from '../support/test-app.js';
-import { until } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 
 /** Nest serves HTTP/2 on Fastify only: these run in the fastify project, skipped in the express one. */
 const onFastify = TEST_ADAPTER === 'fastify' ? describe : describe.skip;
@@ -137,5 +140,31 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
   it.each(['GET', 'DELETE'])('answers %s at the mount 405 with Allow: POST', async (method) => {
     const answer = await h2Request(session, { ':method': method, ':path': '/mcp' });
     expect([answer.status, answer.headers.allow, json(answer).error.code]).toEqual([405, 'POST', -32600]);
+  });
+});
+
+/** An auth provider that, for a request carrying `x-wait-for-reset`, decides only once its client has reset the stream. */
+@Injectable()
+class WaitForResetAuth implements McpAuth {
+  async authenticate(req: IncomingMessage): Promise<McpAuthDecision> {
+    if (req.headers['x-wait-for-reset']) await new Promise((resolve) => req.once('close', resolve));
+    return McpAuthDecision.allow({ subject: 'tester', scopes: [] });
+  }
+}
+
+onFastify('a mount on HTTP/2 whose client resets the stream while the auth provider decides', () => {
+  const app = useTestApp({ http2: true, providers: [EchoTool, WaitForResetAuth], options: { auth: WaitForResetAuth } });
+
+  it('refuses it as an aborted read (408), never as a body a host parser took', async () => {
+    const session = h2Connect(app().server);
+    try {
+      const rejected = nextEvent('mcp:wire:reject', 2000);
+      await h2Post(session, echo(), { 'x-wait-for-reset': '1' }, (req) => req.once('ready', () => setTimeout(() => req.close(http2.constants.NGHTTP2_CANCEL), 20)));
+      const { rejecter, reason } = await rejected;
+      expect({ rejecter, reason }).toEqual({ rejecter: 'parse-step', reason: 'stalled_read' });
+      expect((await h2Post(session, echo('after'))).status).toBe(200);
+    } finally {
+      session.close();
+    }
   });
 });
