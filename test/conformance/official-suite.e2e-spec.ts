@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 
 import { ConformanceModule } from '../../conformance/src/app.module.js';
 import { REVISIONS, failures, requiredScenarios, runSuite, type Check, type Revision } from '../support/conformance-suite.js';
 import { ensureRunner } from '../support/node22-runner.js';
-import { TEST_ADAPTER } from '../support/test-app.js';
+import { fastifyAdapter, TEST_ADAPTER } from '../support/test-app.js';
 
 /** The tasks extension's scenarios, each with real checks (`tasks-status-notifications`, which the suite always skips, aside). */
 const TASKS_SCENARIOS = [
@@ -39,7 +38,10 @@ describe('the official conformance suite against the conformance fixture', () =>
   beforeAll(async () => {
     await ensureRunner();
     const options = { logger: false as const, forceCloseConnections: true };
-    app = TEST_ADAPTER === 'fastify' ? await NestFactory.create(ConformanceModule, new FastifyAdapter(), options) : await NestFactory.create(ConformanceModule, options);
+    app =
+      TEST_ADAPTER === 'fastify'
+        ? await NestFactory.create(ConformanceModule, fastifyAdapter(options.forceCloseConnections), options)
+        : await NestFactory.create(ConformanceModule, options);
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`;
     for (const revision of REVISIONS) {

@@ -6,7 +6,6 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 
 import { MCP_MODULE_OPTIONS } from '../../lib/mcp.module-definition.js';
@@ -17,7 +16,7 @@ import { recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
 import { headerOf, parseAnswer, type WireAnswer } from '../support/raw-exchange.js';
 import { portOf } from '../support/raw-http.js';
-import { TEST_ADAPTER, type TestApp } from '../support/test-app.js';
+import { fastifyAdapter, TEST_ADAPTER, type TestApp } from '../support/test-app.js';
 import { nextEvent, until } from '../support/wait.js';
 import { conformingHeaders } from './arbitraries.js';
 import { caseBytes, listedTools } from './fuzz-support.js';
@@ -35,7 +34,7 @@ async function startSample(bounds: Record<string, number>): Promise<TestApp> {
     .useFactory({ factory: (raw: unknown, path: string) => ({ ...resolveOptions(raw, path), ...bounds }), inject: [MCP_MODULE_OPTIONS, MCP_MOUNT_PATH] })
     .compile();
   const options = { logger: false as const, forceCloseConnections: true };
-  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), options) : moduleRef.createNestApplication(options);
+  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(fastifyAdapter(options.forceCloseConnections), options) : moduleRef.createNestApplication(options);
   await app.listen(0, '127.0.0.1');
   return { app, server: app.getHttpServer() as Server, close: () => app.close() };
 }

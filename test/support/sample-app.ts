@@ -2,11 +2,10 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 
 import { afterAll, beforeAll } from '@jest/globals';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 
 import { AppModule } from '../../sample/src/app.module.js';
-import { TEST_ADAPTER, type TestApp } from './test-app.js';
+import { fastifyAdapter, TEST_ADAPTER, type TestApp } from './test-app.js';
 
 /** The sample app's tools, as tools/list names them. */
 export const SAMPLE_TOOL_NAMES = ['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather'];
@@ -15,7 +14,7 @@ export const SAMPLE_TOOL_NAMES = ['delete_note', 'echo', 'help', 'reindex_notes'
 export async function startSampleApp(): Promise<TestApp> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
   const options = { logger: false as const, forceCloseConnections: true };
-  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), options) : moduleRef.createNestApplication(options);
+  const app = TEST_ADAPTER === 'fastify' ? moduleRef.createNestApplication(fastifyAdapter(options.forceCloseConnections), options) : moduleRef.createNestApplication(options);
   await app.listen(0, '127.0.0.1');
   return { app, server: app.getHttpServer() as Server, close: () => app.close() };
 }

@@ -13,6 +13,15 @@ export type TestAdapter = 'express' | 'fastify';
 /** The adapter of this test run: `MCP_TEST_ADAPTER`, Express when unset. */
 export const TEST_ADAPTER: TestAdapter = process.env.MCP_TEST_ADAPTER === 'fastify' ? 'fastify' : 'express';
 
+/**
+ * A Fastify adapter (serving HTTP/2 when asked) for an app given Nest's `forceCloseConnections`: Fastify's own option too, as Nest 11's
+ * FastifyAdapter ignores Nest's (Nest 12's honours it). Without it a connection no request has come on yet (one a
+ * fetch client opens after an aborted call, say) holds the server's close: Node's `server.close()` ends idle
+ * connections only once a request was served on them.
+ */
+export const fastifyAdapter = (forceCloseConnections: unknown, http2 = false): FastifyAdapter =>
+  new FastifyAdapter({ ...(forceCloseConnections === true ? { forceCloseConnections: true } : {}), ...(http2 ? { http2: true } : {}) });
+
 /** What a test app is made of. */
 export interface TestAppSpec {
   /** Tool (and other) providers of the host module. */
@@ -76,7 +85,7 @@ export async function createTestApp(spec: TestAppSpec = {}): Promise<TestApp> {
   const appOptions: NestApplicationOptions = { bodyParser: false, logger: false, forceCloseConnections: true, ...(spec.appOptions ?? {}) };
   const app =
     spec.http2 || TEST_ADAPTER === 'fastify'
-      ? moduleRef.createNestApplication(new FastifyAdapter(spec.http2 ? { http2: true } : undefined), appOptions)
+      ? moduleRef.createNestApplication(fastifyAdapter(appOptions.forceCloseConnections, spec.http2), appOptions)
       : moduleRef.createNestApplication(appOptions);
   spec.configure?.(app);
   await app.listen(0, spec.listenHost ?? '127.0.0.1');
