@@ -40,6 +40,66 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/**
+ * Nest 11 as its apps have it (CommonJS, Express 5 or Fastify 5), installed from the registry beside the package:
+ * the floor of the peer range.
+ */
+const NEST_11 = ['11.1.0', ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/platform-fastify']] as const;
+
+/** A CommonJS Nest 11 app on the adapter `ADAPTER` names, which closes on SIGTERM (`enableShutdownHooks`). */
+const APP_11 = `
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { McpModule, McpTool, type McpPlainTool } from 'nest-mcp';
+
+@McpTool({ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+class EchoTool implements McpPlainTool {
+  run(args: { text: string }) {
+    return args.text;
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ serverInfo: { name: 'nest11-consumer', version: '1.0.0' } })], providers: [EchoTool] })
+class AppModule {}
+
+async function main(): Promise<void> {
+  const options = { logger: false as const };
+  const app = process.env.ADAPTER === 'fastify' ? await NestFactory.create(AppModule, new FastifyAdapter(), options) : await NestFactory.create(AppModule, options);
+  app.enableShutdownHooks();
+  await app.listen(Number(process.env.PORT), '127.0.0.1');
+}
+void main();
+`;
+
+/** Opens a 2026-07-28 listen stream on the app at \`port\`: resolves with its first chunk (the acknowledgment) and when it ends. */
+function openListenStream(port: number): Promise<{ first: string; ended: Promise<string> }> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1.0.0' },
+  };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'subscriptions/listen',
+  };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', agent: false, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      const ended = new Promise<string>((done) => res.on('close', () => done(text)));
+      res.once('data', (chunk: string) => resolve({ first: chunk, ended }));
+      res.on('data', (chunk: string) => (text += chunk));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** tsconfig of a CommonJS consumer for one TypeScript module resolution. */
 const tsconfig = (resolution: 'node10' | 'nodenext') => ({
   compilerOptions: {
@@ -66,13 +126,22 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a compiled app listening on `PORT` (a free port given it) under a Node binary, and resolves once it answers there. */
-async function start(entry: string, cwd: string, node = process.execPath): Promise<{ port: number; stop: () => void }> {
+/**
+ * Starts a compiled app listening on `PORT` (a free port given it) under a Node binary, with `env` beside, and
+ * resolves once it answers there; `exit` resolves when it exits.
+ */
+async function start(
+  entry: string,
+  cwd: string,
+  node = process.execPath,
+  env: Record<string, string> = {},
+): Promise<{ port: number; stop: () => void; signal: (name: NodeJS.Signals) => void; exit: Promise<unknown> }> {
   const port = await freePort();
-  const child = spawn(node, [entry], { cwd, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(node, [entry], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   let exited: number | null | undefined;
   child.stderr.on('data', (chunk) => (err += String(chunk)));
+  const exit = once(child, 'exit');
   child.on('exit', (code) => (exited = code));
   for (let tries = 0; tries < 200; tries++) {
     if (exited !== undefined) throw new Error(`the consumer exited with ${exited}: ${err}`);
@@ -80,7 +149,7 @@ async function start(entry: string, cwd: string, node = process.execPath): Promi
       () => true,
       () => false,
     );
-    if (answered) return { port, stop: () => child.kill() };
+    if (answered) return { port, stop: () => child.kill(), signal: (name) => child.kill(name), exit };
     await sleep(100);
   }
   child.kill();
@@ -167,12 +236,13 @@ function headingAnchors(markdown: string): Set<string> {
  */
 describe('the packed package, installed in an app', () => {
   let dir: string;
+  let tarball: string;
 
   beforeAll(async () => {
     // Inside the repository, so Node and tsc find the peer dependencies (@nestjs/*) in its node_modules.
     dir = await mkdtemp(path.join(ROOT, '.consumer-'));
     const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, timeout: 180_000 });
-    const tarball = path.join(dir, stdout.trim().split('\n').at(-1)!);
+    tarball = path.join(dir, stdout.trim().split('\n').at(-1)!);
     await mkdir(path.join(dir, 'node_modules/nest-mcp'), { recursive: true });
     await run('tar', ['xzf', tarball, '-C', path.join(dir, 'node_modules/nest-mcp'), '--strip-components=1']);
     await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'cjs-consumer', private: true }));
@@ -288,4 +358,39 @@ describe('the packed package, installed in an app', () => {
     const { stdout } = await run(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], { cwd: dir, timeout: 120_000 });
     expect(stdout).toBe('');
   }, 120_000);
+
+  describe('in a CommonJS Nest 11 app, Nest 11 installed from the registry', () => {
+    let app11: string;
+    beforeAll(async () => {
+      app11 = path.join(dir, 'nest11');
+      await mkdir(app11);
+      await writeFile(path.join(app11, 'package.json'), JSON.stringify({ name: 'nest11-consumer', private: true }));
+      await writeFile(path.join(app11, 'main.ts'), APP_11);
+      const [version, names] = NEST_11;
+      const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball, ...names.map((name) => `${name}@${version}`)];
+      await run('npm', [...install, 'reflect-metadata@0.2.2', 'rxjs@7.8.2'], { cwd: app11, timeout: 240_000 });
+      await writeFile(path.join(app11, 'tsconfig.json'), JSON.stringify(tsconfig('node10')));
+      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app11, timeout: 120_000 });
+    }, 360_000);
+
+    it.each(['express', 'fastify'])(
+      'serves MCP on %s, and closes on SIGTERM with a listen stream open, which ends with its result',
+      async (adapter) => {
+        const app = await start('dist-node10/main.js', app11, process.execPath, { ADAPTER: adapter });
+        try {
+          expect(await echo(app.port, 'from Nest 11')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from Nest 11' }] } });
+          const stream = await openListenStream(app.port);
+          expect(stream.first).toContain('notifications/subscriptions/acknowledged');
+          const began = Date.now();
+          app.signal('SIGTERM');
+          expect(await Promise.race([app.exit.then(() => 'exited'), sleep(5_000, 'still running')])).toBe('exited');
+          expect(Date.now() - began).toBeLessThan(5_000);
+          expect(await stream.ended).toMatch(/"id":"listen","result"/);
+        } finally {
+          app.stop();
+        }
+      },
+      60_000,
+    );
+  });
 });
