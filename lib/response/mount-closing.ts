@@ -43,8 +43,9 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
 
   onModuleDestroy(): void {
     this.closing = true;
-    // Set at the first hook, which every mount's runs before any waits: several mounts share one deadline.
-    this.deadlineAt = Date.now() + this.options.shutdownGraceMs;
+    // Set at the first hook, which every mount's runs before any waits: several mounts share one deadline. Kept if
+    // the hooks run again (Nest 11 starts a second teardown for a signal arriving during app.close()).
+    this.deadlineAt ??= Date.now() + this.options.shutdownGraceMs;
   }
 
   /** An answer is under way (attached); `settled` once it closed. */
