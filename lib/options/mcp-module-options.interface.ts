@@ -175,10 +175,9 @@ export interface McpModuleOptions {
   eventBus?: McpEventBus | Type<McpEventBus>;
   /**
    * Bounds on `subscriptions/listen` streams: how often a keep-alive comment is sent (on every SSE answer, a call's
-   * too), how many bytes a stream may
-   * hold for a client that does not read before it is dropped (closed, no result), how many may be open at once
-   * and hold together, and how long the event bus may take to confirm a stream's subscription. See
-   * docs/subscriptions.md.
+   * too), how many bytes a stream may hold for a client that does not read before it is dropped (closed, no
+   * result), how many may be open at once and hold together, and how long the event bus may take to confirm a
+   * stream's subscription. See docs/subscriptions.md.
    * @default { keepAliveMs: 30000, maxBufferedBytes: 262144, maxStreams: 10000, maxOpenBytes: 67108864, subscribeTimeoutMs: 10000 }
    */
   subscriptions?: McpSubscriptionOptions;
