@@ -190,10 +190,10 @@ export interface McpModuleOptions {
   serves?: Type[];
   /**
    * The tasks extension: how long a task is kept (`ttlMs`, from its creation), how often clients are asked to poll,
-   * how many tasks the default store holds at once, how many bytes their results may hold together, and the store
-   * (replace it with a shared one when several instances serve the mount). Used only when some tool or action
-   * declares `taskSupport`. See docs/tasks.md.
-   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 67108864, maxRunningBytes: 268435456 } (store: `InProcessTaskStore`)
+   * how many tasks the default store holds at once, how many bytes their results may hold together, how long a
+   * store call may take, and the store (replace it with a shared one when several instances serve the mount). Used
+   * only when some tool or action declares `taskSupport`. See docs/tasks.md.
+   * @default { ttlMs: 3600000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 67108864, maxRunningBytes: 268435456, storeTimeoutMs: 10000 } (store: `InProcessTaskStore`)
    */
   tasks?: McpTasksOptions;
 }
@@ -217,6 +217,11 @@ export interface McpTasksOptions {
    * (503 + -32603, `task_bytes_limit`) before its task is created. @default 268435456 (256 MiB)
    */
   maxRunningBytes?: number;
+  /**
+   * Milliseconds a call of the task store may take to settle: a request waiting on one that has not by then is refused
+   * (503 + -32603, `task_store_unavailable`). A task the store stores later is marked `failed` there. @default 10000
+   */
+  storeTimeoutMs?: number;
   /** The task store (instance or class). @default undefined (`InProcessTaskStore`, bounded by `maxTasks`) */
   store?: McpTaskStore | Type<McpTaskStore>;
 }

@@ -192,6 +192,7 @@ export const MODULE_OPTION_RULES = {
     maxTasks: positiveInteger(),
     maxResultBytes: positiveInteger(),
     maxRunningBytes: positiveInteger(),
+    storeTimeoutMs: timerDelay,
     store: (v) =>
       isProvided(v, ['create', 'get', 'update']) ? undefined : 'must be an McpTaskStore instance (with create, get and update methods) or a class implementing McpTaskStore',
   }),

@@ -34,7 +34,14 @@ const DEFAULT_LEGACY_INPUT_REQUESTS = { maxPending: 1000, maxPendingBytes: 256 *
 const DEFAULT_SUBSCRIPTIONS = { keepAliveMs: 30_000, maxBufferedBytes: 256 * 1024, maxStreams: 10_000, maxOpenBytes: 64 * 1024 * 1024, subscribeTimeoutMs: 10_000 } as const;
 
 /** Default task settings: kept an hour, polled every second, at most 1000 held, their results 64 MiB together. */
-const DEFAULT_TASKS = { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 64 * 1024 * 1024, maxRunningBytes: 256 * 1024 * 1024 } as const;
+const DEFAULT_TASKS = {
+  ttlMs: 3_600_000,
+  pollIntervalMs: 1000,
+  maxTasks: 1000,
+  maxResultBytes: 64 * 1024 * 1024,
+  maxRunningBytes: 256 * 1024 * 1024,
+  storeTimeoutMs: 10_000,
+} as const;
 
 /** Default lifetime of a sealed `requestState`: 10 minutes. */
 const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;

@@ -7,6 +7,7 @@ import type { AnswerStream } from '../response/answer-stream.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { quiet } from '../util/quiet-promise.js';
+import { withinTime } from '../util/within-time.js';
 import { changeNotification, coversUri, type SubscriptionFilter } from './subscription-filter.js';
 
 /** The `_meta` key every message of a listen stream carries: the listen request's JSON-RPC id, its type kept. */
@@ -169,17 +170,12 @@ export class ListenStream {
   /** The bus's subscription of this stream, confirmed within `subscribeTimeoutMs`. */
   private async subscribe(bus: McpEventBus): Promise<McpUnsubscribe> {
     const subscribing = Promise.resolve().then(() => bus.subscribe((event) => this.hear(event)));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(busUnavailable(this.bounds.subscribeTimeoutMs)), this.bounds.subscribeTimeoutMs).unref();
-    });
+    const ms = this.bounds.subscribeTimeoutMs;
     try {
-      return await Promise.race([subscribing, late]);
+      return await withinTime(subscribing, ms, () => busUnavailable(ms));
     } catch (fault) {
       quiet(subscribing.then((unsubscribe) => this.release(unsubscribe)));
       throw fault;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

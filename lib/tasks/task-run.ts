@@ -74,7 +74,7 @@ export class TaskRun {
     this.inputs = inputs;
     this.bytes = bytes;
     this.stored = admitted ? Promise.resolve().then(() => host.store.create(record)) : Promise.resolve(false);
-    this.writes = this.stored.then((stored) => stored && this.announce(record)).catch(() => undefined);
+    this.writes = this.stored.then((stored) => stored && (this.dropped ? this.withdraw() : this.announce(record))).catch(() => undefined);
     this.lastWrite = this.writes;
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
@@ -147,6 +147,16 @@ export class TaskRun {
   discard(): void {
     this.dropped = true;
     this.close('the task could not be stored');
+  }
+
+  /**
+   * The store took the task after it was dropped (its call refused when the store did not answer in time, or the
+   * task expired first): the stored record says `failed`, not a `working` that nothing will ever change.
+   */
+  private withdraw(): Promise<void> {
+    const message = 'Internal error: the task store took this task too late (its call had been refused, or it had expired); its handler was stopped.';
+    const error = { code: JSON_RPC_CODES.internalError, message, data: { reason: 'task_store_unavailable' } };
+    return this.host.store.update({ ...this.current, status: 'failed', statusMessage: message, error, lastUpdatedAt: new Date().toISOString() });
   }
 
   private expire(): void {

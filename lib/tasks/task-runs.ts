@@ -13,12 +13,13 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import { MountClosing } from '../response/mount-closing.js';
 import { mountName } from '../telemetry/channels.js';
 import { quiet } from '../util/quiet-promise.js';
+import { withinTime } from '../util/within-time.js';
 import { InProcessTaskStore } from './in-process-task-store.js';
 import { TaskInputs } from './task-inputs.js';
 import { checkedRecord, detailedTask, taskFields } from './task-record.js';
 import { TaskResultBudget } from './task-result-budget.js';
 import { TaskRun, type TaskRunHost } from './task-run.js';
-import { taskElsewhere, taskNotFound } from './tasks-extension.js';
+import { taskElsewhere, taskNotFound, taskStoreUnavailable } from './tasks-extension.js';
 
 /** What a call being made a task brings. */
 export interface TaskStart {
@@ -78,7 +79,8 @@ export class TaskRuns implements OnModuleDestroy {
    * resolves with its CreateTaskResult once the store holds it.
    * @throws {McpMethodError} (the promise) a capacity refusal (503) when the store is full, or when the requests of
    * the running tasks would hold more than `maxRunningBytes` with this one's (then the task is never stored);
-   * `shutting_down` (503) once the application shuts down
+   * `shutting_down` (503) once the application shuts down; `task_store_unavailable` (503) when the store has not
+   * stored it within `storeTimeoutMs`
    */
   create(start: TaskStart): { run: TaskRun; created: Promise<McpResult> } {
     const { ttlMs, pollIntervalMs, maxRunningBytes } = this.options.tasks;
@@ -106,7 +108,7 @@ export class TaskRuns implements OnModuleDestroy {
       this.runningBytes += start.bytes;
     }
     const created = quiet(
-      run.stored.then(
+      this.answered(run.stored, 'create').then(
         (stored) => {
           if (stored) return { resultType: 'task', ...taskFields(run.record) };
           run.discard();
@@ -119,7 +121,10 @@ export class TaskRuns implements OnModuleDestroy {
           throw capacityRefusal('task_limit', `this server holds as many tasks as it may (${this.storeCapacity()}each kept ${ttlMs} ms from its creation)`);
         },
         (fault: unknown) => {
-          run.discard(); // a store that failed: the fault is the method's, contained and reported as any other
+          // A store that failed (the fault is the method's, contained and reported as any other) or did not answer in
+          // time: the run leaves at once, not once the store answers.
+          run.discard();
+          this.host.ended(run);
           throw fault;
         },
       ),
@@ -150,7 +155,7 @@ export class TaskRuns implements OnModuleDestroy {
   async cancel(taskId: string, subject: string | undefined): Promise<void> {
     const run = await this.runHere(taskId, subject);
     run?.cancel();
-    await run?.written();
+    if (run) await this.answered(run.written(), 'update');
   }
 
   /** Aborts every running handler, and refuses tasks from now on (the application is shutting down). */
@@ -181,10 +186,16 @@ export class TaskRuns implements OnModuleDestroy {
   /** The stored task, once a status of its run here that the store failed to take is written again. */
   private async visible(taskId: string, subject: string | undefined): Promise<McpTaskRecord> {
     const run = this.live.get(taskId);
-    if (run && this.sees(run.record, subject)) await run.resave();
-    const record = checkedRecord(taskId, await this.store.get(taskId));
+    if (run && this.sees(run.record, subject)) await this.answered(run.resave(), 'update');
+    const record = checkedRecord(taskId, await this.answered(this.store.get(taskId), 'get'));
     if (!record || !this.sees(record, subject)) throw taskNotFound(taskId);
     return record;
+  }
+
+  /** A store call's promise, refused with `task_store_unavailable` once `storeTimeoutMs` pass before it settles. */
+  private answered<T>(pending: Promise<T>, call: 'create' | 'get' | 'update'): Promise<T> {
+    const ms = this.options.tasks.storeTimeoutMs;
+    return withinTime(pending, ms, () => taskStoreUnavailable(call, ms));
   }
 
   /** Whether a caller sees a task: its subject's and this mount's. */

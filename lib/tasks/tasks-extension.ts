@@ -36,6 +36,15 @@ export function taskElsewhere(taskId: string): McpMethodError {
   );
 }
 
+/**
+ * The {@link unavailable} answer (503 + -32603) to a request whose task store call (`create`, `get`, `update`) did
+ * not settle within `ms` (`tasks.storeTimeoutMs`): the store hangs (a shared one that lost its connection and
+ * queues commands, say); the client may retry.
+ */
+export function taskStoreUnavailable(call: 'create' | 'get' | 'update', ms: number): McpMethodError {
+  return unavailable('task_store_unavailable', `the task store did not answer its ${call} call within ${ms} ms (tasks.storeTimeoutMs); retry later.`);
+}
+
 /** The -32602 answer for a task id this caller cannot see: unknown, expired, or another subject's (one answer for all three). */
 export function taskNotFound(taskId: string): McpMethodError {
   return new McpMethodError(JSON_RPC_CODES.invalidParams, 'Invalid params: task not found (unknown, expired, or not yours); start the call again.', {

@@ -1,12 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 import { InProcessTaskStore, type McpTaskRecord } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
-import { SleeperTool, taskCall, taskRuns, tasksRequest } from '../support/task-tools.js';
+import { SleeperTool, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -86,30 +84,92 @@ describe('a task store that fails to write a task', () => {
   });
 });
 
-describe('a task store whose create never settles', () => {
-  it('frees the running task it held once the task expires: later calls fit in maxRunningBytes again', async () => {
-    const store = new InProcessTaskStore(10);
-    const create = store.create.bind(store);
-    let hang = true;
-    store.create = (record) => (hang ? new Promise<boolean>(() => undefined) : create(record));
-    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 300, maxRunningBytes: 2000 } } });
-    try {
-      const stuck = taskCall(t.server, 'sleeper', { tag: 'never-stored', ms: 10 })
-        .timeout(200)
-        .then(
-          () => 'answered',
-          () => 'gave up',
-        );
-      expect(await stuck).toBe('gave up');
-      expect(t.app.get(TaskRuns).running).toBe(1);
-      await sleep(400); // past the task's expiry
-      expect(t.app.get(TaskRuns).running).toBe(0);
-      hang = false;
-      const next = await taskCall(t.server, 'sleeper', { tag: 'after-expiry', ms: 10 });
-      expect(next.body.result).toMatchObject({ resultType: 'task' });
-    } finally {
-      await t.close();
-    }
+/** The in-process store, but the calls `hanging` names wait until `release()` (a shared store that queues commands). */
+class HangingStore extends InProcessTaskStore {
+  hanging = new Set<'create' | 'get' | 'update'>();
+  /** The records whose create or update waited. */
+  readonly held: McpTaskRecord[] = [];
+  /** The records updates wrote. */
+  readonly written: McpTaskRecord[] = [];
+  private readonly waiting: (() => void)[] = [];
+  override create(record: McpTaskRecord): Promise<boolean> {
+    return this.after('create', record, () => super.create(record));
+  }
+  override get(taskId: string): Promise<McpTaskRecord | undefined> {
+    return this.after('get', undefined, () => super.get(taskId));
+  }
+  override update(record: McpTaskRecord): Promise<void> {
+    return this.after('update', record, () => super.update(record).then(() => void this.written.push(record)));
+  }
+  /** Lets every waiting call go on, and the calls from now on. */
+  release(): void {
+    this.hanging.clear();
+    for (const go of this.waiting.splice(0)) go();
+  }
+  private after<T>(call: 'create' | 'get' | 'update', record: McpTaskRecord | undefined, then: () => Promise<T>): Promise<T> {
+    if (!this.hanging.has(call)) return then();
+    if (record) this.held.push(record);
+    return new Promise<void>((go) => this.waiting.push(go)).then(then);
+  }
+}
+
+describe('a task store that does not answer within tasks.storeTimeoutMs', () => {
+  const store = new HangingStore(10);
+  const app = useTestApp({ providers: [SleeperTool], options: { tasks: { store, storeTimeoutMs: 200, maxRunningBytes: 2000 } } });
+  afterEach(() => {
+    store.release();
+    store.held.length = 0;
+    store.written.length = 0;
+  });
+  const unavailable = (call: string) => ({
+    code: -32603,
+    message: `Internal error: the task store did not answer its ${call} call within 200 ms (tasks.storeTimeoutMs); retry later.`,
+    data: { reason: 'task_store_unavailable' },
+  });
+
+  it('refuses the call with 503 task_store_unavailable, frees its running bytes at once, and marks the task failed once the store takes it', async () => {
+    const t = app();
+    store.hanging.add('create');
+    const started = Date.now();
+    const events = await recordEvents(['mcp:task:status'], async () => {
+      const refused = await taskCall(t.server, 'sleeper', { tag: 'never-answered', ms: 10 }).timeout(5000);
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toEqual(unavailable('create'));
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(t.app.get(TaskRuns).running).toBe(0); // not held until the task expires
+      const [late] = store.held;
+      store.release(); // the store comes back and takes the task it was given
+      await until(() => store.written.some((record) => record.taskId === late!.taskId), 'the late task to be written again');
+      expect(await store.get(late!.taskId)).toMatchObject({
+        status: 'failed',
+        error: { code: -32603, message: expect.stringContaining('took this task too late'), data: { reason: 'task_store_unavailable' } },
+      });
+    });
+    expect(events).toEqual([]); // a task the client never had is never announced
+    const next = await taskCall(t.server, 'sleeper', { tag: 'after-the-store', ms: 10 }); // fits in maxRunningBytes
+    expect(next.body.result).toMatchObject({ resultType: 'task' });
+    await waitForStatus(t.server, next.body.result.taskId as string, ['completed']);
+  });
+
+  it('refuses tasks/get with 503 task_store_unavailable while the store does not answer get, and answers once it does', async () => {
+    const t = app();
+    const taskId = (await taskCall(t.server, 'sleeper', { tag: 'get-unanswered', ms: 10 })).body.result.taskId as string;
+    store.hanging.add('get');
+    const refused = await tasksRequest(t.server, 'tasks/get', { taskId }).timeout(5000);
+    expect([refused.status, refused.body.error]).toEqual([503, unavailable('get')]);
+    store.release();
+    expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId });
+  });
+
+  it('refuses tasks/cancel with 503 task_store_unavailable, not the acknowledgment, while the store does not take the cancelled status; the status lands in order once it does', async () => {
+    const t = app();
+    const taskId = (await taskCall(t.server, 'sleeper', { tag: 'cancel-unanswered' })).body.result.taskId as string;
+    store.hanging.add('update');
+    const refused = await tasksRequest(t.server, 'tasks/cancel', { taskId }).timeout(5000);
+    expect([refused.status, refused.body.error]).toEqual([503, unavailable('update')]);
+    expect(taskRuns.get('cancel-unanswered')!.signal.aborted).toBe(true);
+    store.release();
+    expect(await waitForStatus(t.server, taskId, ['cancelled'])).toMatchObject({ status: 'cancelled' });
   });
 });
 

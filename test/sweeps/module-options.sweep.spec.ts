@@ -78,7 +78,7 @@ const CELLS = {
   tasks: {
     bad: { maxTasks: 0 },
     names: 'maxTasks must be a positive integer, got 0',
-    good: { ttlMs: 60_000, pollIntervalMs: 500, maxTasks: 10, maxResultBytes: 1_000_000, maxRunningBytes: 2_000_000 },
+    good: { ttlMs: 60_000, pollIntervalMs: 500, maxTasks: 10, maxResultBytes: 1_000_000, maxRunningBytes: 2_000_000, storeTimeoutMs: 2000 },
   },
   serves: { bad: [class Tool {}, 'UsersTool'], names: 'serves[1] must be a class (a tool, resource or prompt provider), got "UsersTool"', good: [class UsersTool {}] },
 } satisfies Record<keyof McpModuleOptions, { bad: unknown; names: string; good: unknown; besides?: Record<string, unknown> }>;
