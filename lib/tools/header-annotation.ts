@@ -79,3 +79,26 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
   visit(inputSchema, [], []);
   return found;
 }
+
+/**
+ * An input schema as a 2025-era client is shown it: without its `x-mcp-header` annotations, which only a 2026-07-28
+ * client acts on and which a client compiling schemas with a strict validator refuses as an unknown keyword. The
+ * schema itself when it has none; otherwise a copy of the objects on the way to each (annotations sit on `properties`
+ * chains only: {@link collectHeaderAnnotations}).
+ */
+export function withoutHeaderAnnotations(schema: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  let kept: Readonly<Record<string, unknown>> = schema;
+  if ('x-mcp-header' in schema) {
+    const { 'x-mcp-header': _annotation, ...rest } = schema;
+    kept = rest;
+  }
+  const properties = schema.properties;
+  if (!isPlainObject(properties)) return kept;
+  let changed = false;
+  const entries = Object.entries(properties).map(([name, property]): [string, unknown] => {
+    const stripped = isPlainObject(property) ? withoutHeaderAnnotations(property) : property;
+    changed ||= stripped !== property;
+    return [name, stripped];
+  });
+  return changed ? { ...kept, properties: Object.fromEntries(entries) } : kept;
+}

@@ -1,5 +1,6 @@
 import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import { withoutHeaderAnnotations } from './header-annotation.js';
 import { checkToolAnnotations } from './tool-annotations.js';
 import { TOOL_OPTION_KEYS, type McpToolOptions } from './tool.interfaces.js';
 
@@ -35,13 +36,18 @@ export function toolDefinition(options: McpToolOptions, inputSchema: Record<stri
 /**
  * A tool's tools/list entry for a 2025-era client: without an `outputSchema` whose root is not `type: "object"`
  * (2026-07-28 allows any JSON Schema there; the 2025 revisions type it, and `structuredContent`, as an object, and
- * a client checking that refuses the whole list). The entry itself when nothing is left out.
+ * a client checking that refuses the whole list), and without the input schema's `x-mcp-header` annotations
+ * (header binding is a 2026-07-28 rule). The entry itself when nothing is left out.
  */
 export function legacyToolDefinition(definition: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const output = definition.outputSchema;
-  if (output === undefined || (isPlainObject(output) && output.type === 'object')) return definition;
-  const { outputSchema: _left, ...rest } = definition;
-  return Object.freeze(rest);
+  const input = definition.inputSchema as Readonly<Record<string, unknown>>;
+  const legacyInput = withoutHeaderAnnotations(input);
+  const objectOutput = output === undefined || (isPlainObject(output) && output.type === 'object');
+  if (objectOutput && legacyInput === input) return definition;
+  const entry: Record<string, unknown> = { ...definition, inputSchema: legacyInput };
+  if (!objectOutput) delete entry.outputSchema;
+  return Object.freeze(entry);
 }
 
 /** The parts of a tool's help entries every tool kind shares: name, title and description, as written. */

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { firstText } from '../support/client-result.js';
+import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { fillerLines, NODE_REFUSES_EXCESS_LINES, rawRequest, type HeaderLine, type RawResponse } from '../support/raw-http.js';
 import { useSampleApp } from '../support/sample-app.js';
+import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { MirrorTool } from '../wire/wire-fixtures.js';
 
@@ -406,4 +409,33 @@ describe('the sample app declares a header annotation', () => {
     expectServed(await post(server(), call('weather', { region: 'eu-west' }), { 'mcp-param-region': 'eu-west' }));
     expectMismatch(await post(server(), call('weather', { region: 'eu-west' })), 'Mcp-Param-Region');
   });
+});
+
+describe('header annotations and the 2025 era', () => {
+  const app = useTestApp({ providers: [RegionTool, MirrorTool] });
+  /** The schema with every `x-mcp-header` key dropped, wherever it sits. */
+  const unannotated = (schema: unknown) => JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === 'x-mcp-header' ? undefined : value));
+  const byName = (tools: { name: string; inputSchema: unknown }[]) => Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
+
+  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+    '%s: lists each tool without its x-mcp-header annotations (top-level and nested), which a strict validator compiles; 2026-07-28 keeps them',
+    async (version) => {
+      const modern = byName((await post(app().server, rpc('tools/list'))).body.result.tools);
+      expect(JSON.stringify(modern)).toContain('"x-mcp-header":"Zone"');
+      const legacy = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(version));
+      const schemas = byName(legacy.messages[0]!.result.tools);
+      expect(Object.keys(schemas).sort()).toEqual(Object.keys(modern).sort());
+      for (const [name, schema] of Object.entries(schemas)) {
+        expect([name, schema]).toEqual([name, unannotated(modern[name])]);
+        expect(() => new Ajv2020({ strict: true }).compile(schema as object)).not.toThrow(); // as Genkit's MCP client compiles them
+      }
+      // Still called as before: the 2025 era binds no header.
+      const called = await legacyPost(
+        app().server,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mirror', arguments: { region: 'eu', nested: { zone: 'z1' } } } },
+        legacyHeaders(version),
+      );
+      expect(called.messages[0]!.result.isError).toBeFalsy();
+    },
+  );
 });
