@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
+
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
+import { addFormats } from '../../lib/validation/add-formats.js';
 import { firstText } from '../support/client-result.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
@@ -408,6 +410,22 @@ describe('the sample app declares a header annotation', () => {
   it('serves weather when Mcp-Param-Region mirrors region, and refuses it when the header is missing', async () => {
     expectServed(await post(server(), call('weather', { region: 'eu-west' }), { 'mcp-param-region': 'eu-west' }));
     expectMismatch(await post(server(), call('weather', { region: 'eu-west' })), 'Mcp-Param-Region');
+  });
+
+  it("lists a 2025-era client every tool's input schema without annotations, each compiled by a strict validator (Firebase Genkit's client)", async () => {
+    const legacy = await legacyPost(server(), { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const tools: { name: string; inputSchema: object }[] = legacy.messages[0]!.result.tools;
+    expect(tools.map((tool) => tool.name)).toContain('weather');
+    const strict = addFormats(new Ajv2020({ strict: true }));
+    const refused = tools.flatMap((tool) => {
+      try {
+        strict.compile(tool.inputSchema);
+        return [];
+      } catch (error) {
+        return [`${tool.name}: ${String(error)}`];
+      }
+    });
+    expect(refused).toEqual([]);
   });
 });
 
