@@ -26,6 +26,11 @@ describe('counting JSON values from bytes, before parsing', () => {
     for (let cut = 1; cut < text.length; cut++) {
       expect(over(whole, text.slice(0, cut), text.slice(cut))).toBe(false);
       expect(over(whole - 1, text.slice(0, cut), text.slice(cut))).toBe(true);
+      // An empty chunk between the two halves (a stream may deliver one) changes nothing, after an escape too.
+      expect(over(whole, text.slice(0, cut), '', text.slice(cut))).toBe(false);
+      expect(over(whole - 1, text.slice(0, cut), '', text.slice(cut))).toBe(true);
     }
+    expect(over(whole, ...text)).toBe(false); // one byte at a time
+    expect(over(whole - 1, ...text)).toBe(true);
   });
 });
