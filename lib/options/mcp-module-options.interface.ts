@@ -119,8 +119,9 @@ export interface McpModuleOptions {
    */
   requireJsonContentType?: boolean;
   /**
-   * Milliseconds an answer may wait with no byte of it taken by the client; then the connection is closed and what
-   * waited freed (`mcp:answer:stalled`), so a client that stops reading holds no memory for long (at most 2147483647).
+   * Milliseconds an answer may wait with no byte of it taken by the client; then the connection is closed (over
+   * HTTP/2, the answer's stream is reset) and what waited freed (`mcp:answer:stalled`), so a client that stops
+   * reading holds no memory for long (at most 2147483647).
    * @default 30000
    */
   writeStallTimeoutMs?: number;

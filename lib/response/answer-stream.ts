@@ -6,10 +6,12 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { cutOff } from '../util/node-http.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
+import { waitingBytes, watchProgress } from './write-progress.js';
 
 /** The SSE response headers: no proxy buffering, no caching. */
 const SSE_HEADERS = {
@@ -167,7 +169,7 @@ export class AnswerStream {
    */
   endForShutdown(): void {
     if (this.closed) return;
-    if (!this.open) return void this.res.destroy();
+    if (!this.open) return void cutOff(this.res);
     const refusal = shuttingDown('the call was still running when the shutdown deadline (shutdownGraceMs) passed');
     const { status, body } = methodErrorAnswer(refusal, requestRecord(this.res.req));
     this.respond(body, status);
@@ -186,7 +188,7 @@ export class AnswerStream {
     this.cancel();
     publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
     if (!this.sse) {
-      if (this.res.headersSent || !this.canStream) return void this.res.destroy();
+      if (this.res.headersSent || !this.canStream) return void cutOff(this.res);
       this.startEventStream();
     }
     endWith(this.res, this.release());
@@ -279,7 +281,7 @@ export class AnswerStream {
 
   /**
    * Ends the stream now, without a final response (or without waiting for one still being flushed): the
-   * connection is closed and what waits in its buffer freed. Before a final response, `signal` aborts (no
+   * connection is closed (over HTTP/2, the stream is reset) and what waits in its buffer freed. Before a final response, `signal` aborts (no
    * `mcp:request:cancelled`: the server ended it). For a writer that cannot let a stream hold more; a no-op once closed.
    */
   abandon(): void {
@@ -288,7 +290,7 @@ export class AnswerStream {
     this.done = true;
     if (!answered) this.cancel();
     this.release();
-    this.res.destroy();
+    cutOff(this.res);
   }
 
   /**
@@ -352,25 +354,24 @@ export class AnswerStream {
 
   /**
    * Bounds what a client that stops reading costs: while bytes wait to be written, every `stallMs` checks that the
-   * client took some (however much more was written meanwhile); one that took none is disconnected
-   * (`mcp:answer:stalled`) and what waited is freed. An answer queued behind an earlier one on its connection
-   * (pipelining) is not judged until it has the connection.
+   * client took some (however much more was written meanwhile; over HTTP/2, of this stream: write-progress.ts); one
+   * that took none is cut off (`mcp:answer:stalled`) and what waited is freed. An answer queued behind an earlier one
+   * on its connection (pipelining) is not judged until it has the connection.
    */
   private watchWrites(): void {
     if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
-    let taken = takenBytes(this.res);
+    const progress = watchProgress(this.res);
     this.stallWatch = setInterval(() => {
       if (!this.res.socket) return; // queued (pipelining): nothing of it can be taken yet
       const now = waitingBytes(this.res);
-      const takenNow = takenBytes(this.res);
-      if (now > 0 && takenNow === taken) {
+      if (!progress.took() && now > 0) {
         publish('mcp:answer:stalled', () => ({ mount: this.mount, method: bounded(this.method), waitingBytes: now }));
         this.abandon();
       }
-      taken = takenNow;
       if (now === 0 || this.closed) {
         clearInterval(this.stallWatch);
         this.stallWatch = undefined;
+        progress.stop();
       }
     }, this.stallMs).unref();
   }
@@ -406,20 +407,6 @@ export class AnswerStream {
     }
     this.watchWrites();
   }
-}
-
-/**
- * Bytes of a response not yet taken by the client's connection: queued in the response and socket, and in the
- * socket's write queue below them (which shrinks as a large write drains, byte by byte).
- */
-function waitingBytes(res: ServerResponse): number {
-  const handle = (res.socket as { _handle?: { writeQueueSize?: number } } | null)?._handle;
-  return res.writableLength + (handle?.writeQueueSize ?? 0);
-}
-
-/** Bytes of the connection the client has taken: all written to it (`bytesWritten` counts what waits) less what waits. */
-function takenBytes(res: ServerResponse): number {
-  return (res.socket?.bytesWritten ?? 0) - waitingBytes(res);
 }
 
 /** Whether the client of an attached answer stream left before its final response: nobody is left to answer. */

@@ -60,7 +60,7 @@ export interface McpTelemetryEvents {
   'mcp:mrtr:input_required': { mount: string; tool?: string; method: string; kinds: string[] };
   /** A request was cancelled by its client before the final response: the stream closed, or a 2025-era `notifications/cancelled`. */
   'mcp:request:cancelled': { mount: string; method: string };
-  /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection was closed, `waitingBytes` freed. */
+  /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection (HTTP/2: the stream) was closed, `waitingBytes` freed. */
   'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number };
   /** A task (tasks extension) entered a status, once the store holds it: `working` when created, then each change. */
   'mcp:task:status': { mount: string; taskId: string; tool: string; action?: string; status: McpTaskStatus };

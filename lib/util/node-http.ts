@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Http2ServerRequest, Http2ServerResponse, type Http2Stream } from 'node:http2';
+import { constants, Http2ServerRequest, Http2ServerResponse, type Http2Stream } from 'node:http2';
 
 /**
  * The Node request under a host framework's request: Express's request is one, Fastify's wraps one as `raw`. Every
@@ -34,4 +34,14 @@ export function nodeResponse(res: unknown): ServerResponse {
 export function http2StreamOf(message: IncomingMessage | ServerResponse): Http2Stream | undefined {
   const compat: unknown = message;
   return compat instanceof Http2ServerRequest || compat instanceof Http2ServerResponse ? compat.stream : undefined;
+}
+
+/**
+ * Cuts a response off before its end: over HTTP/1.x its connection is destroyed; over HTTP/2 only its stream, reset
+ * with CANCEL. A destroyed HTTP/2 stream is reset with NO_ERROR, which says the answer went whole (RFC 9113 §8.1).
+ */
+export function cutOff(res: ServerResponse): void {
+  const stream = http2StreamOf(res);
+  if (stream && !stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+  else res.destroy();
 }

@@ -4,7 +4,7 @@ import http2, { type ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 
-import { McpAuthDecision, type McpAuth } from '../../lib/index.js';
+import { McpAuthDecision, McpTool, type McpAuth, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
@@ -163,6 +163,50 @@ onFastify('a mount on HTTP/2 whose client resets the stream while the auth provi
       const { rejecter, reason } = await rejected;
       expect({ rejecter, reason }).toEqual({ rejecter: 'parse-step', reason: 'stalled_read' });
       expect((await h2Post(session, echo('after'))).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+});
+
+/** Answers with 1 MiB: far more than a stream's flow-control window (64 KiB), so most of it waits in the process. */
+@McpTool({ name: 'big', description: 'Answers with a large text.', inputSchema: { type: 'object', properties: {} } })
+class BigTool implements McpPlainTool {
+  run(): string {
+    return 'x'.repeat(1024 * 1024);
+  }
+}
+
+onFastify('a mount on HTTP/2 whose client stops reading one stream of a session it keeps busy', () => {
+  const STALL_MS = 1000;
+  const app = useTestApp({ http2: true, providers: [EchoTool, BigTool], options: { writeStallTimeoutMs: STALL_MS } });
+
+  it('cuts that stream off (CANCEL) once it took nothing of it for writeStallTimeoutMs, and serves the session on', async () => {
+    const session = h2Connect(app().server);
+    // Pings and calls on other streams: the connection's bytes keep moving while the one stream's do not.
+    const busy = setInterval(() => session.ping(() => undefined), STALL_MS / 8);
+    try {
+      const stalled = nextEvent('mcp:answer:stalled', 10 * STALL_MS);
+      const held = h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, (req) => req.pause()); // its window fills
+      const during = await h2Post(session, echo('during'));
+      expect((await stalled).method).toBe('tools/call');
+      const cut = await held;
+      expect([during.status, cut.status, cut.rstCode]).toEqual([200, 200, http2.constants.NGHTTP2_CANCEL]);
+      expect((await h2Post(session, echo('after'))).status).toBe(200);
+    } finally {
+      clearInterval(busy);
+      session.close();
+    }
+  });
+
+  it('sends the whole answer to a client that reads its stream slowly but keeps reading', async () => {
+    const session = h2Connect(app().server);
+    try {
+      // Pauses after every chunk it reads, far more briefly than the limit.
+      const slow = await h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, (req) =>
+        req.on('data', () => (req.pause(), setTimeout(() => req.resume(), 5))),
+      );
+      expect([slow.status, slow.rstCode, json(slow).result.content[0].text.length]).toEqual([200, 0, 1024 * 1024]);
     } finally {
       session.close();
     }
