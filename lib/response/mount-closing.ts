@@ -7,6 +7,7 @@ import type { ShutdownDeadline } from '../contracts/shutdown-deadline.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { http2StreamOf } from '../util/node-http.js';
 import { whenSettled } from '../util/quiet-promise.js';
 
 /**
@@ -25,8 +26,9 @@ export interface AnswerUnderWay {
 
 /**
  * Whether the application is shutting down, set at its first shutdown hook, before its HTTP server closes. From
- * then on each answer of the mount closes its connection after it (`Connection: close`): the server's close waits
- * for busy connections, and a keep-alive client sending request after request would otherwise hold it open for ever.
+ * then on each answer of the mount closes its connection after it (`Connection: close`; over HTTP/2 a GOAWAY closes
+ * its session): the server's close waits for busy connections, and a keep-alive client sending request after request
+ * would otherwise hold it open for ever.
  * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline).
  */
 @Injectable()
@@ -96,8 +98,15 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     });
   }
 
-  /** Once closing, makes `res` close its connection after it; called before its headers go. */
+  /**
+   * Once closing, makes `res` close its connection after it; called before its headers go. An HTTP/2 answer has no
+   * `Connection: close`: its session is closed gracefully instead (GOAWAY), which refuses new streams and lets those
+   * under way end, this one included.
+   */
   closeAfter(res: ServerResponse): void {
-    if (this.closing) res.shouldKeepAlive = false;
+    if (!this.closing) return;
+    const stream = http2StreamOf(res);
+    if (stream) stream.session?.close();
+    else res.shouldKeepAlive = false;
   }
 }

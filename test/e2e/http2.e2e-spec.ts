@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import http2, { type ClientHttp2Session } from 'node:http2';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
@@ -12,7 +13,8 @@ import { meta, mirroredHeaders, recordEvents, rejectionOf, rpc } from '../suppor
 import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { sseMessages } from '../support/sse.js';
 import { useTestApp } from '../support/suite-app.js';
-import { TEST_ADAPTER } from '../support/test-app.js';
+import { SleeperTool, taskRuns } from '../support/task-tools.js';
+import { TEST_ADAPTER, createTestApp } from '../support/test-app.js';
 import { nextEvent, until } from '../support/wait.js';
 
 /** Nest serves HTTP/2 on Fastify only: these run in the fastify project, skipped in the express one. */
@@ -210,5 +212,33 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
     } finally {
       session.close();
     }
+  });
+});
+
+onFastify('a mount on HTTP/2 shutting down (app.close(), no forceCloseConnections) while a client keeps sending on its session', () => {
+  it('closes the session gracefully (GOAWAY) after its next answer, as an HTTP/1.1 answer closes its connection, so the close completes', async () => {
+    const t = await createTestApp({ http2: true, providers: [EchoTool, SleeperTool], appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
+    // A call under way holds the shutdown (shutdownGraceMs) while the host still takes requests.
+    const underWay = h2Post(session, rpc('tools/call', { name: 'sleeper', arguments: { tag: 'h2-shutdown', ms: 300 } }));
+    await until(() => taskRuns.has('h2-shutdown'), 'the call to run');
+    let closed = false;
+    const closing = t.close().then(() => (closed = true));
+    const statuses: number[] = [];
+    try {
+      // A request every 20 ms while the session takes new streams (3 s at most): the session never idles.
+      const deadline = Date.now() + 3000;
+      while (!closed && !goaway && Date.now() < deadline) {
+        statuses.push((await h2Post(session, echo('during'))).status);
+        await sleep(20);
+      }
+      await until(() => closed, 'app.close() to complete', 3000);
+    } finally {
+      session.destroy();
+      await closing;
+    }
+    expect([goaway, (await underWay).status, statuses.filter((status) => status !== 200)]).toEqual([true, 200, []]);
   });
 });
