@@ -6,7 +6,7 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { cutOff } from '../util/node-http.js';
+import { cutOff, http2StreamOf } from '../util/node-http.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { whenQueuedConnectionCloses } from './queued-answer.js';
@@ -412,6 +412,18 @@ export class AnswerStream {
 /** Whether the client of an attached answer stream left before its final response: nobody is left to answer. */
 export function clientLeft(res: ServerResponse): boolean {
   return (res as WithStream)[STREAM]?.left === true;
+}
+
+/**
+ * Bounds an answer sent without an answer stream (a refusal before the controller attached one; the stall watch
+ * bounds every other): over HTTP/2 its client can keep its stream's flow-control window shut for as long as its
+ * session lives, so one not taken whole within `stallMs` (`writeStallTimeoutMs`) is cut off. Over HTTP/1.x the
+ * socket takes it whole: it is small.
+ */
+export function boundUnattached(res: ServerResponse, stallMs: number): void {
+  if ((res as WithStream)[STREAM] || res.writableFinished || !http2StreamOf(res)) return;
+  const timer = setTimeout(() => res.writableFinished || cutOff(res), stallMs).unref();
+  res.once('close', () => clearTimeout(timer));
 }
 
 /** Sends a refusal or fault as the final answer (the exception filter does) through the response's answer stream when attached, else as a JSON body (before routing). */

@@ -65,5 +65,7 @@ export function boundRestOfBody(req: IncomingMessage): void {
  */
 export function endBeforeBody(res: ServerResponse, stream: Http2Stream, text: string): void {
   res.end(text);
-  stream.close(constants.NGHTTP2_NO_ERROR); // Node sends the reset once the answer is flushed
+  // Reset once the answer is flushed, as Node would defer it; the stream is not marked closed before, so an answer
+  // its client never takes can still be cut off (CANCEL: cutOff).
+  stream.once('finish', () => stream.close(constants.NGHTTP2_NO_ERROR));
 }

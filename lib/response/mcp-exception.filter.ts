@@ -15,7 +15,7 @@ import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.j
 import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
-import { clientLeft, sendAnswer } from './answer-stream.js';
+import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 import { takeOver } from './unanswered.js';
@@ -74,6 +74,7 @@ export class McpExceptionFilter implements ExceptionFilter {
       // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
       this.contain(fault, res, record);
     }
+    if (this.options) boundUnattached(res, this.options.writeStallTimeoutMs);
   }
 
   private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {

@@ -201,6 +201,21 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
     }
   });
 
+  it('cuts off a refusal sent before the handler (CANCEL) that a client keeping its flow-control window shut does not take', async () => {
+    const session = h2Connect(app().server, { initialWindowSize: 0 }); // the server may send no DATA at all
+    const busy = setInterval(() => session.ping(() => undefined), STALL_MS / 8);
+    try {
+      const refused = await h2Post(session, echo(), { origin: 'https://evil.example' });
+      expect([refused.status, refused.text, refused.rstCode]).toEqual([403, '', http2.constants.NGHTTP2_CANCEL]);
+    } finally {
+      clearInterval(busy);
+      session.close();
+    }
+    const other = h2Connect(app().server);
+    expect((await h2Post(other, echo('after'))).status).toBe(200);
+    other.close();
+  });
+
   it('sends the whole answer to a client that reads its stream slowly but keeps reading', async () => {
     const session = h2Connect(app().server);
     try {

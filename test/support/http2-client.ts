@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Settings } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 import { mirroredHeaders } from './mcp-client.js';
@@ -12,9 +12,9 @@ export interface H2Answer {
   rstCode: number;
 }
 
-/** Opens an HTTP/2 session in cleartext (prior knowledge) to a test app's server on loopback. */
-export function h2Connect(server: Server): ClientHttp2Session {
-  const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+/** Opens an HTTP/2 session in cleartext (prior knowledge) to a test app's server on loopback, with the client's SETTINGS given. */
+export function h2Connect(server: Server, settings: Settings = {}): ClientHttp2Session {
+  const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { settings });
   session.on('error', () => undefined);
   return session;
 }
