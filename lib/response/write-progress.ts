@@ -23,7 +23,7 @@ export interface WriteProgress {
  * Starts watching what an answer's client takes. Over HTTP/1.x, by its connection: all written to it less what
  * waits. Over HTTP/2 the connection's bytes move with every stream of the session (and with its pings), so an
  * answer is judged by its own stream: a write the client took all of (`drain`), or less waiting than at the last
- * look. A stream's progress is seen a write at a time (at most 64 KiB: `endWith`), not byte by byte.
+ * look. A stream's progress is seen a write at a time (a result's writes are 64 KiB: `endWith`), not byte by byte.
  */
 export function watchProgress(res: ServerResponse): WriteProgress {
   if (http2StreamOf(res)) return new StreamProgress(res);
