@@ -281,8 +281,9 @@ export class AnswerStream {
 
   /**
    * Ends the stream now, without a final response (or without waiting for one still being flushed): the
-   * connection is closed (over HTTP/2, the stream is reset) and what waits in its buffer freed. Before a final response, `signal` aborts (no
-   * `mcp:request:cancelled`: the server ended it). For a writer that cannot let a stream hold more; a no-op once closed.
+   * connection is closed (over HTTP/2, the stream is reset) and what waits in its buffer freed. Before a final
+   * response, `signal` aborts (no `mcp:request:cancelled`: the server ended it). For a writer that cannot let a
+   * stream hold more; a no-op once closed.
    */
   abandon(): void {
     if (this.closed) return;
