@@ -117,7 +117,8 @@ function arrivedBody(req: IncomingMessage, bounds: BodyBounds): Buffer | undefin
   if (declared === undefined || req.readableFlowing !== null || req.readableEncoding !== null || req.readableObjectMode) return undefined;
   const size = Number(declared);
   if (!(size <= bounds.maxBodyBytes) || req.readableLength !== size) return undefined;
-  const bytes = size === 0 ? Buffer.alloc(0) : (req.read() as Buffer);
+  // read(size), not read(): Deno's read() returns only the first buffered chunk (Node's returns them all).
+  const bytes = size === 0 ? Buffer.alloc(0) : (req.read(size) as Buffer);
   taken.add(req);
   req.resume(); // flowing, as a reader leaves it: the end of the message is consumed as it comes
   return boundedBytes(bytes, bounds);

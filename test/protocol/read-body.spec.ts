@@ -1,0 +1,32 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+
+import { describe, expect, it } from '@jest/globals';
+
+import { bodyWithin, type BodyBounds } from '../../lib/protocol/read-body.js';
+
+const BOUNDS: BodyBounds = { maxBodyBytes: 4 * 1024 * 1024, maxBodyValues: 100_000, bodyReadTimeoutMs: 10_000, bodyReadDeadlineMs: 60_000 };
+
+/**
+ * A request whose whole body has arrived in two chunks, read as Deno's `IncomingMessage` reads: `read()` with no
+ * size returns only the first buffered chunk, where Node's returns all of them (a body past 64 KiB comes so on Deno).
+ */
+function arrivedInChunks(chunks: readonly Buffer[]): IncomingMessage {
+  const req = new IncomingMessage(new Socket());
+  const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  req.headers = { 'content-length': String(size) };
+  for (const chunk of chunks) req.push(chunk);
+  const read = req.read.bind(req);
+  req.read = (n?: number) => read(n ?? chunks[0]!.length);
+  return req;
+}
+
+describe('bodyWithin, a body that has all arrived', () => {
+  it('takes every chunk the request holds, on a runtime whose read() without a size returns the first only (Deno)', () => {
+    const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } }));
+    const req = arrivedInChunks([bytes.subarray(0, 65_536), bytes.subarray(65_536)]);
+    expect(req.readableLength).toBe(bytes.length);
+    const taken = bodyWithin(req, BOUNDS);
+    expect(Buffer.isBuffer(taken) && { bytes: taken.length, same: taken.equals(bytes) }).toEqual({ bytes: bytes.length, same: true });
+  });
+});
