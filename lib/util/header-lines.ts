@@ -10,27 +10,30 @@ export const NODE_HEADER_LINES_READ = 1000;
 const REFUSING_SINCE: Readonly<Record<number, readonly [minor: number, patch: number]>> = { 22: [23, 2], 24: [18, 1], 26: [5, 1] };
 
 /**
- * Whether a Node version (`process.versions.node`) drops the header lines past its server's `maxHeadersCount`
- * unseen. Later ones (22.23.2, 24.18.1, 26.5.1, 27 and up) answer such a request 431 themselves, before any
- * framework code runs, so nothing a request carries is ever dropped.
+ * Whether a runtime (its `process.versions`) drops the header lines past its server's `maxHeadersCount` unseen.
+ * Later Node releases (22.23.2, 24.18.1, 26.5.1, 27 and up) answer such a request 431 themselves, before any
+ * framework code runs, so nothing a request carries is ever dropped. Deno drops them whatever Node version it
+ * reports (2.9 reports 26.3).
  */
-export function dropsExcessHeaderLines(version: string): boolean {
-  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+export function dropsExcessHeaderLines(versions: { readonly node: string; readonly deno?: string }): boolean {
+  if (versions.deno !== undefined) return true;
+  const [major = 0, minor = 0, patch = 0] = versions.node.split('.').map(Number);
   if (major >= 27) return false;
   const since = REFUSING_SINCE[major];
   return since === undefined || minor < since[0] || (minor === since[0] && patch < since[1]);
 }
 
-/** Whether the Node running this process drops header lines (read once: the version cannot change). */
-const NODE_DROPS_LINES = dropsExcessHeaderLines(process.versions.node);
+/** Whether the runtime of this process drops header lines (read once: the version cannot change). */
+const NODE_DROPS_LINES = dropsExcessHeaderLines(process.versions);
 
 /**
  * Whether Node may have dropped some of a request's header lines unseen: it is a Node that drops them, and it holds
  * as many as its server reads (`server.maxHeadersCount`, else {@link NODE_HEADER_LINES_READ}; 0 reads all). A check
- * for repeated lines cannot then tell a repeat past the cut, which an intermediary may have read.
+ * for repeated lines cannot then tell a repeat past the cut, which an intermediary may have read. Never over
+ * HTTP/2, which drops none (past `maxHeaderListPairs` the stream is refused).
  */
 export function headerLinesMayBeCut(req: IncomingMessage): boolean {
-  if (!NODE_DROPS_LINES) return false;
+  if (!NODE_DROPS_LINES || req.httpVersionMajor === 2) return false;
   const lines = req.rawHeaders.length / 2;
   const set = (req.socket as { server?: { maxHeadersCount?: unknown } } | null)?.server?.maxHeadersCount;
   const read = typeof set === 'number' ? (set > 0 ? set : Infinity) : NODE_HEADER_LINES_READ;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
-
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { addFormats } from '../../lib/validation/add-formats.js';

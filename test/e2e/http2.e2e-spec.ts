@@ -11,6 +11,7 @@ import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-cl
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
+import { fillerLines } from '../support/raw-http.js';
 import { sseMessages } from '../support/sse.js';
 import { useTestApp } from '../support/suite-app.js';
 import { SleeperTool, taskRuns } from '../support/task-tools.js';
@@ -226,6 +227,21 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
       expect([slow.status, slow.rstCode, json(slow).result.content[0].text.length]).toEqual([200, 0, 1024 * 1024]);
     } finally {
       session.close();
+    }
+  });
+});
+
+onFastify('a mount on an HTTP/2 server that takes more header fields than Node reads on HTTP/1.1 (maxHeaderListPairs)', () => {
+  it('serves a request of 1,000 header lines and more: HTTP/2 drops none, so none can hide past a cut', async () => {
+    const t = await createTestApp({ http2: { maxHeaderListPairs: 4000 }, providers: [EchoTool] });
+    const session = h2Connect(t.server);
+    try {
+      const filler = Object.fromEntries(fillerLines(1200).map(([name, value]) => [name.toLowerCase(), value]));
+      const answer = await h2Post(session, echo('many lines'), filler);
+      expect([answer.status, json(answer).result?.content]).toEqual([200, [{ type: 'text', text: 'many lines' }]]);
+    } finally {
+      session.close();
+      await t.close();
     }
   });
 });

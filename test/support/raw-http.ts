@@ -64,7 +64,7 @@ export function rawRequest(server: Server, request: RawRequest = {}): Promise<Ra
  * Whether the Node running the tests answers a request with more header lines than its server reads 431 itself
  * (no JSON-RPC body, no check run) rather than dropping the lines past them.
  */
-export const NODE_REFUSES_EXCESS_LINES = !dropsExcessHeaderLines(process.versions.node);
+export const NODE_REFUSES_EXCESS_LINES = !dropsExcessHeaderLines(process.versions);
 
 /** `count` header lines of no meaning (`X-Fill-0: 1`, …), to pad a request's header block. */
 export const fillerLines = (count: number): HeaderLine[] => Array.from({ length: count }, (_, i) => [`X-Fill-${i}`, '1'] as const);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import type { ServerOptions as Http2ServerOptions } from 'node:http2';
 
 import { Module, type ControllerOptions, type INestApplication, type NestApplicationOptions, type Provider, type Type } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -19,8 +20,11 @@ export const TEST_ADAPTER: TestAdapter = process.env.MCP_TEST_ADAPTER === 'fasti
  * fetch client opens after an aborted call, say) holds the server's close: Node's `server.close()` ends idle
  * connections only once a request was served on them.
  */
-export const fastifyAdapter = (forceCloseConnections: unknown, http2 = false): FastifyAdapter =>
-  new FastifyAdapter({ ...(forceCloseConnections === true ? { forceCloseConnections: true } : {}), ...(http2 ? { http2: true } : {}) });
+export const fastifyAdapter = (forceCloseConnections: unknown, http2: boolean | Http2ServerOptions = false): FastifyAdapter =>
+  new FastifyAdapter({
+    ...(forceCloseConnections === true ? { forceCloseConnections: true } : {}),
+    ...(http2 ? { http2: true, ...(typeof http2 === 'object' && { http: http2 }) } : {}),
+  } as never);
 
 /** What a test app is made of. */
 export interface TestAppSpec {
@@ -46,8 +50,11 @@ export interface TestAppSpec {
   configure?: (app: INestApplication) => void;
   /** The address to listen on. @default '127.0.0.1' */
   listenHost?: string;
-  /** Serves HTTP/2 in cleartext (h2c, prior knowledge) on Fastify (`http2: true`), whatever the run's adapter: Nest has no HTTP/2 on Express. */
-  http2?: boolean;
+  /**
+   * Serves HTTP/2 in cleartext (h2c, prior knowledge) on Fastify (`http2: true`), whatever the run's adapter: Nest
+   * has no HTTP/2 on Express. An object is the HTTP/2 server's options (`maxHeaderListPairs`, `settings`).
+   */
+  http2?: boolean | Http2ServerOptions;
 }
 
 /** A running test app: the Nest application and its HTTP server (listening on an ephemeral loopback port). */

@@ -76,6 +76,11 @@ describe('dropsExcessHeaderLines', () => {
     ['26.12.1', false],
     ['27.0.0', false],
   ])('Node %s drops them: %s', (version, drops) => {
-    expect(dropsExcessHeaderLines(version)).toBe(drops);
+    expect(dropsExcessHeaderLines({ node: version })).toBe(drops);
+  });
+
+  it('Deno drops them whatever Node version it reports (2.9.6, run by hand, reports 26.3.0)', () => {
+    expect(dropsExcessHeaderLines({ node: '26.3.0', deno: '2.9.6' })).toBe(true);
+    expect(dropsExcessHeaderLines({ node: '27.1.0', deno: '3.0.0' })).toBe(true);
   });
 });
