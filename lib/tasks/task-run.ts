@@ -51,6 +51,8 @@ export class TaskRun {
   private current: McpTaskRecord;
   /** Expired, or never stored: it changes no more, and announces nothing. */
   private dropped = false;
+  /** Stored too late and written `failed` there: nothing of it is written after. */
+  private withdrawn = false;
   private writes: Promise<unknown>;
   /** The write of the last status: rejects when the store failed to take it (`writes` never rejects). */
   private lastWrite: Promise<unknown>;
@@ -74,7 +76,7 @@ export class TaskRun {
     this.inputs = inputs;
     this.bytes = bytes;
     this.stored = admitted ? Promise.resolve().then(() => host.store.create(record)) : Promise.resolve(false);
-    this.writes = this.stored.then((stored) => stored && (this.dropped ? this.withdraw() : this.announce(record))).catch(() => undefined);
+    this.writes = this.stored.then((stored) => stored && (this.dropped ? this.withdraw(record) : this.announce(record))).catch(() => undefined);
     this.lastWrite = this.writes;
     this.expiry = setTimeout(() => this.expire(), Math.max(0, record.expiresAt - Date.now()));
     this.expiry.unref();
@@ -151,12 +153,14 @@ export class TaskRun {
 
   /**
    * The store took the task after it was dropped (its call refused when the store did not answer in time, or the
-   * task expired first): the stored record says `failed`, not a `working` that nothing will ever change.
+   * task expired first): the stored record, its first with `failed`, says so, not a `working` that nothing will ever
+   * change, nor a status its handler reached meanwhile (those writes are skipped).
    */
-  private withdraw(): Promise<void> {
+  private withdraw(first: McpTaskRecord): Promise<void> {
+    this.withdrawn = true;
     const message = 'Internal error: the task store took this task too late (its call had been refused, or it had expired); its handler was stopped.';
     const error = { code: JSON_RPC_CODES.internalError, message, data: { reason: 'task_store_unavailable' } };
-    return this.host.store.update({ ...this.current, status: 'failed', statusMessage: message, error, lastUpdatedAt: new Date().toISOString() });
+    return this.host.store.update({ ...first, status: 'failed', statusMessage: message, error, lastUpdatedAt: new Date().toISOString() });
   }
 
   private expire(): void {
@@ -197,7 +201,7 @@ export class TaskRun {
   private write(given: McpTaskRecord | undefined): Promise<void> {
     const write = this.writes.then(async () => {
       const record = given ?? this.unsaved;
-      if (record === undefined || !(await this.stored)) return; // a task the store never took is never written
+      if (record === undefined || !(await this.stored) || this.withdrawn) return; // a task the store never took (in time) is never written
       try {
         await this.host.store.update(record);
       } catch (fault) {

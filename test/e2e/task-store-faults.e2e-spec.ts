@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 
-import { InProcessTaskStore, type McpTaskRecord } from '../../lib/index.js';
+import { InProcessTaskStore, McpTool, type McpContext, type McpPlainTool, type McpTaskRecord } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -113,9 +113,24 @@ class HangingStore extends InProcessTaskStore {
   }
 }
 
+/** Makes its call a task without waiting for the store to hold it, and answers at once (a task whose handler ends first). */
+@McpTool({
+  name: 'starts_and_ends',
+  description: 'Starts a task, answers at once.',
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'optional',
+  taskStart: 'handler',
+})
+class StartsAndEndsTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext): string {
+    void ctx.startTask();
+    return 'ended before the store answered';
+  }
+}
+
 describe('a task store that does not answer within tasks.storeTimeoutMs', () => {
   const store = new HangingStore(10);
-  const app = useTestApp({ providers: [SleeperTool], options: { tasks: { store, storeTimeoutMs: 200, maxRunningBytes: 2000 } } });
+  const app = useTestApp({ providers: [SleeperTool, StartsAndEndsTool], options: { tasks: { store, storeTimeoutMs: 200, maxRunningBytes: 2000 } } });
   afterEach(() => {
     store.release();
     store.held.length = 0;
@@ -149,6 +164,23 @@ describe('a task store that does not answer within tasks.storeTimeoutMs', () => 
     const next = await taskCall(t.server, 'sleeper', { tag: 'after-the-store', ms: 10 }); // fits in maxRunningBytes
     expect(next.body.result).toMatchObject({ resultType: 'task' });
     await waitForStatus(t.server, next.body.result.taskId as string, ['completed']);
+  });
+
+  it('keeps a task stored too late failed, not the status its handler reached meanwhile, and announces none', async () => {
+    const t = app();
+    store.hanging.add('create');
+    const events = await recordEvents(['mcp:task:status'], async () => {
+      const refused = await taskCall(t.server, 'starts_and_ends').timeout(5000);
+      expect([refused.status, refused.body.error]).toEqual([503, unavailable('create')]);
+      const [late] = store.held;
+      store.release();
+      await until(() => store.written.some((record) => record.taskId === late!.taskId), 'the late task to be written again');
+      // Read over HTTP: by the time it is answered, any write queued behind the first has landed.
+      const read = await tasksRequest(t.server, 'tasks/get', { taskId: late!.taskId });
+      expect(read.body.result).toMatchObject({ status: 'failed', error: { data: { reason: 'task_store_unavailable' } } });
+      expect(await store.get(late!.taskId)).not.toHaveProperty('result'); // what the store holds, not only what is shown
+    });
+    expect(events).toEqual([]);
   });
 
   it('refuses tasks/get with 503 task_store_unavailable while the store does not answer get, and answers once it does', async () => {
