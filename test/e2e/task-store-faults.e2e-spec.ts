@@ -183,6 +183,23 @@ describe('a task store that does not answer within tasks.storeTimeoutMs', () => 
     expect(events).toEqual([]);
   });
 
+  it('refuses tasks/get with 503 task_store_unavailable while the store does not take a status it failed to take before', async () => {
+    const t = app();
+    const taskId = (await taskCall(t.server, 'sleeper', { tag: 'resave-unanswered' })).body.result.taskId as string;
+    const update = store.update.bind(store);
+    store.update = () => Promise.reject(new Error('redis: connection lost')); // the cancelled status is not taken
+    try {
+      expect((await tasksRequest(t.server, 'tasks/cancel', { taskId })).status).toBe(500);
+    } finally {
+      store.update = update;
+    }
+    store.hanging.add('update'); // and the store hangs when it is written again
+    const refused = await tasksRequest(t.server, 'tasks/get', { taskId }).timeout(5000);
+    expect([refused.status, refused.body.error]).toEqual([503, unavailable('update')]);
+    store.release();
+    expect(await waitForStatus(t.server, taskId, ['cancelled'])).toMatchObject({ status: 'cancelled' });
+  });
+
   it('refuses tasks/get with 503 task_store_unavailable while the store does not answer get, and answers once it does', async () => {
     const t = app();
     const taskId = (await taskCall(t.server, 'sleeper', { tag: 'get-unanswered', ms: 10 })).body.result.taskId as string;
