@@ -169,11 +169,16 @@ export class TaskRun {
     this.close(running ? 'the task expired' : undefined);
     // At once, not once its writes settle: the store has dropped it, so no status of it names a run, and a write the
     // store never settles must not hold its place among the running tasks for ever.
+    this.end();
+  }
+
+  /** Leaves the live runs (once its last status is in the store, or at its expiry), its expiry no longer needed. */
+  private end(): void {
+    clearTimeout(this.expiry);
     this.host.ended(this);
   }
 
   private close(abortReason: string | undefined): void {
-    clearTimeout(this.expiry);
     if (abortReason !== undefined) {
       const reason = new TaskEnded(abortReason);
       this.abort.abort(reason);
@@ -181,7 +186,7 @@ export class TaskRun {
     }
     // Once its last status is in the store: until then the stored record has not ended, and the run must be found.
     // A status the store failed to take keeps the run until a resave succeeds, or its expiry.
-    void this.writes.then(() => this.unsaved === undefined && this.host.ended(this));
+    void this.writes.then(() => this.unsaved === undefined && this.end());
   }
 
   private change(status: McpTaskStatus, fields: Partial<McpTaskRecord>): void {
@@ -220,7 +225,7 @@ export class TaskRun {
       }
       this.unsaved = undefined; // writes go in order: the store now holds this or a later status
       this.announce(record);
-      if (this.terminal && record === this.current) this.host.ended(this);
+      if (this.terminal && record === this.current) this.end();
     });
     this.lastWrite = quiet(write);
     this.writes = write.catch(() => undefined);

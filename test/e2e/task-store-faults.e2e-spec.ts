@@ -222,6 +222,26 @@ describe('a task store that does not answer within tasks.storeTimeoutMs', () => 
   });
 });
 
+describe('a task store whose update never settles', () => {
+  it('frees the running task once the task expires, not once the store answers: later calls fit in maxRunningBytes again', async () => {
+    const store = new HangingStore(10);
+    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 300, maxRunningBytes: 2000 } } });
+    try {
+      await taskCall(t.server, 'sleeper', { tag: 'never-updated' });
+      store.hanging.add('update');
+      taskRuns.get('never-updated')!.wake!(); // its completed status waits on the store
+      await until(() => store.held.length > 0, 'the completed status to be written');
+      expect(t.app.get(TaskRuns).running).toBe(1);
+      await until(() => t.app.get(TaskRuns).running === 0, 'the task to expire and leave the running ones');
+      const next = await taskCall(t.server, 'sleeper', { tag: 'after-expiry', ms: 10 });
+      expect(next.body.result).toMatchObject({ resultType: 'task' });
+    } finally {
+      store.release();
+      await t.close();
+    }
+  });
+});
+
 describe('a task store whose get returns something other than the task record', () => {
   /** Variants of the stored record a buggy store might return, and the problem the fault names. */
   const VARIANTS: [string, (record: McpTaskRecord) => unknown, string][] = [
