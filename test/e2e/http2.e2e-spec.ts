@@ -81,6 +81,21 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
     expect([call.status, json(call).result.content]).toEqual([200, [{ type: 'text', text: 'old' }]]);
   });
 
+  it('resets only the stream (CANCEL) of a JSON-only call a 2025-era notifications/cancelled ends, and serves the session on', async () => {
+    slowRuns.length = 0;
+    const legacyPost = (body: Record<string, unknown>, headers: Record<string, string>) =>
+      h2Request(session, { ':method': 'POST', ':path': '/mcp', ...headers }, JSON.stringify(body));
+    const sessionId = (await legacyPost(initialize(), legacyHeaders(null))).headers['mcp-session-id'] as string;
+    const scoped = (extra: Record<string, string> = {}) => legacyHeaders('2025-11-25', { 'mcp-session-id': sessionId, ...extra });
+    const call = legacyPost({ jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'slow', arguments: {} } }, scoped({ accept: 'application/json' }));
+    await until(() => slowRuns.length === 1, 'the slow tool to run');
+    const cancel = await legacyPost({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 31 } }, scoped());
+    const cut = await call;
+    expect([cancel.status, cut.status, cut.text, cut.rstCode]).toEqual([202, 0, '', http2.constants.NGHTTP2_CANCEL]);
+    await until(() => slowRuns[0]?.aborted === true, 'the slow tool to see its signal abort');
+    expect((await h2Post(session, echo('after'))).status).toBe(200);
+  });
+
   it('streams progress and then the result as SSE', async () => {
     const answer = await h2Post(session, rpc('tools/call', { name: 'progress', arguments: {}, _meta: meta({ progressToken: 'p' }) }));
     expect([answer.status, answer.headers['content-type']]).toEqual([200, 'text/event-stream']);
