@@ -231,15 +231,22 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
     expect((await h2Post(other, echo('after'))).status).toBe(200);
     other.close();
   });
+});
 
-  it('sends the whole answer to a client that reads its stream slowly but keeps reading', async () => {
+onFastify('a mount on HTTP/2 whose client reads a large answer slowly', () => {
+  const STALL_MS = 300;
+  const app = useTestApp({ http2: true, providers: [BigTool], options: { writeStallTimeoutMs: STALL_MS } });
+
+  it('sends the whole answer to a client that reads its stream slowly but keeps reading, over several looks of the watch', async () => {
     const session = h2Connect(app().server);
     try {
-      // Pauses after every chunk it reads, far more briefly than the limit.
+      // Pauses after every chunk it reads, far more briefly than the limit, so the answer takes several of them.
+      const started = Date.now();
       const slow = await h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, (req) =>
-        req.on('data', () => (req.pause(), setTimeout(() => req.resume(), 5))),
+        req.on('data', () => (req.pause(), setTimeout(() => req.resume(), STALL_MS / 16))),
       );
       expect([slow.status, slow.rstCode, json(slow).result.content[0].text.length]).toEqual([200, 0, 1024 * 1024]);
+      expect(Date.now() - started).toBeGreaterThan(2 * STALL_MS); // the watch looked twice at least
     } finally {
       session.close();
     }
