@@ -295,3 +295,22 @@ onFastify('a mount on HTTP/2 shutting down (app.close(), no forceCloseConnection
     expect([goaway, (await underWay).status, statuses.filter((status) => status !== 200)]).toEqual([true, 200, []]);
   });
 });
+
+onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client does not read an answer already written', () => {
+  it('resets that stream (CANCEL) at the shutdown deadline', async () => {
+    const t = await createTestApp({ http2: true, providers: [BigTool], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    try {
+      let paused!: () => void;
+      const reading = new Promise<void>((resolve) => (paused = resolve));
+      const held = h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, (req) => (req.pause(), req.once('response', () => paused())));
+      await reading; // its headers came: the answer is written, and waits for a window the client keeps shut
+      const closing = t.close();
+      expect((await held).rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+      session.close(); // an idle session holds app.close() until its client leaves (README, HTTP/2)
+      await closing;
+    } finally {
+      session.destroy();
+    }
+  });
+});
