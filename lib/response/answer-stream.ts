@@ -401,11 +401,9 @@ export class AnswerStream {
       return;
     }
     this.done = true;
+    this.shutdown.closeAfter(this.res); // before the headers go; an event stream's went, but its HTTP/2 session closes
     if (this.sse) endWith(this.res, this.release() + event(json));
-    else {
-      this.shutdown.closeAfter(this.res); // before the headers go
-      sendJsonText(this.res, status, json, headers);
-    }
+    else sendJsonText(this.res, status, json, headers);
     this.watchWrites();
   }
 }

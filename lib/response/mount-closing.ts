@@ -99,7 +99,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   }
 
   /**
-   * Once closing, makes `res` close its connection after it; called before its headers go. An HTTP/2 answer has no
+   * Once closing, makes `res` close its connection after it; called before its headers go (an event stream's final
+   * answer comes after them: its HTTP/1.1 connection is the server's to close once idle). An HTTP/2 answer has no
    * `Connection: close`: its session is closed gracefully instead (GOAWAY), which refuses new streams and lets those
    * under way end, this one included.
    */
@@ -107,6 +108,6 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     if (!this.closing) return;
     const stream = http2StreamOf(res);
     if (stream) stream.session?.close();
-    else res.shouldKeepAlive = false;
+    else if (!res.headersSent) res.shouldKeepAlive = false;
   }
 }

@@ -294,6 +294,28 @@ onFastify('a mount on HTTP/2 shutting down (app.close(), no forceCloseConnection
     }
     expect([goaway, (await underWay).status, statuses.filter((status) => status !== 200)]).toEqual([true, 200, []]);
   });
+
+  it('closes the session of a listen stream (GOAWAY) with the listen result it ends with, so the close completes', async () => {
+    const t = await createTestApp({ http2: true, providers: [EchoTool], appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
+    try {
+      let acknowledged!: () => void;
+      const open = new Promise<void>((resolve) => (acknowledged = resolve));
+      const listen = h2Post(session, rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }), {}, (req) => req.once('data', () => acknowledged()));
+      await open;
+      let closed = false;
+      const closing = t.close().then(() => (closed = true));
+      const ended = await listen;
+      expect(sseMessages(ended.text).at(-1)!.result).toMatchObject({ resultType: 'complete' });
+      await until(() => closed, 'app.close() to complete', 3000);
+      expect(goaway).toBe(true);
+      await closing;
+    } finally {
+      session.destroy();
+    }
+  });
 });
 
 onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client does not read an answer already written', () => {
