@@ -150,7 +150,8 @@ export class TaskRuns implements OnModuleDestroy {
    * Cancels a task, resolving once the store holds its `cancelled` status (so a `tasks/get` after the
    * acknowledgment reads it); a no-op on an ended one. Rejects with the store's fault when the store failed to take
    * the status (a contained fault, never the acknowledgment: the store still holds an earlier status).
-   * @throws {McpMethodError} `task_elsewhere` (503) when the task has not ended and its handler runs in no run here
+   * @throws {McpMethodError} `task_elsewhere` (503) when the task has not ended and its handler runs in no run here;
+   * `task_store_unavailable` (503) when the store has not taken the status within `storeTimeoutMs` (it is still written)
    */
   async cancel(taskId: string, subject: string | undefined): Promise<void> {
     const run = await this.runHere(taskId, subject);
