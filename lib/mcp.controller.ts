@@ -8,7 +8,7 @@ import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { PostChainGuard } from './post-chain.js';
 import { resultEnvelopeJson } from './protocol/json-rpc.js';
 import { AnswerStream } from './response/answer-stream.js';
-import { fallthrough } from './response/fallthrough.js';
+import { fallthrough, type FallthroughBounds } from './response/fallthrough.js';
 import { LegacyCancellations } from './response/legacy-cancellations.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
@@ -45,7 +45,12 @@ export function createMcpController(path: string, version: ControllerOptions['ve
       @Inject(MCP_OPTIONS) private readonly moduleOptions: McpResolvedOptions,
       @Inject(MountClosing) private readonly shutdown: MountClosing,
       @Inject(LegacyCancellations) private readonly cancellations: LegacyCancellations,
-    ) {}
+    ) {
+      this.bounds = { shutdown, stallMs: moduleOptions.writeStallTimeoutMs };
+    }
+
+    /** What bounds the fallthrough's answers (405 to another verb). */
+    private readonly bounds: FallthroughBounds;
 
     @Post()
     @MountRoute(mount)
@@ -66,31 +71,31 @@ export function createMcpController(path: string, version: ControllerOptions['ve
     @Get()
     @MountRoute(mount)
     get(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount, this.shutdown);
+      fallthrough(req, res, 405, mount, this.bounds);
     }
 
     @Put()
     @MountRoute(mount)
     put(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount, this.shutdown);
+      fallthrough(req, res, 405, mount, this.bounds);
     }
 
     @Patch()
     @MountRoute(mount)
     patch(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount, this.shutdown);
+      fallthrough(req, res, 405, mount, this.bounds);
     }
 
     @Delete()
     @MountRoute(mount)
     delete(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount, this.shutdown);
+      fallthrough(req, res, 405, mount, this.bounds);
     }
 
     @Options()
     @MountRoute(mount)
     options(@Req() req: unknown, @Res() res: unknown): void {
-      fallthrough(req, res, 405, mount, this.shutdown);
+      fallthrough(req, res, 405, mount, this.bounds);
     }
   }
   return McpController;

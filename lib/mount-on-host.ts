@@ -1,11 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
-import { Injectable, SetMetadata, applyDecorators, type ExecutionContext, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata, applyDecorators, type ExecutionContext, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 
 import { requestRecord } from './contracts/request-record.js';
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
-import { fallthrough } from './response/fallthrough.js';
+import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
+import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
+import { fallthrough, type FallthroughBounds } from './response/fallthrough.js';
 import { MountClosing } from './response/mount-closing.js';
 import { answerUnanswered } from './response/unanswered.js';
 
@@ -90,6 +92,7 @@ export class MountOnHost implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly shutdown: MountClosing,
     private readonly config: ApplicationConfig,
+    @Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'writeStallTimeoutMs'>,
   ) {}
 
   /**
@@ -130,8 +133,9 @@ export class MountOnHost implements OnModuleInit {
     const host = this.host();
     if (!host || host.state.finished) return;
     host.state.finished = true;
-    // The mounts of one application shut down together: the first mount's state answers for all.
-    const below = belowMount(this.shutdown);
+    // The mounts of one application shut down together: the first mount's state (and its write stall bound) answers
+    // for all.
+    const below = belowMount({ shutdown: this.shutdown, stallMs: this.options.writeStallTimeoutMs });
     if (host.type === 'express') finishOnExpress(host.instance, below, this.intercepted());
     else if (host.type === 'fastify') {
       for (const [path, mount] of host.state.mountPaths)
@@ -154,13 +158,13 @@ export class MountOnHost implements OnModuleInit {
 /** Whether a mount is at the root of the host: every path is below it, so paths below it stay the host's to answer. */
 const atRoot = (path: string): boolean => path.replace(/\/$/, '') === '';
 
-/** The answer to a path below the mount named `mount`; it closes its connection once the application shuts down. */
+/** The answer to a path below the mount named `mount`, within the fallthrough's `bounds`. */
 type BelowMount = (mount: string) => (req: unknown, res: unknown) => void;
 const belowMount =
-  (shutdown: MountClosing): BelowMount =>
+  (bounds: FallthroughBounds): BelowMount =>
   (mount) =>
   (req, res) =>
-    fallthrough(req, res, 404, mount, shutdown);
+    fallthrough(req, res, 404, mount, bounds);
 
 function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, intercepted: boolean): void {
   const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;

@@ -231,6 +231,22 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
     expect((await h2Post(other, echo('after'))).status).toBe(200);
     other.close();
   });
+
+  it("cuts off the fallthrough's answers (CANCEL) that such a client does not take: 405 at the mount, 404 below it", async () => {
+    const session = h2Connect(app().server, { initialWindowSize: 0 });
+    const busy = setInterval(() => session.ping(() => undefined), STALL_MS / 8);
+    try {
+      const [notAllowed, notFound] = await Promise.all([
+        h2Request(session, { ':method': 'GET', ':path': '/mcp' }),
+        h2Request(session, { ':method': 'GET', ':path': '/mcp/below' }),
+      ]);
+      expect([notAllowed.status, notAllowed.text, notAllowed.rstCode]).toEqual([405, '', http2.constants.NGHTTP2_CANCEL]);
+      expect([notFound.status, notFound.text, notFound.rstCode]).toEqual([404, '', http2.constants.NGHTTP2_CANCEL]);
+    } finally {
+      clearInterval(busy);
+      session.close();
+    }
+  });
 });
 
 onFastify('a mount on HTTP/2 whose client reads a large answer slowly', () => {
