@@ -39,6 +39,9 @@ export function createMcpController(path: string, version: ControllerOptions['ve
   @UseFilters(McpExceptionFilter)
   @SetMetadata(OPENAPI_EXCLUDED, [true])
   class McpController {
+    /** What bounds the fallthrough's answers (405 to another verb). */
+    private readonly bounds: FallthroughBounds;
+
     constructor(
       @Inject(MethodRouter) private readonly router: MethodRouter,
       @Inject(PendingInputRequests) private readonly pending: PendingInputRequests,
@@ -48,9 +51,6 @@ export function createMcpController(path: string, version: ControllerOptions['ve
     ) {
       this.bounds = { shutdown, stallMs: moduleOptions.writeStallTimeoutMs };
     }
-
-    /** What bounds the fallthrough's answers (405 to another verb). */
-    private readonly bounds: FallthroughBounds;
 
     @Post()
     @MountRoute(mount)

@@ -145,10 +145,14 @@ export class TaskRun {
     this.close(status === 'cancelled' ? 'the task was cancelled' : undefined);
   }
 
-  /** The store did not take it (full, or failed): its handler is stopped and it never had a status to see. */
+  /**
+   * The store did not take it (full, failed, or not in time): its handler is stopped, and it leaves the live runs at
+   * once, not once the store answers: it never had a status to see.
+   */
   discard(): void {
     this.dropped = true;
     this.close('the task could not be stored');
+    this.end();
   }
 
   /**

@@ -121,10 +121,7 @@ export class TaskRuns implements OnModuleDestroy {
           throw capacityRefusal('task_limit', `this server holds as many tasks as it may (${this.storeCapacity()}each kept ${ttlMs} ms from its creation)`);
         },
         (fault: unknown) => {
-          // A store that failed (the fault is the method's, contained and reported as any other) or did not answer in
-          // time: the run leaves at once, not once the store answers.
-          run.discard();
-          this.host.ended(run);
+          run.discard(); // a store that failed (a fault, contained as any other) or did not answer in time
           throw fault;
         },
       ),

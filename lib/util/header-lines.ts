@@ -24,7 +24,7 @@ export function dropsExcessHeaderLines(versions: { readonly node: string; readon
 }
 
 /** Whether the runtime of this process drops header lines (read once: the version cannot change). */
-const NODE_DROPS_LINES = dropsExcessHeaderLines(process.versions);
+const RUNTIME_DROPS_LINES = dropsExcessHeaderLines(process.versions);
 
 /**
  * Whether Node may have dropped some of a request's header lines unseen: it is a Node that drops them, and it holds
@@ -33,7 +33,7 @@ const NODE_DROPS_LINES = dropsExcessHeaderLines(process.versions);
  * HTTP/2, which drops none (past `maxHeaderListPairs` the stream is refused).
  */
 export function headerLinesMayBeCut(req: IncomingMessage): boolean {
-  if (!NODE_DROPS_LINES || req.httpVersionMajor === 2) return false;
+  if (!RUNTIME_DROPS_LINES || req.httpVersionMajor === 2) return false;
   const lines = req.rawHeaders.length / 2;
   const set = (req.socket as { server?: { maxHeadersCount?: unknown } } | null)?.server?.maxHeadersCount;
   const read = typeof set === 'number' ? (set > 0 ? set : Infinity) : NODE_HEADER_LINES_READ;
