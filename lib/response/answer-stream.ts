@@ -98,6 +98,9 @@ export class AnswerStream {
   /** Set once the answer is SSE: writes a keep-alive comment every `keepAliveMs` while it is open. */
   private keepAliveTimer: NodeJS.Timeout | undefined;
 
+  /** What its writer runs at each keep-alive ({@link AnswerStream.onKeepAlive}). */
+  private keepAliveHook: (() => void) | undefined;
+
   /**
    * What was written while the socket was backed up, kept here as text and sent as one chunk at the next `drain`:
    * Node would keep each write as several queued chunks, holding about three times its bytes.
@@ -277,6 +280,15 @@ export class AnswerStream {
   private keepAlive(): void {
     if (!this.open) return void clearInterval(this.keepAliveTimer);
     if (!this.backedUp) this.write(': keep-alive\n\n');
+    this.keepAliveHook?.();
+  }
+
+  /**
+   * Runs `hook` at each keep-alive while the answer is open, whether or not the comment could be written (a listen
+   * stream counts again what waits for its reader). One hook per stream: a second replaces the first.
+   */
+  onKeepAlive(hook: () => void): void {
+    this.keepAliveHook = hook;
   }
 
   /**

@@ -18,8 +18,6 @@ export type ListenEnd = 'shutdown' | 'gone';
 
 /** The bounds a listen stream keeps (the `subscriptions` module option, resolved). */
 export interface ListenBounds {
-  /** Milliseconds between two keep-alive comments (the answer stream writes them); what waits is counted again at each. */
-  readonly keepAliveMs: number;
   /** The most bytes the stream may hold for a reader that does not keep up; past it the stream is dropped. */
   readonly maxBufferedBytes: number;
   /** Milliseconds the bus's `subscribe` may take to resolve. */
@@ -51,7 +49,6 @@ export class ListenStream {
   private readonly early: McpChangeEvent[] = [];
   private acknowledged = false;
   private ending: ListenEnd | undefined;
-  private recount: NodeJS.Timeout | undefined;
   private overflowCheck: NodeJS.Immediate | undefined;
   private unsubscribe: McpUnsubscribe | undefined;
   /** The bytes waiting for the reader as last counted, taken from the budget. */
@@ -89,10 +86,8 @@ export class ListenStream {
     this.send({ method: 'notifications/subscriptions/acknowledged', params: { notifications: this.filter, _meta: this.meta } });
     for (const event of this.early.splice(0)) this.deliver(event);
     if (this.ending) return;
-    // At each keep-alive interval (the answer stream writes the comment), what waits is counted again, so what the
-    // socket took meanwhile goes back to the budget.
-    this.recount = setInterval(() => (this.overflowCheck ??= setImmediate(() => this.checkOverflow())), this.bounds.keepAliveMs);
-    this.recount.unref();
+    // At each keep-alive, what waits is counted again, so what the socket took meanwhile goes back to the budget.
+    this.answer.onKeepAlive(() => this.ending || (this.overflowCheck ??= setImmediate(() => this.checkOverflow())));
   }
 
   /** Ends the stream: `shutdown`, the server's graceful end (the listen result is sent next, by whoever awaits `ended`), or `gone`. */
@@ -156,7 +151,6 @@ export class ListenStream {
   private finish(end: ListenEnd): void {
     if (this.ending) return;
     this.ending = end;
-    clearInterval(this.recount);
     clearImmediate(this.overflowCheck);
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;

@@ -431,6 +431,37 @@ describe('listen streams whose clients do not read, past maxOpenBytes together',
   }, 60_000);
 });
 
+describe('a listen stream whose client catches up while no event comes', () => {
+  it('gives back to maxOpenBytes what the reader took at the next keep-alive, the stream left open', async () => {
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 100, maxBufferedBytes: 64 * 1024 * 1024 } });
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const streams = t.app.get(ListenStreams);
+    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'catches-up'));
+    try {
+      await until(() => bus.subscriberCount === 1, 'the stream to subscribe');
+      const opened = streams.held; // its request and filter
+      // More than the kernel buffers take (megabytes on loopback), so events wait in this process and are counted.
+      for (let i = 0; i < 80_000; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
+      await until(() => streams.held > opened, 'what waits to be counted against maxOpenBytes');
+      const last = `"file:///project/79999"`;
+      let tail = '';
+      await new Promise<void>((resolve) => {
+        socket.on('data', (chunk: Buffer) => {
+          tail = (tail + chunk.toString('latin1')).slice(-200);
+          if (tail.includes(last)) resolve();
+        });
+        socket.resume();
+      });
+      // No event is published from here on: only the keep-alive's recount can give the bytes back.
+      await until(() => streams.held === opened, 'the bytes the reader took to be given back');
+      expect(bus.subscriberCount).toBe(1); // still open
+    } finally {
+      socket.destroy();
+      await t.close();
+    }
+  }, 60_000);
+});
+
 describe('a listen stream whose client falls behind, within maxBufferedBytes', () => {
   it('holds what waits as text and sends it as one chunk once the socket drains: every event arrives, in order', async () => {
     const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024 } });
