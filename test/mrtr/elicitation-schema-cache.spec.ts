@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 import { describe, expect, it } from '@jest/globals';
 
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
@@ -25,6 +28,17 @@ describe('ElicitationSchemaCache', () => {
     expect(cache.validator(schema(1))).toBe(first);
     for (let n = 5; n < 50; n++) cache.validator(schema(n));
     expect(cache.size).toBe(3);
+  });
+
+  it('frees the validators it evicted', async () => {
+    const cache = new ElicitationSchemaCache(3);
+    const compiled = Array.from({ length: 20 }, (_, n) => new WeakRef(cache.validator(schema(n))));
+    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target until the job that made it ends
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+    // One ajv instance shared by every schema kept all 20 (ajv does not free a compiled schema on removeSchema).
+    expect(compiled.filter((validator) => validator.deref() !== undefined)).toHaveLength(3);
+    expect(compiled.slice(-3).every((validator) => validator.deref() !== undefined)).toBe(true);
   });
 
   it('checks uniqueItems in time linear in the list, whatever a client answers', () => {
