@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { ProviderWrapper } from '../util/provider-classes.js';
-import { MARKED_CLASSES } from '../util/provider-injectable.js';
+import { markedClasses } from '../util/provider-injectable.js';
 import type { McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './mcp-options.tokens.js';
 
@@ -84,7 +84,7 @@ export class MountAssignment implements OnModuleInit, OnApplicationBootstrap {
   /** The classes an MCP decorator marked that no module of this application provides (the first few, by name). */
   private unprovided(): string[] {
     const names: string[] = [];
-    for (const marked of MARKED_CLASSES) {
+    for (const marked of markedClasses()) {
       if (names.length === UNPROVIDED_NAMED) {
         names.push('…');
         break;

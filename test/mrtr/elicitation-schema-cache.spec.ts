@@ -1,9 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
 import { describe, expect, it } from '@jest/globals';
 
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
+import { collectGarbage } from '../support/collect-garbage.js';
 
 const schema = (n: number) => ({ type: 'object', properties: { [`f${n}`]: { type: 'string', format: 'email' } }, required: [`f${n}`] });
 
@@ -33,9 +31,7 @@ describe('ElicitationSchemaCache', () => {
   it('frees the validators it evicted', async () => {
     const cache = new ElicitationSchemaCache(3);
     const compiled = Array.from({ length: 20 }, (_, n) => new WeakRef(cache.validator(schema(n))));
-    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target until the job that made it ends
-    setFlagsFromString('--expose-gc');
-    (runInNewContext('gc') as () => void)();
+    await collectGarbage();
     // One ajv instance shared by every schema kept all 20 (ajv does not free a compiled schema on removeSchema).
     expect(compiled.filter((validator) => validator.deref() !== undefined)).toHaveLength(3);
     expect(compiled.slice(-3).every((validator) => validator.deref() !== undefined)).toBe(true);
