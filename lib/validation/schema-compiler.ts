@@ -4,6 +4,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
+import { WeakValueCache } from '../util/weak-value-cache.js';
 import { REFUSED_FORMATS } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
@@ -15,9 +16,12 @@ import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
 export type ValueCheck = (value: unknown) => FailedCheck | undefined;
 
-/** Validators and checks by schema text, shared by every compiler in the process: an identical schema is compiled once. */
-const compiledByText = new Map<string, ValidateFunction>();
-const checkByText = new Map<string, ValueCheck>();
+/**
+ * Validators and checks by schema text, shared by every compiler in the process: an identical schema is compiled
+ * once while an application uses it, and let go with the last that does.
+ */
+const compiledByText = new WeakValueCache<string, ValidateFunction>();
+const checkByText = new WeakValueCache<string, ValueCheck>();
 
 const logger = new Logger('Mcp');
 

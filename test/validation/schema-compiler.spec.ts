@@ -6,6 +6,7 @@ import { McpConfigurationError } from '../../lib/index.js';
 import { REFUSED_FORMATS } from '../../lib/validation/add-formats.js';
 import { jsonValueOffence } from '../../lib/validation/json-value.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+import { collectGarbage } from '../support/collect-garbage.js';
 
 const compiler = new SchemaCompiler();
 const refusal = (schema: unknown): string => {
@@ -69,6 +70,17 @@ describe('compiling an identical schema again', () => {
     expect(new SchemaCompiler().compileCheck(schema, 'a')).toBe(new SchemaCompiler().compileCheck(JSON.parse(JSON.stringify(schema)), 'b'));
     const unbounded = { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } };
     expect(new SchemaCompiler().compileCheck(unbounded, 'a')).toBe(new SchemaCompiler().compileCheck(JSON.parse(JSON.stringify(unbounded)), 'b'));
+  });
+
+  it('lets a validator and a check go once nothing holds them (an application that compiled them closed)', async () => {
+    const compiled = Array.from({ length: 5 }, (_, n) => {
+      const schema = { type: 'object', properties: { [`gone_${n}`]: { type: 'string', format: 'email' } } };
+      const compiler = new SchemaCompiler();
+      return [new WeakRef(compiler.compile(schema, 'a')), new WeakRef(compiler.compileCheck(schema, 'a'))];
+    }).flat();
+    await collectGarbage();
+    // A process-wide cache that held them strongly kept every schema any application ever compiled.
+    expect(compiled.filter((kept) => kept.deref() !== undefined)).toEqual([]);
   });
 
   it('refuses a bad schema every time: a refusal is never remembered as a validator', () => {
