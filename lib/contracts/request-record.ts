@@ -26,7 +26,7 @@ export interface McpRequestRecord {
   message?: Record<string, unknown>;
   /** The body's size in bytes, when the parse step read the bytes (not when a host parser handed it a value). */
   bodyBytes?: number;
-  /** Set when the parse step read the body's text and it holds no number out of range (`1e400`), so none is looked for. */
+  /** Set when the parse step read the body and it holds no number out of range (`1e400`), so none is looked for again. */
   numbersInRange?: true;
   /** The era the request is served under (era classification). */
   era?: Era;

@@ -9,7 +9,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
 import { http2StreamOf } from '../util/node-http.js';
-import { mayHoldOutOfRange } from '../validation/finite-numbers.js';
+import { holdsNonFiniteNumber } from '../validation/finite-numbers.js';
 import { BodyReadError, bodyWithin, boundedBytes, decodeText, parseJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -125,13 +125,13 @@ export class ParseStepGuard implements ChainStage {
     return new RejectionException('parse-step', 'stalled_read', READ_FAILURE_MESSAGES[thrown.failure](this.options), { headers: { connection: 'close' } });
   }
 
-  /** Parses a body its bounds were checked on, and notes whether its text proves every number in range. */
+  /** Parses a body its bounds were checked on, and notes whether every number it holds is in range (the cheap walk, once). */
   private parse(bytes: Buffer, record: McpRequestRecord): unknown {
     record.bodyBytes = bytes.length;
     try {
       const text = decodeText(bytes);
       const value = parseJson(text);
-      if (!mayHoldOutOfRange(text)) record.numbersInRange = true;
+      if (!holdsNonFiniteNumber(value)) record.numbersInRange = true;
       return value;
     } catch (thrown) {
       const what = (thrown as BodyDecodeError).failure === 'utf8' ? 'UTF-8' : 'JSON';

@@ -7,21 +7,8 @@ import type { SchemaProblem } from './schema-problems.js';
 export const FINITE_NUMBER = 'must be a number within ±1.8e308 (a larger one reads as Infinity)';
 
 /**
- * How a number a parser cannot hold may be spelled: past ±1.8e308 a number needs an exponent of three digits or
- * more, or, with a smaller one (at most 99), 210 digits or more before its point. A text that matches neither
- * holds no such number (the reverse does not follow: `"e100"` in a string matches too). Linear: the digit run is
- * only tried where one starts.
- */
-const OUT_OF_RANGE_SPELLING = /[eE]\+?[0-9]{3}|(?:^|[^0-9])[0-9]{200}/;
-
-/** Whether a JSON text may hold a number a parser cannot hold; false proves it holds none, without parsing it. */
-export function mayHoldOutOfRange(text: string): boolean {
-  return OUT_OF_RANGE_SPELLING.test(text);
-}
-
-/**
  * Each number out of range in a parsed JSON value, as a {@link FINITE_NUMBER} problem at its path: none looked for
- * when `inRange` (its text proved there is none, {@link mayHoldOutOfRange}), else the cheap walk first and the
+ * when `inRange` (the parse step's walk found none), else the cheap walk first and the
  * located one only for a value that holds one; `skipped` (a container inside it) is not looked into.
  */
 export function numbersOutOfRange(value: unknown, { inRange = false, skipped }: { inRange?: boolean; skipped?: object } = {}): SchemaProblem[] {
