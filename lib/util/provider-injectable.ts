@@ -5,6 +5,8 @@ type MarkedClass = { readonly name: string };
 
 /** Each class an MCP decorator marked, held weakly: a class made at run time (a factory's) is not kept for this list. */
 const marked = new Set<WeakRef<MarkedClass>>();
+/** The same classes, so one marked by two decorators is listed once. */
+const markedOnce = new WeakSet<MarkedClass>();
 const forgetCollected = new FinalizationRegistry<WeakRef<MarkedClass>>((ref) => marked.delete(ref));
 
 /** The classes an MCP decorator marked in this process and still alive, in the order they were marked (read at startup, never per request). */
@@ -22,8 +24,11 @@ export function* markedClasses(): Generator<MarkedClass> {
  * the class for {@link markedClasses}.
  */
 export const providerInjectable = (): ClassDecorator => (target) => {
-  const ref = new WeakRef<MarkedClass>(target);
-  marked.add(ref);
-  forgetCollected.register(target, ref);
+  if (!markedOnce.has(target)) {
+    markedOnce.add(target);
+    const ref = new WeakRef<MarkedClass>(target);
+    marked.add(ref);
+    forgetCollected.register(target, ref);
+  }
   Injectable(Reflect.getMetadata(SCOPE_OPTIONS_METADATA, target) as ScopeOptions | undefined)(target);
 };

@@ -23,7 +23,7 @@ function madeTools(count: number): (new () => unknown)[] {
 }
 
 describe('the classes MCP decorators marked (for the empty-mount warning)', () => {
-  it('lists the live ones in the order they were marked', () => {
+  it('lists the live ones in the order they were first marked, each once', () => {
     class First {
       read() {
         return 'x';
@@ -36,8 +36,10 @@ describe('the classes MCP decorators marked (for the empty-mount warning)', () =
     }
     McpResource({ uri: 'app://first', name: 'first' })(First);
     McpPrompt({ name: 'second', description: 'Second.' })(Second);
+    McpPrompt({ name: 'first', description: 'First again.' })(First); // a class marked twice is listed once
     const listed = [...markedClasses()];
     expect(listed.slice(-2)).toEqual([First, Second]);
+    expect(listed.filter((marked) => marked === First)).toHaveLength(1);
   });
 
   it('does not keep a class alive that nothing else holds', async () => {
