@@ -26,7 +26,7 @@ export interface DispatchOptions {
   readonly admit?: () => Promise<void>;
   /** Awaited once the call is admitted, before its handler runs: a call that is a task as it starts is stored first. */
   readonly beforeHandler?: () => Promise<void>;
-  /** The request's text was proved to hold no number out of range (`McpRequestRecord.numbersInRange`): the value gate looks for none. */
+  /** The parse step's walk proved the body holds no number out of range (`McpRequestRecord.numbersInRange`): the value gate looks for none. */
   readonly numbersInRange?: boolean;
 }
 

@@ -45,7 +45,7 @@ export class ValueGate {
   /**
    * Checks `value`; undefined when every value passes. Past `DETAILED_CHECK_MAX_VALUES` values only the first
    * problem is looked for (`first_only`), so one request cannot demand seconds of CPU and a huge heap. Unless
-   * `numbersInRange` (the request's text proved there is none), a number out of range is looked for too.
+   * `numbersInRange` (the parse step's walk of the body found none), a number out of range is looked for too.
    */
   check(value: unknown, numbersInRange = false): InvalidValues | undefined {
     const failed = this.failedCheck(value);
