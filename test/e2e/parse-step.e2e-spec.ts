@@ -1,8 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import request from 'supertest';
 
+import { requestRecord } from '../../lib/contracts/request-record.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
@@ -132,7 +135,32 @@ describe('the parse step', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(res.status).toBe(200);
   });
+
+  it('proves a body it read free of numbers out of range, so none is looked for again, whatever a string in it spells', async () => {
+    const proofs: (true | undefined)[] = [];
+    const proved = await createTestApp({ providers: [EchoTool], configure: (app) => app.useGlobalInterceptors(new NumbersInRangeInterceptor(proofs)) });
+    try {
+      // A string spelling a wide exponent or a long digit run holds no number: proved too (a test of the text was not).
+      for (const text of ['plain', '1e400 or 1E+309', '9'.repeat(250)])
+        expect((await post(proved.server, rpc('tools/call', { name: 'echo', arguments: { text } }))).status).toBe(200);
+      expect(proofs).toEqual([true, true, true]);
+    } finally {
+      await proved.close();
+    }
+  });
 });
+
+/** A host interceptor noting, for each request the chain let through, whether the parse step proved its numbers in range. */
+@Injectable()
+class NumbersInRangeInterceptor implements NestInterceptor {
+  constructor(private readonly proofs: (true | undefined)[]) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<IncomingMessage & { raw?: IncomingMessage }>();
+    this.proofs.push(requestRecord(req.raw ?? req).numbersInRange);
+    return next.handle();
+  }
+}
 
 describe("the parse step beside the host's body parsing", () => {
   it("keeps its own answers with the host's rawBody option on (the host's parser skips the mount)", async () => {
