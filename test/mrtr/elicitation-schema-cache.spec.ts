@@ -28,6 +28,14 @@ describe('ElicitationSchemaCache', () => {
     expect(cache.size).toBe(3);
   });
 
+  it('compiles distinct forms that share an $id, each standing alone', () => {
+    const cache = new ElicitationSchemaCache();
+    const form = (choices: string[]) => ({ $id: 'https://example.com/pick', type: 'object', properties: { pick: { type: 'string', enum: choices } } });
+    // On one shared ajv instance the second threw: schema with key or id "https://example.com/pick" already exists.
+    const [first, second] = [cache.validator(form(['a', 'b'])), cache.validator(form(['c', 'd']))];
+    expect([first({ pick: 'a' }), first({ pick: 'c' }), second({ pick: 'c' }), second({ pick: 'a' })]).toEqual([true, false, true, false]);
+  });
+
   it('frees the validators it evicted', async () => {
     const cache = new ElicitationSchemaCache(3);
     const compiled = Array.from({ length: 20 }, (_, n) => new WeakRef(cache.validator(schema(n))));
