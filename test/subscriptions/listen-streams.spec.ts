@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals';
+
+import type { McpEventBus } from '../../lib/contracts/mcp-event-bus.js';
+import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.interface.js';
+import type { AnswerStream } from '../../lib/response/answer-stream.js';
+import type { MountClosing } from '../../lib/response/mount-closing.js';
+import { InProcessEventBus } from '../../lib/subscriptions/in-process-event-bus.js';
+import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
+import { until } from '../support/wait.js';
+
+/** An open answer that takes everything at once (nothing waits for its reader). */
+const answer = () =>
+  ({ signal: new AbortController().signal, buffered: 0, notify: () => true, onKeepAlive: () => undefined, abandon: () => undefined }) as unknown as AnswerStream;
+
+function streams(maxStreams: number, maxOpenBytes: number, bus: McpEventBus = new InProcessEventBus()) {
+  const options = { path: '/mcp', subscriptions: { maxStreams, maxOpenBytes, maxBufferedBytes: 1024, subscribeTimeoutMs: 50, keepAliveMs: 1000 } };
+  return new ListenStreams(bus, options as unknown as McpResolvedOptions, { closing: false } as MountClosing);
+}
+
+describe('ListenStreams bounds', () => {
+  it('opens streams holding exactly maxOpenBytes together, refuses one byte more, and gives the bytes back as they end', async () => {
+    const open = streams(10, 1000);
+    const first = await open.open('a', { toolsListChanged: true }, answer(), 600);
+    await open.open('b', { toolsListChanged: true }, answer(), 400);
+    expect(open.held).toBe(1000);
+    await expect(open.open('c', { toolsListChanged: true }, answer(), 1)).rejects.toMatchObject({ data: { reason: 'listen_bytes_limit' } });
+    first.end('gone');
+    await until(() => open.held === 400, 'the ended stream to give back its bytes');
+    expect(open.size).toBe(1);
+  });
+
+  it('opens exactly maxStreams streams and refuses one more', async () => {
+    const open = streams(2, 1000);
+    await open.open('a', { toolsListChanged: true }, answer(), 1);
+    await open.open('b', { toolsListChanged: true }, answer(), 1);
+    await expect(open.open('c', { toolsListChanged: true }, answer(), 1)).rejects.toMatchObject({ data: { reason: 'too_many_listen_streams' } });
+    expect(open.size).toBe(2);
+  });
+
+  it('ends a stream whose subscription the bus did not confirm in time, giving back its place and bytes', async () => {
+    const silent: McpEventBus = { publish: async () => undefined, subscribe: () => new Promise<never>(() => undefined) };
+    const open = streams(1, 1000, silent);
+    await expect(open.open('a', { toolsListChanged: true }, answer(), 100)).rejects.toMatchObject({ data: { reason: 'event_bus_unavailable' } });
+    await until(() => open.size === 0 && open.held === 0, 'the refused stream to end');
+  });
+});
