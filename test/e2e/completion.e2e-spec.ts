@@ -80,7 +80,11 @@ describe('completion/complete', () => {
     });
     const resource = await post(app().server, rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'test://nothing/{id}' }, argument: { name: 'id', value: '' } }));
     expect(resource.status).toBe(400);
-    expect(resource.body.error).toMatchObject({ code: -32602, data: { reason: 'unknown_ref', ref: { type: 'ref/resource', uri: 'test://nothing/{id}' } } });
+    expect(resource.body.error).toEqual({
+      code: -32602,
+      message: 'Invalid params: no resource or resource template "test://nothing/{id}" to complete.', // no templates to list
+      data: { reason: 'unknown_ref', ref: { type: 'ref/resource', uri: 'test://nothing/{id}' } },
+    });
   });
 
   it('refuses an argument the prompt does not declare (400 + -32602, unknown_argument)', async () => {

@@ -137,4 +137,21 @@ describe('resources: module init refusals', () => {
       await app.close();
     }
   });
+
+  it('wires in one instance once when two value providers hold it', async () => {
+    const Thing = resource({});
+    const thing = new Thing();
+    const app = await createTestApp({
+      providers: [
+        { provide: 'one', useValue: thing },
+        { provide: 'two', useValue: thing },
+      ],
+    });
+    try {
+      const res = await post(app.server, rpc('resources/list'));
+      expect(res.body.result.resources).toEqual([{ uri: 'app://thing', name: 'thing' }]);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -51,6 +51,8 @@ describe('UriTemplate.match, absent variables and ambiguity', () => {
     expect({ ...UriTemplate.parse('app://search{?q,lang}').match('app://search?lang=en') }).toEqual({ lang: 'en' });
     expect({ ...UriTemplate.parse('app://search{?q,lang}').match('app://search?lang=en&q=cats') }).toEqual({ lang: 'en', q: 'cats' });
     expect({ ...UriTemplate.parse('app://items/{id}/data').match('app://items//data') }).toEqual({});
+    expect({ ...UriTemplate.parse('app://p/{x,y}').match('app://p/,2') }).toEqual({ y: '2' });
+    expect({ ...UriTemplate.parse('app://p{/x}').match('app://p/') }).toEqual({});
   });
 
   it('gives each expression as little as it can, left to right, as long as what follows still matches', () => {
@@ -104,7 +106,7 @@ describe('UriTemplate.parse refusals', () => {
     ['an empty expression', 'app://{}', /empty expression/],
     ['a prefix modifier (level 4)', 'app://{id:3}', /level 4 modifier/],
     ['an explode modifier (level 4)', 'app://{/path*}', /level 4 modifier/],
-    ['a reserved operator', 'app://{!id}', /reserves for future extensions/],
+    ...[...'=,!@|'].map((op) => [`the reserved operator "${op}"`, `app://{${op}id}`, /reserves for future extensions/] as const),
     ['an invalid variable name', 'app://{a-b}', /invalid variable name "a-b"/],
     ['a variable used twice', 'app://{id}/{id}', /uses the variable "id" twice/],
     ['a space in a literal', 'app://my files/{id}', /cannot hold/],
