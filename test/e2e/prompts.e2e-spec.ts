@@ -239,6 +239,9 @@ describe('prompts', () => {
       });
       const one = await post(app().server, promptGet('travel', { country: 'fr', notes: '' }));
       expect(one.body.error.data.missing).toEqual(['city']);
+      const empty = await post(app().server, promptGet('greet', { name: '' })); // an empty value is given, not missing
+      expect(empty.status).toBe(200);
+      expect(empty.body.result.messages).toEqual(expect.any(Array));
     });
 
     it('an argument the prompt does not declare, naming it and those it takes', async () => {

@@ -304,6 +304,11 @@ describe('resources', () => {
       expect(res.body.result.contents).toEqual([{ uri: 'docs://logo', mimeType: 'image/png', blob: PNG.toString('base64') }]);
     });
 
+    it("completes a template's read with the URI read and the template's declared mimeType", async () => {
+      const res = await read(t.server, 'users://ada/profile');
+      expect(res.body.result.contents).toEqual([{ uri: 'users://ada/profile', mimeType: 'application/json', text: '{"id":"ada"}' }]);
+    });
+
     it('sends several contents, each keeping its own uri and mimeType and taking the declared ones where it has none', async () => {
       const res = await read(t.server, 'docs://bundle');
       expect(schema.check('ReadResourceResult', res.body.result)).toEqual([]);
@@ -651,6 +656,12 @@ describe('resources', () => {
       expect(res.body.error.message.startsWith(`Invalid params: no resource or resource template "users://{id}" to complete. Templates: ${templates.join(', ')}, `)).toBe(
         true,
       );
+    });
+
+    it('refuses a ref/prompt on a server without prompts, listing none', async () => {
+      const res = await post(t.server, rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'x', value: '' } }));
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe('Invalid params: no prompt "greet" to complete.');
     });
 
     it('completes on the legacy era too', async () => {

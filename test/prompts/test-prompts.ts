@@ -124,7 +124,7 @@ export const CITIES: Record<string, string[]> = { fr: ['Paris', 'Lyon', 'Lille']
     },
     { name: 'number', complete: async () => Array.from({ length: 250 }, (_, i) => String(i)) },
     { name: 'exactly', complete: () => Array.from({ length: 100 }, (_, i) => `v${i}`) },
-    { name: 'broken', complete: () => [1, 2] as unknown as string[] },
+    { name: 'broken', complete: () => ['1', 2] as unknown as string[] }, // the last element is checked too
     { name: 'sparse', complete: () => Object.assign<string[], Record<number, string>>([], { 2: 'x' }) },
     { name: 'whoami', complete: (_value, _context, ctx) => [`${ctx.prompt}:${String(ctx.clientInfo?.name)}`] },
     { name: 'notes' },
