@@ -80,6 +80,15 @@ describe('a Nest HttpException from get()', () => {
   });
 });
 
+describe('a mount serving prompts only', () => {
+  const app = useTestApp({ providers: [CustomerLetterPrompt] });
+
+  it('advertises prompts, and logging since a get() may log', async () => {
+    const discovered = await post(app().server, rpc('server/discover'));
+    expect(discovered.body.result.capabilities).toEqual({ prompts: { listChanged: true }, logging: {} });
+  });
+});
+
 describe('prompts', () => {
   const app = useTestApp({ providers: [EchoTool, ...TEST_PROMPTS], options: { requestState: { secrets: [SECRET] } } });
 

@@ -457,6 +457,13 @@ describe('resources', () => {
       ['a contents object with both text and blob', () => ({ text: 'a', blob: 'AA==' }), 'MalformedResourceResultError', /must hold exactly one of text and blob/],
       ['a contents object with an unknown key', () => ({ text: 'a', body: 'b' }), 'MalformedResourceResultError', /has unknown key\(s\) "body"/],
       ['a blob that is not base64', () => ({ blob: 'not base64!' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
+      [
+        'two contents objects the schema refuses (each problem named)',
+        () => [{ uri: 'no uri', text: 'a' }, { blob: 'not base64!' }],
+        'MalformedResourceResultError',
+        /\/contents\/0\/uri: must be a valid uri; \/contents\/1\/blob: must be a valid byte/,
+      ],
+      ['a _meta JSON cannot carry', () => ({ text: 'a', _meta: { size: 1n } }), 'MalformedResourceResultError', /holds a _meta JSON cannot carry/],
       ['a blob that is not base64 but for a line break', () => ({ blob: 'not base64 ###\n' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
       ['a blob of base64 lines', () => ({ blob: 'QUJD\nQUJD' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
       ['an array with a hole', () => Object.assign([], { 1: 'x' }), 'MalformedResourceResultError', /returned contents\[0\] that is undefined: return the contents/],
