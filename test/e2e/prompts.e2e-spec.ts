@@ -209,6 +209,7 @@ describe('prompts', () => {
       expect(events).toHaveLength(1);
       expect(events[0]!.message).toMatchObject({ method: 'prompts/get', exception: 'MalformedPromptResultError' });
       expect(events[0]!.message.error).toContain(reason);
+      expect(events[0]!.message.error.match(/MalformedPromptResultError/g)).toHaveLength(1); // not wrapped in another
     });
 
     it('contains a fault in get() (500 + -32603), never quoting it', async () => {
