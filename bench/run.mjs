@@ -84,6 +84,31 @@ const TARGETS = [
   { key: 'nest-mcp fastify', script: 'dist-bench/bench/app/main.js', env: { BENCH_ADAPTER: 'fastify' }, floor: 'floor fastify', more: [] },
   { key: 'floor fastify', script: 'dist-bench/bench/floor/main.js', env: { BENCH_ADAPTER: 'fastify' }, floor: 'floor fastify', more: [], isFloor: true },
 ];
+/**
+ * The checking floors: each adapter's floor checking a call's arguments against its tool's input schema first
+ * (`BENCH_FLOOR_CHECKS=1`), as the MCP spec requires of every server. Measured on validate only, started once a
+ * round: what that check alone costs a server that does nothing else, beside what the whole MCP layer costs.
+ */
+const CHECKING_TARGETS = [
+  {
+    key: 'checking floor express',
+    script: 'dist-bench/bench/floor/main.js',
+    env: { BENCH_ADAPTER: 'express', BENCH_FLOOR_CHECKS: '1' },
+    floor: 'floor express',
+    ours: 'nest-mcp express',
+    more: [],
+    checking: true,
+  },
+  {
+    key: 'checking floor fastify',
+    script: 'dist-bench/bench/floor/main.js',
+    env: { BENCH_ADAPTER: 'fastify', BENCH_FLOOR_CHECKS: '1' },
+    floor: 'floor fastify',
+    ours: 'nest-mcp fastify',
+    more: [],
+    checking: true,
+  },
+];
 /** The servers of the `tools/list` workload, each with BENCH_LIST_TOOLS registered tools. */
 const LIST_TARGETS = TARGETS.filter((target) => ['nest-mcp express', 'floor express', 'SDK v2 node:http'].includes(target.key));
 const SDK = 'SDK v2 node:http';
@@ -224,10 +249,10 @@ function runInit(kind) {
 for (let round = 0; round < SETTINGS.rounds; round++) {
   console.log(`\nround ${round + 1} of ${SETTINGS.rounds} (at ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   if (SETTINGS.sections.includes('main')) {
-    for (const target of rotated(TARGETS, round)) {
+    for (const target of rotated([...TARGETS, ...CHECKING_TARGETS], round)) {
       // The extra cold starts first (started, answered once, stopped), then the one the workloads run on.
       const startups = [];
-      for (let extra = 1; extra < SETTINGS.starts; extra++) {
+      for (let extra = 1; extra < (target.checking ? 1 : SETTINGS.starts); extra++) {
         const { child, startupMs } = await startServer(target, {}, 'echo');
         await stopServer(child);
         startups.push(startupMs);
@@ -236,11 +261,15 @@ for (let round = 0; round < SETTINGS.rounds; round++) {
       startups.push(startupMs);
       try {
         console.log(`  ${target.key}: first correct answer after ${startups.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-        for (const ms of startups) record(target.key, 'startup', ms);
         for (const workload of ['validate', ...(target.isFloor ? [] : ['validate-invalid']), ...target.more]) {
           const problem = await sendAndCheck(workload, 'check');
           if (problem) throw new Error(`${target.key}: wrong first answer to ${workload}: ${problem}`);
         }
+        if (target.checking) {
+          await measure(target.key, 'validate', child.pid);
+          continue;
+        }
+        for (const ms of startups) record(target.key, 'startup', ms);
         // echo and validate take turns going first, round by round; RSS is read after both.
         for (const workload of round % 2 ? ['validate', 'echo'] : ['echo', 'validate']) await measure(target.key, workload, child.pid);
         record(target.key, 'rss', rssMiB(child.pid));
@@ -323,6 +352,28 @@ if (SETTINGS.sections.includes('main')) {
   lines.push(
     '',
     "CPU µs/req: the server process's user and system CPU time (all threads, from /proc) over the measured run, per request: steadier than req/s on a shared machine, and free of the load generator's ceiling.",
+  );
+  lines.push('', '### The checking floors (validate)', '');
+  lines.push(row(['server', 'req/s', 'p99 ms', 'req/s vs its floor', 'CPU µs/req', 'CPU/req vs its floor', 'nest-mcp validate req/s vs this']));
+  lines.push(row(['---', '--:', '--:', '--:', '--:', '--:', '--:']));
+  for (const target of CHECKING_TARGETS) {
+    const rps = med(target.key, 'validate.rps');
+    const cpu = med(target.key, 'validate.cpu');
+    lines.push(
+      row([
+        target.key,
+        fixed(rps),
+        fixed(med(target.key, 'validate.p99'), 1),
+        times(rps / med(target.floor, 'validate.rps')),
+        fixed(cpu),
+        times(cpu / med(target.floor, 'validate.cpu')),
+        times(med(target.ours, 'validate.rps') / rps),
+      ]),
+    );
+  }
+  lines.push(
+    '',
+    "A checking floor is its adapter's floor checking each call's arguments against its tool's input schema (ajv 2020 with ajv-formats, compiled once) before its fixed answer: what the input check the MCP spec requires of every server costs on its own.",
   );
   lines.push('', '### Processes', '');
   lines.push(row(['server', 'RSS after, MiB', 'RSS vs its floor', 'startup to first correct answer, ms', 'startup minus its floor, ms']));

@@ -71,6 +71,8 @@ export interface ServerEnv {
   adapter: 'express' | 'fastify';
   /** How many tools to register in all (`BENCH_TOOLS`): generated ones fill up after the server's own; 0: its own only. */
   tools: number;
+  /** `BENCH_FLOOR_CHECKS=1`: the floor checks each call's arguments against its tool's input schema (the checking floor). */
+  checksArguments: boolean;
 }
 
 /** Reads {@link ServerEnv} from `process.env`. */
@@ -80,5 +82,6 @@ export function serverEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     host: env.HOST ?? '127.0.0.1',
     adapter: env.BENCH_ADAPTER === 'fastify' ? 'fastify' : 'express',
     tools: Number(env.BENCH_TOOLS ?? 0),
+    checksArguments: env.BENCH_FLOOR_CHECKS === '1',
   };
 }
