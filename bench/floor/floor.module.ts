@@ -1,8 +1,8 @@
 // The floor: a bare Nest 12 `@Post('mcp')` route answering a fixed JSON-RPC result, no MCP layer at all; the
 // checking floor: the same, checking a call's arguments against its tool's input schema first.
+import { Body, Controller, HttpCode, Module, Post, type DynamicModule } from '@nestjs/common';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { Body, Controller, HttpCode, Module, Post, type DynamicModule } from '@nestjs/common';
 
 import {
   ECHO_INPUT_SCHEMA,
