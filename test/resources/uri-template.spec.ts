@@ -94,6 +94,15 @@ describe('UriTemplate.match, absent variables and ambiguity', () => {
     expect(UriTemplate.parse(template).match(uri)).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(500);
   });
+
+  // Only `{+a}` taking the whole run and its "/" leaves `{b}` and "/z" a fit. a's ends are tried shortest first, and
+  // from each b scans the rest of the run: about n²/2 states searched and as many candidate ends scanned, both
+  // counted as steps (n = 300: about 90,000 in all; n = 400: about 160,000, of which only 80,000 are states).
+  it(`counts the candidate ends an expression scans against the ${TEMPLATE_MATCH_MAX_STEPS} steps, besides the states`, () => {
+    const template = UriTemplate.parse('app://{+a}{b}/z');
+    expect(template.match(`app://${'a'.repeat(300)}/a/z`)).toEqual({ a: `${'a'.repeat(300)}/`, b: 'a' });
+    expect(template.match(`app://${'a'.repeat(400)}/a/z`)).toBeUndefined();
+  });
 });
 
 describe('UriTemplate.parse refusals', () => {
