@@ -18,6 +18,9 @@ export default {
   // A worker per core: the suites wait on sockets and timers more than they compute, and Jest's default (one core
   // kept for itself) ran them in about twice the time on a 2-core machine.
   maxWorkers: '100%',
+  // A worker's heap grows by about 13 MB a test file (Jest's ESM mode), to about 3 GB over a full run, whose exit
+  // then outlasted Jest's 500 ms grace ("A worker process has failed to exit gracefully"): past 1 GB it is replaced.
+  workerIdleMemoryLimit: '1GB',
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
   projects: [
     { ...shared, displayName: 'express', testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'] },
