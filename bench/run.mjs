@@ -89,26 +89,14 @@ const TARGETS = [
  * (`BENCH_FLOOR_CHECKS=1`), as the MCP spec requires of every server. Measured on validate only, started once a
  * round: what that check alone costs a server that does nothing else, beside what the whole MCP layer costs.
  */
-const CHECKING_TARGETS = [
-  {
-    key: 'checking floor express',
-    script: 'dist-bench/bench/floor/main.js',
-    env: { BENCH_ADAPTER: 'express', BENCH_FLOOR_CHECKS: '1' },
-    floor: 'floor express',
-    ours: 'nest-mcp express',
-    more: [],
-    checking: true,
-  },
-  {
-    key: 'checking floor fastify',
-    script: 'dist-bench/bench/floor/main.js',
-    env: { BENCH_ADAPTER: 'fastify', BENCH_FLOOR_CHECKS: '1' },
-    floor: 'floor fastify',
-    ours: 'nest-mcp fastify',
-    more: [],
-    checking: true,
-  },
-];
+const CHECKING_TARGETS = TARGETS.filter((target) => target.isFloor).map((floor) => ({
+  ...floor,
+  key: `checking ${floor.key}`,
+  env: { ...floor.env, BENCH_FLOOR_CHECKS: '1' },
+  ours: floor.key.replace('floor', 'nest-mcp'),
+  isFloor: false, // asked to refuse invalid arguments, as the MCP servers are
+  checking: true,
+}));
 /** The servers of the `tools/list` workload, each with BENCH_LIST_TOOLS registered tools. */
 const LIST_TARGETS = TARGETS.filter((target) => ['nest-mcp express', 'floor express', 'SDK v2 node:http'].includes(target.key));
 const SDK = 'SDK v2 node:http';
