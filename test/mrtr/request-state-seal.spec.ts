@@ -130,6 +130,52 @@ describe('RequestStateSeal over the HMAC codec', () => {
     expect(await seal.open(`${body}.${otherTag}`, bound())).toEqual({ ok: false, problem: 'tampered' });
   });
 
+  /** A correctly tagged state over any payload. */
+  const tagged = (payload: unknown) => {
+    const body = `v1.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    return `${body}.${createHmac('sha256', SECRET).update(body).digest('base64url')}`;
+  };
+
+  it.each([
+    ['no expiry', { c: binding.call, r: 1, a: {} }],
+    ['a non-numeric expiry', { exp: 'never', c: binding.call, r: 1, a: {} }],
+    ['a fractional round', { exp: 2_000_000, c: binding.call, r: 1.5, a: {} }],
+    ['answers that are not an object', { exp: 2_000_000, c: binding.call, r: 1, a: ['x'] }],
+  ])('refuses a correctly tagged state with %s as malformed', async (_case, payload) => {
+    expect(await clocked([SECRET]).seal.open(tagged(payload), bound())).toEqual({ ok: false, problem: 'malformed' });
+  });
+
+  it('refuses a state bound to a principal when the call has none', async () => {
+    const { seal } = clocked([SECRET]);
+    const sealed = await seal.seal({ ...content, binding: requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice') });
+    expect(await seal.open(sealed, bound())).toEqual({ ok: false, problem: 'other_principal' });
+  });
+
+  it('refuses a state with a segment after the tag as malformed', async () => {
+    const { seal } = clocked([SECRET]);
+    expect(await seal.open(`${await seal.seal(content)}.x`, bound())).toEqual({ ok: false, problem: 'malformed' });
+  });
+
+  it.each([
+    ['too short', (tag: string) => tag.slice(0, 40)],
+    ['in a non-canonical spelling', (tag: string) => tag.slice(0, 42) + String.fromCharCode(tag.charCodeAt(42) + 1)],
+  ])('refuses a tag %s as tampered', async (_case, spoil) => {
+    const { seal } = clocked([SECRET]);
+    const [v, p, tag] = (await seal.seal(content)).split('.');
+    expect(await seal.open(`${v}.${p}.${spoil(tag!)}`, bound())).toEqual({ ok: false, problem: 'tampered' });
+  });
+
+  it('takes an empty secret list as none given', async () => {
+    const seal = new RequestStateSeal(new HmacRequestStateCodec([]), 1000);
+    expect((await seal.open(await seal.seal(content), bound())).ok).toBe(true);
+  });
+
+  it('hands a state exactly at the size limit to the codec; one character more is malformed', async () => {
+    const { seal } = clocked([SECRET]);
+    expect(await seal.open(`v1.${'a'.repeat(REQUEST_STATE_MAX_CHARS - 47)}.${'A'.repeat(43)}`, bound())).toEqual({ ok: false, problem: 'tampered' });
+    expect(await seal.open(`v1.${'a'.repeat(REQUEST_STATE_MAX_CHARS - 46)}.${'A'.repeat(43)}`, bound())).toEqual({ ok: false, problem: 'malformed' });
+  });
+
   it('refuses to seal more than it would open', async () => {
     const { seal } = clocked([SECRET]);
     await expect(seal.seal({ ...content, toolState: 'x'.repeat(REQUEST_STATE_MAX_CHARS) })).rejects.toThrow(RangeError);
@@ -162,6 +208,16 @@ describe('RequestStateSeal over a custom codec', () => {
     expect(await seal.open(sealed, bound(requestBinding('mcp', 'tools/call', { name: 'other' }, undefined)))).toEqual({ ok: false, problem: 'other_call' });
     clock.now = 1001;
     expect(await seal.open(sealed, bound())).toEqual({ ok: false, problem: 'expired' });
+  });
+});
+
+describe('RequestStateSeal at the size limit', () => {
+  /** A codec whose sealed form is a fixed number of characters. */
+  const sized = (chars: number): RequestStateCodec => ({ seal: () => 'x'.repeat(chars), open: () => ({ ok: false, problem: 'malformed' }) });
+
+  it('seals a state exactly at the limit and refuses one character more', async () => {
+    expect(await new RequestStateSeal(sized(REQUEST_STATE_MAX_CHARS), 1000).seal(content)).toHaveLength(REQUEST_STATE_MAX_CHARS);
+    await expect(new RequestStateSeal(sized(REQUEST_STATE_MAX_CHARS + 1), 1000).seal(content)).rejects.toThrow(RangeError);
   });
 });
 
