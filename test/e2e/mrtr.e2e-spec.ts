@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 
-import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { McpMethodError, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { accept, callTool, sampled, statePayload } from '../support/mrtr-client.js';
 import { MRTR_TEST_TOOLS, sideEffects } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 const schema = await ProtocolSchema.vendored();
 const SECRET = 'mrtr-e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -224,8 +225,12 @@ describe('multi round-trip requests: tools/call', () => {
   });
 
   it('derives keys from call order per kind when the tool gives none', async () => {
-    const res = await callTool(t.server, 'default_keys', {});
-    expect(Object.keys(res.body.result.inputRequests)).toEqual(['elicit-1', 'elicit-2', 'sample-1']);
+    const events = await recordEvents(['mcp:mrtr:input_required'], async () => {
+      const res = await callTool(t.server, 'default_keys', {});
+      expect(Object.keys(res.body.result.inputRequests)).toEqual(['elicit-1', 'elicit-2', 'sample-1']);
+    });
+    // Each kind once in the event, though two elicitations are pending.
+    expect(events.map((e) => e.message)).toMatchObject([{ kinds: ['elicitation', 'sampling'] }]);
     const done = await callTool(
       t.server,
       'default_keys',
@@ -261,6 +266,12 @@ describe('multi round-trip requests: tools/call', () => {
     const res = await callTool(t.server, 'swallow', {});
     expect(res.body.result.resultType).toBe('input_required');
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['ok']);
+  });
+
+  it('refuses an unreadable answer even when the tool swallows the rejection and returns', async () => {
+    const res = await callTool(t.server, 'swallow', {}, { inputResponses: { ok: accept({ ok: 'yes' }) } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'ok' } });
   });
 
   it('hands an accepted URL-mode elicitation to the tool: no content, and no requested schema to match', async () => {
@@ -370,5 +381,74 @@ describe('an accepted form answer carrying fields the form does not declare', ()
     const wrong = await callTool(app().server, 'closed_form', {}, { inputResponses: { proceed: { action: 'accept', content: { ok: 'yes', x: 1 } } } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.data).toMatchObject({ reason: 'invalid_input_response', key: 'proceed' });
+  });
+});
+
+const FORM = { message: 'ok?', requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } } };
+/** What each input request made after its call was answered rejected with. */
+const lateAsks: string[] = [];
+
+@McpTool({ name: 'ask_then_refuse', description: 'Asks, then throws a method error before the answer.', inputSchema: { type: 'object', properties: {} } })
+class AskThenRefuseTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext): Promise<string> {
+    void ctx.elicit(FORM, { key: 'ok' });
+    throw new McpMethodError(-32602, 'Invalid params: nothing to confirm.', undefined, 400);
+  }
+}
+
+@McpTool({ name: 'ask_late', description: 'Asks after its call was answered.', inputSchema: { type: 'object', properties: {} } })
+class AskLateTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext): string {
+    setImmediate(() => ctx.elicit(FORM).catch((error: Error) => lateAsks.push(error.message)));
+    return 'answered';
+  }
+}
+
+@McpTool({
+  name: 'state_and_ask',
+  description: 'Sets a tool state, then asks under the key given.',
+  inputSchema: { type: 'object', properties: { chars: { type: 'integer' }, unserializable: { type: 'boolean' }, key: { type: 'string' } } },
+})
+class StateAndAskTool implements McpPlainTool {
+  async run(args: { chars?: number; unserializable?: boolean; key?: string }, ctx: McpContext): Promise<string> {
+    if (args.chars !== undefined) ctx.state = 'x'.repeat(args.chars - 2);
+    if (args.unserializable) ctx.state = () => 1;
+    return JSON.stringify(await ctx.elicit(FORM, { key: args.key ?? 'ok' }));
+  }
+}
+
+describe('a round at its edges: a tool that throws, asks out of turn, or sets a state near the limit', () => {
+  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool] });
+
+  it('answers the method error the tool threw, not an input-required result, though a request is pending', async () => {
+    const res = await callTool(app().server, 'ask_then_refuse', {});
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32602, message: 'Invalid params: nothing to confirm.' });
+  });
+
+  it('rejects an input request made after the call was answered', async () => {
+    const res = await callTool(app().server, 'ask_late', {});
+    expect(res.body.result.content[0].text).toBe('answered');
+    await until(() => lateAsks.length > 0, 'the late input request to settle');
+    expect(lateAsks).toEqual([expect.stringContaining('asked after the request it belongs to was answered')]);
+  });
+
+  it('carries a tool state of exactly 64 KiB of JSON; one character more is the tool’s fault', async () => {
+    const atLimit = await callTool(app().server, 'state_and_ask', { chars: 65_536 });
+    expect(atLimit.body.result.resultType).toBe('input_required');
+    expect(statePayload(atLimit.body.result.requestState).s).toHaveLength(65_534);
+    const over = await callTool(app().server, 'state_and_ask', { chars: 65_537 });
+    expect(JSON.parse(over.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('over the 65536 limit') });
+  });
+
+  it('refuses a tool state that is not a JSON value as the tool’s fault, rather than dropping it', async () => {
+    const res = await callTool(app().server, 'state_and_ask', { unserializable: true });
+    expect(JSON.parse(res.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('must be a JSON value') });
+  });
+
+  it('reads an answer only from an own key of inputResponses (a key named like an Object member stays pending)', async () => {
+    const res = await callTool(app().server, 'state_and_ask', { key: 'constructor' }, { inputResponses: { other: { action: 'cancel' } } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.result.inputRequests)).toEqual(['constructor']);
   });
 });
