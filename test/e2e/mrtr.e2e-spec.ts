@@ -289,6 +289,7 @@ describe('multi round-trip requests: tools/call', () => {
       return JSON.parse(res.body.result.content[0].text) as unknown;
     };
     expect(await answered({ action: 'accept', content: { ok: true, admin: true } })).toEqual({ action: 'accept', content: { ok: true } });
+    expect(await answered({ action: 'accept', content: { ok: true, constructor: 'x', toString: 'y' } })).toEqual({ action: 'accept', content: { ok: true } });
     expect(await answered({ action: 'decline', content: { ok: true } })).toEqual({ action: 'decline' });
     expect(await answered({ action: 'cancel', content: { ok: true } })).toEqual({ action: 'cancel' });
   });
@@ -417,8 +418,18 @@ class StateAndAskTool implements McpPlainTool {
   }
 }
 
-describe('a round at its edges: a tool that throws, asks out of turn, or sets a state near the limit', () => {
-  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool] });
+@McpTool({ name: 'ask_then_change', description: 'Asks, then changes the params it asked with.', inputSchema: { type: 'object', properties: {} } })
+class AskThenChangeTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext): Promise<string> {
+    const form = structuredClone(FORM);
+    const asked = ctx.elicit(form, { key: 'ok' });
+    form.message = 'changed';
+    return JSON.stringify(await asked);
+  }
+}
+
+describe('a round at its edges: tools that throw, ask late, change what they asked, or near the state and key limits', () => {
+  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool, AskThenChangeTool] });
 
   it('answers the method error the tool threw, not an input-required result, though a request is pending', async () => {
     const res = await callTool(app().server, 'ask_then_refuse', {});
@@ -444,6 +455,18 @@ describe('a round at its edges: a tool that throws, asks out of turn, or sets a 
   it('refuses a tool state that is not a JSON value as the tool’s fault, rather than dropping it', async () => {
     const res = await callTool(app().server, 'state_and_ask', { unserializable: true });
     expect(JSON.parse(res.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('must be a JSON value') });
+  });
+
+  it('takes an explicit key of 64 characters; one of 65 is the tool’s fault', async () => {
+    const longest = await callTool(app().server, 'state_and_ask', { key: 'k'.repeat(64) });
+    expect(Object.keys(longest.body.result.inputRequests)).toEqual(['k'.repeat(64)]);
+    const over = await callTool(app().server, 'state_and_ask', { key: 'k'.repeat(65) });
+    expect(JSON.parse(over.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('must be 1–64 characters') });
+  });
+
+  it('sends the input request as the tool asked it, though the tool changes its params object afterwards', async () => {
+    const res = await callTool(app().server, 'ask_then_change', {});
+    expect(res.body.result.inputRequests.ok.params.message).toBe('ok?');
   });
 
   it('reads an answer only from an own key of inputResponses (a key named like an Object member stays pending)', async () => {
