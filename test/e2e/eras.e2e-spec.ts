@@ -7,7 +7,7 @@ import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { AskTool, ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, sideEffects } from '../support/mrtr-tools.js';
+import { AskTool, ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, MisuseTool, sideEffects } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
@@ -353,6 +353,45 @@ describe('two eras on one mount', () => {
       await until(() => pending.size === 0, 'the input request to be withdrawn');
       expect(pending.size).toBe(0);
     });
+  });
+});
+
+/** What each input request or state change made after its legacy call was answered threw or rejected with. */
+const late: string[] = [];
+
+@McpTool({ name: 'late', description: 'Asks and sets its state after its call was answered.', inputSchema: { type: 'object', properties: {} } })
+class LateTool {
+  run(_args: unknown, ctx: McpContext) {
+    setImmediate(() => {
+      try {
+        ctx.state = 1;
+      } catch (error) {
+        late.push((error as Error).message);
+      }
+      ctx.listRoots().catch((error: Error) => late.push(error.message));
+    });
+    return 'answered';
+  }
+}
+
+describe('input requests on the legacy era: a tool at fault', () => {
+  const app = useTestApp({ providers: [MisuseTool, LateTool] });
+
+  it('is a fault of the tool that gives one key twice in one execution, as on the modern era', async () => {
+    const call = await legacyToolCall(app().server, 'misuse', { how: 'duplicate_key' }, () => ({ result: { action: 'accept', content: { ok: true } } }));
+    expect(call.messages.filter((m) => m.method === 'elicitation/create')).toHaveLength(1);
+    expect(call.messages.at(-1)!.result.isError).toBe(true);
+    expect(call.messages.at(-1)!.result.content[0].text).toContain('used twice in one execution');
+  });
+
+  it('rejects an input request and a state change made after the call was answered', async () => {
+    const call = await legacyToolCall(app().server, 'late', {}, () => 'no-answer');
+    expect(call.messages.at(-1)!.result.content[0].text).toBe('answered');
+    await until(() => late.length === 2, 'the late input request to settle');
+    expect(late).toEqual([
+      expect.stringContaining('after the request it belongs to was answered'),
+      expect.stringContaining('asked after the request it belongs to was answered'),
+    ]);
   });
 });
 

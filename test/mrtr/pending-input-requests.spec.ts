@@ -40,3 +40,26 @@ describe('PendingInputRequests: an answer no one awaits', () => {
     await expect(answer).rejects.toThrow('did not answer');
   });
 });
+
+describe('PendingInputRequests: bounds and shutdown', () => {
+  const requests = (legacyInputRequests: Record<string, number>, closing = new MountClosing({ shutdownGraceMs: 10_000 })) =>
+    new PendingInputRequests(resolveOptions({ serverInfo: { name: 's', version: '1' }, legacyInputRequests }, 'mcp'), closing);
+
+  it('takes a call whose request brings the held bytes exactly to maxPendingBytes, and refuses one byte more', async () => {
+    const pending = requests({ maxPendingBytes: 100 });
+    const first = pending.open(undefined, 60);
+    const second = pending.open(undefined, 40);
+    expect(() => pending.open(undefined, 1)).toThrow(expect.objectContaining({ data: expect.objectContaining({ reason: 'too_many_pending_input_bytes' }) }));
+    first.withdraw();
+    second.withdraw();
+    expect(pending.size).toBe(0);
+  });
+
+  it('refuses a request asked once the mount is closing with shutting_down, leaving nothing waiting', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 10_000 });
+    const pending = requests({}, closing);
+    closing.onModuleDestroy();
+    expect(() => pending.open(undefined)).toThrow(expect.objectContaining({ data: expect.objectContaining({ reason: 'shutting_down' }) }));
+    expect(pending.size).toBe(0);
+  });
+});
