@@ -252,6 +252,11 @@ describe('a task store whose get returns something other than the task record', 
     ['ttlMs as a string', (r) => ({ ...r, ttlMs: String(r.ttlMs) }), 'ttlMs 60000, not a number'],
     ['a completed task without its result', (r) => ({ ...r, status: 'completed', result: undefined }), 'a completed task whose result is undefined, not an object'],
     ['a failed task whose error is a string', (r) => ({ ...r, status: 'failed', error: 'boom' }), 'a failed task whose error is boom, not a JSON-RPC error'],
+    ['a failed task whose error has no code', (r) => ({ ...r, status: 'failed', error: { message: 'boom' } }), 'not a JSON-RPC error'],
+    ['a failed task whose error has no message', (r) => ({ ...r, status: 'failed', error: { code: -32603 } }), 'not a JSON-RPC error'],
+    ['pollIntervalMs as a string', (r) => ({ ...r, pollIntervalMs: String(r.pollIntervalMs) }), 'not a number'],
+    ['a numeric statusMessage', (r) => ({ ...r, statusMessage: 42 }), 'statusMessage 42, not a string'],
+    ['an input-required task whose inputRequests is a string', (r) => ({ ...r, status: 'input_required', inputRequests: 'none' }), 'inputRequests none, not an object'],
   ];
 
   it.each(VARIANTS)('answers tasks/get of %s with a contained fault naming the problem, nothing of it sent', async (_what, variant, problem) => {
@@ -272,6 +277,24 @@ describe('a task store whose get returns something other than the task record', 
       expect(res.body.error).toEqual({ code: -32603, message: 'Internal error while handling tasks/get.' });
       expect(events.map((e) => [e.message.exception, e.message.error])).toEqual([['TypeError', expect.stringContaining(problem)]]);
       expect(events[0]!.message.error).toContain(`the task store's get("${taskId}") returned`);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers tasks/get of an input-required task the store keeps without inputRequests with an empty map', async () => {
+    const store = new InProcessTaskStore(10);
+    const get = store.get.bind(store);
+    store.get = async (taskId) => {
+      const record = await get(taskId);
+      return record && { ...record, status: 'input_required' };
+    };
+    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 60_000 } } });
+    try {
+      const taskId = (await taskCall(t.server, 'sleeper', { tag: 'no-input-requests', ms: 10 })).body.result.taskId as string;
+      const res = await tasksRequest(t.server, 'tasks/get', { taskId });
+      expect(res.status).toBe(200);
+      expect(res.body.result).toMatchObject({ taskId, status: 'input_required', inputRequests: {} });
     } finally {
       await t.close();
     }
