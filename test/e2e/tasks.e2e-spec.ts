@@ -22,7 +22,7 @@ import { meta, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-c
 import { answerMessages, finalMessage } from '../support/sse.js';
 import { TASK_CAPS, TASK_TOOLS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { until } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const auth = { authenticate: (req: { headers: Record<string, unknown> }) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'alice') }) };
@@ -214,6 +214,17 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(done).not.toHaveProperty('inputRequests');
   });
 
+  it('rejects the input requests of a task cancelled while it waits for input: its handler stops', async () => {
+    const taskId = (await taskCall(t.server, 'interview')).body.result.taskId as string;
+    await waitForStatus(t.server, taskId, ['input_required']);
+    const stopped = nextEvent('mcp:tool:stop');
+    await tasksRequest(t.server, 'tasks/cancel', { taskId });
+    expect(await stopped).toMatchObject({ tool: 'interview', isError: true });
+    expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result).toMatchObject({ status: 'cancelled' });
+    // The stored record keeps input requests only while input_required (McpTaskRecord).
+    expect(await t.app.get<McpTaskStore>(McpTaskStore).get(taskId)).not.toHaveProperty('inputRequests');
+  });
+
   it('announces each status a task enters, once the store holds it, on mcp:task:status', async () => {
     const events = await recordEvents(['mcp:task:status'], async () => {
       const taskId = (await taskCall(t.server, 'interview')).body.result.taskId as string;
@@ -384,6 +395,39 @@ describe('tasks: the store bound, expiry and cleanup', () => {
       expect(taskRuns.has(tag('bytes-3'))).toBe(false);
       await tasksRequest(t.server, 'tasks/cancel', { taskId: first });
       expect((await taskCall(t.server, 'sleeper', { tag: tag('bytes-4') })).body.result.resultType).toBe('task');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('takes a task whose request brings the running tasks exactly to maxRunningBytes', async () => {
+    const args = { tag: 'exact-bytes', ms: 10 };
+    const measuring = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxRunningBytes: 1 } } });
+    let bytes: number;
+    try {
+      const refused = await taskCall(measuring.server, 'sleeper', args);
+      bytes = Number(/this call's request has (\d+);/.exec(refused.body.error.message)![1]);
+    } finally {
+      await measuring.close();
+    }
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxRunningBytes: bytes } } });
+    try {
+      expect((await taskCall(t.server, 'sleeper', args)).body.result.resultType).toBe('task');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps nothing of a result that arrives after its task was cancelled: the next result still fits in maxResultBytes', async () => {
+    // One must_task result is 77 bytes of JSON; 100 keep it, but not it and the cancelled sleeper's result too.
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxResultBytes: 100 } } });
+    try {
+      const taskId = await sleeping(t, 'late-result');
+      const stopped = nextEvent('mcp:tool:stop');
+      await tasksRequest(t.server, 'tasks/cancel', { taskId });
+      expect(await stopped).toMatchObject({ tool: 'sleeper', isError: false });
+      const next = (await taskCall(t.server, 'must_task')).body.result.taskId as string;
+      expect((await waitForStatus(t.server, next, ['completed', 'failed'])).status).toBe('completed');
     } finally {
       await t.close();
     }
