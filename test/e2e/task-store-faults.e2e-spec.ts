@@ -1,12 +1,15 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 import { InProcessTaskStore, McpTool, type McpContext, type McpPlainTool, type McpTaskRecord } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
-import { recordEvents } from '../support/mcp-client.js';
+import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
-import { SleeperTool, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
+import { InterviewTool, SleeperTool, TASK_CAPS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
-import { until } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 
 /** The in-process store, but `update` fails (a shared store that is down) for the records `failing` picks. */
 class FailingUpdatesStore extends InProcessTaskStore {
@@ -219,6 +222,59 @@ describe('a task store that does not answer within tasks.storeTimeoutMs', () => 
     expect(taskRuns.get('cancel-unanswered')!.signal.aborted).toBe(true);
     store.release();
     expect(await waitForStatus(t.server, taskId, ['cancelled'])).toMatchObject({ status: 'cancelled' });
+  });
+});
+
+describe('a client that leaves while the store takes its task', () => {
+  it('leaves the task running: from its start, the handler’s signal is the task’s, not the request’s', async () => {
+    const store = new HangingStore(10);
+    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store } } });
+    try {
+      store.hanging.add('create');
+      const { port } = t.server.address() as AddressInfo;
+      const body = JSON.stringify(
+        rpc('tools/call', { name: 'sleeper', arguments: { tag: 'left-early' }, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }),
+      );
+      const req = http.request({
+        port,
+        host: '127.0.0.1',
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('error', () => undefined);
+      req.end(body);
+      await until(() => store.held.length > 0, 'the task to be created');
+      const cancelled = nextEvent('mcp:request:cancelled');
+      req.destroy();
+      await cancelled;
+      store.release();
+      await until(() => taskRuns.has('left-early'), 'the task’s handler to start');
+      expect(taskRuns.get('left-early')!.signal.aborted).toBe(false);
+      expect(await waitForStatus(t.server, store.held[0]!.taskId, ['working'])).toMatchObject({ status: 'working' });
+      await tasksRequest(t.server, 'tasks/cancel', { taskId: store.held[0]!.taskId });
+    } finally {
+      store.release();
+      await t.close();
+    }
+  });
+});
+
+describe('a tasks/update that answers nothing outstanding', () => {
+  it('writes nothing to the store', async () => {
+    const store = new HangingStore(10);
+    const t = await createTestApp({ providers: [InterviewTool], options: { tasks: { store } } });
+    try {
+      const taskId = (await taskCall(t.server, 'interview')).body.result.taskId as string;
+      await waitForStatus(t.server, taskId, ['input_required']);
+      const writes = store.written.length;
+      const stray = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { stray: { action: 'cancel' } } });
+      expect(stray.body.result).toMatchObject({ resultType: 'complete' });
+      expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
+      expect(store.written.length).toBe(writes);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -298,6 +298,19 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(store.size).toBe(before);
   });
 
+  it('refuses startTask() once an answer of the call was refused: no task is made, the call ends with the refusal', async () => {
+    const store = t.app.get<InProcessTaskStore>(McpTaskStore);
+    const before = store.size;
+    const inputResponses = { sure: { action: 'accept', content: { ok: 'yes' } } };
+    const res = await post(
+      t.server,
+      rpc('tools/call', { name: 'starts_early', arguments: {}, inputResponses, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'sure' } });
+    expect(store.size).toBe(before);
+  });
+
   it('fails a task whose handler throws a method error (the error inlined); a fault is a contained tool_fault result (completed)', async () => {
     const method = (await taskCall(t.server, 'breaks', { how: 'method' })).body.result.taskId as string;
     const failed = await waitForStatus(t.server, method, ['failed', 'completed']);
