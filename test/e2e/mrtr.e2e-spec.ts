@@ -428,8 +428,16 @@ class AskThenChangeTool implements McpPlainTool {
   }
 }
 
+@McpTool({ name: 'misuse_then_wait', description: 'Misuses a key, swallows that, then waits on a pending request.', inputSchema: { type: 'object', properties: {} } })
+class MisuseThenWaitTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext): Promise<string> {
+    await ctx.elicit(FORM, { key: 'not a key!' }).catch(() => undefined);
+    return JSON.stringify(await ctx.elicit(FORM, { key: 'ok' }));
+  }
+}
+
 describe('a round at its edges: tools that throw, ask late, change what they asked, or near the state and key limits', () => {
-  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool, AskThenChangeTool] });
+  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool, AskThenChangeTool, MisuseThenWaitTool] });
 
   it('answers the method error the tool threw, not an input-required result, though a request is pending', async () => {
     const res = await callTool(app().server, 'ask_then_refuse', {});
@@ -473,5 +481,13 @@ describe('a round at its edges: tools that throw, ask late, change what they ask
     const res = await callTool(app().server, 'state_and_ask', { key: 'constructor' }, { inputResponses: { other: { action: 'cancel' } } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['constructor']);
+  });
+
+  it('answers a fault, not an input-required result, once the tool misused an input request, though another is pending', async () => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const res = await callTool(app().server, 'misuse_then_wait', {});
+      expect([res.status, res.body.error]).toEqual([500, { code: -32603, message: 'Internal error while handling tools/call.' }]);
+    });
+    expect(events.map((e) => e.message.error)).toEqual([expect.stringContaining('an input-required signal reached a round that does not end input-required')]);
   });
 });
