@@ -745,3 +745,32 @@ describe('tasks: declarations', () => {
     expect((failure as Error).message).toContain(message);
   });
 });
+
+/** What the input request a task makes after its first one was rejected (the task cancelled) rejected with. */
+const askedAgain: string[] = [];
+
+/** Asks inside its task; once that is rejected, asks again. */
+@McpTool({ name: 'asks_again', description: 'Asks, and asks again.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'optional' })
+class AsksAgainTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const form = { message: 'Name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } } } };
+    await ctx.elicit(form, { key: 'first' }).catch(() => ctx.elicit(form, { key: 'second' }).catch((error: Error) => askedAgain.push(error.message)));
+    return 'done';
+  }
+}
+
+describe('tasks: an input request made after the task was cancelled', () => {
+  it('rejects at once with why the task ended, never parking the task again', async () => {
+    const t = await createTestApp({ providers: [AsksAgainTool] });
+    try {
+      const taskId = (await taskCall(t.server, 'asks_again')).body.result.taskId as string;
+      await waitForStatus(t.server, taskId, ['input_required']);
+      await tasksRequest(t.server, 'tasks/cancel', { taskId });
+      await until(() => askedAgain.length > 0, 'the second input request to settle');
+      expect(askedAgain).toEqual(['the task was cancelled']);
+      expect((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.status).toBe('cancelled');
+    } finally {
+      await t.close();
+    }
+  });
+});
