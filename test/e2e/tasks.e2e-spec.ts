@@ -774,3 +774,52 @@ describe('tasks: an input request made after the task was cancelled', () => {
     }
   });
 });
+
+/** How each `late_start` call's `ctx.startTask()`, made once its client left, went. */
+const lateStarts: string[] = [];
+
+/** Waits for its call to be cancelled (its client left), then tries to become a task. */
+@McpTool({
+  name: 'late_start',
+  description: 'Starts a task after its client left.',
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'optional',
+  taskStart: 'handler',
+})
+class LateStartTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    lateStarts.push('running');
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    await ctx.startTask().then(
+      () => lateStarts.push('started'),
+      (error: Error) => lateStarts.push(`refused: ${error.message}`),
+    );
+    return 'done';
+  }
+}
+
+describe('tasks: startTask() once the call was cancelled', () => {
+  it('is refused, and no task is stored', async () => {
+    const t = await createTestApp({ providers: [LateStartTool] });
+    try {
+      const { port } = t.server.address() as AddressInfo;
+      const body = JSON.stringify(rpc('tools/call', { name: 'late_start', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }));
+      const req = http.request({
+        port,
+        host: '127.0.0.1',
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('error', () => undefined);
+      req.end(body);
+      await until(() => lateStarts.length > 0, 'the handler to start');
+      req.destroy();
+      await until(() => lateStarts.length > 1, 'the late startTask() to settle');
+      expect(lateStarts).toEqual(['running', 'refused: startTask() was called after the call was cancelled (its client went away)']);
+      expect(t.app.get<InProcessTaskStore>(McpTaskStore).size).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
