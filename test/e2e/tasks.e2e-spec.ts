@@ -314,7 +314,11 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
   it('fails a task whose handler throws a method error (the error inlined); a fault is a contained tool_fault result (completed)', async () => {
     const method = (await taskCall(t.server, 'breaks', { how: 'method' })).body.result.taskId as string;
     const failed = await waitForStatus(t.server, method, ['failed', 'completed']);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'Internal error: the worker is gone.', data: { worker: 7 } } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      statusMessage: 'Internal error: the worker is gone.',
+      error: { code: -32603, message: 'Internal error: the worker is gone.', data: { worker: 7 } },
+    });
     const fault = (await taskCall(t.server, 'breaks', { how: 'fault' })).body.result.taskId as string;
     const completed = await waitForStatus(t.server, fault, ['failed', 'completed']);
     expect(completed).toMatchObject({ status: 'completed', result: { isError: true } });
@@ -460,6 +464,7 @@ describe('tasks: the store bound, expiry and cleanup', () => {
           "Internal error: the task's result (77 bytes) was not kept: with it, the results this server keeps for its tasks would exceed 100 bytes until earlier tasks expire.",
         data: { reason: 'task_results_full' },
       });
+      expect(refused.statusMessage).toBe(refused.error.message);
       await new Promise((resolve) => setTimeout(resolve, 2100));
       expect((await finished()).status).toBe('completed');
     } finally {
