@@ -38,7 +38,8 @@ export function undeclaredKind(kind: InputKind, request: InputRequest, capabilit
  *   before the handler sees it; an unreadable one is the round's refusal.
  * - Pending: an unanswered request rejects after the current macrotask, so every request made before the handler
  *   awaits lands in one input-required result; it ends input-required even if the handler swallowed the signal,
- *   unless the handler misused an input request (that fault is the answer).
+ *   unless the handler misused an input request: that fault is the answer, and a request still pending then
+ *   rejects with it too, so a handler that swallowed the misuse meets it again.
  * - Capabilities: a kind the client capabilities lack rejects at once with -32021 (catchable).
  * - Carried: the answers consumed and the tool state are sealed into the next `requestState`.
  * Proven by: test/e2e/mrtr.e2e-spec.ts, test/e2e/mrtr-capabilities.e2e-spec.ts (capabilities)
@@ -56,7 +57,8 @@ export class MrtrRound implements InputChannel {
   private refusalError: McpMethodError | undefined;
   private signal: McpInputRequired | undefined;
   private closed = false;
-  private misused = false;
+  /** The first misuse's fault, boxed (a thrown value may be falsy). */
+  private misuseFault: { thrown: unknown } | undefined;
 
   constructor(private readonly init: MrtrRoundInit) {
     this.method = init.method;
@@ -114,12 +116,18 @@ export class MrtrRound implements InputChannel {
     }
 
     this.pending.set(key, { kind, request });
-    return quiet(new Promise<unknown>((_, reject) => setImmediate(() => reject((this.signal ??= new McpInputRequired([...this.pending.keys()]))))));
+    return quiet(new Promise<unknown>((_, reject) => setImmediate(() => reject(this.pendingReason()))));
+  }
+
+  /** What a pending request rejects with: the first misuse's fault once there is one, else the round's one signal. */
+  private pendingReason(): unknown {
+    if (this.misuseFault) return this.misuseFault.thrown;
+    return (this.signal ??= new McpInputRequired([...this.pending.keys()]));
   }
 
   /** Rejects with a fault of the caller's making, remembering it: the round then never ends input-required. */
   private misuse(fault: unknown): Promise<never> {
-    this.misused = true;
+    this.misuseFault ??= { thrown: fault };
     return rejected(fault);
   }
 
@@ -145,7 +153,7 @@ export class MrtrRound implements InputChannel {
 
   /** Whether the round ends input-required: a request is pending and none was misused (misuse is a fault to show). */
   get inputRequired(): boolean {
-    return this.pending.size > 0 && !this.misused;
+    return this.pending.size > 0 && !this.misuseFault;
   }
 
   /** The kinds of the pending input requests, each once, in the order first asked. */

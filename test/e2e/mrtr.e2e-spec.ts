@@ -483,11 +483,15 @@ describe('a round at its edges: tools that throw, ask late, change what they ask
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['constructor']);
   });
 
-  it('answers a fault, not an input-required result, once the tool misused an input request, though another is pending', async () => {
-    const events = await recordEvents(['mcp:method:error'], async () => {
+  it('answers the misuse as a contained fault, not an input-required result, though the tool swallowed it and another request is pending', async () => {
+    const events = await recordEvents(['mcp:tool:error', 'mcp:method:error'], async () => {
       const res = await callTool(app().server, 'misuse_then_wait', {});
-      expect([res.status, res.body.error]).toEqual([500, { code: -32603, message: 'Internal error while handling tools/call.' }]);
+      expect(res.status).toBe(200);
+      expect(res.body.result.isError).toBe(true);
+      const payload = JSON.parse(res.body.result.content[0].text);
+      expect(payload).toMatchObject({ errorType: 'tool_fault', tool: 'misuse_then_wait' });
+      expect(payload.message).toContain('must be 1–64 characters');
     });
-    expect(events.map((e) => e.message.error)).toEqual([expect.stringContaining('an input-required signal reached a round that does not end input-required')]);
+    expect(events.map((e) => [e.channel, 'tool' in e.message && e.message.tool])).toEqual([['mcp:tool:error', 'misuse_then_wait']]);
   });
 });
