@@ -14,6 +14,7 @@ describe('headerIntegerEquals: a mirrored header spelling a body integer', () =>
     ['-17', -17],
     ['9007199254740991', Number.MAX_SAFE_INTEGER],
     ['9.007199254740991e15', Number.MAX_SAFE_INTEGER],
+    ['42e000000', 42],
   ])('takes %s as %d', (text, integer) => {
     expect(headerIntegerEquals(text, integer)).toBe(true);
   });
@@ -27,6 +28,8 @@ describe('headerIntegerEquals: a mirrored header spelling a body integer', () =>
     ['0x2a', 42],
     ['4.2e1000000', 42],
     ['90071992547409910', 9007199254740991],
+    ['0', 42],
+    ['-0.000e5', 7],
   ])('refuses %s for %d', (text, integer) => {
     expect(headerIntegerEquals(text, integer)).toBe(false);
   });

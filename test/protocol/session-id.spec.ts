@@ -7,6 +7,17 @@ import { issueSessionId, readSessionId } from '../../lib/protocol/session-id.js'
 /** A session id of the issued form whose payload is any JSON value. */
 const withPayload = (payload: unknown) => `00000000-0000-0000-0000-000000000000.${Buffer.from(JSON.stringify(payload) ?? 'null').toString('base64url')}`;
 
+/** A valid session id of exactly `length` characters, padded by a field the reader ignores. */
+function idOfLength(length: number): string {
+  for (let pad = 0; pad < length; pad++) {
+    const id = withPayload({ v: '2025-11-25', c: {}, pad: 'x'.repeat(pad) });
+    if (id.length === length) return id;
+  }
+  throw new Error(`no session id of ${length} characters`);
+}
+
+const VALID = withPayload({ v: '2025-11-25', c: {} });
+
 describe('the session id a legacy initialize issues, read back', () => {
   it.each(LEGACY_PROTOCOL_VERSIONS)('carries %s and the input capabilities, in visible ASCII', (version) => {
     const id = issueSessionId(version, {
@@ -27,6 +38,21 @@ describe('the session id a legacy initialize issues, read back', () => {
     for (const subs of Object.values(read!.capabilities)) expect(Object.keys(subs as object)).toHaveLength(8);
   });
 
+  it('keeps a sub-capability name of 32 characters and drops one of 33', () => {
+    const read = readSessionId(issueSessionId('2025-11-25', { roots: { ['n'.repeat(32)]: {}, ['m'.repeat(33)]: {} } }))!;
+    expect(Object.keys(read.capabilities.roots as object)).toEqual(['n'.repeat(32)]);
+  });
+
+  it('keeps no capability declared as something other than an object', () => {
+    const read = readSessionId(issueSessionId('2025-11-25', { elicitation: [{ form: {} }], sampling: true, roots: 'yes' }))!;
+    expect(read.capabilities).toEqual({});
+  });
+
+  it('reads an id of 2,048 characters and ignores one of 2,049', () => {
+    expect(readSessionId(idOfLength(2048))?.version).toBe('2025-11-25');
+    expect(readSessionId(idOfLength(2049))).toBeUndefined();
+  });
+
   it('keeps a __proto__ sub-capability a key, never a prototype', () => {
     const declared = JSON.parse('{"roots":{"__proto__":{"polluted":true}}}') as unknown;
     const read = readSessionId(issueSessionId('2025-11-25', declared))!;
@@ -39,6 +65,9 @@ describe('the session id a legacy initialize issues, read back', () => {
     ['no UUID before the dot', `x.${Buffer.from('{"v":"2025-11-25","c":{}}').toString('base64url')}`],
     ['characters base64url lacks', '00000000-0000-0000-0000-000000000000.eyJ2Ijoi+/=='],
     ['a revision not served', withPayload({ v: '2024-11-05', c: {} })],
+    ['a character before the UUID', `x${VALID}`],
+    ['no dot between the UUID and the payload', VALID.replace('.', '')],
+    ['a character after the payload', `${VALID}=`],
   ])('reads nothing from an id with %s', (_case, id) => {
     expect(readSessionId(id)).toBeUndefined();
   });
