@@ -31,10 +31,15 @@ describe('loopback detection', () => {
       ['[::1]:8080', true],
       ['LOCALHOST', true],
       ['localhost.', false],
+      ['127.255.255.255', true],
+      ['127.0.0.256', false],
+      ['127.0.0.01', false],
     ];
     expect(asked.map(([host]) => isLoopbackHost(host))).toEqual(asked.map(([, loopback]) => loopback));
     expect(isLoopbackOrigin('http://localhost:3000')).toBe(true);
     expect(isLoopbackOrigin('http://evil.example')).toBe(false);
+    expect(isLoopbackOrigin('https://127.0.0.1')).toBe(true);
+    expect(isLoopbackOrigin('ftp://localhost')).toBe(false);
     expect(isLoopbackHost('localhost:3000')).toBe(true);
   });
 });
