@@ -538,6 +538,18 @@ describe('the eras option', () => {
     }
   });
 
+  it('legacy: a notification whose version header names 2026-07-28 is refused, naming the legacy versions', async () => {
+    const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
+    try {
+      const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+      const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': '2026-07-28' });
+      expect(answer.status).toBe(400);
+      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2026-07-28' } });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('legacy: a modern request missing its protocol fields is refused the same way, naming the legacy versions, not asked for them', async () => {
     const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
     try {

@@ -187,6 +187,15 @@ describe('protocol fields, header binding and version: the order the transport s
     });
   });
 
+  it('bounds a long unsupported version where the refusal repeats it, in its message and in data.requested', async () => {
+    const version = 'v'.repeat(5000);
+    const res = await post(t.server, rpc('server/discover', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': version }) }, 'v'));
+    expect([res.status, res.body.error.code]).toEqual([400, -32022]);
+    expect(res.body.error.message.length).toBeLessThan(150);
+    expect(res.body.error.data.requested.length).toBeLessThan(300);
+    expect(res.body.error.data.requested.startsWith('v'.repeat(200))).toBe(true);
+  });
+
   it('answers a legacy initialize (no _meta, no modern headers) on a modern-only mount with 400 naming the supported versions', async () => {
     const modernOnly = await createTestApp({ options: { eras: 'modern' } });
     try {
