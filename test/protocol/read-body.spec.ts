@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { bodyWithin, type BodyBounds } from '../../lib/protocol/read-body.js';
+import { BodyReadError, bodyWithin, type BodyBounds } from '../../lib/protocol/read-body.js';
 
 const BOUNDS: BodyBounds = { maxBodyBytes: 4 * 1024 * 1024, maxBodyValues: 100_000, bodyReadTimeoutMs: 10_000, bodyReadDeadlineMs: 60_000 };
 
@@ -28,5 +28,30 @@ describe('bodyWithin, a body that has all arrived', () => {
     expect(req.readableLength).toBe(bytes.length);
     const taken = bodyWithin(req, BOUNDS);
     expect(Buffer.isBuffer(taken) && { bytes: taken.length, same: taken.equals(bytes) }).toEqual({ bytes: bytes.length, same: true });
+  });
+});
+
+/** A request with no Content-Length whose body arrives after the read began, in chunks of `sizes` bytes. */
+function streamed(sizes: readonly number[]): IncomingMessage {
+  const req = new IncomingMessage(new Socket());
+  req.headers = { 'transfer-encoding': 'chunked' };
+  setImmediate(() => {
+    for (const size of sizes) req.push(Buffer.alloc(size, 0x20));
+    req.push(null);
+  });
+  return req;
+}
+
+describe('bodyWithin, a body read as it arrives', () => {
+  const bounds: BodyBounds = { ...BOUNDS, maxBodyBytes: 10 };
+
+  it('takes a body of exactly maxBodyBytes, whatever its chunks', async () => {
+    expect((await bodyWithin(streamed([4, 6]), bounds)).length).toBe(10);
+  });
+
+  it('refuses a body one byte over maxBodyBytes as body_too_large', async () => {
+    const read = Promise.resolve(bodyWithin(streamed([4, 7]), bounds));
+    await expect(read).rejects.toBeInstanceOf(BodyReadError);
+    await expect(read).rejects.toMatchObject({ failure: 'body_too_large' });
   });
 });
