@@ -311,6 +311,15 @@ describe('header binding: mirrored headers must match the body', () => {
       expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
     });
 
+    it('bounds a long Mcp-Param-* name where the refusal of its repeat names it', async () => {
+      const name = `mcp-param-${'z'.repeat(4000)}`;
+      const res = await post(t.server, call('test_x_mcp_header', { region: 'eu' }), { 'mcp-param-region': 'eu', [name]: ['1', '1'] });
+      expect([res.status, res.body.error.code]).toEqual([400, -32020]);
+      expect(res.body.error.data.header.length).toBeLessThan(120);
+      expect(res.body.error.data.header.startsWith(`Mcp-Param-${'z'.repeat(60)}`)).toBe(true);
+      expect(res.body.error.message.length).toBeLessThan(200);
+    });
+
     /** A call whose header block ends in a repeated Mcp-Method line, `total` lines in all (Host and Content-Length included). */
     const sendLines = (total: number) => {
       const body = call('test_x_mcp_header', { region: 'eu' });
