@@ -74,6 +74,7 @@ export const GARBAGE: Record<string, McpAuthDecision> = {
   'unknown-outcome': { outcome: 'maybe' } as unknown as McpAuthDecision,
   'info-not-object': { outcome: 'allow', info: 'alice' } as unknown as McpAuthDecision,
   'scopes-not-strings': { outcome: 'allow', info: { scopes: [1, 2] } } as unknown as McpAuthDecision,
+  'subject-not-string': { outcome: 'allow', info: { subject: 42 } } as unknown as McpAuthDecision,
   'scope-with-quote': { outcome: 'insufficient_scope', scope: 'a"b' },
   'scope-missing': { outcome: 'insufficient_scope' } as unknown as McpAuthDecision,
   'deny-unknown-error': { outcome: 'deny', error: 'server_error' } as unknown as McpAuthDecision,
