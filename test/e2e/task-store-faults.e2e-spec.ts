@@ -1,11 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 import { InProcessTaskStore, McpTool, type McpContext, type McpPlainTool, type McpTaskRecord } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
-import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
+import { meta, recordEvents, rpc } from '../support/mcp-client.js';
+import { leavingRequest } from '../support/raw-http.js';
 import { useTestApp } from '../support/suite-app.js';
 import { InterviewTool, SleeperTool, TASK_CAPS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
@@ -231,19 +229,10 @@ describe('a client that leaves while the store takes its task', () => {
     const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store } } });
     try {
       store.hanging.add('create');
-      const { port } = t.server.address() as AddressInfo;
-      const body = JSON.stringify(
+      const req = leavingRequest(
+        t.server,
         rpc('tools/call', { name: 'sleeper', arguments: { tag: 'left-early' }, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }),
       );
-      const req = http.request({
-        port,
-        host: '127.0.0.1',
-        path: '/mcp',
-        method: 'POST',
-        headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
-      });
-      req.on('error', () => undefined);
-      req.end(body);
       await until(() => store.held.length > 0, 'the task to be created');
       const cancelled = nextEvent('mcp:request:cancelled');
       req.destroy();

@@ -19,6 +19,7 @@ import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { leavingRequest } from '../support/raw-http.js';
 import { answerMessages, finalMessage } from '../support/sse.js';
 import { TASK_CAPS, TASK_TOOLS, taskCall, taskRuns, tasksRequest, waitForStatus } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -152,18 +153,8 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
   });
 
   it('reports no fault when a handler stops by throwing its abort as its client leaves (no mcp:tool:error)', async () => {
-    const { port } = t.server.address() as AddressInfo;
     const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
-      const body = JSON.stringify(rpc('tools/call', { name: 'sleeper', arguments: { tag: 'throws-on-leave', throwOnAbort: true } }));
-      const req = http.request({
-        port,
-        host: '127.0.0.1',
-        path: '/mcp',
-        method: 'POST',
-        headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
-      });
-      req.on('error', () => undefined);
-      req.end(body);
+      const req = leavingRequest(t.server, rpc('tools/call', { name: 'sleeper', arguments: { tag: 'throws-on-leave', throwOnAbort: true } }));
       await until(() => taskRuns.has('throws-on-leave'), 'the handler started');
       req.destroy();
       await until(() => taskRuns.get('throws-on-leave')!.signal.aborted, 'the handler aborted as its client left');
@@ -807,17 +798,7 @@ describe('tasks: startTask() once the call was cancelled', () => {
   it('is refused, and no task is stored', async () => {
     const t = await createTestApp({ providers: [LateStartTool] });
     try {
-      const { port } = t.server.address() as AddressInfo;
-      const body = JSON.stringify(rpc('tools/call', { name: 'late_start', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }));
-      const req = http.request({
-        port,
-        host: '127.0.0.1',
-        path: '/mcp',
-        method: 'POST',
-        headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
-      });
-      req.on('error', () => undefined);
-      req.end(body);
+      const req = leavingRequest(t.server, rpc('tools/call', { name: 'late_start', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) }));
       await until(() => lateStarts.length > 0, 'the handler to start');
       req.destroy();
       await until(() => lateStarts.length > 1, 'the late startTask() to settle');

@@ -154,3 +154,18 @@ export function proxiedRequest(
     socket.write(`POST /mcp HTTP/1.0\r\nhost: 127.0.0.1:${portOf(server)}\r\n${lines.join('')}\r\n${text}`);
   });
 }
+
+/** Sends `message` as one POST to `/mcp` and returns the request unanswered: destroy it to be a client that leaves. */
+export function leavingRequest(server: Server, message: Record<string, unknown>): http.ClientRequest {
+  const body = JSON.stringify(message);
+  const req = http.request({
+    port: portOf(server),
+    host: '127.0.0.1',
+    path: '/mcp',
+    method: 'POST',
+    headers: { ...mirroredHeaders(JSON.parse(body)), 'content-length': Buffer.byteLength(body) },
+  });
+  req.on('error', () => undefined);
+  req.end(body);
+  return req;
+}
