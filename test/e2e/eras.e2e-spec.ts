@@ -57,6 +57,12 @@ const CLASSIFIED = {
       status: 200,
     },
     {
+      shape: 'no _meta, a header that is no revision date though later as a string (then refused by the version check)',
+      body: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } },
+      headers: legacyHeaders('v9'),
+      status: 400,
+    },
+    {
       shape: '_meta with a progressToken only',
       body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: 'p' } } },
       headers: legacyHeaders('2025-06-18'),
