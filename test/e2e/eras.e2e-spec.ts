@@ -565,6 +565,7 @@ describe('the eras option', () => {
         { body: JSON.parse(JSON.stringify(noMeta)), headers: mirroredHeaders(noMeta), requested: '2026-07-28' },
         { body: partial, headers: withoutVersionHeader(mirroredHeaders(partial)), requested: undefined },
         { body: initialize(), headers: { ...legacyHeaders(null), 'mcp-protocol-version': '2026-07-28' }, requested: '2026-07-28' },
+        { body: rpc('tools/list'), headers: mirroredHeaders(rpc('tools/list')), requested: '2026-07-28' },
       ];
       for (const { body, headers, requested } of cases) {
         const marks = await recordEvents(['mcp:wire:reject'], () => legacyPost(t.server, body, headers));

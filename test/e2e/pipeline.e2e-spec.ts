@@ -146,6 +146,17 @@ describe('protocol fields, header binding and version: the order the transport s
     expect(res.body.error.data.missing).toEqual(missing);
   });
 
+  it('answers an empty _meta with -32602 naming both missing fields', async () => {
+    const res = await post(t.server, rpc('tools/list', { _meta: {} }), { 'mcp-protocol-version': '2026-07-28' });
+    expect([res.status, res.body.error.code]).toEqual([400, -32602]);
+    expect(res.body.error.data.missing).toEqual(['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities']);
+  });
+
+  it('answers a _meta that is an array as malformed protocol fields, not as missing ones', async () => {
+    const marks = await recordEvents(['mcp:wire:reject'], () => post(t.server, rpc('tools/list', { _meta: [] }), { 'mcp-protocol-version': '2026-07-28' }));
+    expect(marks.map((m) => [m.message.reason, m.message.code])).toEqual([['malformed_protocol_fields', -32602]]);
+  });
+
   it.each([
     ['a protocolVersion that is not a string', { 'io.modelcontextprotocol/protocolVersion': 7 }, '/params/_meta/io.modelcontextprotocol~1protocolVersion'],
     ['clientCapabilities that are not an object', { 'io.modelcontextprotocol/clientCapabilities': 'all' }, '/params/_meta/io.modelcontextprotocol~1clientCapabilities'],
