@@ -63,11 +63,33 @@ describe('header binding: mirrored headers must match the body', () => {
       ['Mcp-Method', { 'mcp-method': null }, 'missing_header'],
       ['MCP-Protocol-Version', { 'mcp-protocol-version': '2025-06-18' }, 'header_mismatch'],
       ['MCP-Protocol-Version', { 'mcp-protocol-version': null }, 'missing_header'],
+      // Only Mcp-Name and Mcp-Param-* values may come base64-wrapped; these two are compared as sent.
+      ['Mcp-Method', { 'mcp-method': '=?base64?dG9vbHMvbGlzdA==?=' }, 'header_mismatch'],
+      ['MCP-Protocol-Version', { 'mcp-protocol-version': '=?base64?MjAyNi0wNy0yOA==?=' }, 'header_mismatch'],
     ])('refuses a tools/list whose %s header is %j with 400 + -32020', async (header, headers, reason) => {
       let res: any;
       const mark = await rejectionOf(async () => (res = await post(t.server, rpc('tools/list'), headers)));
       expectMismatch(res, header);
       expect(mark).toEqual({ rejecter: 'header-binding-check', reason });
+    });
+
+    it.each([
+      ['tools/call', 'name'],
+      ['prompts/get', 'name'],
+      ['resources/read', 'uri'],
+      ['tasks/get', 'taskId'],
+      ['tasks/update', 'taskId'],
+      ['tasks/cancel', 'taskId'],
+    ])('refuses a %s whose Mcp-Name differs from its %s with 400 + -32020', async (method, field) => {
+      let res: any;
+      const mark = await rejectionOf(async () => (res = await post(t.server, rpc(method, { [field]: 'app://a' }), { 'mcp-name': 'app://b' })));
+      expectMismatch(res, 'Mcp-Name');
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'header_mismatch' });
+    });
+
+    it("binds a tool's Mcp-Param-* headers on tools/call only: a prompts/get of the same name is not held to them", async () => {
+      const mark = await rejectionOf(() => post(t.server, rpc('prompts/get', { name: 'test_x_mcp_header' }), { 'mcp-param-region': 'eu' }));
+      expect(mark?.rejecter).not.toBe('header-binding-check');
     });
 
     it('answers a protocol-version header that differs from an unsupported _meta version with -32020, not -32022', async () => {
@@ -237,16 +259,18 @@ describe('header binding: mirrored headers must match the body', () => {
       expectMismatch(res, 'Mcp-Param-Count');
     });
 
-    it('refuses an integer argument outside ±(2^53−1), which no header can mirror', async () => {
+    // 9007199254740993 parses as 9007199254740992: a header spelling either is refused.
+    it.each(['9007199254740993', '9007199254740992'])('refuses an integer argument outside ±(2^53−1), which no header can mirror (header %s)', async (header) => {
       const body = JSON.stringify(call('mirror', { count: 1 })).replace('"count":1', '"count":9007199254740993');
       const res = await post(t.server, body, {
         'content-type': 'application/json',
         'mcp-protocol-version': '2026-07-28',
         'mcp-method': 'tools/call',
         'mcp-name': 'mirror',
-        'mcp-param-count': '9007199254740993',
+        'mcp-param-count': header,
       });
       expectMismatch(res, 'Mcp-Param-Count');
+      expect(res.body.error.message).toContain('outside ±(2^53−1)');
     });
 
     it.each([['7'], [null]])('refuses 1e400 (Infinity once parsed) as an integer argument out of range, header %j', async (header) => {
