@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
+import { McpAction, McpTool } from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool, callToolRaw } from '../support/tool-call.js';
@@ -95,6 +96,15 @@ describe('action tools', () => {
       expect(answer.body.message).toBe('In the call to tool "tasks", argument "data" must be an object, not null.');
     });
 
+    it('name every argument of a wrong type, one clause each', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 5, data: [] });
+      expect(answer.body.invalid).toEqual([
+        { argument: 'action', expected: 'string', received: 'number' },
+        { argument: 'data', expected: 'object', received: 'array' },
+      ]);
+      expect(answer.body.message).toBe('In the call to tool "tasks", argument "action" must be a string, not a number; argument "data" must be an object, not an array.');
+    });
+
     it('list the valid actions for an unknown one, quoting what was sent bounded and scrubbed', async () => {
       const answer = await callTool(app().server, 'tasks', { action: `crate\n${'x'.repeat(500)}` });
       expect(answer.body.error).toBe('unknown_action');
@@ -122,6 +132,7 @@ describe('action tools', () => {
       expect(answer.body.input_schema.required_one_of).toEqual(CREATE_SCHEMA.requiredOneOf);
       expect(answer.body.input_schema.properties.owner.additionalProperties).toBe(false);
       expect(answer.body.input_schema.properties.name.description).toBe(CREATE_SCHEMA.properties.name.description);
+      expect(answer.body.action).toBe('create');
     });
 
     it('refuse a bulk call whole, counting every unknown key and mapping each holder to what it admits', async () => {
@@ -143,6 +154,9 @@ describe('action tools', () => {
       expect(answer.body.allowed['']).toEqual(Object.keys(CREATE_SCHEMA.properties).sort());
       expect(answer.body.allowed['items[9]']).toEqual(['done', 'title']);
       expect(answer.body.allowed.labels).toBeUndefined();
+      expect(answer.body.message).toBe(
+        `The data of action "create" of tool "tasks" holds 16 unknown key(s): ${answer.body.unknown.join(', ')}, …. "allowed" lists the keys each object on the way admits.`,
+      );
     });
 
     it('map an object that admits any key to <any string key> on the way to an unknown one', async () => {
@@ -185,6 +199,11 @@ describe('action tools', () => {
         'items[8].done',
       ]);
       expect(answer.body.invalid[0].problems).toEqual(['must be a valid date']);
+      expect(answer.body.message).toBe(
+        'The data of action "create" of tool "tasks" holds 13 invalid value(s): due: must be a valid date; ' +
+          Array.from({ length: 9 }, (_, i) => `items[${i}].done: must be boolean`).join('; ') +
+          '; ….',
+      );
       expect(JSON.stringify(answer.result)).not.toContain('SENT-VALUE');
     });
 
@@ -193,5 +212,27 @@ describe('action tools', () => {
       expect(answer.error?.code).toBe(-32602);
       expect(answer.error?.message).toContain('"nope"');
     });
+  });
+});
+
+/** An action tool whose one action requires two properties. */
+@McpTool({ name: 'links', description: 'Links two items.' })
+class LinksTool {
+  @McpAction({ description: 'Link one item to another', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] })
+  link(data: { from: string; to: string }) {
+    return `${data.from} -> ${data.to}`;
+  }
+}
+
+describe('an action requiring two properties', () => {
+  const app = useTestApp({ providers: [LinksTool] });
+
+  it('names one missing property in the singular, two in the plural', async () => {
+    const one = await callTool(app().server, 'links', { action: 'link', data: { from: 'a' } });
+    expect(one.body).toMatchObject({ error: 'missing_required', action: 'link', missing: ['to'] });
+    expect(one.body.message).toBe('The data of action "link" of tool "links" is missing required property "to".');
+    const two = await callTool(app().server, 'links', { action: 'link', data: {} });
+    expect(two.body).toMatchObject({ error: 'missing_required', action: 'link', missing: ['from', 'to'] });
+    expect(two.body.message).toBe('The data of action "link" of tool "links" is missing required properties "from", "to".');
   });
 });

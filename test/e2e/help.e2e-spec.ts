@@ -105,6 +105,7 @@ describe('the help tool', () => {
       const answer = await callTool(app().server, 'help', { tool: 'echo', action: 'run' });
       expect(answer.body).toMatchObject({ error: 'unknown_action', valid_actions: [] });
       expect(answer.body.help).toEqual({ tool: 'help', arguments: { tool: 'echo' } });
+      expect(answer.body.message).toBe('Unknown action "run" for tool "echo". Tool "echo" has no actions.');
     });
   });
 
@@ -162,20 +163,25 @@ describe('a server with no tools', () => {
   });
 });
 
+const name = (prefix: string, i: number) => `${prefix}${String(i).padStart(3, '0')}`;
+
+/** An action tool named `tool` with `count` generated actions, `a000` on. */
+function generatedActions(tool: string, count: number) {
+  const declared = class {};
+  for (let a = 0; a < count; a++) {
+    Object.defineProperty(declared.prototype, name('a', a), { value: () => 'ok', writable: true, configurable: true });
+    McpAction({ description: 'A generated action.', properties: {} })(declared.prototype, name('a', a), Object.getOwnPropertyDescriptor(declared.prototype, name('a', a))!);
+  }
+  McpTool({ name: tool, description: 'Generated actions.' })(declared);
+  return declared;
+}
+
 describe(`the names a refusal lists past ${NAMES_LISTED}`, () => {
   const count = NAMES_LISTED + 10;
-  const name = (prefix: string, i: number) => `${prefix}${String(i).padStart(3, '0')}`;
-  /** One action tool with `count` actions, and `count` plain tools. */
+  /** One action tool with `count` actions, one with exactly NAMES_LISTED, and `count` plain tools. */
   const providers = [
-    (() => {
-      const tool = class {};
-      for (let a = 0; a < count; a++) {
-        Object.defineProperty(tool.prototype, name('a', a), { value: () => 'ok', writable: true, configurable: true });
-        McpAction({ description: 'A generated action.', properties: {} })(tool.prototype, name('a', a), Object.getOwnPropertyDescriptor(tool.prototype, name('a', a))!);
-      }
-      McpTool({ name: 'many', description: 'Many actions.' })(tool);
-      return tool;
-    })(),
+    generatedActions('many', count),
+    generatedActions('exact', NAMES_LISTED),
     ...Array.from({ length: count }, (_, i) => {
       const tool = class {
         run() {
@@ -187,7 +193,7 @@ describe(`the names a refusal lists past ${NAMES_LISTED}`, () => {
     }),
   ];
   const actions = Array.from({ length: count }, (_, a) => name('a', a));
-  const tools = ['help', 'many', ...Array.from({ length: count }, (_, i) => name('t', i))].sort();
+  const tools = ['exact', 'help', 'many', ...Array.from({ length: count }, (_, i) => name('t', i))].sort();
 
   it(`help's unknown_tool and missing_tool list the first ${NAMES_LISTED} tools and count them all`, async () => {
     const t = await createTestApp({ providers });
@@ -206,6 +212,25 @@ describe(`the names a refusal lists past ${NAMES_LISTED}`, () => {
         const refused = await callTool(t.server, 'many', args);
         expect(refused.body).toMatchObject({ valid_actions: actions.slice(0, NAMES_LISTED), valid_actions_count: count });
         expect(refused.body.message).toContain(`(${count} in all)`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it(`an unknown or missing action of a tool with exactly ${NAMES_LISTED} actions lists them all, uncounted`, async () => {
+    const t = await createTestApp({ providers });
+    try {
+      const refusals = [
+        await callTool(t.server, 'help', { tool: 'exact', action: 'nope' }),
+        await callTool(t.server, 'exact', {}),
+        await callTool(t.server, 'exact', { action: 'nope' }),
+      ];
+      for (const refused of refusals) {
+        expect(refused.body.valid_actions).toEqual(actions.slice(0, NAMES_LISTED));
+        expect(refused.body).not.toHaveProperty('valid_actions_count');
+        expect(refused.body.message).toContain(`${actions[NAMES_LISTED - 1]}.`);
+        expect(refused.body.message).not.toContain('in all');
       }
     } finally {
       await t.close();

@@ -43,8 +43,24 @@ class SearchTool implements McpPlainTool {
   }
 }
 
+/** A plain tool whose root admits any key, beside one closed object and one string with two constraints. */
+@McpTool({
+  name: 'tagged',
+  description: 'Takes any tag, one options object, and a code.',
+  inputSchema: {
+    type: 'object',
+    properties: { opts: { type: 'object', properties: { a: { type: 'string' } } }, code: { type: 'string', minLength: 3, pattern: '^[a-z]+$' } },
+    additionalProperties: true,
+  },
+})
+class TaggedTool implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return JSON.stringify(args);
+  }
+}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool], options: { maxBodyBytes: 1_000_000 } });
 
   it('leave a root that composes its properties open: keys from allOf/$ref and then are served, its schema published unclosed', async () => {
     const listed = await post(app().server, rpc('tools/list'));
@@ -108,6 +124,9 @@ describe('plain tools', () => {
         { path: 'options.at', problems: ['must be a valid date-time'] },
       ],
     });
+    expect(answer.body.message).toBe(
+      'The arguments object of tool "echo" holds 2 invalid value(s): "" (the object itself): missing required property "text"; options.at: must be a valid date-time.',
+    );
   });
 
   it('check many broken items under a recursive $ref in time linear in their number (no error copied per merge, which took over 5 s here)', async () => {
@@ -117,5 +136,21 @@ describe('plain tools', () => {
     expect(copied).toBe(0); // merging ajv's errors by copy copied 40 million errors here
     expect(answer!.result.isError).toBe(true);
     expect(answer!.body).toMatchObject({ error: 'invalid_values', invalid_count: count });
+  });
+
+  it('refuse an unknown key of a closed object under an open root at the unknown-key gate, not as an invalid value', async () => {
+    const answer = await callTool(app().server, 'tagged', { any: 1, opts: { a: 'x', b: 2 } });
+    expect(answer.body).toMatchObject({ error: 'unknown_params', unknown_count: 1, unknown: ['opts.b'], allowed: { '': ['code', 'opts', '<any string key>'], opts: ['a'] } });
+    const served = await callTool(app().server, 'tagged', { any: 1, opts: { a: 'x' } });
+    expect(served.body).toEqual({ any: 1, opts: { a: 'x' } });
+  });
+
+  it('list every problem of a value in invalid, and only the first in the message', async () => {
+    const answer = await callTool(app().server, 'tagged', { code: 'A' });
+    expect(answer.body).toMatchObject({ error: 'invalid_values', invalid_count: 1 });
+    const [{ path, problems }] = answer.body.invalid;
+    expect(path).toBe('code');
+    expect(problems).toHaveLength(2);
+    expect(answer.body.message).toBe(`The arguments object of tool "tagged" holds 1 invalid value(s): code: ${problems[0]}.`);
   });
 });

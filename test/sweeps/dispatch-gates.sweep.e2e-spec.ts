@@ -62,10 +62,11 @@ describe('dispatch-gate sweep (tasks.create)', () => {
   });
 
   describe.each(DOCUMENTED.map((gate, index) => [gate, index] as const))('gate %s', (gate, index) => {
-    it('answers first, as an isError result naming it, with a help pointer, when it and every later gate would fire', async () => {
+    it('answers first, as an isError result naming it first, with a help pointer, when it and every later gate would fire', async () => {
       const answer = await callTool(app().server, 'tasks', JSON.parse(JSON.stringify(cellArgs(index))));
       expect(answer.status).toBe(200);
       expect(answer.result.isError).toBe(true);
+      expect(Object.keys(answer.body)[0]).toBe('error');
       expect(answer.body.error).toBe(gate);
       expect(answer.body.help).toEqual({
         tool: 'help',
