@@ -167,6 +167,12 @@ describe('publishing the closure', () => {
     });
   });
 
+  it('closes an object schema a pattern admits, as the gate reads it', () => {
+    const schema = { type: 'object', patternProperties: { '^x-': { type: 'object', properties: { v: {} } } } };
+    expect(closeSchema(schema)).toEqual({ type: 'object', patternProperties: { '^x-': { type: 'object', properties: { v: {} }, additionalProperties: false } } });
+    expect(findUnknownKeys(keyNode(schema)!, { 'x-a': { v: 1, w: 2 } })?.unknown).toEqual(['["x-a"].w']);
+  });
+
   it('never changes the schema it publishes from', () => {
     const schema = { type: 'object', properties: { owner: { type: 'object', properties: {} } } };
     const before = JSON.stringify(schema);
@@ -193,6 +199,10 @@ describe('the schema-shape check', () => {
     ['a malformed schema under an applicator', { properties: { a: { anyOf: [{ properties: 1 }] } } }, '#/properties/a/anyOf/0/properties'],
   ])('names %s by its schema path', (_what, schema, path) => {
     expect(schemaOffence(schema)).toContain(`at ${path}:`);
+  });
+
+  it('leaves a list keyword that holds no list to ajv, which names it', () => {
+    expect(schemaOffence({ properties: { a: { allOf: 'xy' }, b: { prefixItems: {} } } })).toBeUndefined();
   });
 
   it('accepts a well-shaped schema', () => {
@@ -272,6 +282,7 @@ describe('a closed object that requires a key it refuses', () => {
     ['additionalProperties admits it', { type: 'object', properties: {}, additionalProperties: { type: 'string' }, required: ['z'] }],
     ['the object is free-form', { type: 'object', required: ['z'] }],
     ['the object is in a branch the gate does not read', { type: 'object', properties: { a: {} }, anyOf: [{ type: 'object', properties: {}, required: ['z'] }] }],
+    ['a pattern does not compile (ajv refuses the schema, naming the pattern)', { type: 'object', properties: {}, patternProperties: { '^x-(': {} }, required: ['z'] }],
   ])('accepted when %s', (_why, schema) => {
     expect(schemaOffence(schema)).toBeUndefined();
   });

@@ -57,6 +57,13 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a newline in an action description', [create({ description: 'Create\na task' })], /^tool "tasks", action "create": description contains a newline/],
   ['a newline in an action name', [actionTool({ create: { ...base(), name: 'cre\nate' } })], /^tool "tasks", action "cre\\nate": the action name contains a newline/],
   ['an empty action name', [actionTool({ create: { ...base(), name: '' } })], /^tool "tasks", action "": an action name must be a non-empty string/],
+  ['a null action name', [actionTool({ create: { ...base(), name: null } })], /^tool "tasks", action "null": an action name must be a non-empty string, got null$/],
+  [
+    'a line separator in an action name',
+    [actionTool({ create: { ...base(), name: 'cre\u2028ate' } })],
+    /^tool "tasks", action "cre\u2028ate": the action name contains a newline/,
+  ],
+  ['a paragraph separator in an action description', [create({ description: 'Create\u2029a task' })], /^tool "tasks", action "create": description contains a newline/],
   ['a missing description', [create({ description: undefined })], /action "create": description must be a non-empty string, got nothing$/],
   ['a missing properties map', [create({ properties: undefined, required: [] })], /action "create": properties is missing/],
   [
@@ -130,6 +137,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /action "create": requiredOneOf group \["name"\] is satisfied by required alone/,
   ],
   ['defaults that are not a map', [create({ defaults: ['priority'] })], /action "create": defaults must be a map of property name to value, got \[ 'priority' \]$/],
+  ['a default JSON cannot carry', [create({ defaults: { priority: 10n } })], /action "create": defaults holds a value JSON cannot carry, at #\/defaults\/priority: /],
   ['a default that is also required', [create({ defaults: { name: 'x' } })], /action "create": defaults names \["name"\], which required also names/],
   ['a default naming an undeclared property', [create({ defaults: { zz: 1 } })], /action "create": defaults names \["zz"\], not declared in properties/],
   ['a default its own schema refuses', [create({ defaults: { priority: 'high' } })], /action "create": defaults fail their properties' schemas: priority: must be integer/],

@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+import { compareSegments, dataPath, shapeProblems } from '../../lib/tools/data-path.js';
+
+describe('a data path', () => {
+  it('spells identifiers dotted, indexes bracketed, and any other key as its bracketed JSON string', () => {
+    expect(dataPath(['owner', 'email'])).toBe('owner.email');
+    expect(dataPath(['items', 2, 'done'])).toBe('items[2].done');
+    expect(dataPath(['a.b', 'x'])).toBe('["a.b"].x');
+    expect(dataPath([])).toBe('');
+  });
+
+  it('spells a key of 64 characters whole and cuts a longer one at 64, marking the cut', () => {
+    const whole = 'k'.repeat(64);
+    expect(dataPath([whole])).toBe(whole);
+    expect(dataPath([`${whole}x`])).toBe(`["${'k'.repeat(63)}…"]`);
+  });
+});
+
+describe('the data-path order', () => {
+  const sorted = (paths: (string | number)[][]) => [...paths].sort(compareSegments).map(dataPath);
+
+  it('orders indexes numerically, an index before a key, and a path before its extensions', () => {
+    expect(sorted([['items', 10], ['items', 'x'], ['items', 2], ['items'], ['items', 2, 'done'], ['a']])).toEqual([
+      'a',
+      'items',
+      'items[2]',
+      'items[2].done',
+      'items[10]',
+      'items.x',
+    ]);
+  });
+
+  it('tells every two different paths apart, each pair comparing the opposite way round', () => {
+    const paths: (string | number)[][] = [[0], ['a'], ['a', 0], ['a', 'b'], [1, 'a']];
+    for (const a of paths)
+      for (const b of paths.filter((other) => other !== a)) {
+        expect(compareSegments(a, b)).not.toBe(0);
+        expect(Math.sign(compareSegments(a, b))).toBe(-Math.sign(compareSegments(b, a)));
+      }
+  });
+});
+
+describe('the problems of a failed protocol-schema check', () => {
+  const check = new Ajv2020({ allErrors: true }).compile({
+    type: 'object',
+    properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' } },
+    required: ['z'],
+  });
+
+  it('names the first three by data path, the value itself as (root)', () => {
+    expect(check({ a: 1, b: 2, c: 3, d: 4 })).toBe(false);
+    expect(check.errors).toHaveLength(5);
+    const problems = shapeProblems(check).split('; ');
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^\(root\): /);
+    expect(problems.slice(1)).toEqual(['a: must be string', 'b: must be string']);
+  });
+});
