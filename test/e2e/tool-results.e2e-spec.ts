@@ -1,11 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { of } from 'rxjs';
 
-import { McpAction, McpTool, ok, type McpPlainTool } from '../../lib/index.js';
+import { McpAction, McpTool, fail, ok, type McpPlainTool } from '../../lib/index.js';
 import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 import { ALL_TOOLS } from '../support/tools.js';
+
+/** An object a tool returns on every call, which answering must leave as it is. */
+const SHARED = { id: 1 };
 
 /** Returns values JSON writes through their toJSON, with a hint context so hints sit beside them. */
 @McpTool({ name: 'dated', description: 'Values with a toJSON' })
@@ -22,6 +25,16 @@ class DatedTool {
 
   @McpAction({ description: 'Nothing at all', properties: {} })
   nothing(): void {}
+
+  @McpAction({ description: 'The same object every call, with hints', properties: {} })
+  shared() {
+    return ok(SHARED, {});
+  }
+
+  @McpAction({ description: 'A failure whose reason is an Error (no formatError hook)', properties: {} })
+  broken() {
+    return fail(new Error('disk full'));
+  }
 
   hints() {
     return [{ tool: 'dated', action: 'when', description: 'Ask again' }];
@@ -43,6 +56,19 @@ class StampedTool {
   @McpAction({ description: 'MCP content whose structured content holds a Date', properties: {} })
   content() {
     return { content: [{ type: 'text', text: 'epoch' }], structuredContent: { at: new Date(0) } };
+  }
+}
+
+/** An output schema six string properties long, for data that breaks every one. */
+@McpTool({
+  name: 'wide',
+  description: 'Structured content with six properties',
+  outputSchema: { type: 'object', properties: Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [k, { type: 'string' }])) },
+})
+class WideTool {
+  @McpAction({ description: 'Numbers where strings belong', properties: {} })
+  numbers() {
+    return { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 };
   }
 }
 
@@ -74,7 +100,7 @@ class EmptiedPlainTool implements McpPlainTool {
 }
 
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool] });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool, WideTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -112,6 +138,19 @@ describe('what a handler returns becomes a tool result', () => {
     const answer = await callTool(app().server, 'reports', { action: 'failed' });
     expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Operation failed: no report today' }] });
     expect(answer.result.structuredContent).toBeUndefined();
+  });
+
+  it("fail(error) without a formatError hook: the Error's message", async () => {
+    const answer = await callTool(app().server, 'dated', { action: 'broken' });
+    expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Operation failed: disk full' }] });
+  });
+
+  it('ok(data, hintContext): the hints go on a copy, never on the object the tool returned', async () => {
+    for (let call = 0; call < 2; call++) {
+      const answer = await callTool(app().server, 'dated', { action: 'shared' });
+      expect(answer.body).toEqual({ id: 1, hints: [{ tool: 'dated', action: 'when', description: 'Ask again' }] });
+    }
+    expect(SHARED).toEqual({ id: 1 });
   });
 
   it.each([
@@ -190,7 +229,20 @@ describe('what a handler returns becomes a tool result', () => {
 
     it("answers no structured content at all as the server's fault too", async () => {
       const answer = await callTool(app().server, 'reports', { action: 'none' });
-      expect(answer.body).toMatchObject({ errorType: 'tool_fault', exception: 'StructuredContentMismatchError' });
+      expect(answer.body).toMatchObject({
+        errorType: 'tool_fault',
+        exception: 'StructuredContentMismatchError',
+        message: 'tool "reports" declares an output schema but returned no structured content',
+      });
+    });
+
+    it('names the first five problems of a mismatch', async () => {
+      const answer = await callTool(app().server, 'wide', { action: 'numbers' });
+      expect(answer.body).toMatchObject({
+        exception: 'StructuredContentMismatchError',
+        message:
+          'tool "wide" returned structured content its output schema refuses: a: must be string; b: must be string; c: must be string; d: must be string; e: must be string',
+      });
     });
   });
 });
