@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   InProcessTaskStore,
   McpAuthDecision,
+  McpAction,
   McpConfigurationError,
   McpTaskStore,
   McpTool,
@@ -17,7 +18,7 @@ import {
 } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { leavingRequest } from '../support/raw-http.js';
 import { answerMessages, finalMessage } from '../support/sse.js';
@@ -336,6 +337,12 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     const listed = legacy.messages[0]!.result.tools.map((tool: { name: string }) => tool.name);
     expect(listed).toEqual(modern.filter((name: string) => !taskOnly.includes(name)));
     expect(listed).toContain('reports');
+  });
+
+  it('advertises no tasks extension to a 2025-era client, which cannot use it', async () => {
+    const init = await legacyPost(t.server, initialize('2025-11-25'), legacyHeaders(null));
+    expect(init.messages[0]!.result.capabilities).toMatchObject({ tools: {} });
+    expect(init.messages[0]!.result.capabilities).not.toHaveProperty('extensions');
   });
 
   it('serves legacy-era clients synchronously (no tasks there): optional runs, required is -32021', async () => {
@@ -707,7 +714,30 @@ describe('tasks: shutdown', () => {
   });
 });
 
+/** An action tool whose task declaration is its own, made once for every action; `inherit` declares none. */
+@McpTool({ name: 'jobs', description: 'Jobs.', taskSupport: 'optional', taskStart: 'handler' })
+class JobsTool {
+  @McpAction({ description: 'Runs a job, becoming a task on the way.', properties: {} })
+  async inherit(_data: unknown, ctx: McpContext) {
+    const before = ctx.taskId !== undefined;
+    await ctx.startTask();
+    return { before, after: ctx.taskId !== undefined };
+  }
+}
+
 describe('tasks: declarations', () => {
+  it("gives an action that declares nothing its tool's taskSupport and taskStart", async () => {
+    const t = await createTestApp({ providers: [JobsTool] });
+    try {
+      const created = await taskCall(t.server, 'jobs', { action: 'inherit', data: {} });
+      expect(created.body.result.resultType).toBe('task');
+      const done = await waitForStatus(t.server, created.body.result.taskId, ['completed']);
+      expect(JSON.parse(done.result.content[0].text)).toEqual({ before: false, after: true });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('does not advertise the extension, nor serve its methods, when no tool supports tasks', async () => {
     const t = await createTestApp({ providers: [EchoTool] });
     try {

@@ -70,6 +70,29 @@ class WideTool {
   numbers() {
     return { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 };
   }
+
+  @McpAction({ description: 'An error as MCP content, without structured content', properties: {} })
+  refused() {
+    return { content: [{ type: 'text', text: 'not today' }], isError: true };
+  }
+
+  @McpAction({ description: 'A failure formatError answers with no string', properties: {} })
+  failed() {
+    return fail('no');
+  }
+
+  @McpAction({ description: 'A success whose hint context is undefined', properties: {} })
+  hinted() {
+    return ok({ a: 'x' }, undefined);
+  }
+
+  formatError(reason: unknown): unknown {
+    return { reason };
+  }
+
+  hints(_action: string, hintContext: unknown) {
+    return [{ tool: 'wide', action: 'numbers', description: `asked with ${String(hintContext)}` }];
+  }
 }
 
 /** Returns what JSON would send as `{}`: an Observable (a Nest controller habit), a Map, a Set. */
@@ -143,6 +166,21 @@ describe('what a handler returns becomes a tool result', () => {
   it("fail(error) without a formatError hook: the Error's message", async () => {
     const answer = await callTool(app().server, 'dated', { action: 'broken' });
     expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Operation failed: disk full' }] });
+  });
+
+  it('ok(data, undefined): undefined is a hint context like any other, handed to the hints hook', async () => {
+    const answer = await callTool(app().server, 'wide', { action: 'hinted' });
+    expect(answer.body).toEqual({ a: 'x', hints: [{ tool: 'wide', action: 'numbers', description: 'asked with undefined' }] });
+  });
+
+  it("a formatError hook that returns no string: the server's fault, naming the hook", async () => {
+    const answer = await callTool(app().server, 'wide', { action: 'failed' });
+    expect(answer.body).toEqual({
+      errorType: 'tool_fault',
+      tool: 'wide',
+      exception: 'TypeError',
+      message: 'formatError() of tool "wide" must return a string, not { reason: \'no\' }',
+    });
   });
 
   it('ok(data, hintContext): the hints go on a copy, never on the object the tool returned', async () => {
@@ -234,6 +272,12 @@ describe('what a handler returns becomes a tool result', () => {
         exception: 'StructuredContentMismatchError',
         message: 'tool "reports" declares an output schema but returned no structured content',
       });
+    });
+
+    it('sends an error the tool wrote as MCP content without structured content, unchecked by the output schema', async () => {
+      const answer = await callTool(app().server, 'wide', { action: 'refused' });
+      expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'not today' }] });
+      expect(answer.result).not.toHaveProperty('structuredContent');
     });
 
     it('names the first five problems of a mismatch', async () => {

@@ -94,4 +94,10 @@ describe('tool telemetry', () => {
     expect(missing.find((e) => e.channel === 'mcp:help:called')?.message).toEqual({ mount: '/mcp', tool: 'nope', found: false });
     expect(missing.find((e) => e.channel === 'mcp:tool:stop')?.message).toMatchObject({ tool: 'help', isError: true, errorKind: 'dispatch' });
   });
+
+  it('help: mcp:help:called, not found, for a call its argument gates refuse', async () => {
+    const refused = await record('help', { tool: 'tasks', stray: 1 });
+    expect(refused.filter((e) => e.channel === 'mcp:help:called').map((e) => e.message)).toEqual([{ mount: '/mcp', tool: 'tasks', found: false }]);
+    expect(refused.find((e) => e.channel === 'mcp:tool:stop')?.message).toMatchObject({ tool: 'help', isError: true, errorKind: 'dispatch' });
+  });
 });

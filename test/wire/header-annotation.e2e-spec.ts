@@ -44,6 +44,12 @@ describe('header annotations a tool declares are checked at module init', () => 
       'properties/b',
       'duplicates "Region"',
     ],
+    [
+      'an annotation in a dependentSchemas entry named like an instance keyword (a name there, not a keyword)',
+      props({ a: { type: 'string' } }, { dependentSchemas: { const: { properties: { b: { type: 'string', 'x-mcp-header': 'B' } } } } }),
+      'dependentSchemas/const/properties/b',
+      'reachable from the root through "properties" keys only',
+    ],
     ['a number property', props({ amount: { type: 'number', 'x-mcp-header': 'Amount' } }), 'properties/amount', 'got "number"'],
     ['an object property', props({ o: { type: 'object', 'x-mcp-header': 'O' } }), 'properties/o', 'got "object"'],
     ['an array property', props({ l: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'L' } }), 'properties/l', 'got "array"'],
@@ -97,6 +103,7 @@ describe('header annotations a tool declares are checked at module init', () => 
     ['an x-mcp-header key inside a default value (data, not an annotation)', props({ o: { type: 'object', default: { 'x-mcp-header': 'X' } } })],
     ['an x-mcp-header key inside an example (data, not an annotation)', props({ o: { type: 'object', examples: [{ 'x-mcp-header': 'X' }] } })],
     ['a property named x-mcp-header', props({ 'x-mcp-header': { type: 'string' } })],
+    ['a string property with a bound past ±(2^53−1), which bounds only numbers', props({ s: { type: 'string', maximum: UNSAFE, 'x-mcp-header': 'S' } })],
   ])('starts with %s, publishing the annotation unchanged', async (_label, schema) => {
     const t = await createTestApp({ providers: [toolWith(schema)] });
     try {
