@@ -480,3 +480,28 @@ describe('a host interceptor that answers before the tool ends (a timeout)', () 
     expect(slowRuns).toEqual(['aborted']);
   });
 });
+
+/** A tool answering with the body of the host's request, as the host's own code would read it. */
+@McpTool({ name: 'body', description: "Returns the host request's body.", inputSchema: { type: 'object', properties: {} } })
+class BodyTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext<{ body?: unknown }>) {
+    return JSON.stringify(ctx.request.body);
+  }
+}
+
+describe("the host request's body", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [BodyTool] });
+  });
+  afterAll(() => t.close());
+
+  it('is the message as the client sent it, on either era: what the mount fills in for a 2025-era request goes on its own copy', async () => {
+    const modern = rpc('tools/call', { name: 'body', arguments: {} });
+    const answered = await post(t.server, modern);
+    expect(JSON.parse(answered.body.result.content[0].text)).toEqual(modern);
+    const legacy = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'body', arguments: {} } };
+    const legacyAnswer = await legacyPost(t.server, legacy, legacyHeaders('2025-11-25'));
+    expect(JSON.parse(legacyAnswer.messages[0]!.result.content[0].text)).toEqual(legacy);
+  });
+});
