@@ -32,6 +32,7 @@ import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
 import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest } from '../support/raw-http.js';
+import { useTestApp } from '../support/suite-app.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 /** A host's own global API-key guard, as an existing app has one: it puts the caller on the request. */
@@ -490,18 +491,14 @@ class BodyTool implements McpPlainTool {
 }
 
 describe("the host request's body", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: [BodyTool] });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: [BodyTool] });
 
   it('is the message as the client sent it, on either era: what the mount fills in for a 2025-era request goes on its own copy', async () => {
     const modern = rpc('tools/call', { name: 'body', arguments: {} });
-    const answered = await post(t.server, modern);
+    const answered = await post(app().server, modern);
     expect(JSON.parse(answered.body.result.content[0].text)).toEqual(modern);
     const legacy = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'body', arguments: {} } };
-    const legacyAnswer = await legacyPost(t.server, legacy, legacyHeaders('2025-11-25'));
+    const legacyAnswer = await legacyPost(app().server, legacy, legacyHeaders('2025-11-25'));
     expect(JSON.parse(legacyAnswer.messages[0]!.result.content[0].text)).toEqual(legacy);
   });
 });
