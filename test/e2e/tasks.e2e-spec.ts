@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import {
   InProcessTaskStore,
-  McpAuthDecision,
   McpAction,
+  McpAuthDecision,
   McpConfigurationError,
   McpTaskStore,
   McpTool,
@@ -714,7 +714,7 @@ describe('tasks: shutdown', () => {
   });
 });
 
-/** An action tool whose task declaration is its own, made once for every action; `inherit` declares none. */
+/** An action tool declaring its task mode once, on the tool; its action `inherit` declares none of its own. */
 @McpTool({ name: 'jobs', description: 'Jobs.', taskSupport: 'optional', taskStart: 'handler' })
 class JobsTool {
   @McpAction({ description: 'Runs a job, becoming a task on the way.', properties: {} })
