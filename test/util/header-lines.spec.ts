@@ -17,9 +17,11 @@ describe.each([
     ['Host', '127.0.0.1:3000'],
     ['MCP-Method', 'tools/call'],
     ['Authorization', 'Bearer a'],
-    ['mcp-method', 'tools/list'],
     ['X-Custom', ''],
+    // Repeated in another order than first sent, an empty first value among them.
     ['AUTHORIZATION', 'Bearer b'],
+    ['mcp-method', 'tools/list'],
+    ['x-custom', 'second'],
     ['Mcp-Method', 'ping'],
   ];
   const lines = new HeaderLines(raw([...sent, ...fillers(total - sent.length)]));
@@ -38,9 +40,10 @@ describe.each([
   it('knows which names came on more than one line, in order of first appearance', () => {
     expect(lines.repeated('mcp-method')).toBe(true);
     expect(lines.repeated('authorization')).toBe(true);
+    expect(lines.repeated('x-custom')).toBe(true);
     expect(lines.repeated('host')).toBe(false);
     expect(lines.repeated('origin')).toBe(false);
-    expect(lines.repeatedNames()).toEqual(['mcp-method', 'authorization']);
+    expect(lines.repeatedNames()).toEqual(['mcp-method', 'authorization', 'x-custom']);
   });
 });
 

@@ -23,6 +23,22 @@ describe('NamedRegistry', () => {
     expect(registry.list().map((e) => e.name)).toEqual(['a', 'm']);
   });
 
+  it('refreshes what refusals list at the next wire-in', () => {
+    const registry = new NamedRegistry<{ name: string }>('tool');
+    registry.add(entry('m'));
+    expect(registry.listedNames()).toBe('m');
+    expect(registry.namesListed()).toEqual({ available: ['m'], availableCount: 1 });
+    registry.add(entry('a'));
+    expect(registry.listedNames()).toBe('a, m');
+    expect(registry.namesListed()).toEqual({ available: ['a', 'm'], availableCount: 2 });
+  });
+
+  it('takes names of 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and ".", and refuses any other', () => {
+    const registry = new NamedRegistry<{ name: string }>('tool');
+    for (const name of ['a', 'x'.repeat(128), 'Az09_-.', 'db.query']) expect(() => registry.checkName(name)).not.toThrow();
+    for (const name of ['', 'x'.repeat(129), 'a b', 'a/b', 'é', 42]) expect(() => registry.checkName(name)).toThrow(McpConfigurationError);
+  });
+
   it('refuses a name already taken, and finds nothing under a name it does not hold (__proto__ included)', () => {
     const registry = new NamedRegistry<{ name: string }>('prompt');
     registry.add(entry('greet'));

@@ -9,8 +9,10 @@ describe('nearMiss', () => {
     ['another case', 'readonlyhint', 'readOnlyHint'],
     ['snake case', 'open_world_hint', 'openWorldHint'],
     ['a prefix', 'readOnly', 'readOnlyHint'],
+    ['a prefix of four letters, the shortest that counts', 'dest', 'destructiveHint'],
     ['a prefix in another case', 'Destructive', 'destructiveHint'],
     ['an allowed name with a tail', 'titles', 'title'],
+    ['an allowed name with a long tail', 'readOnlyHintFlag', 'readOnlyHint'],
     ['a typo', 'idempotentHnit', 'idempotentHint'],
     ['two edits', 'idempotencyHint', 'idempotentHint'],
     ['two neighbours swapped, one edit', 'tilte', 'title'],
@@ -32,5 +34,14 @@ describe('nearMiss', () => {
     expect(nearMiss('readOnly', ALLOWED, reach)).toBeUndefined();
     expect(nearMiss('tilte', ALLOWED, reach)).toBe('title');
     expect(nearMiss('idempotencyHint', ALLOWED, reach)).toBeUndefined();
+  });
+
+  it('counts a name spelled otherwise (case, _ and -) as the same name, no edit needed', () => {
+    expect(nearMiss('open_world-hint', ALLOWED, { prefixes: false, maxEdits: 0 })).toBe('openWorldHint');
+  });
+
+  it('takes the first allowed name of those equally near', () => {
+    expect(nearMiss('abcx', ['abcd', 'abce'])).toBe('abcd');
+    expect(nearMiss('abcx', ['abce', 'abcd'])).toBe('abce');
   });
 });
