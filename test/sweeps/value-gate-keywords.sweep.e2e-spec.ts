@@ -81,6 +81,18 @@ const EDGES: [string, Cell][] = [
     { schema: { type: 'object', allOf: [{ properties: { a: {} } }], unevaluatedProperties: false }, bad: { a: 1, b: 2 }, path: 'b', problem: 'is not an allowed property' },
   ],
   [
+    'enum, with more allowed values than it lists',
+    {
+      schema: { enum: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] },
+      bad: 'z',
+      problem: 'must be one of "a", "b", "c", "d", "e", "f", "g", "h", … (10 in all)',
+    },
+  ],
+  [
+    'oneOf, matching no shape: one problem, not one per shape',
+    { schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, bad: true, problem: 'must match exactly one of the allowed shapes' },
+  ],
+  [
     'unevaluatedItems, which the library does not word',
     { schema: { type: 'array', prefixItems: [{}], unevaluatedItems: false }, bad: [1, 2], problem: 'does not satisfy "unevaluatedItems"' },
   ],
