@@ -31,6 +31,7 @@ describe('which schemas are bounded', () => {
     ['a boolean schema', true],
     ['open objects, never read below', { type: 'object', properties: { meta: { type: 'object' }, any: true }, additionalProperties: true }],
     ['items reaching the detailed-check bound exactly', { type: 'array', maxItems: DETAILED_CHECK_MAX_VALUES - 1, items: { type: 'integer' } }],
+    ['items under a maxItems of 0', { type: 'array', maxItems: 0, items: { type: 'integer' } }],
   ])('%s: bounded', (_what, schema) => {
     expect(itemLimits(schema)).toBeDefined();
   });
@@ -78,6 +79,12 @@ describe('the over-limit check', () => {
     expect(limits.overLimit(Object.assign(Object.create({ tags: [1, 2, 3, 4] }) as object, { id: 'x' }))).toBeUndefined();
   });
 
+  it('reads into an array through items only: a property named like an index leads nowhere in it, as in ajv', () => {
+    const indexed = itemLimits({ type: 'object', properties: { p: { properties: { '0': { type: 'array', maxItems: 1, items: {} } } } } })!;
+    expect(indexed.overLimit({ p: [[1, 2]] })).toBeUndefined();
+    expect(indexed.overLimit({ p: { 0: [1, 2] } })?.instancePath).toBe('/p/0');
+  });
+
   it('does not look inside an over-limit array: a huge one costs one length read', () => {
     const huge = new Proxy([] as unknown[], { get: (target, key) => (key === 'length' ? 1e9 : Reflect.get(target, key)) });
     const read = jest.fn((target: unknown[], key: string | symbol) => Reflect.get(target, key));
@@ -120,6 +127,15 @@ describe('a bounded check against the two-validator check it replaces', () => {
     const found = failedBoundedCheck(run as unknown as typeof all, limits, { id: 5, tags });
     expect(found).toEqual({ errors: [expect.objectContaining({ keyword: 'maxItems', instancePath: '/tags' })], firstOnly: true });
     expect(run).not.toHaveBeenCalled();
+  });
+
+  it('names only the first problem of a huge value within its limits, as the two-validator check does', () => {
+    const open = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' }, bulk: { type: 'object' } } };
+    const bulk = Object.fromEntries(Array.from({ length: DETAILED_CHECK_MAX_VALUES }, (_, i) => [`k${i}`, 0]));
+    const value = { a: 1, b: 2, bulk };
+    const found = failedBoundedCheck(ajv(true).compile(open), itemLimits(open)!, value);
+    expect(found).toEqual({ errors: [expect.objectContaining({ keyword: 'type', instancePath: '/a' })], firstOnly: true });
+    expect(found).toEqual(failedCheck(ajv(true).compile(open), ajv(false).compile(open), value));
   });
 
   it('names every problem of a small value with an over-limit array, that one included', () => {
