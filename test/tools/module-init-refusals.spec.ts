@@ -272,6 +272,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /must be array; "required" is a list of property names given on the object that holds them: remove "required": false from "code" \(a property is optional unless listed\)$/,
   ],
   [
+    'a dependentRequired entry that is not a list, under a name ending in "required" (no hint about required lists)',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { gift_wrap_required: {} }, dependentRequired: { gift_wrap_required: 'note' } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependentRequired\/gift_wrap_required must be array$/,
+  ],
+  [
     'an output schema whose property named required is no schema (no hint about required lists)',
     [actionTool({ create: base() }, { outputSchema: { type: 'object', properties: { required: 5 } } })],
     /^tool "tasks", outputSchema: is not a JSON Schema this server can build: schema is invalid: data\/properties\/required must be object,boolean[^;]*$/,

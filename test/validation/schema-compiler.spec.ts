@@ -5,6 +5,7 @@ import { formatLimitDefinition } from 'ajv-formats/dist/limit.js';
 import { McpConfigurationError } from '../../lib/index.js';
 import { REFUSED_FORMATS } from '../../lib/validation/add-formats.js';
 import { jsonValueOffence } from '../../lib/validation/json-value.js';
+import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from '../../lib/validation/linear-errors.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 import { collectGarbage } from '../support/collect-garbage.js';
 
@@ -43,6 +44,14 @@ describe('compiling consumer schemas at module init', () => {
     expect(validate('2020-01-01')).toBe(exclusive ? false : true);
   });
 
+  it('names the first unknown format of a schema, an empty name included, and lists the known ones sorted', () => {
+    const message = refusal({ type: 'object', properties: { a: { type: 'string', format: 'first' }, b: { type: 'string', format: 'second' } } });
+    expect(message).toMatch(/^the schema: uses the unknown format "first" \(formats are asserted, so an unknown one is refused; known: /);
+    const known = /known: ([^)]*)\)/.exec(message)![1]!.split(', ');
+    expect(known).toEqual([...known].sort());
+    expect(refusal({ type: 'string', format: '' })).toMatch(/^the schema: uses the unknown format "" \(/);
+  });
+
   it("knows every other format of ajv-formats' full set", () => {
     const others = Object.keys(fullFormats).filter((format) => !Object.hasOwn(REFUSED_FORMATS, format));
     expect(others.length).toBeGreaterThan(20);
@@ -60,6 +69,45 @@ describe('compiling consumer schemas at module init', () => {
     ['another dialect', { $schema: 'http://json-schema.org/draft-07/schema#' }, /unsupported JSON Schema dialect/],
   ])('refuses %s', (_what, schema, message) => {
     expect(refusal(schema)).toMatch(message);
+  });
+
+  it.each([
+    ['a list', [], 'the schema: must be a JSON Schema object, got []'],
+    ['a string', 'object', 'the schema: must be a JSON Schema object, got "object"'],
+    [
+      'another dialect, its name bounded',
+      { $schema: 'x'.repeat(300) },
+      `the schema: declares the unsupported JSON Schema dialect ${'x'.repeat(99)}…; only 2020-12 is supported`,
+    ],
+  ])('refuses %s, saying so', (_what, schema, message) => {
+    expect(refusal(schema)).toBe(message);
+  });
+
+  it.each([
+    ["the meta-schema's problems", { type: 'object', properties: { a: 5, b: 5, c: 5 } }, 'schema is invalid: '],
+    ["ajv's own refusal", { $ref: `#/$defs/${'x'.repeat(400)}` }, 'can build: '],
+  ])('bounds %s to 300 characters', (_what, schema, before) => {
+    const message = refusal(schema);
+    const quoted = message.slice(message.indexOf(before) + before.length);
+    expect(quoted).toHaveLength(300);
+    expect(quoted.endsWith('…')).toBe(true);
+  });
+
+  it('compiles the checks of two schemas sharing a root $id apart: neither is kept in a registry for the other to meet', () => {
+    const ids = compiler.compileCheck({ $id: 'https://example.com/list', type: 'array', items: { type: 'integer' } }, 'ids');
+    const names = compiler.compileCheck({ $id: 'https://example.com/list', type: 'array', items: { type: 'string' } }, 'names');
+    expect(ids(['a'])?.errors.map((e) => e.instancePath)).toEqual(['/0']);
+    expect(names(['a'])).toBeUndefined();
+  });
+});
+
+describe('a compiled validator and the error cap', () => {
+  it(`collects every error outside a capped check, also after one stopped at ${DETAILED_CHECK_MAX_ERRORS} errors`, () => {
+    const validate = compiler.compile({ type: 'array', items: { type: 'integer' } }, 'ids');
+    const value = Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 500 }, () => 'x');
+    expect(cappedCheck(validate, value)).toBe('too_many');
+    expect(validate(value)).toBe(false);
+    expect(validate.errors).toHaveLength(DETAILED_CHECK_MAX_ERRORS + 500);
   });
 });
 
@@ -92,13 +140,20 @@ describe('compiling an identical schema again', () => {
 
 describe('the JSON-value check', () => {
   it.each([
-    ['undefined', { a: undefined }],
-    ['a function', { a: () => 1 }],
-    ['a BigInt', { a: 1n }],
-    ['a non-finite number', { a: Number.POSITIVE_INFINITY }],
-    ['a Date', { a: new Date(0) }],
-  ])('names %s with its path', (_what, value) => {
-    expect(jsonValueOffence(value)).toMatch(/^at #\/a: /);
+    ['undefined', { a: undefined }, 'undefined'],
+    ['a function', { a: () => 1 }, 'a function'],
+    ['a symbol', { a: Symbol('s') }, 'a symbol'],
+    ['a BigInt', { a: 1n }, 'a BigInt'],
+    ['a non-finite number', { a: Number.POSITIVE_INFINITY }, 'Infinity'],
+    ['a Date', { a: new Date(0) }, 'a Date'],
+    ['an object whose prototype has no constructor', { a: Object.create(Object.create(null) as object) as object }, 'an object with a foreign prototype'],
+  ])('names %s with its path', (_what, value, named) => {
+    expect(jsonValueOffence(value)).toBe(`at #/a: ${named} is not a JSON value`);
+  });
+
+  it('names a symbol key, and spells a key holding "/" or "~" escaped in the path', () => {
+    expect(jsonValueOffence({ properties: { [Symbol('k')]: {} } })).toBe('at #/properties: the key Symbol(k) is not a string (JSON object keys are strings)');
+    expect(jsonValueOffence({ 'a/b': { '~x': undefined } })).toBe('at #/a~1b/~0x: undefined is not a JSON value');
   });
 
   it('names the path of an offence met after other branches were walked, not theirs', () => {
@@ -108,7 +163,7 @@ describe('the JSON-value check', () => {
   it('names a cycle', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(jsonValueOffence(cyclic)).toMatch(/cycle/);
+    expect(jsonValueOffence(cyclic)).toBe('at #/self: the value contains itself (a cycle is not a JSON value)');
   });
 
   it('accepts JSON values, shared (non-cyclic) references included', () => {
