@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 
 import { McpAction, McpTool } from '../../lib/index.js';
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
-import { MISSPELLED_LISTED, misspelledKeywordWarnings, misspelledKeywords, NOT_ASSERTING } from '../../lib/validation/misspelled-keywords.js';
+import { misspelledKeywordWarnings, misspelledKeywords, NOT_ASSERTING } from '../../lib/validation/misspelled-keywords.js';
 import { SCHEMA_APPLICATORS } from '../../lib/validation/schema-applicators.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 import { post, rpc } from '../support/mcp-client.js';
@@ -57,6 +57,8 @@ describe('keys that are a near miss of an asserting keyword', () => {
     'cost',
     'href',
     'typo',
+    'tpyo',
+    'nto',
     'typed',
     'enun',
     'formal',
@@ -151,12 +153,16 @@ describe('the schema compiler warns of each near miss once', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
-  it(`warns of the first ${MISSPELLED_LISTED} one by one, then counts the rest`, () => {
-    const many = Array.from({ length: MISSPELLED_LISTED + 2 }, (_, i) => ({ at: `#/properties/p${i}`, written: 'maxlength', meant: 'maxLength' }));
-    const lines = misspelledKeywordWarnings('tool "wide"', many);
-    expect(lines).toHaveLength(MISSPELLED_LISTED + 1);
+  it('warns of the first ten one by one, then counts the rest (docs/tools.md)', () => {
+    const many = (count: number) => Array.from({ length: count }, (_, i) => ({ at: `#/properties/p${i}`, written: 'maxlength', meant: 'maxLength' }));
+    const lines = misspelledKeywordWarnings('tool "wide"', many(12));
+    expect(lines).toHaveLength(11);
     expect(lines[0]).toMatch(/^tool "wide": "maxlength" at #\/properties\/p0 /);
+    expect(lines[9]).toMatch(/^tool "wide": "maxlength" at #\/properties\/p9 /);
     expect(lines.at(-1)).toBe('tool "wide": 2 more keys are near misses of JSON Schema keywords');
+    const ten = misspelledKeywordWarnings('tool "wide"', many(10));
+    expect(ten).toHaveLength(10);
+    expect(ten.at(-1)).toMatch(/^tool "wide": "maxlength" at #\/properties\/p9 /);
   });
 
   it('stays quiet for a schema without one', () => {
