@@ -17,6 +17,15 @@ describe('emptiedReturn: a return JSON would send as {}', () => {
   it.each([
     ['a Map with its own toJSON (sent as that writes it)', Object.assign(new Map(), { toJSON: () => ({}) })],
     ['a plain object with a subscribe method alone', { subscribe: () => undefined }],
+    [
+      'an instance with a subscribe method alone (a store, not an Observable)',
+      new (class Store {
+        subscribe() {
+          return undefined;
+        }
+      })(),
+    ],
+    ['a plain object with subscribe and lift methods (data, never an Observable)', { subscribe: () => undefined, lift: () => undefined, id: 1 }],
     ['a plain object', { id: 1 }],
     ['an array', [new Map()]],
     ['a Date', new Date(0)],
@@ -36,6 +45,14 @@ describe('emptiedReturn: a return JSON would send as {}', () => {
           throw new Error('no');
         },
       }),
+    ],
+    [
+      'an instance whose getter throws',
+      new (class Feed {
+        get subscribe(): never {
+          throw new Error('no');
+        }
+      })(),
     ],
     ['a string', 'text'],
     ['null', null],

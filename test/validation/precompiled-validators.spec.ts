@@ -97,6 +97,10 @@ describe("the generated code keeps only the schema constants it reads (ajv's sta
     expect(withoutUnusedSchemas(code)).toBe('const schema12 = ["x"];function validate3(data) { return schema12.includes(data); }exports.A = validate3;');
   });
 
+  it('counts a name only as a whole word: one inside a longer name is no read', () => {
+    expect(withoutUnusedSchemas('const schema1 = {"a":1};const subschema1 = schema12;')).toBe('const subschema1 = schema12;');
+  });
+
   it.each(Object.keys(generated))('%s: each export is a parenthesised function, which V8 compiles with the module, not on first call', async (name) => {
     const { source } = await generated[name]!();
     const exports = source.split('\nexport const ').slice(1);
