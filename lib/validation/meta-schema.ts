@@ -28,12 +28,12 @@ export function metaSchemaProblems(schema: object, wording: Ajv2020): string | u
 /**
  * The fix for a `required` that is not a list of names, the commonest slip (`required: true` on a property, from JSON
  * Schema draft 3): the names go in a list on the object that holds the properties. Empty for any other problem,
- * a schema under a name that is `required` (`properties: {required: 5}`) included.
+ * a member named `required` (`properties: {required: 5}`, `dependentRequired: {required: 'note'}`) included.
  */
 function requiredHint(schema: object, errors: readonly ErrorObject[]): string {
   const slip = errors.find((error) => error.keyword === 'type' && (error.params as { type?: unknown }).type === 'array' && error.instancePath.endsWith('/required'));
   const path = slip ? pointerSegments(slip.instancePath).map(String) : [];
-  if (!slip || NAMED_SCHEMAS.has(path[path.length - 2]!)) return '';
+  if (!slip || AUTHOR_NAMED.has(path[path.length - 2]!)) return '';
   const named = path.length >= 3 && path[path.length - 3] === 'properties' ? path[path.length - 2]! : undefined;
   const hint = '; "required" is a list of property names given on the object that holds them';
   if (named === undefined) return hint;
@@ -41,8 +41,11 @@ function requiredHint(schema: object, errors: readonly ErrorObject[]): string {
   return `${hint}: to require ${quoted(named, 60)}, list it in its parent object's "required": [${quoted(named, 60)}]`;
 }
 
-/** The keywords whose members are schemas under names of the schema's author (one may be named `required`). */
-const NAMED_SCHEMAS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+/**
+ * The keywords whose members sit under names of the schema's author (one may be named `required`): schemas, or the
+ * name lists of `dependentRequired` and draft-7 `dependencies`.
+ */
+const AUTHOR_NAMED: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependentRequired', 'dependencies', '$defs', 'definitions']);
 
 /** The value at a path of segments, or undefined. */
 function valueAt(value: unknown, path: readonly string[]): unknown {

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import type { ItemLimits } from './bounded-schema.js';
-import { cappedCheck } from './linear-errors.js';
+import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from './linear-errors.js';
 
 /**
  * The detailed-check bound: the most JSON values (at any depth) a caller-sent value may hold for a failed check to
@@ -45,12 +45,14 @@ export function failedCheck(all: ValidateFunction, first: ValidateFunction, valu
 /**
  * {@link failedCheck} for a bounded schema, from its every-problem validator alone: an array over its `maxItems` is
  * found first, so `all` only ever runs where it visits a bounded number of locations. Past
- * {@link DETAILED_CHECK_MAX_VALUES} values the answer names one problem, as `failedCheck`'s does.
+ * {@link DETAILED_CHECK_MAX_VALUES} values, or past `DETAILED_CHECK_MAX_ERRORS` errors, the answer names one
+ * problem, as `failedCheck`'s does.
  */
 export function failedBoundedCheck(all: ValidateFunction, limits: ItemLimits, value: unknown): FailedCheck | undefined {
   const over = limits.overLimit(value);
   if (!over && all(value)) return undefined;
   if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return { errors: over ? [over] : (all.errors ?? []).slice(0, 1), firstOnly: true };
   if (over) all(value);
-  return { errors: all.errors ?? [], firstOnly: false };
+  const errors = all.errors ?? [];
+  return errors.length > DETAILED_CHECK_MAX_ERRORS ? { errors: errors.slice(0, 1), firstOnly: true } : { errors, firstOnly: false };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { McpAction, McpTool } from '../../lib/index.js';
+import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool, callToolRaw } from '../support/tool-call.js';
@@ -65,6 +66,11 @@ class ShapesTool {
     properties: { ids: { type: 'array', maxItems: 100, items: { type: 'integer' } }, name: { type: 'string' } },
   })
   capped(data: unknown) {
+    return data;
+  }
+
+  @McpAction({ description: 'A long list of ids, within its maxItems', properties: { ids: { type: 'array', maxItems: 2_000, items: { type: 'integer' } } } })
+  roster(data: unknown) {
     return data;
   }
 
@@ -176,6 +182,14 @@ describe('the value gate words each problem at the value that has it', () => {
       { path: 'ids', problems: ['must have at most 100 item(s)'] },
       { path: 'ids[0]', problems: ['must be integer'] },
     ]);
+  });
+
+  it('a bounded schema: data failing in more than DETAILED_CHECK_MAX_ERRORS ways, within its maxItems, is checked up to its first problem, and says so', async () => {
+    const at = await refuse(app().server, 'roster', { ids: Array.from({ length: DETAILED_CHECK_MAX_ERRORS }, () => 'x') });
+    expect(at).not.toHaveProperty('first_only');
+    expect(at.invalid_count).toBe(DETAILED_CHECK_MAX_ERRORS);
+    const over = await refuse(app().server, 'roster', { ids: Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 500 }, () => 'x') });
+    expect(over).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'ids[0]', problems: ['must be integer'] }] });
   });
 
   it('a long list of objects under uniqueItems is checked in time linear in its length (not pair by pair)', async () => {

@@ -272,6 +272,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /must be array; "required" is a list of property names given on the object that holds them: remove "required": false from "code" \(a property is optional unless listed\)$/,
   ],
   [
+    'a dependentRequired entry named required that is not a list (no hint about required lists)',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { required: {} }, dependentRequired: { required: 'note' } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependentRequired\/required must be array$/,
+  ],
+  [
+    'a draft-7 dependencies entry named required that is neither a list nor a schema (no hint about required lists)',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { required: {} }, dependencies: { required: 'note' } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependencies\/required must be [^;]*$/,
+  ],
+  [
     'a dependentRequired entry that is not a list, under a name ending in "required" (no hint about required lists)',
     [actionTool({}, { inputSchema: { type: 'object', properties: { gift_wrap_required: {} }, dependentRequired: { gift_wrap_required: 'note' } } }, { run: () => 1 })],
     /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependentRequired\/gift_wrap_required must be array$/,
