@@ -22,7 +22,22 @@ export function metaSchemaProblems(schema: object, wording: Ajv2020): string | u
   if (dialect !== undefined && dialect !== META_SCHEMA_ID) return `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported`;
   const check = (metaSchemaCheck ??= metaSchema(FORMATS).check!);
   if (check(schema)) return undefined;
-  return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(check.errors), 300)}${requiredHint(schema, check.errors ?? [])}`;
+  const errors = check.errors ?? [];
+  return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(distinct(errors)), 300)}${requiredHint(schema, errors)}`;
+}
+
+/**
+ * Each problem once: the meta-schema reaches a subschema through several of its vocabularies, so one misplaced
+ * value fails the same way up to eight times, and the copies would fill the refusal's bound before the next place.
+ */
+function distinct(errors: readonly ErrorObject[]): ErrorObject[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = `${error.instancePath} ${error.message ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**

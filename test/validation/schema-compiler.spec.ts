@@ -83,8 +83,14 @@ describe('compiling consumer schemas at module init', () => {
     expect(refusal(schema)).toBe(message);
   });
 
+  it('names each place that breaks the meta-schema once, though the meta-schema reaches it several ways', () => {
+    expect(refusal({ type: 'object', properties: { a: 5, b: 5, c: 5 } })).toBe(
+      'the schema: is not a JSON Schema this server can build: schema is invalid: data/properties/a must be object,boolean, data/properties/b must be object,boolean, data/properties/c must be object,boolean',
+    );
+  });
+
   it.each([
-    ["the meta-schema's problems", { type: 'object', properties: { a: 5, b: 5, c: 5 } }, 'schema is invalid: '],
+    ["the meta-schema's problems", { type: 'object', properties: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, 5])) }, 'schema is invalid: '],
     ["ajv's own refusal", { $ref: `#/$defs/${'x'.repeat(400)}` }, 'can build: '],
   ])('bounds %s to 300 characters', (_what, schema, before) => {
     const message = refusal(schema);
