@@ -117,14 +117,31 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       'application/json, */*;q=0',
       'text/event-stream;q=0, */*',
       '*/*;q=0.5, text/event-stream;q=0',
+      'application/json, text/event-stream; q = 0',
+      'application/json, text/*;q=0, */*',
+      'application/json, text/event-stream;q=0, text/*',
     ])('never answers SSE to a client whose Accept gives text/event-stream the weight 0 (%s)', async (accept) => {
       const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(JSON.parse(res.body.result.content[0].text)).toEqual({ sent: [false, false, false, false, false] });
     });
 
-    it.each(['application/json;q=0.9, text/event-stream;q=0.1', 'text/*;q=0.5', 'text/event-stream;q=1, */*;q=0'])(
-      'answers SSE when Accept admits it with a weight (%s)',
+    it('answers SSE to a client that sends no Accept, which admits every media type (RFC 9110 §12.5.1)', async () => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept: null } });
+      expectStream(res);
+      expect(sseMessages(res.text).map((m) => m.method ?? 'response')).toEqual(['notifications/progress', 'notifications/progress', 'notifications/progress', 'response']);
+    });
+
+    it.each([
+      'application/json;q=0.9, text/event-stream;q=0.1',
+      'text/*;q=0.5',
+      'text/event-stream;q=1, */*;q=0',
+      'application/json, */*;q=0, text/*',
+      'application/json, Text/Event-Stream',
+      'application/json, text/event-stream;q=0.5.1',
+      'application/json, text/event-stream, text/event-stream;q=0',
+    ])(
+      'answers SSE when Accept admits it (%s): the most specific range decides, case-blind; an unparsable weight counts as 1; a repeated range, its best weight',
       async (accept) => {
         const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
         expectStream(res);
