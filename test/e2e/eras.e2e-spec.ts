@@ -195,6 +195,11 @@ describe('two eras on one mount', () => {
       expect(res.messages[0]!.error).toEqual({ code: -32601, message });
     });
 
+    it("bounds an unknown method's name in its refusal to 80 characters, quotes included", async () => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: `a/${'x'.repeat(200)}`, params: {} });
+      expect(res.messages[0]!.error).toEqual({ code: -32601, message: `Method not found: "a/${'x'.repeat(75)}…".` });
+    });
+
     it('still answers a modern initialize (with _meta) 404 + -32601: removed in 2026-07-28', async () => {
       const body = rpc('initialize', { ...initialize().params, _meta: meta() });
       const res = await legacyPost(app().server, body, mirroredHeaders(body));

@@ -134,6 +134,15 @@ describe('prompts', () => {
 
   describe('prompts/list pagination', () => {
     const paged = useTestApp({ providers: TEST_PROMPTS, options: { pageSize: 4 } });
+    const halves = useTestApp({ providers: TEST_PROMPTS, options: { pageSize: 3 } });
+
+    it('names no next page after a page that ends exactly at the end of the list', async () => {
+      const first = await post(halves().server, rpc('prompts/list'));
+      expect(first.body.result.prompts).toHaveLength(3);
+      const second = await post(halves().server, rpc('prompts/list', { cursor: first.body.result.nextCursor }));
+      expect(second.body.result.prompts.map((p: { name: string }) => p.name)).toEqual(['malformed', 'throws', 'travel']);
+      expect(second.body.result).not.toHaveProperty('nextCursor');
+    });
 
     it('pages in name order, each page naming the next by a cursor, the last naming none', async () => {
       const first = await post(paged().server, rpc('prompts/list'));

@@ -332,6 +332,11 @@ describe('resources', () => {
       expect(res.body.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' });
     });
 
+    it("leaves a resource's own hints off its reads on the legacy era, whose revisions have no caching hints", async () => {
+      const res = await legacyPost(t.server, { jsonrpc: '2.0', id: 'lc', method: 'resources/read', params: { uri: 'docs://cached' } });
+      expect(Object.keys(res.messages[0]!.result)).toEqual(['contents']);
+    });
+
     it("puts a template's own hints on the reads it matches", async () => {
       const res = await read(t.server, 'users://ada/profile');
       expect(res.body.result).toMatchObject({ ttlMs: 1000, cacheScope: 'private' });
