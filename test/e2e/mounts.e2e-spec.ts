@@ -373,3 +373,22 @@ describe('the empty-mount warning: a mount that serves no tool, resource or prom
     expect(await warningsFor({ providers })).toEqual([]);
   });
 });
+
+describe('list cursors of two mounts sharing their requestState secrets', () => {
+  const secrets = ['a-long-random-secret-shared-by-both-mounts-0123456789'];
+  let t: TestApp;
+  beforeAll(async () => {
+    @Module({ imports: [adminMount({ pageSize: 1, requestState: { secrets } })], providers: [UsersTool] })
+    class PagedAdminModule {}
+    t = await createTestApp({ providers: [EchoTool], imports: [PagedAdminModule], options: { pageSize: 1, requestState: { secrets } } });
+  });
+  afterAll(() => t.close());
+
+  it("refuses one mount's cursor at the other (400 + -32602, invalid_cursor), though it opens there: a cursor names its mount", async () => {
+    const cursor = (await post(t.server, rpc('tools/list'), {}, '/mcp')).body.result.nextCursor as string;
+    expect((await post(t.server, rpc('tools/list', { cursor }), {}, '/mcp')).body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['help']);
+    const other = await post(t.server, rpc('tools/list', { cursor }), {}, '/admin/mcp');
+    expect(other.status).toBe(400);
+    expect(other.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_cursor' } });
+  });
+});
