@@ -87,6 +87,14 @@ describe('completion/complete', () => {
     });
   });
 
+  it('bounds the ref an unknown_ref refusal names: a prompt name to 100 characters, a URI to 200', async () => {
+    const prompt = await post(app().server, complete('p'.repeat(150), 'x', ''));
+    expect(prompt.body.error.data.ref).toEqual({ type: 'ref/prompt', name: `${'p'.repeat(99)}…` });
+    const uri = `test://${'u'.repeat(300)}`;
+    const resource = await post(app().server, rpc('completion/complete', { ref: { type: 'ref/resource', uri }, argument: { name: 'id', value: '' } }));
+    expect(resource.body.error.data.ref).toEqual({ type: 'ref/resource', uri: `${uri.slice(0, 199)}…` });
+  });
+
   it('refuses an argument the prompt does not declare (400 + -32602, unknown_argument)', async () => {
     const res = await post(app().server, complete('greet', 'mood', ''));
     expect(res.status).toBe(400);

@@ -15,6 +15,7 @@ import {
   McpResource,
   McpResourceTemplate,
   resourceNotFound,
+  type McpCompletionContext,
   type McpContext,
   type McpResourceHandler,
   type McpResourceTemplateHandler,
@@ -118,8 +119,9 @@ class UserProfileTemplate implements McpResourceTemplateHandler {
     return JSON.stringify({ id: variables.id });
   }
 
-  completeId(value: string) {
+  completeId(value: string, _context: McpCompletionContext, ctx: McpContext) {
     if (value === '*') throw new ForbiddenException('Listing every user is not allowed');
+    if (value === '?') return [`resource ${ctx.resource}`, `prompt ${ctx.prompt}`];
     return this.directory.users.filter((user) => user.startsWith(value));
   }
 }
@@ -625,6 +627,11 @@ describe('resources', () => {
       expect(res.status).toBe(200);
       expect(schema.check('CompleteResult', res.body.result)).toEqual([]);
       expect(res.body.result.completion).toEqual({ values: ['alan', 'alonzo'], total: 2, hasMore: false });
+    });
+
+    it("hands a variable's completer the request's context, naming the template it completes and no prompt", async () => {
+      const res = await complete('users://{id}/profile', 'id', '?');
+      expect(res.body.result.completion.values).toEqual(['resource users://{id}/profile', 'prompt undefined']);
     });
 
     it('hands a completer the other variables, and sends at most 100 values with total and hasMore', async () => {
