@@ -88,6 +88,14 @@ class HangTool implements McpPlainTool {
   }
 }
 
+/** Answers with 32 MiB: more than the socket buffers take, so most of it waits for a client that reads. */
+@McpTool({ name: 'big', description: 'Answers with a large text.', inputSchema: { type: 'object', properties: {} } })
+class BigTool implements McpPlainTool {
+  run(): string {
+    return 'x'.repeat(32 * 1024 * 1024);
+  }
+}
+
 describe('the shutdown deadline (shutdownGraceMs): a call that never ends does not hold the shutdown', () => {
   it.each<[string, { progress?: boolean }]>([
     ['a JSON answer', {}],
@@ -136,6 +144,32 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
     expect(res.status).toBe(200);
     expect(res.body.result.content).toEqual([{ type: 'text', text: 'slept 600 ms' }]);
     await closed;
+  }, 20_000);
+
+  it('cuts off an answer still draining to a client that stopped reading: its written answer does not hold the close', async () => {
+    const t = await createTestApp({
+      providers: [BigTool],
+      options: { shutdownGraceMs: 200, writeStallTimeoutMs: 60_000 },
+      appOptions: { forceCloseConnections: false },
+    });
+    const body = rpc('tools/call', { name: 'big', arguments: {} });
+    const answered = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: (t.server.address() as AddressInfo).port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) }, (res) => {
+        res.pause(); // reads nothing more for now: the rest of the answer waits in the server
+        resolve(res);
+      });
+      req.on('error', () => undefined); // the cut-off may reset the connection
+      req.end(JSON.stringify(body));
+      setTimeout(() => reject(new Error('no answer began')), 10_000).unref();
+    });
+    expect(answered.statusCode).toBe(200);
+    const started = Date.now();
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Read once the server is closed: what the connection still held arrives, then it ends short of the answer.
+    answered.resume();
+    await new Promise((resolve) => answered.once('close', resolve));
+    expect(answered.complete).toBe(false);
   }, 20_000);
 
   it('a 2025-era call: the same error, with 200 as that era reads errors', async () => {

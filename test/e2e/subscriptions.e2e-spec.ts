@@ -404,6 +404,23 @@ describe('at most subscriptions.maxOpenBytes held by the open listen streams tog
   });
 });
 
+describe('a listen stream whose request fits subscriptions.maxOpenBytes but not with its acknowledged filter', () => {
+  it('is refused (503 + -32603): a stream holds its acknowledgment beside its request', async () => {
+    // About 203 KB of request, and as much again of acknowledged filter: 1,000 absolute URIs the acknowledgment keeps.
+    const filter = { resourceSubscriptions: Array.from({ length: 1000 }, (_, i) => `file:///${i}/${'x'.repeat(190)}`) };
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { maxOpenBytes: 300_000 } });
+    try {
+      const refused = await listen(t.server, filter, 'big');
+      await refused.ended;
+      expect(refused.status).toBe(503);
+      expect(refused.messages[0].error).toMatchObject({ code: -32603, data: { reason: 'listen_bytes_limit' } });
+      expect(t.app.get(ListenStreams).size).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('listen streams whose clients do not read, past maxOpenBytes together', () => {
   it('drops a stream once what waits for the readers would take the open streams past maxOpenBytes (each under maxBufferedBytes), and gives its bytes back', async () => {
     const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024, maxOpenBytes: 2_000_000 } });
