@@ -4,12 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 
-import { McpTool, type McpContext } from '../../lib/index.js';
+import { McpAction, McpPrompt, McpResource, McpTool, type McpContext } from '../../lib/index.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
-import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { meta, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { callTool, toolCall } from '../support/mrtr-client.js';
 import { BadProgressTool, FloodTool, LogsTool, ProgressThenSampleTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { answerMessages, finalMessage, sseMessages } from '../support/sse.js';
+import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -36,10 +37,39 @@ class ChattyTool {
   }
 }
 
+/** Logs from an action: its default logger is `journal.note`. */
+@McpTool({ name: 'journal', description: 'Keeps a journal.' })
+class JournalTool {
+  @McpAction({ description: 'Writes a note.', properties: {} })
+  note(_data: unknown, ctx: McpContext) {
+    return { sent: ctx.log.info('noted') };
+  }
+}
+
+/** Logs as it is got: its default logger is its name. */
+@McpPrompt({ name: 'logged_prompt', description: 'Logs as it is got.' })
+class LoggedPrompt {
+  get(_args: unknown, ctx: McpContext) {
+    ctx.log.info('got');
+    return 'a logged prompt';
+  }
+}
+
+/** Logs as it is read: its default logger is its URI. */
+@McpResource({ uri: 'journal://today', name: 'today' })
+class TodayResource {
+  read(ctx: McpContext) {
+    ctx.log.info('read');
+    return 'today';
+  }
+}
+
 describe('answers over JSON or SSE: progress, log messages, cancellation', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool, ChattyTool] });
+    t = await createTestApp({
+      providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool, ChattyTool],
+    });
   });
   afterAll(() => t.close());
 
@@ -354,5 +384,19 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
       expect(left.writesAfter).toBe(0);
     });
+  });
+});
+
+describe("a request's log messages outside a plain tool", () => {
+  const app = useTestApp({ providers: [JournalTool, LoggedPrompt, TodayResource] });
+
+  it.each([
+    ['an action', () => toolCall('journal', { action: 'note' }, { meta: { [LOG_LEVEL]: 'info' } }), 'journal.note'],
+    ['a prompt', () => rpc('prompts/get', { name: 'logged_prompt', _meta: meta({ [LOG_LEVEL]: 'info' }) }), 'logged_prompt'],
+    ['a resource read', () => rpc('resources/read', { uri: 'journal://today', _meta: meta({ [LOG_LEVEL]: 'info' }) }), 'journal://today'],
+  ])("names %s as a message's default logger", async (_what, body, logger) => {
+    const res = await post(app().server, body());
+    expectStream(res);
+    expect(sseMessages(res.text)[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', logger } });
   });
 });
