@@ -44,6 +44,13 @@ class JournalTool {
   note(_data: unknown, ctx: McpContext) {
     return { sent: ctx.log.info('noted') };
   }
+
+  @McpAction({ description: 'Logs what JSON cannot carry.', properties: {} })
+  odd(_data: unknown, ctx: McpContext) {
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle.self = cycle;
+    return { sent: [ctx.log.info(10n), ctx.log.info(cycle)] };
+  }
 }
 
 /** Logs as it is got: its default logger is its name. */
@@ -90,10 +97,10 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse((last as any).result.content[0].text)).toEqual({ sent: [true, true, false, false, true] });
     });
 
-    it('refuses a progress value that is not a finite number with a TypeError, sending nothing', async () => {
+    it('refuses a progress value or total that is not a finite number, and a message that is no string, with a TypeError, sending nothing', async () => {
       const res = await callTool(t.server, 'bad_progress', {}, { meta: { progressToken: 'bad' } });
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ thrown: ['TypeError', 'TypeError', 'TypeError'] });
+      expect(JSON.parse(res.body.result.content[0].text)).toEqual({ thrown: ['TypeError', 'TypeError', 'TypeError', 'TypeError', 'TypeError'] });
     });
 
     it('refuses a string progressToken longer than 256 characters, which every notification would repeat (400 + -32602, located); 256 is served', async () => {
@@ -398,5 +405,15 @@ describe("a request's log messages outside a plain tool", () => {
     const res = await post(app().server, body());
     expectStream(res);
     expect(sseMessages(res.text)[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', logger } });
+  });
+
+  it('sends a rendering of data JSON cannot carry (a BigInt, a cycle), not nothing', async () => {
+    const res = await post(app().server, toolCall('journal', { action: 'odd' }, { meta: { [LOG_LEVEL]: 'info' } }));
+    const messages = sseMessages(res.text);
+    expect(messages.slice(0, 2).map((m) => [m.method, typeof (m.params as { data: unknown }).data])).toEqual([
+      ['notifications/message', 'string'],
+      ['notifications/message', 'string'],
+    ]);
+    expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: [true, true] });
   });
 });

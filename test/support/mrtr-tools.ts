@@ -197,13 +197,20 @@ export class ProgressTool implements McpPlainTool {
   }
 }
 
-/** Reports progress values that are not finite numbers, recording what each report threw. */
+/** Reports progress that is not a finite number (or a total that is not, or a message that is no string), recording what each report threw. */
 @McpTool({ name: 'bad_progress', description: 'Reports non-finite progress.', inputSchema: NO_ARGS })
 export class BadProgressTool implements McpPlainTool {
   run(_args: unknown, ctx: McpContext) {
-    const thrown = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((value) => {
+    const reports: (() => boolean)[] = [
+      () => ctx.progress(Number.NaN),
+      () => ctx.progress(Number.POSITIVE_INFINITY),
+      () => ctx.progress(Number.NEGATIVE_INFINITY),
+      () => ctx.progress(1, Number.NaN),
+      () => ctx.progress(1, 2, 42 as unknown as string),
+    ];
+    const thrown = reports.map((report) => {
       try {
-        ctx.progress(value);
+        report();
         return 'nothing';
       } catch (error) {
         return error instanceof TypeError ? 'TypeError' : 'another error';
