@@ -47,7 +47,7 @@ class JournalTool {
 
   @McpAction({ description: 'Logs what JSON cannot carry.', properties: {} })
   odd(_data: unknown, ctx: McpContext) {
-    const cycle: Record<string, unknown> = { name: 'loop' };
+    const cycle: Record<string, unknown> = { name: 'x'.repeat(2000) };
     cycle.self = cycle;
     return { sent: [ctx.log.info(10n), ctx.log.info(cycle)] };
   }
@@ -328,7 +328,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
      */
     async function leaveMidCall(progressToken: string | undefined) {
       slowRuns.length = 0;
-      const body = toolCall('slow', {}, progressToken === undefined ? {} : { meta: { progressToken } });
+      const body = toolCall('slow', {}, { meta: { [LOG_LEVEL]: 'debug', ...(progressToken !== undefined && { progressToken }) } });
       const port = (t.server.address() as AddressInfo).port;
       const write = jest.spyOn(ServerResponse.prototype, 'write');
       const end = jest.spyOn(ServerResponse.prototype, 'end');
@@ -368,7 +368,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
     it('mid-stream: aborts the signal, emits mcp:request:cancelled, and writes nothing after', async () => {
       const left = await leaveMidCall('slow-1');
       expect(sseMessages(left.received)[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'slow-1', progress: 1 } });
-      expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logAfterAbort: false, finished: true }]);
+      expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logEnabledAfterAbort: false, logAfterAbort: false, finished: true }]);
       expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
       expect(left.writesAfter).toBe(0);
       expect((await callTool(t.server, 'progress', {})).status).toBe(200);
@@ -387,7 +387,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
     it("before any byte of a JSON answer: the same, and the tool's late result goes nowhere", async () => {
       const left = await leaveMidCall(undefined);
       expect(left.received).toBe('');
-      expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logAfterAbort: false, finished: true }]);
+      expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logEnabledAfterAbort: false, logAfterAbort: false, finished: true }]);
       expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
       expect(left.writesAfter).toBe(0);
     });
@@ -407,13 +407,14 @@ describe("a request's log messages outside a plain tool", () => {
     expect(sseMessages(res.text)[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', logger } });
   });
 
-  it('sends a rendering of data JSON cannot carry (a BigInt, a cycle), not nothing', async () => {
+  it('sends a rendering of data JSON cannot carry (a BigInt, a cycle), bounded to 1,000 characters, not nothing', async () => {
     const res = await post(app().server, toolCall('journal', { action: 'odd' }, { meta: { [LOG_LEVEL]: 'info' } }));
     const messages = sseMessages(res.text);
     expect(messages.slice(0, 2).map((m) => [m.method, typeof (m.params as { data: unknown }).data])).toEqual([
       ['notifications/message', 'string'],
       ['notifications/message', 'string'],
     ]);
+    expect((messages[1]!.params as { data: string }).data).toHaveLength(1000); // bounded
     expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: [true, true] });
   });
 });

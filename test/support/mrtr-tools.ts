@@ -259,7 +259,7 @@ export class FloodTool implements McpPlainTool {
 }
 
 /** What the slow tool saw, for the cancellation test. */
-export const slowRuns: { aborted: boolean; progressAfterAbort?: boolean; logAfterAbort?: boolean; finished: boolean }[] = [];
+export const slowRuns: { aborted: boolean; progressAfterAbort?: boolean; logEnabledAfterAbort?: boolean; logAfterAbort?: boolean; finished: boolean }[] = [];
 
 /** Reports progress, then waits for the client to go away (at most 5 s) and tries to write again. */
 @McpTool({ name: 'slow', description: 'Waits for cancellation.', inputSchema: NO_ARGS })
@@ -272,6 +272,7 @@ export class SlowTool implements McpPlainTool {
     run.aborted = ctx.signal.aborted;
     await sleep(20);
     run.progressAfterAbort = ctx.progress(2, 10, 'still here');
+    run.logEnabledAfterAbort = ctx.log.enabled('error');
     run.logAfterAbort = ctx.log.error('still here');
     run.finished = true;
     return 'finished after the client left';
