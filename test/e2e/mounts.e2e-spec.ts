@@ -110,6 +110,11 @@ describe('telemetry events name their mount', () => {
     expect(await heard(['mcp:wire:fallthrough'], () => request(t.server).get(`${url}/below`))).toEqual({ 'mcp:wire:fallthrough': mount });
     expect(await heard(['mcp:wire:fallthrough'], () => request(t.server).get(`${url}/%ZZ`))).toEqual({ 'mcp:wire:fallthrough': mount });
   });
+
+  it('names the path as requested, global prefix included and query left out, in the fallthrough event of a path below a mount', async () => {
+    const events = await recordEvents(['mcp:wire:fallthrough'], () => request(t.server).get('/api/admin/mcp/below?token=secret'));
+    expect(events.map((event) => event.message)).toEqual([{ mount: '/admin/mcp', verb: 'GET', path: '/api/admin/mcp/below', status: 404 }]);
+  });
 });
 
 describe("a mount's serves option", () => {

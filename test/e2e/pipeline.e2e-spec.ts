@@ -111,6 +111,8 @@ describe('message validation and classification', () => {
     const res = await post(t.server, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-method': null, 'mcp-protocol-version': null });
     expect(res.status).toBe(202);
     expect(res.text).toBe('');
+    expect(res.headers['content-length']).toBe('0');
+    expect(res.headers['transfer-encoding']).toBeUndefined();
   });
 
   it('refuses a malformed notification (params not an object) with 400', async () => {
