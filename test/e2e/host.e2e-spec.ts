@@ -324,6 +324,30 @@ if (TEST_ADAPTER === 'express')
   });
 
 if (TEST_ADAPTER === 'express')
+  describe('a host parser the mount cannot skip, and a host guard that refuses (Express)', () => {
+    let t: TestApp;
+    let warn: ReturnType<typeof jest.spyOn>;
+    beforeAll(async () => {
+      warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const parse = express.json();
+      t = await createTestApp({
+        providers: [EchoTool, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+        configure: (app) => app.use((req: never, res: never, next: never) => parse(req, res, next)),
+      });
+    });
+    afterAll(async () => {
+      await t.close();
+      warn.mockRestore();
+    });
+
+    it("answers the refusal with the request's id, read from the body the host parsed", async () => {
+      const res = await post(t.server, rpc('tools/list', {}, 'parsed-by-host'));
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 'parsed-by-host', error: { code: -32600, message: 'an API key is required' } });
+    });
+  });
+
+if (TEST_ADAPTER === 'express')
   describe('a host that compresses its answers (compression(), the Nest docs recipe; Express)', () => {
     let t: TestApp;
     beforeAll(async () => {
