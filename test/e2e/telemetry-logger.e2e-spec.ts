@@ -6,10 +6,11 @@ import type { LoggerService } from '@nestjs/common';
 import type { TestingModuleBuilder } from '@nestjs/testing';
 import request from 'supertest';
 
-import { McpTool } from '../../lib/index.js';
+import { MCP_CHANNELS, McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
 import { createTestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
 import { FaultyTool } from '../support/tools.js';
@@ -152,5 +153,18 @@ describe('the telemetry logger', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe("the telemetry logger's level for each channel, in 'all' mode", () => {
+  const lines: string[] = [];
+  useTestApp({ providers: [EchoTool], options: { telemetryLogger: 'all' }, appOptions: { logger: capturingLogger(lines) } });
+
+  // As documented: method, auth and seam faults at error, a contained tool fault at warn, every other event at debug.
+  it.each(MCP_CHANNELS)('logs %s at its level', (channel) => {
+    const level = channel === 'mcp:tool:error' ? 'warn' : channel.endsWith(':error') ? 'error' : 'debug';
+    lines.length = 0;
+    diagnosticsChannel.channel(channel).publish({ mount: '/mcp' });
+    expect(lines.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([`${level} ${channel}`]);
   });
 });
