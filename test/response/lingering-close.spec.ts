@@ -36,7 +36,7 @@ describe('the lingering close: a refused upload is read and discarded, within bo
     expect(end).toHaveBeenCalledTimes(1);
   });
 
-  it(`ends once more than ${LINGERING_CLOSE.maxBytes} bytes were discarded`, () => {
+  it(`ends once more than ${LINGERING_CLOSE.maxBytes} bytes were discarded, and once only however much more arrives`, () => {
     const { req, res, end } = exchange();
     endAfterBody(req, res);
     const chunk = Buffer.alloc(1024 * 1024);
@@ -44,6 +44,33 @@ describe('the lingering close: a refused upload is read and discarded, within bo
     expect(end).not.toHaveBeenCalled();
     req.emit('data', chunk);
     expect(end).toHaveBeenCalledTimes(1);
+    req.emit('data', chunk);
+    req.emit('end');
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends at once when the request was destroyed (its client left)', () => {
+    const { req, res, end } = exchange();
+    req.destroy();
+    endAfterBody(req, res);
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends when the request closes before its body ended', () => {
+    const { req, res, end } = exchange();
+    endAfterBody(req, res);
+    req.emit('close');
+    expect(end).toHaveBeenCalledTimes(1);
+  });
+
+  it(`keeps reading a body that trickles in, a chunk within every ${LINGERING_CLOSE.idleMs} ms, until ${LINGERING_CLOSE.maxMs} ms`, () => {
+    const { req, res, end } = exchange();
+    endAfterBody(req, res);
+    for (let t = 0; t < LINGERING_CLOSE.maxMs - LINGERING_CLOSE.idleMs; t += LINGERING_CLOSE.idleMs / 2) {
+      req.emit('data', Buffer.alloc(10));
+      jest.advanceTimersByTime(LINGERING_CLOSE.idleMs / 2);
+    }
+    expect(end).not.toHaveBeenCalled();
   });
 
   it(`ends after ${LINGERING_CLOSE.idleMs} ms without a byte`, () => {
