@@ -166,6 +166,10 @@ describe('module options sweep', () => {
       eras: 'both',
       legacyInputRequests: { maxPending: 1000, maxPendingBytes: 268_435_456, timeoutMs: 600_000 },
       subscriptions: { keepAliveMs: 30_000, maxBufferedBytes: 262_144, maxStreams: 10_000, maxOpenBytes: 67_108_864, subscribeTimeoutMs: 10_000 },
+      tasks: { ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 1000, maxResultBytes: 67_108_864, maxRunningBytes: 268_435_456, storeTimeoutMs: 10_000 },
+      requestState: { ttlMs: 600_000 },
+      legacyLogLevel: 'debug',
+      pageSize: 100,
     });
     expect(resolved.allowedOrigins).toBeUndefined();
   });
@@ -209,9 +213,12 @@ describe('module options sweep', () => {
     expect(README_OPTION_ROWS).toContain(extra);
   });
 
-  it.each(['mcp/:id', 'mcp/*', 'mcp/{x}', 'mcp(x)', 'mcp+x', 'mcp!', 'a[b]', 'mcp?', 'a\\b'])('refuses a mount path with route syntax in it: %s', (path) => {
-    expect(() => McpModule.forRoot({ path, serverInfo })).toThrow(`option "path": must be a plain path, got ${JSON.stringify(path)}`);
-  });
+  it.each(['mcp/:id', 'mcp/*', 'mcp/{x}', 'mcp(x)', 'mcp+x', 'mcp!', 'a[b]', 'mcp?', 'a\\b', 'mcp#top', 'my mcp', 'mcp\tx'])(
+    'refuses a mount path with route syntax, a fragment mark or whitespace in it: %s',
+    (path) => {
+      expect(() => McpModule.forRoot({ path, serverInfo })).toThrow(`option "path": must be a plain path, got ${JSON.stringify(path)}`);
+    },
+  );
 
   it.each([
     [undefined, 'got nothing'],
