@@ -146,6 +146,17 @@ describe('module options sweep', () => {
     expect(() => resolveOptions({ serverInfo, bodyLimit: 10 }, 'mcp')).toThrow(/^option "bodyLimit": is not a module option; known options: serverInfo, /);
   });
 
+  it.each([
+    ['an icon that is no object', [5], 'icons[0] must be an object, got 5'],
+    ['an icon with an unknown key', [{ src: 'https://x.test/i.png', size: '48x48' }], 'icons[0] has unknown key(s) "size"; allowed: src, mimeType, sizes, theme'],
+    ['an icon whose src is no URL', [{ src: 'i.png' }], 'icons[0].src must be a URL, got "i.png"'],
+    ['an icon whose mimeType is no string', [{ src: 'https://x.test/i.png', mimeType: 5 }], 'icons[0].mimeType must be a string, got 5'],
+    ['an icon whose sizes are no list of strings', [{ src: 'https://x.test/i.png', sizes: '48x48' }], 'icons[0].sizes must be an array of strings, got "48x48"'],
+    ['an icon of another theme', [{ src: 'https://x.test/i.png' }, { src: 'https://x.test/i.png', theme: 'blue' }], 'icons[1].theme must be "light" or "dark", got "blue"'],
+  ])('refuses serverInfo with %s, naming it', (_what, icons, problem) => {
+    expect(() => resolveOptions({ serverInfo: { ...serverInfo, icons } }, 'mcp')).toThrow(`option "serverInfo": ${problem}`);
+  });
+
   it('requires serverInfo', () => {
     expect(() => resolveOptions({}, 'mcp')).toThrow('option "serverInfo": is required');
   });
