@@ -38,7 +38,7 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
     expect(json(answer).result.content).toEqual([{ type: 'text', text: 'hi' }]);
   });
 
-  it('ends a refusal sent while the body still arrives at once and resets the stream after it (NO_ERROR), with no connection header', async () => {
+  it('ends a refusal or fallthrough answer sent while the body still arrives at once and resets the stream after it (NO_ERROR), with no connection header', async () => {
     // Node warns once per process of a connection header on HTTP/2: this is the file's first answer that would carry one.
     const warnings: string[] = [];
     const warned = (warning: Error) => warnings.push(warning.message);
@@ -50,6 +50,8 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
       expect([tooLarge.status, json(tooLarge).error.code, tooLarge.rstCode]).toEqual([413, -32600, http2.constants.NGHTTP2_NO_ERROR]);
       const stalled = await h2Request(session, headers, start, undefined, 2000); // no byte more for bodyReadTimeoutMs
       expect([stalled.status, json(stalled).error.code, stalled.rstCode]).toEqual([408, -32600, http2.constants.NGHTTP2_NO_ERROR]);
+      const below = await h2Request(session, { ...headers, ':path': '/mcp/below' }, start, undefined, 2000); // the fallthrough's 404
+      expect([below.status, below.text, below.rstCode]).toEqual([404, 'Not Found\n', http2.constants.NGHTTP2_NO_ERROR]);
     } finally {
       process.off('warning', warned);
     }
