@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import http2, { type ClientHttp2Session } from 'node:http2';
+import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -201,13 +201,16 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
   const STALL_MS = 1000;
   const app = useTestApp({ http2: true, providers: [EchoTool, BigTool], options: { writeStallTimeoutMs: STALL_MS } });
 
-  it('cuts that stream off (CANCEL) once it took nothing of it for writeStallTimeoutMs, and serves the session on', async () => {
+  it.each([
+    ['at once', (req: ClientHttp2Stream) => req.pause()],
+    ['after reading some of it', (req: ClientHttp2Stream) => req.once('data', () => req.pause())],
+  ])('cuts that stream off (CANCEL), stopped %s, once it took nothing of it for writeStallTimeoutMs, and serves the session on', async (_when, stop) => {
     const session = h2Connect(app().server);
     // Pings and calls on other streams: the connection's bytes keep moving while the one stream's do not.
     const busy = setInterval(() => session.ping(() => undefined), STALL_MS / 8);
     try {
       const stalled = nextEvent('mcp:answer:stalled', 10 * STALL_MS);
-      const held = h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, (req) => req.pause()); // its window fills
+      const held = h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, stop); // its window fills
       const during = await h2Post(session, echo('during'));
       expect((await stalled).method).toBe('tools/call');
       const cut = await held;
