@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
+import { LINGERING_CLOSE } from '../../lib/response/lingering-close.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -96,4 +97,32 @@ describe('a refused upload', () => {
       expect(JSON.parse(stdout)).toMatchObject({ status: 403, connection: 'close', body: { jsonrpc: '2.0', error: { code: -32600 } } });
     }
   }, 60_000);
+
+  /**
+   * Sends the head of a POST and 10 of its 1,000 bytes on a keep-alive connection, and no more; resolves with what
+   * came back and how long after the answer the server closed the connection.
+   */
+  function stalledUpload(path: string, extra: string): Promise<{ answer: string; closedAfterMs: number }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect((t.server.address() as AddressInfo).port, '127.0.0.1');
+      let answer = '';
+      let answeredAt = 0;
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => ((answer += chunk), (answeredAt ||= Date.now())));
+      socket.on('error', reject);
+      socket.on('close', () => resolve({ answer, closedAfterMs: Date.now() - answeredAt }));
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n${extra}\r\n${'x'.repeat(10)}`);
+    });
+  }
+
+  it(`closes a keep-alive connection whose refused body stops arriving, once no byte came for ${LINGERING_CLOSE.idleMs} ms`, async () => {
+    const [refused, fallthrough] = await Promise.all([stalledUpload('/mcp', 'Origin: http://evil.example\r\n'), stalledUpload('/mcp/below', '')]);
+    expect(refused.answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(fallthrough.answer).toMatch(/^HTTP\/1\.1 404 /);
+    for (const { answer, closedAfterMs } of [refused, fallthrough]) {
+      expect(answer.toLowerCase()).not.toContain('connection: close'); // answered keep-alive: the body was still arriving
+      expect(closedAfterMs).toBeGreaterThanOrEqual(LINGERING_CLOSE.idleMs - 500);
+      expect(closedAfterMs).toBeLessThan(LINGERING_CLOSE.idleMs + 3000);
+    }
+  }, 20_000);
 });
