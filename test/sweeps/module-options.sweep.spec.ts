@@ -157,6 +157,18 @@ describe('module options sweep', () => {
     expect(() => resolveOptions({ serverInfo: { ...serverInfo, icons } }, 'mcp')).toThrow(`option "serverInfo": ${problem}`);
   });
 
+  it.each([
+    ['a title that is no string', { title: 5 }, 'title must be a string, got 5'],
+    ['a description that is no string', { description: 7 }, 'description must be a string, got 7'],
+    ['a websiteUrl that is no URL', { websiteUrl: 'example.com' }, 'websiteUrl must be a URL, got "example.com"'],
+  ])('refuses serverInfo with %s, naming it', (_what, extra, problem) => {
+    expect(() => resolveOptions({ serverInfo: { ...serverInfo, ...extra } }, 'mcp')).toThrow(`option "serverInfo": ${problem}`);
+  });
+
+  it('takes the origin "null" (a sandboxed page, a file) in allowedOrigins, beside real origins', () => {
+    expect(resolveOptions({ serverInfo, allowedOrigins: ['null', 'https://app.example'] }, 'mcp').allowedOrigins).toEqual(['null', 'https://app.example']);
+  });
+
   it('requires serverInfo', () => {
     expect(() => resolveOptions({}, 'mcp')).toThrow('option "serverInfo": is required');
   });
