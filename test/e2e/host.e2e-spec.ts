@@ -417,10 +417,27 @@ class MaintenanceInterceptor implements NestInterceptor {
   }
 }
 
+/** A host guard that refuses a request sending `x-refuse`. */
+@Injectable()
+class RefuseOnAskGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.switchToHttp().getRequest<IncomingMessage>().headers['x-refuse']) throw new UnauthorizedException('refused by the host');
+    return true;
+  }
+}
+
 describe('a host interceptor that answers without calling the handler (a maintenance switch)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool], configure: (app) => app.useGlobalInterceptors(new MaintenanceInterceptor()) });
+    t = await createTestApp({
+      providers: [EchoTool, { provide: APP_GUARD, useClass: RefuseOnAskGuard }],
+      configure: (app) => app.useGlobalInterceptors(new MaintenanceInterceptor()),
+    });
+  });
+
+  it("answers a host guard's refusal, whose id the mount reads from the body after the host's handler settled, as the refusal, not as unanswered", async () => {
+    const res = await post(t.server, rpc('tools/list', {}, 'refused-late'), { 'x-refuse': '1' });
+    expect([res.status, res.body]).toEqual([401, { jsonrpc: '2.0', id: 'refused-late', error: { code: -32600, message: 'refused by the host' } }]);
   });
   afterAll(() => t.close());
 
