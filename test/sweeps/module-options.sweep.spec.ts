@@ -124,6 +124,22 @@ describe('module options sweep', () => {
       'resource must have a plain path',
     ],
     ['requestState', 'with both a codec and secrets', { codec: { seal: () => '', open: () => ({}) }, secrets: [CELLS.requestState.good.secrets[0]] }, 'give one or the other'],
+    ['requestState', 'with a 31-byte secret', { secrets: ['abcdefghijklmnopqrstuvwxyz01234'] }, 'secrets[0] is 31 bytes; a secret must be at least 32 bytes'],
+    ['requestState', 'with a secret of five characters, repeated', { secrets: ['abcde'.repeat(8)] }, 'secrets[0] is repetitive'],
+    ['pageSize', 'past 10,000', 10_001, 'must be an integer from 1 to 10000 (items per page), got 10001'],
+    [
+      'allowedHosts',
+      'holding a user part',
+      ['user@mcp.example.com'],
+      'allowedHosts[0] must be a Host header value (a name, with :port or not), not a URL, got "user@mcp.example.com"',
+    ],
+    ['allowedHosts', 'holding a query', ['mcp.example.com?x'], 'allowedHosts[0] must be a Host header value'],
+    [
+      'protectedResourceMetadata',
+      'whose authorization servers hold one that is no URL',
+      { resource: 'https://mcp.example.com/mcp', authorization_servers: ['https://auth.example.com', 'auth'] },
+      'authorization_servers entries must be URLs, got "auth"',
+    ],
   ])('refuses %s %s', (name, _case, value, text) => {
     expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(`option "${name}": `);
     expect(() => resolveOptions({ serverInfo, [name]: value }, 'mcp')).toThrow(text);
@@ -132,6 +148,9 @@ describe('module options sweep', () => {
   it.each([
     ['cache', 'with a zero ttlMs', { ttlMs: 0, cacheScope: 'private' }],
     ['requestState', 'with a codec and no secrets', { codec: { seal: () => '', open: () => ({}) }, ttlMs: 1 }],
+    ['requestState', 'with a secret of 32 bytes in 16 two-byte characters', { secrets: ['éèêëàâäôöûüçîïœæ'], ttlMs: 1 }],
+    ['requestState', 'with 16 secrets', { secrets: Array.from({ length: 16 }, (_, i) => `${CELLS.requestState.good.secrets[0]}${i}`), ttlMs: 1 }],
+    ['pageSize', 'of 10,000', 10_000],
   ])('accepts %s %s', (name, _case, value) => {
     expect(resolveOptions({ serverInfo, [name]: value }, 'mcp')[name as keyof McpModuleOptions]).toEqual(value);
   });
