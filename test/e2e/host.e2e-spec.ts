@@ -417,11 +417,13 @@ class MaintenanceInterceptor implements NestInterceptor {
   }
 }
 
-/** A host guard that refuses a request sending `x-refuse`. */
+/** A host guard that refuses a request sending `x-refuse` (with a 500 when it says `500`). */
 @Injectable()
 class RefuseOnAskGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    if (context.switchToHttp().getRequest<IncomingMessage>().headers['x-refuse']) throw new UnauthorizedException('refused by the host');
+    const refuse = context.switchToHttp().getRequest<IncomingMessage>().headers['x-refuse'];
+    if (refuse === '500') throw new HttpException('the host failed', 500);
+    if (refuse) throw new UnauthorizedException('refused by the host');
     return true;
   }
 }
@@ -438,6 +440,11 @@ describe('a host interceptor that answers without calling the handler (a mainten
   it("answers a host guard's refusal, whose id the mount reads from the body after the host's handler settled, as the refusal, not as unanswered", async () => {
     const res = await post(t.server, rpc('tools/list', {}, 'refused-late'), { 'x-refuse': '1' });
     expect([res.status, res.body]).toEqual([401, { jsonrpc: '2.0', id: 'refused-late', error: { code: -32600, message: 'refused by the host' } }]);
+  });
+
+  it("answers a host guard's HttpException of status 500 as an internal error (-32603), in the JSON-RPC dialect", async () => {
+    const res = await post(t.server, rpc('tools/list', {}, 'host-500'), { 'x-refuse': '500' });
+    expect([res.status, res.body]).toEqual([500, { jsonrpc: '2.0', id: 'host-500', error: { code: -32603, message: 'the host failed' } }]);
   });
   afterAll(() => t.close());
 
