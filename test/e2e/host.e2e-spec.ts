@@ -423,6 +423,7 @@ class RefuseOnAskGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const refuse = context.switchToHttp().getRequest<IncomingMessage>().headers['x-refuse'];
     if (refuse === '500') throw new HttpException('the host failed', 500);
+    if (refuse === 'long') throw new UnauthorizedException(`refused: ${'x'.repeat(500)}`);
     if (refuse) throw new UnauthorizedException('refused by the host');
     return true;
   }
@@ -440,6 +441,12 @@ describe('a host interceptor that answers without calling the handler (a mainten
   it("answers a host guard's refusal, whose id the mount reads from the body after the host's handler settled, as the refusal, not as unanswered", async () => {
     const res = await post(t.server, rpc('tools/list', {}, 'refused-late'), { 'x-refuse': '1' });
     expect([res.status, res.body]).toEqual([401, { jsonrpc: '2.0', id: 'refused-late', error: { code: -32600, message: 'refused by the host' } }]);
+  });
+
+  it("bounds the message of a host guard's refusal to 200 characters", async () => {
+    const res = await post(t.server, rpc('tools/list', {}, 'long'), { 'x-refuse': 'long' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe(`refused: ${'x'.repeat(190)}…`);
   });
 
   it("answers a host guard's HttpException of status 500 as an internal error (-32603), in the JSON-RPC dialect", async () => {

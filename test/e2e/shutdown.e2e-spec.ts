@@ -226,6 +226,8 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       expect(notAllowed).toMatchObject({ status: 405, connection: 'close', body: { error: { code: -32600 } } });
       const below = await keepAliveRequest(port, agent, rpc('tools/list'), {}, '/mcp/below');
       expect(below).toMatchObject({ status: 404, connection: 'close', body: 'Not Found\n' });
+      const note = await keepAliveRequest(port, agent, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(note).toMatchObject({ status: 202, connection: 'close' });
       const task = await keepAliveRequest(
         port,
         agent,

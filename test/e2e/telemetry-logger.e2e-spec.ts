@@ -9,7 +9,8 @@ import request from 'supertest';
 import { MCP_CHANNELS, McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { post, rpc } from '../support/mcp-client.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
+import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
@@ -150,6 +151,31 @@ describe('the telemetry logger', () => {
       const logged = lines.filter((l) => /mcp:wire:(reject|fallthrough)/.test(l));
       expect(logged).toHaveLength(2);
       for (const line of logged) expect(line.length).toBeLessThan(500);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a method fault', () => {
+  it("is answered 200 + -32603 on the 2025 era, as that era reads errors, naming the method; its event's error bounded to 500 characters", async () => {
+    const t = await createTestApp({
+      providers: [EchoTool],
+      options: { telemetryLogger: false },
+      override: (builder) =>
+        builder.overrideProvider(ServerCapabilities).useValue({
+          current: () => {
+            throw new Error('x'.repeat(2000));
+          },
+        }),
+    });
+    try {
+      let res: Awaited<ReturnType<typeof legacyPost>> | undefined;
+      const events = await recordEvents(['mcp:method:error'], async () => {
+        res = await legacyPost(t.server, initialize('2025-11-25'), legacyHeaders(null));
+      });
+      expect([res!.status, res!.messages[0]!.error]).toEqual([200, { code: -32603, message: 'Internal error while handling initialize.' }]);
+      expect(events.map((event) => [event.message.era, event.message.error.length])).toEqual([['legacy', 500]]);
     } finally {
       await t.close();
     }
