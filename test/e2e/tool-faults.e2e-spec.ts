@@ -150,6 +150,9 @@ const MISBUILT: [string, () => McpMethodError, string][] = [
   ['a code 2026-07-28 retired (-32002)', () => new McpMethodError(-32002, 'Resource not found.'), 'not -32002'],
   ['a code 2026-07-28 retired (-32042)', () => new McpMethodError(-32042, 'URL elicitation required.'), 'not -32042'],
   ['a code the spec reserves and does not define (-32050)', () => new McpMethodError(-32050, 'Reserved.'), 'not -32050'],
+  ['the first code of the reserved range (-32023)', () => new McpMethodError(-32023, 'Reserved.'), 'not -32023'],
+  ['the last code of the reserved range (-32099)', () => new McpMethodError(-32099, 'Reserved.'), 'not -32099'],
+  ['a code past the safe integers', () => new McpMethodError(2 ** 53, 'Huge.'), 'not 9007199254740992'],
   // @ts-expect-error -- the mistake under test
   ['a message that is not a string', () => new McpMethodError(-32602, { text: 'no' }), 'needs a string message, not { text: '],
   [

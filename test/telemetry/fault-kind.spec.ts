@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { faultKind } from '../../lib/errors/fault-containment.js';
+import { PASSES_CONTAINMENT, faultKind, faultStack, passesContainment } from '../../lib/errors/fault-containment.js';
 
 describe('faultKind names what was thrown without running its code', () => {
   it.each([
@@ -30,5 +30,29 @@ describe('faultKind names what was thrown without running its code', () => {
     ['a plain object', { message: 'x' }, 'object'],
   ])('%s', (_what, thrown, kind) => {
     expect(faultKind(thrown)).toBe(kind);
+  });
+});
+
+describe('faultKind of an Error that names itself oddly', () => {
+  it('says Error for one whose class and name are both empty, and bounds a long class name to 60 characters', () => {
+    const nameless = new (class extends Error {})('x');
+    Object.defineProperty(nameless, 'name', { value: '' });
+    expect(faultKind(nameless)).toBe('Error');
+    const long = new ({ [`E${'x'.repeat(99)}`]: class extends Error {} } as Record<string, new (message: string) => Error>)[`E${'x'.repeat(99)}`]!('x');
+    expect(faultKind(long)).toBe(`E${'x'.repeat(58)}…`);
+  });
+});
+
+describe('passesContainment', () => {
+  it('lets through only a value marked with true, not another truthy mark', () => {
+    expect([{ [PASSES_CONTAINMENT]: true }, { [PASSES_CONTAINMENT]: 1 }, { [PASSES_CONTAINMENT]: 'yes' }, null].map(passesContainment)).toEqual([true, false, false, false]);
+  });
+});
+
+describe('faultStack', () => {
+  it('bounds a logged stack to 16,384 characters', () => {
+    const fault = new Error('deep');
+    fault.stack = `Error: deep${'\n    at frame (file.js:1:1)'.repeat(1000)}`;
+    expect(faultStack(fault)).toHaveLength(16_384);
   });
 });
