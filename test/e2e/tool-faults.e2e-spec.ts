@@ -160,6 +160,7 @@ const MISBUILT: [string, () => McpMethodError, string][] = [
     () => new McpMethodError(-32602, 'Invalid params: odd status.', undefined, 99),
     'needs an HTTP status from 100 to 599 (or none, for 200), not 99',
   ],
+  ['an HTTP status past 599', () => new McpMethodError(-32602, 'Invalid params: odd status.', undefined, 600), 'not 600'],
 ];
 
 @McpTool({
