@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 
 import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, McpTool, type Era, type McpContext } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
@@ -586,5 +587,22 @@ describe('the eras option', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('a mount serving nothing, on the legacy era', () => {
+  let warn: ReturnType<typeof jest.spyOn>;
+  beforeAll(() => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined); // the empty-mount warning
+  });
+  afterAll(() => warn.mockRestore());
+  const app = useTestApp({ providers: [] });
+
+  it('answers logging/setLevel -32601, as it advertises no logging (nothing it serves could log)', async () => {
+    const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'info' } });
+    expect([res.status, res.messages[0]!.error]).toEqual([
+      200,
+      { code: -32601, message: 'Method not found: "logging/setLevel" is not served by this server (it advertises no "logging" capability).' },
+    ]);
   });
 });
