@@ -317,10 +317,18 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(JSON.stringify(completed.result)).toContain('tool_fault');
   });
 
-  it('runs an action as a task per its own taskSupport; the other actions never', async () => {
-    const exported = await taskCall(t.server, 'reports', { action: 'export', data: {} });
-    expect(exported.body.result.resultType).toBe('task');
-    const done = await waitForStatus(t.server, exported.body.result.taskId, ['completed']);
+  it('runs an action as a task per its own taskSupport, its task:status events naming the action; the other actions never', async () => {
+    let exported: Awaited<ReturnType<typeof taskCall>> | undefined;
+    const statuses = await recordEvents(['mcp:task:status'], async () => {
+      exported = await taskCall(t.server, 'reports', { action: 'export', data: {} });
+      await waitForStatus(t.server, exported.body.result.taskId, ['completed']);
+    });
+    expect(exported!.body.result.resultType).toBe('task');
+    expect(statuses.map((event) => [event.message.tool, event.message.action, event.message.status])).toEqual([
+      ['reports', 'export', 'working'],
+      ['reports', 'export', 'completed'],
+    ]);
+    const done = await waitForStatus(t.server, exported!.body.result.taskId, ['completed']);
     expect(JSON.parse(done.result.content[0].text)).toMatchObject({ exported: true, task: true });
     const peek = await taskCall(t.server, 'reports', { action: 'peek', data: {} });
     expect(peek.body.result.resultType).toBe('complete');
