@@ -334,6 +334,7 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       await until(() => ended, 'the stream to end', 2_000);
       expect(l.messages.map((m) => m.method ?? 'response')).toEqual(['notifications/subscriptions/acknowledged', 'response']);
       expect(l.messages.at(-1)).toMatchObject({ id: 'late', result: { resultType: 'complete' } });
+      expect(l.headers.connection).toBe('close'); // its stream's headers said so as they went
       HeldShutdown.release();
       await closed;
     } finally {
