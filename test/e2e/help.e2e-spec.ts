@@ -70,7 +70,7 @@ describe('the help tool', () => {
     it("answers one action complete, with the tool's action context", async () => {
       const answer = await callTool(app().server, 'help', { tool: 'tasks', action: 'create' });
       expect(answer.body).toMatchObject({ tool: 'tasks', action: 'create', description: 'Create a task', required: ['name'], notes: CREATE_SCHEMA.notes });
-      expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client' });
+      expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client', for: 'tasks.create' }); // the described tool's context, not help's
     });
 
     it('adds no context key where the tool has none for the action', async () => {

@@ -130,7 +130,7 @@ describe('what a handler returns becomes a tool result', () => {
     const id = answer.body.task.id;
     expect(answer.result.isError).toBeUndefined();
     expect(answer.body.hints).toEqual([{ tool: 'tasks', action: 'get', description: 'View the task', example: { id } }]);
-    expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client' });
+    expect(answer.body.context).toEqual({ stored: expect.any(Number), asked_by: 'test-client', for: 'tasks.create' });
   });
 
   it('a bare value: its JSON, with no hints and no context where the hook gives none', async () => {
@@ -153,7 +153,7 @@ describe('what a handler returns becomes a tool result', () => {
     expect(answer.body).toEqual({
       error: 'task 7 is closed',
       hints: [{ tool: 'tasks', action: 'get', description: 'View the task', example: { id: 7 } }],
-      context: { stored: expect.any(Number), asked_by: 'test-client' },
+      context: { stored: expect.any(Number), asked_by: 'test-client', for: 'tasks.close' },
     });
   });
 

@@ -93,7 +93,7 @@ export class TasksTool implements McpToolHooks {
   }
 
   actionContext(action: string, ctx: McpContext) {
-    return action === 'create' || action === 'close' ? { stored: this.store.size, asked_by: ctx.clientInfo?.name ?? null } : null;
+    return action === 'create' || action === 'close' ? { stored: this.store.size, asked_by: ctx.clientInfo?.name ?? null, for: `${ctx.tool}.${ctx.action}` } : null;
   }
 
   formatError(reason: unknown): string {
