@@ -339,12 +339,17 @@ export class AnswerStream {
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.keepAliveMs).unref();
   }
 
-  /** Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`). */
+  /**
+   * Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`).
+   * Text beyond ASCII goes as bytes: Node counts a string it holds in characters, which would let what waits for a
+   * reader ({@link AnswerStream.buffered}) pass its bound threefold.
+   */
   private write(text: string): void {
+    const bytes = Buffer.byteLength(text);
     if (this.held) {
       this.held.push(text);
-      this.heldBytes += Buffer.byteLength(text);
-    } else if (!this.res.write(text)) {
+      this.heldBytes += bytes;
+    } else if (!this.res.write(bytes === text.length ? text : Buffer.from(text))) {
       this.held = [];
       this.res.once('drain', () => this.flushHeld());
     }

@@ -448,6 +448,28 @@ describe('listen streams whose clients do not read, past maxOpenBytes together',
   }, 60_000);
 });
 
+describe('a listen stream of a non-ASCII request id whose client does not read', () => {
+  it('counts what it holds in bytes, not characters: dropped once past maxBufferedBytes of UTF-8', async () => {
+    const MAX = 16 * 1024 * 1024;
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: MAX, maxOpenBytes: 1024 * 1024 * 1024 } });
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    // Every event repeats the id (its subscriptionId): 256 characters, 768 bytes of UTF-8.
+    const id = '語'.repeat(256);
+    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, id));
+    try {
+      await until(() => bus.subscriberCount === 1, 'the stream to subscribe');
+      // Each event about 900 bytes in about 400 characters: 32,000 of them are 29 MB, past the bound with what the
+      // kernel buffers besides; counted in characters they would be 13 MB, under it.
+      for (let i = 0; i < 32_000 && bus.subscriberCount === 1; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
+      await until(() => bus.subscriberCount === 0, 'the stream to be dropped', 15_000);
+      expect(bus.subscriberCount).toBe(0);
+    } finally {
+      socket.destroy();
+      await t.close();
+    }
+  }, 60_000);
+});
+
 describe('a listen stream whose client catches up while no event comes', () => {
   it('gives back to maxOpenBytes what the reader took at the next keep-alive, the stream left open', async () => {
     const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 100, maxBufferedBytes: 64 * 1024 * 1024 } });
