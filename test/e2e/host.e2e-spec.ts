@@ -437,6 +437,7 @@ describe('a host interceptor that answers without calling the handler (a mainten
       configure: (app) => app.useGlobalInterceptors(new MaintenanceInterceptor()),
     });
   });
+  afterAll(() => t.close());
 
   it("answers a host guard's refusal, whose id the mount reads from the body after the host's handler settled, as the refusal, not as unanswered", async () => {
     const res = await post(t.server, rpc('tools/list', {}, 'refused-late'), { 'x-refuse': '1' });
@@ -453,7 +454,6 @@ describe('a host interceptor that answers without calling the handler (a mainten
     const res = await post(t.server, rpc('tools/list', {}, 'host-500'), { 'x-refuse': '500' });
     expect([res.status, res.body]).toEqual([500, { jsonrpc: '2.0', id: 'host-500', error: { code: -32603, message: 'the host failed' } }]);
   });
-  afterAll(() => t.close());
 
   it('answers the request the mount never ran 500 + -32603 with its id (200 on the 2025 era) and one mcp:method:error, never leaving it unanswered', async () => {
     let modern: Awaited<ReturnType<typeof post>> | undefined;

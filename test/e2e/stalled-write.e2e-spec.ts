@@ -127,9 +127,9 @@ describe('pipelined requests: an answer queued behind another on one connection'
     const tagged = (tag: string, id: string) => rpc('tools/call', { name: 'sleeper', arguments: { ms: 10_000, tag } }, id);
     const socket = await callAndNeverRead(t.server, tagged('gone-front', 'front'), tagged('gone-queued', 'queued'));
     socket.destroy(); // at once: the connection is closed before the queued call's answer stream exists
-    await until(() => taskRuns.has('gone-queued'), 'the queued call to run');
+    await until(() => taskRuns.has('gone-front') && taskRuns.has('gone-queued'), 'both calls to run');
     await until(() => taskRuns.get('gone-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
-    expect(taskRuns.get('gone-front')?.signal.aborted).not.toBe(false); // cancelled too, if it ran at all
+    expect([taskRuns.get('gone-front')!.signal.aborted, taskRuns.get('gone-queued')!.signal.aborted]).toEqual([true, true]);
   });
 
   it('waits as long as the answer before it, then goes out on the same connection, however long that takes', async () => {

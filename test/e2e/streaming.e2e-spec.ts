@@ -74,9 +74,7 @@ class TodayResource {
 describe('answers over JSON or SSE: progress, log messages, cancellation', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool, ChattyTool],
-    });
+    t = await createTestApp({ providers: [ProgressTool, BadProgressTool, LogsTool, ProgressThenSampleTool, SlowTool, FloodTool, ChattyTool] });
   });
   afterAll(() => t.close());
 
@@ -394,7 +392,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
   });
 });
 
-describe("a request's log messages outside a plain tool", () => {
+describe('log messages of an action, a prompt and a resource read', () => {
   const app = useTestApp({ providers: [JournalTool, LoggedPrompt, TodayResource] });
 
   it.each([
