@@ -105,6 +105,12 @@ describe('completion/complete', () => {
     });
   });
 
+  it('bounds an undeclared argument it refuses: to 64 characters quoted in the message and in data', async () => {
+    const res = await post(app().server, complete('greet', 'm'.repeat(100), ''));
+    expect(res.body.error.message).toBe(`Invalid params: prompt "greet" has no argument "${'m'.repeat(61)}…" to complete.`);
+    expect(res.body.error.data.argument).toBe(`${'m'.repeat(63)}…`);
+  });
+
   it('refuses a malformed request in method routing (an argument without value, a ref of another type)', async () => {
     for (const params of [
       { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name' } },

@@ -89,6 +89,31 @@ describe('a mount serving prompts only', () => {
   });
 });
 
+/** A prompt whose one argument is named like an Object.prototype member. */
+@McpPrompt({ name: 'build', description: 'Builds from a constructor name.', arguments: [{ name: 'constructor', required: true }] })
+class BuildPrompt implements McpPromptHandler {
+  get(args: Record<string, string>) {
+    return `Build ${args.constructor}.`;
+  }
+}
+
+describe('a prompt without completers declared after one with them, its argument named constructor', () => {
+  const app = useTestApp({ providers: [Salutations, GreetPrompt, BuildPrompt] });
+
+  it('keeps completions advertised: one prompt with a completer is enough, whatever comes after it', async () => {
+    const discovered = await post(app().server, rpc('server/discover'));
+    expect(discovered.body.result.capabilities.completions).toEqual({});
+  });
+
+  it('refuses the call without the argument: an inherited member of an object is no argument given', async () => {
+    const none = await post(app().server, promptGet('build'));
+    expect(none.status).toBe(400);
+    expect(none.body.error.data).toEqual({ reason: 'missing_arguments', prompt: 'build', missing: ['constructor'] });
+    const given = await post(app().server, promptGet('build', { constructor: 'Bridge' }));
+    expect(given.body.result.messages[0].content.text).toBe('Build Bridge.');
+  });
+});
+
 describe('prompts', () => {
   const app = useTestApp({ providers: [EchoTool, ...TEST_PROMPTS], options: { requestState: { secrets: [SECRET] } } });
 
@@ -194,6 +219,11 @@ describe('prompts', () => {
       expect(result.description).toBeUndefined();
     });
 
+    it("{messages, _meta}: its _meta sent, beside the server's own", async () => {
+      const result = await messagesOf(app().server, 'contents', { kind: 'meta' });
+      expect(result).toMatchObject({ resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: 'with meta' } }], _meta: { source: 'test' } });
+    });
+
     it('{description, messages}: both sent', async () => {
       const result = await messagesOf(app().server, 'contents', { kind: 'described' });
       expect(result).toMatchObject({ resultType: 'complete', description: 'A described prompt', messages: [{ role: 'user', content: { type: 'text', text: 'described' } }] });
@@ -201,10 +231,11 @@ describe('prompts', () => {
 
     it.each([
       ['role', 'messages[0].role: must be one of "assistant", "user"'],
+      ['huge', `returned 1${'0'.repeat(58)}…; get() returns`],
       ['number', 'returned 42; get() returns a string, a message {role, content}, a list of messages or {description?, messages}'],
       ['extra', 'returned a result with unknown key(s) "resultType"'],
       ['image', 'messages[0].content: must match at least one of the allowed shapes'],
-      ['bigint', 'returned messages JSON cannot carry'],
+      ['bigint', 'returned messages JSON cannot carry: TypeError: Do not know how to serialize a BigInt'],
       ['observable', 'prompt "malformed" returned an Observable, which is never subscribed to: return a Promise instead (lastValueFrom(observable) from rxjs, say)'],
       ['map', 'prompt "malformed" returned a Map, which JSON cannot carry (it would be sent as {}): convert it first (Object.fromEntries(map), say)'],
       ['set', 'prompt "malformed" returned a Set, which JSON cannot carry (it would be sent as {}): convert it first (Array.from(set), say)'],
@@ -285,6 +316,12 @@ describe('prompts', () => {
           .join(', ')}, … (12 in all); it takes "name", "style".`,
       );
       expect(res.body.error.data.unknown).toEqual(unknown.slice(0, 10));
+    });
+
+    it('a long undeclared argument name, quoted to 64 characters in the message and bounded to 64 in data', async () => {
+      const res = await post(app().server, promptGet('throws', { ['x'.repeat(100)]: '1' }));
+      expect(res.body.error.message).toBe(`Invalid params: prompt "throws" takes no argument "${'x'.repeat(61)}…".`);
+      expect(res.body.error.data.unknown).toEqual([`${'x'.repeat(63)}…`]);
     });
 
     it.each([
@@ -419,9 +456,18 @@ describe('prompts', () => {
         return 'by value';
       }
     }
-    const valued = useTestApp({ providers: [{ provide: 'VALUED', useValue: new ValuedPrompt() }, Salutations, { provide: 'ALIAS', useExisting: Salutations }, GreetPrompt] });
+    const instance = new ValuedPrompt();
+    const valued = useTestApp({
+      providers: [
+        { provide: 'VALUED', useValue: instance },
+        { provide: 'VALUED_TOO', useValue: instance },
+        Salutations,
+        { provide: 'ALIAS', useExisting: Salutations },
+        GreetPrompt,
+      ],
+    });
 
-    it('is wired in once, read from its instance', async () => {
+    it('is wired in once, read from its instance, however many value providers hold it', async () => {
       const res = await post(valued().server, rpc('prompts/list'));
       expect(res.body.result.prompts.map((p: { name: string }) => p.name)).toEqual(['greet', 'valued']);
       expect((await messagesOf(valued().server, 'valued')).messages[0].content.text).toBe('by value');

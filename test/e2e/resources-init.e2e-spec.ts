@@ -54,6 +54,30 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /annotations\.audience must be an array of "user" and "assistant", got \[ 'robot' \]$/,
   ],
   ['an annotation priority above 1', [resource({ annotations: { priority: 2 } })], /annotations\.priority must be a number from 0 to 1, got 2$/],
+  [
+    'an annotation audience with one role outside user and assistant',
+    [resource({ annotations: { audience: ['user', 'robot'] } })],
+    /annotations\.audience must be an array of "user" and "assistant", got \[ 'user', 'robot' \]$/,
+  ],
+  ['an annotation priority below 0', [resource({ annotations: { priority: -0.5 } })], /annotations\.priority must be a number from 0 to 1, got -0\.5$/],
+  [
+    'an annotation lastModified that is no timestamp',
+    [resource({ annotations: { lastModified: 'yesterday' } })],
+    /annotations\.lastModified must be an ISO 8601 timestamp, got "yesterday"$/,
+  ],
+  ['icons that are not an array', [resource({ icons: { src: 'app://icon' } })], /^resource "thing" \(Declared\): icons must be an array, got \{ src: 'app:\/\/icon' \}$/],
+  [
+    'icons holding a value JSON cannot carry',
+    [resource({ icons: [{ src: 'app://icon', sizes: [1n] }] })],
+    /^resource "thing" \(Declared\): icons hold a value JSON cannot carry, /,
+  ],
+  ['annotations that are not an object', [resource({ annotations: 'high' })], /^resource "thing" \(Declared\): annotations must be an object, got "high"$/],
+  [
+    'four icons the protocol schema refuses',
+    [resource({ icons: ['a b', 'c d', 'e f', 'g h'].map((src) => ({ src })) })],
+    /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/icons\/0\/src: [^;]+; \/icons\/1\/src: [^;]+; \/icons\/2\/src: [^;]+$/,
+  ],
+  ['a size that is not an integer', [resource({ size: 1.5 })], /size must be an integer >= 0 \(bytes\), got 1\.5$/],
   ['an unknown annotation', [resource({ annotations: { weight: 1 } })], /annotations has unknown option\(s\) "weight"/],
   [
     'an icon whose src is not a URI',
@@ -88,6 +112,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [template({ name: 'a', uriTemplate: 'app://search{?q,lang}' }), template({ name: 'b', uriTemplate: 'app://search{?lang,q}' })],
     /^resource template "b" \(Declared\): uriTemplate "app:\/\/search\{\?lang,q\}" matches the same URIs as "app:\/\/search\{\?q,lang\}" of resource template "a"/,
   ],
+  ['a uriTemplate that is not a string', [template({ uriTemplate: 42 })], /^resource template "things" \(Declared\): uriTemplate must be a string, got 42$/],
   ['a template option only resources have', [template({ size: 3 })], /@McpResourceTemplate has unknown option\(s\) "size"/],
   [
     'a completer for a variable the template lacks',
@@ -99,6 +124,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     [template({ complete: { id: 'suggestIds' } })],
     /complete\.id must be a function or the name of a method of the class, and "suggestIds" is none$/,
   ],
+  ['a complete option that is not an object', [template({ complete: 'id' })], /complete must be an object mapping variable names to completers, got "id"$/],
   ['a completer that is neither', [template({ complete: { id: 42 } })], /complete\.id must be a function or the name of a method of the class, got 42$/],
   ['a template class without read()', [template({}, {})], /^resource template "things" \(Declared\): a resource template must implement read\(uri, variables, ctx\)$/],
 ];
@@ -133,6 +159,24 @@ describe('resources: module init refusals', () => {
     try {
       const res = await post(app.server, rpc('resources/list'));
       expect(res.body.result.resources).toEqual([{ uri: 'app://thing', name: 'thing' }]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('accepts the edges of what it checks: a MIME type with parameters, size 0, priorities 0 and 1, both roles, a timestamp', async () => {
+    const edges = {
+      mimeType: 'text/plain; charset=utf-8',
+      size: 0,
+      annotations: { audience: ['user', 'assistant'], priority: 0, lastModified: '2026-01-01T00:00:00Z' },
+    };
+    const app = await createTestApp({ providers: [resource({ uri: 'app://a', name: 'a', ...edges }), resource({ uri: 'app://b', name: 'b', annotations: { priority: 1 } })] });
+    try {
+      const res = await post(app.server, rpc('resources/list'));
+      expect(res.body.result.resources).toEqual([
+        { uri: 'app://a', name: 'a', ...edges },
+        { uri: 'app://b', name: 'b', annotations: { priority: 1 } },
+      ]);
     } finally {
       await app.close();
     }

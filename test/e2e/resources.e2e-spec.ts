@@ -200,6 +200,16 @@ describe('resources', () => {
       expect(res.body.result.capabilities.completions).toEqual({});
     });
 
+    it('advertises logging on a server of resources alone, since a read may log', async () => {
+      const alone = await createTestApp({ providers: [RESOURCES[0]!] });
+      try {
+        const discovered = await post(alone.server, rpc('server/discover'));
+        expect(discovered.body.result.capabilities).toEqual({ resources: { subscribe: true, listChanged: true }, logging: {} });
+      } finally {
+        await alone.close();
+      }
+    });
+
     it('advertises no resources, and serves none of their methods, when none is declared', async () => {
       const bare = await createTestApp({ providers: [EchoTool] });
       try {
@@ -422,6 +432,7 @@ describe('resources', () => {
       const crowded = await createTestApp({ providers: many });
       try {
         const res = await read(crowded.server, 'many://nope', {});
+        expect(URIS_LISTED).toBe(10); // as docs/resources.md says
         const listed = Array.from({ length: URIS_LISTED }, (_, i) => `many://${i}`).join(', ');
         expect(res.body.error.message).toBe(`Resource not found: "many://nope". Resources: ${listed}, ….`);
       } finally {
@@ -440,6 +451,7 @@ describe('resources', () => {
       const res = await read(t.server, uri);
       expect(res.body.error.code).toBe(-32602);
       expect(res.body.error.data.uri.length).toBe(NOT_FOUND_URI_MAX_CHARS);
+      expect(NOT_FOUND_URI_MAX_CHARS).toBe(2048); // as docs/resources.md says
       // The quoted URI is cut; what is served follows it.
       const quoted = res.body.error.message.indexOf('. Resources: docs://readme');
       expect(quoted).toBeGreaterThan(0);
@@ -664,6 +676,13 @@ describe('resources', () => {
         code: -32602,
         data: { reason: 'unknown_variable', uriTemplate: 'users://{id}/profile', variable: 'name', variables: ['id'] },
       });
+    });
+
+    it('bounds a name that is not a variable: to 60 characters in the message and 100 in data, the template quoted whole', async () => {
+      const name = 'v'.repeat(150);
+      const res = await complete('numbers://{group}/{n}', name, 'a');
+      expect(res.body.error.message).toBe(`Invalid params: "${'v'.repeat(57)}…" is not a variable of resource template "numbers://{group}/{n}".`);
+      expect(res.body.error.data.variable).toBe(`${'v'.repeat(99)}…`);
     });
 
     it('leaves a reference to no template to the method (400 + -32602, unknown_ref)', async () => {

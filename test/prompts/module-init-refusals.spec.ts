@@ -39,6 +39,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^prompt "review" \(ReviewPrompt\), arguments\[0\]: an argument name must be a non-empty string, got nothing$/,
   ],
   [
+    'an argument with an empty name',
+    [prompt({ arguments: [{ name: '' }] })],
+    /^prompt "review" \(ReviewPrompt\), arguments\[0\]: an argument name must be a non-empty string, got ""$/,
+  ],
+  [
     'two arguments of one name',
     [prompt({ arguments: [{ name: 'path' }, { name: 'depth' }, { name: 'path' }] })],
     /^prompt "review" \(ReviewPrompt\), argument "path": is declared twice \(argument names are unique in a prompt\)$/,

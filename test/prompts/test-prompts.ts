@@ -61,6 +61,8 @@ export class ContentsPrompt implements McpPromptHandler {
         return [{ role: 'user', content: { type: 'resource_link', uri: 'test://notes/2', name: 'note-2' } }] as const;
       case 'described':
         return { description: 'A described prompt', messages: [{ role: 'user', content: { type: 'text', text: 'described' } }] } as const;
+      case 'meta':
+        return { messages: [{ role: 'user', content: { type: 'text', text: 'with meta' } }], _meta: { source: 'test' } } as const;
       case 'message':
         return { role: 'assistant', content: { type: 'text', text: 'one message' } } as const;
       default:
@@ -75,6 +77,7 @@ export class MalformedPrompt implements McpPromptHandler {
     const returns: Record<string, unknown> = {
       role: { role: 'robot', content: { type: 'text', text: 'x' } },
       number: 42,
+      huge: 10n ** 100n,
       extra: { messages: [], resultType: 'input_required' },
       image: [{ role: 'user', content: { type: 'image', data: PNG } }],
       bigint: [{ role: 'user', content: { type: 'text', text: 1n } }],

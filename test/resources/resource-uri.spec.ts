@@ -9,6 +9,7 @@ describe('absoluteUriProblem (RFC 3986 absolute URIs)', () => {
     'urn:isbn:0451450523',
     'mailto:ada@example.com',
     'https://[2001:db8::1]:8443/x?q=1#top',
+    'https://ada@[2001:db8::1]/x',
     "app://a/b;c=d,e(f)!*'$&+",
   ])('accepts %s', (uri) => {
     expect(absoluteUriProblem(uri)).toBeUndefined();

@@ -65,7 +65,23 @@ describe('UriTemplate.match, absent variables and ambiguity', () => {
 
   it('percent-decodes values, and refuses a value that is not UTF-8', () => {
     expect(UriTemplate.parse('app://u/{name}').match('app://u/J%C3%BCrgen')).toEqual({ name: 'Jürgen' });
+    expect(UriTemplate.parse('app://s{?q}').match('app://s?q=a%20b')).toEqual({ q: 'a b' });
+    expect(UriTemplate.parse('app://s{?user.name}').match('app://s?user.name=ada')).toEqual({ 'user.name': 'ada' });
     expect(UriTemplate.parse('app://u/{name}').match('app://u/%FF')).toBeUndefined();
+  });
+
+  it('matches no more items than an expression has variables: a value of several cannot hold the separator', () => {
+    expect(UriTemplate.parse('app://{+a,b}').match('app://x,y')).toEqual({ a: 'x', b: 'y' });
+    expect(UriTemplate.parse('app://{+a,b}').match('app://x,y,z')).toBeUndefined();
+    expect(UriTemplate.parse('app://f{.a,b}').match('app://f.x.y.z')).toBeUndefined();
+    expect(UriTemplate.parse('app://f{.a}').match('app://f.x.y.z')).toEqual({ a: 'x.y.z' });
+  });
+
+  it('keeps variables named like Object.prototype members as plain values, and inherits none', () => {
+    const variables = UriTemplate.parse('app://{__proto__}{?constructor,toString}').match('app://x?toString=y')!;
+    expect(Object.getOwnPropertyDescriptor(variables, '__proto__')?.value).toBe('x');
+    expect(variables.toString).toBe('y');
+    expect('constructor' in variables).toBe(false);
   });
 
   it.each([
@@ -103,6 +119,13 @@ describe('UriTemplate.match, absent variables and ambiguity', () => {
     expect(template.match(`app://${'a'.repeat(300)}/a/z`)).toEqual({ a: `${'a'.repeat(300)}/`, b: 'a' });
     expect(template.match(`app://${'a'.repeat(400)}/a/z`)).toBeUndefined();
   });
+
+  // Every split of the first run among b, c and d fails at "/z" (about 60⁴/24 = 540,000 of them, past the steps);
+  // searched once each, their (expression, position) states take a few thousand steps before `{+a}` takes the "/".
+  it('searches each expression from each position once, so a match past many failed splits is still found', () => {
+    const template = UriTemplate.parse('app://{+a}{b}{c}{d}/z');
+    expect(template.match(`app://${'a'.repeat(60)}/a/z`)).toEqual({ a: `${'a'.repeat(60)}/`, d: 'a' });
+  });
 });
 
 describe('UriTemplate.parse refusals', () => {
@@ -117,6 +140,8 @@ describe('UriTemplate.parse refusals', () => {
     ['an explode modifier (level 4)', 'app://{/path*}', /level 4 modifier/],
     ...[...'=,!@|'].map((op) => [`the reserved operator "${op}"`, `app://{${op}id}`, /reserves for future extensions/] as const),
     ['an invalid variable name', 'app://{a-b}', /invalid variable name "a-b"/],
+    ['a variable name ending in "."', 'app://{a.}', /invalid variable name "a\."/],
+    ['a variable name with two "." in a row', 'app://{a..b}', /invalid variable name "a\.\.b"/],
     ['a variable used twice', 'app://{id}/{id}', /uses the variable "id" twice/],
     ['a space in a literal', 'app://my files/{id}', /cannot hold/],
     ['a non-ASCII literal', 'app://café/{id}', /cannot hold/],

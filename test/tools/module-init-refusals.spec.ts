@@ -333,6 +333,22 @@ describe('module init refuses a tool declaration', () => {
     await expect(started).rejects.toThrow(message);
   });
 
+  it.each([
+    ['no options', undefined, 'null'], // stored as null
+    ['null', null, 'null'],
+    ['a string', 'tasks', '"tasks"'],
+  ])('refuses @McpTool given %s, which would otherwise serve nothing', async (_what, options, shown) => {
+    class Bare {
+      run() {
+        return 'x';
+      }
+    }
+    McpTool(options as unknown as McpToolOptions)(Bare);
+    const started = createTestApp({ providers: [Bare] });
+    await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
+    await expect(started).rejects.toThrow(new RegExp(`^tool \\(Bare\\): @McpTool takes an options object with name and description, got ${shown}$`));
+  });
+
   it('refuses one tool class provided by two modules (two instances of one tool), naming the class and the modules', async () => {
     const Shared = renamed(actionTool({ create: base() }), 'SharedTasksTool');
     @Module({ providers: [Shared] })
