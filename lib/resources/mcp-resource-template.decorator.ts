@@ -20,5 +20,6 @@ export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource-template';
  * @publicApi
  */
 export function McpResourceTemplate<const T extends string>(options: McpResourceTemplateOptions<T>): ClassDecorator {
-  return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options));
+  // Stored as null when missing, so module init still finds the class and refuses it.
+  return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options ?? null));
 }

@@ -20,5 +20,6 @@ export const MCP_RESOURCE_METADATA = 'mcp:resource';
  * @publicApi
  */
 export function McpResource(options: McpResourceOptions): ClassDecorator {
-  return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_METADATA, options));
+  // Stored as null when missing, so module init still finds the class and refuses it.
+  return applyDecorators(providerInjectable(), SetMetadata(MCP_RESOURCE_METADATA, options ?? null));
 }

@@ -17,9 +17,13 @@ import { UriTemplate, UriTemplateError } from './uri-template.js';
 const MIME_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;.*)?$/;
 const ANNOTATION_KEYS = ['audience', 'priority', 'lastModified'] as const;
 
-/** `resource "name" (Class)` or `resource template "name" (Class)`: where a declaration's refusals are. */
-export function declarationSite(kind: 'resource' | 'resource template', name: unknown, className: string): string {
-  return `${kind} ${JSON.stringify(typeof name === 'string' ? name : String(name))} (${className})`;
+/**
+ * `resource "name" (Class)` or `resource template "name" (Class)`: where a declaration's refusals are; `options` is
+ * what the decorator was given, named only when it is an options object.
+ */
+export function declarationSite(kind: 'resource' | 'resource template', options: unknown, className: string): string {
+  if (!isPlainObject(options)) return `${kind} (${className})`;
+  return `${kind} ${JSON.stringify(typeof options.name === 'string' ? options.name : String(options.name))} (${className})`;
 }
 
 function closedKeys(options: object, allowed: readonly string[], decorator: string, where: string): void {

@@ -35,14 +35,15 @@ export class ResourceExplorer implements OnModuleInit {
     for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const resource = this.reflector.get<McpResourceOptions | undefined>(MCP_RESOURCE_METADATA, metatype);
       const template = this.reflector.get<McpResourceTemplateOptions | undefined>(MCP_RESOURCE_TEMPLATE_METADATA, metatype);
-      if (!resource && !template) continue;
-      const where = resource ? declarationSite('resource', resource.name, metatype.name) : declarationSite('resource template', template!.name, metatype.name);
-      if (resource && template) throw new McpConfigurationError(where, 'is marked both @McpResource and @McpResourceTemplate; a class is one or the other');
+      if (resource === undefined && template === undefined) continue;
+      const where = resource !== undefined ? declarationSite('resource', resource, metatype.name) : declarationSite('resource template', template, metatype.name);
+      if (resource !== undefined && template !== undefined)
+        throw new McpConfigurationError(where, 'is marked both @McpResource and @McpResourceTemplate; a class is one or the other');
       if (!this.assignment.serves(wrapper, metatype, where)) continue;
       const instance = singletonInstance(wrapper, where, 'resource');
       if (wired.has(instance)) continue;
       wired.add(instance);
-      if (resource) this.registry.wireIn(this.resource(resource, instance, where));
+      if (resource !== undefined) this.registry.wireIn(this.resource(resource, instance, where));
       else this.registry.wireInTemplate(this.template(template!, instance, where));
     }
   }

@@ -23,13 +23,14 @@ import type { McpToolOptions } from './tool.interfaces.js';
  * @publicApi
  */
 export function McpTool(options: McpToolOptions): ClassDecorator {
-  const decorate = applyDecorators(providerInjectable(), SetMetadata(MCP_TOOL_METADATA, options));
+  // Stored as null when missing, so module init still finds the class and refuses it.
+  const decorate = applyDecorators(providerInjectable(), SetMetadata(MCP_TOOL_METADATA, options ?? null));
   return (target) => {
-    const earlier = Reflect.getOwnMetadata(MCP_TOOL_METADATA, target) as McpToolOptions | undefined;
-    if (earlier)
+    const earlier = Reflect.getOwnMetadata(MCP_TOOL_METADATA, target) as McpToolOptions | null | undefined;
+    if (earlier !== undefined)
       throw new McpConfigurationError(
         `class ${target.name}`,
-        `@McpTool is applied twice (tools ${quoted(earlier.name, 60)} and ${quoted(options.name, 60)}); a class is one tool: remove one`,
+        `@McpTool is applied twice (tools ${quoted(earlier?.name, 60)} and ${quoted(options?.name, 60)}); a class is one tool: remove one`,
       );
     decorate(target);
   };

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { MCP_ACTION_METADATA, MCP_ACTIONS_DECLARED_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -9,6 +9,7 @@ import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { mountName } from '../telemetry/channels.js';
 import { duplicateDeclaration, type DeclaringProvider } from '../util/duplicate-declaration.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
@@ -41,11 +42,12 @@ export class ToolExplorer implements OnModuleInit {
     const declaredBy = new Map<string, DeclaringProvider>();
     // One instance is one tool, however many tokens provide it.
     for (const { metatype, wrapper } of providerClasses(this.discovery)) {
-      const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, metatype);
-      if (!options) {
+      const options = this.reflector.get<McpToolOptions | null | undefined>(MCP_TOOL_METADATA, metatype);
+      if (options === undefined) {
         this.refuseActionsWithoutTool(metatype);
         continue;
       }
+      if (!isPlainObject(options)) throw new McpConfigurationError(`tool (${metatype.name})`, `@McpTool takes an options object with name and description${got(options)}`);
       this.registry.checkName(options.name);
       const where = `tool ${JSON.stringify(options.name)} (${metatype.name})`;
       if (!this.assignment.serves(wrapper, metatype, where)) continue;
