@@ -63,6 +63,10 @@ describe('UriTemplate.match, absent variables and ambiguity', () => {
     expect({ ...UriTemplate.parse('app://{+a}/{+b}').match('app://x/y/z') }).toEqual({ a: 'x', b: 'y/z' });
   });
 
+  it('takes each unreserved mark ("-", ".", "_", "~") into a value as it is', () => {
+    expect(UriTemplate.parse('app://u/{name}').match('app://u/a-b.c_d~e')).toEqual({ name: 'a-b.c_d~e' });
+  });
+
   it('percent-decodes values, and refuses a value that is not UTF-8', () => {
     expect(UriTemplate.parse('app://u/{name}').match('app://u/J%C3%BCrgen')).toEqual({ name: 'Jürgen' });
     expect(UriTemplate.parse('app://s{?q}').match('app://s?q=a%20b')).toEqual({ q: 'a b' });
