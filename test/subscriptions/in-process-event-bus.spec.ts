@@ -40,4 +40,19 @@ describe('InProcessEventBus', () => {
     await bus.publish({ kind: 'promptsListChanged' });
     expect(heard).toEqual(['toolsListChanged', 'toolsListChanged', 'promptsListChanged']);
   });
+
+  it('delivers an event to the subscribers of the moment it is published: one subscribed during its delivery hears only later events', async () => {
+    const bus = new InProcessEventBus();
+    const heard: string[] = [];
+    // Each delivery subscribes one more listener (up to 8 here): delivering to those too need not end.
+    const subscribing = (name: string) => (event: McpChangeEvent) => {
+      heard.push(`${name} ${event.kind}`);
+      if (bus.subscriberCount < 8) void bus.subscribe(subscribing(`${name}+`));
+    };
+    await bus.subscribe(subscribing('first'));
+    await bus.publish({ kind: 'toolsListChanged' });
+    expect(heard).toEqual(['first toolsListChanged']);
+    await bus.publish({ kind: 'promptsListChanged' });
+    expect(heard).toEqual(['first toolsListChanged', 'first promptsListChanged', 'first+ promptsListChanged']);
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 
 import type { McpEventBus } from '../../lib/contracts/mcp-event-bus.js';
 import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.interface.js';
@@ -29,6 +29,16 @@ describe('ListenStreams bounds', () => {
     expect(open.size).toBe(1);
   });
 
+  it('says in its byte refusal what the open streams hold, the bound, and what the refused stream would hold', async () => {
+    const open = streams(10, 1000);
+    await open.open('a', { toolsListChanged: true }, answer(), 600);
+    await expect(open.open('b', { toolsListChanged: true }, answer(), 401)).rejects.toMatchObject({
+      message:
+        'Internal error: the listen streams open on this server already hold 600 of the 1000 bytes they may, and this one would hold 401; retry later, or listen with a smaller request.',
+    });
+    expect(open.held).toBe(600);
+  });
+
   it('opens exactly maxStreams streams and refuses one more', async () => {
     const open = streams(2, 1000);
     await open.open('a', { toolsListChanged: true }, answer(), 1);
@@ -42,5 +52,39 @@ describe('ListenStreams bounds', () => {
     const open = streams(1, 1000, silent);
     await expect(open.open('a', { toolsListChanged: true }, answer(), 100)).rejects.toMatchObject({ data: { reason: 'event_bus_unavailable' } });
     await until(() => open.size === 0 && open.held === 0, 'the refused stream to end');
+  });
+});
+
+describe('ListenStreams timing', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('refuses a stream whose subscription the bus has not confirmed once subscribeTimeoutMs passed, not before', async () => {
+    const silent: McpEventBus = { publish: async () => undefined, subscribe: () => new Promise<never>(() => undefined) };
+    const open = streams(1, 1000, silent); // subscribeTimeoutMs: 50
+    let refusal: unknown;
+    void open.open('a', { toolsListChanged: true }, answer(), 100).catch((fault: unknown) => (refusal = fault));
+    await jest.advanceTimersByTimeAsync(49);
+    expect(refusal).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(refusal).toMatchObject({ data: { reason: 'event_bus_unavailable' } });
+  });
+
+  it('ends every stream at shutdown, closing one whose response has not closed after 1 s, not before', async () => {
+    const abandon = jest.fn();
+    const stuck = { ...answer(), whenClosed: () => new Promise<never>(() => undefined), abandon } as unknown as AnswerStream;
+    const open = streams(10, 1000);
+    const stream = await open.open('a', { toolsListChanged: true }, stuck, 100);
+    let done = false;
+    void open.beforeApplicationShutdown().then(() => (done = true));
+    expect(await stream.ended).toBe('shutdown');
+    await jest.advanceTimersByTimeAsync(999);
+    expect([done, abandon.mock.calls.length]).toEqual([false, 0]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect([done, abandon.mock.calls.length]).toEqual([true, 1]);
   });
 });
