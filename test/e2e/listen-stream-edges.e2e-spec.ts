@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 
 import { McpEventBus, type McpChangeListener, type McpUnsubscribe } from '../../lib/index.js';
 import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
@@ -79,6 +79,35 @@ describe('a bus whose subscribe resolves after the client left', () => {
       await until(() => unsubscribed.length === 1, 'the late subscription to be let go');
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('a listen stream whose subscription the bus confirms once shutdown began', () => {
+  it('still acknowledges its filter first, then ends with the listen result', async () => {
+    let confirm: (() => void) | undefined;
+    class GatedBus implements McpEventBus {
+      async publish(): Promise<void> {}
+      subscribe(): Promise<McpUnsubscribe> {
+        return new Promise((resolve) => (confirm = () => resolve(() => undefined)));
+      }
+    }
+    const ending = jest.spyOn(ListenStreams.prototype, 'beforeApplicationShutdown');
+    const t = await createTestApp({ providers: [EchoTool], options: { eventBus: new GatedBus(), subscriptions: { subscribeTimeoutMs: 10_000 } } });
+    let closed: Promise<void> | undefined;
+    try {
+      const opening = listen(t.server, { toolsListChanged: true }, 'confirmed-late');
+      await until(() => confirm !== undefined, 'the subscribe call');
+      closed = t.close();
+      await until(() => ending.mock.calls.length === 1, 'the listen streams to be ended');
+      confirm!();
+      const stream = await opening;
+      await stream.ended;
+      expect(stream.messages.map((m) => m.method ?? 'response')).toEqual(['notifications/subscriptions/acknowledged', 'response']);
+      expect(stream.messages[1]).toMatchObject({ id: 'confirmed-late', result: { resultType: 'complete' } });
+    } finally {
+      ending.mockRestore();
+      await (closed ?? t.close());
     }
   });
 });
