@@ -10,6 +10,7 @@ import {
   Injectable,
   Logger,
   Post,
+  Scope,
   UnauthorizedException,
   type ArgumentsHost,
   type CallHandler,
@@ -18,7 +19,8 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import compression from 'compression';
 import express, { type Request } from 'express';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -172,6 +174,10 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     const res = await post(t.server, { event: 'push' }, key, `${MCP}/hooks`);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ received: 'push' });
+    // A query that does not decode leaves the route the host's: only a path below the mount that does not decode is the mount's 404.
+    const queried = await post(t.server, { event: 'tag' }, key, `${MCP}/hooks?ref=%ZZ`);
+    expect(queried.status).toBe(201);
+    expect(queried.body).toEqual({ received: 'tag' });
   });
 
   it("serves a 200 kB call, past the host parser's 100 kB limit: the mount reads its own body", async () => {
@@ -289,6 +295,55 @@ if (TEST_ADAPTER === 'express')
       expect(res.body.result.content[0].text).toHaveLength(text.length);
       const invalid = await post(t.server, '{"jsonrpc":"2.0",', { 'content-type': 'application/json' });
       expect(invalid.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    });
+  });
+
+if (TEST_ADAPTER === 'express')
+  describe("a host with Express's four body parsers on (json, urlencoded, text, raw; Express)", () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({
+        providers: [EchoTool],
+        appOptions: { bodyParser: true },
+        configure: (app) => {
+          const nest = app as NestExpressApplication;
+          nest.useBodyParser('text');
+          nest.useBodyParser('raw');
+        },
+      });
+    });
+    afterAll(() => t.close());
+
+    it.each(['application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream'])(
+      "leaves a body sent as %s to the mount, which reads it itself (its own -32700), never the host parser's 413 past its 100 kB limit",
+      async (type) => {
+        const res = await post(t.server, 'x'.repeat(200 * 1024), { ...mirroredHeaders(rpc('tools/list')), 'content-type': type });
+        expect([res.status, res.body]).toEqual([400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } }]);
+      },
+    );
+
+    it.each(['/MCP', '/mcp/', '/Mcp/?trace=1'])('reads its own body at %s, a spelling Express routes to the mount (its case and trailing slash)', async (path) => {
+      const text = 'x'.repeat(200 * 1024);
+      const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text } }), {}, path);
+      expect(res.status).toBe(200);
+      expect(res.body.result.content[0].text).toHaveLength(text.length);
+    });
+  });
+
+if (TEST_ADAPTER === 'express')
+  describe('a mount at the root of a host with its body parser on (Express)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ providers: [EchoTool], path: '', appOptions: { bodyParser: true } });
+    });
+    afterAll(() => t.close());
+
+    it("reads its own body for a target in the absolute form with no path (RFC 9112 §3.2.2: the path is /): the host parser's limit never applies", async () => {
+      const body = rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(200 * 1024) } });
+      const headers = Object.entries({ ...mirroredHeaders(body), 'content-type': 'application/json' });
+      const res = await rawRequest(t.server, { path: `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`, headers, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      expect((res.body as any).result.content[0].text).toHaveLength(200 * 1024);
     });
   });
 
@@ -475,6 +530,24 @@ describe('a host interceptor that answers without calling the handler (a mainten
     const get = await request(t.server).get('/mcp').set('x-maintenance', '1');
     expect(get.status).toBe(500);
     expect(get.body.error.code).toBe(-32603);
+    const call = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
+    expect(call.body.result.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+});
+
+describe('a request-scoped global interceptor (APP_INTERCEPTOR, Scope.REQUEST) that answers without calling the handler', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool, { provide: APP_INTERCEPTOR, scope: Scope.REQUEST, useClass: MaintenanceInterceptor }] });
+  });
+  afterAll(() => t.close());
+
+  it('answers the request the mount never ran 500 + -32603 with its id, never leaving it unanswered', async () => {
+    const res = await post(t.server, { ...rpc('tools/list'), id: 'scoped' }, { 'x-maintenance': '1' });
+    expect([res.status, res.body]).toEqual([
+      500,
+      { jsonrpc: '2.0', id: 'scoped', error: { code: -32603, message: "Internal error: the server's own code answered this request without running the MCP mount." } },
+    ]);
     const call = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
     expect(call.body.result.content).toEqual([{ type: 'text', text: 'hi' }]);
   });
