@@ -52,6 +52,14 @@ describe('the mount', () => {
     },
   );
 
+  it('leaves a path beside the mount that does not decode (/mcpx/%ZZ) to the host: only paths below it are its own', async () => {
+    const events = await recordEvents(['mcp:wire:fallthrough'], async () => {
+      const res = await rawRequest(t.server, { method: 'POST', path: '/mcpx/%ZZ', body: JSON.stringify(rpc('tools/list')) });
+      expect(res.text).not.toBe('Not Found\n');
+    });
+    expect(events).toEqual([]);
+  });
+
   it('serves two mounts at two paths in one app, each with its own options', async () => {
     const main = await post(t.server, rpc('server/discover'));
     const admin = await post(t.server, rpc('server/discover'), {}, '/admin/mcp');

@@ -114,8 +114,13 @@ describe("the mount under the host's API versioning", () => {
   it('given a version under header versioning, answers only requests naming it', async () => {
     await withHost({ type: VersioningType.HEADER, header: 'X-API-Version' }, '2', async (t) => {
       expect(await echoAt(t, '/mcp', { 'x-api-version': '2' })).toEqual({ status: 200, text: 'hi' });
-      expect((await echoAt(t, '/mcp')).status).toBe(404);
-      expect((await echoAt(t, '/mcp', { 'x-api-version': '1' })).status).toBe(404);
+      // Another version's request is the host's to answer (its 404), not the mount's fallthrough, with a query or without.
+      const events = await recordEvents(['mcp:wire:fallthrough'], async () => {
+        expect((await echoAt(t, '/mcp')).status).toBe(404);
+        expect((await echoAt(t, '/mcp', { 'x-api-version': '1' })).status).toBe(404);
+        expect((await echoAt(t, '/mcp?trace=1', { 'x-api-version': '1' })).status).toBe(404);
+      });
+      expect(events).toEqual([]);
     });
   });
 });
