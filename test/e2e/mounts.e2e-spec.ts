@@ -1,17 +1,28 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Controller, HttpCode, Inject, Injectable, Logger, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import express from 'express';
 import request from 'supertest';
 
 import {
+  EraClassificationGuard,
+  HeaderBindingGuard,
   InProcessEventBus,
   InProcessTaskStore,
+  McpAuthGuard,
   McpConfigurationError,
   McpEventBus,
   McpExceptionFilter,
   McpModule,
   McpResource,
   McpTool,
+  MessageValidationGuard,
   OriginGuard,
+  ParseStepGuard,
+  ProtocolFieldsGuard,
+  ProtocolVersionGuard,
+  SingletonHeaderGuard,
   type McpChannel,
   type McpPlainTool,
 } from '../../lib/index.js';
@@ -178,6 +189,32 @@ if (TEST_ADAPTER === 'express')
     });
   });
 
+if (TEST_ADAPTER === 'express')
+  describe("two mounts whose paths differ only in case, on an Express app created with 'case sensitive routing' (Express)", () => {
+    it('serves both, each at its own path', async () => {
+      const server = express();
+      server.set('case sensitive routing', true); // before Nest creates the router, which reads it once
+      @Module({
+        imports: [
+          McpModule.forRoot({ path: 'mcp', serverInfo: { name: 'lower', version: '1.0.0' }, telemetryLogger: false }),
+          McpModule.forRoot({ path: 'MCP', serverInfo: { name: 'upper', version: '1.0.0' }, telemetryLogger: false }),
+        ],
+        providers: [EchoTool],
+      })
+      class CaseModule {}
+      const moduleRef = await Test.createTestingModule({ imports: [CaseModule] }).compile();
+      const app = moduleRef.createNestApplication(new ExpressAdapter(server), { bodyParser: false, logger: false, forceCloseConnections: true });
+      await app.listen(0, '127.0.0.1');
+      try {
+        const serverName = async (path: string) =>
+          (await post(app.getHttpServer(), rpc('server/discover'), {}, path)).body.result._meta['io.modelcontextprotocol/serverInfo'].name;
+        expect([await serverName('/mcp'), await serverName('/MCP')]).toEqual(['lower', 'upper']);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
 describe("the bare McpModule class among a module's imports", () => {
   it('stops the application with a configuration error saying to call forRoot, not a dependency error naming internals', async () => {
     @Module({ imports: [McpModule] })
@@ -244,6 +281,44 @@ describe('a global mount (isGlobal): its guards, filter and event bus in a featu
     const refused = await request(t.server).post('/feature').set('Origin', 'http://evil.example.com');
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe(-32600);
+  });
+});
+
+/** A host route behind every chain guard the mount exports, bound in the order docs/wire-checks.md gives. */
+@Controller('checked')
+@UseFilters(McpExceptionFilter)
+class CheckedController {
+  @Post()
+  @HttpCode(200)
+  @UseGuards(
+    OriginGuard,
+    SingletonHeaderGuard,
+    McpAuthGuard,
+    ParseStepGuard,
+    EraClassificationGuard,
+    MessageValidationGuard,
+    ProtocolFieldsGuard,
+    HeaderBindingGuard,
+    ProtocolVersionGuard,
+  )
+  checked() {
+    return { checked: true };
+  }
+}
+
+describe('a host route in the module importing the mount, behind every chain guard the mount exports', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], controllers: [CheckedController] });
+  });
+  afterAll(() => t.close());
+
+  it('passes a well-formed MCP request, and answers a refused origin in the JSON-RPC dialect', async () => {
+    const call = rpc('tools/list', {}, 'checked');
+    const passed = await post(t.server, call, {}, '/checked');
+    expect([passed.status, passed.body]).toEqual([200, { checked: true }]);
+    const foreign = await post(t.server, call, { origin: 'http://evil.example.com' }, '/checked');
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, -32600]);
   });
 });
 
