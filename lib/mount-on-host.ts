@@ -167,7 +167,8 @@ const belowMount =
     fallthrough(req, res, 404, mount, bounds);
 
 function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, intercepted: boolean): void {
-  const stack = (app.router as { stack?: ExpressLayer[] } | undefined)?.stack;
+  const router = app.router as { stack?: ExpressLayer[]; caseSensitive?: unknown; strict?: unknown } | undefined;
+  const stack = router?.stack;
   if (!Array.isArray(stack)) return;
   // Each mount route's layer, with the name of its mount (its handler's metadata).
   const mountOf = new Map<ExpressLayer, string>();
@@ -181,11 +182,11 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, i
     for (const [layer, mount] of mountOf)
       for (const entry of layer.route!.stack!) if (typeof entry.handle === 'function') entry.handle = answering(entry.handle as Handle, mount);
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself),
-  // and a path is the same to it whatever its case and trailing slash unless the app's settings say otherwise.
-  const setting = app.set as (name: string) => unknown;
+  // and a path is the same to it whatever its case and trailing slash unless its router says otherwise. The router's
+  // own flags, not the app's settings: it reads those once, when it is created, before the mounts are.
   const routeKey = (path: string) => {
-    const key = setting.call(app, 'strict routing') === true ? path : path.replace(/\/$/, '');
-    return setting.call(app, 'case sensitive routing') === true ? key : key.toLowerCase();
+    const key = router!.strict === true ? path : path.replace(/\/$/, '');
+    return router!.caseSensitive === true ? key : key.toLowerCase();
   };
   const posts = mountRoutes.filter((layer) => layer.route?.methods?.post).map((layer) => String(layer.route!.path));
   const keys = posts.map(routeKey);
@@ -196,7 +197,7 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, i
     if (first === second) throw new McpConfigurationError(`path "${second}"`, 'is mounted twice: give each McpModule.forRoot its own path');
     throw new McpConfigurationError(
       `paths "${first}" and "${second}"`,
-      "are one route to Express (it matches a path whatever its case and trailing slash, unless the app sets 'case sensitive routing' or 'strict routing'): give each McpModule.forRoot its own path",
+      "are one route to Express (it matches a path whatever its case and trailing slash, unless its router was created with 'case sensitive routing' or 'strict routing' set): give each McpModule.forRoot its own path",
     );
   }
   const use = app.use as (path: string, handler: Handle) => void;

@@ -190,6 +190,20 @@ if (TEST_ADAPTER === 'express')
   });
 
 if (TEST_ADAPTER === 'express')
+  describe("two mounts whose paths differ only in case, 'case sensitive routing' set once Nest created the router (Express)", () => {
+    it('stops the application: the router, created case-blind, would let the first shadow the second', async () => {
+      @Module({ imports: [McpModule.forRoot({ path: 'MCP', serverInfo: { name: 'upper', version: '1.0.0' }, telemetryLogger: false })] })
+      class CaseTwinModule {}
+      const started = createTestApp({
+        providers: [EchoTool],
+        imports: [CaseTwinModule],
+        configure: (app) => (app.getHttpAdapter().getInstance() as express.Express).set('case sensitive routing', true),
+      });
+      await expect(started).rejects.toThrow('paths "/mcp" and "/MCP": are one route to Express');
+    });
+  });
+
+if (TEST_ADAPTER === 'express')
   describe("two mounts whose paths differ only in case, on an Express app created with 'case sensitive routing' (Express)", () => {
     it('serves both, each at its own path', async () => {
       const server = express();
