@@ -113,6 +113,40 @@ describe('bounded rendering (totality)', () => {
     expect(bounded('a\nb\u0007c\u2028')).toBe('a\\u000ab\\u0007c\\u2028');
   });
 
+  it('escapes the invisible marks that reorder or hide text: C1 controls, bidi controls and isolates, zero widths, the BOM', () => {
+    expect(bounded('a\u0085b\u009fc\u061cd\u202ae\u202ef\u2066g\u200bh\ufeff')).toBe('a\\u0085b\\u009fc\\u061cd\\u202ae\\u202ef\\u2066g\\u200bh\\ufeff');
+  });
+
+  it('cuts to the ellipsis alone at a bound of 0, and keeps a whole surrogate pair before the cut', () => {
+    expect(bounded('abc', 0)).toBe('…');
+    expect(bounded('a😀bc', 4)).toBe('a😀…');
+  });
+
+  it('renders an object three levels deep, an array to its first 20 items, on one line', () => {
+    expect(bounded({ a: { b: { c: { d: { e: 1 } } } } }, 500)).toBe('{ a: { b: { c: { d: [Object] } } } }');
+    expect(
+      bounded(
+        Array.from({ length: 25 }, (_, i) => i),
+        500,
+      ),
+    ).toBe(`[ ${Array.from({ length: 20 }, (_, i) => i).join(', ')}, ... 5 more items ]`);
+    expect(bounded(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`key${i}`, i])), 1000)).not.toContain('\\u000a');
+  });
+
+  it("never runs a value's own inspect hook or getters", () => {
+    let ran = 0;
+    const value = Object.defineProperty({ a: 1, [Symbol.for('nodejs.util.inspect.custom')]: () => `hook ${++ran}` }, 'lazy', {
+      enumerable: true,
+      get: () => `getter ${++ran}`,
+    });
+    expect(bounded(value, 500)).toMatch(/^\{ a: 1, lazy: \[Getter\]/);
+    expect(ran).toBe(0);
+  });
+
+  it('renders a value that cannot be rendered as <unrenderable value>', () => {
+    expect(bounded(throwingProxy)).toBe('<unrenderable value>');
+  });
+
   it('quotes a string and leaves other values unquoted', () => {
     expect(quoted('abc')).toBe('"abc"');
     expect(quoted(42)).toBe('42');
