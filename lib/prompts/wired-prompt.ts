@@ -72,7 +72,7 @@ export function buildPrompt(options: McpPromptOptions, instance: object, kit: Pr
       if (missing.length)
         throw new McpMethodError(
           JSON_RPC_CODES.invalidParams,
-          `Invalid params: prompt "${name}" needs argument ${names(missing)}.`,
+          `Invalid params: prompt "${name}" needs argument${missing.length > 1 ? 's' : ''} ${names(missing)}.`,
           { reason: 'missing_arguments', prompt: name, missing },
           400,
         );

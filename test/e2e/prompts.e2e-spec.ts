@@ -284,10 +284,11 @@ describe('prompts', () => {
       expect(none.status).toBe(400);
       expect(none.body.error).toEqual({
         code: -32602,
-        message: 'Invalid params: prompt "travel" needs argument "country", "city".',
+        message: 'Invalid params: prompt "travel" needs arguments "country", "city".',
         data: { reason: 'missing_arguments', prompt: 'travel', missing: ['country', 'city'] },
       });
       const one = await post(app().server, promptGet('travel', { country: 'fr', notes: '' }));
+      expect(one.body.error.message).toBe('Invalid params: prompt "travel" needs argument "city".');
       expect(one.body.error.data.missing).toEqual(['city']);
       const empty = await post(app().server, promptGet('greet', { name: '' })); // an empty value is given, not missing
       expect(empty.status).toBe(200);
