@@ -71,6 +71,34 @@ describe('@McpAction refuses, as the class is defined, a member that is not an i
       refusal('a static getter'),
     ],
     [
+      'an accessor (a getter and a setter)',
+      () => {
+        class TasksTool {
+          @McpAction(SCHEMA)
+          get count() {
+            return 0;
+          }
+          set count(_value: number) {}
+        }
+        return TasksTool;
+      },
+      refusal('an accessor'),
+    ],
+    [
+      'a member whose descriptor holds a value that is no function',
+      () => {
+        class TasksTool {}
+        McpAction(SCHEMA)(TasksTool.prototype, 'count', { value: 42, writable: true, enumerable: false, configurable: true });
+        return TasksTool;
+      },
+      refusal('a property (an arrow function is one: write a method)'),
+    ],
+    [
+      'a getter on a target with no constructor, its owner named anonymous',
+      () => McpAction(SCHEMA)(Object.create(null) as object, 'count', { get: () => 0, enumerable: false, configurable: true }),
+      /^class anonymous, member "count": @McpAction decorates an instance method; count is a getter$/,
+    ],
+    [
       'a property holding an arrow function',
       () => {
         class TasksTool {

@@ -156,6 +156,11 @@ describe('bounded rendering (totality)', () => {
     expect(bounded(new TypeError('wrong'))).toBe('TypeError: wrong');
   });
 
+  it('renders an object made from Error.prototype as an Error, though Node does not count it a native error', () => {
+    const made = Object.create(TypeError.prototype, { message: { value: 'made by hand' } }) as Error;
+    expect(bounded(made)).toBe('TypeError: made by hand');
+  });
+
   it("renders another realm's Error the same way, never with its stack (a vm context's, which fails instanceof Error)", () => {
     const foreign: unknown = runInNewContext("new RangeError('far away')");
     expect(foreign instanceof Error).toBe(false);

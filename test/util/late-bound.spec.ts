@@ -28,6 +28,30 @@ describe('LateBound: a host provider reached through a stand-in until module ini
     expect(seam.instance.name).toBe('built');
   });
 
+  it('hands out methods bound to the provider, before binding and after, so a method passed on as a callback keeps its this', () => {
+    const held = { instance: new Verifier('built') };
+    const seam = new LateBound(Verifier, moduleRefHolding(held));
+    const early = seam.instance.check;
+    expect(early('a')).toBe('built:a');
+    seam.bind();
+    const late = seam.instance.check;
+    expect(late('b')).toBe('built:b');
+  });
+
+  it("writes through to the provider, and hides the provider's lifecycle hooks (Nest must not run them twice)", () => {
+    class Hooked extends Verifier {
+      mode = 'loose';
+      onModuleInit(): void {}
+    }
+    const provider = new Hooked('built');
+    const seam = new LateBound(Hooked, { get: () => provider } as unknown as ModuleRef);
+    seam.instance.mode = 'strict';
+    expect(provider.mode).toBe('strict');
+    expect(seam.instance.onModuleInit).toBeUndefined();
+    expect('onModuleInit' in seam.instance).toBe(false);
+    expect('check' in seam.instance).toBe(true);
+  });
+
   it('calls a method replaced on the bound instance after binding (a test spy), not the one it first bound', () => {
     const held = { instance: new Verifier('built') };
     const seam = new LateBound(Verifier, moduleRefHolding(held));

@@ -72,6 +72,21 @@ describe('a provider made request-scoped or transient is refused at module init,
     }
   });
 
+  it('says nothing of what a provider injects when it declares its own request scope', async () => {
+    @Injectable({ scope: Scope.REQUEST })
+    class PerRequest {}
+    @McpTool({ name: 'scoped', description: 'Scoped.', inputSchema: { type: 'object' } })
+    @Injectable({ scope: Scope.REQUEST })
+    class ScopedTool {
+      constructor(readonly perRequest: PerRequest) {}
+      run() {
+        return 'x';
+      }
+    }
+    const refusal = new RegExp(`^tool "scoped" \\(ScopedTool\\): a tool must be a singleton provider; request-scoped and transient tools are not supported${PER_CALL}$`);
+    await expect(createTestApp({ providers: [PerRequest, ScopedTool] }).then((t) => t.close())).rejects.toThrow(refusal);
+  });
+
   it('keeps a scope the class inherits', async () => {
     @Injectable({ scope: Scope.REQUEST })
     class Base {}
