@@ -27,7 +27,8 @@ import type { McpActionOptions } from './tool.interfaces.js';
  * @publicApi
  */
 export function McpAction(options: McpActionOptions): MethodDecorator {
-  const mark = SetMetadata(MCP_ACTION_METADATA, options);
+  // Stored as null when missing, so module init still finds the method and refuses it.
+  const mark = SetMetadata(MCP_ACTION_METADATA, options ?? null);
   return (target, key, descriptor) => {
     const member = decoratedMember(target, descriptor);
     if (member.isStatic || member.shape !== 'method')

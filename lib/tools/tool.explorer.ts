@@ -62,7 +62,7 @@ export class ToolExplorer implements OnModuleInit {
         );
       declaredBy.set(options.name, { metatype, wrapper });
       checkToolOptions(options, where);
-      const actions = this.actionsOf(Object.getPrototypeOf(instance) as object);
+      const actions = this.actionsOf(Object.getPrototypeOf(instance) as object, `tool ${JSON.stringify(options.name)}`);
       if (options.inputSchema !== undefined) {
         if (actions.length)
           throw new McpConfigurationError(
@@ -82,19 +82,23 @@ export class ToolExplorer implements OnModuleInit {
    */
   private refuseActionsWithoutTool(metatype: abstract new (...args: never[]) => unknown): void {
     if (!this.reflector.get<boolean | undefined>(MCP_ACTIONS_DECLARED_METADATA, metatype)) return;
-    const methods = this.actionsOf(metatype.prototype as object).map((action) => `${action.method}()`);
+    const methods = this.actionsOf(metatype.prototype as object, `class ${metatype.name}`).map((action) => `${action.method}()`);
     throw new McpConfigurationError(
       `class ${metatype.name}`,
       `has @McpAction methods (${methods.join(', ')}) but no @McpTool; add @McpTool({ name, description }) to the class`,
     );
   }
 
-  /** The `@McpAction` methods of a class, from its prototype, in declaration order, each with its action's name and schema. */
-  private actionsOf(prototype: object): DeclaredAction[] {
+  /**
+   * The `@McpAction` methods of a class, from its prototype, in declaration order, each with its action's name and
+   * schema; `where` names the tool (or class) in the refusal of an `@McpAction` given no options object.
+   */
+  private actionsOf(prototype: object, where: string): DeclaredAction[] {
     const found: DeclaredAction[] = [];
     for (const method of this.scanner.getAllMethodNames(prototype)) {
-      const options = this.reflector.get<McpActionOptions | undefined>(MCP_ACTION_METADATA, (prototype as Record<string, unknown>)[method] as () => unknown);
-      if (!options) continue;
+      const options = this.reflector.get<McpActionOptions | null | undefined>(MCP_ACTION_METADATA, (prototype as Record<string, unknown>)[method] as () => unknown);
+      if (options === undefined) continue;
+      if (!isPlainObject(options)) throw new McpConfigurationError(`${where}, method ${method}()`, `@McpAction takes an options object (the action's schema)${got(options)}`);
       const { name, taskSupport, taskStart, ...schema } = options;
       found.push({ name: name === undefined ? method : name, method, schema, task: { taskSupport, taskStart } });
     }

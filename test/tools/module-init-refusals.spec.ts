@@ -219,6 +219,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ],
   ['an action tool with no action', [actionTool({})], /^tool "tasks": declares neither an inputSchema/],
   [
+    'an @McpAction given no options object (stored as null), beside a valid one',
+    [actionTool({ create: base(), count: undefined })],
+    /^tool "tasks", method count\(\): @McpAction takes an options object \(the action's schema\), got null$/,
+  ],
+  [
+    'an @McpAction given a string',
+    [actionTool({ create: base(), count: 'counts' })],
+    /^tool "tasks", method count\(\): @McpAction takes an options object \(the action's schema\), got "counts"$/,
+  ],
+  [
     'a provider with @McpAction methods but no @McpTool',
     [actionTool({ create: base() }), ActionsWithoutTool],
     /^class ActionsWithoutTool: has @McpAction methods \(create\(\), list\(\)\) but no @McpTool; add @McpTool\(\{ name, description \}\) to the class$/,
