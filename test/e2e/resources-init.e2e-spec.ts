@@ -137,9 +137,7 @@ describe('resources: module init refusals', () => {
   });
 
   it.each([
-    ['@McpResource', undefined, 'resource', McpResource],
     ['@McpResource', null, 'resource', McpResource],
-    ['@McpResourceTemplate', undefined, 'resource template', McpResourceTemplate],
     ['@McpResourceTemplate', 'app://things/{id}', 'resource template', McpResourceTemplate],
   ] as const)('refuses %s given %p, which would otherwise serve nothing', async (decorator, options, kind, decorate) => {
     class Bare {
@@ -150,8 +148,7 @@ describe('resources: module init refusals', () => {
     (decorate as (options: unknown) => ClassDecorator)(options)(Bare);
     const started = createTestApp({ providers: [Bare] });
     await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
-    // Given no options, the decorator stored null.
-    await expect(started).rejects.toThrow(`${kind} (Bare): ${decorator} takes an options object, got ${options === undefined ? 'null' : JSON.stringify(options)}`);
+    await expect(started).rejects.toThrow(`${kind} (Bare): ${decorator} takes an options object, got ${JSON.stringify(options)}`);
   });
 
   it('refuses a class marked both @McpResource and @McpResourceTemplate', async () => {

@@ -344,7 +344,6 @@ describe('module init refuses a tool declaration', () => {
   });
 
   it.each([
-    ['no options', undefined, 'null'], // stored as null
     ['null', null, 'null'],
     ['a string', 'tasks', '"tasks"'],
   ])('refuses @McpTool given %s, which would otherwise serve nothing', async (_what, options, shown) => {
