@@ -6,23 +6,16 @@ import express from 'express';
 import request from 'supertest';
 
 import {
-  EraClassificationGuard,
-  HeaderBindingGuard,
+  CHAIN_GUARDS,
   InProcessEventBus,
   InProcessTaskStore,
-  McpAuthGuard,
   McpConfigurationError,
   McpEventBus,
   McpExceptionFilter,
   McpModule,
   McpResource,
   McpTool,
-  MessageValidationGuard,
   OriginGuard,
-  ParseStepGuard,
-  ProtocolFieldsGuard,
-  ProtocolVersionGuard,
-  SingletonHeaderGuard,
   type McpChannel,
   type McpPlainTool,
 } from '../../lib/index.js';
@@ -298,23 +291,13 @@ describe('a global mount (isGlobal): its guards, filter and event bus in a featu
   });
 });
 
-/** A host route behind every chain guard the mount exports, bound in the order docs/wire-checks.md gives. */
+/** A host route behind every chain guard the mount exports, in the chain's order. */
 @Controller('checked')
 @UseFilters(McpExceptionFilter)
 class CheckedController {
   @Post()
   @HttpCode(200)
-  @UseGuards(
-    OriginGuard,
-    SingletonHeaderGuard,
-    McpAuthGuard,
-    ParseStepGuard,
-    EraClassificationGuard,
-    MessageValidationGuard,
-    ProtocolFieldsGuard,
-    HeaderBindingGuard,
-    ProtocolVersionGuard,
-  )
+  @UseGuards(...CHAIN_GUARDS)
   checked() {
     return { checked: true };
   }

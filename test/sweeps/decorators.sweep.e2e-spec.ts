@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Type } from '@nestjs/common';
 
 import * as api from '../../lib/index.js';
+import { everyHandlerClass } from '../support/every-handler.js';
 import { createTestApp } from '../support/test-app.js';
 
 /** The package's decorators: its exports named `Mcp…` that are plain functions (not classes, tokens or objects). */
@@ -13,21 +14,6 @@ const DECORATORS = Object.entries(api)
 /** Calls a decorator as plain JavaScript may, with no options object. */
 const withNothing = (decorator: unknown) => (decorator as (options?: unknown) => (...target: unknown[]) => void)();
 
-/** A class with every handler a decorator's kind calls. */
-function handlers() {
-  return class Declared {
-    run() {
-      return 'x';
-    }
-    read() {
-      return 'x';
-    }
-    get() {
-      return 'x';
-    }
-  };
-}
-
 /** For each decorator: a provider it marks with no options, and the site its refusal names. */
 const GIVEN_NOTHING: Record<string, { provider: () => Type; site: string }> = {
   McpTool: { provider: () => withDecorator('McpTool'), site: 'tool (Declared)' },
@@ -36,7 +22,7 @@ const GIVEN_NOTHING: Record<string, { provider: () => Type; site: string }> = {
   McpPrompt: { provider: () => withDecorator('McpPrompt'), site: 'prompt (Declared)' },
   McpAction: {
     provider: () => {
-      const Declared = handlers();
+      const Declared = everyHandlerClass('Declared');
       withNothing(api.McpAction)(Declared.prototype, 'run', Object.getOwnPropertyDescriptor(Declared.prototype, 'run'));
       api.McpTool({ name: 'tasks', description: 'Tasks.' })(Declared);
       return Declared;
@@ -46,7 +32,7 @@ const GIVEN_NOTHING: Record<string, { provider: () => Type; site: string }> = {
 };
 
 function withDecorator(name: keyof typeof api): Type {
-  const Declared = handlers();
+  const Declared = everyHandlerClass('Declared');
   withNothing(api[name])(Declared);
   return Declared;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Inject, Injectable, Scope } from '@nestjs/common';
 
 import { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../../lib/index.js';
+import { everyHandlerClass } from '../support/every-handler.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
 
@@ -19,19 +20,9 @@ const PER_CALL = String.raw`; resolve a request-scoped service per call instead,
 /** Starts an app serving `provider`, and closes it again if it starts: the cases expect a refusal. */
 const started = (provider: new () => unknown) => createTestApp({ providers: [provider] }).then((t) => t.close());
 
-/** A class with every handler a provider kind calls, decorated as written top to bottom (the last applies first). */
+/** A class with every handler, decorated as written top to bottom (the last applies first). */
 function declared(...decorators: ClassDecorator[]) {
-  class Scoped {
-    run() {
-      return 'x';
-    }
-    read() {
-      return 'x';
-    }
-    get() {
-      return 'x';
-    }
-  }
+  const Scoped = everyHandlerClass('Scoped');
   for (const decorate of decorators.reverse()) decorate(Scoped);
   return Scoped;
 }
