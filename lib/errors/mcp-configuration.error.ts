@@ -22,13 +22,12 @@ export class McpConfigurationError extends Error {
 
 /**
  * `<what> has unknown option(s) "a", "b"; allowed: …` for a declaration holding keys outside its closed set, else
- * undefined. `hinted`: each unknown key is followed by its near miss, if any (`"readOnly" (did you mean
- * "readOnlyHint"?)`).
+ * undefined; each unknown key is followed by its near miss, if any (`"readOnly" (did you mean "readOnlyHint"?)`).
  */
-export function unknownOptions(value: object, allowed: readonly string[], what: string, hinted = false): string | undefined {
+export function unknownOptions(value: object, allowed: readonly string[], what: string): string | undefined {
   const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
   const spell = (key: string): string => {
-    const meant = hinted ? nearMiss(key, allowed) : undefined;
+    const meant = nearMiss(key, allowed);
     return meant === undefined ? JSON.stringify(key) : `${JSON.stringify(key)} (did you mean ${JSON.stringify(meant)}?)`;
   };
   return unknown.length ? `${what} has unknown option(s) ${unknown.map(spell).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;

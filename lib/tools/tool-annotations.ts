@@ -17,7 +17,7 @@ const ANNOTATION_KEYS = Object.keys(TOOL_ANNOTATION_TYPES);
 
 /** Checks a tool's annotations at module init: each key one of {@link TOOL_ANNOTATION_TYPES} (a near miss hinted), with a value of its type. */
 export function checkToolAnnotations(annotations: Record<string, unknown>, where: string): void {
-  const unknown = unknownOptions(annotations, ANNOTATION_KEYS, 'annotations', true);
+  const unknown = unknownOptions(annotations, ANNOTATION_KEYS, 'annotations');
   if (unknown) throw new McpConfigurationError(where, unknown);
   for (const key of ANNOTATION_KEYS) {
     const type = TOOL_ANNOTATION_TYPES[key as keyof McpToolAnnotations];

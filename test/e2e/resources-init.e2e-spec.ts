@@ -44,7 +44,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^resource template "thing" \(Declared\): name "thing" is already used by resource "thing"/,
   ],
   ['an empty name', [resource({ name: '' })], /^resource "" \(Declared\): name must be a non-empty string, got ""$/],
-  ['an unknown option', [resource({ url: 'app://x' })], /^resource "thing" \(Declared\): @McpResource has unknown option\(s\) "url"; allowed: uri, name/],
+  [
+    'an unknown option, with its near miss',
+    [resource({ url: 'app://x' })],
+    /^resource "thing" \(Declared\): @McpResource has unknown option\(s\) "url" \(did you mean "uri"\?\); allowed: uri, name/,
+  ],
   ['a malformed MIME type', [resource({ mimeType: 'text' })], /mimeType must be a MIME type such as "text\/plain", got "text"$/],
   ['a negative size', [resource({ size: -1 })], /size must be an integer >= 0 \(bytes\), got -1$/],
   ['a title that is not a string', [resource({ title: 7 })], /title must be a string, got 7$/],

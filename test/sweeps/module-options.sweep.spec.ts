@@ -161,8 +161,11 @@ describe('module options sweep', () => {
     );
   });
 
-  it('refuses an unknown option naming it and listing the known ones', () => {
+  it('refuses an unknown option naming it, its near miss when it has one, and the known options', () => {
     expect(() => resolveOptions({ serverInfo, bodyLimit: 10 }, 'mcp')).toThrow(/^option "bodyLimit": is not a module option; known options: serverInfo, /);
+    expect(() => resolveOptions({ serverInfo, allowedOrigin: ['https://app.example'] }, 'mcp')).toThrow(
+      /^option "allowedOrigin": is not a module option \(did you mean "allowedOrigins"\?\); known options: serverInfo, /,
+    );
   });
 
   it.each([

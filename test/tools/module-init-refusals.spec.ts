@@ -245,6 +245,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ],
   ['an unknown @McpTool option', [actionTool({ create: base() }, { actions: {} } as never)], /^tool "tasks" \(DeclaredTool\): @McpTool has unknown option\(s\) "actions"/],
   [
+    'a misspelt @McpTool option, with its near miss',
+    [actionTool({ create: base() }, { descripton: 'Tasks' } as never)],
+    /^tool "tasks" \(DeclaredTool\): @McpTool has unknown option\(s\) "descripton" \(did you mean "description"\?\); allowed: /,
+  ],
+  [
     'a duplicate tool name, naming both classes',
     [actionTool({ create: base() }), renamed(actionTool({ create: base() }), 'OtherTasksTool')],
     /^tool "tasks": is declared more than once \(tool names are unique in a server\): by classes DeclaredTool and OtherTasksTool; give one of the tools another name$/,
