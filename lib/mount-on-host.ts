@@ -184,9 +184,10 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, i
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself),
   // and a path is the same to it whatever its case and trailing slash unless its router says otherwise. The router's
   // own flags, not the app's settings: it reads those once, when it is created, before the mounts are.
+  const [strict, caseSensitive] = [router!.strict === true, router!.caseSensitive === true];
   const routeKey = (path: string) => {
-    const key = router!.strict === true ? path : path.replace(/\/$/, '');
-    return router!.caseSensitive === true ? key : key.toLowerCase();
+    const key = strict ? path : path.replace(/\/$/, '');
+    return caseSensitive ? key : key.toLowerCase();
   };
   const posts = mountRoutes.filter((layer) => layer.route?.methods?.post).map((layer) => String(layer.route!.path));
   const keys = posts.map(routeKey);

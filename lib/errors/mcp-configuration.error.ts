@@ -26,9 +26,12 @@ export class McpConfigurationError extends Error {
  */
 export function unknownOptions(value: object, allowed: readonly string[], what: string): string | undefined {
   const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
-  const spell = (key: string): string => {
-    const meant = nearMiss(key, allowed);
-    return meant === undefined ? JSON.stringify(key) : `${JSON.stringify(key)} (did you mean ${JSON.stringify(meant)}?)`;
-  };
+  const spell = (key: string): string => `${JSON.stringify(key)}${nearMissHint(key, allowed)}`;
   return unknown.length ? `${what} has unknown option(s) ${unknown.map(spell).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
+}
+
+/** What follows a refused key that nearly spells an allowed one (` (did you mean "readOnlyHint"?)`), else nothing. */
+export function nearMissHint(key: string, allowed: readonly string[]): string {
+  const meant = nearMiss(key, allowed);
+  return meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`;
 }

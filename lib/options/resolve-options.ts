@@ -1,7 +1,6 @@
 import { VERSION_NEUTRAL, type ControllerOptions } from '@nestjs/common';
 
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
-import { nearMiss } from '../util/near-miss.js';
+import { McpConfigurationError, got, nearMissHint } from '../errors/mcp-configuration.error.js';
 import type {
   McpLegacyInputRequestOptions,
   McpModuleExtras,
@@ -89,13 +88,8 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     if (Object.hasOwn(given, extra))
       throw new McpConfigurationError(`option "${extra}"`, `is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory }) (${why})`);
   for (const key of Object.keys(given)) {
-    if (!(MODULE_OPTION_NAMES as string[]).includes(key)) {
-      const meant = nearMiss(key, MODULE_OPTION_NAMES);
-      throw new McpConfigurationError(
-        `option "${key}"`,
-        `is not a module option${meant === undefined ? '' : ` (did you mean "${meant}"?)`}; known options: ${MODULE_OPTION_NAMES.join(', ')}`,
-      );
-    }
+    if (!(MODULE_OPTION_NAMES as string[]).includes(key))
+      throw new McpConfigurationError(`option "${key}"`, `is not a module option${nearMissHint(key, MODULE_OPTION_NAMES)}; known options: ${MODULE_OPTION_NAMES.join(', ')}`);
   }
   if (given.serverInfo === undefined) throw new McpConfigurationError('option "serverInfo"', 'is required');
   for (const key of MODULE_OPTION_NAMES) {
