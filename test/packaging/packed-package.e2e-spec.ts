@@ -73,6 +73,98 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/**
+ * The e2e set-up `nest new` gave a Nest 11 app (CommonJS; Jest's CommonJS runtime with ts-jest; TypeScript 5.7,
+ * nodenext): an app module serving an echo tool, and a test calling it in the 2025 and 2026-07-28 eras.
+ */
+const NEST_11_E2E: Record<string, string> = {
+  'src/echo.tool.ts': `
+import { Injectable } from '@nestjs/common';
+import { McpTool, type McpPlainTool } from 'nest-mcp';
+
+@McpTool({ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+@Injectable()
+export class EchoTool implements McpPlainTool {
+  run(args: { text: string }) {
+    return args.text;
+  }
+}
+`,
+  'src/app.module.ts': `
+import { Module } from '@nestjs/common';
+import { McpModule } from 'nest-mcp';
+import { EchoTool } from './echo.tool';
+
+@Module({ imports: [McpModule.forRoot({ serverInfo: { name: 'nest11-e2e', version: '1.0.0' } })], providers: [EchoTool] })
+export class AppModule {}
+`,
+  'test/app.e2e-spec.ts': `
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { INestApplication } from '@nestjs/common';
+import { Test, TestingModule } from '@nestjs/testing';
+import request from 'supertest';
+import { AppModule } from './../src/app.module';
+
+const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'from Jest' } } };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'jest', version: '1.0.0' },
+};
+
+describe('AppModule (e2e)', () => {
+  let app: INestApplication;
+  beforeEach(async () => {
+    const moduleFixture: TestingModule = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    app = moduleFixture.createNestApplication();
+    await app.init();
+  });
+  afterEach(() => app.close());
+
+  it('calls echo, 2025-11-25', async () => {
+    const res = await request(app.getHttpServer()).post('/mcp').set('Accept', 'application/json, text/event-stream').set('MCP-Protocol-Version', '2025-11-25').send(call);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from Jest' }] } });
+  });
+
+  it('calls echo, 2026-07-28', async () => {
+    const res = await request(app.getHttpServer())
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('MCP-Protocol-Version', '2026-07-28')
+      .set('MCP-Method', 'tools/call')
+      .set('MCP-Name', 'echo')
+      .send({ ...call, params: { ...call.params, _meta: meta } });
+    expect(res.body.result.content).toEqual([{ type: 'text', text: 'from Jest' }]);
+  });
+});
+`,
+  'test/jest-e2e.json': JSON.stringify({
+    moduleFileExtensions: ['js', 'json', 'ts'],
+    rootDir: '.',
+    testEnvironment: 'node',
+    testRegex: '.e2e-spec.ts$',
+    transform: { '^.+\\.(t|j)s$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.scaffold.json' }] },
+  }),
+  'tsconfig.scaffold.json': JSON.stringify({
+    compilerOptions: {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      resolvePackageJsonExports: true,
+      esModuleInterop: true,
+      isolatedModules: true,
+      emitDecoratorMetadata: true,
+      experimentalDecorators: true,
+      target: 'ES2023',
+      rootDir: '.',
+      skipLibCheck: false,
+      strictNullChecks: true,
+      noImplicitAny: false,
+      types: ['node'],
+    },
+    include: ['src', 'test'],
+  }),
+};
+
 /** Opens a 2026-07-28 listen stream on the app at \`port\`: resolves with its first chunk (the acknowledgment) and when it ends. */
 function openListenStream(port: number): Promise<{ first: string; ended: Promise<string> }> {
   const meta = {
@@ -315,21 +407,29 @@ describe('the packed package, installed in an app', () => {
     120_000,
   );
 
-  it('keeps the written name of every class and function it exports (Nest names providers by them)', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '-e',
-        "const api = require('nest-mcp'); for (const [k, v] of Object.entries(api)) if (typeof v === 'function' && v.name !== k) console.log(k + ' is named ' + v.name);",
-      ],
-      { cwd: dir, timeout: 60_000 },
-    );
-    expect(stdout).toBe('');
-    // Internal classes too: no class expression is left under a name esbuild gave it (`class X2`, `class _X`).
-    const bundle = await readFile(path.join(dir, 'node_modules/nest-mcp/dist/bundle/index.js'), 'utf8');
-    expect([...bundle.matchAll(/var (\w+) = (?:\w+ = )?class (\1\d+|_\1)\b/g)].map((m) => m[2])).toEqual([]);
-    expect(bundle).toMatch(/var TaskRuns = class TaskRuns\b/);
-  }, 60_000);
+  it.each([
+    ['required', 'index.cjs', "const api = require('nest-mcp');"],
+    ['imported', 'index.js', "const api = await import('nest-mcp');"],
+  ])(
+    'keeps the written name of every class and function it exports, %s (Nest names providers by them)',
+    async (_, file, load) => {
+      const check = "for (const [k, v] of Object.entries(api)) if (typeof v === 'function' && v.name !== k) console.log(k + ' is named ' + v.name);";
+      const { stdout } = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/'); ${load} ${check}`],
+        {
+          cwd: dir,
+          timeout: 60_000,
+        },
+      );
+      expect(stdout).toBe('');
+      // Internal classes too: no class expression is left under a name esbuild gave it (`class X2`, `class _X`).
+      const bundle = await readFile(path.join(dir, 'node_modules/nest-mcp/dist/bundle', file), 'utf8');
+      expect([...bundle.matchAll(/var (\w+) = (?:\w+ = )?class (\1\d+|_\1)\b/g)].map((m) => m[2])).toEqual([]);
+      expect(bundle).toMatch(/var TaskRuns = class TaskRuns\b/);
+    },
+    60_000,
+  );
 
   it('ships every file its README, SECURITY.md, CHANGELOG.md and docs link to, with the heading each anchor names', async () => {
     const packageDir = path.join(dir, 'node_modules/nest-mcp');
@@ -368,10 +468,34 @@ describe('the packed package, installed in an app', () => {
       await writeFile(path.join(app11, 'main.ts'), APP_11);
       const [version, names] = NEST_11;
       const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball, ...names.map((name) => `${name}@${version}`)];
-      await run('npm', [...install, 'reflect-metadata@0.2.2', 'rxjs@7.8.2'], { cwd: app11, timeout: 240_000 });
+      const scaffold = ['@nestjs/testing@11.1.0', 'typescript@5.7.3'];
+      await run('npm', [...install, ...scaffold, 'reflect-metadata@0.2.2', 'rxjs@7.8.2'], { cwd: app11, timeout: 240_000 });
+      for (const [name, text] of Object.entries(NEST_11_E2E)) {
+        await mkdir(path.dirname(path.join(app11, name)), { recursive: true });
+        await writeFile(path.join(app11, name), text);
+      }
       await writeFile(path.join(app11, 'tsconfig.json'), JSON.stringify(tsconfig('node10')));
       await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app11, timeout: 120_000 });
     }, 360_000);
+
+    it("passes the scaffold's e2e test under Jest's CommonJS runtime with ts-jest (which cannot require an ES module)", async () => {
+      const jest = path.join(ROOT, 'node_modules/jest/bin/jest.js');
+      const { stdout } = await run(process.execPath, [jest, '--config', 'test/jest-e2e.json', '--ci', '--json'], { cwd: app11, timeout: 120_000 }).catch(
+        (failed: { stdout: string }) => failed,
+      );
+      const report = JSON.parse(stdout) as { numPassedTests: number; numFailedTests: number; testResults: { message: string }[] };
+      expect(report.testResults.map((suite) => suite.message)).toEqual(['']);
+      expect([report.numPassedTests, report.numFailedTests]).toEqual([2, 0]);
+    }, 120_000);
+
+    it("type-checks under the scaffold's TypeScript 5.7 (nodenext), which types a require of the package only as CommonJS", async () => {
+      const tsc57 = path.join(app11, 'node_modules/typescript/bin/tsc');
+      expect((await run(process.execPath, [tsc57, '-v'], { cwd: app11 })).stdout).toMatch(/^Version 5\.7\./);
+      const { stdout } = await run(process.execPath, [tsc57, '-p', 'tsconfig.scaffold.json', '--noEmit'], { cwd: app11, timeout: 120_000 }).catch(
+        (failed: { stdout: string }) => failed,
+      );
+      expect(stdout).toBe('');
+    }, 120_000);
 
     it.each(['express', 'fastify'])(
       'serves MCP on %s, and closes on SIGTERM with a listen stream open, which ends with its result',
