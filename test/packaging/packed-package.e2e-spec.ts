@@ -431,6 +431,13 @@ describe('the packed package, installed in an app', () => {
     60_000,
   );
 
+  it('runs its CommonJS build and the validators it requires in strict mode, as the ES module runs', async () => {
+    for (const file of ['dist/bundle/index.cjs', 'dist/schema/mcp-2026-07-28.validators.cjs']) {
+      const text = await readFile(path.join(dir, 'node_modules/nest-mcp', file), 'utf8');
+      expect(text.split('\n')[0]).toBe('"use strict";');
+    }
+  });
+
   it('ships every file its README, SECURITY.md, CHANGELOG.md and docs link to, with the heading each anchor names', async () => {
     const packageDir = path.join(dir, 'node_modules/nest-mcp');
     const docs = (await readdir(path.join(packageDir, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
