@@ -82,7 +82,9 @@ const NEST_11_E2E: Record<string, string> = {
 import { Injectable } from '@nestjs/common';
 import { McpTool, type McpPlainTool } from 'nest-mcp';
 
-@McpTool({ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })
+const inputSchema = { type: 'object', properties: { text: { type: 'string' }, replyTo: { type: 'string', format: 'email' } }, required: ['text'] };
+
+@McpTool({ name: 'echo', description: 'Echoes text.', inputSchema })
 @Injectable()
 export class EchoTool implements McpPlainTool {
   run(args: { text: string }) {
@@ -124,6 +126,13 @@ describe('AppModule (e2e)', () => {
   it('calls echo, 2025-11-25', async () => {
     const res = await request(app.getHttpServer()).post('/mcp').set('Accept', 'application/json, text/event-stream').set('MCP-Protocol-Version', '2025-11-25').send(call);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from Jest' }] } });
+  });
+
+  it('refuses an argument that breaks its format (ajv-formats, required by the CommonJS build)', async () => {
+    const bad = { ...call, params: { name: 'echo', arguments: { text: 'x', replyTo: 'not an address' } } };
+    const res = await request(app.getHttpServer()).post('/mcp').set('Accept', 'application/json, text/event-stream').set('MCP-Protocol-Version', '2025-11-25').send(bad);
+    expect(res.body.result.isError).toBe(true);
+    expect(res.body.result.content[0].text).toContain('email');
   });
 
   it('calls echo, 2026-07-28', async () => {
@@ -492,7 +501,7 @@ describe('the packed package, installed in an app', () => {
       );
       const report = JSON.parse(stdout) as { numPassedTests: number; numFailedTests: number; testResults: { message: string }[] };
       expect(report.testResults.map((suite) => suite.message)).toEqual(['']);
-      expect([report.numPassedTests, report.numFailedTests]).toEqual([2, 0]);
+      expect([report.numPassedTests, report.numFailedTests]).toEqual([3, 0]);
     }, 120_000);
 
     it("type-checks under the scaffold's TypeScript 5.7 (nodenext), which types a require of the package only as CommonJS", async () => {
