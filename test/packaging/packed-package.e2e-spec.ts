@@ -236,7 +236,7 @@ async function start(
   cwd: string,
   node = process.execPath,
   env: Record<string, string> = {},
-): Promise<{ port: number; stop: () => void; signal: (name: NodeJS.Signals) => void; exit: Promise<unknown> }> {
+): Promise<{ port: number; stop: () => void; signal: (name: NodeJS.Signals) => void; exit: Promise<unknown>; stderr: () => string }> {
   const port = await freePort();
   const child = spawn(node, [entry], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -250,7 +250,7 @@ async function start(
       () => true,
       () => false,
     );
-    if (answered) return { port, stop: () => child.kill(), signal: (name) => child.kill(name), exit };
+    if (answered) return { port, stop: () => child.kill(), signal: (name) => child.kill(name), exit, stderr: () => err };
     await sleep(100);
   }
   child.kill();
@@ -439,6 +439,40 @@ describe('the packed package, installed in an app', () => {
     },
     60_000,
   );
+
+  it("serves, from an ES module app, a tool decorated through require() (the two copies share the decorators' metadata)", async () => {
+    const mixed = path.join(dir, 'mixed');
+    await mkdir(mixed, { recursive: true });
+    await writeFile(path.join(mixed, 'package.json'), JSON.stringify({ name: 'mixed', private: true, type: 'module' }));
+    await writeFile(
+      path.join(mixed, 'tool.cjs'),
+      `const { McpTool } = require('nest-mcp');
+class EchoTool { run(args) { return args.text; } }
+McpTool({ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } })(EchoTool);
+module.exports = { EchoTool, loaded: Object.keys(require.cache).filter((file) => file.includes('nest-mcp')) };`,
+    );
+    await writeFile(
+      path.join(mixed, 'main.js'),
+      `import 'reflect-metadata';
+import { createRequire } from 'node:module';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { McpModule } from 'nest-mcp';
+const { EchoTool, loaded } = createRequire(import.meta.url)('./tool.cjs');
+class AppModule {}
+Module({ imports: [McpModule.forRoot({ serverInfo: { name: 'mixed', version: '1.0.0' } })], providers: [EchoTool] })(AppModule);
+const app = await NestFactory.create(AppModule, { logger: false });
+console.error(JSON.stringify(loaded.map((file) => file.slice(file.indexOf('nest-mcp/')))));
+await app.listen(Number(process.env.PORT), '127.0.0.1');`,
+    );
+    const app = await start('main.js', mixed);
+    try {
+      expect(await echo(app.port, 'across the copies')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'across the copies' }] } });
+    } finally {
+      app.stop();
+    }
+    expect(JSON.parse(app.stderr().trim())).toEqual(['nest-mcp/dist/bundle/index.cjs']);
+  }, 60_000);
 
   it('runs its CommonJS build and the validators it requires in strict mode, as the ES module runs', async () => {
     for (const file of ['dist/bundle/index.cjs', 'dist/schema/mcp-2026-07-28.validators.cjs']) {
