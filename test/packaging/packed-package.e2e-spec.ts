@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
+import { REVISIONS, failures, requiredScenarios, runSuite } from '../support/conformance-suite.js';
 import { ensureRunner, NODE_22 } from '../support/node22-runner.js';
 
 const run = promisify(execFile);
@@ -473,6 +474,31 @@ await app.listen(Number(process.env.PORT), '127.0.0.1');`,
     }
     expect(JSON.parse(app.stderr().trim())).toEqual(['nest-mcp/dist/bundle/index.cjs']);
   }, 60_000);
+
+  it('passes the official conformance suite as a CommonJS app: the conformance fixture built against the package', async () => {
+    const fixture = path.join(dir, 'conformance-cjs');
+    await cp(path.join(ROOT, 'conformance/src'), path.join(fixture, 'src'), { recursive: true });
+    for (const file of await readdir(path.join(fixture, 'src'))) {
+      const source = path.join(fixture, 'src', file);
+      await writeFile(source, (await readFile(source, 'utf8')).replaceAll("from '../../lib/index.js'", "from 'nest-mcp'"));
+    }
+    await writeFile(path.join(fixture, 'package.json'), JSON.stringify({ name: 'conformance-cjs', private: true }));
+    const { compilerOptions } = tsconfig('nodenext');
+    await writeFile(path.join(fixture, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, outDir: 'dist', rootDir: 'src' }, include: ['src'] }));
+    await Promise.all([ensureRunner(), run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: fixture, timeout: 120_000 })]);
+    const app = await start('dist/main.js', fixture);
+    try {
+      for (const revision of REVISIONS) {
+        const results = await runSuite(`http://127.0.0.1:${app.port}/mcp`, revision);
+        const failing = (await requiredScenarios(revision))
+          .map((scenario) => ({ scenario, failures: results.has(scenario) ? failures(results.get(scenario)!) : ['not run'] }))
+          .filter((cell) => cell.failures.length > 0);
+        expect({ revision, failing }).toEqual({ revision, failing: [] });
+      }
+    } finally {
+      app.stop();
+    }
+  }, 360_000);
 
   it('runs its CommonJS build and the validators it requires in strict mode, as the ES module runs', async () => {
     for (const file of ['dist/bundle/index.cjs', 'dist/schema/mcp-2026-07-28.validators.cjs']) {
