@@ -5,6 +5,12 @@ import { nearMiss } from '../util/near-miss.js';
 export const got = (value: unknown): string => `, got ${value === undefined ? 'nothing' : quoted(value, 60)}`;
 
 /**
+ * How a refusal's site names a declaration: its name quoted (`"tasks"`), or `(unnamed)` when it has no string name,
+ * which the refusal itself then shows (`got nothing`).
+ */
+export const declaredName = (name: unknown): string => (typeof name === 'string' ? JSON.stringify(name) : '(unnamed)');
+
+/**
  * Thrown at module init when a module option or a tool declaration is refused, so the application does not start;
  * thrown by a decorator as its class is defined when the decorator sits where it cannot work. @publicApi
  */

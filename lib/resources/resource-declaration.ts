@@ -1,4 +1,4 @@
-import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, declaredName, got, unknownOptions } from '../errors/mcp-configuration.error.js';
 import { MODULE_OPTION_RULES } from '../options/module-option-rules.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -23,7 +23,7 @@ const ANNOTATION_KEYS = ['audience', 'priority', 'lastModified'] as const;
  */
 export function declarationSite(kind: 'resource' | 'resource template', options: unknown, className: string): string {
   if (!isPlainObject(options)) return `${kind} (${className})`;
-  return `${kind} ${JSON.stringify(typeof options.name === 'string' ? options.name : String(options.name))} (${className})`;
+  return `${kind} ${declaredName(options.name)} (${className})`;
 }
 
 function closedKeys(options: object, allowed: readonly string[], decorator: string, where: string): void {

@@ -1,4 +1,4 @@
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, declaredName, got } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
@@ -53,7 +53,7 @@ const names = (list: readonly string[]) => `[${list.map((n) => JSON.stringify(n)
  * Proven by: test/tools/module-init-refusals.spec.ts
  */
 export function validateActionSchema(compiler: SchemaCompiler, tool: string, name: unknown, declared: unknown): ValidatedAction {
-  const where = `tool "${tool}", action ${JSON.stringify(typeof name === 'string' ? name : String(name))}`;
+  const where = `tool "${tool}", action ${declaredName(name)}`;
   const refuse = (offence: string): never => {
     throw new McpConfigurationError(where, offence);
   };

@@ -1,4 +1,4 @@
-import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, declaredName, got } from '../errors/mcp-configuration.error.js';
 import { firstListed } from './first-listed.js';
 
 /** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
@@ -32,10 +32,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
   /** Refuses a malformed name; called before an entry is built, so later refusals can name it safely. */
   checkName(name: unknown): void {
     if (typeof name !== 'string' || !MCP_NAME.test(name))
-      throw new McpConfigurationError(
-        `${this.kind} ${JSON.stringify(String(name))}`,
-        `a ${this.kind} name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`,
-      );
+      throw new McpConfigurationError(`${this.kind} ${declaredName(name)}`, `a ${this.kind} name must be 1–128 characters of A-Z, a-z, 0-9, "_", "-" and "."${got(name)}`);
   }
 
   /** Adds an entry; refuses a name already taken. */

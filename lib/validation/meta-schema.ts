@@ -9,6 +9,9 @@ import { pointerSegments } from './schema-problems.js';
 /** The JSON Schema dialect consumer schemas are written in (the only one accepted). */
 export const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 
+/** Whether `$schema` names {@link META_SCHEMA_ID}: as it is, or with the empty fragment earlier drafts' URIs carried. */
+const namesMetaSchema = (dialect: unknown): boolean => dialect === META_SCHEMA_ID || dialect === `${META_SCHEMA_ID}#`;
+
 /** The precompiled meta-schema check, built on first use. */
 let metaSchemaCheck: ValidateFunction | undefined;
 
@@ -19,7 +22,8 @@ let metaSchemaCheck: ValidateFunction | undefined;
  */
 export function metaSchemaProblems(schema: object, wording: Ajv2020): string | undefined {
   const dialect = (schema as { $schema?: unknown }).$schema;
-  if (dialect !== undefined && dialect !== META_SCHEMA_ID) return `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported`;
+  if (dialect !== undefined && !namesMetaSchema(dialect))
+    return `declares the unsupported JSON Schema dialect ${bounded(dialect, 100)}; only 2020-12 is supported ("$schema": "${META_SCHEMA_ID}", or none)`;
   const check = (metaSchemaCheck ??= metaSchema(FORMATS).check!);
   if (check(schema)) return undefined;
   const errors = check.errors ?? [];

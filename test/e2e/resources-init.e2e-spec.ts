@@ -44,6 +44,8 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^resource template "thing" \(Declared\): name "thing" is already used by resource "thing"/,
   ],
   ['an empty name', [resource({ name: '' })], /^resource "" \(Declared\): name must be a non-empty string, got ""$/],
+  ['no name', [resource({ name: undefined })], /^resource \(unnamed\) \(Declared\): name must be a non-empty string, got nothing$/],
+  ['a template without a name', [template({ name: undefined })], /^resource template \(unnamed\) \(Declared\): name must be a non-empty string, got nothing$/],
   [
     'an unknown option, with its near miss',
     [resource({ url: 'app://x' })],

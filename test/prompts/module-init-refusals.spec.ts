@@ -16,7 +16,7 @@ function prompt(options: Record<string, unknown> = {}, members: Record<string, u
 /** One case per offence: the providers to boot, and what the refusal's message must say. */
 const OFFENCES: [string, Type[], RegExp][] = [
   ['a malformed name', [prompt({ name: 'my review' })], /^prompt "my review": a prompt name must be 1–128 characters.*, got "my review"$/],
-  ['a name that is not a string', [prompt({ name: 7 })], /^prompt "7": a prompt name must be 1–128 characters.*, got 7$/],
+  ['a name that is not a string', [prompt({ name: 7 })], /^prompt \(unnamed\): a prompt name must be 1–128 characters.*, got 7$/],
   ['a name of 129 characters', [prompt({ name: 'p'.repeat(129) })], /a prompt name must be 1–128 characters/],
   ['a duplicate name', [prompt(), prompt()], /^prompt "review": is declared more than once \(prompt names are unique in a server\)$/],
   ['a missing description', [prompt({ description: undefined })], /^prompt "review" \(ReviewPrompt\): description must be a non-empty string, got nothing$/],

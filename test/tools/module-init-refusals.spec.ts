@@ -57,7 +57,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a newline in an action description', [create({ description: 'Create\na task' })], /^tool "tasks", action "create": description contains a newline/],
   ['a newline in an action name', [actionTool({ create: { ...base(), name: 'cre\nate' } })], /^tool "tasks", action "cre\\nate": the action name contains a newline/],
   ['an empty action name', [actionTool({ create: { ...base(), name: '' } })], /^tool "tasks", action "": an action name must be a non-empty string/],
-  ['a null action name', [actionTool({ create: { ...base(), name: null } })], /^tool "tasks", action "null": an action name must be a non-empty string, got null$/],
+  ['a null action name', [actionTool({ create: { ...base(), name: null } })], /^tool "tasks", action \(unnamed\): an action name must be a non-empty string, got null$/],
   [
     'a line separator in an action name',
     [actionTool({ create: { ...base(), name: 'cre\u2028ate' } })],
@@ -260,6 +260,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks": is declared more than once \(tool names are unique in a server\): by two classes named DeclaredTool; give one of the tools another name$/,
   ],
   ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters.*, got "my tasks"$/],
+  ['a tool without a name', [actionTool({ create: base() }, { name: undefined })], /^tool \(unnamed\): a tool name must be 1–128 characters.*, got nothing$/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   [
     'a plain tool input schema with an unknown format',

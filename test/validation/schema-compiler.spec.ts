@@ -77,11 +77,24 @@ describe('compiling consumer schemas at module init', () => {
     [
       'another dialect, its name bounded',
       { $schema: 'x'.repeat(300) },
-      `the schema: declares the unsupported JSON Schema dialect ${'x'.repeat(99)}…; only 2020-12 is supported`,
+      `the schema: declares the unsupported JSON Schema dialect ${'x'.repeat(99)}…; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)`,
+    ],
+    [
+      "2020-12's URI over http:, which names no dialect ajv knows",
+      { $schema: 'http://json-schema.org/draft/2020-12/schema' },
+      'the schema: declares the unsupported JSON Schema dialect http://json-schema.org/draft/2020-12/schema; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)',
     ],
   ])('refuses %s, saying so', (_what, schema, message) => {
     expect(refusal(schema)).toBe(message);
   });
+
+  it.each(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#'])(
+    'builds a schema whose $schema names 2020-12 as %s (the empty fragment of earlier drafts allowed)',
+    ($schema) => {
+      const validate = compiler.compile({ $schema, type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] }, 'the schema');
+      expect([validate({ n: 1 }), validate({ n: 0 }), validate({})]).toEqual([true, false, false]);
+    },
+  );
 
   it('names each place that breaks the meta-schema once, though the meta-schema reaches it several ways', () => {
     expect(refusal({ type: 'object', properties: { a: 5, b: 5, c: 5 } })).toBe(
