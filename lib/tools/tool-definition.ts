@@ -18,8 +18,20 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
     if (!isPlainObject(options.annotations)) throw new McpConfigurationError(where, `annotations must be an object${got(options.annotations)}`);
     checkToolAnnotations(options.annotations, where);
   }
-  for (const key of ['inputSchema', 'outputSchema'] as const)
-    if (options[key] !== undefined && !isPlainObject(options[key])) throw new McpConfigurationError(`${where}, ${key}`, `must be a JSON Schema object${got(options[key])}`);
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const schema: unknown = options[key];
+    if (isStandardSchema(schema)) throw new McpConfigurationError(`${where}, ${key}`, standardSchemaRefusal(key));
+    if (schema !== undefined && !isPlainObject(schema)) throw new McpConfigurationError(`${where}, ${key}`, `must be a JSON Schema object${got(schema)}`);
+  }
+}
+
+/** Whether a value is a Standard Schema (zod, Valibot, ArkType…): it carries the spec's `~standard` property. */
+const isStandardSchema = (value: unknown): boolean => typeof value === 'object' && value !== null && '~standard' in value;
+
+/** What a tool given a Standard Schema where a JSON Schema belongs is told: how to convert it, in zod's words. */
+function standardSchemaRefusal(key: 'inputSchema' | 'outputSchema'): string {
+  const convert = key === 'inputSchema' ? "z.toJSONSchema(schema, { io: 'input' })" : 'z.toJSONSchema(schema)';
+  return `is a Standard Schema (zod, Valibot, ArkType…), not a JSON Schema: pass its JSON Schema (zod 4: ${convert})`;
 }
 
 /** A tool's tools/list entry, built once at module init; `title`, `outputSchema` and `annotations` only when declared. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Module, type Type } from '@nestjs/common';
+import { z } from 'zod';
 
 import { McpAction, McpConfigurationError, McpTool, type McpActionOptions, type McpToolOptions } from '../../lib/index.js';
 import { post, rpc } from '../support/mcp-client.js';
@@ -260,6 +261,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks": is declared more than once \(tool names are unique in a server\): by two classes named DeclaredTool; give one of the tools another name$/,
   ],
   ['a malformed tool name', [actionTool({ create: base() }, { name: 'my tasks' })], /^tool "my tasks": a tool name must be 1–128 characters.*, got "my tasks"$/],
+  [
+    'a zod schema as inputSchema (a Standard Schema, not a JSON Schema)',
+    [actionTool({}, { inputSchema: z.object({ text: z.string().default('hi') }) as never }, { run: () => 1 })],
+    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema: pass its JSON Schema \(zod 4: z\.toJSONSchema\(schema, \{ io: 'input' \}\)\)$/,
+  ],
+  [
+    'a zod schema as outputSchema',
+    [actionTool({}, { inputSchema: { type: 'object' }, outputSchema: z.object({ n: z.number() }) as never }, { run: () => 1 })],
+    /^tool "tasks" \(DeclaredTool\), outputSchema: is a Standard Schema .*\(zod 4: z\.toJSONSchema\(schema\)\)$/,
+  ],
   ['a tool without a name', [actionTool({ create: base() }, { name: undefined })], /^tool \(unnamed\): a tool name must be 1–128 characters.*, got nothing$/],
   ['the reserved name help', [actionTool({ create: base() }, { name: 'help' })], /^tool "help": uses the reserved name "help"/],
   [
