@@ -25,6 +25,9 @@ const checkByText = new WeakValueCache<string, ValueCheck>();
 
 const logger = new Logger('Mcp');
 
+/** How many unknown formats of one schema a refusal names; the rest are counted. */
+export const UNKNOWN_FORMATS_NAMED = 10;
+
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
  * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, or declaring `$async`
@@ -113,12 +116,15 @@ export class SchemaCompiler {
       );
     }
     if (this.unknownFormats.length) {
-      const format = this.unknownFormats[0]!;
+      const formats = [...new Set(this.unknownFormats)];
+      const refused = formats.find((format) => Object.hasOwn(REFUSED_FORMATS, format));
+      if (refused !== undefined) throw new McpConfigurationError(where, `uses the format ${JSON.stringify(refused)}, which this server refuses: ${REFUSED_FORMATS[refused]}`);
+      // Every unknown one at once (up to UNKNOWN_FORMATS_NAMED): a schema converted from another library may hold several.
+      const named = formats.slice(0, UNKNOWN_FORMATS_NAMED).map((format) => JSON.stringify(format));
+      if (formats.length > named.length) named.push(`and ${formats.length - named.length} more`);
       throw new McpConfigurationError(
         where,
-        Object.hasOwn(REFUSED_FORMATS, format)
-          ? `uses the format ${JSON.stringify(format)}, which this server refuses: ${REFUSED_FORMATS[format]}`
-          : `uses the unknown format ${JSON.stringify(format)} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
+        `uses the unknown format${formats.length > 1 ? 's' : ''} ${named.join(', ')} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
       );
     }
     for (const line of misspelledKeywordWarnings(where, misspelledKeywords(schema, Object.keys(this.ajv.RULES.keywords)))) logger.warn(line);

@@ -6,7 +6,7 @@ import { McpConfigurationError } from '../../lib/index.js';
 import { REFUSED_FORMATS } from '../../lib/validation/add-formats.js';
 import { jsonValueOffence } from '../../lib/validation/json-value.js';
 import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from '../../lib/validation/linear-errors.js';
-import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+import { SchemaCompiler, UNKNOWN_FORMATS_NAMED } from '../../lib/validation/schema-compiler.js';
 import { collectGarbage } from '../support/collect-garbage.js';
 
 const compiler = new SchemaCompiler();
@@ -44,12 +44,27 @@ describe('compiling consumer schemas at module init', () => {
     expect(validate('2020-01-01')).toBe(exclusive ? false : true);
   });
 
-  it('names the first unknown format of a schema, an empty name included, and lists the known ones sorted', () => {
-    const message = refusal({ type: 'object', properties: { a: { type: 'string', format: 'first' }, b: { type: 'string', format: 'second' } } });
-    expect(message).toMatch(/^the schema: uses the unknown format "first" \(formats are asserted, so an unknown one is refused; known: /);
+  it('names every unknown format of a schema at once, each once, an empty name included, and lists the known ones sorted', () => {
+    const message = refusal({
+      type: 'object',
+      properties: { a: { type: 'string', format: 'first' }, b: { type: 'string', format: 'second' }, c: { type: 'string', format: 'first' } },
+    });
+    expect(message).toMatch(/^the schema: uses the unknown formats "first", "second" \(formats are asserted, so an unknown one is refused; known: /);
     const known = /known: ([^)]*)\)/.exec(message)![1]!.split(', ');
     expect(known).toEqual([...known].sort());
     expect(refusal({ type: 'string', format: '' })).toMatch(/^the schema: uses the unknown format "" \(/);
+  });
+
+  it(`names at most ${UNKNOWN_FORMATS_NAMED} unknown formats and counts the rest`, () => {
+    const properties = Object.fromEntries(Array.from({ length: UNKNOWN_FORMATS_NAMED + 3 }, (_, i) => [`p${i}`, { type: 'string', format: `f${i}` }]));
+    const named = Array.from({ length: UNKNOWN_FORMATS_NAMED }, (_, i) => `"f${i}"`).join(', ');
+    expect(refusal({ type: 'object', properties })).toMatch(new RegExp(`^the schema: uses the unknown formats ${named}, and 3 more \\(formats are asserted`));
+  });
+
+  it('names a format it refuses, with why, before unknown ones', () => {
+    expect(refusal({ type: 'object', properties: { a: { type: 'string', format: 'colour' }, b: { type: 'string', format: 'url' } } })).toMatch(
+      /^the schema: uses the format "url", which this server refuses: its check takes time quadratic/,
+    );
   });
 
   it("knows every other format of ajv-formats' full set", () => {
