@@ -27,7 +27,7 @@ export function metaSchemaProblems(schema: object, wording: Ajv2020): string | u
   const check = (metaSchemaCheck ??= metaSchema(FORMATS).check!);
   if (check(schema)) return undefined;
   const errors = check.errors ?? [];
-  return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(distinct(errors)), 300)}${requiredHint(schema, errors)}`;
+  return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(distinct(errors), { dataVar: '#' }), 300)}${requiredHint(schema, errors)}`;
 }
 
 /**

@@ -301,22 +301,22 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'a dependentRequired entry named required that is not a list (no hint about required lists)',
     [actionTool({}, { inputSchema: { type: 'object', properties: { required: {} }, dependentRequired: { required: 'note' } } }, { run: () => 1 })],
-    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependentRequired\/required must be array$/,
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: #\/dependentRequired\/required must be array$/,
   ],
   [
     'a draft-7 dependencies entry named required that is neither a list nor a schema (no hint about required lists)',
     [actionTool({}, { inputSchema: { type: 'object', properties: { required: {} }, dependencies: { required: 'note' } } }, { run: () => 1 })],
-    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependencies\/required must be [^;]*$/,
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: #\/dependencies\/required must be [^;]*$/,
   ],
   [
     'a dependentRequired entry that is not a list, under a name ending in "required" (no hint about required lists)',
     [actionTool({}, { inputSchema: { type: 'object', properties: { gift_wrap_required: {} }, dependentRequired: { gift_wrap_required: 'note' } } }, { run: () => 1 })],
-    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: data\/dependentRequired\/gift_wrap_required must be array$/,
+    /^tool "tasks", inputSchema: is not a JSON Schema this server can build: schema is invalid: #\/dependentRequired\/gift_wrap_required must be array$/,
   ],
   [
     'an output schema whose property named required is no schema (no hint about required lists)',
     [actionTool({ create: base() }, { outputSchema: { type: 'object', properties: { required: 5 } } })],
-    /^tool "tasks", outputSchema: is not a JSON Schema this server can build: schema is invalid: data\/properties\/required must be object,boolean[^;]*$/,
+    /^tool "tasks", outputSchema: is not a JSON Schema this server can build: schema is invalid: #\/properties\/required must be object,boolean[^;]*$/,
   ],
   [
     'a $ref to a schema another tool declares (schemas are compiled apart, never through a shared registry)',

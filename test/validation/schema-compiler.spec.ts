@@ -74,8 +74,8 @@ describe('compiling consumer schemas at module init', () => {
   });
 
   it.each([
-    ['a type naming no type (the precompiled meta-schema)', { type: 'strin' }, /can build: schema is invalid: data\/type must be equal to one of the allowed values/],
-    ['a keyword of the wrong kind (the precompiled meta-schema)', { type: 'object', required: 'name' }, /schema is invalid: data\/required must be array/],
+    ['a type naming no type (the precompiled meta-schema)', { type: 'strin' }, /can build: schema is invalid: #\/type must be equal to one of the allowed values/],
+    ['a keyword of the wrong kind (the precompiled meta-schema)', { type: 'object', required: 'name' }, /schema is invalid: #\/required must be array/],
     ['a $ref to a location the schema does not hold', { $ref: '#/$defs/missing' }, /can build/],
     ['a remote $ref, which is never fetched', { $ref: 'https://example.com/schema.json' }, /can build/],
     ['a RegExp where a pattern string belongs', { type: 'string', pattern: /x/ }, /RegExp is not a JSON value/],
@@ -113,7 +113,7 @@ describe('compiling consumer schemas at module init', () => {
 
   it('names each place that breaks the meta-schema once, though the meta-schema reaches it several ways', () => {
     expect(refusal({ type: 'object', properties: { a: 5, b: 5, c: 5 } })).toBe(
-      'the schema: is not a JSON Schema this server can build: schema is invalid: data/properties/a must be object,boolean, data/properties/b must be object,boolean, data/properties/c must be object,boolean',
+      'the schema: is not a JSON Schema this server can build: schema is invalid: #/properties/a must be object,boolean, #/properties/b must be object,boolean, #/properties/c must be object,boolean',
     );
   });
 
