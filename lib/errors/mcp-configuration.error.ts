@@ -5,8 +5,8 @@ import { nearMiss } from '../util/near-miss.js';
 export const got = (value: unknown): string => `, got ${value === undefined ? 'nothing' : quoted(value, 60)}`;
 
 /**
- * How a refusal's site names a declaration: its name quoted (`"tasks"`), or `(unnamed)` when it has no string name,
- * which the refusal itself then shows (`got nothing`).
+ * How a configuration error's `where` names a declaration: its name quoted (`"tasks"`), or `(unnamed)` when it has no
+ * string name, which the offence then shows (`got nothing`).
  */
 export const declaredName = (name: unknown): string => (typeof name === 'string' ? JSON.stringify(name) : '(unnamed)');
 

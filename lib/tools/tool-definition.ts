@@ -20,7 +20,7 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
   }
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     const schema: unknown = options[key];
-    if (isStandardSchema(schema)) throw new McpConfigurationError(`${where}, ${key}`, standardSchemaRefusal(key));
+    if (isStandardSchema(schema)) throw new McpConfigurationError(`${where}, ${key}`, standardSchemaOffence(key));
     if (schema !== undefined && !isPlainObject(schema)) throw new McpConfigurationError(`${where}, ${key}`, `must be a JSON Schema object${got(schema)}`);
   }
 }
@@ -28,8 +28,8 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
 /** Whether a value is a Standard Schema (zod, Valibot, ArkType…): it carries the spec's `~standard` property. */
 const isStandardSchema = (value: unknown): boolean => typeof value === 'object' && value !== null && '~standard' in value;
 
-/** What a tool given a Standard Schema where a JSON Schema belongs is told: how to convert it, in zod's words. */
-function standardSchemaRefusal(key: 'inputSchema' | 'outputSchema'): string {
+/** The offence of a Standard Schema given where a JSON Schema belongs: how to convert it, in zod's words. */
+function standardSchemaOffence(key: 'inputSchema' | 'outputSchema'): string {
   const convert = key === 'inputSchema' ? "z.toJSONSchema(schema, { io: 'input' })" : 'z.toJSONSchema(schema)';
   return `is a Standard Schema (zod, Valibot, ArkType…), not a JSON Schema: pass its JSON Schema (zod 4: ${convert})`;
 }

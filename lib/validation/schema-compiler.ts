@@ -25,7 +25,7 @@ const checkByText = new WeakValueCache<string, ValueCheck>();
 
 const logger = new Logger('Mcp');
 
-/** How many unknown formats of one schema a refusal names; the rest are counted. */
+/** How many unknown formats of one schema its configuration error names; the rest are counted. */
 export const UNKNOWN_FORMATS_NAMED = 10;
 
 /**

@@ -14,6 +14,12 @@ import { REVISIONS, failures, requiredScenarios, runSuite } from '../support/con
 import { ensureRunner, NODE_22 } from '../support/node22-runner.js';
 
 const run = promisify(execFile);
+/** What a command printed, whether or not it exited 0 (a failing run's output is what a test reads). */
+const outputOf = (file: string, args: string[], cwd: string): Promise<string> =>
+  run(file, args, { cwd, timeout: 120_000 }).then(
+    ({ stdout }) => stdout,
+    (failed: { stdout: string }) => failed.stdout,
+  );
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -556,9 +562,7 @@ await app.listen(Number(process.env.PORT), '127.0.0.1');`,
 
     it("passes the scaffold's e2e test under Jest's CommonJS runtime with ts-jest (which cannot require an ES module)", async () => {
       const jest = path.join(ROOT, 'node_modules/jest/bin/jest.js');
-      const { stdout } = await run(process.execPath, [jest, '--config', 'test/jest-e2e.json', '--ci', '--json'], { cwd: app11, timeout: 120_000 }).catch(
-        (failed: { stdout: string }) => failed,
-      );
+      const stdout = await outputOf(process.execPath, [jest, '--config', 'test/jest-e2e.json', '--ci', '--json'], app11);
       const report = JSON.parse(stdout) as { numPassedTests: number; numFailedTests: number; testResults: { message: string }[] };
       expect(report.testResults.map((suite) => suite.message)).toEqual(['']);
       expect([report.numPassedTests, report.numFailedTests]).toEqual([3, 0]);
@@ -567,9 +571,7 @@ await app.listen(Number(process.env.PORT), '127.0.0.1');`,
     it("type-checks under the scaffold's TypeScript 5.7 (nodenext), which types a require of the package only as CommonJS", async () => {
       const tsc57 = path.join(app11, 'node_modules/typescript/bin/tsc');
       expect((await run(process.execPath, [tsc57, '-v'], { cwd: app11 })).stdout).toMatch(/^Version 5\.7\./);
-      const { stdout } = await run(process.execPath, [tsc57, '-p', 'tsconfig.scaffold.json', '--noEmit'], { cwd: app11, timeout: 120_000 }).catch(
-        (failed: { stdout: string }) => failed,
-      );
+      const stdout = await outputOf(process.execPath, [tsc57, '-p', 'tsconfig.scaffold.json', '--noEmit'], app11);
       expect(stdout).toBe('');
     }, 120_000);
 
