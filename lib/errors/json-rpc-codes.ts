@@ -1,5 +1,6 @@
 /**
- * The JSON-RPC error codes this library emits, and no others (https://modelcontextprotocol.io/specification/2026-07-28/basic).
+ * The JSON-RPC error codes this library chooses (https://modelcontextprotocol.io/specification/2026-07-28/basic); a
+ * handler's `McpMethodError` may carry another code the spec lets a server emit.
  * @publicApi
  */
 export const JSON_RPC_CODES = {

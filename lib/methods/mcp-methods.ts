@@ -117,7 +117,11 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set<McpMethod>([
   'prompts/list',
 ]);
 
+/** Whether `method` is one of `MCP_METHODS`. */
 export const isMcpMethod = (method: string): method is McpMethod => (MCP_METHODS as readonly string[]).includes(method);
+/** Whether `method` is one of `LEGACY_METHODS`. */
 export const isLegacyMethod = (method: string): method is LegacyMethod => (LEGACY_METHODS as readonly string[]).includes(method);
+/** Whether `method` is one of `TASKS_METHODS`. */
 export const isTasksMethod = (method: string): method is TasksMethod => (TASKS_METHODS as readonly string[]).includes(method);
+/** Whether `method` is one of `REMOVED_METHODS`. */
 export const isRemovedMethod = (method: string): boolean => (REMOVED_METHODS as readonly string[]).includes(method);

@@ -37,7 +37,7 @@ export interface McpServerInfo {
   icons?: readonly McpIcon[];
 }
 
-/** Caching hints put on cacheable results (`server/discover` and the list methods). @publicApi */
+/** Caching hints put on cacheable results (`server/discover`, the list methods and `resources/read`). @publicApi */
 export interface McpCacheHints {
   /** How long, in milliseconds, a client may reuse the result; an integer >= 0. */
   ttlMs: number;
@@ -328,8 +328,8 @@ export interface McpModuleExtras {
    */
   version?: ControllerOptions['version'];
   /**
-   * Makes the mount's exports (the chain guards, `McpExceptionFilter`, `McpEventBus`, the options) available to
-   * every module without importing it; for one mount of the application. @default false
+   * Makes the mount's exports (the chain guards, `McpEventBus`, `McpAuth`, the options) available to every module
+   * without importing it; for one mount of the application. @default false
    */
   isGlobal?: boolean;
 }

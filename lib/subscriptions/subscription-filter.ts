@@ -37,12 +37,12 @@ export function delivers(capabilities: Capabilities, kind: McpChangeKind): boole
  */
 export function acknowledgedFilter(requested: unknown, capabilities: Capabilities): SubscriptionFilter {
   const asked = isPlainObject(requested) ? requested : {};
-  const honored: SubscriptionFilter = {};
+  const acknowledged: SubscriptionFilter = {};
   for (const kind of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
-    if (asked[kind] === true && delivers(capabilities, kind)) honored[kind] = true;
+    if (asked[kind] === true && delivers(capabilities, kind)) acknowledged[kind] = true;
   if (Array.isArray(asked.resourceSubscriptions) && delivers(capabilities, 'resourceUpdated'))
-    honored.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter(isAbsoluteUri))];
-  return honored;
+    acknowledged.resourceSubscriptions = [...new Set(asked.resourceSubscriptions.filter(isAbsoluteUri))];
+  return acknowledged;
 }
 
 /**

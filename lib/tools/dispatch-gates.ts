@@ -31,7 +31,7 @@ export type DispatchGate = (typeof DISPATCH_GATES)[number];
 /** The arguments-level gates: all a tool without action dispatch (help) runs. */
 const ARGUMENT_GATES = ['unknown_arguments', 'invalid_argument_type'] as const satisfies readonly DispatchGate[];
 
-/** The data-level gates: the ones that carry the input_schema digest, and all a plain tool's arguments meet. */
+/** The data-level gates: the ones that carry the input_schema digest (a plain tool runs two of them, below). */
 export const DATA_GATES = ['missing_required', 'unsatisfied_required_one_of', 'unknown_params', 'invalid_values'] as const satisfies readonly DispatchGate[];
 
 /** The two gates a plain tool runs on its arguments (its `required` is the value gate's, as JSON Schema says). */

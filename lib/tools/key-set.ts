@@ -36,8 +36,8 @@ const UNKNOWN_LISTED = 10;
 
 /**
  * Keywords through which an object schema may admit keys its own `properties` do not name (composition, `$ref`,
- * conditionals, an `unevaluatedProperties` other than false): the gate does not close an object that uses one
- * unless it writes `additionalProperties: false`.
+ * conditionals): the gate does not close an object that uses one, or an `unevaluatedProperties` other than false
+ * (checked beside this list), unless it writes `additionalProperties: false`.
  */
 export const KEY_ADMITTING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', '$recursiveRef', 'if', 'then', 'else', 'dependentSchemas', 'dependencies'] as const;
 
