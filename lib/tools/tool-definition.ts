@@ -25,8 +25,16 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
   }
 }
 
-/** Whether a value is a Standard Schema (zod, Valibot, ArkType…): it carries the spec's `~standard` property. */
-const isStandardSchema = (value: unknown): boolean => typeof value === 'object' && value !== null && '~standard' in value;
+/**
+ * Whether a value is a Standard Schema (zod, Valibot, ArkType…) rather than JSON: it carries the spec's `~standard`
+ * and is a class instance or a function, or an object literal that JSON would carry it in (an enumerable key). The
+ * JSON Schema zod 4.2+'s `z.toJSONSchema()` returns is an object literal with a hidden `~standard`: not this.
+ */
+function isStandardSchema(value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null || !('~standard' in value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (prototype !== Object.prototype && prototype !== null) || Object.prototype.propertyIsEnumerable.call(value, '~standard');
+}
 
 /** The offence of a Standard Schema given where a JSON Schema belongs: how to convert it, in zod's words. */
 function standardSchemaOffence(key: 'inputSchema' | 'outputSchema'): string {

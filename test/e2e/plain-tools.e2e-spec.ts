@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
 
 import { McpTool, type McpPlainTool } from '../../lib/index.js';
 import { ajvErrorsCopied } from '../support/error-copies.js';
@@ -59,8 +60,41 @@ class TaggedTool implements McpPlainTool {
   }
 }
 
+/** A plain tool whose input schema is zod's JSON Schema as `z.toJSONSchema` returns it (zod 4.2+ hides a `~standard` on it). */
+@McpTool({
+  name: 'price',
+  description: 'Takes a price in cents.',
+  inputSchema: z.toJSONSchema(z.object({ item: z.string().min(2), price: z.number().multipleOf(0.01) }), { io: 'input' }),
+})
+class PriceTool implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return JSON.stringify(args);
+  }
+}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool], options: { maxBodyBytes: 1_000_000 } });
+
+  it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {
+    expect(Object.getOwnPropertyNames(z.toJSONSchema(z.object({})))).toContain('~standard');
+    const listed = await post(app().server, rpc('tools/list'));
+    const price = listed.body.result.tools.find((tool: { name: string }) => tool.name === 'price');
+    expect(price.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { item: { type: 'string', minLength: 2 }, price: { type: 'number', multipleOf: 0.01 } },
+      required: ['item', 'price'],
+    });
+    expect(price.inputSchema).not.toHaveProperty('~standard');
+    const served = await callTool(app().server, 'price', { item: 'tea', price: 19.99 });
+    expect(served.result.isError).toBeUndefined();
+    expect(served.body).toEqual({ item: 'tea', price: 19.99 });
+  });
+
+  it('decide multipleOf in decimal: 19.99 and 0.07 are multiples of 0.01, 19.999 is not', async () => {
+    for (const price of [19.99, 0.07, 0.3]) expect((await callTool(app().server, 'price', { item: 'tea', price })).body).toEqual({ item: 'tea', price });
+    const refused = await callTool(app().server, 'price', { item: 'tea', price: 19.999 });
+    expect(refused.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'price', problems: ['must be a multiple of 0.01'] }] });
+  });
 
   it('leave a root that composes its properties open: keys from allOf/$ref and then are served, its schema published unclosed', async () => {
     const listed = await post(app().server, rpc('tools/list'));

@@ -267,6 +267,22 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema: pass its JSON Schema \(zod 4: z\.toJSONSchema\(schema, \{ io: 'input' \}\)\)$/,
   ],
   [
+    'a Standard Schema that is a plain object, its ~standard a key JSON would keep (as Valibot’s are)',
+    [actionTool({}, { inputSchema: { type: 'object', '~standard': { version: 1, vendor: 'valibot', validate: () => ({ value: {} }) } } as never }, { run: () => 1 })],
+    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema/,
+  ],
+  [
+    'a Standard Schema that is a function (as ArkType’s types are)',
+    [
+      actionTool(
+        {},
+        { inputSchema: Object.assign(() => true, { '~standard': { version: 1, vendor: 'arktype', validate: () => ({ value: {} }) } }) as never },
+        { run: () => 1 },
+      ),
+    ],
+    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema/,
+  ],
+  [
     'a zod schema as outputSchema',
     [actionTool({}, { inputSchema: { type: 'object' }, outputSchema: z.object({ n: z.number() }) as never }, { run: () => 1 })],
     /^tool "tasks" \(DeclaredTool\), outputSchema: is a Standard Schema .*\(zod 4: z\.toJSONSchema\(schema\)\)$/,
