@@ -3,6 +3,7 @@ import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { closeProperties, dataKeyNode, findUnknownKeys, schemaOffence, type KeyNode } from './key-set.js';
+import { rootReference } from './root-reference.js';
 import type { JsonSchema, McpActionSchema } from './tool.interfaces.js';
 import { ValueGate } from './value-gate.js';
 
@@ -75,6 +76,12 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   if (notJson) refuse(`properties holds a value JSON cannot carry, ${notJson}`);
   const badShape = schemaOffence({ properties });
   if (badShape) refuse(`properties is malformed ${badShape}`);
+  const atRoot = rootReference(properties as Record<string, unknown>);
+  if (atRoot)
+    refuse(
+      `properties refer to "#" at ${atRoot}: there "#" is the action's data object, which the library builds from properties alone, so required would ` +
+        'not hold below the top; give the recursive schema its own "$id" (inside it "#" is that schema), or declare a plain tool',
+    );
   const declaredNames = new Set(Object.keys(properties as object));
   const undeclared = (list: readonly string[]) => list.filter((n) => !declaredNames.has(n));
 

@@ -236,3 +236,37 @@ describe('an action requiring two properties', () => {
     expect(two.body.message).toBe('The data of action "link" of tool "links" is missing required properties "from", "to".');
   });
 });
+
+/** An action tool with recursive data: a tree property with its own `$id` (so `#` inside it is the tree), and a copy of it by `#/properties/…`. */
+@McpTool({ name: 'trees', description: 'Plants trees.' })
+class TreesTool {
+  @McpAction({
+    description: 'Plant a tree',
+    properties: {
+      tree: {
+        $id: 'urn:example:tree',
+        type: 'object',
+        properties: { name: { type: 'string' }, kids: { type: 'array', items: { $ref: '#' } } },
+        required: ['name'],
+      },
+      spare: { $ref: '#/properties/tree' },
+    },
+    required: ['tree'],
+  })
+  plant(data: unknown) {
+    return JSON.stringify(data);
+  }
+}
+
+describe('an action whose data is recursive', () => {
+  const app = useTestApp({ providers: [TreesTool] });
+
+  it('checks every level against the recursive schema when it carries its own $id: a nested node without a name is refused', async () => {
+    const tree = { name: 'oak', kids: [{ name: 'twig', kids: [{ name: 'leaf' }] }] };
+    expect((await callTool(app().server, 'trees', { action: 'plant', data: { tree, spare: tree } })).body).toEqual({ tree, spare: tree });
+    for (const data of [{ tree: { name: 'oak', kids: [{ kids: [] }] } }, { tree, spare: { name: 'elm', kids: [{}] } }]) {
+      const refused = await callTool(app().server, 'trees', { action: 'plant', data });
+      expect(refused.body).toMatchObject({ error: 'invalid_values', invalid: [{ problems: ['missing required property "name"'] }] });
+    }
+  });
+});

@@ -267,6 +267,27 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema: pass its JSON Schema \(zod 4: z\.toJSONSchema\(schema, \{ io: 'input' \}\)\)$/,
   ],
   [
+    'zod’s recursive object as an action’s properties (children.items is $ref "#", the data object the library builds)',
+    [
+      (() => {
+        const Cat: z.ZodType = z.object({
+          name: z.string(),
+          get children() {
+            return z.array(Cat);
+          },
+        });
+        const json = z.toJSONSchema(Cat, { io: 'input' }) as { properties: Record<string, unknown>; required: string[] };
+        return create({ properties: json.properties, required: json.required });
+      })(),
+    ],
+    /^tool "tasks", action "create": properties refer to "#" at #\/properties\/children\/items: there "#" is the action's data object, .*give the recursive schema its own "\$id"/,
+  ],
+  [
+    'a $dynamicRef "#" deep in an action’s properties, under a composition',
+    [create({ properties: { pick: { anyOf: [{ type: 'string' }, { type: 'array', prefixItems: [{ $dynamicRef: '#' }] }] } } })],
+    /action "create": properties refer to "#" at #\/properties\/pick\/anyOf\/1\/prefixItems\/0:/,
+  ],
+  [
     'a Standard Schema that is a plain object, its ~standard a key JSON would keep (as Valibot’s are)',
     [actionTool({}, { inputSchema: { type: 'object', '~standard': { version: 1, vendor: 'valibot', validate: () => ({ value: {} }) } } as never }, { run: () => 1 })],
     /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema/,
