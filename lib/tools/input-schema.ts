@@ -36,7 +36,8 @@ export function actionToolInputSchema(tool: string, actions: readonly ValidatedA
 
 /**
  * The input_schema digest every data-level refusal carries: properties (closure published), required, defaults,
- * and `required_one_of` when groups are declared.
+ * and `required_one_of` when groups are declared; a plain tool's also the other root keywords that decide its
+ * arguments (`$defs`, `oneOf`, `patternProperties`…, each present).
  * @publicApi
  */
 export interface InputSchemaDigest {
@@ -44,6 +45,7 @@ export interface InputSchemaDigest {
   readonly required: readonly string[];
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly required_one_of?: readonly (readonly string[])[];
+  readonly [rootKeyword: string]: unknown;
 }
 
 /** Builds an action's input_schema digest (once, at module init). */

@@ -5,6 +5,7 @@ import { checkPlainArguments, type DataTarget, type GatedCall } from './dispatch
 import { handlerResult } from './handler-result.js';
 import { collectHeaderAnnotations } from './header-annotation.js';
 import { helpPointer } from './help-pointer.js';
+import type { InputSchemaDigest } from './input-schema.js';
 import { closeSchema, keyNode, schemaOffence } from './key-set.js';
 import { readTaskMode } from './task-mode.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
@@ -34,8 +35,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
   if (typeof run !== 'function') throw new McpConfigurationError(where, 'a plain tool (one with inputSchema) must implement run(args, ctx)');
   // checkToolOptions has seen a plain object here.
   const inputSchema = options.inputSchema as Record<string, unknown>;
-  if (inputSchema.type !== 'object')
-    throw new McpConfigurationError(`${where}, inputSchema`, `must be a JSON Schema object with "type": "object" at the root${got(inputSchema.type)}`);
+  if (inputSchema.type !== 'object') throw new McpConfigurationError(`${where}, inputSchema`, rootTypeOffence(inputSchema));
   const badShape = schemaOffence(inputSchema);
   if (badShape) throw new McpConfigurationError(`${where}, inputSchema`, `is malformed ${badShape}`);
   const published = closeSchema(inputSchema);
@@ -51,11 +51,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
     requiredOneOf: [],
     keys: keyNode(inputSchema),
     values,
-    digest: {
-      properties: isPlainObject(published.properties) ? (published.properties as Record<string, JsonSchema>) : {},
-      required: Array.isArray(published.required) ? (published.required as string[]) : [],
-      defaults: {},
-    },
+    digest: plainToolDigest(published),
     pointer,
   };
 
@@ -83,4 +79,46 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
       return handlerResult(hooks, await run.call(instance, call.data, ctx), undefined, ctx, toolRun);
     },
   };
+}
+
+/**
+ * The root keywords of a plain tool's published schema, besides `properties` and `required`, that decide which
+ * arguments pass: its input_schema digest carries each one present, so a `$ref` in it resolves (`$defs`) and a root
+ * of patterns, composition or conditions is not digested as taking nothing.
+ */
+export const DIGESTED_ROOT_KEYWORDS = [
+  '$defs',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+] as const;
+
+/** A plain tool's input_schema digest: its properties (closure published), required, no defaults, and the keywords above. */
+function plainToolDigest(published: Record<string, unknown>): InputSchemaDigest {
+  const digest: Record<string, unknown> & InputSchemaDigest = {
+    properties: isPlainObject(published.properties) ? (published.properties as Record<string, JsonSchema>) : {},
+    required: Array.isArray(published.required) ? (published.required as string[]) : [],
+    defaults: {},
+  };
+  for (const keyword of DIGESTED_ROOT_KEYWORDS) if (Object.hasOwn(published, keyword)) digest[keyword] = published[keyword];
+  return digest;
+}
+
+/** Why an input schema's root is refused for lacking `"type": "object"`: what it has instead, and for a composed root (zod's unions), the fix. */
+function rootTypeOffence(schema: Record<string, unknown>): string {
+  const composed = ['anyOf', 'oneOf', 'allOf', '$ref'].filter((keyword) => Object.hasOwn(schema, keyword));
+  if (schema.type !== undefined || composed.length === 0) return `must be a JSON Schema object with "type": "object" at the root${got(schema.type)}`;
+  return `must be a JSON Schema object with "type": "object" at the root, got no "type" beside ${composed.join(', ')}; when each of its shapes is an object, write "type": "object" beside ${composed.length > 1 ? 'them' : 'it'}`;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 
 import { McpTool, type McpPlainTool } from '../../lib/index.js';
+import { DIGESTED_ROOT_KEYWORDS } from '../../lib/tools/plain-tool.js';
 import { ajvErrorsCopied } from '../support/error-copies.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -72,8 +73,38 @@ class PriceTool implements McpPlainTool {
   }
 }
 
+/** A plain tool whose root is zod's discriminated union, with the "type": "object" its refusal asks for written beside it. */
+@McpTool({
+  name: 'shape',
+  description: 'Measures a shape.',
+  inputSchema: {
+    type: 'object',
+    ...z.toJSONSchema(
+      z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), radius: z.number().positive() }), z.object({ kind: z.literal('square'), side: z.number() })]),
+      {
+        io: 'input',
+      },
+    ),
+  },
+})
+class ShapeTool implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return JSON.stringify(args);
+  }
+}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool], options: { maxBodyBytes: 1_000_000 } });
+
+  it('serve a root union given "type": "object" beside it: each branch admitted, a call matching none refused', async () => {
+    for (const args of [
+      { kind: 'circle', radius: 2 },
+      { kind: 'square', side: 3 },
+    ])
+      expect((await callTool(app().server, 'shape', args)).body).toEqual(args);
+    const refused = await callTool(app().server, 'shape', { kind: 'circle', radius: -1 });
+    expect(refused.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: '', problems: ['must match exactly one of the allowed shapes'] }] });
+  });
 
   it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {
     expect(Object.getOwnPropertyNames(z.toJSONSchema(z.object({})))).toContain('~standard');
@@ -186,5 +217,58 @@ describe('plain tools', () => {
     expect(path).toBe('code');
     expect(problems).toHaveLength(2);
     expect(answer.body.message).toBe(`The arguments object of tool "tagged" holds 1 invalid value(s): code: ${problems[0]}.`);
+  });
+});
+
+/** One root value per keyword a plain tool's digest carries (typed by the list, so a new keyword needs a case here). */
+const DIGESTED: Record<(typeof DIGESTED_ROOT_KEYWORDS)[number], unknown> = {
+  $defs: { name: { type: 'string', minLength: 1 } },
+  additionalProperties: { type: 'integer' },
+  patternProperties: { '^x-': { type: 'integer' } },
+  propertyNames: { maxLength: 20 },
+  minProperties: 1,
+  maxProperties: 10,
+  dependentRequired: { b: ['a'] },
+  dependentSchemas: { b: { properties: { a: { minLength: 2 } } } },
+  allOf: [{ properties: { a: { $ref: '#/$defs/name' } } }],
+  anyOf: [{ required: ['a'] }, { required: ['b'] }],
+  oneOf: [{ required: ['a'] }, { not: { required: ['a'] } }],
+  not: { required: ['forbidden'] },
+  if: { required: ['b'] },
+  then: { properties: { b: { type: 'string' } } },
+  else: true,
+  unevaluatedProperties: false,
+};
+
+/** A plain tool whose root uses every keyword of DIGESTED_ROOT_KEYWORDS. */
+@McpTool({
+  name: 'rooted',
+  description: 'Takes arguments its root keywords decide.',
+  inputSchema: { type: 'object', title: 'Rooted', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a'], ...DIGESTED },
+})
+class RootedTool implements McpPlainTool {
+  run() {
+    return 'ok';
+  }
+}
+
+describe('a plain tool’s input_schema digest', () => {
+  const app = useTestApp({ providers: [RootedTool, TreeTool] });
+
+  it('carries each root keyword that decides its arguments, besides properties and required (DIGESTED_ROOT_KEYWORDS)', async () => {
+    const refused = await callTool(app().server, 'rooted', { a: 5 });
+    expect(refused.body).toMatchObject({ error: 'invalid_values' });
+    const digest = refused.body.input_schema;
+    for (const keyword of DIGESTED_ROOT_KEYWORDS) expect(digest).toHaveProperty([keyword], DIGESTED[keyword]);
+    expect(digest).toMatchObject({ properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a'], defaults: {} });
+    expect(digest).not.toHaveProperty('title');
+    expect(digest).not.toHaveProperty('type');
+  });
+
+  it('so a $ref in its properties resolves: a recursive tool’s digest carries its $defs', async () => {
+    const refused = await callTool(app().server, 'tree', { nodes: [{ kids: [] }] });
+    expect(refused.body).toMatchObject({ error: 'invalid_values' });
+    expect(refused.body.input_schema.properties.nodes.items).toEqual({ $ref: '#/$defs/node' });
+    expect(refused.body.input_schema.$defs).toHaveProperty('node');
   });
 });

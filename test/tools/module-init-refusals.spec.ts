@@ -376,7 +376,18 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'a plain tool input schema without type object at the root',
     [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })],
-    /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object"/,
+    /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got "string"$/,
+  ],
+  [
+    'a plain tool input schema whose root is a union without a type (zod’s discriminated union)',
+    [
+      actionTool(
+        {},
+        { inputSchema: { ...z.toJSONSchema(z.discriminatedUnion('kind', [z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]), { io: 'input' }) } },
+        { run: () => 1 },
+      ),
+    ],
+    /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got no "type" beside oneOf; when each of its shapes is an object, write "type": "object" beside it$/,
   ],
   [
     'a plain tool input schema requiring a key its closed root does not declare',
