@@ -102,11 +102,11 @@ const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || point
 /**
  * Marks the trial errors of each failing trying keyword: ajv pushes the trials' errors, then the keyword's own,
  * so they are the contiguous run just before it at or below its location (schema paths cannot tell, `$ref` moves
- * them). Linear: a nested keyword's marked run is skipped in one step.
+ * them). Linear: a nested keyword's marked run is skipped in one step. `runStart` gets where each keyword's run
+ * starts, by the keyword's index.
  */
-function trialErrors(errors: readonly ErrorObject[]): boolean[] {
+function trialErrors(errors: readonly ErrorObject[], runStart: Map<number, number>): boolean[] {
   const trial = new Array<boolean>(errors.length).fill(false);
-  const runStart = new Map<number, number>();
   for (let i = 0; i < errors.length; i++) {
     if (!TRYING.has(errors[i]!.keyword)) continue;
     const at = pointerOf(errors[i]!);
@@ -120,13 +120,43 @@ function trialErrors(errors: readonly ErrorObject[]): boolean[] {
   return trial;
 }
 
+/** Whether `pointer` is one property or item below `at`. */
+const isChildOf = (pointer: string, at: string): boolean => pointer.startsWith(`${at}/`) && !pointer.includes('/', at.length + 1);
+
+/**
+ * The trial errors of the one branch a failing `anyOf`/`oneOf` is picked by its value's discriminator: every other
+ * branch failed a `const` or `enum` at a property of that value (zod's discriminated unions) and this one did not.
+ * Undefined when no single branch is picked, when `oneOf` failed by matching several, or when a trial error cannot
+ * be placed in a branch (one inside a `$ref`: its schema path starts where the reference points).
+ */
+function pickedBranch(errors: readonly ErrorObject[], union: ErrorObject, from: number, to: number): ErrorObject[] | undefined {
+  if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
+  const prefix = `${union.schemaPath}/`;
+  const at = pointerOf(union);
+  const branches = new Map<number, ErrorObject[]>();
+  const ruledOut = new Set<number>();
+  for (let j = from; j < to; j++) {
+    const error = errors[j]!;
+    if (!error.schemaPath.startsWith(prefix)) return undefined;
+    const branch = Number.parseInt(error.schemaPath.slice(prefix.length), 10);
+    const trials = branches.get(branch) ?? [];
+    trials.push(error);
+    branches.set(branch, trials);
+    if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) ruledOut.add(branch);
+  }
+  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch));
+  return ruledOut.size > 0 && left.length === 1 ? branches.get(left[0]!) : undefined;
+}
+
 /**
  * Turns ajv's errors into problems, in ajv's order without duplicates. A failing `anyOf`/`oneOf`/`contains` stands
- * for its trials (one line per location, not per branch); keywords beside it keep theirs, so every offence counts.
+ * for its trials (one line per location, not per branch), unless its value's discriminator picks one branch, whose
+ * problems then stand for it; keywords beside it keep theirs, so every offence counts.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
-  const trial = trialErrors(errors);
+  const runStart = new Map<number, number>();
+  const trial = trialErrors(errors, runStart);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
@@ -134,6 +164,15 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   const problems: SchemaProblem[] = [];
   for (const [index, error] of errors.entries()) {
     if (trial[index]) continue;
+    const picked = TRYING.has(error.keyword) ? pickedBranch(errors, error, runStart.get(index)!, index) : undefined;
+    if (picked) {
+      for (const problem of describeSchemaErrors(picked)) {
+        const key = JSON.stringify([problem.path, problem.problem]);
+        if (!seen.has(key)) problems.push(problem);
+        seen.add(key);
+      }
+      continue;
+    }
     const path = pointerSegments(error.instancePath);
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName]))) continue;
     const worded = wordProblem(error);

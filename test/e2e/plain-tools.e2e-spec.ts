@@ -102,8 +102,16 @@ describe('plain tools', () => {
       { kind: 'square', side: 3 },
     ])
       expect((await callTool(app().server, 'shape', args)).body).toEqual(args);
+    // No branch's discriminator admits "triangle": the union stands for its branches.
+    const none = await callTool(app().server, 'shape', { kind: 'triangle' });
+    expect(none.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: '', problems: ['must match exactly one of the allowed shapes'] }] });
+  });
+
+  it('word a union’s failure by the branch its discriminator picks: a circle’s radius, not "one of the allowed shapes"', async () => {
     const refused = await callTool(app().server, 'shape', { kind: 'circle', radius: -1 });
-    expect(refused.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: '', problems: ['must match exactly one of the allowed shapes'] }] });
+    expect(refused.body).toMatchObject({ error: 'invalid_values', invalid_count: 1, invalid: [{ path: 'radius', problems: ['must be > 0'] }] });
+    const missing = await callTool(app().server, 'shape', { kind: 'square' });
+    expect(missing.body).toMatchObject({ invalid: [{ path: '', problems: ['missing required property "side"'] }] });
   });
 
   it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {
