@@ -11,6 +11,8 @@ export interface SchemaProblem {
   readonly path: readonly (string | number)[];
   /** One sentence fragment, for example `must be integer`. */
   readonly problem: string;
+  /** The schema keyword that failed, when a schema check found the problem. */
+  readonly keyword?: string;
 }
 
 /** The most allowed values a `const`/`enum` problem names; the rest are counted. */
@@ -181,7 +183,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
     const key = JSON.stringify([fullPath, problem]);
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push({ path: fullPath, problem });
+    problems.push({ path: fullPath, problem, keyword: error.keyword });
   }
   return problems;
 }

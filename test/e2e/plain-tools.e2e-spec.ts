@@ -65,7 +65,7 @@ class TaggedTool implements McpPlainTool {
 @McpTool({
   name: 'price',
   description: 'Takes a price in cents.',
-  inputSchema: z.toJSONSchema(z.object({ item: z.string().min(2), price: z.number().multipleOf(0.01) }), { io: 'input' }),
+  inputSchema: z.toJSONSchema(z.object({ item: z.string().min(2), price: z.number().multipleOf(0.01), contact: z.email().optional() }), { io: 'input' }),
 })
 class PriceTool implements McpPlainTool {
   run(args: Record<string, unknown>) {
@@ -127,6 +127,12 @@ describe('plain tools', () => {
     const served = await callTool(app().server, 'price', { item: 'tea', price: 19.99 });
     expect(served.result.isError).toBeUndefined();
     expect(served.body).toEqual({ item: 'tea', price: 19.99 });
+  });
+
+  it('name a value’s format before its pattern (zod writes both): the message shows the format’s words', async () => {
+    const refused = await callTool(app().server, 'price', { item: 'tea', price: 1, contact: 'nope' });
+    expect(refused.body.invalid).toEqual([{ path: 'contact', problems: ['must be a valid email', expect.stringMatching(/^must match the pattern /)] }]);
+    expect(refused.body.message).toMatch(/holds 1 invalid value\(s\): contact: must be a valid email\.$/);
   });
 
   it('decide multipleOf in decimal: 19.99 and 0.07 are multiples of 0.01, 19.999 is not', async () => {
