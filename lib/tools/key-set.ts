@@ -1,7 +1,7 @@
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
-import { SCHEMA_APPLICATORS } from '../validation/schema-applicators.js';
+import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicators.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
 
@@ -106,18 +106,12 @@ function applicatorOffence(keyword: string, kind: 'one' | 'list' | 'map', value:
     return `at ${schemaPath(path)}: "additionalProperties" must be true, false or a schema`;
   if (kind === 'one') return shapeOffence(value, path, gated);
   if (kind === 'map' && !isPlainObject(value)) return `at ${schemaPath(path)}: "${keyword}" must be a map of property schemas`;
-  if (kind === 'list' && !Array.isArray(value)) return undefined;
-  const entries = value as Record<string, unknown>;
-  const keys = kind === 'map' ? Object.keys(entries) : undefined;
-  const count = keys ? keys.length : (value as unknown[]).length;
-  for (let i = 0; i < count; i++) {
-    const segment = keys ? keys[i]! : i;
-    path.push(segment);
-    const offence = shapeOffence(entries[segment], path, gated);
+  return someSubschema(kind, value, (subschema, segment) => {
+    path.push(segment!);
+    const offence = shapeOffence(subschema, path, gated);
     path.pop();
-    if (offence) return offence;
-  }
-  return undefined;
+    return offence;
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { folded, nearMiss } from '../util/near-miss.js';
 import { schemaPath } from './json-value.js';
-import { SCHEMA_APPLICATORS } from './schema-applicators.js';
+import { SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
 
 /**
  * Keywords ajv knows whose misspelling changes nothing a schema accepts: identifiers, annotations, content hints
@@ -106,17 +106,12 @@ export function misspelledKeywords(schema: unknown, known: readonly string[]): M
     }
   };
   const walkApplicator = (kind: 'one' | 'list' | 'map', value: unknown): void => {
-    if (kind === 'one') return walk(value);
-    const list = kind === 'list' && Array.isArray(value) ? value : undefined;
-    const map = kind === 'map' && isPlainObject(value) ? value : undefined;
-    const names = map ? Object.keys(map) : undefined;
-    const count = list ? list.length : names ? names.length : 0;
-    for (let j = 0; j < count; j++) {
-      const segment = names ? names[j]! : j;
-      path.push(segment);
-      walk(list ? list[j] : map![segment]);
-      path.pop();
-    }
+    someSubschema(kind, value, (subschema, segment) => {
+      if (segment !== undefined) path.push(segment);
+      walk(subschema);
+      if (segment !== undefined) path.pop();
+      return undefined;
+    });
   };
   walk(schema);
   return found;

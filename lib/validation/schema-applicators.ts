@@ -10,3 +10,21 @@ export const SCHEMA_APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = n
   ...['allOf', 'anyOf', 'oneOf', 'prefixItems'].map((keyword) => [keyword, 'list'] as const),
   ...['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'].map((keyword) => [keyword, 'map'] as const),
 ]);
+
+/**
+ * Calls `visit` on each subschema an applicator of `kind` holds in `value` (one; each of a list; each of a map),
+ * with the segment leading to it (none for one, else its index or name), in order, until one answers something
+ * other than undefined, which it returns. A list or map of the wrong JSON type holds none.
+ */
+export function someSubschema<T>(kind: 'one' | 'list' | 'map', value: unknown, visit: (subschema: unknown, segment?: string | number) => T | undefined): T | undefined {
+  if (kind === 'one') return visit(value);
+  const list = kind === 'list' && Array.isArray(value) ? (value as unknown[]) : undefined;
+  const map = kind === 'map' && typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const names = map ? Object.keys(map) : undefined;
+  const count = list ? list.length : names ? names.length : 0;
+  for (let i = 0; i < count; i++) {
+    const answer = names ? visit(map![names[i]!], names[i]!) : visit(list![i], i);
+    if (answer !== undefined) return answer;
+  }
+  return undefined;
+}

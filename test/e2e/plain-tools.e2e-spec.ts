@@ -25,6 +25,13 @@ class TreeTool implements McpPlainTool {
   }
 }
 
+/** A plain tool's run that answers with the arguments it was given, as JSON. */
+class ArgumentsEcho implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return JSON.stringify(args);
+  }
+}
+
 /** A plain tool whose root composes its properties: paging through `allOf` and a `$ref`, a path when the mode is file. */
 @McpTool({
   name: 'search',
@@ -39,11 +46,7 @@ class TreeTool implements McpPlainTool {
     then: { properties: { path: { type: 'string' } }, required: ['path'] },
   },
 })
-class SearchTool implements McpPlainTool {
-  run(args: Record<string, unknown>) {
-    return JSON.stringify(args);
-  }
-}
+class SearchTool extends ArgumentsEcho {}
 
 /** A plain tool whose root admits any key, beside one closed object and one string with two constraints. */
 @McpTool({
@@ -55,11 +58,7 @@ class SearchTool implements McpPlainTool {
     additionalProperties: true,
   },
 })
-class TaggedTool implements McpPlainTool {
-  run(args: Record<string, unknown>) {
-    return JSON.stringify(args);
-  }
-}
+class TaggedTool extends ArgumentsEcho {}
 
 /** A plain tool whose input schema is zod's JSON Schema as `z.toJSONSchema` returns it (zod 4.2+ hides a `~standard` on it). */
 @McpTool({
@@ -67,11 +66,7 @@ class TaggedTool implements McpPlainTool {
   description: 'Takes a price in cents.',
   inputSchema: z.toJSONSchema(z.object({ item: z.string().min(2), price: z.number().multipleOf(0.01), contact: z.email().optional() }), { io: 'input' }),
 })
-class PriceTool implements McpPlainTool {
-  run(args: Record<string, unknown>) {
-    return JSON.stringify(args);
-  }
-}
+class PriceTool extends ArgumentsEcho {}
 
 /** A plain tool whose root is zod's discriminated union, with the "type": "object" its refusal asks for written beside it. */
 @McpTool({
@@ -87,11 +82,7 @@ class PriceTool implements McpPlainTool {
     ),
   },
 })
-class ShapeTool implements McpPlainTool {
-  run(args: Record<string, unknown>) {
-    return JSON.stringify(args);
-  }
-}
+class ShapeTool extends ArgumentsEcho {}
 
 describe('plain tools', () => {
   const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool], options: { maxBodyBytes: 1_000_000 } });

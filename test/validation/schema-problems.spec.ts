@@ -3,11 +3,11 @@ import { describe, expect, it } from '@jest/globals';
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
 import { describeSchemaErrors, type SchemaProblem } from '../../lib/validation/schema-problems.js';
 
-/** The problems a schema's check finds in `value`. */
-function problemsOf(schema: Record<string, unknown>, value: unknown): SchemaProblem[] {
+/** The problems a schema's check finds in `value`, by path and wording. */
+function problemsOf(schema: Record<string, unknown>, value: unknown): Pick<SchemaProblem, 'path' | 'problem'>[] {
   const check = callerValueAjv().compile(schema);
   expect(check(value)).toBe(false);
-  return describeSchemaErrors(check.errors);
+  return describeSchemaErrors(check.errors).map(({ path, problem }) => ({ path, problem }));
 }
 
 const circle = { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number', exclusiveMinimum: 0 } }, required: ['kind', 'radius'] };
