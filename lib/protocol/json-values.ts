@@ -1,8 +1,8 @@
 /**
  * Counts the JSON values of a body from its bytes, chunk by chunk as they arrive, before it is parsed: each
  * container opened and each separator between elements or members counts one (an estimate from below, short by the
- * first element of each container and by a lone top-level scalar). Bytes inside strings, escapes included, are skipped; allocates nothing.
- * Invalid JSON is counted all the same (parsing refuses it later).
+ * first element of each container and by a lone top-level scalar). Bytes inside strings, escapes included, are
+ * skipped; allocates nothing. Invalid JSON is counted all the same (parsing refuses it later).
  */
 export class JsonValueCounter {
   private count = 0;

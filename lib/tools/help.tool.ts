@@ -29,7 +29,8 @@ const HELP_ARGUMENTS: ArgumentVocabulary = Object.fromEntries(Object.entries(HEL
 /**
  * The framework's help tool, wired in under the reserved name `help` in every mount that has a tool of its own (a
  * mount with none lists no tool and advertises no `tools` capability). Its arguments meet the arguments-level
- * gates; an unknown target is refused with the valid names and a pointer one level up, never answered more broadly. See docs/tools.md ("Help").
+ * gates; an unknown target is refused with the valid names and a pointer one level up, never answered more
+ * broadly. See docs/tools.md ("Help").
  * Proven by: test/e2e/help.e2e-spec.ts
  */
 export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool {

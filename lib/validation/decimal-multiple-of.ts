@@ -24,7 +24,7 @@ export function isDecimalMultiple(value: number, divisor: number): boolean {
   if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
   const [digits, exponent] = decimal(value);
   const [divisorDigits, divisorExponent] = decimal(divisor);
-  // value = digits·10^exponent and divisor = divisorDigits·10^divisorExponent: scale the one with the larger exponent.
+  // value = digits·10^exponent, divisor = divisorDigits·10^divisorExponent: scale the one with the larger exponent.
   const shift = exponent - divisorExponent;
   return shift >= 0 ? (digits * 10n ** BigInt(shift)) % divisorDigits === 0n : digits % (divisorDigits * 10n ** BigInt(-shift)) === 0n;
 }
