@@ -20,7 +20,7 @@ export function checkToolOptions(options: McpToolOptions, where: string): void {
   }
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     const schema: unknown = options[key];
-    if (isStandardSchema(schema)) throw new McpConfigurationError(`${where}, ${key}`, standardSchemaOffence(key));
+    if (isStandardSchema(schema)) throw new McpConfigurationError(`${where}, ${key}`, standardSchemaOffence(key, schema as StandardSchemaLike));
     if (schema !== undefined && !isPlainObject(schema)) throw new McpConfigurationError(`${where}, ${key}`, `must be a JSON Schema object${got(schema)}`);
   }
 }
@@ -36,10 +36,22 @@ function isStandardSchema(value: unknown): boolean {
   return (prototype !== Object.prototype && prototype !== null) || Object.prototype.propertyIsEnumerable.call(value, '~standard');
 }
 
-/** The offence of a Standard Schema given where a JSON Schema belongs: how to convert it, in zod's words. */
-function standardSchemaOffence(key: 'inputSchema' | 'outputSchema'): string {
-  const convert = key === 'inputSchema' ? "z.toJSONSchema(schema, { io: 'input' })" : 'z.toJSONSchema(schema)';
-  return `is a Standard Schema (zod, Valibot, ArkType…), not a JSON Schema: pass its JSON Schema (zod 4: ${convert})`;
+/** What a Standard Schema is read for here: the library that made it (`~standard.vendor`). */
+type StandardSchemaLike = { readonly '~standard'?: { readonly vendor?: unknown } };
+
+/**
+ * The offence of a Standard Schema given where a JSON Schema belongs, naming the conversion of the library that
+ * made it (zod's when it names none we know): each writes JSON Schema 2020-12 as shown.
+ */
+function standardSchemaOffence(key: 'inputSchema' | 'outputSchema', schema: StandardSchemaLike): string {
+  const vendor = schema['~standard']?.vendor;
+  const convert =
+    vendor === 'valibot'
+      ? "Valibot: toJsonSchema(schema, { target: 'draft-2020-12' }) from @valibot/to-json-schema"
+      : vendor === 'arktype'
+        ? 'ArkType: schema.toJsonSchema()'
+        : `zod 4: ${key === 'inputSchema' ? "z.toJSONSchema(schema, { io: 'input' })" : 'z.toJSONSchema(schema)'}`;
+  return `is a Standard Schema (zod, Valibot, ArkType…), not a JSON Schema: pass its JSON Schema (${convert})`;
 }
 
 /** A tool's tools/list entry, built once at module init; `title`, `outputSchema` and `annotations` only when declared. */

@@ -290,7 +290,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'a Standard Schema that is a plain object, its ~standard a key JSON would keep (as Valibot’s are)',
     [actionTool({}, { inputSchema: { type: 'object', '~standard': { version: 1, vendor: 'valibot', validate: () => ({ value: {} }) } } as never }, { run: () => 1 })],
-    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema/,
+    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema: pass its JSON Schema \(Valibot: toJsonSchema\(schema, \{ target: 'draft-2020-12' \}\) from @valibot\/to-json-schema\)$/,
   ],
   [
     'a Standard Schema that is a function (as ArkType’s types are)',
@@ -301,7 +301,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
         { run: () => 1 },
       ),
     ],
-    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema/,
+    /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema: pass its JSON Schema \(ArkType: schema\.toJsonSchema\(\)\)$/,
   ],
   [
     'a zod schema as outputSchema',
