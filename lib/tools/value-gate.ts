@@ -53,10 +53,7 @@ export class ValueGate {
     const unheld = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    // A path's pattern problems come after its others: beside a format (zod writes both), the format says it in
-    // words, and the refusal's message shows each path's first problem.
-    const described = failed ? describeSchemaErrors(failed.errors) : [];
-    for (const problem of [...described.filter((p) => p.keyword !== 'pattern'), ...described.filter((p) => p.keyword === 'pattern')]) {
+    for (const problem of failed ? describeSchemaErrors(failed.errors) : []) {
       const path = dataPath(problem.path);
       const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
       entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));

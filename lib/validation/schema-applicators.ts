@@ -1,3 +1,5 @@
+import { isPlainObject } from '../util/is-plain-object.js';
+
 /**
  * How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them (keyed by
  * property name, pattern or definition name, never by keyword). The schema-shape check and the misspelled-keyword
@@ -19,7 +21,7 @@ export const SCHEMA_APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = n
 export function someSubschema<T>(kind: 'one' | 'list' | 'map', value: unknown, visit: (subschema: unknown, segment?: string | number) => T | undefined): T | undefined {
   if (kind === 'one') return visit(value);
   const list = kind === 'list' && Array.isArray(value) ? (value as unknown[]) : undefined;
-  const map = kind === 'map' && typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const map = kind === 'map' && isPlainObject(value) ? value : undefined;
   const names = map ? Object.keys(map) : undefined;
   const count = list ? list.length : names ? names.length : 0;
   for (let i = 0; i < count; i++) {

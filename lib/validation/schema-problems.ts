@@ -11,8 +11,6 @@ export interface SchemaProblem {
   readonly path: readonly (string | number)[];
   /** One sentence fragment, for example `must be integer`. */
   readonly problem: string;
-  /** The schema keyword that failed, when a schema check found the problem. */
-  readonly keyword?: string;
 }
 
 /** The most allowed values a `const`/`enum` problem names; the rest are counted. */
@@ -151,24 +149,44 @@ function pickedBranch(errors: readonly ErrorObject[], union: ErrorObject, from: 
 }
 
 /**
- * Turns ajv's errors into problems, in ajv's order without duplicates. A failing `anyOf`/`oneOf`/`contains` stands
- * for its trials (one line per location, not per branch), unless its value's discriminator picks one branch, whose
- * problems then stand for it; keywords beside it keep theirs, so every offence counts.
+ * Turns ajv's errors into problems, in ajv's order without duplicates, except that a location's `pattern` problem
+ * comes after its others: beside a format (zod writes both) the format says it in words, and a refusal's message
+ * shows a location's first problem. A failing `anyOf`/`oneOf`/`contains` stands for its trials (one line per
+ * location, not per branch), unless its value's discriminator picks one branch, whose problems then stand for it;
+ * keywords beside it keep theirs, so every offence counts.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
+  const described = describeInOrder(errors);
+  if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
+  // Grouped by location, in the order locations first appear; in each, the pattern problems last.
+  const byLocation = new Map<string, Described[]>();
+  for (const d of described) {
+    const key = JSON.stringify(d.path);
+    const group = byLocation.get(key) ?? [];
+    group.push(d);
+    byLocation.set(key, group);
+  }
+  return [...byLocation.values()].flatMap((group) => [...group.filter((d) => !d.pattern), ...group.filter((d) => d.pattern)]).map(({ path, problem }) => ({ path, problem }));
+}
+
+/** A problem, marked when its keyword is `pattern`. */
+type Described = SchemaProblem & { readonly pattern: boolean };
+
+/** The problems of `errors` in ajv's order (see {@link describeSchemaErrors}), each marked if a `pattern` one. */
+function describeInOrder(errors: readonly ErrorObject[]): Described[] {
   const runStart = new Map<number, number>();
   const trial = trialErrors(errors, runStart);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
   const seen = new Set<string>();
-  const problems: SchemaProblem[] = [];
+  const problems: Described[] = [];
   for (const [index, error] of errors.entries()) {
     if (trial[index]) continue;
     const picked = TRYING.has(error.keyword) ? pickedBranch(errors, error, runStart.get(index)!, index) : undefined;
     if (picked) {
-      for (const problem of describeSchemaErrors(picked)) {
+      for (const problem of describeInOrder(picked)) {
         const key = JSON.stringify([problem.path, problem.problem]);
         if (!seen.has(key)) problems.push(problem);
         seen.add(key);
@@ -183,7 +201,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
     const key = JSON.stringify([fullPath, problem]);
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push({ path: fullPath, problem, keyword: error.keyword });
+    problems.push({ path: fullPath, problem, pattern: error.keyword === 'pattern' });
   }
   return problems;
 }

@@ -3,11 +3,11 @@ import { describe, expect, it } from '@jest/globals';
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
 import { describeSchemaErrors, type SchemaProblem } from '../../lib/validation/schema-problems.js';
 
-/** The problems a schema's check finds in `value`, by path and wording. */
-function problemsOf(schema: Record<string, unknown>, value: unknown): Pick<SchemaProblem, 'path' | 'problem'>[] {
+/** The problems a schema's check finds in `value`. */
+function problemsOf(schema: Record<string, unknown>, value: unknown): SchemaProblem[] {
   const check = callerValueAjv().compile(schema);
   expect(check(value)).toBe(false);
-  return describeSchemaErrors(check.errors).map(({ path, problem }) => ({ path, problem }));
+  return describeSchemaErrors(check.errors);
 }
 
 const circle = { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number', exclusiveMinimum: 0 } }, required: ['kind', 'radius'] };
@@ -35,5 +35,20 @@ describe('describeSchemaErrors on a failing union', () => {
 
   it('stands for its branches when a oneOf fails by matching several', () => {
     expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 2)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+  });
+});
+
+describe('describeSchemaErrors on a value failing a pattern beside other keywords', () => {
+  it('lists a location’s pattern problem after its others, the locations in the order they first appear', () => {
+    const schema = {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^[a-z]+$' }, mail: { type: 'string', pattern: '^[a-z]+@[a-z.]+$', format: 'email', minLength: 5 } },
+    };
+    expect(problemsOf(schema, { code: 'A1', mail: 'x' })).toEqual([
+      { path: ['code'], problem: 'must match the pattern "^[a-z]+$"' },
+      { path: ['mail'], problem: 'must have at least 5 character(s)' },
+      { path: ['mail'], problem: 'must be a valid email' },
+      { path: ['mail'], problem: 'must match the pattern "^[a-z]+@[a-z.]+$"' },
+    ]);
   });
 });
