@@ -288,6 +288,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /action "create": properties refer to "#" at #\/properties\/pick\/anyOf\/1\/prefixItems\/0:/,
   ],
   [
+    'an action property that names another dialect (a converter run on the property alone; ajv reads no $schema below the root)',
+    [create({ properties: { due: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string', format: 'date' } }, required: ['due'] })],
+    /^tool "tasks", action "create", properties: declares the unsupported JSON Schema dialect http:\/\/json-schema\.org\/draft-07\/schema# at #\/properties\/due; only 2020-12 is supported/,
+  ],
+  [
     'a Standard Schema that is a plain object, its ~standard a key JSON would keep (as Valibot’s are)',
     [actionTool({}, { inputSchema: { type: 'object', '~standard': { version: 1, vendor: 'valibot', validate: () => ({ value: {} }) } } as never }, { run: () => 1 })],
     /^tool "tasks" \(DeclaredTool\), inputSchema: is a Standard Schema \(zod, Valibot, ArkType…\), not a JSON Schema: pass its JSON Schema \(Valibot: toJsonSchema\(schema, \{ target: 'draft-2020-12' \}\) from @valibot\/to-json-schema\)$/,

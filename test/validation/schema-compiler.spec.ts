@@ -99,8 +99,24 @@ describe('compiling consumer schemas at module init', () => {
       { $schema: 'http://json-schema.org/draft/2020-12/schema' },
       'the schema: declares the unsupported JSON Schema dialect http://json-schema.org/draft/2020-12/schema; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)',
     ],
+    [
+      "another dialect in a property (a converter's output for that property alone)",
+      { type: 'object', properties: { when: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' } } },
+      'the schema: declares the unsupported JSON Schema dialect http://json-schema.org/draft-07/schema# at #/properties/when; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)',
+    ],
+    [
+      'another dialect deep in a list applicator, inside a resource of its own',
+      { anyOf: [{ type: 'string' }, { items: { $id: 'https://example.com/n', $schema: 'https://json-schema.org/draft/2019-09/schema' } }] },
+      'the schema: declares the unsupported JSON Schema dialect https://json-schema.org/draft/2019-09/schema at #/anyOf/1/items; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)',
+    ],
   ])('refuses %s, saying so', (_what, schema, message) => {
     expect(refusal(schema)).toBe(message);
+  });
+
+  it('builds a schema whose properties each name 2020-12 (a converter run on each property alone)', () => {
+    const $schema = 'https://json-schema.org/draft/2020-12/schema';
+    const validate = compiler.compile({ type: 'object', properties: { n: { $schema, type: 'integer' }, s: { $schema, type: 'string' } } }, 'the schema');
+    expect([validate({ n: 1, s: 'a' }), validate({ n: 'x' })]).toEqual([true, false]);
   });
 
   it.each(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#'])(
