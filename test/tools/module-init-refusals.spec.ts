@@ -395,6 +395,16 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got no "type" beside oneOf; when each of its shapes is an object, write "type": "object" beside it$/,
   ],
   [
+    'a plain tool input schema whose root composes with several keywords and says no type',
+    [actionTool({}, { inputSchema: { allOf: [{ type: 'object' }], $ref: '#/$defs/base', $defs: { base: { type: 'object' } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got no "type" beside allOf, \$ref; when each of its shapes is an object, write "type": "object" beside them$/,
+  ],
+  [
+    'a plain tool input schema whose root says another type beside a composition',
+    [actionTool({}, { inputSchema: { type: 'array', anyOf: [{ items: {} }] } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got "array"$/,
+  ],
+  [
     'a plain tool input schema requiring a key its closed root does not declare',
     [actionTool({}, { inputSchema: { type: 'object', properties: { a: {} }, required: ['b'] } }, { run: () => 1 })],
     /^tool "tasks", inputSchema: is malformed at #: required names "b", which properties does not declare/,
