@@ -1,6 +1,4 @@
-import { isPlainObject } from '../util/is-plain-object.js';
-import { schemaPath } from '../validation/json-value.js';
-import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicators.js';
+import { firstSubschemaWhere } from '../validation/schema-applicators.js';
 
 /**
  * Where an action's `properties` first refer to the root of the schema they sit in (`$ref` or `$dynamicRef` of
@@ -10,22 +8,6 @@ import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicat
  * objects against no `required` at all. Module init only.
  */
 export function rootReference(properties: Record<string, unknown>): string | undefined {
-  const path: (string | number)[] = ['properties'];
-  const found = (node: unknown, segment?: string | number): true | undefined => {
-    if (segment !== undefined) path.push(segment);
-    if (isPlainObject(node) && typeof node.$id !== 'string') {
-      if (node.$ref === '#' || node.$dynamicRef === '#') return true;
-      const keywords = Object.keys(node);
-      for (let i = 0; i < keywords.length; i++) {
-        const kind = SCHEMA_APPLICATORS.get(keywords[i]!);
-        if (kind === undefined) continue;
-        path.push(keywords[i]!);
-        if (someSubschema(kind, node[keywords[i]!], found)) return true;
-        path.pop();
-      }
-    }
-    if (segment !== undefined) path.pop();
-    return undefined;
-  };
-  return someSubschema('map', properties, found) ? schemaPath(path) : undefined;
+  const outsideResources = (node: Record<string, unknown>) => typeof node.$id !== 'string';
+  return firstSubschemaWhere({ properties }, (node) => outsideResources(node) && (node.$ref === '#' || node.$dynamicRef === '#'), outsideResources)?.at;
 }

@@ -3,10 +3,8 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { metaSchema } from '../schema/json-schema-2020-12.validators.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { isPlainObject } from '../util/is-plain-object.js';
 import { FORMATS } from './add-formats.js';
-import { schemaPath } from './json-value.js';
-import { SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
+import { firstSubschemaWhere } from './schema-applicators.js';
 import { pointerSegments } from './schema-problems.js';
 
 /** The JSON Schema dialect consumer schemas are written in (the only one accepted). */
@@ -24,39 +22,14 @@ let metaSchemaCheck: ValidateFunction | undefined;
  * or undefined when the schema conforms.
  */
 export function metaSchemaProblems(schema: object, wording: Ajv2020): string | undefined {
-  const foreign = foreignDialect(schema);
+  // Below the root too: a converter run on each property alone writes a `$schema` into each, which ajv never reads.
+  const foreign = firstSubschemaWhere(schema, (node) => node.$schema !== undefined && !namesMetaSchema(node.$schema));
   if (foreign)
-    return `declares the unsupported JSON Schema dialect ${bounded(foreign.dialect, 100)}${foreign.at === '#' ? '' : ` at ${bounded(foreign.at, 100)}`}; only 2020-12 is supported ("$schema": "${META_SCHEMA_ID}", or none)`;
+    return `declares the unsupported JSON Schema dialect ${bounded(foreign.node.$schema, 100)}${foreign.at === '#' ? '' : ` at ${bounded(foreign.at, 100)}`}; only 2020-12 is supported ("$schema": "${META_SCHEMA_ID}", or none)`;
   const check = (metaSchemaCheck ??= metaSchema(FORMATS).check!);
   if (check(schema)) return undefined;
   const errors = check.errors ?? [];
   return `is not a JSON Schema this server can build: schema is invalid: ${bounded(wording.errorsText(distinct(errors), { dataVar: '#' }), 300)}${requiredHint(schema, errors)}`;
-}
-
-/**
- * The first `$schema` in `schema` that names another dialect than {@link META_SCHEMA_ID}, at the root or in a
- * subschema (a converter run on each property alone writes one into each, and ajv reads none below the root), with
- * its schema path; or undefined.
- */
-function foreignDialect(schema: unknown): { dialect: unknown; at: string } | undefined {
-  const path: (string | number)[] = [];
-  const visit = (node: unknown, segment?: string | number): { dialect: unknown; at: string } | undefined => {
-    if (!isPlainObject(node)) return undefined;
-    if (segment !== undefined) path.push(segment);
-    let found: { dialect: unknown; at: string } | undefined;
-    if (node.$schema !== undefined && !namesMetaSchema(node.$schema)) found = { dialect: node.$schema, at: schemaPath(path) };
-    const keywords = Object.keys(node);
-    for (let i = 0; found === undefined && i < keywords.length; i++) {
-      const kind = SCHEMA_APPLICATORS.get(keywords[i]!);
-      if (kind === undefined) continue;
-      path.push(keywords[i]!);
-      found = someSubschema(kind, node[keywords[i]!], visit);
-      path.pop();
-    }
-    if (segment !== undefined) path.pop();
-    return found;
-  };
-  return visit(schema);
 }
 
 /**

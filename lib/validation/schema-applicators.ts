@@ -1,4 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
+import { schemaPath } from './json-value.js';
 
 /**
  * How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them (keyed by
@@ -29,4 +30,32 @@ export function someSubschema<T>(kind: 'one' | 'list' | 'map', value: unknown, v
     if (answer !== undefined) return answer;
   }
   return undefined;
+}
+
+/**
+ * The first schema object in `schema` (itself, then its subschemas depth first, in key order) that `matches`, with
+ * its schema path; the walk goes below only the objects `enters` lets it (all by default). Module init only.
+ */
+export function firstSubschemaWhere(
+  schema: unknown,
+  matches: (node: Record<string, unknown>) => boolean,
+  enters: (node: Record<string, unknown>) => boolean = () => true,
+): { node: Record<string, unknown>; at: string } | undefined {
+  const path: (string | number)[] = [];
+  const visit = (node: unknown, segment?: string | number): { node: Record<string, unknown>; at: string } | undefined => {
+    if (!isPlainObject(node)) return undefined;
+    if (segment !== undefined) path.push(segment);
+    let found = matches(node) ? { node, at: schemaPath(path) } : undefined;
+    const keywords = found === undefined && enters(node) ? Object.keys(node) : [];
+    for (let i = 0; found === undefined && i < keywords.length; i++) {
+      const kind = SCHEMA_APPLICATORS.get(keywords[i]!);
+      if (kind === undefined) continue;
+      path.push(keywords[i]!);
+      found = someSubschema(kind, node[keywords[i]!], visit);
+      path.pop();
+    }
+    if (segment !== undefined) path.pop();
+    return found;
+  };
+  return visit(schema);
 }
