@@ -8,6 +8,7 @@ import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
 import type { PrecompiledValidators } from '../validation/precompiled-source.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
 import { failedCheck } from '../validation/value-count.js';
+import { correctedSchema } from './schema-corrections.js';
 
 /** The vendored official schema of 2026-07-28, a data file shipped in the package (see `schema/SOURCE.md`). */
 const VENDORED_SCHEMA = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
@@ -81,12 +82,13 @@ export class ProtocolSchema {
   }
 
   /**
-   * The vendored 2026-07-28 schema, loaded once per process however many mounts share it. The definitions the library
-   * checks come precompiled; another compiles on first use, so a provider checking one compiles it at module init.
+   * The vendored 2026-07-28 schema with its corrections (`SCHEMA_CORRECTIONS`), loaded once per process however
+   * many mounts share it. The definitions the library checks come precompiled; another compiles on first use, so a
+   * provider checking one compiles it at module init.
    */
   static vendored(): Promise<ProtocolSchema> {
     return (vendored ??= Promise.all([readFile(VENDORED_SCHEMA, 'utf8'), import(VENDORED_VALIDATORS) as Promise<PrecompiledDefinitions>]).then(
-      ([text, precompiled]) => new ProtocolSchema(JSON.parse(text) as ProtocolSchemaDocument, VENDORED_SCHEMA_ID, precompiled),
+      ([text, precompiled]) => new ProtocolSchema(correctedSchema(JSON.parse(text) as ProtocolSchemaDocument), VENDORED_SCHEMA_ID, precompiled),
     ));
   }
 

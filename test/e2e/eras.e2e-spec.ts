@@ -263,6 +263,12 @@ describe('two eras on one mount', () => {
       expect(call.answerStatuses).toEqual([202]);
     });
 
+    it('takes a fraction for a number field of a form (schema.ts types form values string | number | boolean | string[])', async () => {
+      const call = await legacyToolCall(app().server, 'ask', { kind: 'ratio' }, () => accept({ ratio: 0.25 }));
+      expect(call.answerStatuses).toEqual([202]);
+      expect(JSON.parse(call.messages.at(-1)!.result.content[0].text)).toEqual({ action: 'accept', content: { ratio: 0.25 } });
+    });
+
     it('sends several requests at once and takes their answers in any order', async () => {
       const replies: Record<string, unknown> = {
         'elicitation/create': { action: 'accept', content: { name: 'Ada' } },

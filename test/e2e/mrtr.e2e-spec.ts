@@ -294,6 +294,16 @@ describe('multi round-trip requests: tools/call', () => {
     expect(await answered({ action: 'cancel', content: { ok: true } })).toEqual({ action: 'cancel' });
   });
 
+  it('takes a fraction for a number field (schema.ts types form values string | number | boolean | string[]; its schema.json says integer)', async () => {
+    const res = await callTool(t.server, 'ask', { kind: 'ratio' }, { inputResponses: { 'elicit-1': accept({ ratio: 0.25 }) } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ action: 'accept', content: { ratio: 0.25 } });
+    const outside = await callTool(t.server, 'ask', { kind: 'ratio' }, { inputResponses: { 'elicit-1': accept({ ratio: 1.5 }) } });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'elicit-1' } });
+    expect(outside.body.error.message).toContain('at /params/inputResponses/elicit-1/content/ratio, must be <= 1');
+  });
+
   describe('refuses an answer that does not parse as what was asked (-32602, 400), before the tool sees it', () => {
     it.each([
       ['inputResponses is null', null],

@@ -97,7 +97,7 @@ export class DefaultKeysTool implements McpPlainTool {
   description: 'Asks for one input of a given kind.',
   inputSchema: {
     type: 'object',
-    properties: { kind: { enum: ['form', 'url', 'sampling', 'sampling_tools', 'sampling_tool_choice', 'sampling_context', 'sampling_no_context', 'roots'] } },
+    properties: { kind: { enum: ['form', 'ratio', 'url', 'sampling', 'sampling_tools', 'sampling_tool_choice', 'sampling_context', 'sampling_no_context', 'roots'] } },
     required: ['kind'],
   },
 })
@@ -107,6 +107,11 @@ export class AskTool implements McpPlainTool {
     switch (args.kind) {
       case 'form':
         return ctx.elicit({ message: 'ok?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+      case 'ratio':
+        return ctx.elicit({
+          message: 'Which share?',
+          requestedSchema: { type: 'object', properties: { ratio: { type: 'number', minimum: 0, maximum: 1 } }, required: ['ratio'] },
+        });
       case 'url':
         return ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/flow' });
       case 'sampling':

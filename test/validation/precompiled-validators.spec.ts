@@ -7,6 +7,7 @@ import { LEGACY_METHODS, MCP_METHODS, TASKS_METHODS } from '../../lib/index.js';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { protocolValidatorsModule } from '../../lib/protocol/protocol-validators-module.js';
+import { correctedSchema } from '../../lib/protocol/schema-corrections.js';
 import { TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID } from '../../lib/tasks/tasks-schema.js';
 import { FORMATS, SINGLE_PASS_FORMATS } from '../../lib/validation/add-formats.js';
 import { metaSchemaModule } from '../../lib/validation/meta-schema-module.js';
@@ -21,7 +22,8 @@ import { MustTaskTool, tasksRequest } from '../support/task-tools.js';
 import { createTestApp } from '../support/test-app.js';
 
 const schemaDir = new URL('../../lib/schema/', import.meta.url);
-const vendoredDocument = JSON.parse(await readFile(new URL('mcp-2026-07-28.schema.json', schemaDir), 'utf8')) as ProtocolSchemaDocument;
+/** The vendored schema with its corrections, as the library and `npm run precompile:schema` read it. */
+const vendoredDocument = correctedSchema(JSON.parse(await readFile(new URL('mcp-2026-07-28.schema.json', schemaDir), 'utf8')) as ProtocolSchemaDocument);
 
 /** What `npm run precompile:schema` writes, generated again from the sources as they are now. */
 const generated: Record<string, () => Promise<PrecompiledModule>> = {
