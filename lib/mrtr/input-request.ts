@@ -1,8 +1,10 @@
 import { instanceLocation } from '../protocol/distilled-error.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
-import { bounded } from '../util/bounded.js';
+import { bounded, quoted } from '../util/bounded.js';
 import { isError } from '../util/is-error.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
+import { formFieldOffence } from './form-fields.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
 
 /** An input request as it goes to the client: a bare `{method, params}`. */
@@ -37,7 +39,8 @@ export function buildInputRequest(kind: InputKind, params: unknown, checks: Inpu
   const request = { method: spec.method, params: copied as Record<string, unknown> };
   const problems = checks.protocol.check(spec.requestDefinition, request);
   if (problems.length) {
-    const where = problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
+    const fields = kind === 'elicitation' ? offendingFormFields(request, checks.protocol) : [];
+    const where = fields.length ? fields : problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
     throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);
   }
   if (kind === 'elicitation' && request.params.mode !== 'url') {
@@ -48,4 +51,20 @@ export function buildInputRequest(kind: InputKind, params: unknown, checks: Inpu
     }
   }
   return request;
+}
+
+/**
+ * The fields of a refused form elicitation that MCP's form field shapes refuse, each alone (the protocol schema
+ * words a refused form only as matching no shape of its union), as `requestedSchema field "id" <why>; field …`;
+ * the first three. Empty when every field passes alone (the refusal is elsewhere) or the request is no form.
+ */
+function offendingFormFields(request: InputRequest, protocol: ProtocolSchema): string[] {
+  const schema = request.params.requestedSchema;
+  const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : undefined;
+  if (!properties || request.params.mode === 'url') return [];
+  const alone = (name: string) => ({ ...request, params: { message: '', requestedSchema: { type: 'object', properties: { [name]: properties[name] } } } });
+  return Object.keys(properties)
+    .filter((name) => protocol.check('ElicitRequest', alone(name)).length > 0)
+    .slice(0, 3)
+    .map((name, i) => `${i === 0 ? 'requestedSchema field' : 'field'} ${quoted(name, 40)} ${formFieldOffence(properties[name])}`);
 }

@@ -176,7 +176,7 @@ export class SwallowTool implements McpPlainTool {
   description: 'Misuses input requests.',
   inputSchema: {
     type: 'object',
-    properties: { how: { enum: ['invalid_request', 'duplicate_key', 'bad_key', 'huge_state', 'unbuildable_schema'] } },
+    properties: { how: { enum: ['invalid_request', 'off_shape_fields', 'duplicate_key', 'bad_key', 'huge_state', 'unbuildable_schema'] } },
     required: ['how'],
   },
 })
@@ -184,6 +184,11 @@ export class MisuseTool implements McpPlainTool {
   async run(args: { how: string }, ctx: McpContext) {
     const form = { message: 'ok?', requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } } };
     if (args.how === 'invalid_request') return ctx.elicit({ message: 'no schema' } as never);
+    if (args.how === 'off_shape_fields') {
+      // What zod writes for z.uuid(), .nullable() and a nested object: none is a field of MCP's forms.
+      const properties = { ok: { type: 'boolean' }, id: { type: 'string', format: 'uuid' }, note: { type: ['string', 'null'] }, address: { type: 'object', properties: {} } };
+      return ctx.elicit({ message: 'Details?', requestedSchema: { type: 'object', properties } } as never);
+    }
     if (args.how === 'duplicate_key') return Promise.all([ctx.elicit(form, { key: 'k' }), ctx.elicit(form, { key: 'k' })]);
     if (args.how === 'bad_key') return ctx.elicit(form, { key: 'not a key!' });
     if (args.how === 'unbuildable_schema')
