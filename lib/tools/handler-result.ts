@@ -42,14 +42,18 @@ function asJson(value: unknown): unknown {
   return text === undefined ? undefined : JSON.parse(text);
 }
 
+/** How many of an output schema mismatch's problems its message names. */
+const MISMATCH_PROBLEMS_LISTED = 5;
+
 function checkStructured(hooks: ToolHooks, value: unknown): void {
   const validate = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
   if (validate(value)) return;
-  const problems = describeSchemaErrors(validate.errors)
-    .slice(0, 5)
-    .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
-  throw new StructuredContentMismatchError(`tool "${hooks.tool}" returned structured content its output schema refuses: ${problems.join('; ')}`);
+  const described = describeSchemaErrors(validate.errors);
+  const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
+  // The count goes first: a fault's message is bounded, and a long list would cut it off.
+  const count = described.length > MISMATCH_PROBLEMS_LISTED ? ` (${described.length} problems, the first ${MISMATCH_PROBLEMS_LISTED} here)` : '';
+  throw new StructuredContentMismatchError(`tool "${hooks.tool}" returned structured content its output schema refuses${count}: ${problems.join('; ')}`);
 }
 
 async function hintsFor(hooks: ToolHooks, action: string | undefined, outcome: McpOutcome, ctx: McpContext) {

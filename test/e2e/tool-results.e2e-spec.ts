@@ -280,12 +280,12 @@ describe('what a handler returns becomes a tool result', () => {
       expect(answer.result).not.toHaveProperty('structuredContent');
     });
 
-    it('names the first five problems of a mismatch', async () => {
+    it('names the first five problems of a mismatch, counting them all first', async () => {
       const answer = await callTool(app().server, 'wide', { action: 'numbers' });
       expect(answer.body).toMatchObject({
         exception: 'StructuredContentMismatchError',
         message:
-          'tool "wide" returned structured content its output schema refuses: a: must be string; b: must be string; c: must be string; d: must be string; e: must be string',
+          'tool "wide" returned structured content its output schema refuses (6 problems, the first 5 here): a: must be string; b: must be string; c: must be string; d: must be string; e: must be string',
       });
     });
   });
