@@ -11,9 +11,11 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { ECHOED_VALUE_MAX_CHARS } from '../protocol/echoed-values.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
+import { classifyMessage } from '../protocol/message-classification.js';
 import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
 import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
@@ -22,10 +24,10 @@ import { takeOver } from './unanswered.js';
 
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
- * answer an MCP request. Each answer is a JSON-RPC error envelope (id echoed when readable) sent through the
- * answer stream, so after a notification it is the last SSE event. What the host threw before the parse step (its
- * guard's refusal or fault) is answered with the request's id: a body nobody read yet is read, within the mount's
- * bounds, to find it. The mount's own wire checks (a rejection, an auth-provider fault) answer before any body
+ * answer an MCP request. Each answer is a JSON-RPC error envelope (id echoed when readable, never a refused
+ * response's: it is an answer itself) sent through the answer stream, so after a notification it is the last SSE
+ * event. What the host threw before the parse step (its guard's refusal or fault) is answered with the request's
+ * id: a body nobody read yet is read, within the mount's bounds, to find it. The mount's own wire checks (a rejection, an auth-provider fault) answer before any body
  * read, without an id.
  *
  * - rejection: status and code from `REJECTION_TABLE`; records the mark, emits one `mcp:wire:reject`;
@@ -55,29 +57,31 @@ export class McpExceptionFilter implements ExceptionFilter {
     // Once the application shuts down, a refusal too closes its connection (see MountClosing).
     this.shutdown?.closeAfter(res);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
-    record.id ??= readableId((http.getRequest() as { body?: unknown }).body);
+    const hostBody = (http.getRequest() as { body?: unknown }).body;
+    record.id ??= readableId(hostBody);
     if (record.id === undefined && this.options && byTheHost(thrown) && unread(req)) {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
-      void idInBody(req, this.options).then((id) => {
-        record.id = id;
-        this.send(thrown, res, record);
+      void messageInBody(req, this.options).then((message) => {
+        record.id = readableId(message);
+        this.send(thrown, res, record, echoedId(message, record.id));
       });
       return;
     }
-    this.send(thrown, res, record);
+    this.send(thrown, res, record, echoedId(record.message ?? hostBody, record.id));
   }
 
-  private send(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
+  /** Sends the answer to what was thrown, its envelope carrying `id` (see {@link echoedId}). */
+  private send(thrown: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {
     try {
-      this.answer(thrown, res, record);
+      this.answer(thrown, res, record, id);
     } catch (fault) {
       // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
-      this.contain(fault, res, record);
+      this.contain(fault, res, record, id);
     }
     if (this.options) boundUnattached(res, this.options.writeStallTimeoutMs);
   }
 
-  private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
+  private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {
     const legacy = record.era === 'legacy';
     if (isRejection(thrown)) {
       record.rejection = thrown.mark;
@@ -92,7 +96,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         id: eventId(record.id),
         era: record.era,
       }));
-      return sendAnswer(res, status, errorEnvelope(record.id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
+      return sendAnswer(res, status, errorEnvelope(id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
     }
     if (isMethodError(thrown)) {
       if (!isEmittableCode(thrown.code) || !isHttpStatus(thrown.httpStatus))
@@ -103,20 +107,20 @@ export class McpExceptionFilter implements ExceptionFilter {
       return sendAnswer(res, status, body);
     }
     if (thrown instanceof AuthFault)
-      return sendAnswer(res, 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
+      return sendAnswer(res, 500, errorEnvelope(id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
     if (thrown instanceof HttpException) {
       const status = thrown.getStatus();
       const code = status >= 500 ? JSON_RPC_CODES.internalError : JSON_RPC_CODES.invalidRequest;
-      return sendAnswer(res, status, errorEnvelope(record.id, { code, message: bounded(thrown.message, 200) }));
+      return sendAnswer(res, status, errorEnvelope(id, { code, message: bounded(thrown.message, 200) }));
     }
-    this.contain(thrown, res, record);
+    this.contain(thrown, res, record, id);
   }
 
   /**
    * Method containment: -32603 with a fixed message naming the method, one `mcp:method:error` event; 500, or 200 on
    * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (as for a method error).
    */
-  private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord): void {
+  private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {
     // A fault of a call whose client left (its input request withdrawn, its signal aborted) is the cancellation's
     // (`mcp:request:cancelled`), as a tool's is: no client can fill the error log at will by hanging up.
     if (!clientLeft(res))
@@ -130,7 +134,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         fault,
       }));
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
-    sendAnswer(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+    sendAnswer(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
   }
 }
 
@@ -140,12 +144,20 @@ function eventId(id: JsonRpcId | undefined): JsonRpcId | undefined {
 }
 
 /** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */
-async function idInBody(req: IncomingMessage, bounds: BodyBounds): Promise<JsonRpcId | undefined> {
+async function messageInBody(req: IncomingMessage, bounds: BodyBounds): Promise<unknown> {
   try {
-    return readableId(decodeJson(await bodyWithin(req, bounds)));
+    return decodeJson(await bodyWithin(req, bounds));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The id a refusal of `message` echoes: its own (`id`), unless it is a JSON-RPC response, itself an answer, whose
+ * refusal carries none (the transport spec: "a JSON-RPC error response that has no id").
+ */
+function echoedId(message: unknown, id: JsonRpcId | undefined): JsonRpcId | undefined {
+  return isPlainObject(message) && classifyMessage(message) === 'response' ? undefined : id;
 }
 
 /** Thrown by the host (its guard, a throttler), not by the mount's own wire checks. */

@@ -330,6 +330,7 @@ describe('two eras on one mount', () => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 'mcp-input-forged', result: { action: 'accept' } });
       expect(res.status).toBe(400);
       expect(res.messages[0]!.error).toMatchObject({ code: -32600, message: expect.stringContaining('no input request with this id waits') });
+      expect(res.messages[0]).not.toHaveProperty('id'); // an answer to an answer: "a JSON-RPC error response that has no id"
     });
 
     it('refuses a call whose Accept excludes SSE once its tool asks (-32600 naming the Accept), with nothing left waiting and the process unharmed', async () => {

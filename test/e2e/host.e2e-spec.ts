@@ -229,6 +229,12 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 'host-7', error: { code: -32600, message: 'an API key is required' } });
   });
 
+  it("answers the host guard's refusal of a JSON-RPC response (a 2025-era client's answer) without its id: the transport spec's error response that has no id", async () => {
+    const res = await post(t.server, { jsonrpc: '2.0', id: 'mcp-input-1', result: { action: 'accept' } }, {}, MCP);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'an API key is required' } });
+  });
+
   it("answers a fault of the host guard with 500 + -32603 and the request's id, never the fault's message", async () => {
     const res = await post(t.server, rpc('tools/list', {}, 'host-fault'), { 'x-guard-fault': '1' }, MCP);
     expect(res.status).toBe(500);
