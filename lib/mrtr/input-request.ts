@@ -3,6 +3,7 @@ import type { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { isError } from '../util/is-error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
+import type { SchemaProblem } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { formFieldOffence } from './form-fields.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
@@ -39,9 +40,8 @@ export function buildInputRequest(kind: InputKind, params: unknown, checks: Inpu
   const request = { method: spec.method, params: copied as Record<string, unknown> };
   const problems = checks.protocol.check(spec.requestDefinition, request);
   if (problems.length) {
-    const fields = kind === 'elicitation' ? offendingFormFields(request, checks.protocol) : [];
-    const where = fields.length ? fields : problems.slice(0, 3).map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`);
-    throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where.join('; ')}`);
+    const where = (kind === 'elicitation' && formFieldsOffence(request, checks.protocol)) || located(problems);
+    throw new TypeError(`the ${spec.method} request is not a valid ${spec.requestDefinition}: ${where}`);
   }
   if (kind === 'elicitation' && request.params.mode !== 'url') {
     try {
@@ -53,18 +53,36 @@ export function buildInputRequest(kind: InputKind, params: unknown, checks: Inpu
   return request;
 }
 
-/**
- * The fields of a refused form elicitation that MCP's form field shapes refuse, each alone (the protocol schema
- * words a refused form only as matching no shape of its union), as `requestedSchema field "id" <why>; field …`;
- * the first three. Empty when every field passes alone (the refusal is elsewhere) or the request is no form.
- */
-function offendingFormFields(request: InputRequest, protocol: ProtocolSchema): string[] {
-  const schema = request.params.requestedSchema;
-  const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : undefined;
-  if (!properties || request.params.mode === 'url') return [];
-  const alone = (name: string) => ({ ...request, params: { message: '', requestedSchema: { type: 'object', properties: { [name]: properties[name] } } } });
-  return Object.keys(properties)
-    .filter((name) => protocol.check('ElicitRequest', alone(name)).length > 0)
+/** The first three problems, each at its location. */
+const located = (problems: readonly SchemaProblem[]): string =>
+  problems
     .slice(0, 3)
-    .map((name, i) => `${i === 0 ? 'requestedSchema field' : 'field'} ${quoted(name, 40)} ${formFieldOffence(properties[name])}`);
+    .map((p) => `${instanceLocation(p.path) || '/'} ${p.problem}`)
+    .join('; ');
+
+/** How many of a refused form's fields its refusal names. */
+const FIELDS_LISTED = 3;
+
+/**
+ * Why a refused form elicitation is refused, field by field (the protocol schema words a refused form only as
+ * matching no shape of its union): each field checked alone, the first three the protocol schema refuses named with
+ * why (`requestedSchema field "id" has format "uuid", …`), their count first when there are more, then what the
+ * request without them still fails, so one fix is not refused again. Undefined for no form, or no such field.
+ */
+function formFieldsOffence(request: InputRequest, protocol: ProtocolSchema): string | undefined {
+  const schema = request.params.requestedSchema;
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties) || request.params.mode === 'url') return undefined;
+  const properties = schema.properties;
+  const withFields = (names: readonly string[]) => ({
+    ...request,
+    params: { ...request.params, requestedSchema: { ...schema, properties: Object.fromEntries(names.map((name) => [name, properties[name]])) } },
+  });
+  const alone = (name: string) => ({ ...request, params: { message: '', requestedSchema: { type: 'object', properties: { [name]: properties[name] } } } });
+  const names = Object.keys(properties);
+  const offending = names.filter((name) => protocol.check('ElicitRequest', alone(name)).length > 0);
+  if (offending.length === 0) return undefined;
+  const count = offending.length > FIELDS_LISTED ? ` (${offending.length} fields, the first ${FIELDS_LISTED} here)` : '';
+  const listed = offending.slice(0, FIELDS_LISTED).map((name) => `field ${quoted(name, 40)} ${formFieldOffence(properties[name])}`);
+  const rest = protocol.check('ElicitRequest', withFields(names.filter((name) => !offending.includes(name))));
+  return `requestedSchema${count}: ${listed.join('; ')}${rest.length ? `; and without them, ${located(rest)}` : ''}`;
 }
