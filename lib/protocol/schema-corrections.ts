@@ -1,11 +1,13 @@
-import { pointerSegments } from '../validation/schema-problems.js';
+import { pointerSegments, valueAt } from '../validation/schema-problems.js';
 import type { ProtocolSchemaDocument } from './protocol-schema.js';
 
 /**
- * One place where the vendored `schema.json` says less than the TypeScript schema it is generated from, which the
- * spec names its source of truth: the generator writes a TypeScript `number` as `"integer"` unless told otherwise,
- * and drops `null`. `at` is a JSON pointer into the document, `was` the value the generator wrote there, and `is`
- * what `schema.ts` declares.
+ * One place where the vendored `schema.json` refuses a value that the TypeScript schema it is generated from (the
+ * spec's source of truth) allows and no sentence of the spec restricts: its generator writes every TypeScript
+ * `number` as `"integer"` (on purpose, for counts and codes) and drops `null`. Left as generated, because the spec
+ * says integer or the value is a count: `RequestId` and `ProgressToken` ("MUST be a string or integer"), `maxTokens`,
+ * `size`, `total`, `ttlMs`, error codes and a form field's `minLength`/`maxLength`/`minItems`/`maxItems`. `at` is a
+ * JSON pointer into the document, `was` the value the generator wrote there, and `is` what `schema.ts` declares.
  */
 export interface SchemaCorrection {
   readonly at: string;
@@ -38,11 +40,9 @@ export const SCHEMA_CORRECTIONS: readonly SchemaCorrection[] = [
 export function correctedSchema(document: ProtocolSchemaDocument): ProtocolSchemaDocument {
   const copy = structuredClone(document) as ProtocolSchemaDocument;
   for (const { at, was, is } of SCHEMA_CORRECTIONS) {
-    const segments = pointerSegments(at).map(String);
-    const key = segments.pop()!;
-    let parent: unknown = copy;
-    for (const segment of segments) parent = (parent as Record<string, unknown> | undefined)?.[segment];
-    const holder = parent as Record<string, unknown> | undefined;
+    const segments = pointerSegments(at);
+    const key = String(segments.pop());
+    const holder = valueAt(copy, segments) as Record<string, unknown> | undefined;
     if (JSON.stringify(holder?.[key]) !== JSON.stringify(was))
       throw new Error(`The vendored protocol schema holds ${JSON.stringify(holder?.[key])} at ${at}, not ${JSON.stringify(was)}: revise SCHEMA_CORRECTIONS`);
     holder![key] = [...is];

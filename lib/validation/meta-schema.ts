@@ -5,7 +5,7 @@ import { metaSchema } from '../schema/json-schema-2020-12.validators.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { FORMATS } from './add-formats.js';
 import { firstSubschemaWhere } from './schema-applicators.js';
-import { pointerSegments } from './schema-problems.js';
+import { pointerSegments, valueAt } from './schema-problems.js';
 
 /** The JSON Schema dialect consumer schemas are written in (the only one accepted). */
 export const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
@@ -68,11 +68,3 @@ function requiredHint(schema: object, errors: readonly ErrorObject[]): string {
  */
 const AUTHOR_NAMED: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependentRequired', 'dependencies', '$defs', 'definitions']);
 
-/** The value at a path of segments, or undefined. */
-function valueAt(value: unknown, path: readonly string[]): unknown {
-  for (const segment of path) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined;
-    value = (value as Record<string, unknown>)[segment];
-  }
-  return value;
-}

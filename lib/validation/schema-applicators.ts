@@ -3,8 +3,8 @@ import { schemaPath } from './json-value.js';
 
 /**
  * How each JSON Schema 2020-12 applicator holds its subschemas: one, a list of them, or a map of them (keyed by
- * property name, pattern or definition name, never by keyword). The schema-shape check and the misspelled-keyword
- * walk read subschemas through it.
+ * property name, pattern or definition name, never by keyword). The schema-shape check, the misspelled-keyword
+ * walk and {@link firstSubschemaWhere} read subschemas through it.
  */
 export const SCHEMA_APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = new Map([
   ...['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'].map(
@@ -34,7 +34,8 @@ export function someSubschema<T>(kind: 'one' | 'list' | 'map', value: unknown, v
 
 /**
  * The first schema object in `schema` (itself, then its subschemas depth first, in key order) that `matches`, with
- * its schema path; the walk goes below only the objects `enters` lets it (all by default). Module init only.
+ * its schema path; the walk goes below only the objects `enters` lets it (all by default). For schemas being built
+ * (module init, a new elicitation form), never per request.
  */
 export function firstSubschemaWhere(
   schema: unknown,

@@ -89,6 +89,15 @@ export function pointerSegments(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 
+/** The value at a path of segments (own keys and list indexes only), or undefined. */
+export function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  for (const segment of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, String(segment))) return undefined;
+    value = (value as Record<string, unknown>)[String(segment)];
+  }
+  return value;
+}
+
 /** Keywords that try subschemas and answer for the outcome themselves: their trials' errors are not offences. */
 const TRYING = new Set(['anyOf', 'oneOf', 'contains']);
 

@@ -4,13 +4,12 @@ import { describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { correctedSchema, SCHEMA_CORRECTIONS, type SchemaCorrection } from '../../lib/protocol/schema-corrections.js';
-import { pointerSegments } from '../../lib/validation/schema-problems.js';
+import { pointerSegments, valueAt } from '../../lib/validation/schema-problems.js';
 
 const vendored = JSON.parse(await readFile(new URL('../../lib/schema/mcp-2026-07-28.schema.json', import.meta.url), 'utf8')) as ProtocolSchemaDocument;
 const schema = await ProtocolSchema.vendored();
 
-const valueAt = (document: unknown, pointer: string): unknown =>
-  pointerSegments(pointer).reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[String(segment)], document);
+const atPointer = (document: unknown, pointer: string): unknown => valueAt(document, pointerSegments(pointer));
 
 const meta = (capabilities: unknown) => ({
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -21,16 +20,20 @@ const meta = (capabilities: unknown) => ({
 /** Per correction, values `schema.ts` allows that the generated type refused, each checked by a definition the library checks them with. */
 const ADMITTED: Record<string, [definition: string, value: unknown][]> = {
   '/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type': [['ElicitResult', { action: 'accept', content: { ratio: 0.5, budget: -99.5 } }]],
-  '/$defs/JSONValue/anyOf/2/type': [['RequestMetaObject', meta({ experimental: { 'x.example/feature': { ratio: 0.5, off: null, list: [1.5, null] } } })]],
+  '/$defs/JSONValue/anyOf/2/type': [
+    ['RequestMetaObject', meta({ experimental: { 'x.example/feature': { ratio: 0.5, off: null, list: [1.5, null] } } })],
+    // What the server itself sends: a sampling request's metadata (a tool's ctx.sample).
+    ['CreateMessageRequest', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5, metadata: { temperature: 0.7, seed: null } } }],
+  ],
 };
 
 describe('the corrections to the vendored schema (SCHEMA_CORRECTIONS)', () => {
   it.each(SCHEMA_CORRECTIONS.map((c) => [c.at, c] as const))(
     '%s: the vendored file still holds the generated type, and the library reads the declared one',
     (at, correction: SchemaCorrection) => {
-      expect(valueAt(vendored, at)).toEqual(correction.was);
-      expect(valueAt(correctedSchema(vendored), at)).toEqual(correction.is);
-      expect(valueAt(vendored, at)).toEqual(correction.was); // the file's document is left as it was read
+      expect(atPointer(vendored, at)).toEqual(correction.was);
+      expect(atPointer(correctedSchema(vendored), at)).toEqual(correction.is);
+      expect(atPointer(vendored, at)).toEqual(correction.was); // the file's document is left as it was read
     },
   );
 
