@@ -4,7 +4,7 @@
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 
 /** The legacy-era revisions (`initialize`-based) this library serves, newest first; `initialize` negotiates among them. @publicApi */
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /**
  * The protocol eras: `modern` (2026-07-28: stateless, per-request `_meta`) and `legacy` (the `initialize`-based

@@ -105,7 +105,7 @@ describe('two eras on one mount', () => {
       ]);
     });
 
-    it.each(['2024-11-05', '2026-07-28', 'draft'])('answers an unserved version (%s) with the newest legacy one', async (version) => {
+    it.each(['2024-10-07', '2026-07-28', 'draft'])('answers an unserved version (%s) with the newest legacy one', async (version) => {
       const res = await legacyPost(app().server, initialize(version), legacyHeaders(null));
       expect(res.messages[0]!.result.protocolVersion).toBe(LEGACY_PROTOCOL_VERSIONS[0]);
     });
@@ -134,9 +134,9 @@ describe('two eras on one mount', () => {
     });
 
     it('naming a revision not served: 400 + -32022 listing the legacy revisions', async () => {
-      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders('2024-11-05'));
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders('2024-10-07'));
       expect(res.status).toBe(400);
-      expect(res.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2024-11-05' } });
+      expect(res.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2024-10-07' } });
     });
 
     it.each([
@@ -246,6 +246,7 @@ describe('two eras on one mount', () => {
     it.each([
       ['2025-03-26 (as a request without the header reads)', null, 'form', 'elicitation', '2025-06-18', {}],
       ['2025-03-26', '2025-03-26', 'form', 'elicitation', '2025-06-18', {}],
+      ['2024-11-05', '2024-11-05', 'form', 'elicitation', '2025-06-18', {}],
       ['2025-06-18', '2025-06-18', 'url', 'URL-mode elicitation', '2025-11-25', { url: {} }],
     ] as const)('never sends a %s client an elicitation its revision lacks: the call ends -32021 at once', async (_what, version, kind, needs, since, required) => {
       const call = await legacyToolCall(app().server, 'ask', { kind }, () => 'no-answer', { headers: legacyHeaders(version) });

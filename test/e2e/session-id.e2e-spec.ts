@@ -80,7 +80,7 @@ describe('the session id a 2025-era initialize issues (Mcp-Session-Id), which th
   it.each([
     ['not ours', 'abc'],
     ['not base64url JSON', '00000000-0000-0000-0000-000000000000.!!!'],
-    ['naming a revision not served', payload({ v: '2024-11-05', c: { elicitation: {} } })],
+    ['naming a revision not served', payload({ v: '2024-10-07', c: { elicitation: {} } })],
     ['a JSON value other than an object', payload(['2025-11-25'])],
     ['longer than any the server issues', payload({ v: '2025-11-25', c: { elicitation: {}, pad: 'x'.repeat(2000) } })],
     ['without the UUID it is issued with', `x.${Buffer.from(JSON.stringify({ v: '2025-11-25', c: {} })).toString('base64url')}`],

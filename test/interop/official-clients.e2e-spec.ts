@@ -5,9 +5,12 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV110 } from '@modelcontextprotocol/sdk-1.10/client/index.js';
+import { StreamableHTTPClientTransport as TransportV110 } from '@modelcontextprotocol/sdk-1.10/client/streamableHttp.js';
 import { VersioningType } from '@nestjs/common';
 
 import { InProcessEventBus, McpEventBus, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { readSessionId } from '../../lib/protocol/session-id.js';
 import { firstText } from '../support/client-result.js';
 import { recordEvents } from '../support/mcp-client.js';
 import { SAMPLE_TOOL_NAMES, startSampleApp, useSampleApp } from '../support/sample-app.js';
@@ -150,6 +153,40 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
     answer = { action: 'accept', content: { confirm: true } };
     expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ text: 'Deleted "groceries".' });
     expect(await c.callTool('delete_note', { title: 'groceries' })).toEqual({ isError: true, text: 'No note titled "groceries".' });
+  });
+});
+
+describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release with a Streamable HTTP client, which speaks 2024-11-05)', () => {
+  const server = useSampleApp();
+  let client: ClientV110 | undefined;
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+  });
+  const connected = async () => {
+    client = new ClientV110({ name: 'interop-v1.10', version: '1.0.0' });
+    const transport = new TransportV110(new URL(`http://127.0.0.1:${(server().address() as AddressInfo).port}/mcp`));
+    await client.connect(transport);
+    return { client, transport };
+  };
+
+  it('connects at its defaults, negotiating 2024-11-05 (a release that takes no other revision), which its session id carries', async () => {
+    expect(readSessionId((await connected()).transport.sessionId)?.version).toBe('2024-11-05');
+  });
+
+  it('lists and calls tools, with progress, reads a resource, gets a prompt and completes an argument', async () => {
+    const { client: c } = await connected();
+    expect((await c.listTools()).tools.map((t) => t.name)).toEqual(SAMPLE_TOOL_NAMES);
+    expect(firstText(await c.callTool({ name: 'echo', arguments: { text: 'from 1.10' } }))).toEqual({ text: 'from 1.10' });
+    const progress: number[] = [];
+    const reindexed = await c.callTool({ name: 'reindex_notes', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    expect(firstText(reindexed)).toEqual({ text: 'Reindexed 3 notes.' });
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect((await c.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
+      { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
+    ]);
+    expect((await c.getPrompt({ name: 'review_note', arguments: { title: 'todo' } })).messages).toHaveLength(2);
+    expect((await c.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'to' } })).completion.values).toEqual(['todo']);
   });
 });
 
