@@ -93,7 +93,7 @@ describe('message validation and classification', () => {
     expect(res.body.error.data.errors).toEqual([{ location: '', problems: ['missing required property "method"'] }]);
   });
 
-  it('refuses a client-sent response (result or error) with 400 + -32600', async () => {
+  it('refuses a client-sent response (result or error) with 400 + -32600, in an error without an id (it answered no request)', async () => {
     for (const body of [
       { jsonrpc: '2.0', id: 4, result: { resultType: 'complete' } },
       { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'no' } },
@@ -101,7 +101,8 @@ describe('message validation and classification', () => {
       const mark = await rejectionOf(async () => {
         const res = await post(t.server, body);
         expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ id: 4, error: { code: -32600 } });
+        expect(res.body).toMatchObject({ error: { code: -32600 } });
+        expect(res.body).not.toHaveProperty('id');
       });
       expect(mark).toEqual({ rejecter: 'message-validation', reason: 'client_response' });
     }
