@@ -67,4 +67,3 @@ function requiredHint(schema: object, errors: readonly ErrorObject[]): string {
  * name lists of `dependentRequired` and draft-7 `dependencies`.
  */
 const AUTHOR_NAMED: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependentRequired', 'dependencies', '$defs', 'definitions']);
-
