@@ -124,7 +124,7 @@ export class SchemaCompiler {
       if (formats.length > named.length) named.push(`and ${formats.length - named.length} more`);
       throw new McpConfigurationError(
         where,
-        `uses the unknown format${formats.length > 1 ? 's' : ''} ${named.join(', ')} (formats are asserted, so an unknown one is refused; known: ${Object.keys(this.ajv.formats).sort().join(', ')})`,
+        `uses the unknown format${formats.length > 1 ? 's' : ''} ${named.join(', ')} (formats are asserted, so an unknown one is refused): remove ${formats.length > 1 ? 'them' : 'it'}, or check the value with a "pattern" (zod writes one beside most of its formats: drop the format in z.toJSONSchema's override); known: ${Object.keys(this.ajv.formats).sort().join(', ')}`,
       );
     }
     for (const line of misspelledKeywordWarnings(where, misspelledKeywords(schema, Object.keys(this.ajv.RULES.keywords)))) logger.warn(line);
