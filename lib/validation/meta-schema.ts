@@ -13,6 +13,12 @@ export const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 /** Whether `$schema` names {@link META_SCHEMA_ID}: as it is, or with the empty fragment earlier drafts' URIs carried. */
 const namesMetaSchema = (dialect: unknown): boolean => dialect === META_SCHEMA_ID || dialect === `${META_SCHEMA_ID}#`;
 
+/** A draft-07 dialect URI, what converters write by default (`zod-to-json-schema`, `@valibot/to-json-schema`). */
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+/** The way to 2020-12 from the converters that write draft-07 by default. */
+const CONVERTERS_TO_2020_12 = ": from a converter, zod 4's z.toJSONSchema() writes 2020-12, and Valibot's toJsonSchema takes { target: 'draft-2020-12' }";
+
 /** The precompiled meta-schema check, built on first use. */
 let metaSchemaCheck: ValidateFunction | undefined;
 
@@ -25,7 +31,7 @@ export function metaSchemaProblems(schema: object, wording: Ajv2020): string | u
   // Below the root too: a converter run on each property alone writes a `$schema` into each, which ajv never reads.
   const foreign = firstSubschemaWhere(schema, (node) => node.$schema !== undefined && !namesMetaSchema(node.$schema));
   if (foreign)
-    return `declares the unsupported JSON Schema dialect ${bounded(foreign.node.$schema, 100)}${foreign.at === '#' ? '' : ` at ${bounded(foreign.at, 100)}`}; only 2020-12 is supported ("$schema": "${META_SCHEMA_ID}", or none)`;
+    return `declares the unsupported JSON Schema dialect ${bounded(foreign.node.$schema, 100)}${foreign.at === '#' ? '' : ` at ${bounded(foreign.at, 100)}`}; only 2020-12 is supported ("$schema": "${META_SCHEMA_ID}", or none)${DRAFT_07.test(String(foreign.node.$schema)) ? CONVERTERS_TO_2020_12 : ''}`;
   const check = (metaSchemaCheck ??= metaSchema(FORMATS).check!);
   if (check(schema)) return undefined;
   const errors = check.errors ?? [];

@@ -104,7 +104,8 @@ describe('compiling consumer schemas at module init', () => {
     [
       "another dialect in a property (a converter's output for that property alone)",
       { type: 'object', properties: { when: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' } } },
-      'the schema: declares the unsupported JSON Schema dialect http://json-schema.org/draft-07/schema# at #/properties/when; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)',
+      'the schema: declares the unsupported JSON Schema dialect http://json-schema.org/draft-07/schema# at #/properties/when; only 2020-12 is supported ("$schema": "https://json-schema.org/draft/2020-12/schema", or none)' +
+        ": from a converter, zod 4's z.toJSONSchema() writes 2020-12, and Valibot's toJsonSchema takes { target: 'draft-2020-12' }",
     ],
     [
       'another dialect deep in a list applicator, inside a resource of its own',
