@@ -86,3 +86,10 @@ export function readableId(message: unknown): JsonRpcId | undefined {
   if (typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) return id;
   return undefined;
 }
+
+/**
+ * Whether a POST's error answers a request: not when it carried a client's JSON-RPC response (its answer to the
+ * server) or a notification, which answer no request. Their refusals carry no `id`, and an error status on every
+ * era, never a legacy method error's 200 (the transport spec: an HTTP error status, an error response without `id`).
+ */
+export const answersRequest = (record: McpRequestRecord): boolean => record.kind !== 'response' && record.kind !== 'notification';

@@ -78,11 +78,25 @@ export function inputRequestName(kind: InputKind, params: Readonly<Record<string
   return kind === 'elicitation' && params.mode === 'url' ? 'URL-mode elicitation' : kind;
 }
 
+/** The revision that gave sampling its `tools`, `toolChoice` and the `sampling.context` capability. */
+const SAMPLING_TOOLS_AND_CONTEXT = '2025-11-25';
+
 /**
- * The first 2025-era revision that has an input request (sampling and roots: every served one): a legacy client
- * speaking an older revision is never sent it, since it has no method to answer with.
+ * The first legacy-era revision that has an input request as asked (sampling without tools and roots: every served
+ * one): a legacy client speaking an older revision is never sent it, since it has no method or field to answer with.
  */
 export function firstRevisionWith(kind: InputKind, params: Readonly<Record<string, unknown>>): string | undefined {
+  if (kind === 'sampling') return params.tools !== undefined || params.toolChoice !== undefined ? SAMPLING_TOOLS_AND_CONTEXT : undefined;
   if (kind !== 'elicitation') return undefined;
   return params.mode === 'url' ? '2025-11-25' : '2025-06-18';
+}
+
+/**
+ * The params whose needs a legacy client of `revision` is held to: before `sampling.context` existed, a client
+ * that declared sampling took any `includeContext` (a plain optional field then), so it asks for nothing more.
+ */
+export function paramsAtRevision(kind: InputKind, params: Readonly<Record<string, unknown>>, revision: string): Record<string, unknown> {
+  if (kind !== 'sampling' || revision >= SAMPLING_TOOLS_AND_CONTEXT || params.includeContext === undefined) return params;
+  const { includeContext: _allowed, ...rest } = params;
+  return rest;
 }

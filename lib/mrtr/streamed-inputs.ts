@@ -2,7 +2,7 @@ import type { AnswerStream } from '../response/answer-stream.js';
 import { bounded } from '../util/bounded.js';
 import { quiet, rejected } from '../util/quiet-promise.js';
 import type { InputChannel } from './input-channel.js';
-import { INPUT_KINDS, firstRevisionWith, inputRequestName, missingInputCapability, type InputKind } from './input-kinds.js';
+import { INPUT_KINDS, firstRevisionWith, inputRequestName, missingInputCapability, paramsAtRevision, type InputKind } from './input-kinds.js';
 import { buildInputRequest, checkInputKey, type InputChecks } from './input-request.js';
 import { readAnswer } from './input-responses.js';
 import type { PendingInputRequests } from './pending-input-requests.js';
@@ -67,7 +67,7 @@ export class StreamedInputs implements InputChannel {
           `, which protocol version ${this.init.revision} does not have (it came with ${since}); the client may connect with a later revision`,
           spec.need(request.params, {})!,
         );
-      const missing = this.init.capabilities && spec.need(request.params, this.init.capabilities);
+      const missing = this.init.capabilities && spec.need(paramsAtRevision(kind, request.params, this.init.revision), this.init.capabilities);
       if (missing) throw missingInputCapability(inputRequestName(kind, request.params), ', which the client did not declare in initialize', missing);
       this.init.answer.requireStream(`This call sends the client ${spec.method}`);
       if (!this.watching) {

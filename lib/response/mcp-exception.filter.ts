@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 
-import { readableId, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
+import { answersRequest, readableId, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
 import { JSON_RPC_CODES, isEmittableCode } from '../errors/json-rpc-codes.js';
 import { isHttpStatus, isMethodError } from '../errors/mcp-method.error.js';
@@ -103,7 +103,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         throw new TypeError(
           `a method error needs an integer code the spec lets a server emit and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`,
         );
-      const { status, body } = methodErrorAnswer(thrown, record);
+      const { status, body } = methodErrorAnswer(thrown, record, id);
       return sendAnswer(res, status, body);
     }
     if (thrown instanceof AuthFault)
@@ -134,7 +134,11 @@ export class McpExceptionFilter implements ExceptionFilter {
         fault,
       }));
     const what = record.method ? ` while handling ${bounded(record.method, 60)}` : '';
-    sendAnswer(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }));
+    sendAnswer(
+      res,
+      record.era === 'legacy' && answersRequest(record) ? 200 : 500,
+      errorEnvelope(id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }),
+    );
   }
 }
 

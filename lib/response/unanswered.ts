@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
+import { answersRequest, requestRecord, type McpRequestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
@@ -27,7 +27,8 @@ const UNANSWERED_MESSAGE = "Internal error: the server's own code answered this 
 /**
  * Once the host's route handler for a mount's route has settled: a request the mount never took over (a host
  * interceptor answered without calling `next.handle()`, a maintenance switch or a cache, and the mount writes its
- * answers itself, so nothing was sent) gets 500 + -32603 (200 on the legacy era) with its id, and one
+ * answers itself, so nothing was sent) gets 500 + -32603 (200 on the legacy era) with its id (a POST that carried no
+ * request: 500, no id), and one
  * `mcp:method:error`, rather than no answer at all.
  */
 export function answerUnanswered(req: IncomingMessage, res: ServerResponse, mount: string): void {
@@ -41,5 +42,10 @@ export function answerUnanswered(req: IncomingMessage, res: ServerResponse, moun
     error: 'a host interceptor answered a request to the mount without calling next.handle(): let the mount path through it',
     fault: undefined,
   }));
-  sendJson(res, record.era === 'legacy' ? 200 : 500, errorEnvelope(record.id, { code: JSON_RPC_CODES.internalError, message: UNANSWERED_MESSAGE }));
+  const request = answersRequest(record);
+  sendJson(
+    res,
+    record.era === 'legacy' && request ? 200 : 500,
+    errorEnvelope(request ? record.id : undefined, { code: JSON_RPC_CODES.internalError, message: UNANSWERED_MESSAGE }),
+  );
 }

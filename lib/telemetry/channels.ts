@@ -23,8 +23,9 @@ export interface McpTelemetryEvents {
     /** The JSON-RPC method (bounded), when the body was read far enough to know it. */
     method?: string;
     /**
-     * The request id, when the body was read far enough to know it: match a refusal to a client's request. A string
-     * id is bounded (256 characters, control characters escaped), as in `mcp:method:error`.
+     * The request id, when the body was read far enough to know it: match a refusal to a client's request (of a
+     * refused JSON-RPC response, the id of the server's input request it answered, though its answer carries none). A
+     * string id is bounded (256 characters, control characters escaped), as in `mcp:method:error`.
      */
     id?: JsonRpcId;
     /** The era the request was classified in, once it was. */

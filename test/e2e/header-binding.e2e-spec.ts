@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../lib/index.js';
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { addFormats } from '../../lib/validation/add-formats.js';
 import { firstText } from '../support/client-result.js';
@@ -467,7 +468,7 @@ describe('header annotations and the 2025 era', () => {
   const unannotated = (schema: unknown) => JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === 'x-mcp-header' ? undefined : value));
   const byName = (tools: { name: string; inputSchema: unknown }[]) => Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
 
-  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+  it.each(LEGACY_PROTOCOL_VERSIONS)(
     '%s: lists each tool without its x-mcp-header annotations (top-level and nested), which a strict validator compiles; 2026-07-28 keeps them',
     async (version) => {
       const modern = byName((await post(app().server, rpc('tools/list'))).body.result.tools);

@@ -532,6 +532,17 @@ describe('a host interceptor that answers without calling the handler (a mainten
     ]);
   });
 
+  it.each([
+    ["a 2025-era client's answer to an input request (a JSON-RPC response)", { jsonrpc: '2.0', id: 'mcp-input-7', result: { action: 'accept' } }],
+    ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }],
+  ])('answers %s it never ran with an error status and no id, on the 2025 era too (it answered no request)', async (_what, body) => {
+    const res = await legacyPost(t.server, body, { ...legacyHeaders(), 'x-maintenance': '1' });
+    expect([res.status, res.messages]).toEqual([
+      500,
+      [{ jsonrpc: '2.0', error: { code: -32603, message: "Internal error: the server's own code answered this request without running the MCP mount." } }],
+    ]);
+  });
+
   it('answers a GET it never ran too, and leaves the requests it lets through alone', async () => {
     const get = await request(t.server).get('/mcp').set('x-maintenance', '1');
     expect(get.status).toBe(500);

@@ -57,6 +57,27 @@ describe('the session id a 2025-era initialize issues (Mcp-Session-Id), which th
     });
   });
 
+  it.each(['2025-06-18', '2024-11-05'])(
+    'sends a %s client that declared sampling a request with includeContext: sampling.context came with 2025-11-25, before which the field was plain',
+    async (version) => {
+      const call = await legacyToolCall(app().server, 'ask', { kind: 'sampling_context' }, answer, {
+        headers: withSession(await sessionOf({ sampling: {} }, version), version),
+      });
+      expect(asked(call.messages)).toEqual(['sampling/createMessage']);
+    },
+  );
+
+  it('refuses a 2025-06-18 client sampling with tools at once (-32021 naming 2025-11-25, which brought them), never sent', async () => {
+    const call = await legacyToolCall(app().server, 'ask', { kind: 'sampling_tools' }, answer, {
+      headers: withSession(await sessionOf({ sampling: {} }, '2025-06-18'), '2025-06-18'),
+    });
+    expect(asked(call.messages)).toEqual([]);
+    expect(call.messages.at(-1)!.error).toMatchObject({
+      code: -32021,
+      message: expect.stringContaining('which protocol version 2025-06-18 does not have (it came with 2025-11-25)'),
+    });
+  });
+
   it('gives a tool the input capabilities initialize declared (ctx.clientCapabilities), so it can ask only for those', async () => {
     const session = await sessionOf({ sampling: {}, experimental: { big: 'x'.repeat(100) } });
     const call = await legacyToolCall(app().server, 'adaptive', {}, answer, { headers: withSession(session) });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { META_KEYS } from '../../lib/index.js';
+import { LEGACY_PROTOCOL_VERSIONS, META_KEYS } from '../../lib/index.js';
 import { LEGACY_METHODS, MCP_METHODS, REMOVED_METHODS } from '../../lib/methods/mcp-methods.js';
 import { VERSION } from '../support/mcp-client.js';
 
@@ -126,7 +126,7 @@ function methodParams(method: string): fc.Arbitrary<Record<string, unknown>> {
     }),
     'logging/setLevel': fc.record({ level: maybe(logLevel, 1) }),
     initialize: fc.record({
-      protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2025-03-26', VERSION), nastyString),
+      protocolVersion: fc.oneof(fc.constantFrom(...LEGACY_PROTOCOL_VERSIONS, VERSION), nastyString),
       capabilities,
       clientInfo: maybe(smallJson, 1),
     }),

@@ -174,7 +174,7 @@ describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release 
     expect(readSessionId((await connected()).transport.sessionId)?.version).toBe('2024-11-05');
   });
 
-  it('lists and calls tools, with progress, reads a resource, gets a prompt and completes an argument', async () => {
+  it('lists and calls tools, with progress, lists and reads resources, gets a prompt, completes an argument, and is told which URI is unknown', async () => {
     const { client: c } = await connected();
     expect((await c.listTools()).tools.map((t) => t.name)).toEqual(SAMPLE_TOOL_NAMES);
     expect(firstText(await c.callTool({ name: 'echo', arguments: { text: 'from 1.10' } }))).toEqual({ text: 'from 1.10' });
@@ -185,8 +185,16 @@ describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release 
     expect((await c.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
       { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
     ]);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['review_note']);
+    await expect(c.readResource({ uri: 'notes://notes/nope' })).rejects.toThrow('Resource not found: "notes://notes/nope"');
     expect((await c.getPrompt({ name: 'review_note', arguments: { title: 'todo' } })).messages).toHaveLength(2);
     expect((await c.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'to' } })).completion.values).toEqual(['todo']);
+  });
+  it('is refused an elicitation at once (-32021: elicitation came with 2025-06-18), and goes on', async () => {
+    const { client: c } = await connected();
+    await expect(c.callTool({ name: 'delete_note', arguments: { title: 'groceries' } })).rejects.toThrow(/-32021.*elicitation.*2025-06-18/);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
   });
 });
 
