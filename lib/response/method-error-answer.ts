@@ -6,14 +6,13 @@ import { errorEnvelope } from '../protocol/json-rpc.js';
  * A method error as the request is answered with it: its envelope, the request's id echoed, and its status, 200 on
  * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (see `REJECTION_TABLE`'s legacyStatus);
  * `id` when the caller knows better than the record (a body read to find it). A POST that carried no request gets
- * no id and an error status (`answersRequest`).
+ * no id and an HTTP error status, whatever the error's own (200 by default; `answersRequest`).
  */
 export function methodErrorAnswer(
   error: McpMethodError,
   record: McpRequestRecord,
   id = answersRequest(record) ? record.id : undefined,
 ): { readonly status: number; readonly body: Record<string, unknown> } {
-  // A POST that carried no request is refused with an HTTP error status, whatever the error's own (200 by default).
   const status = !answersRequest(record) ? Math.max(error.httpStatus, 400) : record.era === 'legacy' ? 200 : error.httpStatus;
   return {
     status,
