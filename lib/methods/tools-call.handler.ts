@@ -84,7 +84,10 @@ export class ToolsCallHandler implements McpMethodHandler {
       const tool = `tool ${quoted(call.params.name, 100)}`;
       // A 2025-era request has no per-request capabilities to declare the extension in: say so rather than ask.
       if (call.record.era === 'legacy')
-        throw missingTasksExtension(tool, `it runs only as a task, which a 2025-era client cannot ask for; call it with protocol version 2026-07-28 and the tasks extension`);
+        throw missingTasksExtension(
+          tool,
+          `it runs only as a task, which a client of protocol version 2025-11-25 or earlier cannot ask for; call it with protocol version 2026-07-28 and the tasks extension`,
+        );
       throw missingTasksExtension(tool);
     }
     return undefined;

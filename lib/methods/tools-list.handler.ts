@@ -35,6 +35,6 @@ export class ToolsListHandler extends ListMethod {
   }
 
   protected override listName(era: Era): string {
-    return era === 'legacy' ? `${this.method} (2025 era)` : this.method;
+    return era === 'legacy' ? `${this.method} (legacy era)` : this.method;
   }
 }

@@ -360,7 +360,7 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     const required = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'must_task', arguments: {} } }, headers);
     expect(required.messages[0]!.error.code).toBe(-32021);
     expect(required.messages[0]!.error.message).toBe(
-      'Missing required client capability: tool "must_task" needs the tasks extension; it runs only as a task, which a 2025-era client cannot ask for; call it with protocol version 2026-07-28 and the tasks extension.',
+      'Missing required client capability: tool "must_task" needs the tasks extension; it runs only as a task, which a client of protocol version 2025-11-25 or earlier cannot ask for; call it with protocol version 2026-07-28 and the tasks extension.',
     );
   });
 });
