@@ -63,15 +63,16 @@ export class McpExceptionFilter implements ExceptionFilter {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
       void messageInBody(req, this.options).then((message) => {
         record.id = readableId(message);
-        this.send(thrown, res, record, echoedId(message, record.id));
+        this.send(thrown, res, classified(record, message));
       });
       return;
     }
-    this.send(thrown, res, record, echoedId(record.message ?? hostBody, record.id));
+    this.send(thrown, res, classified(record, record.message ?? hostBody));
   }
 
-  /** Sends the answer to what was thrown, its envelope carrying `id` (see {@link echoedId}). */
-  private send(thrown: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {
+  /** Sends the answer to what was thrown, its envelope carrying the id of the request it refuses (`answersRequest`). */
+  private send(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
+    const id = answersRequest(record) ? record.id : undefined;
     try {
       this.answer(thrown, res, record, id);
     } catch (fault) {
@@ -103,7 +104,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         throw new TypeError(
           `a method error needs an integer code the spec lets a server emit and an HTTP status (100–599), not code ${bounded(thrown.code, 30)} with status ${bounded(thrown.httpStatus, 30)}`,
         );
-      const { status, body } = methodErrorAnswer(thrown, record, id);
+      const { status, body } = methodErrorAnswer(thrown, record);
       return sendAnswer(res, status, body);
     }
     if (thrown instanceof AuthFault)
@@ -147,7 +148,7 @@ function eventId(id: JsonRpcId | undefined): JsonRpcId | undefined {
   return typeof id === 'string' ? bounded(id, ECHOED_VALUE_MAX_CHARS) : id;
 }
 
-/** The id of the JSON-RPC request in a body nobody read, or undefined (none, or a body past the mount's bounds). */
+/** The JSON value of a body nobody read, or undefined (not JSON, or a body past the mount's bounds). */
 async function messageInBody(req: IncomingMessage, bounds: BodyBounds): Promise<unknown> {
   try {
     return decodeJson(await bodyWithin(req, bounds));
@@ -157,11 +158,12 @@ async function messageInBody(req: IncomingMessage, bounds: BodyBounds): Promise<
 }
 
 /**
- * The id a refusal of `message` echoes: its own (`id`), unless it is a JSON-RPC response, itself an answer, whose
- * refusal carries none (the transport spec: "a JSON-RPC error response that has no id").
+ * The record with its message kind, read from `message` where message validation refused before it said (a client's
+ * response is refused there) or never ran (a host guard refused first), so `answersRequest` can tell.
  */
-function echoedId(message: unknown, id: JsonRpcId | undefined): JsonRpcId | undefined {
-  return isPlainObject(message) && classifyMessage(message) === 'response' ? undefined : id;
+function classified(record: McpRequestRecord, message: unknown): McpRequestRecord {
+  if (record.kind === undefined && isPlainObject(message)) record.kind = classifyMessage(message);
+  return record;
 }
 
 /** Thrown by the host (its guard, a throttler), not by the mount's own wire checks. */

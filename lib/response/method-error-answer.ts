@@ -4,18 +4,14 @@ import { errorEnvelope } from '../protocol/json-rpc.js';
 
 /**
  * A method error as the request is answered with it: its envelope, the request's id echoed, and its status, 200 on
- * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (see `REJECTION_TABLE`'s legacyStatus);
- * `id` when the caller knows better than the record (a body read to find it). A POST that carried no request gets
- * no id and an HTTP error status, whatever the error's own (200 by default; `answersRequest`).
+ * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (see `REJECTION_TABLE`'s legacyStatus).
+ * A POST that carried no request gets no id and an HTTP error status, whatever the error's own (200 by default;
+ * `answersRequest`).
  */
-export function methodErrorAnswer(
-  error: McpMethodError,
-  record: McpRequestRecord,
-  id = answersRequest(record) ? record.id : undefined,
-): { readonly status: number; readonly body: Record<string, unknown> } {
-  const status = !answersRequest(record) ? Math.max(error.httpStatus, 400) : record.era === 'legacy' ? 200 : error.httpStatus;
+export function methodErrorAnswer(error: McpMethodError, record: McpRequestRecord): { readonly status: number; readonly body: Record<string, unknown> } {
+  const answersOne = answersRequest(record);
   return {
-    status,
-    body: errorEnvelope(id, { code: error.code, message: error.message, data: error.data }),
+    status: !answersOne ? Math.max(error.httpStatus, 400) : record.era === 'legacy' ? 200 : error.httpStatus,
+    body: errorEnvelope(answersOne ? record.id : undefined, { code: error.code, message: error.message, data: error.data }),
   };
 }

@@ -27,7 +27,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { of, timeout, type Observable } from 'rxjs';
 import request from 'supertest';
 
-import { McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
+import { McpMethodError, McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
@@ -478,6 +478,17 @@ class MaintenanceInterceptor implements NestInterceptor {
   }
 }
 
+/** A host interceptor that throws before the handler while `x-throw` is sent (a broken one): `fault` or a method error. */
+@Injectable()
+class ThrowingInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const asked = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>().headers['x-throw'];
+    if (asked === 'fault') throw new Error('the interceptor broke');
+    if (asked === 'method') throw new McpMethodError(-32602, 'refused by the interceptor');
+    return next.handle();
+  }
+}
+
 /** A host guard that refuses a request sending `x-refuse` (with a 500 when it says `500`). */
 @Injectable()
 class RefuseOnAskGuard implements CanActivate {
@@ -549,6 +560,24 @@ describe('a host interceptor that answers without calling the handler (a mainten
     expect(get.body.error.code).toBe(-32603);
     const call = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }));
     expect(call.body.result.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+});
+
+describe('a host interceptor that throws for a POST carrying no request (a 2025-era client answer, a notification)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], configure: (app) => app.useGlobalInterceptors(new ThrowingInterceptor()) });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['a fault', 'fault', 500, { code: -32603, message: 'Internal error.' }],
+    ['a method error of the default status 200', 'method', 400, { code: -32602, message: 'refused by the interceptor' }],
+  ])('answers %s with an error status and no id on the 2025 era (never the 200 a legacy request gets)', async (_what, how, status, error) => {
+    const answer = await legacyPost(t.server, { jsonrpc: '2.0', id: 'mcp-input-9', result: { action: 'accept' } }, { ...legacyHeaders(), 'x-throw': how });
+    expect([answer.status, answer.messages]).toEqual([status, [{ jsonrpc: '2.0', error }]]);
+    const request = await legacyPost(t.server, { jsonrpc: '2.0', id: 'r', method: 'tools/list' }, { ...legacyHeaders(), 'x-throw': how });
+    expect([request.status, request.messages[0]!.id]).toEqual([200, 'r']);
   });
 });
 
