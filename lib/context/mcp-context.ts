@@ -71,7 +71,7 @@ export class McpContext<TRequest extends object = McpHostRequest> {
   /** The request's protocol version (`_meta`). */
   readonly protocolVersion: string;
   /**
-   * The client capabilities this request declares. A 2025-era request declares none itself: it carries the input
+   * The client capabilities this request declares. A legacy request declares none itself: it carries the input
    * capabilities (elicitation, sampling, roots) its client declared in `initialize`, as its echoed session id holds
    * them, and nothing else; without one, none, which says nothing (catch -32021 instead).
    */

@@ -12,7 +12,7 @@ export type JsonRpcId = string | number;
 /** What message classification found a parsed message to be (see `classifyMessage`). */
 export type MessageKind = 'request' | 'notification' | 'response' | 'unknown';
 
-/** What a 2025-era client's echoed `Mcp-Session-Id` carries: the revision `initialize` negotiated, the input capabilities it declared. */
+/** What a legacy client's echoed `Mcp-Session-Id` carries: the revision `initialize` negotiated, the input capabilities it declared. */
 export interface SessionIdContents {
   /** The random UUID that opens it: one client's, as far as this server can tell (what scopes its cancellations). */
   readonly id: string;

@@ -3,7 +3,7 @@ import { JSON_RPC_CODES, type JsonRpcCode } from './json-rpc-codes.js';
 /**
  * The only place a rejection's HTTP status and JSON-RPC code are decided (a rejecter throws just its rejecter and
  * reason): one row per rejection a request can meet, in the order a request meets them. `legacyStatus`, where a
- * row has one, is the status on the legacy era: a 2025-era client reads a JSON-RPC error only from a 2xx answer,
+ * row has one, is the status on the legacy era: a legacy client reads a JSON-RPC error only from a 2xx answer,
  * so a refusal after the request was understood (method routing) goes out with 200 there, as a method error does.
  * `removed_method` is met on the modern era only.
  * Proven by: test/sweeps/rejection-table.sweep.e2e-spec.ts (every row reached by a request, by its mark).

@@ -82,7 +82,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     if (call.record.era !== 'legacy' && declaresTasks(call.record.meta?.[META_KEYS.clientCapabilities])) return mode;
     if (mode.support === 'required') {
       const tool = `tool ${quoted(call.params.name, 100)}`;
-      // A 2025-era request has no per-request capabilities to declare the extension in: say so rather than ask.
+      // A legacy request has no per-request capabilities to declare the extension in: say so rather than ask.
       if (call.record.era === 'legacy')
         throw missingTasksExtension(
           tool,

@@ -8,7 +8,7 @@ import { ListPages } from './list-pages.js';
 
 /**
  * `tools/list`: the wired-in tools' definitions, sorted by name, a page at a time. Served when any tool is wired in.
- * A 2025-era client is not listed a tool every run of which is a task (it could never call it: tasks are a
+ * A legacy client is not listed a tool every run of which is a task (it could never call it: tasks are a
  * 2026-07-28 extension), so its list is a list of its own.
  */
 @Injectable()

@@ -16,7 +16,7 @@ export interface StreamedInputsInit extends InputChecks {
   readonly subject: string | undefined;
   /** What the call's request holds in memory while it waits (counted against `maxPendingBytes`), asked when it first does. */
   readonly heldBytes: () => number;
-  /** The request's 2025-era revision (its `MCP-Protocol-Version`, else its session id's): an input request it does not have is not sent. */
+  /** The request's legacy revision (its `MCP-Protocol-Version`, else its session id's): an input request it does not have is not sent. */
   readonly revision: string;
   /** The input capabilities the client declared in `initialize`, when its echoed session id carries them; else unknown. */
   readonly capabilities: Readonly<Record<string, unknown>> | undefined;

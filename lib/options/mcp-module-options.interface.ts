@@ -142,14 +142,14 @@ export interface McpModuleOptions {
   /** What the telemetry logger writes through Nest's `Logger`: fault events (`'faults'`), every event (`'all'`), or nothing. @default 'faults' */
   telemetryLogger?: 'faults' | 'all' | false;
   /**
-   * Which protocol eras the mount serves: `both` (2026-07-28 requests statelessly, and `initialize`-based 2025-era
+   * Which protocol eras the mount serves: `both` (2026-07-28 requests statelessly, and `initialize`-based legacy
    * clients beside them), `modern` (2026-07-28 only: a legacy `initialize` is refused with 400 naming the
-   * supported versions) or `legacy` (2025-era only). See docs/eras.md.
+   * supported versions) or `legacy` (the `initialize`-based revisions only). See docs/eras.md.
    * @default 'both'
    */
   eras?: 'both' | 'modern' | 'legacy';
   /**
-   * The lowest level of `ctx.log` messages sent to a 2025-era client. Such a client sets its level with
+   * The lowest level of `ctx.log` messages sent to a legacy client. Such a client sets its level with
    * `logging/setLevel`, which a stateless server cannot remember for later requests, so the server picks it here.
    * (A 2026-07-28 client names its level on every request.) See docs/eras.md.
    * @default 'debug' (every level)

@@ -14,9 +14,9 @@ const MODERN_FROM = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.leng
 
 /**
  * Which era a parsed message belongs to: modern when its `params._meta` carries the protocol version or the client
- * capabilities (a 2025-era `progressToken` does not count), or its `MCP-Protocol-Version` header names 2026-07-28 or
- * later (revisions are dates, so they compare as strings); legacy otherwise, an `initialize` and a client's answer
- * to an input request included.
+ * capabilities (a `progressToken`, which every revision has, does not count), or its `MCP-Protocol-Version` header
+ * names 2026-07-28 or later (revisions are dates, so they compare as strings); legacy otherwise, an `initialize` and
+ * a client's answer to an input request included.
  */
 function classifyEra(message: Record<string, unknown>, versionHeader: string | undefined): Era {
   const meta = isPlainObject(message.params) ? message.params._meta : undefined;

@@ -180,7 +180,7 @@ export class AnswerStream {
   }
 
   /**
-   * Ends an answer its client cancelled without closing it (a 2025-era `notifications/cancelled`): as a close,
+   * Ends an answer its client cancelled without closing it (a legacy `notifications/cancelled`): as a close,
    * `signal` aborts and one `mcp:request:cancelled` is emitted, but no final response follows: the stream ends
    * (an empty event stream when nothing was sent yet; the connection is closed when `Accept` excludes one).
    */

@@ -4,8 +4,8 @@ import { readableId, type JsonRpcId, type McpRequestRecord } from '../contracts/
 import type { AnswerStream } from './answer-stream.js';
 
 /**
- * The answers under way on one mount to 2025-era requests that echoed a session id, by that id's UUID, the auth
- * subject and the request id: what a 2025-era `notifications/cancelled` from the same client may end. A request id
+ * The answers under way on one mount to legacy requests that echoed a session id, by that id's UUID, the auth
+ * subject and the request id: what a legacy `notifications/cancelled` from the same client may end. A request id
  * alone names no one client's request (clients choose ids), so a request or notification without a session id is
  * not tracked, and one names only requests of its own session id and subject. An answer leaves once its response
  * closes. Only this process's answers are found: behind a load balancer, route a legacy client to one instance.

@@ -59,7 +59,7 @@ export interface McpTelemetryEvents {
   'mcp:help:called': { mount: string; tool?: string; action?: string; found: boolean };
   /** A round of a multi round-trip request ended with an input-required result. */
   'mcp:mrtr:input_required': { mount: string; tool?: string; method: string; kinds: string[] };
-  /** A request was cancelled by its client before the final response: the stream closed, or a 2025-era `notifications/cancelled`. */
+  /** A request was cancelled by its client before the final response: the stream closed, or a legacy `notifications/cancelled`. */
   'mcp:request:cancelled': { mount: string; method: string };
   /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection (HTTP/2: the stream) was closed, `waitingBytes` freed. */
   'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number };

@@ -81,7 +81,7 @@ export function collectHeaderAnnotations(tool: string, inputSchema: unknown): He
 }
 
 /**
- * An input schema as a 2025-era client is shown it: without its `x-mcp-header` annotations, which only a 2026-07-28
+ * An input schema as a legacy client is shown it: without its `x-mcp-header` annotations, which only a 2026-07-28
  * client acts on and which a client compiling schemas with a strict validator refuses as an unknown keyword. The
  * schema itself when it has none; otherwise a copy of the objects on the way to each (annotations sit on `properties`
  * chains only: {@link collectHeaderAnnotations}).

@@ -66,7 +66,7 @@ export function toolDefinition(options: McpToolOptions, inputSchema: Record<stri
 }
 
 /**
- * A tool's tools/list entry for a 2025-era client: without an `outputSchema` whose root is not `type: "object"`
+ * A tool's tools/list entry for a legacy client: without an `outputSchema` whose root is not `type: "object"`
  * (2026-07-28 allows any JSON Schema there; the 2025 revisions type it, and `structuredContent`, as an object, and
  * a client checking that refuses the whole list), and without the input schema's `x-mcp-header` annotations
  * (header binding is a 2026-07-28 rule). The entry itself when nothing is left out.

@@ -33,7 +33,7 @@ class QuietTool implements McpPlainTool {
   }
 }
 
-/** Asks the user to confirm: on the 2025 era, a request on the call's stream that waits for the client's answer. */
+/** Asks the user to confirm: on the legacy era, a request on the call's stream that waits for the client's answer. */
 @McpTool({ name: 'confirm', description: 'Asks first.', inputSchema: { type: 'object', properties: {} } })
 class ConfirmTool implements McpPlainTool {
   async run(_args: unknown, ctx: McpContext) {
@@ -63,7 +63,7 @@ describe('behind a reverse proxy whose read timeout cuts a connection that stays
     expect(quietRuns.at(-1)).toEqual({ aborted: false });
   });
 
-  it('a 2025-era call waiting on its client to answer an input request past the read timeout is kept open, and the answer is taken', async () => {
+  it('a legacy call waiting on its client to answer an input request past the read timeout is kept open, and the answer is taken', async () => {
     const body = { jsonrpc: '2.0', id: 'confirm-1', method: 'tools/call', params: { name: 'confirm', arguments: {} } };
     let asked: Promise<{ status: number }> | undefined;
     const answer = await proxiedRequest(t.server, body, legacyHeaders(), READ_TIMEOUT_MS, (text) => {

@@ -70,7 +70,7 @@ describe('a fault of a call whose client left', () => {
     expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method } }]);
   });
 
-  it.each(CALLS)('%s on the 2025 era likewise', async (method, params) => {
+  it.each(CALLS)('%s on the legacy era likewise', async (method, params) => {
     const events = await leave({ jsonrpc: '2.0', id: 1, method, params }, legacyHeaders());
     expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method } }]);
   });

@@ -36,7 +36,7 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     expect(res.headers.get('access-control-allow-headers')).toBe('content-type,mcp-protocol-version,mcp-method,mcp-name');
   });
 
-  it("lets a 2025-era page client's DELETE at close through the preflight (Fastify's CORS allows only GET, HEAD, POST unless told)", async () => {
+  it("lets a legacy page client's DELETE at close through the preflight (Fastify's CORS allows only GET, HEAD, POST unless told)", async () => {
     const preflight = await fetch(url(), {
       method: 'OPTIONS',
       headers: { origin: APP_ORIGIN, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'mcp-session-id' },
@@ -63,7 +63,7 @@ describe('a browser client, with the host app enabling CORS (the README recipe)'
     expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
   });
 
-  it('lets a 2025-era page client read the session id of its initialize (Mcp-Session-Id exposed)', async () => {
+  it('lets a legacy page client read the session id of its initialize (Mcp-Session-Id exposed)', async () => {
     const res = await legacyPost(t.server, initialize(), { ...legacyHeaders(null), origin: APP_ORIGIN });
     expect(exposed(res.headers.get('access-control-expose-headers'))).toEqual(['WWW-Authenticate', 'Mcp-Session-Id']);
     expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}\./);

@@ -445,7 +445,7 @@ describe('the sample app declares a header annotation', () => {
     expectMismatch(await post(server(), call('weather', { region: 'eu-west' })), 'Mcp-Param-Region');
   });
 
-  it("lists a 2025-era client every tool's input schema without annotations, each compiled by a strict validator (Firebase Genkit's client)", async () => {
+  it("lists a legacy client every tool's input schema without annotations, each compiled by a strict validator (Firebase Genkit's client)", async () => {
     const legacy = await legacyPost(server(), { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const tools: { name: string; inputSchema: object }[] = legacy.messages[0]!.result.tools;
     expect(tools.map((tool) => tool.name)).toContain('weather');
@@ -462,7 +462,7 @@ describe('the sample app declares a header annotation', () => {
   });
 });
 
-describe('header annotations and the 2025 era', () => {
+describe('header annotations and the legacy era', () => {
   const app = useTestApp({ providers: [RegionTool, MirrorTool] });
   /** The schema with every `x-mcp-header` key dropped, wherever it sits. */
   const unannotated = (schema: unknown) => JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === 'x-mcp-header' ? undefined : value));
@@ -480,7 +480,7 @@ describe('header annotations and the 2025 era', () => {
         expect([name, schema]).toEqual([name, unannotated(modern[name])]);
         expect(() => new Ajv2020({ strict: true }).compile(schema as object)).not.toThrow(); // as Genkit's MCP client compiles them
       }
-      // Still called as before: the 2025 era binds no header.
+      // Still called as before: the legacy era binds no header.
       const called = await legacyPost(
         app().server,
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mirror', arguments: { region: 'eu', nested: { zone: 'z1' } } } },

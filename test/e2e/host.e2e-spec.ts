@@ -229,7 +229,7 @@ describe('a host with a global prefix, its own global guard and filter, and its 
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 'host-7', error: { code: -32600, message: 'an API key is required' } });
   });
 
-  it("answers the host guard's refusal of a JSON-RPC response (a 2025-era client's answer) without its id: the transport spec's error response that has no id", async () => {
+  it("answers the host guard's refusal of a JSON-RPC response (a legacy client's answer) without its id: the transport spec's error response that has no id", async () => {
     const res = await post(t.server, { jsonrpc: '2.0', id: 'mcp-input-1', result: { action: 'accept' } }, {}, MCP);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'an API key is required' } });
@@ -527,7 +527,7 @@ describe('a host interceptor that answers without calling the handler (a mainten
     expect([res.status, res.body]).toEqual([500, { jsonrpc: '2.0', id: 'host-500', error: { code: -32603, message: 'the host failed' } }]);
   });
 
-  it('answers the request the mount never ran 500 + -32603 with its id (200 on the 2025 era) and one mcp:method:error, never leaving it unanswered', async () => {
+  it('answers the request the mount never ran 500 + -32603 with its id (200 on the legacy era) and one mcp:method:error, never leaving it unanswered', async () => {
     let modern: Awaited<ReturnType<typeof post>> | undefined;
     let legacy: Awaited<ReturnType<typeof legacyPost>> | undefined;
     const events = await recordEvents(['mcp:method:error'], async () => {
@@ -544,9 +544,9 @@ describe('a host interceptor that answers without calling the handler (a mainten
   });
 
   it.each([
-    ["a 2025-era client's answer to an input request (a JSON-RPC response)", { jsonrpc: '2.0', id: 'mcp-input-7', result: { action: 'accept' } }],
+    ["a legacy client's answer to an input request (a JSON-RPC response)", { jsonrpc: '2.0', id: 'mcp-input-7', result: { action: 'accept' } }],
     ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }],
-  ])('answers %s it never ran with an error status and no id, on the 2025 era too (it answered no request)', async (_what, body) => {
+  ])('answers %s it never ran with an error status and no id, on the legacy era too (it answered no request)', async (_what, body) => {
     const res = await legacyPost(t.server, body, { ...legacyHeaders(), 'x-maintenance': '1' });
     expect([res.status, res.messages]).toEqual([
       500,
@@ -563,7 +563,7 @@ describe('a host interceptor that answers without calling the handler (a mainten
   });
 });
 
-describe('a host interceptor that throws for a POST carrying no request (a 2025-era client answer, a notification)', () => {
+describe('a host interceptor that throws for a POST carrying no request (a legacy client answer, a notification)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ providers: [EchoTool], configure: (app) => app.useGlobalInterceptors(new ThrowingInterceptor()) });
@@ -573,7 +573,7 @@ describe('a host interceptor that throws for a POST carrying no request (a 2025-
   it.each([
     ['a fault', 'fault', 500, { code: -32603, message: 'Internal error.' }],
     ['a method error of the default status 200', 'method', 400, { code: -32602, message: 'refused by the interceptor' }],
-  ])('answers %s with an error status and no id on the 2025 era (never the 200 a legacy request gets)', async (_what, how, status, error) => {
+  ])('answers %s with an error status and no id on the legacy era (never the 200 a legacy request gets)', async (_what, how, status, error) => {
     const answer = await legacyPost(t.server, { jsonrpc: '2.0', id: 'mcp-input-9', result: { action: 'accept' } }, { ...legacyHeaders(), 'x-throw': how });
     expect([answer.status, answer.messages]).toEqual([status, [{ jsonrpc: '2.0', error }]]);
     const request = await legacyPost(t.server, { jsonrpc: '2.0', id: 'r', method: 'tools/list' }, { ...legacyHeaders(), 'x-throw': how });
@@ -649,7 +649,7 @@ class BodyTool implements McpPlainTool {
 describe("the host request's body", () => {
   const app = useTestApp({ providers: [BodyTool] });
 
-  it('is the message as the client sent it, on either era: what the mount fills in for a 2025-era request goes on its own copy', async () => {
+  it('is the message as the client sent it, on either era: what the mount fills in for a legacy request goes on its own copy', async () => {
     const modern = rpc('tools/call', { name: 'body', arguments: {} });
     const answered = await post(app().server, modern);
     expect(JSON.parse(answered.body.result.content[0].text)).toEqual(modern);

@@ -83,7 +83,7 @@ onFastify('a mount on a Fastify host serving HTTP/2 (h2c)', () => {
     expect([call.status, json(call).result.content]).toEqual([200, [{ type: 'text', text: 'old' }]]);
   });
 
-  it('resets only the stream (CANCEL) of a JSON-only call a 2025-era notifications/cancelled ends, and serves the session on', async () => {
+  it('resets only the stream (CANCEL) of a JSON-only call a legacy notifications/cancelled ends, and serves the session on', async () => {
     slowRuns.length = 0;
     const legacyPost = (body: Record<string, unknown>, headers: Record<string, string>) =>
       h2Request(session, { ':method': 'POST', ':path': '/mcp', ...headers }, JSON.stringify(body));

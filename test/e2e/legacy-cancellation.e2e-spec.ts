@@ -31,7 +31,7 @@ class WaitTool implements McpPlainTool {
   }
 }
 
-/** A session id as a 2025-era initialize issues it (declaring `capabilities`). */
+/** A session id as a legacy initialize issues it (declaring `capabilities`). */
 async function sessionOf(t: TestApp, capabilities: Record<string, unknown> = {}): Promise<string> {
   return (await legacyPost(t.server, initialize('2025-11-25', capabilities), legacyHeaders(null))).headers.get('mcp-session-id')!;
 }
@@ -52,7 +52,7 @@ function startCall(t: TestApp, tag: string, id: string | number, headers: Record
 
 const cancelled = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the user pressed stop' } });
 
-describe('a 2025-era notifications/cancelled, scoped by the session id initialize issued', () => {
+describe('a legacy notifications/cancelled, scoped by the session id initialize issued', () => {
   const app = useTestApp({
     providers: [WaitTool, ConfirmDeleteTool],
     options: { auth: { authenticate: (req) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'anyone') }) } },

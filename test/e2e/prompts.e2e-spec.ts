@@ -259,7 +259,7 @@ describe('prompts', () => {
       expect(JSON.stringify(res.body)).not.toContain('backend');
     });
 
-    it('contains it on the legacy era with 200 + -32603, the status a 2025-era client reads an error from', async () => {
+    it('contains it on the legacy era with 200 + -32603, the status a legacy client reads an error from', async () => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 'f', method: 'prompts/get', params: { name: 'throws' } });
       expect(res.status).toBe(200);
       expect(res.messages).toEqual([{ jsonrpc: '2.0', id: 'f', error: { code: -32603, message: 'Internal error while handling prompts/get.' } }]);

@@ -52,7 +52,7 @@ describe('a request-scoped service reached from a singleton tool (the docs/tools
     expect(globex.instance).not.toBe(acme.instance);
   });
 
-  it('works the same for a 2025-era client', async () => {
+  it('works the same for a legacy client', async () => {
     const answer = await legacyPost(
       t.server,
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } },

@@ -21,7 +21,7 @@ const withSession = (session: string, version: string | null = '2025-11-25') => 
 /** The input requests a call's stream carried (server-to-client requests). */
 const asked = (messages: Record<string, any>[]) => messages.filter((m) => typeof m.method === 'string' && m.id !== undefined).map((m) => m.method);
 
-describe('the session id a 2025-era initialize issues (Mcp-Session-Id), which the server keeps nothing of', () => {
+describe('the session id a legacy initialize issues (Mcp-Session-Id), which the server keeps nothing of', () => {
   const app = useTestApp({ providers: [AskTool, AdaptiveTool] });
 
   /** Initializes as a client declaring `capabilities` at `version`; the session id it was given. */

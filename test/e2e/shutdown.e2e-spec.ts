@@ -172,7 +172,7 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
     expect(answered.complete).toBe(false);
   }, 20_000);
 
-  it('a 2025-era call: the same error, with 200 as that era reads errors', async () => {
+  it('a legacy call: the same error, with 200 as that era reads errors', async () => {
     hungRuns.length = 0;
     const t = await createTestApp({ providers: [HangTool], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
     const call = legacyPost(t.server, { jsonrpc: '2.0', id: 'legacy-hung', method: 'tools/call', params: { name: 'hang', arguments: {} } }, legacyHeaders());
@@ -185,7 +185,7 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
 });
 
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {
-  it('ends a 2025-era call waiting for its client to answer an input request: close does not wait for the answer, the call ends shutting_down', async () => {
+  it('ends a legacy call waiting for its client to answer an input request: close does not wait for the answer, the call ends shutting_down', async () => {
     const t = await createTestApp({
       providers: [ConfirmDeleteTool],
       options: { legacyInputRequests: { timeoutMs: 30_000 } },
@@ -296,7 +296,7 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
         '"id":"early"',
       ],
       [
-        'a 2025-era call waiting for its input request',
+        'a legacy call waiting for its input request',
         { providers: [EchoTool, ConfirmDeleteTool], options: { legacyInputRequests: { timeoutMs: 30_000 } } },
         legacyCall,
         legacyHeaders(),

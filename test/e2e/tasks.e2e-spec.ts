@@ -337,7 +337,7 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(refused.body.error.code).toBe(-32021);
   });
 
-  it('lists a 2025-era client no tool every run of which is a task, and every other tool, an action tool with one such action included', async () => {
+  it('lists a legacy client no tool every run of which is a task, and every other tool, an action tool with one such action included', async () => {
     const modern = (await post(t.server, rpc('tools/list'))).body.result.tools.map((tool: { name: string }) => tool.name);
     const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, legacyHeaders('2025-11-25'));
     const taskOnly = ['must_task', 'ask_then_task', 'ask_task_ask'];
@@ -347,7 +347,7 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(listed).toContain('reports');
   });
 
-  it('advertises no tasks extension to a 2025-era client, which cannot use it', async () => {
+  it('advertises no tasks extension to a legacy client, which cannot use it', async () => {
     const init = await legacyPost(t.server, initialize('2025-11-25'), legacyHeaders(null));
     expect(init.messages[0]!.result.capabilities).toMatchObject({ tools: {} });
     expect(init.messages[0]!.result.capabilities).not.toHaveProperty('extensions');

@@ -158,7 +158,7 @@ describe('the telemetry logger', () => {
 });
 
 describe('a method fault', () => {
-  it("is answered 200 + -32603 on the 2025 era, as that era reads errors, naming the method; its event's error bounded to 500 characters", async () => {
+  it("is answered 200 + -32603 on the legacy era, as that era reads errors, naming the method; its event's error bounded to 500 characters", async () => {
     const t = await createTestApp({
       providers: [EchoTool],
       options: { telemetryLogger: false },

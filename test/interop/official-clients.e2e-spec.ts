@@ -310,7 +310,7 @@ class CapabilitiesTool implements McpPlainTool {
   }
 }
 
-describe.each(CLIENTS.filter(([, , revision]) => revision !== '2026-07-28'))('the session id of a 2025-era initialize, echoed by %s', (_name, connect, _revision) => {
+describe.each(CLIENTS.filter(([, , revision]) => revision !== '2026-07-28'))('the session id of a legacy initialize, echoed by %s', (_name, connect, _revision) => {
   const client = useClient(useTestApp({ providers: [CapabilitiesTool] }), connect);
 
   it('serves its later calls with the input capabilities it declared in initialize', async () => {

@@ -264,7 +264,7 @@ async function start(
   throw new Error(`the consumer did not answer on port ${port}: ${err}`);
 }
 
-/** A 2025-era tools/call of `echo` on the app at `port`: the JSON answer. */
+/** A legacy tools/call of `echo` on the app at `port`: the JSON answer. */
 async function echo(port: number, text: string): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
     method: 'POST',

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The headers a 2025-era client sends after `initialize` (no `_meta`, no `Mcp-Method`). */
+/** The headers a legacy client sends after `initialize` (no `_meta`, no `Mcp-Method`). */
 export function legacyHeaders(version: string | null = '2025-11-25', extra: Record<string, string> = {}): Record<string, string> {
   return {
     'content-type': 'application/json',

@@ -9,7 +9,7 @@ const STEP_MS = 50;
 /**
  * A long-running tool that reports progress. With a `progressToken` in the request's `_meta`, the answer becomes
  * an SSE stream of `notifications/progress` followed by the result; without one (nor a log level asking for its
- * debug lines, which a 2025-era request gets by default: `legacyLogLevel`), the same code answers plain JSON. It
+ * debug lines, which a legacy request gets by default: `legacyLogLevel`), the same code answers plain JSON. It
  * stops early when the client goes away (`ctx.signal`).
  */
 @McpTool({
