@@ -51,7 +51,7 @@ const TRY_LATER: ReadonlySet<number> = new Set([408, 429]);
 /**
  * An `HttpException` out of a resource's `read`, a prompt's `get` or a completer, as its method answers: the
  * handler's chosen refusal, not a fault. A 4xx is 400 + -32602 (the request's params name something the handler
- * refuses: a `NotFoundException` in `read` is the spec's resource not found); a 408, 429 or 5xx is -32603 with that
+ * refuses; a read's 404 is resource not found instead, `readRefusal`); a 408, 429 or 5xx is -32603 with that
  * status (a `ServiceUnavailableException` stays a 503), anything else 500 + -32603. The message is the exception's,
  * `data` names its class and status; 200 on the legacy era, as every method error.
  */
@@ -67,11 +67,11 @@ export function httpExceptionMethodError(thrown: HttpException, data?: Readonly<
   );
 }
 
-/** Runs a handler's code, answering an `HttpException` it throws as {@link httpExceptionMethodError} (with `data`). */
-export async function answeringHttpExceptions<T>(run: () => T | Promise<T>, data?: Readonly<Record<string, unknown>>): Promise<T> {
+/** Runs a handler's code, answering an `HttpException` it throws as `answer` says ({@link httpExceptionMethodError} unless told). */
+export async function answeringHttpExceptions<T>(run: () => T | Promise<T>, answer: (thrown: HttpException) => McpMethodError = httpExceptionMethodError): Promise<T> {
   try {
     return await run();
   } catch (thrown) {
-    throw isHttpException(thrown) ? httpExceptionMethodError(thrown, data) : thrown;
+    throw isHttpException(thrown) ? answer(thrown) : thrown;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { McpContext } from '../context/mcp-context.js';
-import { answeringHttpExceptions } from '../errors/http-exception.js';
+import { answeringHttpExceptions, httpExceptionMethodError } from '../errors/http-exception.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { ERAS } from '../mcp.constants.js';
@@ -46,6 +46,6 @@ export class PromptsGetHandler implements McpMethodHandler {
     prompt.checkArguments(args);
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { prompt: name, inputs }));
-    return this.rounds.settle(inputs, () => answeringHttpExceptions(() => prompt.get(args, ctx), { prompt: bounded(name, 100) }));
+    return this.rounds.settle(inputs, () => answeringHttpExceptions(() => prompt.get(args, ctx), (thrown) => httpExceptionMethodError(thrown, { prompt: bounded(name, 100) })));
   }
 }

@@ -1,3 +1,6 @@
+import type { HttpException } from '@nestjs/common';
+
+import { httpExceptionMethodError, httpExceptionParts } from '../errors/http-exception.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { bounded, quoted } from '../util/bounded.js';
@@ -17,8 +20,23 @@ export function resourceNotFound(uri: string): McpMethodError {
 
 /** The same refusal from the method, when no resource or template matches: its message goes on with what is `served`. */
 export function unmatchedResource(uri: string, served: string): McpMethodError {
-  return new McpMethodError(JSON_RPC_CODES.invalidParams, `Resource not found: ${quoted(uri, 200)}.${served}`, uriData(uri), 400);
+  return notFound(uri, `.${served}`);
+}
+
+/** Resource not found, its message going on after the URI with `rest`. */
+function notFound(uri: string, rest: string): McpMethodError {
+  return new McpMethodError(JSON_RPC_CODES.invalidParams, `Resource not found: ${quoted(uri, 200)}${rest}`, uriData(uri), 400);
 }
 
 /** The `data` of a refused read: the URI asked for, bounded. */
 export const uriData = (uri: string): { readonly uri: string } => ({ uri: bounded(uri, NOT_FOUND_URI_MAX_CHARS) });
+
+/**
+ * A Nest `HttpException` out of a `read`, as the read's answer: a 404 (`NotFoundException`) is resource not found,
+ * with `data` exactly `{uri}` as the spec writes it (the official SDK v2 client raises its `ResourceNotFoundError`
+ * for that shape only) and the exception's message after the URI; any other status as every method answers one.
+ */
+export function readRefusal(thrown: HttpException, uri: string): McpMethodError {
+  const { status, message } = httpExceptionParts(thrown);
+  return status === 404 ? notFound(uri, ` (${message}).`) : httpExceptionMethodError(thrown, uriData(uri));
+}

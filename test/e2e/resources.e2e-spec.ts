@@ -544,8 +544,26 @@ describe('resources', () => {
     const throwing = (exception: Error) => () => {
       throw exception;
     };
+    // data exactly {uri}: the shape the spec writes, and the only one the SDK v2 client raises ResourceNotFoundError for.
     it.each([
-      ['NotFoundException', new NotFoundException('User 7 not found'), 400, -32602, 'Invalid params: User 7 not found', 404],
+      ['with its message', new NotFoundException('User 7 not found'), 'Resource not found: "docs://broken" (User 7 not found).'],
+      ['without one', new NotFoundException(), 'Resource not found: "docs://broken" (Not Found).'],
+    ])('NotFoundException %s: resource not found, data exactly {uri}, no fault event; 200 on the legacy era', async (_what, exception, message) => {
+      brokenReturn = throwing(exception);
+      try {
+        const events = await recordEvents(['mcp:method:error'], async () => {
+          const modern = await read(t.server, 'docs://broken', {});
+          const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 'h', method: 'resources/read', params: { uri: 'docs://broken' } });
+          const sent = { code: -32602, message, data: { uri: 'docs://broken' } };
+          expect([modern.status, modern.body.error]).toEqual([400, sent]);
+          expect([legacy.status, legacy.messages]).toEqual([200, [{ jsonrpc: '2.0', id: 'h', error: sent }]]);
+        });
+        expect(events).toEqual([]);
+      } finally {
+        brokenReturn = () => 'ok';
+      }
+    });
+    it.each([
       ['ForbiddenException', new ForbiddenException('Not yours'), 400, -32602, 'Invalid params: Not yours', 403],
       ['BadRequestException (a ValidationPipe list)', new BadRequestException(['a is wrong', 'b is wrong']), 400, -32602, 'Invalid params: a is wrong; b is wrong', 400],
       ['ServiceUnavailableException (its 503 kept)', new ServiceUnavailableException('The archive is offline'), 503, -32603, 'Internal error: The archive is offline', 503],

@@ -1,15 +1,24 @@
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, ResourceNotFoundError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV110 } from '@modelcontextprotocol/sdk-1.10/client/index.js';
 import { StreamableHTTPClientTransport as TransportV110 } from '@modelcontextprotocol/sdk-1.10/client/streamableHttp.js';
-import { VersioningType } from '@nestjs/common';
+import { NotFoundException, VersioningType } from '@nestjs/common';
 
-import { InProcessEventBus, McpEventBus, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import {
+  InProcessEventBus,
+  McpEventBus,
+  McpResourceTemplate,
+  McpTool,
+  type McpContext,
+  type McpPlainTool,
+  type McpResourceTemplateHandler,
+  type McpUriVariables,
+} from '../../lib/index.js';
 import { readSessionId } from '../../lib/protocol/session-id.js';
 import { firstText } from '../support/client-result.js';
 import { recordEvents } from '../support/mcp-client.js';
@@ -301,6 +310,32 @@ describe.each(CLIENTS)('a host with header API versioning and a defaultVersion (
     expect(await c.callTool('primes', {})).toMatchObject({ text: '[2,3,5]' });
   });
 });
+
+/** A resource template whose `read` refuses with Nest's `NotFoundException`, as a service behind it would. */
+@McpResourceTemplate({ uriTemplate: 'users://{id}', name: 'user', mimeType: 'text/plain' })
+class UserResource implements McpResourceTemplateHandler {
+  read(_uri: string, { id }: McpUriVariables) {
+    if (id !== '1') throw new NotFoundException(`User ${String(id)} not found`);
+    return 'Ada';
+  }
+}
+
+describe.each(CLIENTS.map(([name, connect]) => [name, connect, name.includes('client v2') ? ResourceNotFoundError : McpError] as const))(
+  'a read refused with a Nest NotFoundException, with %s',
+  (_name, connect, errorClass) => {
+    const client = useClient(useTestApp({ providers: [UserResource] }), connect);
+
+    it("rejects with the client's error for a resource not found: -32602, data exactly {uri}, the exception's message", async () => {
+      const c = await client();
+      expect((await c.calls.readResource({ uri: 'users://1' })).contents).toEqual([{ uri: 'users://1', mimeType: 'text/plain', text: 'Ada' }]);
+      const refused = await c.calls.readResource({ uri: 'users://7' }).catch((thrown: unknown) => thrown);
+      expect(refused).toBeInstanceOf(errorClass);
+      expect(refused).toMatchObject({ code: -32602, data: { uri: 'users://7' } });
+      expect(Object.keys((refused as { data: object }).data)).toEqual(['uri']);
+      expect((refused as Error).message).toContain('Resource not found: "users://7" (User 7 not found).');
+    });
+  },
+);
 
 /** Names the client capabilities the call was served with. */
 @McpTool({ name: 'capabilities', description: 'Names the declared client capabilities.', inputSchema: { type: 'object' } })
