@@ -36,6 +36,7 @@ export class ProtocolVersionGuard implements ChainStage {
     if (typeof requested !== 'string') throw new Error('ProtocolVersionGuard runs after ProtocolFieldsGuard');
     const legacyServed = record.era === 'legacy' || this.options.eras === 'legacy';
     const supported: readonly string[] = legacyServed ? LEGACY_PROTOCOL_VERSIONS : SUPPORTED_PROTOCOL_VERSIONS;
+    // The era must match too: a notification modern by its _meta, sent to a legacy-only mount, is refused.
     if (supported.includes(requested) && (record.era === 'legacy') === legacyServed) return true;
     throw unsupportedVersion(requested, supported);
   }
@@ -43,10 +44,16 @@ export class ProtocolVersionGuard implements ChainStage {
 
 /**
  * The version check's refusal: 400 + -32022 naming the versions `supported`, and the one `requested` when the
- * request named one (a modern request to a legacy-only mount may carry only its client capabilities).
+ * request named one (a modern request to a legacy-only mount may carry only its client capabilities). A legacy
+ * version can only be refused here for a request classified modern, so the message says what made it one.
  */
 export function unsupportedVersion(requested: string | undefined, supported: readonly string[]): RejectionException {
-  const named = requested === undefined ? 'of a 2026-07-28 request' : quoted(requested, 40);
+  const named =
+    requested === undefined
+      ? 'of a 2026-07-28 request'
+      : (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
+        ? `${quoted(requested, 40)} for a message carrying 2026-07-28 protocol fields in _meta (a client of that revision opens with initialize and sends none)`
+        : quoted(requested, 40);
   return new RejectionException('version-check', 'unsupported_version', `Unsupported protocol version ${named}; this server supports ${supported.join(', ')}.`, {
     data: { supported: [...supported], ...(requested !== undefined && { requested: bounded(requested, 256) }) },
   });

@@ -570,16 +570,31 @@ describe('the eras option', () => {
     }
   });
 
-  it('legacy: a modern request missing its protocol fields is refused the same way, naming the legacy versions, not asked for them', async () => {
+  it('legacy: a notification modern by its _meta is refused even when its version header names a legacy revision', async () => {
+    const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
+    try {
+      const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: meta() } };
+      const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': '2025-11-25' });
+      expect(answer.status).toBe(400);
+      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2025-11-25' } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('legacy: a modern request missing its protocol fields, or naming a legacy version in them, is refused the same way, naming the legacy versions, not asked for them', async () => {
     const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
     try {
       const noMeta = rpc('tools/list', { _meta: undefined });
       const partial = rpc('tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } });
+      // A legacy version named in _meta (the protocol fields of a modern request): served to initialize-based clients only.
+      const legacyMeta = rpc('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) });
       const cases = [
         { body: JSON.parse(JSON.stringify(noMeta)), headers: mirroredHeaders(noMeta), requested: '2026-07-28' },
         { body: partial, headers: withoutVersionHeader(mirroredHeaders(partial)), requested: undefined },
         { body: initialize(), headers: { ...legacyHeaders(null), 'mcp-protocol-version': '2026-07-28' }, requested: '2026-07-28' },
         { body: rpc('tools/list'), headers: mirroredHeaders(rpc('tools/list')), requested: '2026-07-28' },
+        { body: legacyMeta, headers: mirroredHeaders(legacyMeta), requested: '2025-11-25' },
       ];
       for (const { body, headers, requested } of cases) {
         const marks = await recordEvents(['mcp:wire:reject'], () => legacyPost(t.server, body, headers));
@@ -588,7 +603,7 @@ describe('the eras option', () => {
         expect(answer.status).toBe(400);
         expect(answer.messages[0]!.error).toEqual({
           code: -32022,
-          message: `Unsupported protocol version ${requested === undefined ? 'of a 2026-07-28 request' : `"${requested}"`}; this server supports ${LEGACY_PROTOCOL_VERSIONS.join(', ')}.`,
+          message: `Unsupported protocol version ${requested === undefined ? 'of a 2026-07-28 request' : requested === '2025-11-25' ? `"${requested}" for a message carrying 2026-07-28 protocol fields in _meta (a client of that revision opens with initialize and sends none)` : `"${requested}"`}; this server supports ${LEGACY_PROTOCOL_VERSIONS.join(', ')}.`,
           data: { supported: [...LEGACY_PROTOCOL_VERSIONS], ...(requested !== undefined && { requested }) },
         });
       }

@@ -43,6 +43,13 @@ describe('the parse step', () => {
     expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
   });
 
+  it('serves a body exactly at the ceiling that arrives after its head (its Content-Length read before the body)', async () => {
+    const body = bodyOfSize(CEILING);
+    const res = await rawRequest(t.server, { headers, body, bodyAfterMs: 50 });
+    expect(res.status).toBe(200);
+    expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
+  });
+
   it('refuses a declared Content-Length over the ceiling before any byte of the body arrives (the header reaches the parse step)', async () => {
     const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: ${CEILING + 1}\r\n\r\n`;
     // Well inside the read timeout: a parse step that had to read (or wait for) the body would answer nothing yet.
@@ -75,9 +82,11 @@ describe('the parse step', () => {
     }
   });
 
-  it('refuses a body one byte over the ceiling with 413 before parsing it', async () => {
-    const res = await rawRequest(t.server, { headers, body: bodyOfSize(CEILING + 1) });
+  it('refuses a body one byte over the ceiling with 413 before parsing it, closing the connection', async () => {
+    // A keep-alive client: without one, Node's client asks for the close itself.
+    const res = await rawRequest(t.server, { headers: [...headers, ['Connection', 'keep-alive']], body: bodyOfSize(CEILING + 1) });
     expect(res.status).toBe(413);
+    expect(res.headers.connection).toBe('close');
     expect(res.body as any).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
   });
 

@@ -6,6 +6,7 @@ import { NAMES_LISTED as TOOL_NAMES_LISTED } from '../../lib/util/named-registry
 import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { ajvErrorsCollected, ajvErrorsCopied } from '../support/error-copies.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { legacyHeaders } from '../support/legacy-client.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -85,6 +86,22 @@ describe('message validation and classification', () => {
       },
     });
   });
+
+  it.each(['9007199254740993', '1e300'])(
+    "refuses a legacy client's answer (a JSON-RPC response) with the integer id %s, which no request of this server's has, with -32600 and no id",
+    async (id) => {
+      const res = await post(t.server, `{"jsonrpc":"2.0","id":${id},"result":{"action":"decline"}}`, legacyHeaders());
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: 'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
+          data: { errorCount: 1, errors: [{ location: '/id', problems: ['must be a string or an integer within ±(2^53−1)'] }] },
+        },
+      });
+    },
+  );
 
   it('refuses a message with neither method nor result (unknown kind) with -32600', async () => {
     const res = await post(t.server, { jsonrpc: '2.0', id: 3 });
@@ -198,6 +215,16 @@ describe('protocol fields, header binding and version: the order the transport s
         message: 'Unsupported protocol version "v999.0.0"; this server supports 2026-07-28.',
         data: { supported: ['2026-07-28'], requested: 'v999.0.0' },
       },
+    });
+  });
+
+  it.each(['2025-11-25', '2024-11-05'])('answers a legacy version %s named in _meta with -32022, saying such a client opens with initialize', async (version) => {
+    const res = await post(t.server, rpc('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': version }) }, 'l'));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: -32022,
+      message: `Unsupported protocol version "${version}" for a message carrying 2026-07-28 protocol fields in _meta (a client of that revision opens with initialize and sends none); this server supports 2026-07-28.`,
+      data: { supported: ['2026-07-28'], requested: version },
     });
   });
 

@@ -373,11 +373,17 @@ describe('resources', () => {
       });
     });
 
-    it('prefers the resource at exactly the URI to a template that also matches it', async () => {
-      const only = await createTestApp({ providers: [XResource, NumbersTemplate, sweepTemplate('+')] });
+    it('prefers the resource at exactly the URI to a template, declared before it, that also matches it', async () => {
+      @McpResourceTemplate({ uriTemplate: 'test://{name}', name: 'catch-all' })
+      class CatchAll implements McpResourceTemplateHandler {
+        read() {
+          return 'template';
+        }
+      }
+      const only = await createTestApp({ providers: [CatchAll, XResource] });
       try {
-        const res = await read(only.server, 'test://x');
-        expect(res.body.result.contents[0].text).toBe('x');
+        expect((await read(only.server, 'test://x')).body.result.contents[0].text).toBe('x');
+        expect((await read(only.server, 'test://y')).body.result.contents[0].text).toBe('template');
       } finally {
         await only.close();
       }

@@ -17,6 +17,8 @@ export interface RawRequest {
   body?: string | Buffer;
   /** The address to connect to, when it is not the one the server listens on (a non-loopback interface). */
   connectTo?: string;
+  /** Sends the head first and the body this many milliseconds later, so the server reads the body as it arrives. */
+  bodyAfterMs?: number;
 }
 
 /** A raw answer: status, headers, the body as text and, when it is JSON, parsed. */
@@ -56,7 +58,9 @@ export function rawRequest(server: Server, request: RawRequest = {}): Promise<Ra
       },
     );
     req.on('error', reject);
-    req.end(request.body);
+    if (request.bodyAfterMs === undefined) return void req.end(request.body);
+    req.flushHeaders();
+    setTimeout(() => req.end(request.body), request.bodyAfterMs);
   });
 }
 

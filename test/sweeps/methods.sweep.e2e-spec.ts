@@ -158,6 +158,11 @@ describe('methods sweep', () => {
     });
   });
 
+  it('counts as removed exactly the legacy methods 2026-07-28 lacks', () => {
+    const lacked = LEGACY_METHODS.filter((method) => !(MCP_METHODS as readonly string[]).includes(method));
+    expect([...REMOVED_METHODS].sort()).toEqual(lacked.sort());
+  });
+
   describe.each(REMOVED_METHODS)('removed method %s', (method) => {
     it('is answered 404 + -32601 with the removed_method mark', async () => {
       const mark = await rejectionOf(async () => {
