@@ -46,6 +46,11 @@ export class PromptsGetHandler implements McpMethodHandler {
     prompt.checkArguments(args);
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { prompt: name, inputs }));
-    return this.rounds.settle(inputs, () => answeringHttpExceptions(() => prompt.get(args, ctx), (thrown) => httpExceptionMethodError(thrown, { prompt: bounded(name, 100) })));
+    return this.rounds.settle(inputs, () =>
+      answeringHttpExceptions(
+        () => prompt.get(args, ctx),
+        (thrown) => httpExceptionMethodError(thrown, { prompt: bounded(name, 100) }),
+      ),
+    );
   }
 }

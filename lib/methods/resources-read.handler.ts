@@ -38,7 +38,10 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {
-      const contents = await answeringHttpExceptions(() => resource.read(ctx), (thrown) => readRefusal(thrown, uri));
+      const contents = await answeringHttpExceptions(
+        () => resource.read(ctx),
+        (thrown) => readRefusal(thrown, uri),
+      );
       return { resultType: 'complete', contents, ...(resource.cache && { ttlMs: resource.cache.ttlMs, cacheScope: resource.cache.cacheScope }) };
     });
   }
