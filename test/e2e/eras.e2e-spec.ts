@@ -558,25 +558,16 @@ describe('the eras option', () => {
     }
   });
 
-  it('legacy: a notification whose version header names 2026-07-28 is refused, naming the legacy versions', async () => {
+  it.each([
+    ['whose version header names 2026-07-28', {}, '2026-07-28'],
+    ['modern by its _meta, though its version header names a legacy revision', { _meta: meta() }, '2025-11-25'],
+  ])('legacy: a notification %s is refused, naming the legacy versions', async (_what, extra, version) => {
     const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
     try {
-      const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
-      const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': '2026-07-28' });
+      const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, ...extra } };
+      const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': version });
       expect(answer.status).toBe(400);
-      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2026-07-28' } });
-    } finally {
-      await t.close();
-    }
-  });
-
-  it('legacy: a notification modern by its _meta is refused even when its version header names a legacy revision', async () => {
-    const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
-    try {
-      const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: meta() } };
-      const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': '2025-11-25' });
-      expect(answer.status).toBe(400);
-      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: '2025-11-25' } });
+      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: version } });
     } finally {
       await t.close();
     }

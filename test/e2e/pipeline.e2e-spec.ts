@@ -10,6 +10,16 @@ import { legacyHeaders } from '../support/legacy-client.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+/** The refusal of a message whose integer id this server cannot echo (or match) exactly. */
+const UNSAFE_ID_REFUSAL = {
+  jsonrpc: '2.0',
+  error: {
+    code: -32600,
+    message: 'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
+    data: { errorCount: 1, errors: [{ location: '/id', problems: ['must be a string or an integer within ±(2^53−1)'] }] },
+  },
+};
+
 describe('message validation and classification', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -77,14 +87,7 @@ describe('message validation and classification', () => {
       'mcp-protocol-version': '2026-07-28',
     });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      jsonrpc: '2.0',
-      error: {
-        code: -32600,
-        message: 'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
-        data: { errorCount: 1, errors: [{ location: '/id', problems: ['must be a string or an integer within ±(2^53−1)'] }] },
-      },
-    });
+    expect(res.body).toEqual(UNSAFE_ID_REFUSAL);
   });
 
   it.each(['9007199254740993', '1e300'])(
@@ -92,14 +95,7 @@ describe('message validation and classification', () => {
     async (id) => {
       const res = await post(t.server, `{"jsonrpc":"2.0","id":${id},"result":{"action":"decline"}}`, legacyHeaders());
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        jsonrpc: '2.0',
-        error: {
-          code: -32600,
-          message: 'Invalid request: the id is an integer beyond ±(2^53−1), which this server cannot echo exactly; send a string or a smaller integer.',
-          data: { errorCount: 1, errors: [{ location: '/id', problems: ['must be a string or an integer within ±(2^53−1)'] }] },
-        },
-      });
+      expect(res.body).toEqual(UNSAFE_ID_REFUSAL);
     },
   );
 
