@@ -45,7 +45,7 @@ export class ProtocolVersionGuard implements ChainStage {
 /**
  * The version check's refusal: 400 + -32022 naming the versions `supported`, and the one `requested` when the
  * request named one (a modern request to a legacy-only mount may carry only its client capabilities). A legacy
- * version can only be refused here for a request classified modern, so the message says what made it one.
+ * version can only be refused here for a message classified modern, so the message says what made it one.
  */
 export function unsupportedVersion(requested: string | undefined, supported: readonly string[]): RejectionException {
   const named =
