@@ -4,6 +4,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/comm
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { capacityRefusal } from '../errors/capacity-refusal.js';
+import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { McpMethodError } from '../errors/mcp-method.error.js';
 import { RejectionException } from '../errors/rejection.exception.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -81,7 +83,7 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
         else resolve(outcome);
       };
     });
-    const timer = setTimeout(() => settle(new Error(`the client did not answer input request ${id} within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => settle(unanswered(id, timeoutMs)), timeoutMs);
     timer.unref();
     this.pending.set(id, { subject, holder, settle, timer });
     if (held) held.waiting++;
@@ -131,4 +133,18 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
   beforeApplicationShutdown(): void {
     for (const entry of [...this.pending.values()]) entry.settle(shuttingDown('the input request is withdrawn before its answer came'));
   }
+}
+
+/**
+ * The error an input request rejects with when its client did not answer within `timeoutMs`: a JSON-RPC error the
+ * tool may catch (`data.reason`), and the call's answer when it does not, as at shutdown; the client's silence is
+ * no fault of the tool's.
+ */
+function unanswered(id: string, timeoutMs: number): McpMethodError {
+  return new McpMethodError(
+    JSON_RPC_CODES.internalError,
+    `Internal error: the client did not answer input request ${id} within ${timeoutMs} ms (legacyInputRequests.timeoutMs).`,
+    { reason: 'input_request_timeout' },
+    504,
+  );
 }

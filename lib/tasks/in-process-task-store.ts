@@ -36,8 +36,11 @@ export class InProcessTaskStore implements McpTaskStore {
     return Promise.resolve();
   }
 
-  /** Drops every task and its timer (the module is destroyed). */
-  onModuleDestroy(): void {
+  /**
+   * Drops every task and its timer once the application has shut down: not before, since the mount still answers
+   * `tasks/get` while its answers under way finish, and a finished or cancelled task must read as such meanwhile.
+   */
+  onApplicationShutdown(): void {
     for (const { timer } of this.records.values()) clearTimeout(timer);
     this.records.clear();
   }

@@ -428,11 +428,21 @@ describe('bounds on the legacy era’s pending input requests', () => {
   });
   afterAll(() => t.close());
 
-  it('fails a request the client never answers after timeoutMs, as a fault of the tool that waited', async () => {
-    const call = await legacyToolCall(t.server, 'confirm_delete', { file: 'a.txt' }, () => 'no-answer');
-    const final = call.messages.at(-1)!;
-    expect(final.result.isError).toBe(true);
-    expect(JSON.parse(final.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('did not answer input request') });
+  it("fails a request the client never answers after timeoutMs with -32603 input_request_timeout, the call's answer when its tool does not catch it (no tool fault)", async () => {
+    const events = await recordEvents(['mcp:tool:error'], async () => {
+      const call = await legacyToolCall(t.server, 'confirm_delete', { file: 'a.txt' }, () => 'no-answer');
+      const asked = call.messages.find((message) => message.method === 'elicitation/create')!;
+      expect(call.messages.at(-1)).toEqual({
+        jsonrpc: '2.0',
+        id: expect.anything(),
+        error: {
+          code: -32603,
+          message: `Internal error: the client did not answer input request ${asked.id} within 300 ms (legacyInputRequests.timeoutMs).`,
+          data: { reason: 'input_request_timeout' },
+        },
+      });
+    });
+    expect(events).toEqual([]);
     expect(t.app.get(PendingInputRequests).size).toBe(0);
   });
 

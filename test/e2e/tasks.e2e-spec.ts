@@ -720,6 +720,23 @@ describe('tasks: shutdown', () => {
     expect(taskRuns.get('at-shutdown')!.signal.aborted).toBe(true);
     expect(t.app.get(TaskRuns).running).toBe(0);
   });
+
+  it('still reads each task as it stands while the server finishes its answers under way: completed, or cancelled by the close', async () => {
+    const t = await createTestApp({ providers: TASK_TOOLS });
+    const done = (await taskCall(t.server, 'sleeper', { ms: 1 })).body.result.taskId as string;
+    await waitForStatus(t.server, done, ['completed']);
+    const running = await sleeping(t, 'running-at-close');
+    // A plain call under way holds the close in its grace (shutdownGraceMs), while the mount still answers.
+    const underWay = post(t.server, rpc('tools/call', { name: 'sleeper', arguments: { ms: 500 } })).then((res) => res);
+    await sleep(50);
+    const closing = t.close();
+    await until(() => taskRuns.get('running-at-close')!.signal.aborted, 'the close to cancel the running task');
+    const read = async (taskId: string) => (await tasksRequest(t.server, 'tasks/get', { taskId })).body;
+    expect(await read(done)).toMatchObject({ result: { taskId: done, status: 'completed' } });
+    expect(await read(running)).toMatchObject({ result: { taskId: running, status: 'cancelled' } });
+    expect((await underWay).body.result.content[0].text).toBe('slept 500 ms');
+    await closing;
+  });
 });
 
 /** An action tool declaring its task mode once, on the tool; its action `inherit` declares none of its own. */

@@ -38,6 +38,7 @@ describe('PendingInputRequests: an answer no one awaits', () => {
     expect(unhandled).toEqual([]);
     expect(pending.size).toBe(0);
     await expect(answer).rejects.toThrow('did not answer');
+    await expect(answer).rejects.toMatchObject({ code: -32603, data: { reason: 'input_request_timeout' } });
   });
 });
 

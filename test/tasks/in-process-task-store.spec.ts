@@ -22,7 +22,7 @@ describe('InProcessTaskStore', () => {
     const store = new InProcessTaskStore(10);
     expect(await store.create(task('gone', Date.now() - 1))).toBe(true);
     expect(await store.get('gone')).toBeUndefined();
-    store.onModuleDestroy();
+    store.onApplicationShutdown();
   });
 
   it('counts a task as expired from the millisecond of its expiresAt', async () => {
@@ -35,7 +35,7 @@ describe('InProcessTaskStore', () => {
       expect(await store.get('edge')).toBeUndefined();
     } finally {
       now.mockRestore();
-      store.onModuleDestroy();
+      store.onApplicationShutdown();
     }
   });
 });
