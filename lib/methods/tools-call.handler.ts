@@ -76,7 +76,10 @@ export class ToolsCallHandler implements McpMethodHandler {
     return this.rounds.settle(inputs, promotion ? () => promotion.run(run) : run, name);
   }
 
-  /** The call's task mode when it may become a task; -32021 for a `required` one the request cannot take as a task. */
+  /**
+   * The call's task mode when it may become a task. A `required` one the request cannot take as a task is -32021,
+   * or on the legacy era -32601, which the 2025-11-25 tasks utility requires of a task-only tool called without one.
+   */
   private taskMode(call: MethodCall, mode: TaskMode | undefined): TaskMode | undefined {
     if (!mode) return undefined;
     if (call.record.era !== 'legacy' && declaresTasks(call.record.meta?.[META_KEYS.clientCapabilities])) return mode;
@@ -84,9 +87,11 @@ export class ToolsCallHandler implements McpMethodHandler {
       const tool = `tool ${quoted(call.params.name, 100)}`;
       // A legacy request has no per-request capabilities to declare the extension in: say so rather than ask.
       if (call.record.era === 'legacy')
-        throw missingTasksExtension(
-          tool,
-          `it runs only as a task, which a client of protocol version 2025-11-25 or earlier cannot ask for; call it with protocol version 2026-07-28 and the tasks extension`,
+        throw new McpMethodError(
+          JSON_RPC_CODES.methodNotFound,
+          `Method not found: ${tool} runs only as a task, which a client of protocol version 2025-11-25 or earlier cannot ask for here; call it with protocol version 2026-07-28 and the tasks extension.`,
+          undefined,
+          404,
         );
       throw missingTasksExtension(tool);
     }

@@ -10,14 +10,11 @@ export function declaresTasks(capabilities: unknown): boolean {
   return isPlainObject(capabilities) && isPlainObject(capabilities.extensions) && isPlainObject(capabilities.extensions[TASKS_EXTENSION]);
 }
 
-/**
- * The -32021 answer to a request that needs the tasks extension its client capabilities do not declare (400);
- * `remedy` replaces the default advice (declare it) where the request cannot follow it.
- */
-export function missingTasksExtension(what: string, remedy = `declare "${TASKS_EXTENSION}" under extensions in the request's clientCapabilities`): McpMethodError {
+/** The -32021 answer to a request that needs the tasks extension its client capabilities do not declare (400). */
+export function missingTasksExtension(what: string): McpMethodError {
   return new McpMethodError(
     JSON_RPC_CODES.missingRequiredClientCapability,
-    `Missing required client capability: ${what} needs the tasks extension; ${remedy}.`,
+    `Missing required client capability: ${what} needs the tasks extension; declare "${TASKS_EXTENSION}" under extensions in the request's clientCapabilities.`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
     400,
   );

@@ -353,15 +353,17 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(init.messages[0]!.result.capabilities).not.toHaveProperty('extensions');
   });
 
-  it('serves legacy-era clients synchronously (no tasks there): optional runs, required is -32021', async () => {
+  it('serves legacy-era clients synchronously (no tasks there): optional runs, required is -32601, as the 2025-11-25 tasks utility requires', async () => {
     const headers = legacyHeaders('2025-11-25');
     const optional = await legacyPost(t.server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleeper', arguments: { ms: 1 } } }, headers);
     expect(optional.messages[0]!.result.content[0].text).toBe('slept 1 ms');
     const required = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'must_task', arguments: {} } }, headers);
-    expect(required.messages[0]!.error.code).toBe(-32021);
-    expect(required.messages[0]!.error.message).toBe(
-      'Missing required client capability: tool "must_task" needs the tasks extension; it runs only as a task, which a client of protocol version 2025-11-25 or earlier cannot ask for; call it with protocol version 2026-07-28 and the tasks extension.',
-    );
+    expect(required.status).toBe(200);
+    expect(required.messages[0]!.error).toEqual({
+      code: -32601,
+      message:
+        'Method not found: tool "must_task" runs only as a task, which a client of protocol version 2025-11-25 or earlier cannot ask for here; call it with protocol version 2026-07-28 and the tasks extension.',
+    });
   });
 });
 
