@@ -82,6 +82,8 @@ export class AnswerStream {
   /** Made on the first read of `signal`; a stream cancelled before that hands out an aborted one. */
   private abort: AbortController | undefined;
   private cancelled = false;
+  /** What `signal` aborts with: a client's cancellation names its reason; otherwise the platform's `AbortError`. */
+  private cancelReason: DOMException | undefined;
   /** Whether the client left before the final response (closed the stream or disconnected). */
   private hasLeft = false;
   private sse = false;
@@ -161,9 +163,10 @@ export class AnswerStream {
     publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
   }
 
-  private cancel(): void {
+  private cancel(reason?: DOMException): void {
     this.cancelled = true;
-    this.abort?.abort();
+    this.cancelReason = reason;
+    this.abort?.abort(reason);
   }
 
   /**
@@ -182,13 +185,14 @@ export class AnswerStream {
   /**
    * Ends an answer its client cancelled without closing it (a legacy `notifications/cancelled`): as a close,
    * `signal` aborts and one `mcp:request:cancelled` is emitted, but no final response follows: the stream ends
-   * (an empty event stream when nothing was sent yet; the connection is closed when `Accept` excludes one).
+   * (an empty event stream when nothing was sent yet; the connection is closed when `Accept` excludes one). The
+   * signal's `reason` is an `AbortError` whose message carries the client's `reason`, bounded.
    */
-  endForCancellation(): void {
+  endForCancellation(reason?: string): void {
     if (!this.open) return;
     this.done = true;
     this.hasLeft = true;
-    this.cancel();
+    this.cancel(new DOMException(`The client cancelled the request${reason ? `: ${bounded(reason, 200)}` : ''}.`, 'AbortError'));
     publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
     if (!this.sse) {
       if (this.res.headersSent || !this.canStream) return void cutOff(this.res);
@@ -206,7 +210,7 @@ export class AnswerStream {
   get signal(): AbortSignal {
     if (!this.abort) {
       this.abort = new AbortController();
-      if (this.cancelled) this.abort.abort();
+      if (this.cancelled) this.abort.abort(this.cancelReason);
     }
     return this.abort.signal;
   }

@@ -29,8 +29,9 @@ export class LegacyCancellations {
    */
   hear(record: McpRequestRecord): void {
     if (record.method !== 'notifications/cancelled' || this.answers.size === 0) return;
-    const key = cancellationKey(record, readableId({ id: (record.message?.params as { requestId?: unknown } | undefined)?.requestId }));
-    if (key !== undefined) this.answers.get(key)?.endForCancellation();
+    const params = record.message?.params as { requestId?: unknown; reason?: unknown } | undefined;
+    const key = cancellationKey(record, readableId({ id: params?.requestId }));
+    if (key !== undefined) this.answers.get(key)?.endForCancellation(typeof params?.reason === 'string' ? params.reason : undefined);
   }
 
   /** How many answers are tracked. */

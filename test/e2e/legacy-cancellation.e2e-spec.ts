@@ -10,14 +10,14 @@ import { useTestApp } from '../support/suite-app.js';
 import type { TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
-/** Each run of the waiting tool by its tag: whether its signal aborted. */
-const runs = new Map<string, { aborted: boolean; progressed: boolean }>();
+/** Each run of the waiting tool by its tag: whether its signal aborted, and with what reason. */
+const runs = new Map<string, { aborted: boolean; progressed: boolean; reason?: unknown }>();
 
 /** Waits until its signal aborts (or 5 s), after one progress notification when the call asked for progress; returns 100 ms after an abort. */
 @McpTool({ name: 'wait', description: 'Waits until cancelled.', inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] } })
 class WaitTool implements McpPlainTool {
   async run({ tag }: { tag: string }, ctx: McpContext): Promise<string> {
-    const run = { aborted: false, progressed: false };
+    const run: { aborted: boolean; progressed: boolean; reason?: unknown } = { aborted: false, progressed: false };
     runs.set(tag, run);
     ctx.progress(1, 2, 'waiting');
     run.progressed = true;
@@ -26,6 +26,7 @@ class WaitTool implements McpPlainTool {
       ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
     run.aborted = ctx.signal.aborted;
+    run.reason = ctx.signal.reason;
     if (ctx.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 100)); // slow to stop: its response closes first
     return ctx.signal.aborted ? 'cancelled' : 'waited';
   }
@@ -76,6 +77,9 @@ describe('a legacy notifications/cancelled, scoped by the session id initialize 
     // One cancellation, though the response also closes afterwards.
     expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'tools/call' } }]);
     expect(runs.get(tag)!.aborted).toBe(true);
+    // The client's reason reaches the tool, in the AbortError its signal aborts with.
+    expect(runs.get(tag)!.reason).toBeInstanceOf(DOMException);
+    expect(runs.get(tag)!.reason).toMatchObject({ name: 'AbortError', message: 'The client cancelled the request: the user pressed stop.' });
     expect(answer.status).toBe(200);
     expect(answer.type).toMatch(/^text\/event-stream/);
     // The progress notification, if any, and no response: the spec asks for none to a cancelled request.
