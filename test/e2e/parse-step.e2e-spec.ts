@@ -73,7 +73,9 @@ describe('the parse step', () => {
       // Chunked (no Content-Length): counted as it arrives, the read stopped and the connection closed.
       const body = JSON.stringify({ ...rpc('tools/call', { name: 'echo', arguments: { text: 'a' } }, 3), pad: Array.from({ length: 101 }, () => []) });
       let chunked: Awaited<ReturnType<typeof rawRequest>> | undefined;
-      const mark = await rejectionOf(async () => (chunked = await rawRequest(capped.server, { headers: [...headers, ['Transfer-Encoding', 'chunked']], body })));
+      const mark = await rejectionOf(
+        async () => (chunked = await rawRequest(capped.server, { headers: [...headers, ['Transfer-Encoding', 'chunked'], ['Connection', 'keep-alive']], body })),
+      );
       expect(chunked!.status).toBe(413);
       expect(chunked!.headers.connection).toBe('close');
       expect(mark).toEqual({ rejecter: 'parse-step', reason: 'too_many_values' });
