@@ -7,6 +7,8 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
+import { messagesOf } from './answer-messages.mjs';
+
 /** The repository root: every path below is relative to it. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -53,7 +55,7 @@ run('rm', ['-rf', 'dist-bench']);
 run('npx', ['tsc', '-p', 'bench/tsconfig.json']);
 
 // The workloads need the compiled common data, so they are loaded only now.
-const { ID_PLACEHOLDER, WORKLOADS, messagesOf } = await import('./requests.mjs');
+const { ID_PLACEHOLDER, WORKLOADS } = await import('./requests.mjs');
 
 // 2. Pinning: the server on core 1, the load generator (and this orchestrator) on core 0.
 const PINNED = existsSync('/usr/bin/taskset') || spawnSync('sh', ['-c', 'command -v taskset']).status === 0;

@@ -20,6 +20,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
+import { messagesOf } from './answer-messages.mjs';
 import { freePort } from './free-port.mjs';
 
 const SAMPLE_MAIN = process.env.SOAK_SAMPLE_MAIN || fileURLToPath(new URL('../dist-sample/sample/src/main.js', import.meta.url));
@@ -87,6 +88,15 @@ function modern(method, params = {}, { name, extraMeta, headers = {} } = {}) {
   const mirrored = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method };
   if (name !== undefined) mirrored['mcp-name'] = name;
   return { body, headers: { ...mirrored, ...headers } };
+}
+
+/** The JSON-RPC messages of an SSE answer, none when it failed or an event is not JSON (either is unexpected). */
+function sseEvents(answer) {
+  try {
+    return answer.error ? [] : messagesOf('text/event-stream', answer.text);
+  } catch {
+    return [];
+  }
 }
 
 /** The JSON-RPC message of an answer, or undefined when it is not JSON. */
@@ -231,7 +241,7 @@ const OPERATIONS = [
       // Cancelled once its first progress notification arrives, over a connection of its own (the call holds this one).
       const answer = await post(port, false, call, session, () => (cancelled = post(port, false, cancel, session)));
       const acknowledged = await cancelled;
-      const events = answer.error ? [] : answer.text.split('\n\n').filter((e) => e.startsWith('data: '));
+      const events = sseEvents(answer);
       const ok = acknowledged?.status === 202 && answer.status === 200 && events.length > 0 && !answer.text.includes(`"id":${id}`);
       return [
         first,
@@ -271,18 +281,7 @@ const OPERATIONS = [
       const token = `p${nextId}`;
       const { body, headers } = modern('tools/call', { name: 'reindex_notes', arguments: {} }, { name: 'reindex_notes', extraMeta: { progressToken: token } });
       const answer = await post(port, agent, body, headers);
-      const events = answer.error
-        ? []
-        : answer.text
-            .split('\n\n')
-            .filter((e) => e.startsWith('data: '))
-            .map((e) => {
-              try {
-                return JSON.parse(e.slice(6));
-              } catch {
-                return undefined;
-              }
-            });
+      const events = sseEvents(answer);
       const progress = events.filter((e) => e?.method === 'notifications/progress' && e.params?.progressToken === token);
       const final = events.at(-1);
       const ok =

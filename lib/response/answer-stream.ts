@@ -51,8 +51,11 @@ function acceptsEventStream(accept: string | string[] | undefined): boolean {
   return specificity >= 0 && weight > 0;
 }
 
-/** One SSE event carrying one JSON-RPC message; JSON.stringify never emits a raw line break. */
-const event = (json: string): string => `data: ${json}\n\n`;
+/**
+ * One SSE event carrying one JSON-RPC message; JSON.stringify never emits a raw line break. Named `message`, the
+ * default an SSE reader assumes anyway, because some clients dispatch only events that say so.
+ */
+const event = (json: string): string => `event: message\ndata: ${json}\n\n`;
 
 /** What a notification meeting a full socket buffer becomes: dropped (the default), or queued for a caller that bounds it. */
 export interface NotifyOptions {

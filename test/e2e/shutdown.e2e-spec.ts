@@ -13,6 +13,7 @@ import { listen } from '../support/listen.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
+import { sseMessages } from '../support/sse.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
 import { createTestApp, type TestApp, type TestAppSpec } from '../support/test-app.js';
 import { until } from '../support/wait.js';
@@ -112,13 +113,7 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
       await t.close();
       expect(Date.now() - started).toBeLessThan(3_000);
       const res = await call;
-      const last = args.progress
-        ? res.text
-            .trim()
-            .split('\n\n')
-            .map((event) => JSON.parse(event.replace(/^data: /, '')))
-            .at(-1)
-        : res.body;
+      const last = args.progress ? sseMessages(res.text).at(-1) : res.body;
       expect(res.status).toBe(args.progress ? 200 : 503);
       expect(last).toMatchObject({ jsonrpc: '2.0', id: 'hung', error: { code: -32603, data: { reason: 'shutting_down' } } });
       expect(last.error.message).toContain('the call was still running when the shutdown deadline (shutdownGraceMs) passed');

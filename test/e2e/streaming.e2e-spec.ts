@@ -95,6 +95,15 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       expect(JSON.parse((last as any).result.content[0].text)).toEqual({ sent: [true, true, false, false, true] });
     });
 
+    it('names every event `message`, one `data` line each, for clients that dispatch only events named so', async () => {
+      const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'progress-test-named' } });
+      expectStream(res);
+      const blocks = res.text.split('\n\n').filter((block) => block !== '' && !block.startsWith(':'));
+      expect(blocks).toHaveLength(4);
+      for (const block of blocks) expect(block).toMatch(/^event: message\ndata: \{[^\n]*\}$/);
+      expect(sseMessages(res.text).map((m) => m.method ?? 'response')).toEqual([...Array(3).fill('notifications/progress'), 'response']);
+    });
+
     it('refuses a progress value or total that is not a finite number, and a message that is no string, with a TypeError, sending nothing', async () => {
       const res = await callTool(t.server, 'bad_progress', {}, { meta: { progressToken: 'bad' } });
       expect(res.headers['content-type']).toMatch(/^application\/json/);

@@ -23,6 +23,7 @@ import { listen, type Listener } from '../support/listen.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { parseAnswer } from '../support/raw-exchange.js';
 import { callAndNeverRead } from '../support/raw-http.js';
+import { sseMessages } from '../support/sse.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -523,11 +524,7 @@ describe('a listen stream whose client falls behind, within maxBufferedBytes', (
         socket.resume();
       });
       const answer = parseAnswer(Buffer.concat(received), { complete: false });
-      const messages = answer.body
-        .toString('utf8')
-        .split('\n\n')
-        .filter(Boolean)
-        .map((block) => JSON.parse(block.slice('data: '.length)) as Record<string, any>);
+      const messages = sseMessages(answer.body.toString('utf8')) as Record<string, any>[];
       expect(messages[0]!.method).toBe('notifications/subscriptions/acknowledged');
       expect(messages.slice(1).map((m) => m.params.uri)).toEqual(Array.from({ length: count }, (_, i) => `file:///project/${i}`));
       const eventsPerChunk = answer.chunks.map((chunk) => chunk.toString('latin1').split('\n\n').length - 1);

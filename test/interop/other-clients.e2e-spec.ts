@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp';
+import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp';
+import { createMCPClient as createMCPClient100, ElicitationRequestSchema as ElicitationRequestSchema100 } from '@ai-sdk/mcp-1.0.0';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -26,27 +27,46 @@ import { nextEvent } from '../support/wait.js';
 let accept = false;
 const elicitationAnswer = () => (accept ? { action: 'accept' as const, content: { confirm: true } } : { action: 'decline' as const });
 
-describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, defaults)', () => {
-  let sample: TestApp;
-  let client: MCPClient;
+/** The sample app and a client `connect` opens to it for the suite; the client closes first, then the server. */
+function sampleAndClient<C extends { close(): Promise<void> }>(connect: (url: string) => Promise<C>): () => C {
+  let sample: TestApp | undefined;
+  let client: C | undefined;
   beforeAll(async () => {
     sample = await startSampleApp();
-    const url = `http://127.0.0.1:${(sample.server.address() as AddressInfo).port}/mcp`;
-    client = await createMCPClient({ transport: { type: 'http', url }, capabilities: { elicitation: {} } });
-    client.onElicitationRequest(ElicitationRequestSchema, elicitationAnswer);
+    client = await connect(`http://127.0.0.1:${(sample.server.address() as AddressInfo).port}/mcp`);
   });
-  // The client first, then the server it is connected to.
   afterAll(async () => {
     await client?.close();
     await sample?.close();
   });
+  return () => client!;
+}
+
+/** An AI SDK client's tools, as far as these tests run them. */
+type AiSdkTools = Record<string, { execute: (args: Record<string, unknown>, options: { toolCallId: string; messages: [] }) => unknown }>;
+
+/** The sample's `delete_note` through an AI SDK client: a declined elicitation keeps the note, an accepted one deletes it. */
+async function expectElicitationRound(tools: AiSdkTools): Promise<void> {
+  const remove = async () => firstText(await tools.delete_note!.execute({ title: 'ideas' }, { toolCallId: 'call-2', messages: [] }));
+  accept = false;
+  expect(await remove()).toEqual({ text: 'Kept "ideas".' });
+  accept = true;
+  expect(await remove()).toEqual({ text: 'Deleted "ideas".' });
+}
+
+describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, defaults)', () => {
+  const client = sampleAndClient(async (url) => {
+    const connected = await createMCPClient({ transport: { type: 'http', url }, capabilities: { elicitation: {} } });
+    connected.onElicitationRequest(ElicitationRequestSchema, elicitationAnswer);
+    return connected;
+  });
 
   it('connects and reads the server info', () => {
-    expect(client.serverInfo).toMatchObject({ name: 'nest-mcp-sample', version: '0.1.0' });
+    expect(client().serverInfo).toMatchObject({ name: 'nest-mcp-sample', version: '0.1.0' });
   });
 
   it('turns the listed tools into AI SDK tools and runs one', async () => {
-    const tools = await client.tools();
+    const tools = await client().tools();
     expect(Object.keys(tools).sort()).toEqual(SAMPLE_TOOL_NAMES);
     const run = (args: Record<string, unknown>) => tools.echo!.execute(args, { toolCallId: 'call-1', messages: [] });
     expect(firstText(await run({ text: 'hello over the AI SDK' }))).toEqual({ text: 'hello over the AI SDK' });
@@ -56,30 +76,45 @@ describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, default
   });
 
   it('finishes an elicitation round: a decline keeps the note, an accept deletes it', async () => {
-    const tools = await client.tools();
-    const remove = () => tools.delete_note!.execute({ title: 'ideas' }, { toolCallId: 'call-2', messages: [] });
-    accept = false;
-    expect(firstText(await remove())).toEqual({ text: 'Kept "ideas".' });
-    accept = true;
-    expect(firstText(await remove())).toEqual({ text: 'Deleted "ideas".' });
+    await expectElicitationRound(await client().tools());
   });
 
   it('lists and reads resources, and is told which URI is unknown', async () => {
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://notes/{title}']);
-    expect((await client.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
+    expect((await client().listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await client().listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://notes/{title}']);
+    expect((await client().readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
       { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
     ]);
-    await expect(client.readResource({ uri: 'notes://notes/nope' })).rejects.toThrow('Resource not found: "notes://notes/nope"');
+    await expect(client().readResource({ uri: 'notes://notes/nope' })).rejects.toThrow('Resource not found: "notes://notes/nope"');
   });
 
   it('lists and gets prompts, and completes a prompt argument', async () => {
-    expect((await client.experimental_listPrompts()).prompts.map((p) => p.name)).toEqual(['review_note']);
-    const prompt = await client.experimental_getPrompt({ name: 'review_note', arguments: { title: 'todo', tone: 'blunt' } });
+    expect((await client().experimental_listPrompts()).prompts.map((p) => p.name)).toEqual(['review_note']);
+    const prompt = await client().experimental_getPrompt({ name: 'review_note', arguments: { title: 'todo', tone: 'blunt' } });
     expect(prompt.messages.map((m) => m.content.type)).toEqual(['resource', 'text']);
     expect(prompt.messages[1]!.content).toEqual({ type: 'text', text: 'Review the note above for clarity. Be blunt.' });
-    const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'gr' } });
+    const completed = await client().complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'gr' } });
     expect(completed.completion.values).toEqual(['groceries']);
+  });
+});
+
+// 1.0.0 to 1.0.50 dispatch only SSE events whose `event` field is `message` (an unnamed event is one by the SSE
+// standard); before the answer stream named its events, every SSE answer left these releases waiting for ever.
+describe('the sample app with the first AI SDK MCP client release (@ai-sdk/mcp 1.0.0, defaults): SSE answers arrive', () => {
+  const client = sampleAndClient(async (url) => {
+    const connected = await createMCPClient100({ transport: { type: 'http', url }, capabilities: { elicitation: {} } });
+    connected.onElicitationRequest(ElicitationRequestSchema100, elicitationAnswer);
+    return connected;
+  });
+
+  it('runs a tool whose debug log lines make its answer an SSE stream (legacyLogLevel defaults to debug)', async () => {
+    const tools = await client().tools();
+    const reindexed = await tools.reindex_notes!.execute({}, { toolCallId: 'call-1', messages: [] });
+    expect(firstText(reindexed)).toEqual({ text: 'Reindexed 3 notes.' });
+  });
+
+  it('finishes an elicitation round, whose input request travels on the SSE stream', async () => {
+    await expectElicitationRound(await client().tools());
   });
 });
 
