@@ -4,9 +4,10 @@ import { requestRecord } from '../contracts/request-record.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { shuttingDown } from '../errors/shutting-down.js';
-import { publish } from '../telemetry/channels.js';
+import { publish, type McpTelemetryEvents } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { cutOff, http2StreamOf } from '../util/node-http.js';
+import { eventId } from './event-id.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { whenQueuedConnectionCloses } from './queued-answer.js';
@@ -163,7 +164,13 @@ export class AnswerStream {
     this.done = true;
     this.hasLeft = true;
     this.cancel();
-    publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
+    publish('mcp:request:cancelled', () => this.cancellation('close'));
+  }
+
+  /** The `mcp:request:cancelled` message of this request. */
+  private cancellation(by: 'close' | 'notification', reason?: string): McpTelemetryEvents['mcp:request:cancelled'] {
+    const id = eventId(requestRecord(this.res.req).id);
+    return { mount: this.mount, method: bounded(this.method), ...(id !== undefined && { id }), by, ...(reason && { reason }) };
   }
 
   private cancel(reason?: DOMException): void {
@@ -195,8 +202,9 @@ export class AnswerStream {
     if (!this.open) return;
     this.done = true;
     this.hasLeft = true;
-    this.cancel(new DOMException(`The client cancelled the request${reason ? `: ${bounded(reason, 200)}` : ''}.`, 'AbortError'));
-    publish('mcp:request:cancelled', () => ({ mount: this.mount, method: bounded(this.method) }));
+    const given = reason ? bounded(reason, 200) : undefined;
+    this.cancel(new DOMException(`The client cancelled the request${given ? `: ${given}` : ''}.`, 'AbortError'));
+    publish('mcp:request:cancelled', () => this.cancellation('notification', given));
     if (!this.sse) {
       if (this.res.headersSent || !this.canStream) return void cutOff(this.res);
       this.startEventStream();

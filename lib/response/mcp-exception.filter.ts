@@ -9,7 +9,6 @@ import { isHttpStatus, isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
-import { ECHOED_VALUE_MAX_CHARS } from '../protocol/echoed-values.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { classifyMessage } from '../protocol/message-classification.js';
 import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
@@ -18,6 +17,7 @@ import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
+import { eventId } from './event-id.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 import { takeOver } from './unanswered.js';
@@ -141,11 +141,6 @@ export class McpExceptionFilter implements ExceptionFilter {
       errorEnvelope(id, { code: JSON_RPC_CODES.internalError, message: `Internal error${what}.` }),
     );
   }
-}
-
-/** A request id as an event carries it: a string one bounded like any quoted value, so no subscriber logs it whole. */
-function eventId(id: JsonRpcId | undefined): JsonRpcId | undefined {
-  return typeof id === 'string' ? bounded(id, ECHOED_VALUE_MAX_CHARS) : id;
 }
 
 /** The JSON value of a body nobody read, or undefined (not JSON, or a body past the mount's bounds). */

@@ -59,8 +59,12 @@ export interface McpTelemetryEvents {
   'mcp:help:called': { mount: string; tool?: string; action?: string; found: boolean };
   /** A round of a multi round-trip request ended with an input-required result. */
   'mcp:mrtr:input_required': { mount: string; tool?: string; method: string; kinds: string[] };
-  /** A request was cancelled by its client before the final response: the stream closed, or a legacy `notifications/cancelled`. */
-  'mcp:request:cancelled': { mount: string; method: string };
+  /**
+   * A request was cancelled by its client before the final response: `by` says how, the stream closing (`close`) or
+   * a legacy `notifications/cancelled` (`notification`, with its `reason` when it gave one, bounded to 200
+   * characters). `id` is the request's, bounded as in `mcp:method:error`, when it was read.
+   */
+  'mcp:request:cancelled': { mount: string; method: string; id?: JsonRpcId; by: 'close' | 'notification'; reason?: string };
   /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection (HTTP/2: the stream) was closed, `waitingBytes` freed. */
   'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number };
   /** A task (tasks extension) entered a status, once the store holds it: `working` when created, then each change. */

@@ -81,7 +81,7 @@ describe('behind a reverse proxy whose read timeout cuts a connection that stays
     const cancelled = nextEvent('mcp:request:cancelled');
     const answer = await proxiedRequest(t.server, body, mirroredHeaders(body), READ_TIMEOUT_MS);
     expect(answer).toEqual({ text: '', cut: true });
-    expect(await cancelled).toEqual({ mount: '/mcp', method: 'tools/call' });
+    expect(await cancelled).toEqual({ mount: '/mcp', method: 'tools/call', id: body.id, by: 'close' });
     await sleep(50);
     expect(quietRuns.at(-1)).toEqual({ aborted: true });
   });

@@ -67,12 +67,12 @@ describe('a fault of a call whose client left', () => {
   it.each(CALLS)('%s on the 2026-07-28 era is the cancellation: mcp:request:cancelled, no mcp:method:error', async (method, params) => {
     const body = rpc(method, params);
     const events = await leave(body, mirroredHeaders(body));
-    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method } }]);
+    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method, id: body.id, by: 'close' } }]);
   });
 
   it.each(CALLS)('%s on the legacy era likewise', async (method, params) => {
     const events = await leave({ jsonrpc: '2.0', id: 1, method, params }, legacyHeaders());
-    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method } }]);
+    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method, id: 1, by: 'close' } }]);
   });
 
   it('while a client waits, a fault is still one mcp:method:error', async () => {

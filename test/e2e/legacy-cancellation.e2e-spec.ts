@@ -51,7 +51,12 @@ function startCall(t: TestApp, tag: string, id: string | number, headers: Record
   }));
 }
 
-const cancelled = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the user pressed stop' } });
+/** A legacy `notifications/cancelled` of `requestId`; `reason` null sends none. */
+const cancelled = (requestId: unknown, reason: string | null = 'the user pressed stop') => ({
+  jsonrpc: '2.0',
+  method: 'notifications/cancelled',
+  params: { requestId, ...(reason !== null && { reason }) },
+});
 
 describe('a legacy notifications/cancelled, scoped by the session id initialize issued', () => {
   const app = useTestApp({
@@ -75,7 +80,9 @@ describe('a legacy notifications/cancelled, scoped by the session id initialize 
       await until(() => t.app.get(LegacyCancellations).size === 0, 'the cancelled answer to leave'); // its response closed
     });
     // One cancellation, though the response also closes afterwards.
-    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'tools/call' } }]);
+    expect(events).toEqual([
+      { channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'tools/call', id: 7, by: 'notification', reason: 'the user pressed stop' } },
+    ]);
     expect(runs.get(tag)!.aborted).toBe(true);
     // The client's reason reaches the tool, in the AbortError its signal aborts with.
     expect(runs.get(tag)!.reason).toBeInstanceOf(DOMException);
@@ -85,6 +92,24 @@ describe('a legacy notifications/cancelled, scoped by the session id initialize 
     // The progress notification, if any, and no response: the spec asks for none to a cancelled request.
     const blocks = answer.text.split('\n\n').filter((block) => block.includes('data: '));
     expect(blocks.map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6)).method)).toEqual(progressToken ? ['notifications/progress'] : []);
+  });
+
+  it.each([
+    ['no reason', null, 'The client cancelled the request.', undefined],
+    ['a long reason with a line break', `stop\n${'x'.repeat(300)}`, `The client cancelled the request: stop\\u000a${'x'.repeat(189)}….`, `stop\\u000a${'x'.repeat(189)}…`],
+  ])('carries %s to the signal and the event as the client gave it, bounded to 200 characters', async (what, reason, message, eventReason) => {
+    const t = app();
+    const session = await sessionOf(t);
+    const tag = `reason-${what}`;
+    const call = startCall(t, tag, 'call-with-reason', withSession(session));
+    await until(() => runs.get(tag)?.progressed === true, 'the tool to run');
+    const events = await recordEvents(['mcp:request:cancelled'], async () => {
+      expect((await legacyPost(t.server, cancelled('call-with-reason', reason), withSession(session))).status).toBe(202);
+      await call;
+    });
+    expect(runs.get(tag)!.reason).toMatchObject({ name: 'AbortError', message });
+    const expected = { mount: '/mcp', method: 'tools/call', id: 'call-with-reason', by: 'notification', ...(eventReason !== undefined && { reason: eventReason }) };
+    expect(events.map((e) => e.message)).toEqual([expected]);
   });
 
   it('closes the connection of an answer whose Accept excludes an event stream: no response follows', async () => {

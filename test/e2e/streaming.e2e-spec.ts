@@ -365,7 +365,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
           await until(() => slowRuns[0]?.finished === true, 'the slow tool to finish', 10_000);
           await sleep(20); // any late write would come now
         });
-        return { runs: [...slowRuns], events: events.map((e) => e.message), received, writesAfter: writes() - writesAtAbort };
+        return { id: body.id, runs: [...slowRuns], events: events.map((e) => e.message), received, writesAfter: writes() - writesAtAbort };
       } finally {
         write.mockRestore();
         end.mockRestore();
@@ -376,7 +376,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       const left = await leaveMidCall('slow-1');
       expect(sseMessages(left.received)[0]).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'slow-1', progress: 1 } });
       expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logEnabledAfterAbort: false, logAfterAbort: false, finished: true }]);
-      expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
+      expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call', id: left.id, by: 'close' }]);
       expect(left.writesAfter).toBe(0);
       expect((await callTool(t.server, 'progress', {})).status).toBe(200);
     });
@@ -395,7 +395,7 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       const left = await leaveMidCall(undefined);
       expect(left.received).toBe('');
       expect(left.runs).toEqual([{ aborted: true, progressAfterAbort: false, logEnabledAfterAbort: false, logAfterAbort: false, finished: true }]);
-      expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
+      expect(left.events).toEqual([{ mount: '/mcp', method: 'tools/call', id: left.id, by: 'close' }]);
       expect(left.writesAfter).toBe(0);
     });
   });

@@ -162,7 +162,7 @@ describe('slow and broken clients', () => {
       await within(10_000, 'the cancellation', cancelled);
     });
     expect(events.map((e) => e.channel)).toEqual(['mcp:request:cancelled']);
-    expect(events[0]!.message).toEqual({ mount: '/mcp', method: 'tools/call' });
+    expect(events[0]!.message).toEqual({ mount: '/mcp', method: 'tools/call', id: expect.any(Number), by: 'close' });
     expectToolList(await toolsListOver(t.server));
   }, 30_000);
 

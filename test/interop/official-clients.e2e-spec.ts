@@ -137,7 +137,9 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
       await heard;
       await new Promise((resolve) => setTimeout(resolve, 50)); // a second report, were there one, would come by now
     });
-    expect(events.map((e) => e.message)).toEqual([{ mount: '/mcp', method: 'tools/call' }]);
+    // A legacy client sends notifications/cancelled with its reason; a 2026-07-28 client closes the stream.
+    const how = revision === '2026-07-28' ? { by: 'close' } : { by: 'notification', reason: 'the user pressed stop' };
+    expect(events.map((e) => e.message)).toEqual([{ mount: '/mcp', method: 'tools/call', id: expect.any(Number), ...how }]);
     expect(await c.callTool('echo', { text: 'after the cancel' })).toEqual({ text: 'after the cancel' });
   });
 

@@ -222,7 +222,7 @@ describe('the sample app through mcp-remote (the stdio bridge), with the officia
     const heard = nextEvent('mcp:request:cancelled');
     const call = client.callTool({ name: 'reindex_notes', arguments: {} }, undefined, { signal: stop.signal, onprogress: () => stop.abort('the user pressed stop') });
     await expect(call).rejects.toThrow('the user pressed stop');
-    expect(await heard).toEqual({ mount: '/mcp', method: 'tools/call' });
+    expect(await heard).toEqual({ mount: '/mcp', method: 'tools/call', id: expect.any(Number), by: 'notification', reason: 'the user pressed stop' });
     expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'still connected' } }))).toEqual({ text: 'still connected' });
   });
 
