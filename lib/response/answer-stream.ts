@@ -203,7 +203,8 @@ export class AnswerStream {
     this.done = true;
     this.hasLeft = true;
     const given = reason ? bounded(reason, 200) : undefined;
-    this.cancel(new DOMException(`The client cancelled the request${given ? `: ${given}` : ''}.`, 'AbortError'));
+    const sentence = given ? `: ${given}${/[.!?…]$/.test(given) ? '' : '.'}` : '.';
+    this.cancel(new DOMException(`The client cancelled the request${sentence}`, 'AbortError'));
     publish('mcp:request:cancelled', () => this.cancellation('notification', given));
     if (!this.sse) {
       if (this.res.headersSent || !this.canStream) return void cutOff(this.res);
