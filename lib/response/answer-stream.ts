@@ -115,9 +115,9 @@ export class AnswerStream {
   private heldBytes = 0;
 
   private constructor(
+    private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly method: string,
-    private readonly accept: string | string[] | undefined,
     private readonly stallMs: number,
     private readonly keepAliveMs: number,
     private readonly mount: string,
@@ -138,7 +138,7 @@ export class AnswerStream {
    * application is shutting down.
    */
   static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, keepAliveMs: number, mount: string, shutdown: MountShutdown): AnswerStream {
-    const stream = new AnswerStream(res, method, req.headers.accept, stallMs, keepAliveMs, mount, shutdown);
+    const stream = new AnswerStream(req, res, method, stallMs, keepAliveMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
     shutdown.track(stream);
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
@@ -169,7 +169,7 @@ export class AnswerStream {
 
   /** The `mcp:request:cancelled` message of this request. */
   private cancellation(by: 'close' | 'notification', reason?: string): McpTelemetryEvents['mcp:request:cancelled'] {
-    const id = eventId(requestRecord(this.res.req).id);
+    const id = eventId(requestRecord(this.req).id);
     return { mount: this.mount, method: bounded(this.method), ...(id !== undefined && { id }), by, ...(reason && { reason }) };
   }
 
@@ -187,7 +187,7 @@ export class AnswerStream {
     if (this.closed) return;
     if (!this.open) return void cutOff(this.res);
     const refusal = shuttingDown('the call was still running when the shutdown deadline (shutdownGraceMs) passed');
-    const { status, body } = methodErrorAnswer(refusal, requestRecord(this.res.req));
+    const { status, body } = methodErrorAnswer(refusal, requestRecord(this.req));
     this.respond(body, status);
     this.stopRun();
   }
@@ -244,7 +244,7 @@ export class AnswerStream {
 
   /** Whether the client's `Accept` admits SSE, so the answer could switch to it (absent `Accept`: yes). */
   get canStream(): boolean {
-    return (this.sseAcceptedValue ??= acceptsEventStream(this.accept));
+    return (this.sseAcceptedValue ??= acceptsEventStream(this.req.headers.accept));
   }
 
   /**
@@ -257,7 +257,7 @@ export class AnswerStream {
       throw new McpMethodError(
         JSON_RPC_CODES.invalidRequest,
         `${needs} on an SSE stream, which the Accept header excludes: accept text/event-stream.`,
-        { accept: bounded(String(this.accept), 200) },
+        { accept: bounded(String(this.req.headers.accept), 200) },
         406,
       );
   }
@@ -331,7 +331,7 @@ export class AnswerStream {
   }
 
   private writeEvent(message: Readonly<Record<string, unknown>>): boolean {
-    if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.accept))) return false;
+    if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.req.headers.accept))) return false;
     let json: string;
     try {
       json = JSON.stringify(message);
