@@ -232,6 +232,7 @@ describe('prompts', () => {
     it.each([
       ['role', 'messages[0].role: must be one of "assistant", "user"'],
       ['huge', `returned 1${'0'.repeat(58)}…; get() returns`],
+      ['contentless', "returned { role: 'user', text: 'x' }; get() returns a string, a message {role, content}, a list of messages or {description?, messages}"],
       ['number', 'returned 42; get() returns a string, a message {role, content}, a list of messages or {description?, messages}'],
       ['extra', 'returned a result with unknown key(s) "resultType"'],
       ['image', 'messages[0].content: must match at least one of the allowed shapes'],

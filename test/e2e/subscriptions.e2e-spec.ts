@@ -698,3 +698,24 @@ describe('a custom event bus', () => {
     }
   });
 });
+
+describe('a listen filter whose acknowledgment is exactly maxBufferedBytes', () => {
+  it('is served (the bound is inclusive); one byte more is refused (400 + -32602, listen_filter_too_large)', async () => {
+    const MAX = 4096;
+    const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: MAX } });
+    // The acknowledged filter is {"resourceSubscriptions":["<uri>"]}: 30 bytes besides the URI.
+    const filterOf = (bytes: number) => ({ resourceSubscriptions: [`file:///project/${'a'.repeat(bytes - 30 - 'file:///project/'.length)}`] });
+    expect(Buffer.byteLength(JSON.stringify(filterOf(MAX)))).toBe(MAX);
+    try {
+      const over = await post(t.server, rpc('subscriptions/listen', { notifications: filterOf(MAX + 1) }, 'one-over'));
+      expect(over.status).toBe(400);
+      expect(over.body).toMatchObject({ error: { code: -32602, data: { reason: 'listen_filter_too_large', filterBytes: MAX + 1, maxBytes: MAX } } });
+      const l = await listen(t.server, filterOf(MAX), 'at-the-bound');
+      expect(l.status).toBe(200);
+      expect((await l.nth(1)).params.notifications).toEqual(filterOf(MAX));
+      l.close();
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
@@ -54,6 +54,27 @@ describe('PendingInputRequests: bounds and shutdown', () => {
     first.withdraw();
     second.withdraw();
     expect(pending.size).toBe(0);
+  });
+
+  it('fails a request its client has not answered once timeoutMs have passed, not before', async () => {
+    jest.useFakeTimers();
+    try {
+      const pending = requests({ timeoutMs: 1000 });
+      const { answer } = pending.open(undefined, 10);
+      let outcome: unknown;
+      answer.then(
+        (value) => (outcome = value),
+        (error: unknown) => (outcome = error),
+      );
+      await jest.advanceTimersByTimeAsync(999);
+      expect(outcome).toBeUndefined();
+      expect(pending.size).toBe(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(outcome).toMatchObject({ code: -32603, data: { reason: 'input_request_timeout' } });
+      expect(pending.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('refuses a request asked once the mount is closing with shutting_down, leaving nothing waiting', async () => {

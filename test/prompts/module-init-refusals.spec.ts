@@ -144,13 +144,17 @@ describe('module init refuses a prompt declaration', () => {
     );
   });
 
-  it('refuses @McpPrompt given no options object', async () => {
+  it.each([
+    ['no options object', undefined],
+    ['a string', 'review'],
+    ['a list', [{ name: 'review', description: 'Reviews a file.' }]],
+  ])('refuses @McpPrompt given %s', async (_what, options) => {
     class Bare {
       get() {
         return 'x';
       }
     }
-    McpPrompt(undefined as unknown as McpPromptOptions)(Bare);
+    McpPrompt(options as unknown as McpPromptOptions)(Bare);
     await expect(createTestApp({ providers: [Bare] })).rejects.toThrow(/^prompt \(Bare\): @McpPrompt takes an options object with name and description$/);
   });
 

@@ -76,6 +76,7 @@ export class MalformedPrompt implements McpPromptHandler {
   get(args: Record<string, string>) {
     const returns: Record<string, unknown> = {
       role: { role: 'robot', content: { type: 'text', text: 'x' } },
+      contentless: { role: 'user', text: 'x' },
       number: 42,
       huge: 10n ** 100n,
       extra: { messages: [], resultType: 'input_required' },

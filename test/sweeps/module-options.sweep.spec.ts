@@ -112,6 +112,14 @@ describe('module options sweep', () => {
     ['requestState', 'with a zero ttlMs', { ttlMs: 0 }, 'ttlMs must be a positive integer (milliseconds), got 0'],
     ['subscriptions', 'with a zero maxStreams', { maxStreams: 0 }, 'maxStreams must be a positive integer, got 0'],
     [
+      'subscriptions',
+      'with a misspelled key',
+      { maxStream: 5 },
+      'has unknown key(s) "maxStream"; allowed: keepAliveMs, maxBufferedBytes, maxStreams, maxOpenBytes, subscribeTimeoutMs',
+    ],
+    ['legacyInputRequests', 'with an unknown key', { timeout: 5000 }, 'has unknown key(s) "timeout"; allowed: maxPending, maxPendingBytes, timeoutMs'],
+    ['tasks', 'with an unknown key', { ttl: 5000 }, 'has unknown key(s) "ttl"; allowed: ttlMs, pollIntervalMs,'],
+    [
       'allowedHosts',
       'holding a URL',
       ['mcp.example.com', 'https://mcp.example.com'],
@@ -180,6 +188,8 @@ describe('module options sweep', () => {
   });
 
   it.each([
+    ['an empty name', { name: '' }, 'name must be a non-empty string, got ""'],
+    ['an empty version', { version: '' }, 'version must be a non-empty string, got ""'],
     ['a title that is no string', { title: 5 }, 'title must be a string, got 5'],
     ['a description that is no string', { description: 7 }, 'description must be a string, got 7'],
     ['a websiteUrl that is no URL', { websiteUrl: 'example.com' }, 'websiteUrl must be a URL, got "example.com"'],
@@ -201,6 +211,7 @@ describe('module options sweep', () => {
       path: 'mcp',
       maxBodyBytes: 4 * 1024 * 1024,
       maxBodyValues: 100_000,
+      requireJsonContentType: false,
       bodyReadTimeoutMs: 10_000,
       bodyReadDeadlineMs: 60_000,
       writeStallTimeoutMs: 30_000,
