@@ -139,7 +139,7 @@ function valueProblems(method: string, record: McpRequestRecord): readonly Schem
   if (token) return [token];
   const params = message.params as Record<string, unknown> | undefined;
   const skipped = method === 'tools/call' && isPlainObject(params?.arguments) ? params.arguments : undefined;
-  return numbersOutOfRange(message, { inRange: record.numbersInRange, skipped });
+  return numbersOutOfRange(message, { inRange: record.numbersInRange, skipped }).problems;
 }
 
 /**

@@ -67,7 +67,7 @@ export class MessageValidationGuard implements ChainStage {
       );
     }
     // A request's numbers are its method's params, checked by method routing (a tool's arguments by its value gate).
-    const outOfRange = kind === 'request' ? [] : numbersOutOfRange(message, { inRange: record.numbersInRange });
+    const outOfRange = kind === 'request' ? [] : numbersOutOfRange(message, { inRange: record.numbersInRange }).problems;
     if (outOfRange.length) {
       const data = distilledData(outOfRange);
       throw new RejectionException('message-validation', 'invalid_message', `Invalid request: the message holds a number out of range${firstProblem(data)}.`, { data });

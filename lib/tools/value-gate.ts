@@ -50,7 +50,7 @@ export class ValueGate {
   check(value: unknown, numbersInRange = false): InvalidValues | undefined {
     const failed = this.failedCheck(value);
     // A number JSON spells but cannot hold (`1e400`) where the schema types none (an untyped property).
-    const unheld = numbersOutOfRange(value, { inRange: numbersInRange });
+    const { problems: unheld, firstOnly: unheldFirstOnly } = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
     for (const problem of failed ? describeSchemaErrors(failed.errors) : []) {
@@ -67,7 +67,7 @@ export class ValueGate {
     return {
       invalid_count: sorted.length,
       invalid: sorted.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
-      ...(failed?.firstOnly && { first_only: true as const }),
+      ...((failed?.firstOnly || unheldFirstOnly) && { first_only: true as const }),
     };
   }
 }

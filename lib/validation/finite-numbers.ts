@@ -1,3 +1,4 @@
+import { DETAILED_CHECK_MAX_ERRORS } from './linear-errors.js';
 import type { SchemaProblem } from './schema-problems.js';
 
 /**
@@ -6,13 +7,25 @@ import type { SchemaProblem } from './schema-problems.js';
  */
 export const FINITE_NUMBER = 'must be a number within ±1.8e308 (a larger one reads as Infinity)';
 
+/** The numbers out of range of a value, located: all of them, or past the detailed-check bound the first only. */
+export interface OutOfRange {
+  readonly problems: SchemaProblem[];
+  /** Set when the value holds more than `DETAILED_CHECK_MAX_ERRORS` of them: `problems` then names the first. */
+  readonly firstOnly: boolean;
+}
+
+const NONE: OutOfRange = Object.freeze({ problems: [], firstOnly: false });
+
 /**
  * Each number out of range in a parsed JSON value, as a {@link FINITE_NUMBER} problem at its path: none looked for
- * when `inRange` (the parse step's walk found none), else the cheap walk first and the
- * located one only for a value that holds one; `skipped` (a container inside it) is not looked into.
+ * when `inRange` (the parse step's walk found none), else the cheap walk first and the located one only for a value
+ * that holds one; `skipped` (a container inside it) is not looked into. Past `DETAILED_CHECK_MAX_ERRORS` of them,
+ * the first only (the detailed-check bound): locating each costs its depth, and describing each costs more.
  */
-export function numbersOutOfRange(value: unknown, { inRange = false, skipped }: { inRange?: boolean; skipped?: object } = {}): SchemaProblem[] {
-  return inRange || !holdsNonFiniteNumber(value) ? [] : nonFiniteNumbers(value, skipped);
+export function numbersOutOfRange(value: unknown, { inRange = false, skipped }: { inRange?: boolean; skipped?: object } = {}): OutOfRange {
+  if (inRange || !holdsNonFiniteNumber(value)) return NONE;
+  const problems = nonFiniteNumbers(value, skipped, DETAILED_CHECK_MAX_ERRORS + 1);
+  return problems.length > DETAILED_CHECK_MAX_ERRORS ? { problems: problems.slice(0, 1), firstOnly: true } : { problems, firstOnly: false };
 }
 
 /** Whether any number in a parsed JSON value is not finite: the cheap walk, allocating only its stack. */
@@ -37,10 +50,11 @@ function meets(child: unknown, stack: object[]): boolean {
 }
 
 /**
- * Each non-finite number in a parsed JSON value, in document order, as a {@link FINITE_NUMBER} problem at its path;
- * `skipped` (a container inside `root`) is not looked into. Iterative, so no nesting can overflow it.
+ * Each non-finite number in a parsed JSON value, in document order, as a {@link FINITE_NUMBER} problem at its path,
+ * the first `max` of them; `skipped` (a container inside `root`) is not looked into. Iterative, so no nesting can
+ * overflow it.
  */
-export function nonFiniteNumbers(root: unknown, skipped?: object): SchemaProblem[] {
+export function nonFiniteNumbers(root: unknown, skipped?: object, max = Infinity): SchemaProblem[] {
   const found: SchemaProblem[] = [];
   const path: (string | number)[] = [];
   // Depth-first in document order: each frame is a container with its keys and the next one to visit.
@@ -52,7 +66,7 @@ export function nonFiniteNumbers(root: unknown, skipped?: object): SchemaProblem
       frames.push({ entries: Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value), next: 0 });
   };
   enter(root);
-  while (frames.length) {
+  while (frames.length && found.length < max) {
     const frame = frames.at(-1)!;
     if (frame.next === frame.entries.length) {
       frames.pop();

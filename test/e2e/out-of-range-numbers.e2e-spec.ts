@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { FINITE_NUMBER } from '../../lib/validation/finite-numbers.js';
+import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
@@ -53,6 +54,20 @@ describe('a number out of range (1e400) outside the typed fields', () => {
     const res = await post(app().server, withOutOfRange(note), legacyHeaders());
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: -32600, data: { errors: [{ location: '/params/_meta/at', problems: [FINITE_NUMBER] }] } });
+  });
+
+  it('in a notification, past DETAILED_CHECK_MAX_ERRORS of them however deep: the first only', async () => {
+    const deep = (count: number) => `${'{"a":'.repeat(100)}[${Array(count).fill('1e400').join(',')}]${'}'.repeat(100)}`;
+    const noteWith = (count: number) => `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","_meta":{"x":${deep(count)}}}}`;
+    const at = await post(app().server, noteWith(DETAILED_CHECK_MAX_ERRORS), legacyHeaders());
+    expect(at.body.error).toMatchObject({ code: -32600, data: { errorCount: DETAILED_CHECK_MAX_ERRORS } });
+    const over = await post(app().server, noteWith(DETAILED_CHECK_MAX_ERRORS + 1), legacyHeaders());
+    expect(over.status).toBe(400);
+    const first = `/params/_meta/x${'/a'.repeat(100)}/0`;
+    expect(over.body.error).toMatchObject({ code: -32600, data: { errorCount: 1, errors: [{ location: first, problems: [FINITE_NUMBER] }] } });
+    expect(over.body.error.message).toMatch(
+      /^Invalid request: the message holds a number out of range; at \/params\/_meta\/x\/a\/a.*, must be a number within ±1\.8e308 \(a larger one reads as Infinity\)\.$/,
+    );
   });
 
   it('in a legacy answer to an input request: 400 + -32600 located, the request still waits, and a proper answer resumes the tool', async () => {

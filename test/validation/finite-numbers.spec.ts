@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 
 import { FINITE_NUMBER, holdsNonFiniteNumber, nonFiniteNumbers, numbersOutOfRange } from '../../lib/validation/finite-numbers.js';
+import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 
 type Path = (string | number)[];
 
@@ -111,13 +112,23 @@ describe('numbers out of range in a parsed JSON value', () => {
   it('looks for none when the text proved them in range, and not into the skipped container', () => {
     const args = { n: Infinity };
     const message = { params: { arguments: args, _meta: { w: -Infinity } } };
-    expect(numbersOutOfRange(message).map((p) => p.path)).toEqual([
+    expect(numbersOutOfRange(message).problems.map((p) => p.path)).toEqual([
       ['params', 'arguments', 'n'],
       ['params', '_meta', 'w'],
     ]);
-    expect(numbersOutOfRange(message, { skipped: args }).map((p) => p.path)).toEqual([['params', '_meta', 'w']]);
-    expect(numbersOutOfRange(message, { inRange: true })).toEqual([]);
-    expect(numbersOutOfRange({ params: { a: [1, 2] } })).toEqual([]);
+    expect(numbersOutOfRange(message, { skipped: args }).problems.map((p) => p.path)).toEqual([['params', '_meta', 'w']]);
+    expect(numbersOutOfRange(message, { inRange: true })).toEqual({ problems: [], firstOnly: false });
+    expect(numbersOutOfRange({ params: { a: [1, 2] } })).toEqual({ problems: [], firstOnly: false });
+  });
+
+  it('locates up to DETAILED_CHECK_MAX_ERRORS of them, past it the first only (the detailed-check bound)', () => {
+    const at = (count: number) => ({ params: { deep: { list: new Array(count).fill(Infinity) } } });
+    const all = numbersOutOfRange(at(DETAILED_CHECK_MAX_ERRORS));
+    expect(all.firstOnly).toBe(false);
+    expect(all.problems).toHaveLength(DETAILED_CHECK_MAX_ERRORS);
+    expect(all.problems.at(-1)!.path).toEqual(['params', 'deep', 'list', DETAILED_CHECK_MAX_ERRORS - 1]);
+    expect(numbersOutOfRange(at(DETAILED_CHECK_MAX_ERRORS + 1))).toEqual({ problems: [{ path: ['params', 'deep', 'list', 0], problem: FINITE_NUMBER }], firstOnly: true });
+    expect(nonFiniteNumbers(at(50), undefined, 3).map((p) => p.path.at(-1))).toEqual([0, 1, 2]); // stops walking there
   });
 
   it('walks nesting far deeper than the stack allows without overflowing', () => {
