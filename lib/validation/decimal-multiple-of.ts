@@ -22,11 +22,14 @@ export function decimalMultipleOf(ajv: Ajv2020): Ajv2020 {
 export function isDecimalMultiple(value: number, divisor: number): boolean {
   if (!Number.isFinite(value)) return false;
   if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  const [divisorDigits, divisorExponent] = divisorDecimal(divisor);
+  // An integer (every double past 2^53 is one) is a multiple of a power of ten up to 1 (0.01, 0.1, 1): no spelling needed.
+  if (divisorDigits === 1n && divisorExponent <= 0 && Number.isInteger(value)) return true;
   const [digits, exponent] = decimal(value);
-  const [divisorDigits, divisorExponent] = decimal(divisor);
   // value = digits·10^exponent, divisor = divisorDigits·10^divisorExponent: scale the one with the larger exponent.
   const shift = exponent - divisorExponent;
-  return shift >= 0 ? (digits * 10n ** BigInt(shift)) % divisorDigits === 0n : digits % (divisorDigits * 10n ** BigInt(-shift)) === 0n;
+  if (shift >= 0) return divisorDigits === 1n || (digits * tenToThe(shift)) % divisorDigits === 0n;
+  return digits % (divisorDigits * tenToThe(-shift)) === 0n;
 }
 
 /** A finite number's shortest decimal spelling as digits and a power of ten, its sign dropped. */
@@ -34,4 +37,19 @@ function decimal(n: number): [bigint, number] {
   const [mantissa, power = '0'] = String(Math.abs(n)).split('e');
   const [whole, fraction = ''] = mantissa!.split('.');
   return [BigInt(whole! + fraction), Number(power) - fraction.length];
+}
+
+/** The last divisor's decimal: a schema checks every value of a list against one divisor. */
+let lastDivisor = NaN;
+let lastDivisorDecimal: [bigint, number] = [1n, 0];
+function divisorDecimal(divisor: number): [bigint, number] {
+  if (divisor !== lastDivisor) [lastDivisor, lastDivisorDecimal] = [divisor, decimal(divisor)];
+  return lastDivisorDecimal;
+}
+
+/** 10^k, each computed once: k stays below about 650, the span of a double's decimal exponents. */
+const POWERS_OF_TEN: bigint[] = [1n];
+function tenToThe(k: number): bigint {
+  for (let i = POWERS_OF_TEN.length; i <= k; i++) POWERS_OF_TEN.push(POWERS_OF_TEN[i - 1]! * 10n);
+  return POWERS_OF_TEN[k]!;
 }

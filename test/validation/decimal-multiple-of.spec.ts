@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
 import { isDecimalMultiple } from '../../lib/validation/decimal-multiple-of.js';
@@ -33,6 +34,39 @@ describe('isDecimalMultiple: multipleOf decided in decimal, on each number’s s
     [Infinity, 1],
   ])('%p is not a multiple of %p', (value, divisor) => {
     expect(isDecimalMultiple(value, divisor)).toBe(false);
+  });
+});
+
+/** The definition spelled out: both numbers as decimals (shortest spelling), the quotient an integer. */
+function referenceMultiple(value: number, divisor: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const spelled = (n: number): [bigint, number] => {
+    const [mantissa, power = '0'] = String(Math.abs(n)).split('e');
+    const [whole, fraction = ''] = mantissa!.split('.');
+    return [BigInt(whole! + fraction), Number(power) - fraction.length];
+  };
+  const [digits, exponent] = spelled(value);
+  const [divisorDigits, divisorExponent] = spelled(divisor);
+  const shift = exponent - divisorExponent;
+  return shift >= 0 ? (digits * 10n ** BigInt(shift)) % divisorDigits === 0n : digits % (divisorDigits * 10n ** BigInt(-shift)) === 0n;
+}
+
+describe('isDecimalMultiple against the definition', () => {
+  const divisors = fc.oneof(fc.constantFrom(0.01, 0.1, 1, 10, 0.25, 0.3, 1.5, 3, 7, 1e-8, 5e-324, 1e308), fc.double({ min: 5e-324, noNaN: true, noDefaultInfinity: true }));
+  const values = fc.oneof(
+    fc.double({ noNaN: true }),
+    fc.integer(),
+    fc.constantFrom(1e308, -1.7976931348623157e308, 2 ** 60, 19.99, 0.07, 5e-324, 0),
+    fc.integer({ min: -1e6, max: 1e6 }).map((cents) => cents / 100),
+  );
+
+  it('agrees on any value and divisor, the last divisor and the powers of ten kept between calls', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(values, divisors), { minLength: 1, maxLength: 8 }), (pairs) => {
+        for (const [value, divisor] of pairs) expect(isDecimalMultiple(value, divisor)).toBe(referenceMultiple(value, divisor));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
