@@ -9,10 +9,19 @@ export const HEAP_BYTES_PER_VALUE = 80;
 /**
  * What a request costs in memory while its call waits (a legacy input request's answer, a running task, a listen
  * stream): its body's bytes, or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many
- * small values counts for what it holds. Counted once, when the call starts waiting: a walk of its values.
+ * small values counts for what it holds. A legacy request's message and params were copied key by key to carry its
+ * `_meta` (the protocol-fields check), the parsed body kept beside them: each copied key counts as a value again.
+ * Counted once, when the call starts waiting: a walk of its values.
  */
 export function requestFootprint(record: McpRequestRecord): number {
-  return Math.max(record.bodyBytes ?? 0, valueCount(record.message) * HEAP_BYTES_PER_VALUE);
+  const message = record.message;
+  const copied = record.era === 'legacy' && message ? ownKeyCount(message) + ownKeyCount(message.params) : 0;
+  return Math.max(record.bodyBytes ?? 0, (valueCount(message) + copied) * HEAP_BYTES_PER_VALUE);
+}
+
+/** How many own keys a plain object has (0 for anything else). */
+function ownKeyCount(value: unknown): number {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value).length : 0;
 }
 
 /** The JSON values of a parsed message, itself included (its nesting is bounded, so the walk's stack is too). */

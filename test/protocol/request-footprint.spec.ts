@@ -21,6 +21,15 @@ describe('requestFootprint', () => {
     expect(requestFootprint(record)).toBe(record.bodyBytes);
   });
 
+  it("counts a legacy request's copied message and params keys once more: they are held twice while it waits", () => {
+    const params = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params };
+    const modern = parsed(message);
+    expect(requestFootprint(modern)).toBe(1005 * HEAP_BYTES_PER_VALUE);
+    expect(requestFootprint({ ...modern, era: 'legacy' } as McpRequestRecord)).toBe((1005 + 4 + 1000) * HEAP_BYTES_PER_VALUE);
+    expect(requestFootprint({ ...modern, era: 'modern' } as McpRequestRecord)).toBe(1005 * HEAP_BYTES_PER_VALUE);
+  });
+
   it('counts own keys only', () => {
     const inherited = Object.create({ hidden: [1, 2, 3] }) as Record<string, unknown>;
     inherited.own = 1;
