@@ -9,13 +9,15 @@ export const HEAP_BYTES_PER_VALUE = 80;
 /**
  * What a request costs in memory while its call waits (a legacy input request's answer, a running task, a listen
  * stream): its body's bytes, or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many
- * small values counts for what it holds. A legacy request's message and params were copied key by key to carry its
- * `_meta` (the protocol-fields check), the parsed body kept beside them: each copied key counts as a value again.
+ * small values counts for what it holds. A legacy request's message, params and `_meta` were copied key by key to
+ * carry its protocol fields (the protocol-fields check), the parsed body kept beside them: each copied key counts
+ * as a value again.
  * Counted once, when the call starts waiting: a walk of its values.
  */
 export function requestFootprint(record: McpRequestRecord): number {
   const message = record.message;
-  const copied = record.era === 'legacy' && message ? ownKeyCount(message) + ownKeyCount(message.params) : 0;
+  const params = message?.params as Record<string, unknown> | undefined;
+  const copied = record.era === 'legacy' && message ? ownKeyCount(message) + ownKeyCount(params) + ownKeyCount(params?._meta) : 0;
   return Math.max(record.bodyBytes ?? 0, (valueCount(message) + copied) * HEAP_BYTES_PER_VALUE);
 }
 

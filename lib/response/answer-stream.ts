@@ -7,11 +7,11 @@ import { shuttingDown } from '../errors/shutting-down.js';
 import { publish, type McpTelemetryEvents } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { cutOff, http2StreamOf } from '../util/node-http.js';
-import { eventId } from './event-id.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
+import { telemetryId } from './telemetry-id.js';
 import { waitingBytes, watchProgress } from './write-progress.js';
 
 /** The SSE response headers: no proxy buffering, no caching. */
@@ -169,7 +169,7 @@ export class AnswerStream {
 
   /** The `mcp:request:cancelled` message of this request. */
   private cancellation(by: 'close' | 'notification', reason?: string): McpTelemetryEvents['mcp:request:cancelled'] {
-    const id = eventId(requestRecord(this.req).id);
+    const id = telemetryId(requestRecord(this.req).id);
     return { mount: this.mount, method: bounded(this.method), ...(id !== undefined && { id }), by, ...(reason && { reason }) };
   }
 

@@ -17,9 +17,9 @@ import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
-import { eventId } from './event-id.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
+import { telemetryId } from './telemetry-id.js';
 import { takeOver } from './unanswered.js';
 
 /**
@@ -94,7 +94,7 @@ export class McpExceptionFilter implements ExceptionFilter {
         status,
         code: thrown.code,
         method: record.method === undefined ? undefined : bounded(record.method),
-        id: eventId(record.id),
+        id: telemetryId(record.id),
         era: record.era,
       }));
       return sendAnswer(res, status, errorEnvelope(id, { code: thrown.code, message: thrown.message, data: thrown.data }), thrown.headers);
@@ -128,7 +128,7 @@ export class McpExceptionFilter implements ExceptionFilter {
       publish('mcp:method:error', () => ({
         mount: this.mount,
         method: record.method === undefined ? undefined : bounded(record.method),
-        id: eventId(record.id),
+        id: telemetryId(record.id),
         era: record.era,
         exception: faultKind(fault),
         error: bounded(fault, 500),

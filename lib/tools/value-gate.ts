@@ -64,10 +64,14 @@ export class ValueGate {
       if (!byPath.has(path)) byPath.set(path, { segments, problems: [problem] });
     }
     const sorted = [...byPath].sort((a, b) => compareSegments(a[1].segments, b[1].segments));
+    // Past the detailed-check bound on either side, the first problem only: a full listing of the other side would
+    // say "fix this one" over ten.
+    const firstOnly = failed?.firstOnly === true || unheldFirstOnly;
+    const listed = firstOnly ? sorted.slice(0, 1) : sorted;
     return {
-      invalid_count: sorted.length,
-      invalid: sorted.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
-      ...((failed?.firstOnly || unheldFirstOnly) && { first_only: true as const }),
+      invalid_count: listed.length,
+      invalid: listed.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
+      ...(firstOnly && { first_only: true as const }),
     };
   }
 }

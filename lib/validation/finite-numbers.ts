@@ -9,12 +9,12 @@ export const FINITE_NUMBER = 'must be a number within ±1.8e308 (a larger one re
 
 /** The numbers out of range of a value, located: all of them, or past the detailed-check bound the first only. */
 export interface OutOfRange {
-  readonly problems: SchemaProblem[];
+  readonly problems: readonly SchemaProblem[];
   /** Set when the value holds more than `DETAILED_CHECK_MAX_ERRORS` of them: `problems` then names the first. */
   readonly firstOnly: boolean;
 }
 
-const NONE: OutOfRange = Object.freeze({ problems: [], firstOnly: false });
+const NONE: OutOfRange = Object.freeze({ problems: Object.freeze([]), firstOnly: false });
 
 /**
  * Each number out of range in a parsed JSON value, as a {@link FINITE_NUMBER} problem at its path: none looked for

@@ -97,6 +97,7 @@ describe('a legacy notifications/cancelled, scoped by the session id initialize 
   it.each([
     ['no reason', null, 'The client cancelled the request.', undefined],
     ['a reason ending its own sentence', 'Stopped by the user!', 'The client cancelled the request: Stopped by the user!', 'Stopped by the user!'],
+    ['a reason ending with a full stop', 'the user pressed stop.', 'The client cancelled the request: the user pressed stop.', 'the user pressed stop.'],
     ['a long reason with a line break', `stop\n${'x'.repeat(300)}`, `The client cancelled the request: stop\\u000a${'x'.repeat(189)}…`, `stop\\u000a${'x'.repeat(189)}…`],
   ])('carries %s to the signal and the event as the client gave it, bounded to 200 characters', async (what, reason, message, eventReason) => {
     const t = app();

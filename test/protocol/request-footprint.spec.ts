@@ -21,13 +21,15 @@ describe('requestFootprint', () => {
     expect(requestFootprint(record)).toBe(record.bodyBytes);
   });
 
-  it("counts a legacy request's copied message and params keys once more: they are held twice while it waits", () => {
-    const params = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
-    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params };
+  it("counts a legacy request's copied message, params and _meta keys once more: they are held twice while it waits", () => {
+    const keys = (prefix: string, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...keys('k', 1000), _meta: keys('m', 500) } };
     const modern = parsed(message);
-    expect(requestFootprint(modern)).toBe(1005 * HEAP_BYTES_PER_VALUE);
-    expect(requestFootprint({ ...modern, era: 'legacy' } as McpRequestRecord)).toBe((1005 + 4 + 1000) * HEAP_BYTES_PER_VALUE);
-    expect(requestFootprint({ ...modern, era: 'modern' } as McpRequestRecord)).toBe(1005 * HEAP_BYTES_PER_VALUE);
+    // message, jsonrpc, id, method, params, 1,000 k, _meta, 500 m
+    expect(requestFootprint(modern)).toBe(1506 * HEAP_BYTES_PER_VALUE);
+    // the copies: 4 message keys, 1,001 params keys (with _meta), 500 _meta keys
+    expect(requestFootprint({ ...modern, era: 'legacy' } as McpRequestRecord)).toBe((1506 + 4 + 1001 + 500) * HEAP_BYTES_PER_VALUE);
+    expect(requestFootprint({ ...modern, era: 'modern' } as McpRequestRecord)).toBe(1506 * HEAP_BYTES_PER_VALUE);
   });
 
   it('counts own keys only', () => {

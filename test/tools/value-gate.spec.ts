@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { McpConfigurationError } from '../../lib/index.js';
 import { ValueGate } from '../../lib/tools/value-gate.js';
+import { FINITE_NUMBER } from '../../lib/validation/finite-numbers.js';
 import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
 import { DETAILED_CHECK_MAX_VALUES } from '../../lib/validation/value-count.js';
@@ -97,6 +98,25 @@ describe('the value gate', () => {
     expect(at).not.toHaveProperty('first_only');
     const over = gate.check({ items: Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 1 }, () => ({ n: 'x' })) })!;
     expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'items[0].n', problems: ['must be integer'] }], first_only: true });
+  });
+
+  it('names the first problem only when either side passes the bound: the schema check or the numbers out of range', () => {
+    const mixed = ValueGate.build(compiler, { type: 'object', properties: { typed: { type: 'array', items: { type: 'number' } }, free: {} } }, 'test gate');
+    const many = (n: number, value: unknown) => new Array(n).fill(value) as unknown[];
+    const outOfRangeOver = mixed.check({ typed: [1, 'x', 'y'], free: many(DETAILED_CHECK_MAX_ERRORS + 1, Infinity) })!;
+    expect(outOfRangeOver).toMatchObject({ invalid_count: 1, first_only: true });
+    expect(outOfRangeOver.invalid).toHaveLength(1);
+    const schemaOver = mixed.check({ typed: many(DETAILED_CHECK_MAX_ERRORS + 1, 'x'), free: [Infinity, Infinity] })!;
+    expect(schemaOver).toMatchObject({ invalid_count: 1, first_only: true });
+    expect(schemaOver.invalid).toHaveLength(1);
+    const neither = mixed.check({ typed: [1, 'x'], free: [Infinity] })!;
+    expect(neither).toEqual({
+      invalid_count: 2,
+      invalid: [
+        { path: 'free[0]', problems: [FINITE_NUMBER] },
+        { path: 'typed[1]', problems: ['must be number'] },
+      ],
+    });
   });
 
   describe('uniqueItems', () => {

@@ -129,6 +129,14 @@ describe('numbers out of range in a parsed JSON value', () => {
     expect(all.problems.at(-1)!.path).toEqual(['params', 'deep', 'list', DETAILED_CHECK_MAX_ERRORS - 1]);
     expect(numbersOutOfRange(at(DETAILED_CHECK_MAX_ERRORS + 1))).toEqual({ problems: [{ path: ['params', 'deep', 'list', 0], problem: FINITE_NUMBER }], firstOnly: true });
     expect(nonFiniteNumbers(at(50), undefined, 3).map((p) => p.path.at(-1))).toEqual([0, 1, 2]); // stops walking there
+    // Past the bound it walks no further: what follows the 1,001st number is never entered.
+    const trap = {
+      get entered(): never {
+        throw new Error('walked past the bound');
+      },
+    };
+    const value = { n: Infinity, list: new Array(DETAILED_CHECK_MAX_ERRORS).fill(Infinity), after: trap };
+    expect(numbersOutOfRange(value)).toEqual({ problems: [{ path: ['n'], problem: FINITE_NUMBER }], firstOnly: true });
   });
 
   it('walks nesting far deeper than the stack allows without overflowing', () => {
