@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { McpPrompt, McpResource, type McpHandlerContext, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
+import { McpPrompt, McpResource, McpTool, type McpHandlerContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { legacyHeaders } from '../support/legacy-client.js';
 import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -33,6 +33,13 @@ class GonePrompt implements McpPromptHandler {
   }
 }
 
+@McpTool({ name: 'gone', description: 'Waits until its call is cancelled.', inputSchema: { type: 'object', properties: {} } })
+class GoneTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpHandlerContext) {
+    return giveUpOnceCancelled(ctx);
+  }
+}
+
 /** A broken resource, failing while its client waits: a fault, logged as one. */
 @McpResource({ uri: 'slow://broken', name: 'broken' })
 class BrokenResource implements McpResourceHandler {
@@ -44,16 +51,17 @@ class BrokenResource implements McpResourceHandler {
 const CALLS = [
   ['resources/read', { uri: 'slow://gone' }],
   ['prompts/get', { name: 'gone' }],
+  ['tools/call', { name: 'gone', arguments: {} }],
 ] as const;
 
 describe('a fault of a call whose client left', () => {
-  const app = useTestApp({ providers: [GoneResource, GonePrompt, BrokenResource] });
+  const app = useTestApp({ providers: [GoneResource, GonePrompt, GoneTool, BrokenResource] });
 
   /** Sends the call over a raw connection, drops the connection once the handler runs, and waits for it to fail. */
   async function leave(body: Record<string, unknown>, headers: Record<string, string>) {
     const before = { ...runs };
     const port = (app().server.address() as AddressInfo).port;
-    return recordEvents(['mcp:method:error', 'mcp:request:cancelled'], async () => {
+    return recordEvents(['mcp:method:error', 'mcp:tool:error', 'mcp:request:cancelled'], async () => {
       const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers });
       req.on('error', () => undefined);
       req.end(JSON.stringify(body));
@@ -64,7 +72,7 @@ describe('a fault of a call whose client left', () => {
     });
   }
 
-  it.each(CALLS)('%s on the 2026-07-28 era is the cancellation: mcp:request:cancelled, no mcp:method:error', async (method, params) => {
+  it.each(CALLS)('%s on the 2026-07-28 era is the cancellation: mcp:request:cancelled, no mcp:method:error or mcp:tool:error', async (method, params) => {
     const body = rpc(method, params);
     const events = await leave(body, mirroredHeaders(body));
     expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method, id: body.id, by: 'close' } }]);

@@ -88,6 +88,15 @@ describe('the help tool', () => {
       expect(answer.body.help).toEqual({ tool: 'help', arguments: {} });
     });
 
+    it('an unknown tool named at length and with a bidi control: its name bounded and escaped, in data as in the message', async () => {
+      const sent = `\u202e${'x'.repeat(200)}`;
+      const answer = await callTool(app().server, 'help', { tool: sent });
+      expect(answer.body.error).toBe('unknown_tool');
+      expect(answer.body.tool).toBe(`\\u202e${'x'.repeat(57)}…`);
+      expect(answer.body.message).toContain('"\\u202exxx');
+      expect(answer.body.message).not.toContain('x'.repeat(100));
+    });
+
     it('an action without a tool: the valid tools', async () => {
       const answer = await callTool(app().server, 'help', { action: 'create' });
       expect(answer.body).toMatchObject({ error: 'missing_tool', valid_tools: TOOLS });

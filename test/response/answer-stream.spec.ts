@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 
 import { requestRecord } from '../../lib/contracts/request-record.js';
 import { AnswerStream } from '../../lib/response/answer-stream.js';
@@ -20,5 +20,25 @@ describe('AnswerStream', () => {
     });
     expect(events.map((e) => e.message)).toEqual([{ mount: '/mcp', method: 'tools/call', id: 'call-7', by: 'close' }]);
     expect(answer.signal.aborted).toBe(true);
+  });
+
+  it('writes no keep-alive comment while its socket is backed up, so a client that stops reading is not sent more', () => {
+    jest.useFakeTimers();
+    try {
+      const request = new IncomingMessage(new Socket());
+      const response = new ServerResponse(request);
+      const written: string[] = [];
+      // A socket that takes nothing more: every write reports a full buffer, and no drain comes.
+      response.write = ((chunk: string) => (written.push(String(chunk)), false)) as typeof response.write;
+      const answer = AnswerStream.attach(request, response, 'tools/call', 30_000, 1_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
+      expect(answer.notify({ method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })).toBe(true);
+      expect(answer.backedUp).toBe(true);
+      const held = answer.buffered;
+      jest.advanceTimersByTime(5_500);
+      expect(written).toHaveLength(1);
+      expect(answer.buffered).toBe(held);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
