@@ -11,6 +11,11 @@ describe('a data path', () => {
     expect(dataPath([])).toBe('');
   });
 
+  it('escapes every control, separator and bidi character of a key, as JSON escapes C0 and bounding the rest', () => {
+    expect(dataPath(['a\nb'])).toBe('["a\\nb"]');
+    expect(dataPath(['a\u202eb', 'c\u2028d', 'e\u007ff'])).toBe('["a\\u202eb"]["c\\u2028d"]["e\\u007ff"]');
+  });
+
   it('spells a key of 64 characters whole and cuts a longer one at 64, marking the cut', () => {
     const whole = 'k'.repeat(64);
     expect(dataPath([whole])).toBe(whole);
