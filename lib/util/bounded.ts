@@ -11,12 +11,16 @@ import { isError } from './is-error.js';
 /** Default length of a bounded rendering, in characters (`bounded`'s default `max`). */
 export const BOUND_DEFAULT = 120;
 
-/** Control characters, line and paragraph separators, and the invisible marks that reorder or hide text (bidi controls). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+/**
+ * Control characters, line and paragraph separators, the invisible marks that reorder or hide text (bidi controls),
+ * and lone surrogate halves (a half without its pair is no character: a reader re-encoding the text as UTF-8 fails).
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Replaces every control character with its `\u` escape, four hex digits (the scrub half of bounding): a refusal
- * quoting what a caller sent cannot carry a line break, or a U+202E that makes the text read otherwise than it is.
+ * quoting what a caller sent cannot carry a line break, a U+202E that makes the text read otherwise than it is, or
+ * a lone surrogate.
  */
 export function scrub(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -332,6 +332,15 @@ describe('method routing', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it('quotes a name holding a lone surrogate half escaped, so the refusal is well-formed text a client can re-encode', async () => {
+    const name = 'x\ud800y';
+    // The header carries the name's UTF-8, where the half became U+FFFD: it differs from the body, which is refused.
+    const res = await post(t.server, rpc('tools/call', { name, arguments: {} }, 's'), { 'mcp-name': `=?base64?${Buffer.from(name).toString('base64')}?=` });
+    expect([res.status, res.body.error.code]).toEqual([400, -32020]);
+    expect(res.body.error.message).toContain('"x\\ud800y"');
+    expect(res.body.error.message).not.toMatch(/[\ud800-\udfff]/);
+  });
+
   it('answers every success with 200, a result carrying resultType and serverInfo, and the request id', async () => {
     for (const [method, params] of [
       ['server/discover', {}],

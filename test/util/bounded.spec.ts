@@ -117,6 +117,12 @@ describe('bounded rendering (totality)', () => {
     expect(bounded('a\u0085b\u009fc\u061cd\u202ae\u202ef\u2066g\u200bh\ufeff')).toBe('a\\u0085b\\u009fc\\u061cd\\u202ae\\u202ef\\u2066g\\u200bh\\ufeff');
   });
 
+  it('escapes a lone surrogate half, high or low, and keeps a pair whole', () => {
+    expect(bounded('x\ud800y\udfffz\ud83d')).toBe('x\\ud800y\\udfffz\\ud83d');
+    expect(bounded('\udc00\ud83d\ude00\ud800')).toBe('\\udc00😀\\ud800');
+    expect(quoted('k\udfff', 20)).not.toMatch(/[\ud800-\udfff]/);
+  });
+
   it('cuts to the ellipsis alone at a bound of 0, and keeps a whole surrogate pair before the cut', () => {
     expect(bounded('abc', 0)).toBe('…');
     expect(bounded('a😀bc', 4)).toBe('a😀…');
