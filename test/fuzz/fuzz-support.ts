@@ -68,6 +68,20 @@ export interface FuzzOutcome {
 const schema = await ProtocolSchema.vendored();
 /** Bidirectional controls (U+202A–U+202E, U+2066–U+2069): quoted raw, they reorder the text a reader sees. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+/** A surrogate half without its pair: JSON carries it escaped, but decoded it is no character a client can re-encode. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a decoded message quotes a lone surrogate anywhere but its `id` (which JSON-RPC has echoed exactly). */
+function quotesLoneSurrogate(message: Record<string, unknown>): boolean {
+  const stack: unknown[] = Object.entries(message).flatMap(([key, value]) => (key === 'id' ? [] : [value]));
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return true;
+    } else if (typeof value === 'object' && value !== null) stack.push(...Object.keys(value), ...Object.values(value));
+  }
+  return false;
+}
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const METHOD_ERROR_CODES: readonly number[] = Object.values(JSON_RPC_CODES).filter((code) => code !== JSON_RPC_CODES.internalError);
 
@@ -199,6 +213,7 @@ export async function sendCase(server: Server, c: FuzzCase): Promise<FuzzOutcome
   }
 
   if (refusal && BIDI.test(text)) throw fail('a refusal quotes a bidirectional control character raw');
+  if (refusal && messages.some(quotesLoneSurrogate)) throw fail('a refusal quotes a lone surrogate half unescaped');
   // The id is echoed by every answer, and a progress token by each progress notification.
   const token = (sent as { params?: { _meta?: { progressToken?: unknown } } } | undefined)?.params?._meta?.progressToken;
   const echoed = 2 * idBytes + (token === undefined ? 0 : 8 * JSON.stringify(token).length);
