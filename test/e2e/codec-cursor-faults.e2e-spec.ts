@@ -25,7 +25,7 @@ describe('a requestState codec whose seal gives no usable list cursor', () => {
   it.each([
     ['undefined', () => undefined],
     ['a number', () => 42],
-    ['a string longer than a cursor may be (4096 characters)', (payload: string) => `${'x'.repeat(4096)}${payload}`],
+    ['a string one character longer than a cursor may be (4097 characters)', () => 'x'.repeat(4097)],
   ])(
     'answers tools/list with a contained fault when seal gives %s, never a cut list or a cursor it refuses, and lists in full once the codec recovers',
     async (_what, sealed) => {
@@ -59,4 +59,41 @@ describe('a requestState codec whose seal gives no usable list cursor', () => {
       }
     },
   );
+});
+
+/** The HMAC codec with every sealed string padded to exactly `length` characters (`~` is not in its alphabet); counts opens. */
+class PaddedCodec implements RequestStateCodec {
+  private readonly hmac = new HmacRequestStateCodec([SECRET]);
+  opens = 0;
+  constructor(private readonly length: number) {}
+  seal(payload: string): string {
+    return this.hmac.seal(payload).padStart(this.length, '~');
+  }
+  open(sealed: string) {
+    this.opens += 1;
+    return this.hmac.open(sealed.replace(/^~+/, ''));
+  }
+}
+
+describe('the longest list cursor', () => {
+  it('pages on with a cursor of exactly 4096 characters, and refuses one of 4097 unopened (400, invalid_cursor)', async () => {
+    const codec = new PaddedCodec(4096);
+    const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool], options: { pageSize: 1, requestState: { codec } } });
+    try {
+      const first = await post(t.server, rpc('tools/list'));
+      const cursor: string = first.body.result.nextCursor;
+      expect(cursor).toHaveLength(4096);
+      const second = await post(t.server, rpc('tools/list', { cursor }));
+      expect(second.status).toBe(200);
+      expect(second.body.result.tools).toHaveLength(1);
+      expect(second.body.result.tools[0].name).not.toBe(first.body.result.tools[0].name);
+      const opens = codec.opens;
+      const longer = await post(t.server, rpc('tools/list', { cursor: `~${cursor}` }));
+      expect(longer.status).toBe(400);
+      expect(longer.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_cursor' } });
+      expect(codec.opens).toBe(opens);
+    } finally {
+      await t.close();
+    }
+  });
 });
