@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 
 import { McpTool } from '../../lib/index.js';
 import { mirroredHeaders, rpc } from '../support/mcp-client.js';
 import { exchange, parseAnswer, requestBytes } from '../support/raw-exchange.js';
-import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/suite-app.js';
+import { TEST_ADAPTER } from '../support/test-app.js';
 
 // docs/wire-checks.md "What Node answers itself": malformed HTTP the host's server refuses before the mount sees it.
 // Each case carries a well-formed tools/call, so a request that reached the mount would run the tool.
@@ -47,15 +48,11 @@ const CASES: { name: string; bytes: Buffer; status: number; parser: boolean }[] 
 ];
 
 describe('what Node answers itself (before the mount sees a request)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ providers: [CountTool] });
-  });
-  afterAll(() => t.close());
+  const app = useTestApp({ providers: [CountTool] });
 
   it('serves the well-formed request every case derives from', async () => {
     const before = runs;
-    const { raw } = await exchange(t.server, request([host, ...mirrored, length, ['Connection', 'close']]));
+    const { raw } = await exchange(app().server, request([host, ...mirrored, length, ['Connection', 'close']]));
     const answer = parseAnswer(raw);
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body.toString()).result.content[0].text).toBe(String(before + 1));
@@ -64,7 +61,7 @@ describe('what Node answers itself (before the mount sees a request)', () => {
   it.each(CASES)('$name: answered $status with no JSON-RPC body, and no tool runs', async ({ bytes, status, parser }) => {
     const before = runs;
     // Node may keep the connection of an answered (not unparsable) request open: stop at its empty chunked body.
-    const { raw, closed } = await exchange(t.server, bytes, 5_000, (received) => !parser && received.includes('\r\n0\r\n\r\n'));
+    const { raw, closed } = await exchange(app().server, bytes, 5_000, (received) => !parser && received.includes('\r\n0\r\n\r\n'));
     const answer = parseAnswer(raw);
     expect(answer.status).toBe(status);
     if (parser) expect(closed).toBe(true);
