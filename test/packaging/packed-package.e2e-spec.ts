@@ -548,7 +548,7 @@ await app.listen(Number(process.env.PORT), '127.0.0.1');`,
     await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', 'typescript@7.0.2'], { cwd: ts7, timeout: 240_000 });
     const tsc7 = path.join(ts7, 'node_modules/typescript/bin/tsc');
     expect((await run(process.execPath, [tsc7, '-v'], { cwd: dir })).stdout).toMatch(/^Version 7\./);
-    const { ignoreDeprecations: _removed, ...options } = tsconfig('nodenext').compilerOptions; // TypeScript 7 has no deprecations left to ignore
+    const options = tsconfig('nodenext').compilerOptions;
     for (const [name, resolution] of Object.entries({ nodenext: {}, bundler: { module: 'preserve', moduleResolution: 'bundler' } })) {
       await writeFile(path.join(dir, `tsconfig.ts7-${name}.json`), JSON.stringify({ compilerOptions: { ...options, ...resolution, noEmit: true }, files: ['main.ts'] }));
       expect(await outputOf(process.execPath, [tsc7, '-p', `tsconfig.ts7-${name}.json`], dir)).toBe('');
