@@ -23,6 +23,10 @@ const SSE_HEADERS = {
 
 /** Where a response's answer stream is kept (one per response, set by `attach`). */
 const STREAM = Symbol('nest-mcp.answer-stream');
+
+/** How many times per `writeStallTimeoutMs` a backed-up answer looks whether its client took any of it. */
+const STALL_LOOKS = 8;
+
 type WithStream = ServerResponse & { [STREAM]?: AnswerStream };
 
 /** What an answer needs of the mount's shutdown state: closing its connection, and the shutdown deadline's count. */
@@ -387,27 +391,35 @@ export class AnswerStream {
   }
 
   /**
-   * Bounds what a client that stops reading costs: while bytes wait to be written, every `stallMs` checks that the
-   * client took some (however much more was written meanwhile; over HTTP/2, of this stream: write-progress.ts); one
-   * that took none is cut off (`mcp:answer:stalled`) and what waited is freed. An answer queued behind an earlier one
-   * on its connection (pipelining) is not judged until it has the connection.
+   * Bounds what a client that stops reading costs: while bytes wait to be written, it looks {@link STALL_LOOKS} times
+   * per `stallMs` whether the client took some (however much more was written meanwhile; over HTTP/2, of this
+   * stream: write-progress.ts); one that took none for `stallMs` since the last look that saw it take some (or since
+   * the watch began) is cut off (`mcp:answer:stalled`) and what waited is freed. So the cut comes `stallMs` to
+   * `stallMs` plus two looks after the last byte taken. An answer queued behind an earlier one on its connection
+   * (pipelining) is not judged until it has the connection.
    */
   private watchWrites(): void {
     if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
     const progress = watchProgress(this.res);
-    this.stallWatch = setInterval(() => {
-      if (!this.res.socket) return; // queued (pipelining): nothing of it can be taken yet
-      const now = waitingBytes(this.res);
-      if (!progress.took() && now > 0) {
-        publish('mcp:answer:stalled', () => ({ mount: this.mount, method: bounded(this.method), waitingBytes: now }));
-        this.abandon();
-      }
-      if (now === 0 || this.closed) {
-        clearInterval(this.stallWatch);
-        this.stallWatch = undefined;
-        progress.stop();
-      }
-    }, this.stallMs).unref();
+    let lastTook = performance.now();
+    this.stallWatch = setInterval(
+      () => {
+        const at = performance.now();
+        const now = waitingBytes(this.res);
+        // Queued (pipelining): nothing of it can be taken yet, so its time starts once it has the connection.
+        if (!this.res.socket || progress.took()) lastTook = at;
+        else if (now > 0 && at - lastTook >= this.stallMs) {
+          publish('mcp:answer:stalled', () => ({ mount: this.mount, method: bounded(this.method), waitingBytes: now }));
+          this.abandon();
+        }
+        if (now === 0 || this.closed) {
+          clearInterval(this.stallWatch);
+          this.stallWatch = undefined;
+          progress.stop();
+        }
+      },
+      Math.max(1, Math.ceil(this.stallMs / STALL_LOOKS)),
+    ).unref();
   }
 
   /** Sets a header of the answer, unless its headers went already (a streamed answer's did with its first event). */

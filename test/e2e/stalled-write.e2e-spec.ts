@@ -54,6 +54,26 @@ describe('a client that stops reading its answer', () => {
     expect(received).toBeLessThan(ANSWER_CHARS);
   }, 20_000);
 
+  it('is cut writeStallTimeoutMs after the last byte it took, not a whole check later', async () => {
+    const stallMs = 2000;
+    const own = await createTestApp({ providers: [BigTool], options: { writeStallTimeoutMs: stallMs } });
+    try {
+      const stalled = nextEvent('mcp:answer:stalled', 10_000);
+      const sent = performance.now();
+      const socket = await callAndNeverRead(own.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
+      socket.on('error', () => undefined);
+      await stalled;
+      // The kernel takes its buffers' worth at once; from then on nothing: the cut comes stallMs after that, plus
+      // at most two looks (a quarter of stallMs), where a check once per stallMs cut only at the second check.
+      const elapsed = performance.now() - sent;
+      expect(elapsed).toBeGreaterThanOrEqual(stallMs);
+      expect(elapsed).toBeLessThan(1.75 * stallMs);
+      socket.destroy();
+    } finally {
+      await own.close();
+    }
+  }, 20_000);
+
   it('gets the whole answer when it reads slowly but keeps reading', async () => {
     // Its own server, with a longer stall limit: reader and server share this process, so an event loop held up past
     // the limit (a loaded machine) can fire the stall check before the reader's next read, however steady it is.
