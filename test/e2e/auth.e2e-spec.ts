@@ -39,11 +39,19 @@ function challenge(header: string | undefined): Record<string, string> {
   return params;
 }
 
+/** A tool that tells whether the `McpContext.auth` it was handed can be changed. */
+@McpTool({ name: 'auth_probe', description: 'Tells whether its McpContext.auth is frozen.', inputSchema: { type: 'object' } })
+class AuthProbeTool {
+  run(_args: Record<string, unknown>, ctx: McpContext): unknown {
+    return { frozen: Object.isFrozen(ctx.auth) };
+  }
+}
+
 describe('auth check with a bearer-token provider and protected-resource metadata', () => {
   let t: TestApp;
   const auth = new TokenAuth();
   beforeAll(async () => {
-    t = await createTestApp({ providers: [WhoAmITool], options: { auth, protectedResourceMetadata: METADATA } });
+    t = await createTestApp({ providers: [WhoAmITool, AuthProbeTool], options: { auth, protectedResourceMetadata: METADATA } });
   });
   afterAll(() => t.close());
   beforeEach(() => {
@@ -112,6 +120,27 @@ describe('auth check with a bearer-token provider and protected-resource metadat
     expect(auth.calls).toBe(1);
   });
 
+  it("hands the tool a frozen copy of the provider's info: a tool cannot change what later readers see", async () => {
+    const res = await post(t.server, rpc('tools/call', { name: 'auth_probe', arguments: {} }), bearer(GOOD_TOKEN));
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ frozen: true });
+  });
+
+  it('names the scope a deny() carries in its challenge', async () => {
+    const res = await post(t.server, whoami(), bearer('deny-with-scope'));
+    expect(res.status).toBe(401);
+    expect(challenge(res.headers['www-authenticate'])).toEqual({ error: 'invalid_token', scope: 'tools:call tools:admin', resource_metadata: METADATA_URL });
+  });
+
+  it('sends a description of exactly 200 characters whole, and quotes a long needed scope cut to 200 characters', async () => {
+    const whole = await post(t.server, whoami(), bearer('description-200'));
+    expect(challenge(whole.headers['www-authenticate']).error_description).toBe('d'.repeat(200));
+    const cut = await post(t.server, whoami(), bearer('long-scope'));
+    expect(cut.status).toBe(403);
+    expect(challenge(cut.headers['www-authenticate']).scope).toBe(`tools:${'s'.repeat(300)}`);
+    expect(cut.body.error.message).toMatch(/^Forbidden: this request needs scope "tools:s+[^s"]*"\.$/);
+    expect(cut.body.error.message.length).toBeLessThanOrEqual('Forbidden: this request needs scope .'.length + 200);
+  });
+
   it('asks the provider on every request: a good token on one request lets no later request through', async () => {
     expect((await post(t.server, whoami(), bearer(GOOD_TOKEN))).status).toBe(200);
     expect((await post(t.server, whoami())).status).toBe(401);
@@ -131,6 +160,14 @@ describe('auth check with a bearer-token provider and protected-resource metadat
       expect(JSON.stringify(res.body)).not.toContain('key store');
     },
   );
+
+  it('bounds the error text of mcp:auth:error to 200 characters (the fault itself rides beside it)', async () => {
+    const events = await recordEvents(['mcp:auth:error'], () => post(t.server, whoami(), bearer('throws-long')));
+    const event = events[0]!.message as { error: string; fault: Error };
+    expect(event.error.startsWith('Error: the key store is down: xxx')).toBe(true);
+    expect(event.error.length).toBeLessThanOrEqual(200);
+    expect(event.fault.message.length).toBeGreaterThan(5000);
+  });
 
   it('serves the protected-resource metadata at the well-known URL its challenges name', async () => {
     const res = await request(t.server).get(new URL(METADATA_URL).pathname);
@@ -196,6 +233,27 @@ describe('protected-resource metadata for a resource with a nested path', () => 
     const metadata = await request(t.server).get(new URL(url).pathname);
     expect(metadata.status).toBe(200);
     expect(metadata.body.resource).toBe('https://api.example.com/tools/mcp/');
+  });
+});
+
+describe('protected-resource metadata for a resource with a query', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      options: {
+        auth: new TokenAuth(),
+        protectedResourceMetadata: { resource: 'https://api.example.com/mcp?tenant=acme', authorization_servers: ['https://auth.example.com'] },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('names the RFC 9728 URL with the query after the path, and serves the metadata at its path', async () => {
+    const res = await post(t.server, rpc('server/discover'));
+    const url = challenge(res.headers['www-authenticate']).resource_metadata!;
+    expect(url).toBe('https://api.example.com/.well-known/oauth-protected-resource/mcp?tenant=acme');
+    const metadata = await request(t.server).get(new URL(url).pathname + new URL(url).search);
+    expect([metadata.status, metadata.body.resource]).toEqual([200, 'https://api.example.com/mcp?tenant=acme']);
   });
 });
 
@@ -275,6 +333,7 @@ class ThrowingAuth implements McpAuth {
     if (token === 'garbled') throw new BadRequestException('Malformed token');
     if (token === 'crlf') throw new UnauthorizedException('bad "token"\r\nX-Injected: 1');
     if (token === 'idp-down') throw new ServiceUnavailableException('The identity provider is down');
+    if (token === 'numeric-message') throw Object.assign(new UnauthorizedException(), { message: 42 });
     throw new UnauthorizedException(token === undefined ? undefined : 'Token expired');
   }
 }
@@ -314,6 +373,7 @@ describe.each([
       'forbidden',
       { error_description: 'Account suspended', resource_metadata: METADATA_URL },
     ],
+    ['an exception whose message is no string: no description', bearer('numeric-message'), 401, 'unauthorized', { error: 'invalid_token', resource_metadata: METADATA_URL }],
     ['BadRequestException', bearer('garbled'), 400, 'invalid_request', { error: 'invalid_request', error_description: 'Malformed token', resource_metadata: METADATA_URL }],
   ])('answers %s as the refusal it names, with its challenge, not a fault', async (_case, headers, status, reason, params) => {
     let res: any;

@@ -299,11 +299,14 @@ describe('header binding: mirrored headers must match the body', () => {
       expectMismatch(await post(t.server, call('mirror', { nested: { zone: 'eu-1' } })), 'Mcp-Param-Zone');
     });
 
-    it("binds nothing to a value of a type its annotation cannot spell, leaving it to the tool's input validation", async () => {
-      const res = await post(t.server, call('mirror', { count: 'many' }));
-      expect(res.status).toBe(200);
-      expect(res.body.result.isError).toBe(true);
-    });
+    it.each([{ count: 'many' }, { count: 1.5 }, { flag: 'yes' }])(
+      "binds nothing to a value of a type its annotation cannot spell (%j), leaving it to the tool's input validation",
+      async (args) => {
+        const res = await post(t.server, call('mirror', args));
+        expect(res.status).toBe(200);
+        expect(res.body.result.isError).toBe(true);
+      },
+    );
 
     it('checks no Mcp-Param-* for an unknown tool, which tools/call answers with -32602', async () => {
       const res = await post(t.server, call('no_such_tool', { region: 'eu' }), { 'mcp-param-region': 'elsewhere' });
@@ -404,6 +407,16 @@ describe('header binding: mirrored headers must match the body', () => {
       ]);
       const mark = await rejectionOf(() => rawRequest(t.server, { headers: lines, body: JSON.stringify(body) }));
       expect(mark).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+    });
+
+    it('serves repeated lines of headers it does not own, Object.prototype names included', async () => {
+      const body = call('test_x_mcp_header', { region: 'eu' });
+      const repeated: HeaderLine[] = ['Constructor', '__proto__', 'toString', 'hasOwnProperty'].flatMap((name): HeaderLine[] => [
+        [name, 'a'],
+        [name, 'b'],
+      ]);
+      const res = (await rawRequest(t.server, { headers: linesFor(body, { 'mcp-param-region': 'eu' }, repeated), body: JSON.stringify(body) })) as RawResponse & { body: any };
+      expectServed(res);
     });
   });
 

@@ -30,6 +30,16 @@ async function expectRefused(send: () => Promise<RawResponse>, status: number, r
   expect(body.error.message).toMatch(/^(Forbidden|Bad request): [^\n]*\.$/);
 }
 
+/** Expects a long `header` value refused with `reason`, the refusal quoting it cut to 100 characters. */
+async function expectLongValueCut(t: TestApp, header: string, reason: string): Promise<void> {
+  const value = `evil${'a'.repeat(3000)}.example.com`;
+  let res!: RawResponse;
+  await expectRefused(async () => (res = await discover(t, [[header, header === 'Origin' ? `https://${value}` : value]])), 403, reason);
+  const message = (res.body as { error: { message: string } }).error.message;
+  expect(message).toContain(`evil${'a'.repeat(80)}`);
+  expect(message).not.toContain('a'.repeat(100));
+}
+
 async function expectServed(send: () => Promise<RawResponse>): Promise<void> {
   const res = await send();
   expect({ status: res.status, error: (res.body as { error?: unknown }).error }).toEqual({ status: 200, error: undefined });
@@ -56,6 +66,17 @@ describe('origin check without allowedOrigins, on loopback (DNS-rebinding protec
       await expectRefused(() => discover(t, [['Origin', origin]]), 403, 'forbidden_origin');
     },
   );
+
+  it.each([
+    ['Origin', 'forbidden_origin'],
+    ['Host', 'forbidden_host'],
+  ])('quotes a long refused %s value cut to 100 characters', async (header, reason) => {
+    await expectLongValueCut(t, header, reason);
+  });
+
+  it('refuses an empty Origin header: present, so checked, and no loopback origin', async () => {
+    await expectRefused(() => discover(t, [['Origin', '']]), 403, 'forbidden_origin');
+  });
 
   it.each(['localhost:PORT', '127.0.0.1:PORT', '[::1]:PORT', 'LOCALHOST:PORT', 'localhost', '127.0.0.2:PORT'])('serves Host %s, a loopback name', async (host) => {
     await expectServed(() => discover(t, [['Host', host.replace('PORT', String(portOf(t)))]]));
@@ -160,6 +181,10 @@ describe('origin check with allowedOrigins and allowedHosts, on loopback', () =>
       await expectRefused(() => discover(t, [['Origin', sent]]), 403, 'forbidden_origin');
     },
   );
+
+  it('quotes a long unlisted Origin cut to 100 characters', async () => {
+    await expectLongValueCut(t, 'Origin', 'forbidden_origin');
+  });
 
   it.each(['mcp.example.com', 'MCP.Example.COM', 'cased.example.com'])('serves a listed Host %s (compared without case, either side)', async (host) => {
     await expectServed(() => discover(t, [['Host', host]]));

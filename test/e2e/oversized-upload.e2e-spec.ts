@@ -35,12 +35,14 @@ console.log(JSON.stringify(outcomes));
 
 /**
  * A client that asks to close the connection after the answer (`agent: false` sends `Connection: close`), in its
- * own process: it uploads `size` bytes in 64 KiB writes and reports the status and body, or the error code.
+ * own process: it uploads `size` bytes in 64 KiB writes (with a Content-Length, or chunked when told) and reports
+ * the status and body, or the error code.
  */
 const CLOSING_CLIENT = `
 import http from 'node:http';
-const [url, size, headers] = [new URL(process.argv[1]), Number(process.argv[2]), JSON.parse(process.argv[3])];
-const req = http.request(url, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(size) } }, (res) => {
+const [url, size, headers, framing] = [new URL(process.argv[1]), Number(process.argv[2]), JSON.parse(process.argv[3]), process.argv[4]];
+const length = framing === 'chunked' ? {} : { 'content-length': String(size) };
+const req = http.request(url, { method: 'POST', agent: false, headers: { ...headers, ...length } }, (res) => {
   let text = '';
   res.setEncoding('utf8');
   res.on('data', (chunk) => (text += chunk));
@@ -90,13 +92,25 @@ describe('a refused upload', () => {
     expect(((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
   });
 
-  it('gets the refusal (403, origin check) with its JSON-RPC body, not a reset under a 2 MB upload', async () => {
-    const headers = { ...mirroredHeaders(TOOLS_CALL), origin: 'http://evil.example' };
-    for (let i = 0; i < 3; i++) {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CLOSING_CLIENT, url, String(2 * 1024 * 1024), JSON.stringify(headers)]);
-      expect(JSON.parse(stdout)).toMatchObject({ status: 403, connection: 'close', body: { jsonrpc: '2.0', error: { code: -32600 } } });
-    }
-  }, 60_000);
+  it.each(['content-length', 'chunked'])(
+    'gets the refusal (403, origin check) with its JSON-RPC body, not a reset under a 2 MB upload (%s)',
+    async (framing) => {
+      const headers = { ...mirroredHeaders(TOOLS_CALL), origin: 'http://evil.example' };
+      for (let i = 0; i < 3; i++) {
+        const { stdout } = await promisify(execFile)(process.execPath, [
+          '--input-type=module',
+          '-e',
+          CLOSING_CLIENT,
+          url,
+          String(2 * 1024 * 1024),
+          JSON.stringify(headers),
+          framing,
+        ]);
+        expect(JSON.parse(stdout)).toMatchObject({ status: 403, connection: 'close', body: { jsonrpc: '2.0', error: { code: -32600 } } });
+      }
+    },
+    60_000,
+  );
 
   /**
    * Sends the head of a POST and 10 of its 1,000 bytes on a keep-alive connection, and no more; resolves with what

@@ -109,6 +109,13 @@ describe('the parse step', () => {
     expect((res.body as any).error).toEqual({ code: -32700, message: 'Parse error: the body is not valid UTF-8.' });
   });
 
+  it('serves a body that opens with a UTF-8 byte order mark: ignored, as RFC 8259 §8.1 lets a parser do', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'bom' } }, 1)))]);
+    const res = await rawRequest(t.server, { headers, body });
+    expect(res.status).toBe(200);
+    expect((res.body as any).result.content).toEqual([{ type: 'text', text: 'bom' }]);
+  });
+
   it('answers an empty body with -32700', async () => {
     const res = await post(t.server, '');
     expect(res.status).toBe(400);
@@ -223,10 +230,12 @@ describe("the parse step beside the host's body parsing", () => {
     };
 
     it("parses the raw bytes a host middleware kept (rawBody), under the mount's own bounds", async () => {
-      const t = await createTestApp({ providers: [EchoTool], options: { maxBodyValues: 50 }, configure: (app) => app.use(consuming('raw')) });
+      const t = await createTestApp({ providers: [EchoTool], options: { maxBodyValues: 50, maxBodyBytes: 400 }, configure: (app) => app.use(consuming('raw')) });
       try {
         const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'kept raw' } }));
         expect(ok.body.result.content).toEqual([{ type: 'text', text: 'kept raw' }]);
+        expect((await rawRequest(t.server, { headers, body: bodyOfSize(400) })).status).toBe(200);
+        expect(await rejectionOf(() => rawRequest(t.server, { headers, body: bodyOfSize(401) }))).toEqual({ rejecter: 'parse-step', reason: 'body_too_large' });
         const mark = await rejectionOf(() => post(t.server, { ...rpc('tools/list'), pad: Array.from({ length: 60 }, () => 0) }));
         expect(mark).toEqual({ rejecter: 'parse-step', reason: 'too_many_values' });
       } finally {

@@ -121,8 +121,11 @@ describe('message validation and classification', () => {
     }
   });
 
-  it('accepts a notification with 202 and an empty body, without header or _meta checks', async () => {
-    const res = await post(t.server, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-method': null, 'mcp-protocol-version': null });
+  it.each([
+    ['no protocol headers', { 'mcp-method': null, 'mcp-protocol-version': null }],
+    ['the 2026-07-28 headers', { 'mcp-method': 'notifications/initialized', 'mcp-protocol-version': '2026-07-28' }],
+  ])('accepts a notification with 202 and an empty body, without header or _meta checks (%s)', async (_headers, headers) => {
+    const res = await post(t.server, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     expect(res.status).toBe(202);
     expect(res.text).toBe('');
     expect(res.headers['content-length']).toBe('0');
@@ -162,6 +165,11 @@ describe('protocol fields, header binding and version: the order the transport s
     expect(res.body.error.data.missing).toEqual(missing);
   });
 
+  it('answers a null _meta as missing protocol fields, naming both', async () => {
+    const marks = await recordEvents(['mcp:wire:reject'], () => post(t.server, rpc('tools/list', { _meta: null }), { 'mcp-protocol-version': '2026-07-28' }));
+    expect(marks.map((m) => [m.message.reason, m.message.code])).toEqual([['missing_protocol_fields', -32602]]);
+  });
+
   it('answers an empty _meta with -32602 naming both missing fields', async () => {
     const res = await post(t.server, rpc('tools/list', { _meta: {} }), { 'mcp-protocol-version': '2026-07-28' });
     expect([res.status, res.body.error.code]).toEqual([400, -32602]);
@@ -184,6 +192,7 @@ describe('protocol fields, header binding and version: the order the transport s
     expect(res.body.error.code).toBe(-32602);
     expect(res.body.error.data.errors.map((e: { location: string }) => e.location)).toContain(location);
     expect(res.body.error.message).toContain(`Invalid params: the protocol fields in params._meta are malformed; at ${res.body.error.data.errors[0].location}, `);
+    expect(res.body.error.data.supported).toEqual(['2026-07-28']);
   });
 
   it('answers _meta that is not an object with -32602', async () => {

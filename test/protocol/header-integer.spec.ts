@@ -30,8 +30,16 @@ describe('headerIntegerEquals: a mirrored header spelling a body integer', () =>
     ['90071992547409910', 9007199254740991],
     ['0', 42],
     ['-0.000e5', 7],
+    ['0e1000000', 0],
   ])('refuses %s for %d', (text, integer) => {
     expect(headerIntegerEquals(text, integer)).toBe(false);
+  });
+
+  // 10n ** 999999n alone takes tens of milliseconds: a value with more digits than a safe integer is refused unbuilt.
+  it('refuses a value of more digits than any safe integer without building it', () => {
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) expect(headerIntegerEquals('1e999999', 1)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   // A quadratic trim of the zeros would take minutes on these; each is read in one pass.

@@ -17,6 +17,11 @@ describe('mirrored header values', () => {
     expect(plainHeaderValue('tools/call \t~')).toEqual({ ok: true, value: 'tools/call \t~' });
   });
 
+  it('refuses the base64url alphabet inside the wrapper: the value is base64, strictly', () => {
+    expect(decodeHeaderValue('=?base64?fn5-?=')).toEqual({ ok: false, problem: 'is not valid base64 inside =?base64?…?= (bad alphabet, length or padding)' });
+    expect(decodeHeaderValue('=?base64?fn5+?=')).toEqual({ ok: true, value: '~~~' });
+  });
+
   it('takes a value whose wrapper markers overlap as it is, not as an empty base64 payload', () => {
     expect(decodeHeaderValue('=?base64?=')).toEqual({ ok: true, value: '=?base64?=' });
     expect(decodeHeaderValue('=?base64??=')).toEqual({ ok: true, value: '' });

@@ -12,6 +12,10 @@ describe('loopback detection', () => {
       ['::ffff:127.0.0.1', true],
       ['::1', true],
       ['::ffff:10.0.0.1', false],
+      ['::FFFF:127.0.0.1', true],
+      ['1::ffff:127.0.0.1', false],
+      ['127.0.0.1::ffff:', false],
+      ['127.0.0.1.5', false],
       [undefined, false],
       ['', false],
       ['127.0.0.1', true],
@@ -34,6 +38,8 @@ describe('loopback detection', () => {
       ['127.255.255.255', true],
       ['127.0.0.256', false],
       ['127.0.0.01', false],
+      ['localhost:65535', true],
+      ['localhost:123456', false],
     ];
     expect(asked.map(([host]) => isLoopbackHost(host))).toEqual(asked.map(([, loopback]) => loopback));
     expect(isLoopbackOrigin('http://localhost:3000')).toBe(true);

@@ -59,8 +59,16 @@ export class TokenAuth implements McpAuth {
         return McpAuthDecision.insufficientScope('tools:call tools:admin', 'This call needs tools:call and tools:admin.');
       case 'malformed':
         return McpAuthDecision.deny({ error: 'invalid_request', description: 'The token is malformed.' });
+      case 'deny-with-scope':
+        return McpAuthDecision.deny({ error: 'invalid_token', scope: 'tools:call tools:admin' });
+      case 'description-200':
+        return McpAuthDecision.deny({ error: 'invalid_token', description: 'd'.repeat(200) });
+      case 'long-scope':
+        return McpAuthDecision.insufficientScope(`tools:${'s'.repeat(300)}`);
       case 'throws':
         throw new Error('the key store is down');
+      case 'throws-long':
+        throw new Error(`the key store is down: ${'x'.repeat(5000)}`);
       default:
         return Object.hasOwn(GARBAGE, token) ? GARBAGE[token]! : McpAuthDecision.deny({ error: 'invalid_token' });
     }
@@ -78,6 +86,9 @@ export const GARBAGE: Record<string, McpAuthDecision> = {
   'scope-with-quote': { outcome: 'insufficient_scope', scope: 'a"b' },
   'scope-missing': { outcome: 'insufficient_scope' } as unknown as McpAuthDecision,
   'deny-unknown-error': { outcome: 'deny', error: 'server_error' } as unknown as McpAuthDecision,
+  'deny-insufficient-scope-error': { outcome: 'deny', error: 'insufficient_scope' } as unknown as McpAuthDecision,
+  'deny-scope-with-quote': { outcome: 'deny', scope: 'a"b' },
+  'scope-double-space': { outcome: 'insufficient_scope', scope: 'tools:call  tools:admin' },
   'description-not-string': { outcome: 'deny', description: 42 } as unknown as McpAuthDecision,
   'getter-throws': Object.defineProperty({}, 'outcome', {
     get() {
