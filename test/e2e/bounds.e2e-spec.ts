@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LoggerService } from '@nestjs/common';
 
 import { McpResourceTemplate, McpTool, type McpPlainTool, type McpResourceTemplateHandler } from '../../lib/index.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { generatedTools } from '../support/generated-tools.js';
 import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
-import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { echoCallOfSize, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { accept, callTool as callRound, statePayload } from '../support/mrtr-client.js';
 import { AskTool, ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -19,15 +20,6 @@ const HEADERS = mirroredHeaders(rpc('tools/call', { name: 'echo' }));
 
 const CEILING = 4_194_304;
 const VALUES = 100_000;
-
-/** A valid tools/call body whose JSON is exactly `size` bytes long. */
-function bodyOfSize(size: number): string {
-  const base = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: '' } }, 1));
-  const text = 'x'.repeat(size - Buffer.byteLength(base));
-  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text } }, 1));
-  expect(Buffer.byteLength(body)).toBe(size);
-  return body;
-}
 
 /** Counts as the library documents: each `,` `{` `[` outside strings. */
 function counted(text: string): number {
@@ -58,10 +50,10 @@ describe('default body bounds', () => {
   const app = useTestApp({ providers: [EchoTool] });
 
   it('serves a body of exactly 4,194,304 bytes on a default mount, and refuses one byte more with 413 + -32600', async () => {
-    const at = await post(app().server, bodyOfSize(CEILING), HEADERS);
+    const at = await post(app().server, echoCallOfSize(CEILING), HEADERS);
     expect(at.status).toBe(200);
     expect(at.body.result.content[0].text.length).toBeGreaterThan(4_000_000);
-    const over = await post(app().server, bodyOfSize(CEILING + 1), HEADERS);
+    const over = await post(app().server, echoCallOfSize(CEILING + 1), HEADERS);
     expect(over.status).toBe(413);
     expect(over.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
   });
@@ -210,15 +202,7 @@ describe('quoting bounds', () => {
 
 describe('default page size', () => {
   it('lists 100 tools a page by default', async () => {
-    const tools = Array.from({ length: 101 }, (_, i) => {
-      const tool = class {
-        run() {
-          return 'ok';
-        }
-      };
-      McpTool({ name: `t${String(i).padStart(3, '0')}`, description: 'A generated tool.', inputSchema: { type: 'object', properties: {} } })(tool);
-      return tool;
-    });
+    const tools = generatedTools(101);
     const t = await createTestApp({ providers: tools });
     try {
       const first = await post(t.server, rpc('tools/list'));
@@ -323,14 +307,6 @@ class StackedTool implements McpPlainTool {
     error.stack = 'S'.repeat(args.n);
     throw error;
   }
-}
-
-function capturingLogger(lines: string[]): LoggerService {
-  const keep =
-    (level: string) =>
-    (...params: unknown[]) =>
-      lines.push(`${level} ${params.map(String).join('\n')}`);
-  return { log: keep('log'), error: keep('error'), warn: keep('warn'), debug: keep('debug'), verbose: keep('verbose'), fatal: keep('fatal') };
 }
 
 describe('fault stack in the server log', () => {

@@ -7,20 +7,11 @@ import request from 'supertest';
 
 import { requestRecord } from '../../lib/contracts/request-record.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { post, rejectionOf, rpc } from '../support/mcp-client.js';
+import { echoCallOfSize, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
 const CEILING = 4096;
-
-/** A valid tools/call body whose JSON is exactly `size` bytes long. */
-function bodyOfSize(size: number): string {
-  const base = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: '' } }, 1));
-  const text = 'x'.repeat(size - Buffer.byteLength(base));
-  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text } }, 1));
-  expect(Buffer.byteLength(body)).toBe(size);
-  return body;
-}
 
 const headers: [string, string][] = [
   ['content-type', 'application/json'],
@@ -37,14 +28,14 @@ describe('the parse step', () => {
   afterAll(() => t.close());
 
   it('serves a body exactly at the ceiling', async () => {
-    const body = bodyOfSize(CEILING);
+    const body = echoCallOfSize(CEILING);
     const res = await rawRequest(t.server, { headers, body });
     expect(res.status).toBe(200);
     expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
   });
 
   it('serves a body exactly at the ceiling that arrives after its head (its Content-Length read before the body)', async () => {
-    const body = bodyOfSize(CEILING);
+    const body = echoCallOfSize(CEILING);
     const res = await rawRequest(t.server, { headers, body, bodyAfterMs: 50 });
     expect(res.status).toBe(200);
     expect((res.body as any).result.content[0].text).toBe(JSON.parse(body).params.arguments.text);
@@ -86,14 +77,14 @@ describe('the parse step', () => {
 
   it('refuses a body one byte over the ceiling with 413 before parsing it, closing the connection', async () => {
     // A keep-alive client: without one, Node's client asks for the close itself.
-    const res = await rawRequest(t.server, { headers: [...headers, ['Connection', 'keep-alive']], body: bodyOfSize(CEILING + 1) });
+    const res = await rawRequest(t.server, { headers: [...headers, ['Connection', 'keep-alive']], body: echoCallOfSize(CEILING + 1) });
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe('close');
     expect(res.body as any).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: `Payload too large: the body exceeds the ${CEILING}-byte limit.` } });
   });
 
   it('refuses a chunked body (no Content-Length) as soon as it grows over the ceiling', async () => {
-    const res = await rawRequest(t.server, { headers: [...headers, ['transfer-encoding', 'chunked']], body: bodyOfSize(CEILING * 3) });
+    const res = await rawRequest(t.server, { headers: [...headers, ['transfer-encoding', 'chunked']], body: echoCallOfSize(CEILING * 3) });
     expect(res.status).toBe(413);
   });
 
@@ -234,8 +225,8 @@ describe("the parse step beside the host's body parsing", () => {
       try {
         const ok = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'kept raw' } }));
         expect(ok.body.result.content).toEqual([{ type: 'text', text: 'kept raw' }]);
-        expect((await rawRequest(t.server, { headers, body: bodyOfSize(400) })).status).toBe(200);
-        expect(await rejectionOf(() => rawRequest(t.server, { headers, body: bodyOfSize(401) }))).toEqual({ rejecter: 'parse-step', reason: 'body_too_large' });
+        expect((await rawRequest(t.server, { headers, body: echoCallOfSize(400) })).status).toBe(200);
+        expect(await rejectionOf(() => rawRequest(t.server, { headers, body: echoCallOfSize(401) }))).toEqual({ rejecter: 'parse-step', reason: 'body_too_large' });
         const mark = await rejectionOf(() => post(t.server, { ...rpc('tools/list'), pad: Array.from({ length: 60 }, () => 0) }));
         expect(mark).toEqual({ rejecter: 'parse-step', reason: 'too_many_values' });
       } finally {

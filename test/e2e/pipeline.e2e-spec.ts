@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
 import { NAMES_LISTED as TOOL_NAMES_LISTED } from '../../lib/util/named-registry.js';
 import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { ajvErrorsCollected, ajvErrorsCopied } from '../support/error-copies.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { generatedToolName, generatedTools } from '../support/generated-tools.js';
 import { legacyHeaders } from '../support/legacy-client.js';
 import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -314,19 +314,11 @@ describe('method routing', () => {
   });
 
   it(`lists at most ${TOOL_NAMES_LISTED} tool names in the unknown tool's message and in its data, which counts them all`, async () => {
-    const tools = Array.from({ length: TOOL_NAMES_LISTED + 10 }, (_, i) => {
-      const tool = class {
-        run() {
-          return 'ok';
-        }
-      };
-      McpTool({ name: `t${String(i).padStart(3, '0')}`, description: 'A generated tool.', inputSchema: { type: 'object', properties: {} } })(tool);
-      return tool;
-    });
+    const tools = generatedTools(TOOL_NAMES_LISTED + 10);
     const many = await createTestApp({ providers: tools });
     try {
       const res = await post(many.server, rpc('tools/call', { name: 'nope', arguments: {} }));
-      const names = ['help', ...tools.map((_, i) => `t${String(i).padStart(3, '0')}`)]; // in name order
+      const names = ['help', ...tools.map((_, i) => generatedToolName(i))]; // in name order
       expect(res.body.error.message).toBe(`Unknown tool: "nope". Valid tools: ${names.slice(0, TOOL_NAMES_LISTED).join(', ')}, … (${names.length} in all).`);
       expect(res.body.error.data).toEqual({ tool: 'nope', available: names.slice(0, TOOL_NAMES_LISTED), availableCount: names.length });
     } finally {

@@ -2,12 +2,12 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { readFile } from 'node:fs/promises';
 
 import { describe, expect, it } from '@jest/globals';
-import type { LoggerService } from '@nestjs/common';
 import type { TestingModuleBuilder } from '@nestjs/testing';
 import request from 'supertest';
 
 import { MCP_CHANNELS, McpTool } from '../../lib/index.js';
 import { ServerCapabilities } from '../../lib/methods/server-capabilities.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { post, recordEvents, rpc } from '../support/mcp-client.js';
@@ -23,15 +23,6 @@ class OpenFileTool {
   async run(args: { path: string }): Promise<string> {
     return readFile(args.path, 'utf8');
   }
-}
-
-/** A Nest logger that keeps every line it is given. */
-function capturingLogger(lines: string[]): LoggerService {
-  const keep =
-    (level: string) =>
-    (...params: unknown[]) =>
-      lines.push(`${level} ${params.map(String).join('\n')}`);
-  return { log: keep('log'), error: keep('error'), warn: keep('warn'), debug: keep('debug'), verbose: keep('verbose'), fatal: keep('fatal') };
 }
 
 const failingCapabilities = (builder: TestingModuleBuilder) =>

@@ -165,6 +165,12 @@ describe('RequestStateSeal over the HMAC codec', () => {
     expect(await seal.open(`${v}.${p}.${spoil(tag!)}`, bound())).toEqual({ ok: false, problem: 'tampered' });
   });
 
+  it('refuses a payload spelled with padding as malformed: base64url without it is its one spelling', async () => {
+    const { seal } = clocked([SECRET]);
+    const [v, p, tag] = (await seal.seal(content)).split('.');
+    expect(await seal.open(`${v}.${p}=.${tag}`, bound())).toEqual({ ok: false, problem: 'malformed' });
+  });
+
   it('takes an empty secret list as none given', async () => {
     const seal = new RequestStateSeal(new HmacRequestStateCodec([]), 1000);
     expect((await seal.open(await seal.seal(content), bound())).ok).toBe(true);

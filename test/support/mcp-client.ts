@@ -26,6 +26,14 @@ export function rpc(method: string, params: Record<string, unknown> = {}, id: st
   return { jsonrpc: '2.0', id, method, params: { _meta: meta(), ...params } };
 }
 
+/** The JSON text of a `tools/call` of `echo` whose `text` pads it to exactly `size` bytes. */
+export function echoCallOfSize(size: number): string {
+  const base = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: '' } }, 1));
+  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(size - Buffer.byteLength(base)) } }, 1));
+  if (Buffer.byteLength(body) !== size) throw new Error(`no echo call is ${size} bytes long`);
+  return body;
+}
+
 /** The mirrored headers a conforming (modern) client sends for a body (MCP-Protocol-Version, Mcp-Method, Mcp-Name). */
 export function mirroredHeaders(body: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {
