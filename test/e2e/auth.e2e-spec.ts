@@ -8,8 +8,9 @@ import { BadRequestException, ForbiddenException, ServiceUnavailableException, U
 import request from 'supertest';
 
 import { bearerToken, McpAuthDecision, McpTool, type McpAuth, type McpContext } from '../../lib/index.js';
-import { post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { portOf } from '../support/raw-http.js';
+import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { AsyncTokenAuth, GARBAGE, GOOD_TOKEN, TokenAuth, WhoAmITool } from '../wire/wire-fixtures.js';
 
@@ -424,16 +425,19 @@ class WaitsTool {
 describe('a client that leaves while an async auth provider decides', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [WaitsTool], options: { auth: new SlowAuth(), bodyReadTimeoutMs: 4000 } });
+    t = await createTestApp({ providers: [WaitsTool, SleeperTool], options: { auth: new SlowAuth(), bodyReadTimeoutMs: 4000 } });
   });
   afterAll(() => t.close());
 
-  /** Sends a tools/call of `waits` (`bodyPart` of its body) on a raw socket, and destroys the socket 50 ms later; resolves when it did. */
-  async function leave(bodyPart: (body: string) => string): Promise<number> {
-    const body = JSON.stringify(rpc('tools/call', { name: 'waits', arguments: {} }, 1));
+  /**
+   * Sends a tools/call (of `waits`, unless `call` names another tool) on a raw socket, `bodyPart` of its body, and
+   * destroys the socket 50 ms later; resolves when it did.
+   */
+  async function leave(bodyPart: (body: string) => string, call: Record<string, unknown> = { name: 'waits', arguments: {} }): Promise<number> {
+    const body = JSON.stringify(rpc('tools/call', call, 1));
     const head =
       'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n' +
-      `Mcp-Name: waits\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+      `Mcp-Name: ${String(call.name)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
     const socket = connect(portOf(t.server), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(head + bodyPart(body));
@@ -450,6 +454,17 @@ describe('a client that leaves while an async auth provider decides', () => {
     });
     expect(events.map((e) => e.channel).sort()).toEqual(['mcp:request:cancelled', 'mcp:tool:start']);
     expect(waitRuns).toEqual([{ abortedWithin2s: true }]);
+  }, 15_000);
+
+  it('makes no task of a call whose client left before its tool started, and never runs the handler', async () => {
+    const tag = 'left-during-auth';
+    const call = { name: 'sleeper', arguments: { tag, ms: 3000 }, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': TASK_CAPS }) };
+    const events = await recordEvents(['mcp:request:cancelled', 'mcp:tool:start', 'mcp:task:status'], async () => {
+      await leave((body) => body, call);
+      await sleep(1500);
+    });
+    expect(events.map((e) => e.channel).sort()).toEqual(['mcp:request:cancelled', 'mcp:tool:start']);
+    expect(taskRuns.has(tag)).toBe(false);
   }, 15_000);
 
   it('ends the read of a body cut short once the provider answers, not bodyReadTimeoutMs later', async () => {

@@ -345,6 +345,12 @@ describe('multi round-trip requests: tools/call', () => {
       expect(res.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/inputResponses/greeting' }] } });
     });
 
+    it('two unreadable answers in one execution: the refusal names the first asked, whatever the tool does with the rest', async () => {
+      const res = await callTool(t.server, 'gather', {}, { inputResponses: { greeting: accept({ name: 'Ada' }), user_name: accept({ name: '' }) } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'user_name' } });
+    });
+
     it('accepted form content that is missing (required fields fail)', async () => {
       const res = await callTool(t.server, 'confirm_delete', { file: 'g.txt' }, { inputResponses: { confirm: { action: 'accept' } } });
       expect(res.status).toBe(400);
@@ -443,10 +449,11 @@ class AskThenChangeTool implements McpPlainTool {
   }
 }
 
-@McpTool({ name: 'misuse_then_wait', description: 'Misuses a key, swallows that, then waits on a pending request.', inputSchema: { type: 'object', properties: {} } })
+@McpTool({ name: 'misuse_then_wait', description: 'Misuses two input requests, swallows both, then waits on a pending one.', inputSchema: { type: 'object', properties: {} } })
 class MisuseThenWaitTool implements McpPlainTool {
   async run(_args: unknown, ctx: McpContext): Promise<string> {
     await ctx.elicit(FORM, { key: 'not a key!' }).catch(() => undefined);
+    await ctx.elicit({ message: 'no schema' } as never).catch(() => undefined);
     return JSON.stringify(await ctx.elicit(FORM, { key: 'ok' }));
   }
 }
@@ -498,7 +505,7 @@ describe('a round at its edges: tools that throw, ask late, change what they ask
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['constructor']);
   });
 
-  it('answers the misuse as a contained fault, not an input-required result, though the tool swallowed it and another request is pending', async () => {
+  it('answers the first misuse as a contained fault, not an input-required result, though the tool swallowed it and another request is pending', async () => {
     const events = await recordEvents(['mcp:tool:error', 'mcp:method:error'], async () => {
       const res = await callTool(app().server, 'misuse_then_wait', {});
       expect(res.status).toBe(200);

@@ -420,6 +420,8 @@ describe('tasks: the store bound, expiry and cleanup', () => {
       expect(taskRuns.has(tag('bytes-3'))).toBe(false);
       await tasksRequest(t.server, 'tasks/cancel', { taskId: first });
       expect((await taskCall(t.server, 'sleeper', { tag: tag('bytes-4') })).body.result.resultType).toBe('task');
+      // The cancelled task's bytes came back once, however many ways its run ended: two run again, and a third waits.
+      expect((await taskCall(t.server, 'sleeper', { tag: tag('bytes-5') })).status).toBe(503);
     } finally {
       await t.close();
     }

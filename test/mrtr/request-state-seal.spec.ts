@@ -141,6 +141,7 @@ describe('RequestStateSeal over the HMAC codec', () => {
     ['a non-numeric expiry', { exp: 'never', c: binding.call, r: 1, a: {} }],
     ['a fractional round', { exp: 2_000_000, c: binding.call, r: 1.5, a: {} }],
     ['answers that are not an object', { exp: 2_000_000, c: binding.call, r: 1, a: ['x'] }],
+    ['a call digest that is not a string', { exp: 2_000_000, c: 5, r: 1, a: {} }],
   ])('refuses a correctly tagged state with %s as malformed', async (_case, payload) => {
     expect(await clocked([SECRET]).seal.open(tagged(payload), bound())).toEqual({ ok: false, problem: 'malformed' });
   });
