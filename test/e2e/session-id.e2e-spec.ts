@@ -114,6 +114,41 @@ describe('the session id a legacy initialize issues (Mcp-Session-Id), which the 
     expect(asked(roots.messages)).toEqual(['roots/list']);
   });
 
+  /** A session id of the server's form carrying 2025-06-18 and elicitation, padded to exactly `length` characters. */
+  function sessionOfLength(length: number): string {
+    for (let pad = 0; pad < length; pad++) {
+      const id = payload({ v: '2025-06-18', c: { elicitation: {} }, pad: 'x'.repeat(pad) });
+      if (id.length === length) return id;
+    }
+    throw new Error(`no session id is ${length} characters long`);
+  }
+
+  it('reads a session id of 2,048 characters and ignores one of 2,049', async () => {
+    const at = await legacyToolCall(app().server, 'ask', { kind: 'form' }, answer, { headers: withSession(sessionOfLength(2048), null) });
+    expect(asked(at.messages)).toEqual(['elicitation/create']); // served under 2025-06-18 with elicitation
+    const over = await legacyToolCall(app().server, 'ask', { kind: 'form' }, answer, { headers: withSession(sessionOfLength(2049), null) });
+    expect(asked(over.messages)).toEqual([]);
+    expect(over.messages.at(-1)!.error.message).toMatch(/which protocol version 2025-03-26 does not have/);
+  });
+
+  /** `n` sub-capabilities named `s0`…, and `extra`. */
+  const subs = (n: number, extra: Record<string, unknown> = {}) => ({ ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, {}])), ...extra });
+  /** The messages of a call asking for sampling with tools, from a client that initialized declaring `sampling`. */
+  const samplingTools = async (sampling: Record<string, unknown>) =>
+    (await legacyToolCall(app().server, 'ask', { kind: 'sampling_tools' }, answer, { headers: withSession(await sessionOf({ sampling })) })).messages;
+
+  it('keeps 8 sub-capabilities of a capability: the 8th declared is kept, the 9th dropped', async () => {
+    expect(asked(await samplingTools(subs(7, { tools: {} })))).toEqual(['sampling/createMessage']);
+    const ninth = await samplingTools(subs(8, { tools: {} }));
+    expect(asked(ninth)).toEqual([]);
+    expect(ninth.at(-1)!.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: { tools: {} } } } });
+  });
+
+  it('counts a sub-capability name of 32 characters and drops (does not count) one of 33', async () => {
+    expect(asked(await samplingTools(subs(7, { ['n'.repeat(32)]: {}, tools: {} })))).toEqual([]);
+    expect(asked(await samplingTools(subs(7, { ['n'.repeat(33)]: {}, tools: {} })))).toEqual(['sampling/createMessage']);
+  });
+
   it('reads a session id sent on two header lines as none (a proxy routing on it may have read the other)', async () => {
     const declaresSampling = await sessionOf({ sampling: {} });
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'adaptive', arguments: {} } });
