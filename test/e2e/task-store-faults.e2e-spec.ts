@@ -9,12 +9,17 @@ import { InterviewTool, SleeperTool, TASK_CAPS, taskCall, taskRuns, tasksRequest
 import { createTestApp } from '../support/test-app.js';
 import { nextEvent, until } from '../support/wait.js';
 
-/** The in-process store, but `update` fails (a shared store that is down) for the records `failing` picks. */
+/**
+ * The in-process store, but `update` fails (a shared store that is down) for the records `failing` picks, and waits
+ * for the promise `holding` gives a record before it goes on (a shared store slow to answer).
+ */
 class FailingUpdatesStore extends InProcessTaskStore {
   failing: (record: McpTaskRecord) => boolean = () => false;
+  holding: (record: McpTaskRecord) => Promise<void> | undefined = () => undefined;
   /** How many updates failed. */
   failed = 0;
   override async update(record: McpTaskRecord): Promise<void> {
+    await this.holding(record);
     if (this.failing(record)) {
       this.failed++;
       throw new Error('redis: connection lost');
@@ -23,11 +28,21 @@ class FailingUpdatesStore extends InProcessTaskStore {
   }
 }
 
+/** Asks for input and answers without waiting for it: its task completes while its input_required status is written. */
+@McpTool({ name: 'asks_and_ends', description: 'Asks, answers at once.', inputSchema: { type: 'object', properties: {} }, taskSupport: 'optional' })
+class AsksAndEndsTool implements McpPlainTool {
+  run(_args: unknown, ctx: McpContext): string {
+    void ctx.elicit({ message: 'Anything?', requestedSchema: { type: 'object', properties: {} } }, { key: 'anything' }).catch(() => undefined);
+    return 'answered without the answer';
+  }
+}
+
 describe('a task store that fails to write a task', () => {
   const store = new FailingUpdatesStore(10);
-  const app = useTestApp({ providers: [SleeperTool], options: { tasks: { store } } });
+  const app = useTestApp({ providers: [SleeperTool, InterviewTool, AsksAndEndsTool], options: { tasks: { store } } });
   afterEach(() => {
     store.failing = () => false;
+    store.holding = () => undefined;
     store.failed = 0;
   });
 
@@ -82,6 +97,41 @@ describe('a task store that fails to write a task', () => {
     });
     expect(announced.map((e) => e.message.status)).toEqual(['completed']);
     expect(t.app.get(TaskRuns).running).toBe(0);
+  });
+
+  it('keeps a result the store did not take while an earlier status was still being written: the run stays, and the result is written again', async () => {
+    const t = app();
+    let release: (() => void) | undefined;
+    store.holding = (record) => (record.status === 'input_required' ? new Promise<void>((go) => (release = go)) : undefined);
+    store.failing = (record) => record.status === 'completed';
+    const taskId = (await taskCall(t.server, 'asks_and_ends')).body.result.taskId as string;
+    await until(() => release !== undefined, 'the input_required status to reach the store');
+    release!(); // taken: the task has completed meanwhile, and its completed status, written next, fails
+    await until(() => store.failed > 0, 'the completed status to fail to be written');
+    expect(t.app.get(TaskRuns).running).toBe(1); // kept: the store says input_required, which has not ended
+
+    store.failing = () => false;
+    const back = await tasksRequest(t.server, 'tasks/get', { taskId });
+    expect(back.body.result).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'answered without the answer' }] } });
+    expect(t.app.get(TaskRuns).running).toBe(0);
+  });
+
+  it('writes a status the store failed to take again only until the store takes it: a later status stays what tasks/get reads', async () => {
+    const t = app();
+    store.failing = (record) => record.status === 'input_required';
+    const taskId = (await taskCall(t.server, 'interview')).body.result.taskId as string;
+    await until(() => store.failed === 2, 'both input_required statuses (one per question) to fail to be written');
+
+    store.failing = () => false;
+    // Its read writes the last of them again (both questions), then the answer makes a later one (the city only).
+    const update = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } });
+    expect(update.body.result).toMatchObject({ resultType: 'complete' });
+    const after = await tasksRequest(t.server, 'tasks/get', { taskId });
+    expect(after.body.result.status).toBe('input_required');
+    expect(Object.keys(after.body.result.inputRequests)).toEqual(['city']);
+
+    await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { city: { action: 'accept', content: { city: 'Lima' } } } });
+    expect((await waitForStatus(t.server, taskId, ['completed'])).result.content[0].text).toBe('Ada from Lima');
   });
 });
 
