@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { Controller, HttpCode, Inject, Injectable, Logger, Module, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Injectable, Logger, Module, Post, UseFilters, UseGuards, VersioningType } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import express from 'express';
@@ -21,7 +21,7 @@ import {
 } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
-import { meta, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { echoCallOfSize, meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { MustTaskTool, TASK_CAPS } from '../support/task-tools.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -170,6 +170,37 @@ describe('two mounts at one path', () => {
     class TwinModule {}
     // Express: our configuration error; Fastify refuses the duplicate route itself.
     await expect(createTestApp({ providers: [EchoTool], imports: [TwinModule] })).rejects.toThrow(/path "\/mcp": is mounted twice|already declared for route '\/mcp'/);
+  });
+});
+
+describe('two mounts whose paths differ but whose routes are one (URI versioning)', () => {
+  it('stops the application rather than let the first shadow the second', async () => {
+    // The neutral mount at "v1/mcp" and the version-1 mount at "mcp" are both POST /v1/mcp.
+    @Module({ imports: [McpModule.forRoot({ path: 'v1/mcp', serverInfo: { name: 'neutral', version: '1.0.0' }, telemetryLogger: false })] })
+    class NeutralModule {}
+    const started = createTestApp({ providers: [EchoTool], version: '1', imports: [NeutralModule], configure: (app) => app.enableVersioning({ type: VersioningType.URI }) });
+    // Express: our configuration error; Fastify refuses the duplicate route itself.
+    await expect(started).rejects.toThrow(/path "\/v1\/mcp": is mounted twice: give each McpModule.forRoot its own path$|already declared for route '\/v1\/mcp'/);
+  });
+});
+
+describe('two mounts with bounds of their own', () => {
+  @Module({ imports: [adminMount({ maxBodyBytes: 1000 })], providers: [UsersTool] })
+  class SmallAdminModule {}
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], imports: [SmallAdminModule] });
+  });
+  afterAll(() => t.close());
+
+  it("checks each request against its own mount's options: a body one mount takes is over the other's maxBodyBytes", async () => {
+    const call = JSON.parse(echoCallOfSize(2000)) as Record<string, unknown>;
+    const main = await post(t.server, call);
+    expect(main.status).toBe(200);
+    expect(main.body.result.content[0].text).toBe((call.params as { arguments: { text: string } }).arguments.text);
+    const admin = await post(t.server, call, {}, '/admin/mcp');
+    expect(admin.status).toBe(413);
+    expect(admin.body.error).toEqual({ code: -32600, message: 'Payload too large: the body exceeds the 1000-byte limit.' });
   });
 });
 
