@@ -186,6 +186,16 @@ describe('two mounts at one path under different versions', () => {
   });
 });
 
+describe('two mounts at different paths whose versioned routes are one', () => {
+  it('stops the application rather than let the first shadow the second', async () => {
+    // The neutral mount at "v1/mcp" and the version-1 mount at "mcp" are both POST /v1/mcp.
+    const neutral = McpModule.forRoot({ path: 'v1/mcp', serverInfo: { name: 'neutral', version: '1.0.0' }, telemetryLogger: false });
+    await expect(
+      createTestApp({ providers: [EchoTool], version: '1', imports: [neutral], configure: (app) => app.enableVersioning({ type: VersioningType.URI }) }),
+    ).rejects.toThrow(/path "\/v1\/mcp": is mounted twice: give each McpModule.forRoot its own path$|already declared for route '\/v1\/mcp'/); // Express: ours; Fastify refuses the duplicate route itself
+  });
+});
+
 describe('the version extra, refused when malformed', () => {
   it.each([
     ['an empty string', ''],
