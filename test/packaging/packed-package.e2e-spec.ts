@@ -313,6 +313,12 @@ function quickStartFiles(readme: string): Record<string, string> {
   return files;
 }
 
+/** The README's `tsconfig.json` for an app set up by hand: the first JSON block under Install. */
+function handMadeTsconfig(readme: string): unknown {
+  const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Quick start'));
+  return JSON.parse(/```json\n([\s\S]*?)```/.exec(install)?.[1] ?? 'null');
+}
+
 /** A Markdown page without its fenced code blocks (a `#` in a shell block is no heading, a `](` in code no link). */
 const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
 
@@ -402,16 +408,16 @@ describe('the packed package, installed in an app', () => {
   }, 300_000);
 
   it.each(['commonjs', 'module'] as const)(
-    'compiles the README quick start, as written, in an app of "type": "%s", and serves its echo tool',
+    'compiles the README quick start, as written, with the README\'s tsconfig.json in an app of "type": "%s", and serves its echo tool',
     async (type) => {
-      const files = quickStartFiles(await readFile(path.join(dir, 'node_modules/nest-mcp/README.md'), 'utf8'));
+      const readme = await readFile(path.join(dir, 'node_modules/nest-mcp/README.md'), 'utf8');
+      const files = quickStartFiles(readme);
       expect(Object.keys(files).sort()).toEqual(['app.module.ts', 'echo.tool.ts', 'main.ts']);
       const appDir = path.join(dir, `quickstart-${type}`);
-      await mkdir(appDir, { recursive: true });
+      await mkdir(path.join(appDir, 'src'), { recursive: true });
       await writeFile(path.join(appDir, 'package.json'), JSON.stringify({ name: `quickstart-${type}`, private: true, type }));
-      for (const [name, code] of Object.entries(files)) await writeFile(path.join(appDir, name), code);
-      const { compilerOptions } = tsconfig('nodenext');
-      await writeFile(path.join(appDir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, outDir: 'dist' }, files: Object.keys(files) }));
+      for (const [name, code] of Object.entries(files)) await writeFile(path.join(appDir, 'src', name), code);
+      await writeFile(path.join(appDir, 'tsconfig.json'), JSON.stringify(handMadeTsconfig(readme)));
       await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: appDir, timeout: 120_000 });
       const app = await start('dist/main.js', appDir);
       try {
