@@ -407,18 +407,37 @@ describe('the packed package, installed in an app', () => {
     }
   }, 300_000);
 
-  it.each(['commonjs', 'module'] as const)(
-    'compiles the README quick start, as written, with the README\'s tsconfig.json in an app of "type": "%s", and serves its echo tool',
-    async (type) => {
+  let installedTsc7: Promise<string> | undefined;
+  /** TypeScript 7 (npm's latest, the native compiler, what `npm i -D typescript` installs), installed once: its tsc. */
+  const typescript7 = () =>
+    (installedTsc7 ??= (async () => {
+      const ts7 = path.join(dir, 'ts7');
+      await mkdir(ts7);
+      await writeFile(path.join(ts7, 'package.json'), JSON.stringify({ name: 'ts7', private: true }));
+      await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', 'typescript@7.0.2'], { cwd: ts7, timeout: 240_000 });
+      const tsc7 = path.join(ts7, 'node_modules/typescript/bin/tsc');
+      expect((await run(process.execPath, [tsc7, '-v'], { cwd: dir })).stdout).toMatch(/^Version 7\./);
+      return tsc7;
+    })());
+
+  it.each([
+    ['commonjs', 6],
+    ['module', 6],
+    ['commonjs', 7],
+    ['module', 7],
+  ] as const)(
+    'compiles the README quick start, as written, with the README\'s tsconfig.json in an app of "type": "%s" (TypeScript %d), and serves its echo tool',
+    async (type, major) => {
+      const tsc = major === 7 ? await typescript7() : TSC;
       const readme = await readFile(path.join(dir, 'node_modules/nest-mcp/README.md'), 'utf8');
       const files = quickStartFiles(readme);
       expect(Object.keys(files).sort()).toEqual(['app.module.ts', 'echo.tool.ts', 'main.ts']);
-      const appDir = path.join(dir, `quickstart-${type}`);
+      const appDir = path.join(dir, `quickstart-${type}-ts${major}`);
       await mkdir(path.join(appDir, 'src'), { recursive: true });
       await writeFile(path.join(appDir, 'package.json'), JSON.stringify({ name: `quickstart-${type}`, private: true, type }));
       for (const [name, code] of Object.entries(files)) await writeFile(path.join(appDir, 'src', name), code);
       await writeFile(path.join(appDir, 'tsconfig.json'), JSON.stringify(handMadeTsconfig(readme)));
-      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: appDir, timeout: 120_000 });
+      await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: appDir, timeout: 120_000 });
       const app = await start('dist/main.js', appDir);
       try {
         expect(await echo(app.port, 'from the quick start')).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'from the quick start' }] } });
@@ -426,7 +445,7 @@ describe('the packed package, installed in an app', () => {
         app.stop();
       }
     },
-    120_000,
+    300_000,
   );
 
   it.each([
@@ -548,12 +567,7 @@ await app.listen(Number(process.env.PORT), '127.0.0.1');`,
   }, 120_000);
 
   it("type-checks under TypeScript 7 (npm's latest, the native compiler), moduleResolution nodenext and bundler", async () => {
-    const ts7 = path.join(dir, 'ts7');
-    await mkdir(ts7);
-    await writeFile(path.join(ts7, 'package.json'), JSON.stringify({ name: 'ts7', private: true }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', 'typescript@7.0.2'], { cwd: ts7, timeout: 240_000 });
-    const tsc7 = path.join(ts7, 'node_modules/typescript/bin/tsc');
-    expect((await run(process.execPath, [tsc7, '-v'], { cwd: dir })).stdout).toMatch(/^Version 7\./);
+    const tsc7 = await typescript7();
     const options = tsconfig('nodenext').compilerOptions;
     for (const [name, resolution] of Object.entries({ nodenext: {}, bundler: { module: 'preserve', moduleResolution: 'bundler' } })) {
       await writeFile(path.join(dir, `tsconfig.ts7-${name}.json`), JSON.stringify({ compilerOptions: { ...options, ...resolution, noEmit: true }, files: ['main.ts'] }));
