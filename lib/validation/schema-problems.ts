@@ -132,37 +132,67 @@ function trialErrors(errors: readonly ErrorObject[], runStart: Map<number, numbe
 /** Whether `pointer` is one property or item below `at`. */
 const isChildOf = (pointer: string, at: string): boolean => pointer.startsWith(`${at}/`) && !pointer.includes('/', at.length + 1);
 
+/** A failing `anyOf`/`oneOf`'s trial errors by branch, and the discriminator errors that rule branches out. */
+interface UnionTrials {
+  readonly at: string;
+  readonly branches: ReadonlyMap<number, readonly ErrorObject[]>;
+  /** Each ruled-out branch's `const`/`enum` errors at a property of the union's value (its discriminator). */
+  readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
+}
+
 /**
- * The trial errors of the one branch a failing `anyOf`/`oneOf` is picked by its value's discriminator: every other
- * branch failed a `const` or `enum` at a property of that value (zod's discriminated unions) and this one did not.
- * Undefined when no single branch is picked, when `oneOf` failed by matching several, or when a trial error cannot
- * be placed in a branch (one inside a `$ref`: its schema path starts where the reference points).
+ * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches. Undefined for `contains`, when `oneOf`
+ * failed by matching several, or when a trial error cannot be placed in a branch (one inside a `$ref`: its schema
+ * path starts where the reference points).
  */
-function pickedBranch(errors: readonly ErrorObject[], union: ErrorObject, from: number, to: number): ErrorObject[] | undefined {
+function unionTrials(errors: readonly ErrorObject[], union: ErrorObject, from: number, to: number): UnionTrials | undefined {
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
   const prefix = `${union.schemaPath}/`;
   const at = pointerOf(union);
   const branches = new Map<number, ErrorObject[]>();
-  const ruledOut = new Set<number>();
+  const ruledOut = new Map<number, ErrorObject[]>();
   for (let j = from; j < to; j++) {
     const error = errors[j]!;
     if (!error.schemaPath.startsWith(prefix)) return undefined;
     const branch = Number.parseInt(error.schemaPath.slice(prefix.length), 10);
-    const trials = branches.get(branch) ?? [];
-    trials.push(error);
-    branches.set(branch, trials);
-    if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) ruledOut.add(branch);
+    branches.set(branch, [...(branches.get(branch) ?? []), error]);
+    if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) ruledOut.set(branch, [...(ruledOut.get(branch) ?? []), error]);
   }
+  return { at, branches, ruledOut };
+}
+
+/** The errors of the one branch the value's discriminator picks: every other branch is ruled out, this one is not. */
+function pickedBranch({ branches, ruledOut }: UnionTrials): readonly ErrorObject[] | undefined {
   const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch));
   return ruledOut.size > 0 && left.length === 1 ? branches.get(left[0]!) : undefined;
+}
+
+/**
+ * When every branch is ruled out at one property (a discriminator no branch admits, such as zod's discriminated
+ * union sent an unknown kind): that property's problem, naming the values the branches admit there.
+ */
+function unknownDiscriminator({ branches, ruledOut }: UnionTrials): Described | undefined {
+  if (ruledOut.size === 0 || ruledOut.size !== branches.size) return undefined;
+  const [first, ...others] = [...ruledOut.values()];
+  const pointer = first!.map((e) => e.instancePath).find((p) => others.every((errors) => errors.some((e) => e.instancePath === p)));
+  if (pointer === undefined) return undefined;
+  const admitted = new Map<string, unknown>();
+  for (const errors of ruledOut.values())
+    for (const error of errors.filter((e) => e.instancePath === pointer)) {
+      const params = error.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+      for (const value of error.keyword === 'const' ? [params.allowedValue] : (params.allowedValues ?? [])) admitted.set(JSON.stringify(value), value);
+    }
+  const values = [...admitted.values()];
+  return { path: pointerSegments(pointer), problem: values.length === 1 ? `must be ${list(values)}` : `must be one of ${list(values)}`, pattern: false };
 }
 
 /**
  * Turns ajv's errors into problems, in ajv's order without duplicates, except that a location's `pattern` problem
  * comes after its others: beside a format (zod writes both) the format says it in words, and a refusal's message
  * shows a location's first problem. A failing `anyOf`/`oneOf`/`contains` stands for its trials (one line per
- * location, not per branch), unless its value's discriminator picks one branch, whose problems then stand for it;
- * keywords beside it keep theirs, so every offence counts.
+ * location, not per branch), unless its value's discriminator picks one branch, whose problems then stand for it,
+ * or is admitted by none, whose problem (the values the branches admit) then does; keywords beside it keep theirs,
+ * so every offence counts.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors?.length) return [];
@@ -193,9 +223,11 @@ function describeInOrder(errors: readonly ErrorObject[]): Described[] {
   const problems: Described[] = [];
   for (const [index, error] of errors.entries()) {
     if (trial[index]) continue;
-    const picked = TRYING.has(error.keyword) ? pickedBranch(errors, error, runStart.get(index)!, index) : undefined;
-    if (picked) {
-      for (const problem of describeInOrder(picked)) {
+    const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart.get(index)!, index) : undefined;
+    const picked = trials && pickedBranch(trials);
+    const unknown = trials && !picked ? unknownDiscriminator(trials) : undefined;
+    if (picked || unknown) {
+      for (const problem of picked ? describeInOrder(picked) : [unknown!]) {
         const key = JSON.stringify([problem.path, problem.problem]);
         if (!seen.has(key)) problems.push(problem);
         seen.add(key);

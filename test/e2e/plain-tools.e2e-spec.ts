@@ -93,9 +93,13 @@ describe('plain tools', () => {
       { kind: 'square', side: 3 },
     ])
       expect((await callTool(app().server, 'shape', args)).body).toEqual(args);
-    // No branch's discriminator admits "triangle": the union stands for its branches.
+    // No branch's discriminator admits "triangle": the refusal names the kinds they do.
     const none = await callTool(app().server, 'shape', { kind: 'triangle' });
-    expect(none.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: '', problems: ['must match exactly one of the allowed shapes'] }] });
+    expect(none.body).toMatchObject({
+      error: 'invalid_values',
+      message: 'The arguments object of tool "shape" holds 1 invalid value(s): kind: must be one of "circle", "square".',
+      invalid: [{ path: 'kind', problems: ['must be one of "circle", "square"'] }],
+    });
   });
 
   it('word a union’s failure by the branch its discriminator picks: a circle’s radius, not "one of the allowed shapes"', async () => {

@@ -23,8 +23,19 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ oneOf: [dot, square] }, { kind: 'point', at: { kind: 'square', side: 'x' } })).toEqual([{ path: ['at', 'side'], problem: 'must be number' }]);
   });
 
-  it('stands for its branches when no discriminator picks one: none admits the value’s kind, or branches differ by type only', () => {
-    expect(problemsOf({ oneOf: [circle, square] }, { kind: 'triangle' })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+  it.each(['oneOf', 'anyOf'])('words a %s whose discriminator no branch admits at that property, naming the values the branches admit', (union) => {
+    expect(problemsOf({ [union]: [circle, square] }, { kind: 'triangle', side: 'x' })).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "square"' }]);
+    // Consts and enums alike, each value once, in the branches' order; one admitted value reads as that value.
+    const dot = { type: 'object', properties: { kind: { enum: ['dot', 'circle'] } }, required: ['kind'] };
+    expect(problemsOf({ [union]: [circle, dot, square] }, { kind: 7 })).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "dot", "square"' }]);
+    expect(problemsOf({ [union]: [circle, { ...circle, properties: { ...circle.properties, radius: { type: 'integer' } } }] }, { kind: 'dot' })).toEqual([
+      { path: ['kind'], problem: 'must be "circle"' },
+    ]);
+  });
+
+  it('stands for its branches when no discriminator rules them all out: branches ruled out at different properties, or differing by type only', () => {
+    const sized = { type: 'object', properties: { size: { const: 'large' } }, required: ['size'] };
+    expect(problemsOf({ oneOf: [circle, sized] }, { kind: 'dot', size: 'small' })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
     expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
   });
 
