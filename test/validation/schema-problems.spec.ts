@@ -31,11 +31,18 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ [union]: [circle, { ...circle, properties: { ...circle.properties, radius: { type: 'integer' } } }] }, { kind: 'dot' })).toEqual([
       { path: ['kind'], problem: 'must be "circle"' },
     ]);
+    // Branches ruled out at two properties are worded at the first, with that property's values only.
+    const versioned = (kind: string) => ({ type: 'object', properties: { kind: { const: kind }, version: { const: 2 } } });
+    expect(problemsOf({ [union]: [versioned('circle'), versioned('square')] }, { kind: 'dot', version: 1 })).toEqual([
+      { path: ['kind'], problem: 'must be one of "circle", "square"' },
+    ]);
   });
 
-  it('stands for its branches when no discriminator rules them all out: branches ruled out at different properties, or differing by type only', () => {
+  it('stands for its branches when no discriminator rules them all out: branches ruled out at different properties or not at all, or differing by type only', () => {
     const sized = { type: 'object', properties: { size: { const: 'large' } }, required: ['size'] };
     expect(problemsOf({ oneOf: [circle, sized] }, { kind: 'dot', size: 'small' })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+    const needs = (key: string) => ({ type: 'object', required: [key] });
+    expect(problemsOf({ anyOf: [circle, needs('x'), needs('y')] }, { kind: 'dot' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
   });
 
