@@ -134,10 +134,16 @@ const isChildOf = (pointer: string, at: string): boolean => pointer.startsWith(`
 
 /** A failing `anyOf`/`oneOf`'s trial errors by branch, and the discriminator errors that rule branches out. */
 interface UnionTrials {
-  readonly at: string;
   readonly branches: ReadonlyMap<number, readonly ErrorObject[]>;
   /** Each ruled-out branch's `const`/`enum` errors at a property of the union's value (its discriminator). */
   readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
+}
+
+/** Adds `error` to its branch's list in `byBranch`. */
+function placeIn(byBranch: Map<number, ErrorObject[]>, branch: number, error: ErrorObject): void {
+  const placed = byBranch.get(branch);
+  if (placed) placed.push(error);
+  else byBranch.set(branch, [error]);
 }
 
 /**
@@ -155,10 +161,10 @@ function unionTrials(errors: readonly ErrorObject[], union: ErrorObject, from: n
     const error = errors[j]!;
     if (!error.schemaPath.startsWith(prefix)) return undefined;
     const branch = Number.parseInt(error.schemaPath.slice(prefix.length), 10);
-    branches.set(branch, [...(branches.get(branch) ?? []), error]);
-    if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) ruledOut.set(branch, [...(ruledOut.get(branch) ?? []), error]);
+    placeIn(branches, branch, error);
+    if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
   }
-  return { at, branches, ruledOut };
+  return { branches, ruledOut };
 }
 
 /** The errors of the one branch the value's discriminator picks: every other branch is ruled out, this one is not. */
@@ -174,7 +180,8 @@ function pickedBranch({ branches, ruledOut }: UnionTrials): readonly ErrorObject
 function unknownDiscriminator({ branches, ruledOut }: UnionTrials): Described | undefined {
   if (ruledOut.size === 0 || ruledOut.size !== branches.size) return undefined;
   const [first, ...others] = [...ruledOut.values()];
-  const pointer = first!.map((e) => e.instancePath).find((p) => others.every((errors) => errors.some((e) => e.instancePath === p)));
+  const othersAt = others.map((errors) => new Set(errors.map((e) => e.instancePath)));
+  const pointer = first!.map((e) => e.instancePath).find((p) => othersAt.every((at) => at.has(p)));
   if (pointer === undefined) return undefined;
   const admitted = new Map<string, unknown>();
   for (const errors of ruledOut.values())
@@ -183,7 +190,8 @@ function unknownDiscriminator({ branches, ruledOut }: UnionTrials): Described | 
       for (const value of error.keyword === 'const' ? [params.allowedValue] : (params.allowedValues ?? [])) admitted.set(JSON.stringify(value), value);
     }
   const values = [...admitted.values()];
-  return { path: pointerSegments(pointer), problem: values.length === 1 ? `must be ${list(values)}` : `must be one of ${list(values)}`, pattern: false };
+  const { problem } = values.length === 1 ? KEYWORD_WORDINGS.const({ allowedValue: values[0] }) : KEYWORD_WORDINGS.enum({ allowedValues: values });
+  return { path: pointerSegments(pointer), problem, pattern: false };
 }
 
 /**
