@@ -177,8 +177,9 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   invalid_values(s) {
     const found = s.target!.values.check(s.data, s.numbersInRange);
     if (!found) return undefined;
-    // Each listed location with its first problem, so a client that shows only the message still shows what to fix.
-    const listed = found.invalid.map((i) => `${i.path || '"" (the object itself)'}: ${i.problems[0]}`).join('; ');
+    // Each listed location with its first problem, so a client that shows only the message still shows what to fix;
+    // the object itself (path "") is the subject the message names, so its problem stands alone.
+    const listed = found.invalid.map((i) => `${i.path ? `${i.path}: ` : ''}${i.problems[0]}`).join('; ');
     return dataAnswer(
       s,
       found.first_only

@@ -202,9 +202,12 @@ describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release 
     expect((await c.getPrompt({ name: 'review_note', arguments: { title: 'todo' } })).messages).toHaveLength(2);
     expect((await c.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'to' } })).completion.values).toEqual(['todo']);
   });
-  it('is refused an elicitation at once (-32021: elicitation came with 2025-06-18), and goes on', async () => {
+  it('is refused an elicitation at once (-32021: elicitation came with 2025-06-18), which the sample tool answers as a result the model can act on, and goes on', async () => {
     const { client: c } = await connected();
-    await expect(c.callTool({ name: 'delete_note', arguments: { title: 'groceries' } })).rejects.toThrow(/-32021.*elicitation.*2025-06-18/);
+    expect(firstText(await c.callTool({ name: 'delete_note', arguments: { title: 'groceries' } }))).toEqual({
+      isError: true,
+      text: 'Kept "groceries": this client cannot ask the user to confirm. Ask them to delete it themselves.',
+    });
     expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
   });
 });

@@ -1,4 +1,4 @@
-import { McpTool, quoted, type McpContext, type McpPlainTool } from '../../../lib/index.js';
+import { isMethodError, JSON_RPC_CODES, McpTool, quoted, type McpContext, type McpPlainTool } from '../../../lib/index.js';
 import { NotesStore } from './notes.store.js';
 
 /**
@@ -22,17 +22,25 @@ export class DeleteNoteTool implements McpPlainTool {
 
   async run(args: { title: string }, ctx: McpContext) {
     if (!this.notes.has(args.title)) return { isError: true, content: [{ type: 'text', text: `No note titled ${quoted(args.title)}.` }] };
-    const answer = await ctx.elicit(
-      {
-        message: `Delete the note "${args.title}"? This cannot be undone.`,
-        requestedSchema: {
-          type: 'object',
-          properties: { confirm: { type: 'boolean', title: 'Delete it', description: 'Check to delete the note' } },
-          required: ['confirm'],
+    const answer = await ctx
+      .elicit(
+        {
+          message: `Delete the note "${args.title}"? This cannot be undone.`,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: 'Delete it', description: 'Check to delete the note' } },
+            required: ['confirm'],
+          },
         },
-      },
-      { key: 'confirm_delete' },
-    );
+        { key: 'confirm_delete' },
+      )
+      .catch((e: unknown) => {
+        // A client that declared no elicitation cannot ask its user: say so to the model rather than fail bare.
+        if (isMethodError(e) && e.code === JSON_RPC_CODES.missingRequiredClientCapability) return undefined;
+        throw e;
+      });
+    if (answer === undefined)
+      return { isError: true, content: [{ type: 'text', text: `Kept "${args.title}": this client cannot ask the user to confirm. Ask them to delete it themselves.` }] };
     if (answer.action !== 'accept' || answer.content?.confirm !== true) return `Kept "${args.title}".`;
     await this.notes.delete(args.title);
     return `Deleted "${args.title}".`;
