@@ -234,8 +234,9 @@ function describeInOrder(errors: readonly ErrorObject[]): Described[] {
     const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart.get(index)!, index) : undefined;
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? unknownDiscriminator(trials) : undefined;
-    if (picked || unknown) {
-      for (const problem of picked ? describeInOrder(picked) : [unknown!]) {
+    const standIns = picked ? describeInOrder(picked) : unknown && [unknown];
+    if (standIns) {
+      for (const problem of standIns) {
         const key = JSON.stringify([problem.path, problem.problem]);
         if (!seen.has(key)) problems.push(problem);
         seen.add(key);

@@ -202,7 +202,8 @@ describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release 
     expect((await c.getPrompt({ name: 'review_note', arguments: { title: 'todo' } })).messages).toHaveLength(2);
     expect((await c.complete({ ref: { type: 'ref/prompt', name: 'review_note' }, argument: { name: 'title', value: 'to' } })).completion.values).toEqual(['todo']);
   });
-  it('is refused an elicitation at once (-32021: elicitation came with 2025-06-18), which the sample tool answers as a result the model can act on, and goes on', async () => {
+  // The -32021 message (elicitation came with 2025-06-18) is pinned by the eras e2e; here the sample tool catches it.
+  it('is refused an elicitation at once (-32021), which the sample tool answers as a result the model can act on, and goes on', async () => {
     const { client: c } = await connected();
     expect(firstText(await c.callTool({ name: 'delete_note', arguments: { title: 'groceries' } }))).toEqual({
       isError: true,

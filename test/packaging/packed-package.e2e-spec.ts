@@ -316,7 +316,9 @@ function quickStartFiles(readme: string): Record<string, string> {
 /** The README's `tsconfig.json` for an app set up by hand: the first JSON block under Install. */
 function handMadeTsconfig(readme: string): unknown {
   const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Quick start'));
-  return JSON.parse(/```json\n([\s\S]*?)```/.exec(install)?.[1] ?? 'null');
+  const block = /```json\n([\s\S]*?)```/.exec(install)?.[1];
+  if (block === undefined) throw new Error("the README's Install section shows no tsconfig.json");
+  return JSON.parse(block);
 }
 
 /** A Markdown page without its fenced code blocks (a `#` in a shell block is no heading, a `](` in code no link). */
