@@ -1,5 +1,7 @@
 import { REQUEST_DEFINITIONS } from './methods/mcp-methods.js';
 import { INPUT_KINDS } from './mrtr/input-kinds.js';
+import type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
+import { unionBranchDefinitions } from './protocol/union-branches.js';
 
 /**
  * The definitions of the vendored 2026-07-28 schema the library itself checks values against, and so the ones
@@ -25,3 +27,11 @@ export const CHECKED_DEFINITIONS: readonly string[] = [
     'BlobResourceContents',
   ]),
 ].sort();
+
+/**
+ * What `npm run precompile:schema` compiles of the vendored schema: {@link CHECKED_DEFINITIONS} and the definitions
+ * their unions' `$ref` branches name, which a failed union is checked against branch by branch to word its problem.
+ */
+export function precompiledDefinitions(document: ProtocolSchemaDocument): string[] {
+  return [...new Set([...CHECKED_DEFINITIONS, ...unionBranchDefinitions(document, CHECKED_DEFINITIONS)])].sort();
+}

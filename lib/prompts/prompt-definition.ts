@@ -1,6 +1,5 @@
-import type { ValidateFunction } from 'ajv';
-
 import { McpConfigurationError, got, unknownOptions } from '../errors/mcp-configuration.error.js';
+import type { ProtocolShape } from '../protocol/protocol-schema.js';
 import { shapeProblems } from '../tools/data-path.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { PROMPT_ARGUMENT_KEYS, PROMPT_OPTION_KEYS, type McpPromptArgument, type McpPromptOptions } from './prompt.interfaces.js';
@@ -44,13 +43,13 @@ export function checkPromptOptions(options: McpPromptOptions, where: string): vo
  * when declared, completers left out. One the protocol schema refuses (an icon's `src` that is no URI, say) is a
  * `McpConfigurationError` naming where.
  */
-export function promptDefinition(options: McpPromptOptions, where: string, shape: ValidateFunction): Readonly<Record<string, unknown>> {
+export function promptDefinition(options: McpPromptOptions, where: string, shape: ProtocolShape): Readonly<Record<string, unknown>> {
   const definition: Record<string, unknown> = { name: options.name };
   if (options.title !== undefined) definition.title = options.title;
   definition.description = options.description;
   if (options.arguments !== undefined) definition.arguments = options.arguments.map(argumentDefinition);
   if (options.icons !== undefined) definition.icons = options.icons;
-  if (!shape(definition)) throw new McpConfigurationError(where, `is not a valid MCP Prompt: ${shapeProblems(shape)}`);
+  if (!shape.conforms(definition)) throw new McpConfigurationError(where, `is not a valid MCP Prompt: ${shapeProblems(shape.problems(definition))}`);
   return Object.freeze(definition);
 }
 

@@ -1,6 +1,5 @@
-import type { ValidateFunction } from 'ajv';
-
 import type { McpResult } from '../protocol/json-rpc.js';
+import type { ProtocolShape } from '../protocol/protocol-schema.js';
 import { shapeProblems } from '../tools/data-path.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -44,7 +43,7 @@ function asResult(prompt: string, returned: unknown): Record<string, unknown> {
  * checked as JSON carries it against the protocol's `GetPromptResult` (`shape`); anything else is a
  * {@link MalformedPromptResultError}.
  */
-export function promptResult(prompt: string, returned: unknown, shape: ValidateFunction): McpResult {
+export function promptResult(prompt: string, returned: unknown, shape: ProtocolShape): McpResult {
   let result: McpResult;
   try {
     // What is sent is the JSON text: a BigInt or a cycle is caught here, inside the handler, not when the answer is written.
@@ -53,6 +52,7 @@ export function promptResult(prompt: string, returned: unknown, shape: ValidateF
     if (thrown instanceof MalformedPromptResultError) throw thrown;
     throw new MalformedPromptResultError(`prompt "${prompt}" returned messages JSON cannot carry: ${bounded(thrown, 200)}`);
   }
-  if (!shape(result)) throw new MalformedPromptResultError(`prompt "${prompt}" returned a result that is not a valid GetPromptResult: ${shapeProblems(shape)}`);
+  if (!shape.conforms(result))
+    throw new MalformedPromptResultError(`prompt "${prompt}" returned a result that is not a valid GetPromptResult: ${shapeProblems(shape.problems(result))}`);
   return result;
 }

@@ -28,7 +28,7 @@ export class PromptExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const kit: PromptBuildKit = { definitionShape: this.protocol.validator('Prompt'), resultShape: this.protocol.validator('GetPromptResult') };
+    const kit: PromptBuildKit = { definitionShape: this.protocol.shape('Prompt'), resultShape: this.protocol.shape('GetPromptResult') };
     const wired = new Set<unknown>();
     for (const { metatype, wrapper } of providerClasses(this.discovery)) {
       const options = this.reflector.get<McpPromptOptions | undefined>(MCP_PROMPT_METADATA, metatype);

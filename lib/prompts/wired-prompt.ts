@@ -1,11 +1,10 @@
-import type { ValidateFunction } from 'ajv';
-
 import { bindCompleter, runCompleter } from '../completion/completer.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { McpResult } from '../protocol/json-rpc.js';
+import type { ProtocolShape } from '../protocol/protocol-schema.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import { promptDefinition } from './prompt-definition.js';
@@ -14,8 +13,8 @@ import type { McpCompletionContext, McpPromptArgument, McpPromptCompleter, McpPr
 
 /** What building a prompt needs from module init: the protocol's `Prompt` and `GetPromptResult`, compiled once. */
 export interface PromptBuildKit {
-  readonly definitionShape: ValidateFunction;
-  readonly resultShape: ValidateFunction;
+  readonly definitionShape: ProtocolShape;
+  readonly resultShape: ProtocolShape;
 }
 
 /** A prompt as module init wired it in. */

@@ -1,7 +1,5 @@
-import type { ValidateFunction } from 'ajv';
-
 import { cut, scrub } from '../util/bounded.js';
-import { describeSchemaErrors } from '../validation/schema-problems.js';
+import type { SchemaProblem } from '../validation/schema-problems.js';
 
 /** The longest key a data path spells out; a longer one is cut there and marked `…`. */
 const KEY_BOUND = 64;
@@ -44,8 +42,8 @@ export function compareSegments(a: readonly (string | number)[], b: readonly (st
 }
 
 /** The first problems a failed protocol-schema check found, located by data path: `messages[0].role: must be …`. */
-export function shapeProblems(shape: ValidateFunction): string {
-  return describeSchemaErrors(shape.errors)
+export function shapeProblems(problems: readonly SchemaProblem[]): string {
+  return problems
     .slice(0, 3)
     .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`)
     .join('; ');

@@ -113,8 +113,8 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
     } catch (thrown) {
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
     }
-    if (!hooks.resultShape(result)) {
-      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${shapeProblems(hooks.resultShape)}`);
+    if (!hooks.resultShape.conforms(result)) {
+      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${shapeProblems(hooks.resultShape.problems(result))}`);
     }
     if (hooks.output && result.isError !== true) checkStructured(hooks, result.structuredContent);
     return result;

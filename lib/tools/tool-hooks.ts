@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
+import type { ProtocolShape } from '../protocol/protocol-schema.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';
 
@@ -15,18 +16,18 @@ export interface ToolHooks {
   readonly formatError?: McpToolHooks['formatError'];
   /** The output schema's compiled validator, when the tool declares one. */
   readonly output?: ValidateFunction;
-  /** The protocol's `CallToolResult` validator, for MCP content a tool returns itself (compiled at module init). */
-  readonly resultShape: ValidateFunction;
+  /** The protocol's `CallToolResult`, for MCP content a tool returns itself (compiled at module init). */
+  readonly resultShape: ProtocolShape;
 }
 
-/** What building a tool at module init uses: the schema compiler, and the protocol's `CallToolResult` validator. */
+/** What building a tool at module init uses: the schema compiler, and the protocol's `CallToolResult`. */
 export interface ToolBuildKit {
   readonly compiler: SchemaCompiler;
-  readonly resultShape: ValidateFunction;
+  readonly resultShape: ProtocolShape;
 }
 
 /** Reads a tool's hooks at module init, refusing a non-function member of a hook's name (requests only probe presence). */
-export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined, resultShape: ValidateFunction): ToolHooks {
+export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined, resultShape: ProtocolShape): ToolHooks {
   const hooks: Record<string, unknown> = { tool, output, resultShape };
   for (const name of TOOL_HOOK_NAMES) {
     const member = (instance as Record<string, unknown>)[name];

@@ -37,7 +37,7 @@ export class ToolExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const kit: ToolBuildKit = { compiler: new SchemaCompiler(), resultShape: this.protocol.validator('CallToolResult') };
+    const kit: ToolBuildKit = { compiler: new SchemaCompiler(), resultShape: this.protocol.shape('CallToolResult') };
     const wired = new Set<unknown>();
     const declaredBy = new Map<string, DeclaringProvider>();
     // One instance is one tool, however many tokens provide it.

@@ -132,12 +132,21 @@ function trialErrors(errors: readonly ErrorObject[], runStart: Map<number, numbe
 /** Whether `pointer` is one property or item below `at`. */
 const isChildOf = (pointer: string, at: string): boolean => pointer.startsWith(`${at}/`) && !pointer.includes('/', at.length + 1);
 
-/** A failing `anyOf`/`oneOf`'s trial errors by branch, and the discriminator errors that rule branches out. */
+/** A failing `anyOf`/`oneOf`'s trial errors by branch, and which branches its value rules out. */
 interface UnionTrials {
   readonly branches: ReadonlyMap<number, readonly ErrorObject[]>;
   /** Each ruled-out branch's `const`/`enum` errors at a property of the union's value (its discriminator). */
   readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
+  /** The branches whose `type` the value itself is not (an object sent where a branch wants an array, say). */
+  readonly mistyped: ReadonlySet<number>;
 }
+
+/**
+ * Checks a failed union's `$ref` branches one by one, since ajv reports the errors inside a referenced definition
+ * at that definition's own paths, which name no branch: each such branch's errors, located from the checked value's
+ * root, or undefined where it cannot.
+ */
+export type RefBranchTrials = (union: ErrorObject) => ReadonlyMap<number, readonly ErrorObject[]> | undefined;
 
 /** Adds `error` to its branch's list in `byBranch`. */
 function placeIn(byBranch: Map<number, ErrorObject[]>, branch: number, error: ErrorObject): void {
@@ -147,38 +156,51 @@ function placeIn(byBranch: Map<number, ErrorObject[]>, branch: number, error: Er
 }
 
 /**
- * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches. Undefined for `contains`, when `oneOf`
- * failed by matching several, or when a trial error cannot be placed in a branch (one inside a `$ref`: its schema
- * path starts where the reference points).
+ * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches: by schema path, or for a branch that is a
+ * `$ref` through `refTrials`. Undefined for `contains`, when `oneOf` failed by matching several, or when a trial
+ * error cannot be placed.
  */
-function unionTrials(errors: readonly ErrorObject[], union: ErrorObject, from: number, to: number): UnionTrials | undefined {
+function unionTrials(errors: readonly ErrorObject[], union: ErrorObject, from: number, to: number, refTrials?: RefBranchTrials): UnionTrials | undefined {
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
   const prefix = `${union.schemaPath}/`;
-  const at = pointerOf(union);
   const branches = new Map<number, ErrorObject[]>();
-  const ruledOut = new Map<number, ErrorObject[]>();
+  let unplaced = false;
   for (let j = from; j < to; j++) {
     const error = errors[j]!;
-    if (!error.schemaPath.startsWith(prefix)) return undefined;
-    const branch = Number.parseInt(error.schemaPath.slice(prefix.length), 10);
-    placeIn(branches, branch, error);
-    if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
+    if (error.schemaPath.startsWith(prefix)) placeIn(branches, Number.parseInt(error.schemaPath.slice(prefix.length), 10), error);
+    else unplaced = true;
   }
-  return { branches, ruledOut };
-}
-
-/** The errors of the one branch the value's discriminator picks: every other branch is ruled out, this one is not. */
-function pickedBranch({ branches, ruledOut }: UnionTrials): readonly ErrorObject[] | undefined {
-  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch));
-  return ruledOut.size > 0 && left.length === 1 ? branches.get(left[0]!) : undefined;
+  if (unplaced) {
+    const checked = refTrials?.(union);
+    if (!checked) return undefined;
+    for (const [branch, branchErrors] of checked) branches.set(branch, [...branchErrors]);
+  }
+  const at = pointerOf(union);
+  const ruledOut = new Map<number, ErrorObject[]>();
+  const mistyped = new Set<number>();
+  for (const [branch, branchErrors] of branches)
+    for (const error of branchErrors) {
+      if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
+      if (error.keyword === 'type' && error.instancePath === at) mistyped.add(branch);
+    }
+  return { branches, ruledOut, mistyped };
 }
 
 /**
- * When every branch is ruled out at one property (a discriminator no branch admits, such as zod's discriminated
- * union sent an unknown kind): that property's problem, naming the values the branches admit there.
+ * The errors of the one branch the value can be meant for: every other branch is ruled out by its discriminator or
+ * its JSON type, this one by neither.
  */
-function unknownDiscriminator({ branches, ruledOut }: UnionTrials): Described | undefined {
-  if (ruledOut.size === 0 || ruledOut.size !== branches.size) return undefined;
+function pickedBranch({ branches, ruledOut, mistyped }: UnionTrials): readonly ErrorObject[] | undefined {
+  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+  return left.length === 1 && left.length < branches.size ? branches.get(left[0]!) : undefined;
+}
+
+/**
+ * When every branch is ruled out, those of the value's JSON type at one property (a discriminator no branch admits,
+ * such as zod's discriminated union sent an unknown kind): that property's problem, naming the values they admit.
+ */
+function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): Described | undefined {
+  if (ruledOut.size === 0 || new Set([...ruledOut.keys(), ...mistyped]).size !== branches.size) return undefined;
   const [first, ...others] = [...ruledOut.values()];
   const othersAt = others.map((errors) => new Set(errors.map((e) => e.instancePath)));
   const pointer = first!.map((e) => e.instancePath).find((p) => othersAt.every((at) => at.has(p)));
@@ -198,13 +220,14 @@ function unknownDiscriminator({ branches, ruledOut }: UnionTrials): Described | 
  * Turns ajv's errors into problems, in ajv's order without duplicates, except that a location's `pattern` problem
  * comes after its others: beside a format (zod writes both) the format says it in words, and a refusal's message
  * shows a location's first problem. A failing `anyOf`/`oneOf`/`contains` stands for its trials (one line per
- * location, not per branch), unless its value's discriminator picks one branch, whose problems then stand for it,
- * or is admitted by none, whose problem (the values the branches admit) then does; keywords beside it keep theirs,
- * so every offence counts.
+ * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
+ * other), whose problems then stand for it, or its discriminator is admitted by none, whose problem (the values the
+ * branches admit) then does; keywords beside it keep theirs, so every offence counts. `refTrials` places the errors
+ * of `$ref` branches, which ajv's schema paths do not.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): SchemaProblem[] {
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, refTrials?: RefBranchTrials): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(errors);
+  const described = describeInOrder(errors, refTrials);
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -221,7 +244,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
 type Described = SchemaProblem & { readonly pattern: boolean };
 
 /** The problems of `errors` in ajv's order (see {@link describeSchemaErrors}), each marked if a `pattern` one. */
-function describeInOrder(errors: readonly ErrorObject[]): Described[] {
+function describeInOrder(errors: readonly ErrorObject[], refTrials: RefBranchTrials | undefined): Described[] {
   const runStart = new Map<number, number>();
   const trial = trialErrors(errors, runStart);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
@@ -231,10 +254,10 @@ function describeInOrder(errors: readonly ErrorObject[]): Described[] {
   const problems: Described[] = [];
   for (const [index, error] of errors.entries()) {
     if (trial[index]) continue;
-    const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart.get(index)!, index) : undefined;
+    const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart.get(index)!, index, refTrials) : undefined;
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? unknownDiscriminator(trials) : undefined;
-    const standIns = picked ? describeInOrder(picked) : unknown && [unknown];
+    const standIns = picked ? describeInOrder(picked, refTrials) : unknown && [unknown];
     if (standIns) {
       for (const problem of standIns) {
         const key = JSON.stringify([problem.path, problem.problem]);

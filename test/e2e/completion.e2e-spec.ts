@@ -126,6 +126,19 @@ describe('completion/complete', () => {
     }
   });
 
+  it.each([
+    ['a ref of a type no ref takes', { type: 'ref/tool', name: 'greet' }, '/params/ref/type', 'must be one of "ref/prompt", "ref/resource"'],
+    ['a prompt ref without its name', { type: 'ref/prompt' }, '/params/ref', 'missing required property "name"'],
+    ['a resource ref without its URI', { type: 'ref/resource', name: 'x' }, '/params/ref', 'missing required property "uri"'],
+  ])('names what is wrong inside a malformed ref (%s), placing the problem in the branch its type picks', async (_what, ref, path, problem) => {
+    const res = await post(app().server, rpc('completion/complete', { ref, argument: { name: 'name', value: '' } }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.message).toBe(`Invalid params for completion/complete; at ${path}, ${problem}.`);
+    const legacy = await legacyPost(app().server, { jsonrpc: '2.0', id: 2, method: 'completion/complete', params: { ref, argument: { name: 'name', value: '' } } });
+    expect(legacy.messages[0]!.error.message).toBe(res.body.error.message);
+  });
+
   it.each(['broken', 'sparse'])(
     'contains a completer that returns what is not a list of strings (%s: numbers, a sparse array): 500 + -32603, the reason on mcp:method:error',
     async (argument) => {

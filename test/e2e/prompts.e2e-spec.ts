@@ -235,7 +235,7 @@ describe('prompts', () => {
       ['contentless', "returned { role: 'user', text: 'x' }; get() returns a string, a message {role, content}, a list of messages or {description?, messages}"],
       ['number', 'returned 42; get() returns a string, a message {role, content}, a list of messages or {description?, messages}'],
       ['extra', 'returned a result with unknown key(s) "resultType"'],
-      ['image', 'messages[0].content: must match at least one of the allowed shapes'],
+      ['image', 'messages[0].content: missing required property "mimeType"'],
       ['bigint', 'returned messages JSON cannot carry: TypeError: Do not know how to serialize a BigInt'],
       ['observable', 'prompt "malformed" returned an Observable, which is never subscribed to: return a Promise instead (lastValueFrom(observable) from rxjs, say)'],
       ['map', 'prompt "malformed" returned a Map, which JSON cannot carry (it would be sent as {}): convert it first (Object.fromEntries(map), say)'],

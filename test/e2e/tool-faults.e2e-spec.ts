@@ -21,7 +21,12 @@ const FAULTS: [string, string, string, RegExp][] = [
   ['a return JSON cannot carry', 'bigint', 'TypeError', /BigInt/],
   ['MCP content holding a BigInt', 'bigcontent', 'MalformedToolResultError', /^tool "faulty" returned MCP content JSON cannot carry: .*BigInt/],
   ['MCP content holding a cycle', 'cyclic', 'MalformedToolResultError', /^tool "faulty" returned MCP content JSON cannot carry: .*circular/],
-  ['MCP content the protocol refuses', 'malformed', 'MalformedToolResultError', /^tool "faulty" returned MCP content that is not a valid CallToolResult: content\[0\]/],
+  [
+    'MCP content the protocol refuses',
+    'malformed',
+    'MalformedToolResultError',
+    /^tool "faulty" returned MCP content that is not a valid CallToolResult: content\[0\]: missing required property "text"$/,
+  ],
 ];
 
 /** A plain tool whose service throws Nest's NotFoundException, as a Nest developer writes one. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { compareSegments, dataPath, shapeProblems } from '../../lib/tools/data-path.js';
+import { describeSchemaErrors } from '../../lib/validation/schema-problems.js';
 
 describe('a data path', () => {
   it('spells identifiers dotted, indexes bracketed, and any other key as its bracketed JSON string', () => {
@@ -57,7 +58,7 @@ describe('the problems of a failed protocol-schema check', () => {
   it('names the first three by data path, the value itself as (root)', () => {
     expect(check({ a: 1, b: 2, c: 3, d: 4 })).toBe(false);
     expect(check.errors).toHaveLength(5);
-    const problems = shapeProblems(check).split('; ');
+    const problems = shapeProblems(describeSchemaErrors(check.errors)).split('; ');
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^\(root\): /);
     expect(problems.slice(1)).toEqual(['a: must be string', 'b: must be string']);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 
 import { describe, expect, it, jest } from '@jest/globals';
 
-import { CHECKED_DEFINITIONS } from '../../lib/checked-definitions.js';
+import { CHECKED_DEFINITIONS, precompiledDefinitions } from '../../lib/checked-definitions.js';
 import { LEGACY_METHODS, MCP_METHODS, TASKS_METHODS } from '../../lib/index.js';
 import { LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
 import { ProtocolSchema, VENDORED_SCHEMA_ID, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
@@ -27,7 +27,7 @@ const vendoredDocument = correctedSchema(JSON.parse(await readFile(new URL('mcp-
 
 /** What `npm run precompile:schema` writes, generated again from the sources as they are now. */
 const generated: Record<string, () => Promise<PrecompiledModule>> = {
-  'mcp-2026-07-28': () => protocolValidatorsModule(vendoredDocument, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json', CHECKED_DEFINITIONS),
+  'mcp-2026-07-28': () => protocolValidatorsModule(vendoredDocument, VENDORED_SCHEMA_ID, 'mcp-2026-07-28.schema.json', precompiledDefinitions(vendoredDocument)),
   'mcp-legacy': () => protocolValidatorsModule(LEGACY_SCHEMA_DOCUMENT, LEGACY_SCHEMA_ID, 'lib/protocol/legacy-schema.ts'),
   'mcp-tasks': () => protocolValidatorsModule(TASKS_SCHEMA_DOCUMENT, TASKS_SCHEMA_ID, 'lib/tasks/tasks-schema.ts'),
   'json-schema-2020-12': () => metaSchemaModule(),
@@ -126,10 +126,28 @@ describe("the generated code keeps only the schema constants it reads (ajv's sta
 });
 
 describe('the vendored definitions the library checks (CHECKED_DEFINITIONS)', () => {
-  it('are each precompiled, in both variants', async () => {
+  it("are each precompiled, in both variants, beside the definitions their unions' $ref branches name", async () => {
     const precompiled = await import('../../lib/schema/mcp-2026-07-28.validators.js');
-    expect(Object.keys(precompiled.all(FORMATS)).sort()).toEqual(CHECKED_DEFINITIONS);
-    expect(Object.keys(precompiled.first(FORMATS)).sort()).toEqual(CHECKED_DEFINITIONS);
+    const expected = precompiledDefinitions(vendoredDocument);
+    expect(expected).toEqual(expect.arrayContaining([...CHECKED_DEFINITIONS, 'PromptReference', 'TextContent']));
+    expect(Object.keys(precompiled.all(FORMATS)).sort()).toEqual(expected);
+    expect(Object.keys(precompiled.first(FORMATS)).sort()).toEqual(expected);
+  });
+
+  it("checks a failed union's $ref branches one by one with precompiled validators, compiling none at run time", async () => {
+    const vendored = await ProtocolSchema.vendored();
+    const compile = jest.spyOn(ProtocolSchema.prototype as unknown as { compile(definition: string): unknown }, 'compile');
+    try {
+      const content = [{ type: 'image', data: 'QQ==' }, { type: 'resource', resource: { uri: 'x://a' } }, { type: 'txt' }];
+      expect(vendored.check('CallToolResult', { resultType: 'complete', content }).map((p) => p.problem)).toEqual([
+        'missing required property "mimeType"',
+        'must match at least one of the allowed shapes',
+        'must be one of "text", "image", "audio", "resource_link", "resource"',
+      ]);
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
   });
 
   it('are exactly what it checks: booting every kind of provider and sending every method of both eras looks up each of them, and compiles none at run time', async () => {

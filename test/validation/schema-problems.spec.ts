@@ -46,9 +46,38 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
   });
 
-  it('stands for its branches when they are references (their errors cannot be placed in a branch)', () => {
+  it('stands for its branches when they are references and nothing checks them one by one (their errors name no branch)', () => {
     const schema = { $defs: { circle, square }, oneOf: [{ $ref: '#/$defs/circle' }, { $ref: '#/$defs/square' }] };
     expect(problemsOf(schema, { kind: 'circle', radius: -1 })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+  });
+
+  it("picks the one branch of the value's JSON type when every other is ruled out by its type or discriminator", () => {
+    // A nullable value (zod's .nullable()): the string branch's problem, not the union's.
+    expect(problemsOf({ anyOf: [{ type: 'string', format: 'email' }, { type: 'null' }] }, 'x')).toEqual([{ path: [], problem: 'must be a valid email' }]);
+    expect(problemsOf({ oneOf: [circle, square, { type: 'array' }] }, { kind: 'circle', radius: -1 })).toEqual([{ path: ['radius'], problem: 'must be > 0' }]);
+    // A branch of another type does not keep a discriminator no branch admits from being named.
+    expect(problemsOf({ anyOf: [circle, { type: 'string' }, square] }, { kind: 'dot' })).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "square"' }]);
+  });
+
+  it('places the errors of reference branches that `refTrials` checks one by one, and picks among them as among any', () => {
+    const schema = { $defs: { circle, square }, oneOf: [{ $ref: '#/$defs/circle' }, { $ref: '#/$defs/square' }, { type: 'string' }] };
+    const check = callerValueAjv().compile(schema);
+    const byBranch = [callerValueAjv().compile(circle), callerValueAjv().compile(square)];
+    const described = (value: unknown) => {
+      expect(check(value)).toBe(false);
+      const unions: string[] = [];
+      return {
+        unions,
+        problems: describeSchemaErrors(check.errors, (union) => {
+          unions.push(`${union.keyword} at "${union.instancePath}"`);
+          return new Map(byBranch.map((branch, i) => [i, (branch(value), branch.errors ?? [])]));
+        }),
+      };
+    };
+    expect(described({ kind: 'circle', radius: -1 })).toEqual({ unions: ['oneOf at ""'], problems: [{ path: ['radius'], problem: 'must be > 0' }] });
+    expect(described({ kind: 'dot' }).problems).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "square"' }]);
+    // Without an answer from refTrials, the union stands for its branches.
+    expect(describeSchemaErrors(check.errors, () => undefined)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
   });
 
   it('stands for its branches when a oneOf fails by matching several', () => {

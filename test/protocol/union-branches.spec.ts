@@ -1,0 +1,94 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { ProtocolSchema, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
+import { unionBranchDefinitions, unionBranchesAt } from '../../lib/protocol/union-branches.js';
+
+const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
+const kind = (value: string, required: string) => ({ type: 'object', properties: { type: { const: value }, [required]: { type: 'string' } }, required: ['type', required] });
+
+/** A document whose unions have `$ref` branches: one in place, one a definition of its own, and two that collide. */
+const document: ProtocolSchemaDocument = {
+  $defs: {
+    Request: { type: 'object', properties: { params: ref('Params'), shape: ref('Shape') } },
+    Params: { type: 'object', properties: { item: { anyOf: [ref('Circle'), ref('Square'), { type: 'null' }] }, list: { type: 'array', items: ref('Shape') } } },
+    Shape: { oneOf: [ref('Circle'), ref('Square')] },
+    Circle: kind('circle', 'radius'),
+    Square: kind('square', 'side'),
+    // Two definitions with a union at the same path, with different branches, both applying to one value.
+    Both: { allOf: [ref('Left'), ref('Right')] },
+    Left: { type: 'object', properties: { x: { anyOf: [ref('Circle'), { type: 'null' }] } } },
+    Right: { type: 'object', properties: { x: { anyOf: [ref('Square'), { type: 'null' }] } } },
+    Unreached: { anyOf: [ref('Lonely'), { type: 'null' }] },
+    Lonely: { type: 'string' },
+  },
+};
+
+describe('unionBranchesAt', () => {
+  it('finds a union in place by its path within the definition, relative or under $defs, and names its $ref branches', () => {
+    for (const schemaPath of ['#/properties/item/anyOf', '#/$defs/Params/properties/item/anyOf'])
+      expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath })).toEqual(['Circle', 'Square', undefined]);
+  });
+
+  it('finds a definition that is a union itself, through items and $refs', () => {
+    expect(unionBranchesAt(document, 'Request', ['params', 'list', 3], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['Circle', 'Square']);
+    expect(unionBranchesAt(document, 'Request', ['shape'], { keyword: 'oneOf', schemaPath: '#/$defs/Shape/oneOf' })).toEqual(['Circle', 'Square']);
+  });
+
+  it('answers nothing for a path no union there matches, a keyword it does not have, or two unions that differ', () => {
+    expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath: '#/properties/other/anyOf' })).toBeUndefined();
+    expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'oneOf', schemaPath: '#/properties/item/oneOf' })).toBeUndefined();
+    expect(unionBranchesAt(document, 'Request', ['nowhere'], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toBeUndefined();
+    expect(unionBranchesAt(document, 'Both', ['x'], { keyword: 'anyOf', schemaPath: '#/properties/x/anyOf' })).toBeUndefined();
+    expect(unionBranchesAt(document, 'Left', ['x'], { keyword: 'anyOf', schemaPath: '#/properties/x/anyOf' })).toEqual(['Circle', undefined]);
+  });
+});
+
+describe('unionBranchDefinitions', () => {
+  it('names the $ref branches of the unions reachable from the definitions given, and no others', () => {
+    expect(unionBranchDefinitions(document, ['Request'])).toEqual(['Circle', 'Square']);
+    expect(unionBranchDefinitions(document, ['Circle'])).toEqual([]);
+    expect(unionBranchDefinitions(document, ['Unreached', 'Both'])).toEqual(['Circle', 'Lonely', 'Square']);
+  });
+});
+
+describe('a protocol schema check of a value failing a union of $ref branches', () => {
+  const schema = new ProtocolSchema(document, 'union-branches-test');
+
+  it('words the problem inside the branch the value picks, or the values no branch admits', () => {
+    expect(schema.check('Request', { params: { item: { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'item', 'radius'], problem: 'must be string' }]);
+    expect(schema.check('Request', { shape: { type: 'square' } })).toEqual([{ path: ['shape'], problem: 'missing required property "side"' }]);
+    expect(schema.check('Request', { params: { list: [{ type: 'dot' }] } })).toEqual([{ path: ['params', 'list', 0, 'type'], problem: 'must be one of "circle", "square"' }]);
+    expect(schema.check('Both', { x: { type: 'circle', radius: 1 } })).toEqual([{ path: ['x'], problem: 'must match at least one of the allowed shapes' }]);
+  });
+
+  it('checks at most eight unions branch by branch in one check; the rest stand for their branches', () => {
+    const list = Array.from({ length: 9 }, () => ({ type: 'dot' }));
+    const problems = schema.check('Request', { params: { list } });
+    expect(problems.slice(0, 8)).toEqual(list.slice(0, 8).map((_, i) => ({ path: ['params', 'list', i, 'type'], problem: 'must be one of "circle", "square"' })));
+    expect(problems.slice(8)).toEqual([{ path: ['params', 'list', 8], problem: 'must match exactly one of the allowed shapes' }]);
+  });
+});
+
+const vendored = await ProtocolSchema.vendored();
+
+describe('the vendored schema', () => {
+  it("words a content block's problem in the block its type picks, or names the types a block may take", () => {
+    const blocks = 'must be one of "text", "image", "audio", "resource_link", "resource"';
+    expect(
+      vendored.check('CallToolResult', {
+        resultType: 'complete',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'txt', text: 'b' },
+        ],
+      }),
+    ).toEqual([{ path: ['content', 1, 'type'], problem: blocks }]);
+    expect(vendored.check('CallToolResult', { resultType: 'complete', content: [{ type: 'image', data: 'QQ==' }] })).toEqual([
+      { path: ['content', 0], problem: 'missing required property "mimeType"' },
+    ]);
+    // A sampling result's content: a block or a list of blocks; an object is no list.
+    expect(vendored.check('CreateMessageResult', { role: 'assistant', model: 'm', content: { type: 'text' } })).toEqual([
+      { path: ['content'], problem: 'missing required property "text"' },
+    ]);
+  });
+});
