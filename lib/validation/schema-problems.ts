@@ -187,12 +187,12 @@ function unionTrials(errors: readonly ErrorObject[], union: ErrorObject, from: n
 }
 
 /**
- * The errors of the one branch the value can be meant for: every other branch is ruled out by its discriminator or
- * its JSON type, this one by neither.
+ * The errors of the one branch the value can be meant for: every other branch (if any) is ruled out by its
+ * discriminator or its JSON type, this one by neither.
  */
 function pickedBranch({ branches, ruledOut, mistyped }: UnionTrials): readonly ErrorObject[] | undefined {
   const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
-  return left.length === 1 && left.length < branches.size ? branches.get(left[0]!) : undefined;
+  return left.length === 1 ? branches.get(left[0]!) : undefined;
 }
 
 /**

@@ -10,7 +10,16 @@ const kind = (value: string, required: string) => ({ type: 'object', properties:
 const document: ProtocolSchemaDocument = {
   $defs: {
     Request: { type: 'object', properties: { params: ref('Params'), shape: ref('Shape') } },
-    Params: { type: 'object', properties: { item: { anyOf: [ref('Circle'), ref('Square'), { type: 'null' }] }, list: { type: 'array', items: ref('Shape') } } },
+    Params: {
+      type: 'object',
+      properties: {
+        item: { anyOf: [ref('Circle'), ref('Square'), { type: 'null' }] },
+        list: { type: 'array', items: ref('Shape') },
+        map: { type: 'object', additionalProperties: ref('Shape') },
+        plain: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        'a/b~c d': { anyOf: [ref('Circle'), { type: 'null' }] },
+      },
+    },
     Shape: { oneOf: [ref('Circle'), ref('Square')] },
     Circle: kind('circle', 'radius'),
     Square: kind('square', 'side'),
@@ -18,6 +27,9 @@ const document: ProtocolSchemaDocument = {
     Both: { allOf: [ref('Left'), ref('Right')] },
     Left: { type: 'object', properties: { x: { anyOf: [ref('Circle'), { type: 'null' }] } } },
     Right: { type: 'object', properties: { x: { anyOf: [ref('Square'), { type: 'null' }] } } },
+    Wrapped: { allOf: [ref('Left')] },
+    // A union that is one of its own branches: the walk reads each schema once.
+    Loop: { anyOf: [ref('Loop'), ref('Circle')] },
     Unreached: { anyOf: [ref('Lonely'), { type: 'null' }] },
     Lonely: { type: 'string' },
   },
@@ -29,12 +41,19 @@ describe('unionBranchesAt', () => {
       expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath })).toEqual(['Circle', 'Square', undefined]);
   });
 
-  it('finds a definition that is a union itself, through items and $refs', () => {
+  it('finds a definition that is a union itself, through items, additionalProperties, allOf and $refs', () => {
+    expect(unionBranchesAt(document, 'Request', ['params', 'map', 'any'], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['Circle', 'Square']);
+    expect(unionBranchesAt(document, 'Wrapped', ['x'], { keyword: 'anyOf', schemaPath: '#/$defs/Left/properties/x/anyOf' })).toEqual(['Circle', undefined]);
     expect(unionBranchesAt(document, 'Request', ['params', 'list', 3], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['Circle', 'Square']);
     expect(unionBranchesAt(document, 'Request', ['shape'], { keyword: 'oneOf', schemaPath: '#/$defs/Shape/oneOf' })).toEqual(['Circle', 'Square']);
   });
 
-  it('answers nothing for a path no union there matches, a keyword it does not have, or two unions that differ', () => {
+  it('reads a schema reached twice at one place once (a union that is its own branch)', () => {
+    expect(unionBranchesAt(document, 'Loop', [], { keyword: 'anyOf', schemaPath: '#/anyOf' })).toEqual(['Loop', 'Circle']);
+  });
+
+  it('answers nothing for a path no union there matches, a keyword it does not have, a union with no $ref branch, or two unions that differ', () => {
+    expect(unionBranchesAt(document, 'Request', ['params', 'plain'], { keyword: 'anyOf', schemaPath: '#/properties/plain/anyOf' })).toBeUndefined();
     expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath: '#/properties/other/anyOf' })).toBeUndefined();
     expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'oneOf', schemaPath: '#/properties/item/oneOf' })).toBeUndefined();
     expect(unionBranchesAt(document, 'Request', ['nowhere'], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toBeUndefined();
@@ -57,8 +76,20 @@ describe('a protocol schema check of a value failing a union of $ref branches', 
   it('words the problem inside the branch the value picks, or the values no branch admits', () => {
     expect(schema.check('Request', { params: { item: { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'item', 'radius'], problem: 'must be string' }]);
     expect(schema.check('Request', { shape: { type: 'square' } })).toEqual([{ path: ['shape'], problem: 'missing required property "side"' }]);
+    // A property name ajv escapes in its schema paths (`/` and `~`).
+    expect(schema.check('Request', { params: { 'a/b~c d': { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'a/b~c d', 'radius'], problem: 'must be string' }]);
     expect(schema.check('Request', { params: { list: [{ type: 'dot' }] } })).toEqual([{ path: ['params', 'list', 0, 'type'], problem: 'must be one of "circle", "square"' }]);
     expect(schema.check('Both', { x: { type: 'circle', radius: 1 } })).toEqual([{ path: ['x'], problem: 'must match at least one of the allowed shapes' }]);
+  });
+
+  it('checks no union branch by branch past the detailed-check bound (10,000 values): the union stands for its branches', () => {
+    const filler = Array.from({ length: 10_001 }, () => 0);
+    expect(schema.check('Request', { params: { item: { type: 'circle', radius: 1 }, filler } })).toEqual([
+      { path: ['params', 'item'], problem: 'must match at least one of the allowed shapes' },
+    ]);
+    expect(schema.check('Request', { params: { item: { type: 'circle', radius: 1 }, filler: [] } })).toEqual([
+      { path: ['params', 'item', 'radius'], problem: 'must be string' },
+    ]);
   });
 
   it('checks at most eight unions branch by branch in one check; the rest stand for their branches', () => {

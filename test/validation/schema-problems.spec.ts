@@ -55,6 +55,8 @@ describe('describeSchemaErrors on a failing union', () => {
     // A nullable value (zod's .nullable()): the string branch's problem, not the union's.
     expect(problemsOf({ anyOf: [{ type: 'string', format: 'email' }, { type: 'null' }] }, 'x')).toEqual([{ path: [], problem: 'must be a valid email' }]);
     expect(problemsOf({ oneOf: [circle, square, { type: 'array' }] }, { kind: 'circle', radius: -1 })).toEqual([{ path: ['radius'], problem: 'must be > 0' }]);
+    // A union of one branch is worded by it.
+    expect(problemsOf({ anyOf: [{ type: 'string', minLength: 2 }] }, 'x')).toEqual([{ path: [], problem: 'must have at least 2 character(s)' }]);
     // A branch of another type does not keep a discriminator no branch admits from being named.
     expect(problemsOf({ anyOf: [circle, { type: 'string' }, square] }, { kind: 'dot' })).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "square"' }]);
   });
