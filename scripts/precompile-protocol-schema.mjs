@@ -1,6 +1,7 @@
 // Writes lib/schema/*.validators.js (and .d.ts): validators compiled ahead of time for the vendored 2026-07-28
-// schema with its corrections (SCHEMA_CORRECTIONS; the definitions the library checks and their unions' branches: precompiledDefinitions), the
-// legacy schema, the tasks schema and the JSON Schema 2020-12 meta-schema, so starting compiles none of them.
+// schema with its corrections (SCHEMA_CORRECTIONS; the definitions the library checks and those their unions branch
+// to: precompiledDefinitions), the legacy schema, the tasks schema and the JSON Schema 2020-12 meta-schema, so
+// starting compiles none of them.
 // Usage: npm run precompile:schema (it compiles dist/ unbundled, runs this with the built generators, then builds).
 import { readFile, writeFile } from 'node:fs/promises';
 
