@@ -155,26 +155,72 @@ function placeIn(byBranch: Map<number, ErrorObject[]>, branch: number, error: Er
   else byBranch.set(branch, [error]);
 }
 
+/** A run of trial errors that belong to one branch: one error, or a nested trying keyword with its own trials. */
+interface TrialUnit {
+  readonly start: number;
+  readonly end: number;
+  branch?: number;
+}
+
 /**
- * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches: by schema path, or for a branch that is a
- * `$ref` through `refTrials`. Undefined for `contains`, when `oneOf` failed by matching several, or when a trial
- * error cannot be placed.
+ * Places the units schema paths could not (inside a `$ref` or a recursion) where the order alone decides: ajv tries
+ * the branches in turn and a failed branch leaves at least one error, so unplaced units between units of branches
+ * `a` and `b` are in `a` when `a` is `b`, and take the branches between in turn when there are as many of them as
+ * units. Units after the last placed one stay unplaced (how many branches follow is not known).
  */
-function unionTrials(errors: readonly ErrorObject[], union: ErrorObject, from: number, to: number, refTrials?: RefBranchTrials): UnionTrials | undefined {
+function placeByOrder(units: TrialUnit[]): void {
+  for (let i = 0; i < units.length;) {
+    if (units[i]!.branch !== undefined) {
+      i++;
+      continue;
+    }
+    let k = i;
+    while (k < units.length && units[k]!.branch === undefined) k++;
+    const before = i > 0 ? units[i - 1]!.branch! : -1;
+    const after = units[k]?.branch;
+    if (after === undefined) return;
+    for (let m = i; m < k; m++) {
+      if (before === after) units[m]!.branch = before;
+      else if (after - before - 1 === k - i) units[m]!.branch = before + 1 + (m - i);
+    }
+    i = k;
+  }
+}
+
+/**
+ * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches: by schema path (a nested trying keyword's
+ * trials with it), by order where that decides (see {@link placeByOrder}), or for branches that are `$ref`s through
+ * `refTrials`. Undefined for `contains`, when `oneOf` failed by matching several, or when a trial error cannot be
+ * placed.
+ */
+function unionTrials(
+  errors: readonly ErrorObject[],
+  union: ErrorObject,
+  runStart: ReadonlyMap<number, number>,
+  index: number,
+  refTrials?: RefBranchTrials,
+): UnionTrials | undefined {
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
   const prefix = `${union.schemaPath}/`;
-  const branches = new Map<number, ErrorObject[]>();
-  let unplaced = false;
-  for (let j = from; j < to; j++) {
-    const error = errors[j]!;
-    if (error.schemaPath.startsWith(prefix)) placeIn(branches, Number.parseInt(error.schemaPath.slice(prefix.length), 10), error);
-    else unplaced = true;
+  const units: TrialUnit[] = [];
+  for (let end = index - 1; end >= runStart.get(index)!;) {
+    const start = TRYING.has(errors[end]!.keyword) ? runStart.get(end)! : end;
+    const path = errors[end]!.schemaPath;
+    units.push({ start, end, branch: path.startsWith(prefix) ? Number.parseInt(path.slice(prefix.length), 10) : undefined });
+    end = start - 1;
   }
-  if (unplaced) {
+  units.reverse();
+  const byPath = units.filter((unit) => unit.branch !== undefined);
+  placeByOrder(units);
+  let placed = units;
+  const branches = new Map<number, ErrorObject[]>();
+  if (units.some((unit) => unit.branch === undefined)) {
     const checked = refTrials?.(union);
     if (!checked) return undefined;
     for (const [branch, branchErrors] of checked) branches.set(branch, [...branchErrors]);
+    placed = byPath.filter((unit) => !checked.has(unit.branch!));
   }
+  for (const { start, end, branch } of placed) for (let j = start; j <= end; j++) placeIn(branches, branch!, errors[j]!);
   const at = pointerOf(union);
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
@@ -254,7 +300,7 @@ function describeInOrder(errors: readonly ErrorObject[], refTrials: RefBranchTri
   const problems: Described[] = [];
   for (const [index, error] of errors.entries()) {
     if (trial[index]) continue;
-    const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart.get(index)!, index, refTrials) : undefined;
+    const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart, index, refTrials) : undefined;
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? unknownDiscriminator(trials) : undefined;
     const standIns = picked ? describeInOrder(picked, refTrials) : unknown && [unknown];

@@ -82,6 +82,47 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(describeSchemaErrors(check.errors, () => undefined)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
   });
 
+  it("words a recursive union (zod's recursive discriminated union) by the branch picked at each level, its nested trials kept together", () => {
+    const node = {
+      anyOf: [
+        {
+          type: 'object',
+          properties: { op: { const: 'and' }, filters: { type: 'array', items: { $ref: '#/$defs/filter' } } },
+          required: ['op', 'filters'],
+          additionalProperties: false,
+        },
+        { type: 'object', properties: { op: { const: 'eq' }, field: { type: 'string' }, value: {} }, required: ['op', 'field', 'value'], additionalProperties: false },
+      ],
+    };
+    const schema = { type: 'object', properties: { filter: { $ref: '#/$defs/filter' } }, $defs: { filter: node } };
+    const nested = (leaf: Record<string, unknown>) => ({ filter: { op: 'and', filters: [{ op: 'and', filters: [leaf] }] } });
+    expect(problemsOf(schema, nested({ op: 'eq', field: 1, value: 2 }))).toEqual([{ path: ['filter', 'filters', 0, 'filters', 0, 'field'], problem: 'must be string' }]);
+    expect(problemsOf(schema, nested({ op: 'or', field: 'a', value: 2 }))).toEqual([
+      { path: ['filter', 'filters', 0, 'filters', 0, 'op'], problem: 'must be one of "and", "eq"' },
+    ]);
+  });
+
+  it('places a reference branch by the order of the branches around it, where that decides', () => {
+    const schema = { $defs: { square }, oneOf: [circle, { $ref: '#/$defs/square' }, { type: 'array' }] };
+    expect(problemsOf(schema, { kind: 'square', side: 'x' })).toEqual([{ path: ['side'], problem: 'must be number' }]);
+    // A reference inside a branch, its error between two of that branch's own.
+    const pair = { type: 'object', properties: { kind: { const: 'pair' }, a: { type: 'string' }, b: { $ref: '#/$defs/num' }, c: { type: 'string' } } };
+    expect(problemsOf({ $defs: { num: { type: 'number' } }, anyOf: [pair, circle] }, { kind: 'pair', a: 1, b: 'x', c: 2 })).toEqual([
+      { path: ['a'], problem: 'must be string' },
+      { path: ['b'], problem: 'must be number' },
+      { path: ['c'], problem: 'must be string' },
+    ]);
+    // Two errors of the reference branch between branches 0 and 2: one branch or two, the order cannot tell.
+    const colouredSquare = { ...square, required: ['kind', 'side', 'colour'] };
+    expect(problemsOf({ ...schema, $defs: { square: colouredSquare } }, { kind: 'square', side: 'x' })).toEqual([
+      { path: [], problem: 'must match exactly one of the allowed shapes' },
+    ]);
+    // After the last branch placed by its path, how many branches follow is not known.
+    expect(problemsOf({ $defs: { square }, oneOf: [circle, { $ref: '#/$defs/square' }] }, { kind: 'square', side: 'x' })).toEqual([
+      { path: [], problem: 'must match exactly one of the allowed shapes' },
+    ]);
+  });
+
   it('stands for its branches when a oneOf fails by matching several', () => {
     expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 2)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
   });
