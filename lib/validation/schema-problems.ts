@@ -210,7 +210,6 @@ function unionTrials(
     end = start - 1;
   }
   units.reverse();
-  const byPath = units.filter((unit) => unit.branch !== undefined);
   placeByOrder(units);
   let placed = units;
   const branches = new Map<number, ErrorObject[]>();
@@ -218,7 +217,7 @@ function unionTrials(
     const checked = refTrials?.(union);
     if (!checked) return undefined;
     for (const [branch, branchErrors] of checked) branches.set(branch, [...branchErrors]);
-    placed = byPath.filter((unit) => !checked.has(unit.branch!));
+    placed = units.filter((unit) => unit.branch !== undefined && !checked.has(unit.branch));
   }
   for (const { start, end, branch } of placed) for (let j = start; j <= end; j++) placeIn(branches, branch!, errors[j]!);
   const at = pointerOf(union);
