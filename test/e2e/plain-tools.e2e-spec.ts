@@ -84,8 +84,17 @@ class PriceTool extends ArgumentsEcho {}
 })
 class ShapeTool extends ArgumentsEcho {}
 
+/** zod's recursive discriminated union: a filter of filters, which `z.toJSONSchema` writes as a `$defs` entry referring to itself. */
+const Filter: z.ZodType = z.lazy(() =>
+  z.discriminatedUnion('op', [z.object({ op: z.literal('and'), filters: z.array(Filter) }), z.object({ op: z.literal('eq'), field: z.string(), value: z.string() })]),
+);
+
+/** A plain tool taking a recursive filter. */
+@McpTool({ name: 'filter', description: 'Filters notes.', inputSchema: z.toJSONSchema(z.object({ filter: Filter }), { io: 'input' }) })
+class FilterTool extends ArgumentsEcho {}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool], options: { maxBodyBytes: 1_000_000 } });
 
   it('serve a root union given "type": "object" beside it: each branch admitted, a call matching none refused', async () => {
     for (const args of [
@@ -107,6 +116,19 @@ describe('plain tools', () => {
     expect(refused.body).toMatchObject({ error: 'invalid_values', invalid_count: 1, invalid: [{ path: 'radius', problems: ['must be > 0'] }] });
     const missing = await callTool(app().server, 'shape', { kind: 'square' });
     expect(missing.body).toMatchObject({ invalid: [{ path: '', problems: ['missing required property "side"'] }] });
+  });
+
+  it('word a recursive union’s failure by the branch picked at each level, down to the one at fault', async () => {
+    const filter = (leaf: Record<string, unknown>) => ({ filter: { op: 'and', filters: [{ op: 'and', filters: [leaf] }] } });
+    const args = filter({ op: 'eq', field: 'title', value: 'x' });
+    expect((await callTool(app().server, 'filter', args)).body).toEqual(args);
+    const wrongType = await callTool(app().server, 'filter', filter({ op: 'eq', field: 1, value: 'x' }));
+    expect(wrongType.body).toMatchObject({
+      error: 'invalid_values',
+      message: 'The arguments object of tool "filter" holds 1 invalid value(s): filter.filters[0].filters[0].field: must be string.',
+    });
+    const unknownOp = await callTool(app().server, 'filter', filter({ op: 'or', field: 'title', value: 'x' }));
+    expect(unknownOp.body).toMatchObject({ invalid: [{ path: 'filter.filters[0].filters[0].op', problems: ['must be one of "and", "eq"'] }] });
   });
 
   it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {
