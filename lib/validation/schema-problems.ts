@@ -109,24 +109,48 @@ const pointerOf = (error: ErrorObject): string =>
 const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || pointer === at || pointer.startsWith(`${at}/`);
 
 /**
- * Marks the trial errors of each failing trying keyword: ajv pushes the trials' errors, then the keyword's own,
- * so they are the contiguous run just before it at or below its location (schema paths cannot tell, `$ref` moves
- * them). Linear: a nested keyword's marked run is skipped in one step. `runStart` gets where each keyword's run
- * starts, by the keyword's index.
+ * ajv's errors as a tree: a failing trying keyword owns its trials' errors, the contiguous run ajv pushed just
+ * before it at or below its location (schema paths cannot tell, `$ref` moves them). `children` lists by index the
+ * errors each keyword owns directly (a nested keyword's own under it), the top level under -1. Built once per list
+ * of errors, in linear steps: a nested keyword's run is skipped in one.
  */
-function trialErrors(errors: readonly ErrorObject[], runStart: Map<number, number>): boolean[] {
-  const trial = new Array<boolean>(errors.length).fill(false);
+interface ErrorTree {
+  readonly errors: readonly ErrorObject[];
+  readonly children: ReadonlyMap<number, readonly number[]>;
+}
+
+function errorTree(errors: readonly ErrorObject[]): ErrorTree {
+  const owner = new Array<number>(errors.length).fill(-1);
+  const runStart = new Map<number, number>();
   for (let i = 0; i < errors.length; i++) {
     if (!TRYING.has(errors[i]!.keyword)) continue;
     const at = pointerOf(errors[i]!);
     let j = i - 1;
     while (j >= 0 && isAtOrBelow(pointerOf(errors[j]!), at)) {
-      trial[j] = true;
+      owner[j] = i;
       j = (runStart.get(j) ?? j) - 1;
     }
     runStart.set(i, j + 1);
   }
-  return trial;
+  const children = new Map<number, number[]>();
+  for (const [index, by] of owner.entries()) {
+    const owned = children.get(by);
+    if (owned) owned.push(index);
+    else children.set(by, [index]);
+  }
+  return { errors, children };
+}
+
+/** Some of a tree's errors at one level (a branch's, say), by index: what is described together. */
+interface ErrorsAt {
+  readonly tree: ErrorTree;
+  readonly members: readonly number[];
+}
+
+/** The top level of `errors`. */
+function topLevel(errors: readonly ErrorObject[]): ErrorsAt {
+  const tree = errorTree(errors);
+  return { tree, members: tree.children.get(-1) ?? [] };
 }
 
 /** Whether `pointer` is one property or item below `at`. */
@@ -134,7 +158,7 @@ const isChildOf = (pointer: string, at: string): boolean => pointer.startsWith(`
 
 /** A failing `anyOf`/`oneOf`'s trial errors by branch, and which branches its value rules out. */
 interface UnionTrials {
-  readonly branches: ReadonlyMap<number, readonly ErrorObject[]>;
+  readonly branches: ReadonlyMap<number, ErrorsAt>;
   /** Each ruled-out branch's `const`/`enum` errors at a property of the union's value (its discriminator). */
   readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
   /** The branches whose `type` the value itself is not (an object sent where a branch wants an array, say). */
@@ -148,17 +172,16 @@ interface UnionTrials {
  */
 export type RefBranchTrials = (union: ErrorObject) => ReadonlyMap<number, readonly ErrorObject[]> | undefined;
 
-/** Adds `error` to its branch's list in `byBranch`. */
-function placeIn(byBranch: Map<number, ErrorObject[]>, branch: number, error: ErrorObject): void {
+/** Adds `item` to its branch's list in `byBranch`. */
+function placeIn<T>(byBranch: Map<number, T[]>, branch: number, item: T): void {
   const placed = byBranch.get(branch);
-  if (placed) placed.push(error);
-  else byBranch.set(branch, [error]);
+  if (placed) placed.push(item);
+  else byBranch.set(branch, [item]);
 }
 
-/** A run of trial errors that belong to one branch: one error, or a nested trying keyword with its own trials. */
+/** One error a union owns directly (a nested trying keyword stands for its own trials), and its branch once known. */
 interface TrialUnit {
-  readonly start: number;
-  readonly end: number;
+  readonly member: number;
   branch?: number;
 }
 
@@ -193,38 +216,32 @@ function placeByOrder(units: TrialUnit[]): void {
  * `refTrials`. Undefined for `contains`, when `oneOf` failed by matching several, or when a trial error cannot be
  * placed.
  */
-function unionTrials(
-  errors: readonly ErrorObject[],
-  union: ErrorObject,
-  runStart: ReadonlyMap<number, number>,
-  index: number,
-  refTrials?: RefBranchTrials,
-): UnionTrials | undefined {
+function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials): UnionTrials | undefined {
+  const { errors, children } = tree;
+  const union = errors[index]!;
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
   const prefix = `${union.schemaPath}/`;
-  const units: TrialUnit[] = [];
-  for (let end = index - 1; end >= runStart.get(index)!;) {
-    const start = TRYING.has(errors[end]!.keyword) ? runStart.get(end)! : end;
-    const path = errors[end]!.schemaPath;
-    units.push({ start, end, branch: path.startsWith(prefix) ? Number.parseInt(path.slice(prefix.length), 10) : undefined });
-    end = start - 1;
-  }
-  units.reverse();
+  const units: TrialUnit[] = (children.get(index) ?? []).map((member) => {
+    const path = errors[member]!.schemaPath;
+    return { member, branch: path.startsWith(prefix) ? Number.parseInt(path.slice(prefix.length), 10) : undefined };
+  });
   placeByOrder(units);
   let placed = units;
-  const branches = new Map<number, ErrorObject[]>();
+  const branches = new Map<number, ErrorsAt>();
   if (units.some((unit) => unit.branch === undefined)) {
     const checked = refTrials?.(union);
     if (!checked) return undefined;
-    for (const [branch, branchErrors] of checked) branches.set(branch, [...branchErrors]);
+    for (const [branch, branchErrors] of checked) branches.set(branch, topLevel(branchErrors));
     placed = units.filter((unit) => unit.branch !== undefined && !checked.has(unit.branch));
   }
-  for (const { start, end, branch } of placed) for (let j = start; j <= end; j++) placeIn(branches, branch!, errors[j]!);
+  const byBranch = new Map<number, number[]>();
+  for (const { member, branch } of placed) placeIn(byBranch, branch!, member);
+  for (const [branch, members] of byBranch) branches.set(branch, { tree, members });
   const at = pointerOf(union);
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
-  for (const [branch, branchErrors] of branches)
-    for (const error of branchErrors) {
+  for (const [branch, { tree: branchTree, members }] of branches)
+    for (const error of members.map((member) => branchTree.errors[member]!)) {
       if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
       if (error.keyword === 'type' && error.instancePath === at) mistyped.add(branch);
     }
@@ -235,7 +252,7 @@ function unionTrials(
  * The errors of the one branch the value can be meant for: every other branch (if any) is ruled out by its
  * discriminator or its JSON type, this one by neither.
  */
-function pickedBranch({ branches, ruledOut, mistyped }: UnionTrials): readonly ErrorObject[] | undefined {
+function pickedBranch({ branches, ruledOut, mistyped }: UnionTrials): ErrorsAt | undefined {
   const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
   return left.length === 1 ? branches.get(left[0]!) : undefined;
 }
@@ -272,7 +289,7 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, refTrials?: RefBranchTrials): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(errors, refTrials);
+  const described = describeInOrder(topLevel(errors), refTrials);
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -288,18 +305,16 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
 /** A problem, marked when its keyword is `pattern`. */
 type Described = SchemaProblem & { readonly pattern: boolean };
 
-/** The problems of `errors` in ajv's order (see {@link describeSchemaErrors}), each marked if a `pattern` one. */
-function describeInOrder(errors: readonly ErrorObject[], refTrials: RefBranchTrials | undefined): Described[] {
-  const runStart = new Map<number, number>();
-  const trial = trialErrors(errors, runStart);
+/** The problems of errors at one level in ajv's order (see {@link describeSchemaErrors}), each marked if a `pattern` one. */
+function describeInOrder({ tree, members }: ErrorsAt, refTrials: RefBranchTrials | undefined): Described[] {
+  const errors = members.map((member) => tree.errors[member]!);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
   const seen = new Set<string>();
   const problems: Described[] = [];
-  for (const [index, error] of errors.entries()) {
-    if (trial[index]) continue;
-    const trials = TRYING.has(error.keyword) ? unionTrials(errors, error, runStart, index, refTrials) : undefined;
+  for (const [at, error] of errors.entries()) {
+    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[at]!, refTrials) : undefined;
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? unknownDiscriminator(trials) : undefined;
     const standIns = picked ? describeInOrder(picked, refTrials) : unknown && [unknown];
