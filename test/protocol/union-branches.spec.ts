@@ -17,6 +17,7 @@ const document: ProtocolSchemaDocument = {
         list: { type: 'array', items: ref('Shape') },
         map: { type: 'object', additionalProperties: ref('Shape') },
         plain: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        choice: { anyOf: [ref('Circle'), ref('Square'), { type: 'object', required: ['shape'] }] },
         'a/b~c d': { anyOf: [ref('Circle'), { type: 'null' }] },
       },
     },
@@ -80,6 +81,10 @@ describe('a protocol schema check of a value failing a union of $ref branches', 
     expect(schema.check('Request', { params: { 'a/b~c d': { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'a/b~c d', 'radius'], problem: 'must be string' }]);
     expect(schema.check('Request', { params: { list: [{ type: 'dot' }] } })).toEqual([{ path: ['params', 'list', 0, 'type'], problem: 'must be one of "circle", "square"' }]);
     expect(schema.check('Both', { x: { type: 'circle', radius: 1 } })).toEqual([{ path: ['x'], problem: 'must match at least one of the allowed shapes' }]);
+    // A branch written in place counts beside those checked one by one: a square, or any object with a shape?
+    expect(schema.check('Request', { params: { choice: { type: 'square' } } })).toEqual([
+      { path: ['params', 'choice'], problem: 'must match at least one of the allowed shapes' },
+    ]);
   });
 
   it('checks no union branch by branch past the detailed-check bound (10,000 values): the union stands for its branches', () => {
