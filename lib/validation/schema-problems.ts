@@ -163,6 +163,8 @@ interface UnionTrials {
   readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
   /** The branches whose `type` the value itself is not (an object sent where a branch wants an array, say). */
   readonly mistyped: ReadonlySet<number>;
+  /** The branches requiring a property the value does not have. */
+  readonly incomplete: ReadonlySet<number>;
 }
 
 /**
@@ -240,21 +242,25 @@ function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials
   const at = pointerOf(union);
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
+  const incomplete = new Set<number>();
   for (const [branch, { tree: branchTree, members }] of branches)
     for (const error of members.map((member) => branchTree.errors[member]!)) {
       if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
       if (error.keyword === 'type' && error.instancePath === at) mistyped.add(branch);
+      if (error.keyword === 'required' && error.instancePath === at) incomplete.add(branch);
     }
-  return { branches, ruledOut, mistyped };
+  return { branches, ruledOut, mistyped, incomplete };
 }
 
 /**
  * The errors of the one branch the value can be meant for: every other branch (if any) is ruled out by its
- * discriminator or its JSON type, this one by neither.
+ * discriminator or its JSON type, this one by neither; or, of several left so, the only one whose required
+ * properties the value all has.
  */
-function pickedBranch({ branches, ruledOut, mistyped }: UnionTrials): ErrorsAt | undefined {
+function pickedBranch({ branches, ruledOut, mistyped, incomplete }: UnionTrials): ErrorsAt | undefined {
   const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
-  return left.length === 1 ? branches.get(left[0]!) : undefined;
+  const complete = left.length > 1 ? left.filter((branch) => !incomplete.has(branch)) : left;
+  return complete.length === 1 ? branches.get(complete[0]!) : undefined;
 }
 
 /**
@@ -283,7 +289,7 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
  * comes after its others: beside a format (zod writes both) the format says it in words, and a refusal's message
  * shows a location's first problem. A failing `anyOf`/`oneOf`/`contains` stands for its trials (one line per
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
- * other), whose problems then stand for it, or its discriminator is admitted by none, whose problem (the values the
+ * other, or it is the only one left whose required properties the value has), whose problems then stand for it, or its discriminator is admitted by none, whose problem (the values the
  * branches admit) then does; keywords beside it keep theirs, so every offence counts. `refTrials` places the errors
  * of `$ref` branches, which ajv's schema paths do not.
  */

@@ -341,8 +341,23 @@ describe('multi round-trip requests: tools/call', () => {
       const image = { role: 'assistant', content: { type: 'image', data, mimeType: 'image/png' }, model: 'test-model', stopReason: 'endTurn' };
       const res = await callTool(t.server, 'gather', {}, { inputResponses: { greeting: image }, requestState: first.body.result.requestState });
       expect(res.status).toBe(400);
-      // Method routing refuses it: no result of the protocol's union has such data.
-      expect(res.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/inputResponses/greeting' }] } });
+      // Method routing refuses it, at the data: of the protocol's results, only a sampling result has all it holds.
+      expect(res.body.error).toMatchObject({
+        code: -32602,
+        data: { errors: [{ location: '/params/inputResponses/greeting/content/data', problems: ['must be a valid byte'] }] },
+      });
+    });
+
+    it.each([
+      ['of a type no block takes', { type: 'html', text: '<b>hi</b>' }, '/content/type', 'must be one of "text", "image", "audio", "tool_use", "tool_result"'],
+      ['without what its type needs', { type: 'text' }, '/content', 'missing required property "text"'],
+    ])('a sampling answer whose content block is %s, named at the block', async (_case, content, at, problem) => {
+      const first = await callTool(t.server, 'gather', {});
+      const answer = { role: 'assistant', content, model: 'test-model', stopReason: 'endTurn' };
+      const res = await callTool(t.server, 'gather', {}, { inputResponses: { greeting: answer }, requestState: first.body.result.requestState });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32602);
+      expect(res.body.error.message).toBe(`Invalid params for tools/call; at /params/inputResponses/greeting${at}, ${problem}.`);
     });
 
     it('two unreadable answers in one execution: the refusal names the first asked, whatever the tool does with the rest', async () => {

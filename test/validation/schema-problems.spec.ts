@@ -61,6 +61,17 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ anyOf: [circle, { type: 'string' }, square] }, { kind: 'dot' })).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "square"' }]);
   });
 
+  it('picks, of branches nothing rules out, the only one whose required properties the value all has (a union of objects without a discriminator)', () => {
+    const named = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+    const numbered = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
+    expect(problemsOf({ anyOf: [named, numbered] }, { id: 'x' })).toEqual([{ path: ['id'], problem: 'must be integer' }]);
+    // Both complete, or both missing one: no pick.
+    expect(problemsOf({ anyOf: [named, numbered] }, { name: 1, id: 'x' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+    expect(problemsOf({ anyOf: [named, numbered] }, { title: 'x' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+    // A discriminator's pick stands, whatever the picked branch misses.
+    expect(problemsOf({ oneOf: [circle, square] }, { kind: 'circle' })).toEqual([{ path: [], problem: 'missing required property "radius"' }]);
+  });
+
   it('places the errors of reference branches that `refTrials` checks one by one, and picks among them as among any', () => {
     const schema = { $defs: { circle, square }, oneOf: [{ $ref: '#/$defs/circle' }, { $ref: '#/$defs/square' }, { type: 'string' }] };
     const check = callerValueAjv().compile(schema);
