@@ -165,6 +165,8 @@ interface UnionTrials {
   readonly mistyped: ReadonlySet<number>;
   /** The branches requiring a property the value does not have. */
   readonly incomplete: ReadonlySet<number>;
+  /** The JSON types the mistyped branches take, each once, in branch order. */
+  readonly wantedTypes: ReadonlySet<string>;
 }
 
 /**
@@ -243,13 +245,17 @@ function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
   const incomplete = new Set<number>();
+  const wantedTypes = new Set<string>();
   for (const [branch, { tree: branchTree, members }] of branches)
     for (const error of members.map((member) => branchTree.errors[member]!)) {
       if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
-      if (error.keyword === 'type' && error.instancePath === at) mistyped.add(branch);
+      if (error.keyword === 'type' && error.instancePath === at) {
+        mistyped.add(branch);
+        for (const type of String((error.params as { type?: unknown }).type).split(',')) wantedTypes.add(type);
+      }
       if (error.keyword === 'required' && error.instancePath === at) incomplete.add(branch);
     }
-  return { branches, ruledOut, mistyped, incomplete };
+  return { branches, ruledOut, mistyped, incomplete, wantedTypes };
 }
 
 /**
@@ -284,14 +290,21 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
   return { path: pointerSegments(pointer), problem, pattern: false };
 }
 
+/** When the value is of no branch's JSON type: the types they take (`must be string or integer`). */
+function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: ErrorObject): Described | undefined {
+  if (mistyped.size === 0 || mistyped.size !== branches.size || union.propertyName !== undefined) return undefined;
+  return { path: pointerSegments(union.instancePath), problem: KEYWORD_WORDINGS.type({ type: [...wantedTypes].join(',') }).problem, pattern: false };
+}
+
 /**
  * Turns ajv's errors into problems, in ajv's order without duplicates, except that a location's `pattern` problem
  * comes after its others: beside a format (zod writes both) the format says it in words, and a refusal's message
  * shows a location's first problem. A failing `anyOf`/`oneOf`/`contains` stands for its trials (one line per
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
- * other, or it is the only one left whose required properties the value has), whose problems then stand for it, or its discriminator is admitted by none, whose problem (the values the
- * branches admit) then does; keywords beside it keep theirs, so every offence counts. `refTrials` places the errors
- * of `$ref` branches, which ajv's schema paths do not.
+ * other, or it is the only one left whose required properties the value has), whose problems then stand for it; or
+ * its discriminator is admitted by none, or its JSON type is no branch's, whose problem (what the branches admit)
+ * then does. Keywords beside it keep theirs, so every offence counts. `refTrials` places the errors of `$ref`
+ * branches, which ajv's schema paths do not.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, refTrials?: RefBranchTrials): SchemaProblem[] {
   if (!errors?.length) return [];
@@ -322,7 +335,7 @@ function describeInOrder({ tree, members }: ErrorsAt, refTrials: RefBranchTrials
   for (const [at, error] of errors.entries()) {
     const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[at]!, refTrials) : undefined;
     const picked = trials && pickedBranch(trials);
-    const unknown = trials && !picked ? unknownDiscriminator(trials) : undefined;
+    const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error)) : undefined;
     const standIns = picked ? describeInOrder(picked, refTrials) : unknown && [unknown];
     if (standIns) {
       for (const problem of standIns) {

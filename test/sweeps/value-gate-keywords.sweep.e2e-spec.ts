@@ -34,7 +34,16 @@ const CELLS = {
   maxProperties: { schema: { type: 'object', properties: { a: {}, b: {} }, maxProperties: 1 }, bad: { a: 1, b: 2 }, problem: 'must have at most 1 propert(ies)' },
   uniqueItems: { schema: { type: 'array', uniqueItems: true }, bad: [1, 1], problem: 'must not contain duplicate items' },
   pattern: { schema: { type: 'string', pattern: '^[A-Z]{3}$' }, bad: 'abc', problem: 'must match the pattern "^[A-Z]{3}$"' },
-  anyOf: { schema: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, bad: true, problem: 'must match at least one of the allowed shapes' },
+  anyOf: {
+    schema: {
+      anyOf: [
+        { type: 'string', minLength: 3 },
+        { type: 'string', pattern: '^[0-9]+$' },
+      ],
+    },
+    bad: 'ab',
+    problem: 'must match at least one of the allowed shapes',
+  },
   oneOf: { schema: { oneOf: [{ type: 'number' }, { type: 'integer' }] }, bad: 3, problem: 'must match exactly one of the allowed shapes' },
   not: { schema: { not: { type: 'string' } }, bad: 'x', problem: 'must not match the excluded shape' },
   dependentRequired: {
@@ -90,7 +99,16 @@ const EDGES: [string, Cell][] = [
   ],
   [
     'oneOf, matching no shape: one problem, not one per shape',
-    { schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, bad: true, problem: 'must match exactly one of the allowed shapes' },
+    {
+      schema: {
+        oneOf: [
+          { type: 'string', minLength: 3 },
+          { type: 'string', pattern: '^[0-9]+$' },
+        ],
+      },
+      bad: 'ab',
+      problem: 'must match exactly one of the allowed shapes',
+    },
   ],
   [
     'unevaluatedItems, which the library does not word',

@@ -38,12 +38,18 @@ describe('describeSchemaErrors on a failing union', () => {
     ]);
   });
 
-  it('stands for its branches when no discriminator rules them all out: branches ruled out at different properties or not at all, or differing by type only', () => {
+  it('stands for its branches when no discriminator rules them all out: branches ruled out at different properties or not at all', () => {
     const sized = { type: 'object', properties: { size: { const: 'large' } }, required: ['size'] };
     expect(problemsOf({ oneOf: [circle, sized] }, { kind: 'dot', size: 'small' })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
     const needs = (key: string) => ({ type: 'object', required: [key] });
     expect(problemsOf({ anyOf: [circle, needs('x'), needs('y')] }, { kind: 'dot' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
-    expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+  });
+
+  it('names the JSON types the branches take when the value is of none of them, each once', () => {
+    expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must be string or integer' }]);
+    expect(problemsOf({ oneOf: [{ type: ['string', 'null'] }, { type: 'integer', minimum: 0 }, { type: 'string' }] }, true)).toEqual([
+      { path: [], problem: 'must be string or null or integer' },
+    ]);
   });
 
   it('stands for its branches when they are references and nothing checks them one by one (their errors name no branch)', () => {
