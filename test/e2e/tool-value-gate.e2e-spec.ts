@@ -162,9 +162,7 @@ describe('the value gate words each problem at the value that has it', () => {
     // Collecting every error of such a call cost about ten seconds and a gigabyte of heap.
     expect(gateMs).toBeLessThan(1000);
     expect(found).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'refs[0]', problems: ['must be integer or string'] }] });
-    expect((found as { message?: string }).message).toMatch(
-      /holds at least one invalid value: refs\[0\]: must be integer or string \(the data is too large/,
-    );
+    expect((found as { message?: string }).message).toMatch(/holds at least one invalid value: refs\[0\]: must be integer or string \(the data is too large/);
   });
 
   it('a bounded schema: a list far over its maxItems is one problem, its limit, found without reading the items', async () => {
