@@ -50,6 +50,8 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ oneOf: [{ type: ['string', 'null'] }, { type: 'integer', minimum: 0 }, { type: 'string' }] }, true)).toEqual([
       { path: [], problem: 'must be string or null or integer' },
     ]);
+    // Two branches of any type left: the value's type is not the problem.
+    expect(problemsOf({ anyOf: [{ type: 'string' }, { minimum: 5 }, { maximum: 0 }] }, 3)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
   });
 
   it('stands for its branches when they are references and nothing checks them one by one (their errors name no branch)', () => {
