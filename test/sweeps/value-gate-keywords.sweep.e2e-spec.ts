@@ -7,6 +7,12 @@ import { callTool } from '../support/tool-call.js';
 
 type Keyword = keyof typeof KEYWORD_WORDINGS;
 
+/** Union branches of one JSON type with no discriminator, so a value failing both is worded by the union itself. */
+const SAME_TYPE_BRANCHES = [
+  { type: 'string', minLength: 3 },
+  { type: 'string', pattern: '^[0-9]+$' },
+];
+
 /**
  * One cell per keyword the library words: a schema using it, a value breaking it, and the exact problem text the
  * caller reads, sent nested inside an action's data (`data[keyword].nested`). A keyword the unknown-key gate
@@ -34,16 +40,7 @@ const CELLS = {
   maxProperties: { schema: { type: 'object', properties: { a: {}, b: {} }, maxProperties: 1 }, bad: { a: 1, b: 2 }, problem: 'must have at most 1 propert(ies)' },
   uniqueItems: { schema: { type: 'array', uniqueItems: true }, bad: [1, 1], problem: 'must not contain duplicate items' },
   pattern: { schema: { type: 'string', pattern: '^[A-Z]{3}$' }, bad: 'abc', problem: 'must match the pattern "^[A-Z]{3}$"' },
-  anyOf: {
-    schema: {
-      anyOf: [
-        { type: 'string', minLength: 3 },
-        { type: 'string', pattern: '^[0-9]+$' },
-      ],
-    },
-    bad: 'ab',
-    problem: 'must match at least one of the allowed shapes',
-  },
+  anyOf: { schema: { anyOf: SAME_TYPE_BRANCHES }, bad: 'ab', problem: 'must match at least one of the allowed shapes' },
   oneOf: { schema: { oneOf: [{ type: 'number' }, { type: 'integer' }] }, bad: 3, problem: 'must match exactly one of the allowed shapes' },
   not: { schema: { not: { type: 'string' } }, bad: 'x', problem: 'must not match the excluded shape' },
   dependentRequired: {
@@ -97,19 +94,7 @@ const EDGES: [string, Cell][] = [
       problem: 'must be one of "a", "b", "c", "d", "e", "f", "g", "h", … (10 in all)',
     },
   ],
-  [
-    'oneOf, matching no shape: one problem, not one per shape',
-    {
-      schema: {
-        oneOf: [
-          { type: 'string', minLength: 3 },
-          { type: 'string', pattern: '^[0-9]+$' },
-        ],
-      },
-      bad: 'ab',
-      problem: 'must match exactly one of the allowed shapes',
-    },
-  ],
+  ['oneOf, matching no shape: one problem, not one per shape', { schema: { oneOf: SAME_TYPE_BRANCHES }, bad: 'ab', problem: 'must match exactly one of the allowed shapes' }],
   [
     'unevaluatedItems, which the library does not word',
     { schema: { type: 'array', prefixItems: [{}], unevaluatedItems: false }, bad: [1, 2], problem: 'does not satisfy "unevaluatedItems"' },
