@@ -332,8 +332,8 @@ function describeInOrder({ tree, members }: ErrorsAt, refTrials: RefBranchTrials
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
   const seen = new Set<string>();
   const problems: Described[] = [];
-  for (const [at, error] of errors.entries()) {
-    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[at]!, refTrials) : undefined;
+  for (const [position, error] of errors.entries()) {
+    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, refTrials) : undefined;
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error)) : undefined;
     const standIns = picked ? describeInOrder(picked, refTrials) : unknown && [unknown];
