@@ -1,7 +1,7 @@
 import { REQUEST_DEFINITIONS } from './methods/mcp-methods.js';
 import { INPUT_KINDS } from './mrtr/input-kinds.js';
 import type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
-import { unionBranchDefinitions } from './protocol/union-branches.js';
+import { unionBranchDefinitions } from './validation/union-branches.js';
 
 /**
  * The definitions of the vendored 2026-07-28 schema the library itself checks values against, and so the ones

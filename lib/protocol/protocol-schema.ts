@@ -1,23 +1,20 @@
 import { readFile } from 'node:fs/promises';
 
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { FORMATS, addFormats } from '../validation/add-formats.js';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
 import type { PrecompiledValidators } from '../validation/precompiled-source.js';
-import { describeSchemaErrors, pointerSegments, valueAt, type RefBranchTrials, type SchemaProblem } from '../validation/schema-problems.js';
+import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
+import { refBranchTrials } from '../validation/union-branches.js';
 import { failedCheck } from '../validation/value-count.js';
 import { correctedSchema } from './schema-corrections.js';
-import { unionBranchesAt } from './union-branches.js';
 
 /** The vendored official schema of 2026-07-28, a data file shipped in the package (see `schema/SOURCE.md`). */
 const VENDORED_SCHEMA = new URL('../schema/mcp-2026-07-28.schema.json', import.meta.url);
 /** Its `$defs`, compiled ahead of time (`npm run precompile:schema`), so starting costs no compilation. */
 const VENDORED_VALIDATORS = '../schema/mcp-2026-07-28.validators.js';
-/** The most failed unions one check checks again branch by branch (each reads the value below the union again). */
-const UNION_RECHECKS = 8;
-
 /** The vendored schema's id, which its precompiled validators were generated under. */
 export const VENDORED_SCHEMA_ID = 'mcp-2026-07-28';
 
@@ -120,34 +117,9 @@ export class ProtocolSchema {
     const { all, first } = this.compiled(definition);
     const failed = failedCheck(all, first, value);
     if (!failed) return [];
-    return describeSchemaErrors(failed.errors, failed.firstOnly ? undefined : this.refBranchTrials(definition, value));
-  }
-
-  /**
-   * Checks the `$ref` branches of a failed union in `root` (checked against `definition`) one by one, for at most
-   * {@link UNION_RECHECKS} unions; the definitions a checked one's unions branch to are precompiled beside it.
-   */
-  private refBranchTrials(definition: string, root: unknown): RefBranchTrials {
-    let left = UNION_RECHECKS;
-    return (union) => {
-      if (left === 0) return undefined;
-      left--;
-      const at = pointerSegments(union.instancePath);
-      const branches = unionBranchesAt(this.document, definition, at, union);
-      if (!branches) return undefined;
-      const value = valueAt(root, at);
-      const trials = new Map<number, ErrorObject[]>();
-      for (const [branch, name] of branches.entries()) {
-        if (name === undefined) continue;
-        const check = this.compiled(name).all;
-        if (check(value)) return undefined;
-        trials.set(
-          branch,
-          (check.errors ?? []).map((error) => ({ ...error, instancePath: `${union.instancePath}${error.instancePath}` })),
-        );
-      }
-      return trials;
-    };
+    // The definitions a checked one's unions branch to are precompiled beside it (`precompiledDefinitions`).
+    const refTrials = failed.firstOnly ? undefined : refBranchTrials(this.document, definition, value, (name) => this.compiled(name).all);
+    return describeSchemaErrors(failed.errors, refTrials);
   }
 
   private compiled(definition: string): Compiled {

@@ -11,6 +11,7 @@ import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
+import { refBranchTrials, unionBranchDefinitions, type SchemaDocument } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -75,8 +76,36 @@ export class SchemaCompiler {
       const first = this.compileFirstProblem(schema as object);
       check = (value) => failedCheck(validate, first, value);
     }
+    const branches = this.compileBranchChecks(schema as SchemaDocument);
+    if (branches) {
+      const placed = check;
+      check = (value) => {
+        const failed = placed(value);
+        return failed && !failed.firstOnly ? { ...failed, refTrials: refBranchTrials(schema as SchemaDocument, undefined, value, (name) => branches.get(name)!) } : failed;
+      };
+    }
     checkByText.set(text, check);
     return check;
+  }
+
+  /**
+   * Validators of the `$defs` entries the schema's unions branch to by `$ref`, so a failed union's problem can be
+   * placed in its branch (ajv reports a referenced schema's errors at its own paths); none when it has no such union.
+   */
+  private compileBranchChecks(schema: SchemaDocument): ReadonlyMap<string, ValidateFunction> | undefined {
+    const names = unionBranchDefinitions(schema, [undefined]);
+    if (names.length === 0) return undefined;
+    const key = 'mcp-union-branches:';
+    const refs = names.map((name) => `${key}#/$defs/${name}`);
+    this.ajv.addSchema(schema, key);
+    try {
+      return new Map(names.map((name, i) => [name, this.ajv.getSchema(refs[i]!)!]));
+    } finally {
+      // getSchema keeps each reference it resolved: dropped with the schema, so the next schema starts clean.
+      for (const ref of refs) this.ajv.removeSchema(ref);
+      this.ajv.removeSchema(key);
+      this.ajv.removeSchema(schema);
+    }
   }
 
   /** The first-problem validator of a schema {@link compileChecked} accepted. */

@@ -93,8 +93,23 @@ const Filter: z.ZodType = z.lazy(() =>
 @McpTool({ name: 'filter', description: 'Filters notes.', inputSchema: z.toJSONSchema(z.object({ filter: Filter }), { io: 'input' }) })
 class FilterTool extends ArgumentsEcho {}
 
+/** Shapes zod writes once in `$defs` and refers to (`reused: 'ref'`): the union's branches are `$ref`s. */
+const Circle = z.object({ kind: z.literal('circle'), radius: z.number().positive() });
+const Square = z.object({ kind: z.literal('square'), side: z.number() });
+
+/** A plain tool whose union's branches are `$ref`s to shapes its other properties reuse. */
+@McpTool({
+  name: 'draw',
+  description: 'Draws a shape.',
+  inputSchema: z.toJSONSchema(z.object({ shape: z.discriminatedUnion('kind', [Circle, Square]), favourite: Circle.optional(), spare: Square.optional() }), {
+    io: 'input',
+    reused: 'ref',
+  }),
+})
+class DrawTool extends ArgumentsEcho {}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool], options: { maxBodyBytes: 1_000_000 } });
 
   it('serve a root union given "type": "object" beside it: each branch admitted, a call matching none refused', async () => {
     for (const args of [
@@ -129,6 +144,17 @@ describe('plain tools', () => {
     });
     const unknownOp = await callTool(app().server, 'filter', filter({ op: 'or', field: 'title', value: 'x' }));
     expect(unknownOp.body).toMatchObject({ invalid: [{ path: 'filter.filters[0].filters[0].op', problems: ['must be one of "and", "eq"'] }] });
+  });
+
+  it('word a failure in a union of $ref branches (zod with reused schemas) by the branch its discriminator picks', async () => {
+    const refused = await callTool(app().server, 'draw', { shape: { kind: 'circle', radius: -1 } });
+    expect(refused.body).toMatchObject({
+      error: 'invalid_values',
+      message: 'The arguments object of tool "draw" holds 1 invalid value(s): shape.radius: must be > 0.',
+    });
+    const unknown = await callTool(app().server, 'draw', { shape: { kind: 'dot' } });
+    expect(unknown.body).toMatchObject({ invalid: [{ path: 'shape.kind', problems: ['must be one of "circle", "square"'] }] });
+    expect((await callTool(app().server, 'draw', { shape: { kind: 'square', side: 1 } })).body).toEqual({ shape: { kind: 'square', side: 1 } });
   });
 
   it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {

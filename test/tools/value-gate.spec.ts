@@ -165,6 +165,40 @@ describe('the value gate', () => {
     expect(data).toEqual({});
   });
 
+  describe('a union whose branches are $refs (zod with reused or registered schemas)', () => {
+    const kind = (value: string, size: string) => ({
+      type: 'object',
+      properties: { kind: { const: value }, [size]: { type: 'number', minimum: 0 } },
+      required: ['kind', size],
+    });
+    const shapes = (defs: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      ValueGate.build(
+        compiler,
+        { ...extra, type: 'object', properties: { shape: { oneOf: [{ $ref: '#/$defs/circle' }, { $ref: '#/$defs/square' }] } }, $defs: defs },
+        'test gate',
+      );
+
+    it('checks each $ref branch on its own to word the problem in the branch the value picks, or the kinds none admits', () => {
+      const gate = shapes({ circle: kind('circle', 'radius'), square: kind('square', 'side') });
+      expect(gate.check({ shape: { kind: 'circle', radius: -1 } })?.invalid).toEqual([{ path: 'shape.radius', problems: ['must be >= 0'] }]);
+      expect(gate.check({ shape: { kind: 'dot' } })?.invalid).toEqual([{ path: 'shape.kind', problems: ['must be one of "circle", "square"'] }]);
+      expect(gate.check({ shape: { kind: 'square', side: 2 } })).toBeUndefined();
+    });
+
+    it('compiles the branches of each schema apart: a later schema with definitions of the same names reads its own', () => {
+      const later = shapes({ circle: kind('circle', 'diameter'), square: kind('square', 'edge') });
+      expect(later.check({ shape: { kind: 'square', edge: -1 } })?.invalid).toEqual([{ path: 'shape.edge', problems: ['must be >= 0'] }]);
+    });
+
+    it('does so for a schema with its own $id', () => {
+      const identified = shapes({ circle: kind('circle', 'r'), square: kind('square', 's') }, { $id: 'https://example.com/shapes.json' });
+      expect(identified.check({ shape: { kind: 'circle', r: 'x' } })?.invalid).toEqual([{ path: 'shape.r', problems: ['must be number'] }]);
+      // Another schema under the same $id compiles too: the first left nothing registered behind.
+      const again = shapes({ circle: kind('circle', 'radius'), square: kind('square', 'side') }, { $id: 'https://example.com/shapes.json' });
+      expect(again.check({ shape: { kind: 'square', side: 'x' } })?.invalid).toEqual([{ path: 'shape.side', problems: ['must be number'] }]);
+    });
+  });
+
   describe('where each problem is', () => {
     it('at a key holding "~", "/" or leading zeros, spelled as the key itself', () => {
       const odd = ValueGate.build(

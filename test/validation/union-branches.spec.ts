@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
-import { unionBranchDefinitions, unionBranchesAt } from '../../lib/protocol/union-branches.js';
+import { unionBranchDefinitions, unionBranchesAt } from '../../lib/validation/union-branches.js';
 
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
 const kind = (value: string, required: string) => ({ type: 'object', properties: { type: { const: value }, [required]: { type: 'string' } }, required: ['type', required] });
