@@ -185,6 +185,16 @@ describe('the value gate', () => {
       expect(gate.check({ shape: { kind: 'square', side: 2 } })).toBeUndefined();
     });
 
+    it('checks no branch again past the detailed-check bound: the union stands for its branches, first problem only', () => {
+      const gate = shapes({ circle: kind('circle', 'radius'), square: kind('square', 'side') });
+      const filler = Array.from({ length: DETAILED_CHECK_MAX_VALUES }, () => 0);
+      expect(gate.check({ shape: { kind: 'circle', radius: -1 }, filler })).toEqual({
+        invalid_count: 1,
+        invalid: [{ path: 'shape', problems: ['must match exactly one of the allowed shapes'] }],
+        first_only: true,
+      });
+    });
+
     it('compiles the branches of each schema apart: a later schema with definitions of the same names reads its own', () => {
       const later = shapes({ circle: kind('circle', 'diameter'), square: kind('square', 'edge') });
       expect(later.check({ shape: { kind: 'square', edge: -1 } })?.invalid).toEqual([{ path: 'shape.edge', problems: ['must be >= 0'] }]);
