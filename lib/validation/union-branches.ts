@@ -13,7 +13,7 @@ export interface SchemaDocument {
 export type CheckRoot = string | undefined;
 
 /** The most failed unions one check checks again branch by branch (each reads the value below the union again). */
-export const UNION_RECHECKS = 8;
+const UNION_RECHECKS = 8;
 
 const UNIONS = ['anyOf', 'oneOf'] as const;
 const DEFINITION_REF = /^#\/\$defs\/([^/~]+)$/;
@@ -41,7 +41,10 @@ function eachSubschema(schema: unknown, visit: (node: Record<string, unknown>) =
   walk(schema);
 }
 
-/** A schema object of a document, with where it is: its definition (none: the document) and its path there (as ajv spells paths). */
+/**
+ * A schema object of a document, with where it is: its definition (none: the document itself) and its path there,
+ * as ajv spells schema paths.
+ */
 interface Located {
   readonly node: Record<string, unknown>;
   readonly definition: CheckRoot;
