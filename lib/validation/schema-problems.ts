@@ -324,7 +324,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
 /** A problem, marked when its keyword is `pattern`. */
 type Described = SchemaProblem & { readonly pattern: boolean };
 
-/** The problems of errors at one level in ajv's order (see {@link describeSchemaErrors}), each marked if a `pattern` one. */
+/** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
 function describeInOrder({ tree, members }: ErrorsAt, refTrials: RefBranchTrials | undefined): Described[] {
   const errors = members.map((member) => tree.errors[member]!);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
