@@ -61,7 +61,7 @@ export function buildActionTool(options: McpToolOptions, instance: object, decla
     if (other !== undefined) throw new McpConfigurationError(`${where}, action "${a.name}"`, `is declared twice, by methods ${other}() and ${a.method}()`);
     seen.set(a.name, a.method);
   }
-  const output = options.outputSchema ? kit.compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
+  const output = options.outputSchema ? kit.compiler.compileOutput(options.outputSchema, `${where}, outputSchema`) : undefined;
   const hooks = readHooks(tool, instance, output, kit.resultShape);
   const sorted = sortedByName(actions);
   const digests = new Map(sorted.map((a) => [a.name, inputSchemaDigest(a)]));

@@ -40,7 +40,7 @@ export function buildPlainTool(options: McpToolOptions, instance: object, kit: T
   if (badShape) throw new McpConfigurationError(`${where}, inputSchema`, `is malformed ${badShape}`);
   const published = closeSchema(inputSchema);
   const values = ValueGate.build(kit.compiler, published, `${where}, inputSchema`);
-  const output = options.outputSchema ? kit.compiler.compile(options.outputSchema, `${where}, outputSchema`) : undefined;
+  const output = options.outputSchema ? kit.compiler.compileOutput(options.outputSchema, `${where}, outputSchema`) : undefined;
   const hooks = readHooks(name, instance, output, kit.resultShape);
   const headerAnnotations = collectHeaderAnnotations(name, published);
   const pointer = helpPointer(name);

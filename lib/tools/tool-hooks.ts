@@ -1,8 +1,6 @@
-import type { ValidateFunction } from 'ajv';
-
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import type { ProtocolShape } from '../protocol/protocol-schema.js';
-import type { SchemaCompiler } from '../validation/schema-compiler.js';
+import type { OutputCheck, SchemaCompiler } from '../validation/schema-compiler.js';
 import { TOOL_HOOK_NAMES, type McpToolHooks } from './tool.interfaces.js';
 
 /**
@@ -14,8 +12,8 @@ export interface ToolHooks {
   readonly hints?: McpToolHooks['hints'];
   readonly actionContext?: McpToolHooks['actionContext'];
   readonly formatError?: McpToolHooks['formatError'];
-  /** The output schema's compiled validator, when the tool declares one. */
-  readonly output?: ValidateFunction;
+  /** The output schema's compiled check, when the tool declares one. */
+  readonly output?: OutputCheck;
   /** The protocol's `CallToolResult`, for MCP content a tool returns itself (compiled at module init). */
   readonly resultShape: ProtocolShape;
 }
@@ -27,7 +25,7 @@ export interface ToolBuildKit {
 }
 
 /** Reads a tool's hooks at module init, refusing a non-function member of a hook's name (requests only probe presence). */
-export function readHooks(tool: string, instance: object, output: ValidateFunction | undefined, resultShape: ProtocolShape): ToolHooks {
+export function readHooks(tool: string, instance: object, output: OutputCheck | undefined, resultShape: ProtocolShape): ToolHooks {
   const hooks: Record<string, unknown> = { tool, output, resultShape };
   for (const name of TOOL_HOOK_NAMES) {
     const member = (instance as Record<string, unknown>)[name];

@@ -11,11 +11,21 @@ import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
+import type { RefBranchTrials } from './schema-problems.js';
 import { refBranchTrials, unionBranchDefinitions, type SchemaDocument } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
 export type ValueCheck = (value: unknown) => FailedCheck | undefined;
+
+/**
+ * A schema a server-side value is checked against (a tool's output schema): its validator, and, when its unions
+ * have `$ref` branches, the re-checks that place a failed value's problems in them.
+ */
+export interface OutputCheck {
+  readonly validate: ValidateFunction;
+  readonly refTrials?: (value: unknown) => RefBranchTrials;
+}
 
 /**
  * Validators and checks by schema text, shared by every compiler in the process: an identical schema is compiled
@@ -60,6 +70,13 @@ export class SchemaCompiler {
     return this.compileChecked(schema, where).validate;
   }
 
+  /** Compiles a schema server-side values are checked against, with its `$ref` branch re-checks (see {@link OutputCheck}). */
+  compileOutput(schema: unknown, where: string): OutputCheck {
+    const validate = this.compile(schema, where);
+    const refTrials = this.branchTrials(schema as SchemaDocument);
+    return refTrials ? { validate, refTrials } : { validate };
+  }
+
   /**
    * Compiles one schema into a check of caller-sent values that stays bounded however large the value is: a
    * bounded schema (`itemLimits`) once, naming every problem; any other twice, adding a validator that stops at the
@@ -76,16 +93,22 @@ export class SchemaCompiler {
       const first = this.compileFirstProblem(schema as object);
       check = (value) => failedCheck(validate, first, value);
     }
-    const branches = this.compileBranchChecks(schema as SchemaDocument);
-    if (branches) {
+    const refTrials = this.branchTrials(schema as SchemaDocument);
+    if (refTrials) {
       const placed = check;
       check = (value) => {
         const failed = placed(value);
-        return failed && !failed.firstOnly ? { ...failed, refTrials: refBranchTrials(schema as SchemaDocument, undefined, value, (name) => branches.get(name)!) } : failed;
+        return failed && !failed.firstOnly ? { ...failed, refTrials: refTrials(value) } : failed;
       };
     }
     checkByText.set(text, check);
     return check;
+  }
+
+  /** The `$ref` branch re-checks of one failed value of `schema`, when its unions have `$ref` branches. */
+  private branchTrials(schema: SchemaDocument): ((value: unknown) => RefBranchTrials) | undefined {
+    const branches = this.compileBranchChecks(schema);
+    return branches && ((value) => refBranchTrials(schema, undefined, value, (name) => branches.get(name)!));
   }
 
   /**

@@ -59,6 +59,26 @@ class StampedTool {
   }
 }
 
+/** A plain tool whose output schema's union branches are `$ref`s, returning a circle with a negative radius. */
+@McpTool({
+  name: 'measure',
+  description: 'Measures a shape.',
+  inputSchema: { type: 'object', properties: {} },
+  outputSchema: {
+    type: 'object',
+    properties: { shape: { oneOf: [{ $ref: '#/$defs/circle' }, { $ref: '#/$defs/square' }] } },
+    $defs: {
+      circle: { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number', minimum: 0 } }, required: ['kind', 'radius'] },
+      square: { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number', minimum: 0 } }, required: ['kind', 'side'] },
+    },
+  },
+})
+class MeasureTool implements McpPlainTool {
+  run() {
+    return { shape: { kind: 'circle', radius: -1 } };
+  }
+}
+
 /** An output schema six string properties long, for data that breaks every one. */
 @McpTool({
   name: 'wide',
@@ -123,7 +143,7 @@ class EmptiedPlainTool implements McpPlainTool {
 }
 
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool, WideTool] });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool, WideTool, MeasureTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -278,6 +298,14 @@ describe('what a handler returns becomes a tool result', () => {
       const answer = await callTool(app().server, 'wide', { action: 'refused' });
       expect(answer.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'not today' }] });
       expect(answer.result).not.toHaveProperty('structuredContent');
+    });
+
+    it('names a mismatch inside a union of $ref branches in the branch the data picks', async () => {
+      const answer = await callTool(app().server, 'measure', {});
+      expect(answer.body).toMatchObject({
+        exception: 'StructuredContentMismatchError',
+        message: 'tool "measure" returned structured content its output schema refuses: shape.radius: must be >= 0',
+      });
     });
 
     it('names the first five problems of a mismatch, counting them all first', async () => {
