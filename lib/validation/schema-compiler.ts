@@ -33,6 +33,7 @@ export interface OutputCheck {
  */
 const compiledByText = new WeakValueCache<string, ValidateFunction>();
 const checkByText = new WeakValueCache<string, ValueCheck>();
+const branchTrialsByText = new WeakValueCache<string, (value: unknown) => RefBranchTrials>();
 
 const logger = new Logger('Mcp');
 
@@ -72,8 +73,8 @@ export class SchemaCompiler {
 
   /** Compiles a schema server-side values are checked against, with its `$ref` branch re-checks (see {@link OutputCheck}). */
   compileOutput(schema: unknown, where: string): OutputCheck {
-    const validate = this.compile(schema, where);
-    const refTrials = this.branchTrials(schema as SchemaDocument);
+    const { validate, text } = this.compileChecked(schema, where);
+    const refTrials = this.branchTrials(schema as SchemaDocument, text);
     return refTrials ? { validate, refTrials } : { validate };
   }
 
@@ -93,7 +94,7 @@ export class SchemaCompiler {
       const first = this.compileFirstProblem(schema as object);
       check = (value) => failedCheck(validate, first, value);
     }
-    const refTrials = this.branchTrials(schema as SchemaDocument);
+    const refTrials = this.branchTrials(schema as SchemaDocument, text);
     if (refTrials) {
       const placed = check;
       check = (value) => {
@@ -105,10 +106,18 @@ export class SchemaCompiler {
     return check;
   }
 
-  /** The `$ref` branch re-checks of one failed value of `schema`, when its unions have `$ref` branches. */
-  private branchTrials(schema: SchemaDocument): ((value: unknown) => RefBranchTrials) | undefined {
+  /**
+   * The `$ref` branch re-checks of one failed value of `schema` (whose JSON text is `text`), when its unions have
+   * `$ref` branches; compiled once while the schema is in use, as its validators are.
+   */
+  private branchTrials(schema: SchemaDocument, text: string): ((value: unknown) => RefBranchTrials) | undefined {
+    const known = branchTrialsByText.get(text);
+    if (known) return known;
     const branches = this.compileBranchChecks(schema);
-    return branches && ((value) => refBranchTrials(schema, undefined, value, (name) => branches.get(name)!));
+    if (!branches) return undefined;
+    const trials = (value: unknown) => refBranchTrials(schema, undefined, value, (name) => branches.get(name)!);
+    branchTrialsByText.set(text, trials);
+    return trials;
   }
 
   /**

@@ -111,14 +111,14 @@ const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || point
 /**
  * ajv's errors as a tree: a failing trying keyword owns its trials' errors, the contiguous run ajv pushed just
  * before it at or below its location (schema paths cannot tell, `$ref` moves them). `children` lists by index the
- * errors each keyword owns directly (a nested keyword's own under it), the top level under -1. Built once per list
- * of errors, in linear steps: a nested keyword's run is skipped in one.
+ * errors each keyword owns directly (a nested keyword's own under it), the top level under -1.
  */
 interface ErrorTree {
   readonly errors: readonly ErrorObject[];
   readonly children: ReadonlyMap<number, readonly number[]>;
 }
 
+/** Builds the tree of one list of errors, once, in linear steps: a nested keyword's run is skipped in one. */
 function errorTree(errors: readonly ErrorObject[]): ErrorTree {
   const owner = new Array<number>(errors.length).fill(-1);
   const runStart = new Map<number, number>();
@@ -241,12 +241,14 @@ function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials
   const byBranch = new Map<number, number[]>();
   for (const { member, branch } of placed) placeIn(byBranch, branch!, member);
   for (const [branch, members] of byBranch) branches.set(branch, { tree, members });
+  // In branch order, whichever way each was placed: the values and types a problem names follow it.
+  const ordered = new Map([...branches].sort(([a], [b]) => a - b));
   const at = pointerOf(union);
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
   const incomplete = new Set<number>();
   const wantedTypes = new Set<string>();
-  for (const [branch, { tree: branchTree, members }] of branches)
+  for (const [branch, { tree: branchTree, members }] of ordered)
     for (const error of members.map((member) => branchTree.errors[member]!)) {
       if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
       if (error.keyword === 'type' && error.instancePath === at) {
@@ -255,7 +257,7 @@ function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials
       }
       if (error.keyword === 'required' && error.instancePath === at) incomplete.add(branch);
     }
-  return { branches, ruledOut, mistyped, incomplete, wantedTypes };
+  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
-import { SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
+import { firstSubschemaWhere } from './schema-applicators.js';
 import { pointerSegments, valueAt, type RefBranchTrials } from './schema-problems.js';
 
 /** A schema whose local `$ref`s (`#/$defs/Name`) resolve in its `$defs`: the protocol's document, or a tool's schema. */
@@ -26,20 +26,6 @@ function definitionOf(branch: unknown): string | undefined {
 
 /** A schema path segment as ajv spells it (a JSON pointer segment, percent-encoded). */
 const segment = (s: string | number): string => (typeof s === 'number' ? String(s) : encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1')));
-
-/** Calls `visit` on each schema object in `schema`, itself included (`$ref`s not followed). */
-function eachSubschema(schema: unknown, visit: (node: Record<string, unknown>) => void): void {
-  const walk = (node: unknown): undefined => {
-    if (!isPlainObject(node)) return undefined;
-    visit(node);
-    for (const [keyword, value] of Object.entries(node)) {
-      const kind = SCHEMA_APPLICATORS.get(keyword);
-      if (kind !== undefined) someSubschema(kind, value, walk);
-    }
-    return undefined;
-  };
-  walk(schema);
-}
 
 /**
  * A schema object of a document, with where it is: its definition (none: the document itself) and its path there,
@@ -137,11 +123,13 @@ export function unionBranchDefinitions(document: SchemaDocument, from: readonly 
     const root = queue.pop();
     if (seen.has(root) || !isPlainObject(root)) continue;
     seen.add(root);
-    eachSubschema(root, (node) => {
+    // Every schema object in `root` (no match ends the walk; `$ref`s are followed through the queue).
+    firstSubschemaWhere(root, (node) => {
       const ref = refTarget(document, node);
       if (ref) queue.push(ref.target);
       for (const keyword of UNIONS)
         if (Array.isArray(node[keyword])) for (const target of (node[keyword] as unknown[]).map(definitionOf)) if (target) branchTargets.add(target);
+      return false;
     });
   }
   return [...branchTargets].sort();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 
 import { McpConfigurationError } from '../../lib/index.js';
 import { ValueGate } from '../../lib/tools/value-gate.js';
@@ -198,6 +198,24 @@ describe('the value gate', () => {
     it('compiles the branches of each schema apart: a later schema with definitions of the same names reads its own', () => {
       const later = shapes({ circle: kind('circle', 'diameter'), square: kind('square', 'edge') });
       expect(later.check({ shape: { kind: 'square', edge: -1 } })?.invalid).toEqual([{ path: 'shape.edge', problems: ['must be >= 0'] }]);
+    });
+
+    it('compiles the branch validators of one schema text once, for the value gate and output schemas alike', () => {
+      const compileBranchChecks = jest.spyOn(SchemaCompiler.prototype as unknown as { compileBranchChecks(schema: unknown): unknown }, 'compileBranchChecks');
+      try {
+        const schema = () => ({
+          type: 'object',
+          properties: { pick: { anyOf: [{ $ref: '#/$defs/a' }, { $ref: '#/$defs/b' }] } },
+          $defs: { a: kind('a', 'x'), b: kind('b', 'y') },
+        });
+        const outputs = [new SchemaCompiler().compileOutput(schema(), 'one'), new SchemaCompiler().compileOutput(schema(), 'two')];
+        const gate = ValueGate.build(new SchemaCompiler(), schema(), 'three');
+        expect(compileBranchChecks).toHaveBeenCalledTimes(1);
+        expect(outputs[1]!.refTrials).toBe(outputs[0]!.refTrials);
+        expect(gate.check({ pick: { kind: 'b', y: -1 } })?.invalid).toEqual([{ path: 'pick.y', problems: ['must be >= 0'] }]);
+      } finally {
+        compileBranchChecks.mockRestore();
+      }
     });
 
     it('does so for a schema with its own $id', () => {

@@ -18,6 +18,7 @@ const document: ProtocolSchemaDocument = {
         map: { type: 'object', additionalProperties: ref('Shape') },
         plain: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         choice: { anyOf: [ref('Circle'), ref('Square'), { type: 'object', required: ['shape'] }] },
+        drawn: { oneOf: [{ type: 'object', properties: { type: { const: 'triangle' } }, required: ['type'] }, ref('Circle'), ref('Square')] },
         'a/b~c d': { anyOf: [ref('Circle'), { type: 'null' }] },
       },
     },
@@ -81,6 +82,10 @@ describe('a protocol schema check of a value failing a union of $ref branches', 
     expect(schema.check('Request', { params: { 'a/b~c d': { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'a/b~c d', 'radius'], problem: 'must be string' }]);
     expect(schema.check('Request', { params: { list: [{ type: 'dot' }] } })).toEqual([{ path: ['params', 'list', 0, 'type'], problem: 'must be one of "circle", "square"' }]);
     expect(schema.check('Both', { x: { type: 'circle', radius: 1 } })).toEqual([{ path: ['x'], problem: 'must match at least one of the allowed shapes' }]);
+    // The kinds in branch order, a branch written in place first, though the $ref branches are checked apart.
+    expect(schema.check('Request', { params: { drawn: { type: 'dot' } } })).toEqual([
+      { path: ['params', 'drawn', 'type'], problem: 'must be one of "triangle", "circle", "square"' },
+    ]);
     // A branch written in place counts beside those checked one by one: a square, or any object with a shape?
     expect(schema.check('Request', { params: { choice: { type: 'square' } } })).toEqual([
       { path: ['params', 'choice'], problem: 'must match at least one of the allowed shapes' },
