@@ -1,7 +1,7 @@
 import { REQUEST_DEFINITIONS } from './methods/mcp-methods.js';
 import { INPUT_KINDS } from './mrtr/input-kinds.js';
 import type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
-import { unionBranchDefinitions } from './validation/union-branches.js';
+import { definitionName, unionRefs } from './validation/union-branches.js';
 
 /**
  * The definitions of the vendored 2026-07-28 schema the library itself checks values against, and so the ones
@@ -33,5 +33,6 @@ export const CHECKED_DEFINITIONS: readonly string[] = [
  * their unions' `$ref` branches name, which a failed union is checked against branch by branch to word its problem.
  */
 export function precompiledDefinitions(document: ProtocolSchemaDocument): string[] {
-  return [...new Set([...CHECKED_DEFINITIONS, ...unionBranchDefinitions(document, CHECKED_DEFINITIONS)])].sort();
+  const branches = unionRefs(document, CHECKED_DEFINITIONS).branchRefs.map(definitionName);
+  return [...new Set([...CHECKED_DEFINITIONS, ...branches.filter((name) => name !== undefined)])].sort();
 }

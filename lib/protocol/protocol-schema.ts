@@ -7,7 +7,7 @@ import { FORMATS, addFormats } from '../validation/add-formats.js';
 import { LINEAR_ERROR_MERGE } from '../validation/linear-errors.js';
 import type { PrecompiledValidators } from '../validation/precompiled-source.js';
 import { describeSchemaErrors, type SchemaProblem } from '../validation/schema-problems.js';
-import { refBranchTrials } from '../validation/union-branches.js';
+import { definitionName, unionLookup } from '../validation/union-branches.js';
 import { failedCheck } from '../validation/value-count.js';
 import { correctedSchema } from './schema-corrections.js';
 
@@ -118,8 +118,14 @@ export class ProtocolSchema {
     const failed = failedCheck(all, first, value);
     if (!failed) return [];
     // The definitions a checked one's unions branch to are precompiled beside it (`precompiledDefinitions`).
-    const refTrials = failed.firstOnly ? undefined : refBranchTrials(this.document, definition, value, (name) => this.compiled(name).all);
-    return describeSchemaErrors(failed.errors, refTrials);
+    const lookup = failed.firstOnly ? undefined : unionLookup(this.document, definition, value, (ref) => this.branchValidator(ref));
+    return describeSchemaErrors(failed.errors, lookup);
+  }
+
+  /** The validator of a union branch that is a `$ref` to a definition (the protocol's unions have no others). */
+  private branchValidator(ref: string): ValidateFunction | undefined {
+    const name = definitionName(ref);
+    return name !== undefined && this.definitions.has(name) ? this.compiled(name).all : undefined;
   }
 
   private compiled(definition: string): Compiled {

@@ -53,7 +53,7 @@ export class ValueGate {
     const { problems: unheld, firstOnly: unheldFirstOnly } = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of failed ? describeSchemaErrors(failed.errors, failed.refTrials) : []) {
+    for (const problem of failed ? describeSchemaErrors(failed.errors, failed.unionLookup) : []) {
       const path = dataPath(problem.path);
       const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
       entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));

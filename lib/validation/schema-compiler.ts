@@ -11,20 +11,24 @@ import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
-import type { RefBranchTrials } from './schema-problems.js';
-import { refBranchTrials, unionBranchDefinitions, type SchemaDocument } from './union-branches.js';
+import { firstSubschemaWhere } from './schema-applicators.js';
+import type { UnionLookup } from './schema-problems.js';
+import { unionLookup, unionRefs, type SchemaDocument } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
 export type ValueCheck = (value: unknown) => FailedCheck | undefined;
 
+/** The {@link UnionLookup} of one failed value of a schema (see {@link SchemaCompiler.unionLookupOf}). */
+type UnionLookupOf = (value: unknown) => UnionLookup;
+
 /**
  * A schema a server-side value is checked against (a tool's output schema): its validator, and, when its unions
- * have `$ref` branches, the re-checks that place a failed value's problems in them.
+ * may report errors ajv's schema paths do not place, the lookup that places a failed value's problems.
  */
 export interface OutputCheck {
   readonly validate: ValidateFunction;
-  readonly refTrials?: (value: unknown) => RefBranchTrials;
+  readonly unionLookup?: UnionLookupOf;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface OutputCheck {
  */
 const compiledByText = new WeakValueCache<string, ValidateFunction>();
 const checkByText = new WeakValueCache<string, ValueCheck>();
-const branchTrialsByText = new WeakValueCache<string, (value: unknown) => RefBranchTrials>();
+const unionLookupByText = new WeakValueCache<string, UnionLookupOf>();
 
 const logger = new Logger('Mcp');
 
@@ -71,11 +75,11 @@ export class SchemaCompiler {
     return this.compileChecked(schema, where).validate;
   }
 
-  /** Compiles a schema server-side values are checked against, with its `$ref` branch re-checks (see {@link OutputCheck}). */
+  /** Compiles a schema server-side values are checked against, with its union lookup (see {@link OutputCheck}). */
   compileOutput(schema: unknown, where: string): OutputCheck {
     const { validate, text } = this.compileChecked(schema, where);
-    const refTrials = this.branchTrials(schema as SchemaDocument, text);
-    return refTrials ? { validate, refTrials } : { validate };
+    const lookup = this.unionLookupOf(schema as SchemaDocument, text);
+    return lookup ? { validate, unionLookup: lookup } : { validate };
   }
 
   /**
@@ -94,12 +98,12 @@ export class SchemaCompiler {
       const first = this.compileFirstProblem(schema as object);
       check = (value) => failedCheck(validate, first, value);
     }
-    const refTrials = this.branchTrials(schema as SchemaDocument, text);
-    if (refTrials) {
+    const lookup = this.unionLookupOf(schema as SchemaDocument, text);
+    if (lookup) {
       const placed = check;
       check = (value) => {
         const failed = placed(value);
-        return failed && !failed.firstOnly ? { ...failed, refTrials: refTrials(value) } : failed;
+        return failed && !failed.firstOnly ? { ...failed, unionLookup: lookup(value) } : failed;
       };
     }
     checkByText.set(text, check);
@@ -107,34 +111,36 @@ export class SchemaCompiler {
   }
 
   /**
-   * The `$ref` branch re-checks of one failed value of `schema` (whose JSON text is `text`), when its unions have
-   * `$ref` branches; compiled once while the schema is in use, as its validators are.
+   * The union lookup of one failed value of `schema` (whose JSON text is `text`), when a union's errors may leave
+   * ajv's schema paths (a union and a `$ref` in one schema); with validators of the `$ref`s its unions branch to,
+   * compiled once while the schema is in use, as its validators are. None for a schema whose subschemas declare
+   * their own `$id`, where a `$ref` may resolve against another base than the document.
    */
-  private branchTrials(schema: SchemaDocument, text: string): ((value: unknown) => RefBranchTrials) | undefined {
-    const known = branchTrialsByText.get(text);
+  private unionLookupOf(schema: SchemaDocument, text: string): UnionLookupOf | undefined {
+    const known = unionLookupByText.get(text);
     if (known) return known;
-    const branches = this.compileBranchChecks(schema);
-    if (!branches) return undefined;
-    const trials = (value: unknown) => refBranchTrials(schema, undefined, value, (name) => branches.get(name)!);
-    branchTrialsByText.set(text, trials);
-    return trials;
+    const { branchRefs, lookedUp } = unionRefs(schema, [undefined]);
+    if (!lookedUp || firstSubschemaWhere(schema, (node) => node !== schema && Object.hasOwn(node, '$id'))) return undefined;
+    const branches = this.compileBranchChecks(schema, branchRefs);
+    const lookup: UnionLookupOf = (value) => unionLookup(schema, undefined, value, (ref) => branches.get(ref));
+    unionLookupByText.set(text, lookup);
+    return lookup;
   }
 
   /**
-   * Validators of the `$defs` entries the schema's unions branch to by `$ref`, so a failed union's problem can be
-   * placed in its branch (ajv reports a referenced schema's errors at its own paths); none when it has no such union.
+   * Validators of the local `$ref`s a schema's unions branch to, so a failed union's problem can be placed in its
+   * branch (ajv reports a referenced schema's errors at its own paths).
    */
-  private compileBranchChecks(schema: SchemaDocument): ReadonlyMap<string, ValidateFunction> | undefined {
-    const names = unionBranchDefinitions(schema, [undefined]);
-    if (names.length === 0) return undefined;
+  private compileBranchChecks(schema: SchemaDocument, refs: readonly string[]): ReadonlyMap<string, ValidateFunction> {
+    if (refs.length === 0) return new Map();
     const key = 'mcp-union-branches:';
-    const refs = names.map((name) => `${key}#/$defs/${name}`);
+    const ids = refs.map((ref) => `${key}${ref}`);
     this.ajv.addSchema(schema, key);
     try {
-      return new Map(names.map((name, i) => [name, this.ajv.getSchema(refs[i]!)!]));
+      return new Map(refs.map((ref, i) => [ref, this.ajv.getSchema(ids[i]!)!]));
     } finally {
       // getSchema keeps each reference it resolved: dropped with the schema, so the next schema starts clean.
-      for (const ref of refs) this.ajv.removeSchema(ref);
+      for (const id of ids) this.ajv.removeSchema(id);
       this.ajv.removeSchema(key);
       this.ajv.removeSchema(schema);
     }

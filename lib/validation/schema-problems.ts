@@ -170,11 +170,18 @@ interface UnionTrials {
 }
 
 /**
- * Checks a failed union's `$ref` branches one by one, since ajv reports the errors inside a referenced definition
- * at that definition's own paths, which name no branch: each such branch's errors, located from the checked value's
- * root, or undefined where it cannot.
+ * A failed union as the schema has it, for errors its schema paths do not place (ajv reports the errors inside a
+ * `$ref`'s target at the target's own paths, which name no branch): how many branches it has, and the errors of
+ * each branch that is a `$ref`, the value below the union checked against that branch alone (located from the
+ * checked value's root).
  */
-export type RefBranchTrials = (union: ErrorObject) => ReadonlyMap<number, readonly ErrorObject[]> | undefined;
+export interface FoundUnion {
+  readonly branchCount: number;
+  readonly refTrials: ReadonlyMap<number, readonly ErrorObject[]>;
+}
+
+/** Finds a failed union in the schema (see {@link FoundUnion}), or answers undefined where it cannot. */
+export type UnionLookup = (union: ErrorObject) => FoundUnion | undefined;
 
 /** Adds `item` to its branch's list in `byBranch`. */
 function placeIn<T>(byBranch: Map<number, T[]>, branch: number, item: T): void {
@@ -193,9 +200,9 @@ interface TrialUnit {
  * Places the units schema paths could not (inside a `$ref` or a recursion) where the order alone decides: ajv tries
  * the branches in turn and a failed branch leaves at least one error, so unplaced units between units of branches
  * `a` and `b` are in `a` when `a` is `b`, and take the branches between in turn when there are as many of them as
- * units. Units after the last placed one stay unplaced (how many branches follow is not known).
+ * units. Units after the last placed one stay unplaced unless `branchCount` says how many branches follow.
  */
-function placeByOrder(units: TrialUnit[]): void {
+function placeByOrder(units: TrialUnit[], branchCount?: number): void {
   for (let i = 0; i < units.length;) {
     if (units[i]!.branch !== undefined) {
       i++;
@@ -204,7 +211,7 @@ function placeByOrder(units: TrialUnit[]): void {
     let k = i;
     while (k < units.length && units[k]!.branch === undefined) k++;
     const before = i > 0 ? units[i - 1]!.branch! : -1;
-    const after = units[k]?.branch;
+    const after = k < units.length ? units[k]!.branch : branchCount;
     if (after === undefined) return;
     for (let m = i; m < k; m++) {
       if (before === after) units[m]!.branch = before;
@@ -216,11 +223,11 @@ function placeByOrder(units: TrialUnit[]): void {
 
 /**
  * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches: by schema path (a nested trying keyword's
- * trials with it), by order where that decides (see {@link placeByOrder}), or for branches that are `$ref`s through
- * `refTrials`. Undefined for `contains`, when `oneOf` failed by matching several, or when a trial error cannot be
- * placed.
+ * trials with it), by order where that decides (see {@link placeByOrder}, with the union's branch count from `lookup`
+ * where the paths leave errors unplaced), or for branches that are `$ref`s by checking them alone. Undefined for
+ * `contains`, when `oneOf` failed by matching several, or when a trial error cannot be placed.
  */
-function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials): UnionTrials | undefined {
+function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup): UnionTrials | undefined {
   const { errors, children } = tree;
   const union = errors[index]!;
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
@@ -233,10 +240,14 @@ function unionTrials(tree: ErrorTree, index: number, refTrials?: RefBranchTrials
   let placed = units;
   const branches = new Map<number, ErrorsAt>();
   if (units.some((unit) => unit.branch === undefined)) {
-    const checked = refTrials?.(union);
-    if (!checked) return undefined;
-    for (const [branch, branchErrors] of checked) branches.set(branch, topLevel(branchErrors));
-    placed = units.filter((unit) => unit.branch !== undefined && !checked.has(unit.branch));
+    const found = lookup?.(union);
+    if (!found) return undefined;
+    placeByOrder(units, found.branchCount);
+    const { refTrials } = found;
+    // Without `$ref` branches, nothing else can account for an error the order leaves unplaced.
+    if (refTrials.size === 0 && units.some((unit) => unit.branch === undefined)) return undefined;
+    for (const [branch, branchErrors] of refTrials) branches.set(branch, topLevel(branchErrors));
+    placed = units.filter((unit) => unit.branch !== undefined && !refTrials.has(unit.branch));
   }
   const byBranch = new Map<number, number[]>();
   for (const { member, branch } of placed) placeIn(byBranch, branch!, member);
@@ -305,12 +316,12 @@ function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: E
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
  * other, or it is the only one left whose required properties the value has), whose problems then stand for it; or
  * its discriminator is admitted by none, or its JSON type is no branch's, whose problem (what the branches admit)
- * then does. Keywords beside it keep theirs, so every offence counts. `refTrials` places the errors of `$ref`
- * branches, which ajv's schema paths do not.
+ * then does. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors ajv's schema paths
+ * do not (those of `$ref` branches, and of a recursion's inner levels).
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, refTrials?: RefBranchTrials): SchemaProblem[] {
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(topLevel(errors), refTrials);
+  const described = describeInOrder(topLevel(errors), lookup);
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -327,7 +338,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
 type Described = SchemaProblem & { readonly pattern: boolean };
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
-function describeInOrder({ tree, members }: ErrorsAt, refTrials: RefBranchTrials | undefined): Described[] {
+function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined): Described[] {
   const errors = members.map((member) => tree.errors[member]!);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
@@ -335,10 +346,10 @@ function describeInOrder({ tree, members }: ErrorsAt, refTrials: RefBranchTrials
   const seen = new Set<string>();
   const problems: Described[] = [];
   for (const [position, error] of errors.entries()) {
-    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, refTrials) : undefined;
+    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup) : undefined;
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error)) : undefined;
-    const standIns = picked ? describeInOrder(picked, refTrials) : unknown && [unknown];
+    const standIns = picked ? describeInOrder(picked, lookup) : unknown && [unknown];
     if (standIns) {
       for (const problem of standIns) {
         const key = JSON.stringify([problem.path, problem.problem]);

@@ -2,51 +2,71 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
 import { firstSubschemaWhere } from './schema-applicators.js';
-import { pointerSegments, valueAt, type RefBranchTrials } from './schema-problems.js';
+import { pointerSegments, valueAt, type UnionLookup } from './schema-problems.js';
 
-/** A schema whose local `$ref`s (`#/$defs/Name`) resolve in its `$defs`: the protocol's document, or a tool's schema. */
-export interface SchemaDocument {
-  readonly $defs?: Readonly<Record<string, unknown>>;
-}
+/**
+ * A schema document: what its local `$ref`s (`#`, then a JSON pointer: `#/$defs/Name`, `#/definitions/Name`,
+ * `#/properties/shape`) resolve in. The protocol's document, or a tool's schema.
+ */
+export type SchemaDocument = object;
 
 /** Where a check starts: one of the document's `$defs` (as ajv compiles `#/$defs/Name`), or the document itself. */
 export type CheckRoot = string | undefined;
 
-/** The most failed unions one check checks again branch by branch (each reads the value below the union again). */
-const UNION_RECHECKS = 8;
+/** The most failed unions one check looks up in the schema (each walks it, and may check the value below again). */
+const UNION_LOOKUPS = 8;
 
 const UNIONS = ['anyOf', 'oneOf'] as const;
-const DEFINITION_REF = /^#\/\$defs\/([^/~]+)$/;
 
-/** The `$defs` name of a branch that is a `$ref` alone to one, else undefined. */
-function definitionOf(branch: unknown): string | undefined {
-  if (!isPlainObject(branch) || Object.keys(branch).length !== 1 || typeof branch.$ref !== 'string') return undefined;
-  return DEFINITION_REF.exec(branch.$ref)?.[1];
+/** Keywords that only annotate: a branch of a `$ref` and these checks a value as the schema the `$ref` names does. */
+const ANNOTATIONS = new Set(['$ref', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+
+/** The schema object a local `$ref` names in `document` (`#` and a JSON pointer, percent-encoded as in a URI). */
+export function resolveLocalRef(document: SchemaDocument, ref: string): Record<string, unknown> | undefined {
+  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
+  let node: unknown = document;
+  for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return isPlainObject(node) ? node : undefined;
+}
+
+/** The local `$ref` a union branch checks a value against (the branch is that `$ref`, perhaps annotated), else undefined. */
+function branchRef(document: SchemaDocument, branch: unknown): string | undefined {
+  if (!isPlainObject(branch) || typeof branch.$ref !== 'string' || !Object.keys(branch).every((key) => ANNOTATIONS.has(key))) return undefined;
+  return resolveLocalRef(document, branch.$ref) ? branch.$ref : undefined;
+}
+
+/** The `$defs` name a `#/$defs/Name` reference names, else undefined. */
+export function definitionName(ref: string): string | undefined {
+  return /^#\/\$defs\/([^/~%]+)$/.exec(ref)?.[1];
 }
 
 /** A schema path segment as ajv spells it (a JSON pointer segment, percent-encoded). */
 const segment = (s: string | number): string => (typeof s === 'number' ? String(s) : encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1')));
 
 /**
- * A schema object of a document, with where it is: its definition (none: the document itself) and its path there,
- * as ajv spells schema paths.
+ * A schema object of a document, with where it is: `base`, the pointer of the schema a `$ref` led to (as the `$ref`
+ * spells it; empty for the check's root document), and its path below that, as ajv spells schema paths.
  */
 interface Located {
   readonly node: Record<string, unknown>;
-  readonly definition: CheckRoot;
+  readonly base: string;
   readonly path: string;
 }
 
-/** The definition `name` of `document`, or the document itself. */
-function rootOf(document: SchemaDocument, name: CheckRoot): unknown {
-  return name === undefined ? document : document.$defs?.[name];
-}
-
-/** The definition a `$ref` to `#/$defs/Name` names in `document`, if it has it. */
-function refTarget(document: SchemaDocument, node: Record<string, unknown>): { name: string; target: Record<string, unknown> } | undefined {
-  const name = typeof node.$ref === 'string' ? DEFINITION_REF.exec(node.$ref)?.[1] : undefined;
-  const target = name !== undefined && document.$defs && Object.hasOwn(document.$defs, name) ? document.$defs[name] : undefined;
-  return isPlainObject(target) ? { name: name!, target } : undefined;
+/** Where a check from `root` starts. */
+function rootOf(document: SchemaDocument, root: CheckRoot): Located | undefined {
+  const base = root === undefined ? '' : `/$defs/${segment(root)}`;
+  const node = resolveLocalRef(document, `#${base}`);
+  return node && { node, base, path: '' };
 }
 
 /** `located` with the schemas it applies in place added: those its `$ref`s, `allOf`s and union branches name. */
@@ -59,32 +79,36 @@ function applied(document: SchemaDocument, located: readonly Located[]): Located
     if (seen.has(at.node)) continue;
     seen.add(at.node);
     out.push(at);
-    const ref = refTarget(document, at.node);
-    if (ref) queue.push({ node: ref.target, definition: ref.name, path: '' });
+    const target = typeof at.node.$ref === 'string' ? resolveLocalRef(document, at.node.$ref) : undefined;
+    if (target) queue.push({ node: target, base: (at.node.$ref as string).slice(1), path: '' });
     for (const keyword of ['allOf', ...UNIONS]) {
       const list = at.node[keyword];
-      if (Array.isArray(list)) list.forEach((node: unknown, i) => isPlainObject(node) && queue.push({ node, definition: at.definition, path: `${at.path}/${keyword}/${i}` }));
+      if (Array.isArray(list)) list.forEach((node: unknown, i) => isPlainObject(node) && queue.push({ node, base: at.base, path: `${at.path}/${keyword}/${i}` }));
     }
   }
   return out;
 }
 
-/** The schemas below `at` that apply to its value's property or item `key`. */
+/**
+ * The schemas below `at` that apply to its value's property or item `key`. A key of digits may name either, as
+ * the instance path does not say which the value holds; schema paths tell the two apart afterwards.
+ */
 function below(at: Located, key: string | number): Located[] {
   const step = (keyword: string, ...rest: string[]): Located[] => {
     let node: unknown = at.node[keyword];
     for (const s of rest) node = isPlainObject(node) && Object.hasOwn(node, s) ? node[s] : undefined;
-    return isPlainObject(node) ? [{ node, definition: at.definition, path: [at.path, keyword, ...rest.map(segment)].join('/') }] : [];
+    return isPlainObject(node) ? [{ node, base: at.base, path: [at.path, keyword, ...rest.map(segment)].join('/') }] : [];
   };
-  if (typeof key === 'number') return step('items');
+  const name = String(key);
   const properties = at.node.properties;
-  return isPlainObject(properties) && Object.hasOwn(properties, key) ? step('properties', key) : step('additionalProperties');
+  const property = isPlainObject(properties) && Object.hasOwn(properties, name) ? step('properties', name) : step('additionalProperties');
+  return typeof key === 'number' ? [...step('items'), ...property] : property;
 }
 
 /**
  * The branches of the union ajv reported at `schemaPath` for the value at `instancePath` of a value checked from
- * `root`: per branch, the `$defs` name of a `$ref` branch, or undefined for one written in place. Undefined when no
- * union there has a `$ref` branch, or when two there match the path with different branches.
+ * `root`: per branch, the local `$ref` it checks against, or undefined for one written otherwise. Undefined when no
+ * union there matches, or when two there match the path with different branches.
  */
 export function unionBranchesAt(
   document: SchemaDocument,
@@ -92,56 +116,66 @@ export function unionBranchesAt(
   instancePath: readonly (string | number)[],
   union: { readonly keyword: string; readonly schemaPath: string },
 ): readonly (string | undefined)[] | undefined {
-  const node = rootOf(document, root);
-  if (!isPlainObject(node)) return undefined;
-  let located = applied(document, [{ node, definition: root, path: '' }]);
-  for (const key of instancePath) {
-    const next = located.flatMap((at) => below(at, key));
-    located = applied(document, next);
-  }
+  const start = rootOf(document, root);
+  if (!start) return undefined;
+  let located = applied(document, [start]);
+  for (const key of instancePath)
+    located = applied(
+      document,
+      located.flatMap((at) => below(at, key)),
+    );
   const found = new Set<string>();
-  for (const { node, definition: name, path } of located) {
+  for (const { node, base, path } of located) {
     const list = node[union.keyword];
+    // ajv reports a union reached through a `$ref` at its path from the `$ref`'s target, or, where it inlined the
+    // target's code, from the document with the `$ref`'s pointer before it.
     const within = `${path}/${union.keyword}`;
-    if (!Array.isArray(list) || (union.schemaPath !== `#${within}` && (name === undefined || union.schemaPath !== `#/$defs/${name}${within}`))) continue;
-    found.add(JSON.stringify(list.map(definitionOf)));
+    if (!Array.isArray(list) || (union.schemaPath !== `#${within}` && union.schemaPath !== `#${base}${within}`)) continue;
+    found.add(JSON.stringify(list.map((branch) => branchRef(document, branch) ?? null)));
   }
   if (found.size !== 1) return undefined;
-  const branches = JSON.parse([...found][0]!) as (string | null)[];
-  return branches.some((b) => b !== null) ? branches.map((b) => b ?? undefined) : undefined;
+  return (JSON.parse([...found][0]!) as (string | null)[]).map((ref) => ref ?? undefined);
 }
 
 /**
- * The `$defs` the `$ref` branches of unions reachable from `from` (through `$ref`s) name: what a check from there
- * may check a failed union's branches against, so what is compiled beside it.
+ * What the unions reachable from `from` (through `$ref`s) ask of a failed check: `branchRefs`, the local `$ref`s
+ * their branches are (what a failed union is checked against branch by branch, so what is compiled beside it), and
+ * `lookedUp`, whether a union's errors may leave ajv's schema paths (a union and a `$ref` are both reachable).
  */
-export function unionBranchDefinitions(document: SchemaDocument, from: readonly CheckRoot[]): string[] {
+export function unionRefs(document: SchemaDocument, from: readonly CheckRoot[]): { branchRefs: string[]; lookedUp: boolean } {
   const seen = new Set<unknown>();
-  const branchTargets = new Set<string>();
-  const queue = from.map((root) => rootOf(document, root));
+  const branchRefs = new Set<string>();
+  let unions = false;
+  let refs = false;
+  const queue = from.map((root) => rootOf(document, root)?.node);
   while (queue.length) {
-    const root = queue.pop();
-    if (seen.has(root) || !isPlainObject(root)) continue;
-    seen.add(root);
-    // Every schema object in `root` (no match ends the walk; `$ref`s are followed through the queue).
-    firstSubschemaWhere(root, (node) => {
-      const ref = refTarget(document, node);
-      if (ref) queue.push(ref.target);
-      for (const keyword of UNIONS)
-        if (Array.isArray(node[keyword])) for (const target of (node[keyword] as unknown[]).map(definitionOf)) if (target) branchTargets.add(target);
+    const node = queue.pop();
+    if (seen.has(node) || !isPlainObject(node)) continue;
+    seen.add(node);
+    // Every schema object below `node` (no match ends the walk; `$ref`s are followed through the queue).
+    firstSubschemaWhere(node, (sub) => {
+      const target = typeof sub.$ref === 'string' ? resolveLocalRef(document, sub.$ref) : undefined;
+      if (target) queue.push(target);
+      refs ||= target !== undefined;
+      for (const keyword of UNIONS) {
+        const list = sub[keyword];
+        if (!Array.isArray(list)) continue;
+        unions = true;
+        for (const ref of list.map((branch) => branchRef(document, branch))) if (ref !== undefined) branchRefs.add(ref);
+      }
       return false;
     });
   }
-  return [...branchTargets].sort();
+  return { branchRefs: [...branchRefs].sort(), lookedUp: unions && refs };
 }
 
 /**
- * The {@link RefBranchTrials} of one failed check of `value` from `root`: the value below a failed union checked
- * against each of its `$ref` branches with `validatorOf` (compiled beforehand), for at most
- * {@link UNION_RECHECKS} unions.
+ * The {@link UnionLookup} of one failed check of `value` from `root`: a failed union found in the schema, with
+ * the value below it checked against each of its `$ref` branches by `validatorOf` (compiled beforehand; undefined
+ * where there is none, which leaves the union unplaced), for at most {@link UNION_LOOKUPS} unions.
  */
-export function refBranchTrials(document: SchemaDocument, root: CheckRoot, value: unknown, validatorOf: (definition: string) => ValidateFunction): RefBranchTrials {
-  let left = UNION_RECHECKS;
+export function unionLookup(document: SchemaDocument, root: CheckRoot, value: unknown, validatorOf: (ref: string) => ValidateFunction | undefined): UnionLookup {
+  let left = UNION_LOOKUPS;
   return (union) => {
     if (left === 0) return undefined;
     left--;
@@ -149,16 +183,16 @@ export function refBranchTrials(document: SchemaDocument, root: CheckRoot, value
     const branches = unionBranchesAt(document, root, at, union);
     if (!branches) return undefined;
     const below = valueAt(value, at);
-    const trials = new Map<number, ErrorObject[]>();
-    for (const [branch, name] of branches.entries()) {
-      if (name === undefined) continue;
-      const check = validatorOf(name);
-      if (check(below)) return undefined;
-      trials.set(
+    const refTrials = new Map<number, ErrorObject[]>();
+    for (const [branch, ref] of branches.entries()) {
+      if (ref === undefined) continue;
+      const check = validatorOf(ref);
+      if (!check || check(below)) return undefined;
+      refTrials.set(
         branch,
         (check.errors ?? []).map((error) => ({ ...error, instancePath: `${union.instancePath}${error.instancePath}` })),
       );
     }
-    return trials;
+    return { branchCount: branches.length, refTrials };
   };
 }

@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import type { ItemLimits } from './bounded-schema.js';
 import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from './linear-errors.js';
-import type { RefBranchTrials } from './schema-problems.js';
+import type { UnionLookup } from './schema-problems.js';
 
 /**
  * The detailed-check bound: the most JSON values (at any depth) a caller-sent value may hold for a failed check to
@@ -30,8 +30,8 @@ function holdsMoreValuesThan(root: unknown, max: number): boolean {
 export interface FailedCheck {
   readonly errors: readonly ErrorObject[];
   readonly firstOnly: boolean;
-  /** Places the problems of the schema's `$ref` union branches, when it has any and every problem was looked for. */
-  readonly refTrials?: RefBranchTrials;
+  /** Places the problems ajv's schema paths do not (see `UnionLookup`), when every problem was looked for. */
+  readonly unionLookup?: UnionLookup;
 }
 
 /**

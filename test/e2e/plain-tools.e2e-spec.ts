@@ -108,8 +108,45 @@ const Square = z.object({ kind: z.literal('square'), side: z.number() });
 })
 class DrawTool extends ArgumentsEcho {}
 
+/** A closed object of `kind` and one positive number. */
+const shapeOf = (kind: string, size: string, sizeSchema: object) => ({
+  type: 'object',
+  properties: { kind: { type: 'string', const: kind }, [size]: sizeSchema },
+  required: ['kind', size],
+  additionalProperties: false,
+});
+
+/**
+ * A schema as zod 3's `zodToJsonSchema` (zod-to-json-schema 3.25) writes it, its draft-07 `$schema` taken off: a
+ * schema used twice is a `$ref` to where it was first written (`#/properties/shape`, a branch of it), and a
+ * recursion a `$ref` to its own property.
+ */
+const ROUTE_SCHEMA = {
+  type: 'object',
+  properties: {
+    shape: { anyOf: [shapeOf('circle', 'radius', { type: 'number', exclusiveMinimum: 0 }), shapeOf('square', 'side', { type: 'number' })] },
+    spare: { $ref: '#/properties/shape' },
+    favourite: { $ref: '#/properties/shape/anyOf/0' },
+    filter: {
+      anyOf: [
+        { type: 'object', properties: { field: { type: 'string' } }, required: ['field'], additionalProperties: false },
+        { type: 'object', properties: { filters: { type: 'array', items: { $ref: '#/properties/filter' } } }, required: ['filters'], additionalProperties: false },
+      ],
+    },
+  },
+  required: ['shape'],
+  additionalProperties: false,
+};
+
+/** A plain tool whose unions are reached through path `$ref`s. */
+@McpTool({ name: 'route', description: 'Routes a shape.', inputSchema: ROUTE_SCHEMA })
+class RouteTool extends ArgumentsEcho {}
+
 describe('plain tools', () => {
-  const app = useTestApp({ providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool], options: { maxBodyBytes: 1_000_000 } });
+  const app = useTestApp({
+    providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool, RouteTool],
+    options: { maxBodyBytes: 1_000_000 },
+  });
 
   it('serve a root union given "type": "object" beside it: each branch admitted, a call matching none refused', async () => {
     for (const args of [
@@ -155,6 +192,27 @@ describe('plain tools', () => {
     const unknown = await callTool(app().server, 'draw', { shape: { kind: 'dot' } });
     expect(unknown.body).toMatchObject({ invalid: [{ path: 'shape.kind', problems: ['must be one of "circle", "square"'] }] });
     expect((await callTool(app().server, 'draw', { shape: { kind: 'square', side: 1 } })).body).toEqual({ shape: { kind: 'square', side: 1 } });
+  });
+
+  it('word a failure in a union reached through path $refs (zod-to-json-schema’s reuse and recursion) by its branch', async () => {
+    const shape = { kind: 'square', side: 2 };
+    const args = { shape, spare: shape, favourite: { kind: 'circle', radius: 1 }, filter: { filters: [{ field: 'a' }] } };
+    expect((await callTool(app().server, 'route', args)).body).toEqual(args);
+    const refused = await callTool(app().server, 'route', {
+      shape: { kind: 'circle', radius: 0 },
+      spare: { kind: 'dot' },
+      favourite: { kind: 'circle', radius: 'x' },
+      filter: { filters: [{ filters: [{ field: 1 }] }] },
+    });
+    expect(refused.body).toMatchObject({
+      error: 'invalid_values',
+      invalid: [
+        { path: 'favourite.radius', problems: ['must be number'] },
+        { path: 'filter.filters[0].filters[0].field', problems: ['must be string'] },
+        { path: 'shape.radius', problems: ['must be > 0'] },
+        { path: 'spare.kind', problems: ['must be one of "circle", "square"'] },
+      ],
+    });
   });
 
   it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {

@@ -211,7 +211,7 @@ describe('the value gate', () => {
         const outputs = [new SchemaCompiler().compileOutput(schema(), 'one'), new SchemaCompiler().compileOutput(schema(), 'two')];
         const gate = ValueGate.build(new SchemaCompiler(), schema(), 'three');
         expect(compileBranchChecks).toHaveBeenCalledTimes(1);
-        expect(outputs[1]!.refTrials).toBe(outputs[0]!.refTrials);
+        expect(outputs[1]!.unionLookup).toBe(outputs[0]!.unionLookup);
         expect(gate.check({ pick: { kind: 'b', y: -1 } })?.invalid).toEqual([{ path: 'pick.y', problems: ['must be >= 0'] }]);
       } finally {
         compileBranchChecks.mockRestore();
@@ -224,6 +224,56 @@ describe('the value gate', () => {
       // Another schema under the same $id compiles too: the first left nothing registered behind.
       const again = shapes({ circle: kind('circle', 'radius'), square: kind('square', 'side') }, { $id: 'https://example.com/shapes.json' });
       expect(again.check({ shape: { kind: 'square', side: 'x' } })?.invalid).toEqual([{ path: 'shape.side', problems: ['must be number'] }]);
+    });
+  });
+
+  describe("a union reached through other local $refs (zod 3's zod-to-json-schema, draft-07 generators)", () => {
+    const circle = { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number', minimum: 0 } }, required: ['kind', 'radius'] };
+    const square = { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] };
+    const invalid = (schema: Record<string, unknown>, value: unknown) => ValueGate.build(compiler, schema, 'test gate').check(value)?.invalid;
+
+    it('checks branches that are $refs to #/definitions, or to a path, perhaps annotated, as those to $defs', () => {
+      const schema = {
+        type: 'object',
+        properties: {
+          shape: { anyOf: [{ $ref: '#/definitions/Circle' }, { $ref: '#/definitions/Square', description: 'a square' }] },
+          again: { $ref: '#/properties/shape' },
+          other: { oneOf: [{ $ref: '#/properties/shape/anyOf/0' }, { $ref: '#/definitions/Square' }] },
+        },
+        definitions: { Circle: circle, Square: square },
+      };
+      expect(invalid(schema, { shape: { kind: 'circle', radius: -1 } })).toEqual([{ path: 'shape.radius', problems: ['must be >= 0'] }]);
+      expect(invalid(schema, { shape: { kind: 'square', side: 'x' } })).toEqual([{ path: 'shape.side', problems: ['must be number'] }]);
+      expect(invalid(schema, { again: { kind: 'dot' } })).toEqual([{ path: 'again.kind', problems: ['must be one of "circle", "square"'] }]);
+      expect(invalid(schema, { other: { kind: 'square', side: 'x' } })).toEqual([{ path: 'other.side', problems: ['must be number'] }]);
+    });
+
+    it('words a recursion at each level whichever branch recurses: through #, #/definitions or a key of digits', () => {
+      const leafOrList = { anyOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#/definitions/Tree' } }] };
+      expect(invalid({ type: 'object', properties: { tree: { $ref: '#/definitions/Tree' } }, definitions: { Tree: leafOrList } }, { tree: [['a', 1]] })).toEqual([
+        { path: 'tree[0][1]', problems: ['must be string or array'] },
+      ]);
+      const node = {
+        type: 'object',
+        anyOf: [
+          { properties: { leaf: { type: 'string' } }, required: ['leaf'], additionalProperties: false },
+          { properties: { kids: { type: 'array', items: { $ref: '#' } } }, required: ['kids'], additionalProperties: false },
+        ],
+      };
+      expect(invalid(node, { kids: [{ kids: [{ leaf: 3 }] }] })).toEqual([{ path: 'kids[0].kids[0].leaf', problems: ['must be string'] }]);
+      const digits = { type: 'object', properties: { '0': { oneOf: [{ $ref: '#/$defs/c' }, { $ref: '#/$defs/s' }] } }, $defs: { c: circle, s: square } };
+      expect(invalid(digits, { '0': { kind: 'circle', radius: -1 } })).toEqual([{ path: '[0].radius', problems: ['must be >= 0'] }]);
+    });
+
+    it('leaves a union standing for its branches where a subschema declares its own $id (its $refs resolve against it)', () => {
+      // `#/$defs/c` inside `s` names s's own circle (a string radius), not the document's.
+      const stringRadius = { ...circle, properties: { ...circle.properties, radius: { type: 'string' } } };
+      const scoped = {
+        type: 'object',
+        properties: { s: { $id: 'https://example.com/s', oneOf: [{ $ref: '#/$defs/c' }, { $ref: '#/$defs/s' }], $defs: { c: stringRadius, s: square } } },
+        $defs: { c: circle, s: square },
+      };
+      expect(invalid(scoped, { s: { kind: 'circle', radius: -1 } })).toEqual([{ path: 's', problems: ['must match exactly one of the allowed shapes'] }]);
     });
   });
 

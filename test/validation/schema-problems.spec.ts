@@ -80,7 +80,7 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ oneOf: [circle, square] }, { kind: 'circle' })).toEqual([{ path: [], problem: 'missing required property "radius"' }]);
   });
 
-  it('places the errors of reference branches that `refTrials` checks one by one, and picks among them as among any', () => {
+  it('places the errors of reference branches the union lookup checks one by one, and picks among them as among any', () => {
     const schema = { $defs: { circle, square }, oneOf: [{ $ref: '#/$defs/circle' }, { $ref: '#/$defs/square' }, { type: 'string' }] };
     const check = callerValueAjv().compile(schema);
     const byBranch = [callerValueAjv().compile(circle), callerValueAjv().compile(square)];
@@ -91,13 +91,13 @@ describe('describeSchemaErrors on a failing union', () => {
         unions,
         problems: describeSchemaErrors(check.errors, (union) => {
           unions.push(`${union.keyword} at "${union.instancePath}"`);
-          return new Map(byBranch.map((branch, i) => [i, (branch(value), branch.errors ?? [])]));
+          return { branchCount: 3, refTrials: new Map(byBranch.map((branch, i) => [i, (branch(value), branch.errors ?? [])])) };
         }),
       };
     };
     expect(described({ kind: 'circle', radius: -1 })).toEqual({ unions: ['oneOf at ""'], problems: [{ path: ['radius'], problem: 'must be > 0' }] });
     expect(described({ kind: 'dot' }).problems).toEqual([{ path: ['kind'], problem: 'must be one of "circle", "square"' }]);
-    // Without an answer from refTrials, the union stands for its branches.
+    // Without an answer from the lookup, the union stands for its branches.
     expect(describeSchemaErrors(check.errors, () => undefined)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
   });
 
@@ -140,6 +140,19 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ $defs: { square }, oneOf: [circle, { $ref: '#/$defs/square' }] }, { kind: 'square', side: 'x' })).toEqual([
       { path: [], problem: 'must match exactly one of the allowed shapes' },
     ]);
+  });
+
+  it("places what follows the last branch placed by its path when the lookup gives the union's branch count", () => {
+    // A tree of strings: the recursion is the last branch, so its inner union's errors follow branch 0's.
+    const tree = { anyOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#' } }] };
+    const check = callerValueAjv().compile(tree);
+    expect(check([['a', 1]])).toBe(false);
+    const counted = (branchCount: number) => () => ({ branchCount, refTrials: new Map() });
+    expect(describeSchemaErrors(check.errors, counted(2))).toEqual([{ path: [0, 1], problem: 'must be string or array' }]);
+    // Without the lookup, or with a count the errors do not fit, the union stands for its branches.
+    const generic = [{ path: [], problem: 'must match at least one of the allowed shapes' }];
+    expect(describeSchemaErrors(check.errors)).toEqual(generic);
+    expect(describeSchemaErrors(check.errors, counted(4))).toEqual(generic);
   });
 
   it('stands for its branches when a oneOf fails by matching several', () => {

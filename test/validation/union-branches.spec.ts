@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
-import { unionBranchDefinitions, unionBranchesAt } from '../../lib/validation/union-branches.js';
+import { resolveLocalRef, unionBranchesAt, unionRefs } from '../../lib/validation/union-branches.js';
 
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
 const kind = (value: string, required: string) => ({ type: 'object', properties: { type: { const: value }, [required]: { type: 'string' } }, required: ['type', required] });
@@ -40,35 +40,91 @@ const document: ProtocolSchemaDocument = {
 describe('unionBranchesAt', () => {
   it('finds a union in place by its path within the definition, relative or under $defs, and names its $ref branches', () => {
     for (const schemaPath of ['#/properties/item/anyOf', '#/$defs/Params/properties/item/anyOf'])
-      expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath })).toEqual(['Circle', 'Square', undefined]);
+      expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath })).toEqual(['#/$defs/Circle', '#/$defs/Square', undefined]);
   });
 
   it('finds a definition that is a union itself, through items, additionalProperties, allOf and $refs', () => {
-    expect(unionBranchesAt(document, 'Request', ['params', 'map', 'any'], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['Circle', 'Square']);
-    expect(unionBranchesAt(document, 'Wrapped', ['x'], { keyword: 'anyOf', schemaPath: '#/$defs/Left/properties/x/anyOf' })).toEqual(['Circle', undefined]);
-    expect(unionBranchesAt(document, 'Request', ['params', 'list', 3], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['Circle', 'Square']);
-    expect(unionBranchesAt(document, 'Request', ['shape'], { keyword: 'oneOf', schemaPath: '#/$defs/Shape/oneOf' })).toEqual(['Circle', 'Square']);
+    expect(unionBranchesAt(document, 'Request', ['params', 'map', 'any'], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['#/$defs/Circle', '#/$defs/Square']);
+    expect(unionBranchesAt(document, 'Wrapped', ['x'], { keyword: 'anyOf', schemaPath: '#/$defs/Left/properties/x/anyOf' })).toEqual(['#/$defs/Circle', undefined]);
+    expect(unionBranchesAt(document, 'Request', ['params', 'list', 3], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toEqual(['#/$defs/Circle', '#/$defs/Square']);
+    expect(unionBranchesAt(document, 'Request', ['shape'], { keyword: 'oneOf', schemaPath: '#/$defs/Shape/oneOf' })).toEqual(['#/$defs/Circle', '#/$defs/Square']);
+  });
+
+  it('answers a union with no $ref branch by its branch count alone', () => {
+    expect(unionBranchesAt(document, 'Request', ['params', 'plain'], { keyword: 'anyOf', schemaPath: '#/properties/plain/anyOf' })).toEqual([undefined, undefined]);
   });
 
   it('reads a schema reached twice at one place once (a union that is its own branch)', () => {
-    expect(unionBranchesAt(document, 'Loop', [], { keyword: 'anyOf', schemaPath: '#/anyOf' })).toEqual(['Loop', 'Circle']);
+    expect(unionBranchesAt(document, 'Loop', [], { keyword: 'anyOf', schemaPath: '#/anyOf' })).toEqual(['#/$defs/Loop', '#/$defs/Circle']);
   });
 
-  it('answers nothing for a path no union there matches, a keyword it does not have, a union with no $ref branch, or two unions that differ', () => {
-    expect(unionBranchesAt(document, 'Request', ['params', 'plain'], { keyword: 'anyOf', schemaPath: '#/properties/plain/anyOf' })).toBeUndefined();
+  it('answers nothing for a path no union there matches, a keyword it does not have, or two unions that differ', () => {
     expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'anyOf', schemaPath: '#/properties/other/anyOf' })).toBeUndefined();
     expect(unionBranchesAt(document, 'Request', ['params', 'item'], { keyword: 'oneOf', schemaPath: '#/properties/item/oneOf' })).toBeUndefined();
     expect(unionBranchesAt(document, 'Request', ['nowhere'], { keyword: 'oneOf', schemaPath: '#/oneOf' })).toBeUndefined();
     expect(unionBranchesAt(document, 'Both', ['x'], { keyword: 'anyOf', schemaPath: '#/properties/x/anyOf' })).toBeUndefined();
-    expect(unionBranchesAt(document, 'Left', ['x'], { keyword: 'anyOf', schemaPath: '#/properties/x/anyOf' })).toEqual(['Circle', undefined]);
+    expect(unionBranchesAt(document, 'Left', ['x'], { keyword: 'anyOf', schemaPath: '#/properties/x/anyOf' })).toEqual(['#/$defs/Circle', undefined]);
   });
 });
 
-describe('unionBranchDefinitions', () => {
+describe('unionRefs', () => {
   it('names the $ref branches of the unions reachable from the definitions given, and no others', () => {
-    expect(unionBranchDefinitions(document, ['Request'])).toEqual(['Circle', 'Square']);
-    expect(unionBranchDefinitions(document, ['Circle'])).toEqual([]);
-    expect(unionBranchDefinitions(document, ['Unreached', 'Both'])).toEqual(['Circle', 'Lonely', 'Square']);
+    expect(unionRefs(document, ['Request'])).toEqual({ branchRefs: ['#/$defs/Circle', '#/$defs/Square'], lookedUp: true });
+    expect(unionRefs(document, ['Unreached', 'Both'])).toEqual({ branchRefs: ['#/$defs/Circle', '#/$defs/Lonely', '#/$defs/Square'], lookedUp: true });
+  });
+
+  it('asks for a lookup only where a union and a $ref are both reachable', () => {
+    expect(unionRefs(document, ['Circle'])).toEqual({ branchRefs: [], lookedUp: false });
+    expect(unionRefs({ anyOf: [{ type: 'string' }, { type: 'null' }] }, [undefined])).toEqual({ branchRefs: [], lookedUp: false });
+    expect(unionRefs({ items: { $ref: '#' } }, [undefined])).toEqual({ branchRefs: [], lookedUp: false });
+    expect(unionRefs({ anyOf: [{ type: 'string' }, { items: { $ref: '#' } }] }, [undefined])).toEqual({ branchRefs: [], lookedUp: true });
+  });
+
+  it('takes a branch of a $ref and annotations as that $ref, and no branch holding another keyword or an unresolved $ref', () => {
+    const branches = [
+      { $ref: '#/definitions/a', description: 'a', title: 'A' },
+      { $ref: '#/definitions/b', type: 'object' },
+      { $ref: '#/definitions/none' },
+      { $ref: 'https://example.com/c' },
+    ];
+    expect(unionRefs({ anyOf: branches, definitions: { a: {}, b: {} } }, [undefined])).toEqual({ branchRefs: ['#/definitions/a'], lookedUp: true });
+  });
+});
+
+describe('resolveLocalRef', () => {
+  const tool = { properties: { 'a/b': { anyOf: [{ type: 'string' }] }, '0': { type: 'null' } }, definitions: { 'x y': { type: 'integer' } }, $defs: { '~z': {} } };
+
+  it('resolves "#" and any JSON pointer in the document, escaped as a URI fragment', () => {
+    expect(resolveLocalRef(tool, '#')).toBe(tool);
+    expect(resolveLocalRef(tool, '#/properties/a~1b/anyOf/0')).toEqual({ type: 'string' });
+    expect(resolveLocalRef(tool, '#/definitions/x%20y')).toEqual({ type: 'integer' });
+    expect(resolveLocalRef(tool, '#/$defs/~0z')).toEqual({});
+    expect(resolveLocalRef(tool, '#/properties/0')).toEqual({ type: 'null' });
+  });
+
+  it('resolves nothing that is not a schema object of the document: an anchor, a URI, a missing or broken pointer', () => {
+    for (const ref of ['#anchor', 'https://example.com/s.json', '#/properties/nope', '#/properties/a~1b/anyOf', '#/definitions/%E0%A4%A', '#/properties/a~1b/anyOf/length'])
+      expect(resolveLocalRef(tool, ref)).toBeUndefined();
+  });
+});
+
+describe('unionBranchesAt in a tool schema written by other generators', () => {
+  const circle = { type: 'object', properties: { kind: { const: 'circle' } } };
+  it('follows #/definitions and path $refs, matched as ajv reports them, inlined or compiled apart', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { anyOf: [{ $ref: '#/definitions/Circle' }, { type: 'null' }] },
+        b: { $ref: '#/properties/a' },
+        '0': { oneOf: [{ $ref: '#/definitions/Circle' }, { $ref: '#/properties/a/anyOf/1' }] },
+      },
+      definitions: { Circle: circle },
+    };
+    const refs = ['#/definitions/Circle', undefined];
+    expect(unionBranchesAt(schema, undefined, ['a'], { keyword: 'anyOf', schemaPath: '#/properties/a/anyOf' })).toEqual(refs);
+    for (const schemaPath of ['#/anyOf', '#/properties/a/anyOf']) expect(unionBranchesAt(schema, undefined, ['b'], { keyword: 'anyOf', schemaPath })).toEqual(refs);
+    // A key of digits, which the instance path spells as an index.
+    expect(unionBranchesAt(schema, undefined, [0], { keyword: 'oneOf', schemaPath: '#/properties/0/oneOf' })).toEqual(['#/definitions/Circle', '#/properties/a/anyOf/1']);
   });
 });
 
