@@ -34,6 +34,8 @@ const document: ProtocolSchemaDocument = {
     Loop: { anyOf: [ref('Loop'), ref('Circle')] },
     Unreached: { anyOf: [ref('Lonely'), { type: 'null' }] },
     Lonely: { type: 'string' },
+    // A branch referring into another definition, which the protocol's validators do not compile on its own.
+    Detour: { type: 'object', properties: { s: { anyOf: [ref('Circle'), { $ref: '#/$defs/Params/properties/plain' }] } } },
   },
 };
 
@@ -146,6 +148,10 @@ describe('a protocol schema check of a value failing a union of $ref branches', 
     expect(schema.check('Request', { params: { choice: { type: 'square' } } })).toEqual([
       { path: ['params', 'choice'], problem: 'must match at least one of the allowed shapes' },
     ]);
+  });
+
+  it('leaves a union standing for its branches where one is a $ref to no definition of its own', () => {
+    expect(schema.check('Detour', { s: { type: 'circle', radius: 1 } })).toEqual([{ path: ['s'], problem: 'must match at least one of the allowed shapes' }]);
   });
 
   it('checks no union branch by branch past the detailed-check bound (10,000 values): the union stands for its branches', () => {
