@@ -56,7 +56,8 @@ export const KEYWORD_WORDINGS = {
   minProperties: atLeast('propert(ies)'),
   maxProperties: atMost('propert(ies)'),
   uniqueItems: (): Worded => ({ problem: 'must not contain duplicate items' }),
-  pattern: (p: Params): Worded => ({ problem: `must match the pattern ${JSON.stringify(p.pattern)}` }),
+  // As written in the schema: JSON's escaping would double each backslash of a pattern the message quotes.
+  pattern: (p: Params): Worded => ({ problem: `must match the pattern "${String(p.pattern)}"` }),
   anyOf: (): Worded => ({ problem: 'must match at least one of the allowed shapes' }),
   oneOf: (): Worded => ({ problem: 'must match exactly one of the allowed shapes' }),
   not: (): Worded => ({ problem: 'must not match the excluded shape' }),
@@ -163,8 +164,8 @@ interface UnionTrials {
   readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
   /** The branches whose `type` the value itself is not (an object sent where a branch wants an array, say). */
   readonly mistyped: ReadonlySet<number>;
-  /** The branches requiring a property the value does not have. */
-  readonly incomplete: ReadonlySet<number>;
+  /** The branches requiring properties the value does not have, with those properties. */
+  readonly incomplete: ReadonlyMap<number, ReadonlySet<string>>;
   /** The JSON types the mistyped branches take, each once, in branch order. */
   readonly wantedTypes: ReadonlySet<string>;
 }
@@ -257,7 +258,7 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup): Unio
   const at = pointerOf(union);
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
-  const incomplete = new Set<number>();
+  const incomplete = new Map<number, Set<string>>();
   const wantedTypes = new Set<string>();
   for (const [branch, { tree: branchTree, members }] of ordered)
     for (const error of members.map((member) => branchTree.errors[member]!)) {
@@ -266,7 +267,10 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup): Unio
         mistyped.add(branch);
         for (const type of String((error.params as { type?: unknown }).type).split(',')) wantedTypes.add(type);
       }
-      if (error.keyword === 'required' && error.instancePath === at) incomplete.add(branch);
+      if (error.keyword === 'required' && error.instancePath === at) {
+        const missing = incomplete.get(branch) ?? new Set<string>();
+        incomplete.set(branch, missing.add(String((error.params as { missingProperty?: unknown }).missingProperty)));
+      }
     }
   return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes };
 }
@@ -301,6 +305,23 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
   const values = [...admitted.values()];
   const { problem } = values.length === 1 ? KEYWORD_WORDINGS.const({ allowedValue: values[0] }) : KEYWORD_WORDINGS.enum({ allowedValues: values });
   return { path: pointerSegments(pointer), problem, pattern: false };
+}
+
+/**
+ * When every branch of the value's JSON type requires a property the value lacks (zod's discriminated union sent
+ * no discriminator): the properties they all require, missing.
+ */
+function commonMissing({ branches, mistyped, incomplete }: UnionTrials, union: ErrorObject): Described | undefined {
+  const typed = [...branches.keys()].filter((branch) => !mistyped.has(branch));
+  if (typed.length === 0 || union.propertyName !== undefined) return undefined;
+  const missing = typed.map((branch) => incomplete.get(branch) ?? new Set<string>());
+  const common = [...missing[0]!].filter((name) => missing.every((names) => names.has(name)));
+  return common.length === 0 ? undefined : { path: pointerSegments(union.instancePath), problem: missingWording(common), pattern: false };
+}
+
+/** The problem of an object missing the required properties `names`: one, or several listed as one problem. */
+function missingWording(names: readonly string[]): string {
+  return names.length === 1 ? KEYWORD_WORDINGS.required({ missingProperty: names[0] }).problem : `missing required properties ${list(names)}`;
 }
 
 /** When the value is of no branch's JSON type: the types they take (`must be string or integer`). */
@@ -343,12 +364,19 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
+  // A location's missing properties are one problem: a message that shows a location's first problem names them all.
+  const missingAt = new Map<string, string[]>();
+  for (const error of errors)
+    if (error.keyword === 'required' && error.propertyName === undefined) {
+      const names = missingAt.get(error.instancePath) ?? [];
+      missingAt.set(error.instancePath, [...names, String((error.params as { missingProperty?: unknown }).missingProperty)]);
+    }
   const seen = new Set<string>();
   const problems: Described[] = [];
   for (const [position, error] of errors.entries()) {
     const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup) : undefined;
     const picked = trials && pickedBranch(trials);
-    const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error)) : undefined;
+    const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error) ?? commonMissing(trials, error)) : undefined;
     const standIns = picked ? describeInOrder(picked, lookup) : unknown && [unknown];
     if (standIns) {
       for (const problem of standIns) {
@@ -360,7 +388,10 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     }
     const path = pointerSegments(error.instancePath);
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName]))) continue;
-    const worded = wordProblem(error);
+    const missing = error.keyword === 'required' ? missingAt.get(error.instancePath) : undefined;
+    if (missing) missingAt.delete(error.instancePath);
+    else if (error.keyword === 'required' && error.propertyName === undefined) continue;
+    const worded = missing ? { problem: missingWording([...new Set(missing)]) } : wordProblem(error);
     const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
     const fullPath = extra === undefined ? path : [...path, extra];
     const key = JSON.stringify([fullPath, problem]);

@@ -139,6 +139,13 @@ describe('completion/complete', () => {
     expect(legacy.messages[0]!.error.message).toBe(res.body.error.message);
   });
 
+  it('names every property missing from the params in one problem, on both eras', async () => {
+    const res = await post(app().server, rpc('completion/complete', {}));
+    expect(res.body.error.message).toBe('Invalid params for completion/complete; at /params, missing required properties "argument", "ref".');
+    const legacy = await legacyPost(app().server, { jsonrpc: '2.0', id: 2, method: 'completion/complete', params: {} });
+    expect(legacy.messages[0]!.error.message).toBe(res.body.error.message);
+  });
+
   it.each(['broken', 'sparse'])(
     'contains a completer that returns what is not a list of strings (%s: numbers, a sparse array): 500 + -32603, the reason on mcp:method:error',
     async (argument) => {

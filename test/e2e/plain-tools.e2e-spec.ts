@@ -108,6 +108,21 @@ const Square = z.object({ kind: z.literal('square'), side: z.number() });
 })
 class DrawTool extends ArgumentsEcho {}
 
+/** A plain tool taking a note: two required strings, and an attachment of one of two kinds. */
+@McpTool({
+  name: 'note',
+  description: 'Takes a note.',
+  inputSchema: z.toJSONSchema(
+    z.object({
+      title: z.string(),
+      body: z.string(),
+      attachment: z.discriminatedUnion('kind', [z.object({ kind: z.literal('link'), url: z.url() }), z.object({ kind: z.literal('file'), path: z.string() })]).optional(),
+    }),
+    { io: 'input' },
+  ),
+})
+class NoteTool extends ArgumentsEcho {}
+
 /** A closed object of `kind` and one positive number. */
 const shapeOf = (kind: string, size: string, sizeSchema: object) => ({
   type: 'object',
@@ -144,7 +159,7 @@ class RouteTool extends ArgumentsEcho {}
 
 describe('plain tools', () => {
   const app = useTestApp({
-    providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool, RouteTool],
+    providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool, RouteTool, NoteTool],
     options: { maxBodyBytes: 1_000_000 },
   });
 
@@ -213,6 +228,16 @@ describe('plain tools', () => {
         { path: 'spare.kind', problems: ['must be one of "circle", "square"'] },
       ],
     });
+  });
+
+  it('name every missing property in the message, and a discriminator a union’s value lacks, as what to add', async () => {
+    const empty = await callTool(app().server, 'note', {});
+    expect(empty.body).toMatchObject({ error: 'invalid_values', invalid_count: 1, invalid: [{ path: '', problems: ['missing required properties "title", "body"'] }] });
+    expect(empty.body.message).toBe('The arguments object of tool "note" holds 1 invalid value(s): missing required properties "title", "body".');
+    const kindless = await callTool(app().server, 'note', { title: 't', body: 'b', attachment: { url: 'https://example.com' } });
+    expect(kindless.body.message).toBe('The arguments object of tool "note" holds 1 invalid value(s): attachment: missing required property "kind".');
+    const args = { title: 't', body: 'b', attachment: { kind: 'file', path: '/a' } };
+    expect((await callTool(app().server, 'note', args)).body).toEqual(args);
   });
 
   it('take the JSON Schema z.toJSONSchema() returns as it is, and list it without zod’s hidden ~standard', async () => {

@@ -36,11 +36,11 @@ describe('buildInputRequest: a form the protocol schema refuses', () => {
   it('names what the request without those fields still fails, so one fix is not refused again', () => {
     const { message: _none, ...withoutMessage } = form({ id: { type: 'string', format: 'uuid' } });
     expect(refusal(withoutMessage)).toBe(
-      `${PREFIX}requestedSchema: field "id" has format "uuid", none of date, date-time, email, uri; and without them, /params must match at least one of the allowed shapes`,
+      `${PREFIX}requestedSchema: field "id" has format "uuid", none of date, date-time, email, uri; and without them, /params missing required property "message"`,
     );
   });
 
   it('names the problems where every field passes alone (the form around them is wrong)', () => {
-    expect(refusal({ requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } })).toBe(`${PREFIX}/params must match at least one of the allowed shapes`);
+    expect(refusal({ requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } })).toBe(`${PREFIX}/params missing required property "message"`);
   });
 });

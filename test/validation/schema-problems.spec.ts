@@ -155,8 +155,39 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(describeSchemaErrors(check.errors, counted(4))).toEqual(generic);
   });
 
+  it('words a union every branch of whose type requires a property the value lacks (a missing discriminator) by that property', () => {
+    for (const union of ['oneOf', 'anyOf'])
+      expect(problemsOf({ [union]: [circle, square] }, { radius: 1, side: 2 })).toEqual([{ path: [], problem: 'missing required property "kind"' }]);
+    // A branch of another type is left aside; the properties every branch left requires are named together.
+    const sized = (kind: object) => ({ ...kind, required: ['kind', 'size'] });
+    expect(problemsOf({ anyOf: [sized(circle), sized(square), { type: 'null' }] }, {})).toEqual([{ path: [], problem: 'missing required properties "kind", "size"' }]);
+    // Branches missing different properties: no property is the one to add.
+    const a = { type: 'object', required: ['a'] };
+    const b = { type: 'object', required: ['b'] };
+    expect(problemsOf({ anyOf: [a, b] }, {})).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+  });
+
   it('stands for its branches when a oneOf fails by matching several', () => {
     expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 2)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+  });
+});
+
+describe('describeSchemaErrors on an object missing required properties', () => {
+  it('names every property missing at one location in one problem, each once', () => {
+    expect(problemsOf({ type: 'object', required: ['title', 'body', 'tags'] }, { tags: [] })).toEqual([{ path: [], problem: 'missing required properties "title", "body"' }]);
+    // Required by two subschemas applying in place: still one problem, each property once.
+    expect(problemsOf({ required: ['a', 'b'], allOf: [{ required: ['b', 'c'] }], properties: { n: { required: ['x'] } } }, { n: {} })).toEqual([
+      { path: [], problem: 'missing required properties "b", "c", "a"' },
+      { path: ['n'], problem: 'missing required property "x"' },
+    ]);
+    const many = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    expect(problemsOf({ required: many }, {})).toEqual([{ path: [], problem: 'missing required properties "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", … (10 in all)' }]);
+  });
+});
+
+describe('describeSchemaErrors on a value failing a pattern', () => {
+  it('quotes the pattern as the schema writes it, backslashes unescaped', () => {
+    expect(problemsOf({ type: 'string', pattern: '^\\d{3}\\.\\w$' }, 'x')).toEqual([{ path: [], problem: 'must match the pattern "^\\d{3}\\.\\w$"' }]);
   });
 });
 
