@@ -125,6 +125,7 @@ export type {
   McpResourceReturn,
   McpResourceHandler,
   McpResourceTemplateHandler,
+  McpListedResource,
 } from './resources/resource.interfaces.js';
 export type { McpUriVariables, McpUriVariableName } from './resources/uri-template.js';
 export { resourceNotFound } from './resources/resource-not-found.js';

@@ -32,10 +32,20 @@ export abstract class ListMethod implements McpMethodHandler {
     return this.method;
   }
 
+  /**
+   * Definitions a list gathers again for each request, after those read once (the resources a template lists);
+   * none by default. A list with any is paged afresh on every request.
+   */
+  protected listedPerRequest(_call: MethodCall): Promise<readonly ListedDefinition[]> | undefined {
+    return undefined;
+  }
+
   async handle(call: MethodCall): Promise<McpResult> {
     const era = call.record.era ?? 'modern';
     let listed = this.listed.get(era);
     if (!listed) this.listed.set(era, (listed = this.definitions(era)));
-    return this.pages.result(this.listName(era), this.member, listed, call.params.cursor);
+    const gathering = this.listedPerRequest(call);
+    if (!gathering) return this.pages.result(this.listName(era), this.member, listed, call.params.cursor);
+    return this.pages.result(this.listName(era), this.member, [...listed, ...(await gathering)], call.params.cursor, { fresh: true });
   }
 }

@@ -38,14 +38,15 @@ export class ListPages {
 
   /**
    * A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`.
-   * The first page is made once (a shared result) unless it has a cursor and the codec is not `deterministic`.
+   * The first page is made once (a shared result) unless it has a cursor and the codec is not `deterministic`, or
+   * the items are `fresh` (gathered for this request).
    */
-  async result(list: string, member: string, items: readonly unknown[], cursor: unknown): Promise<McpResult> {
-    const first = cursor === undefined ? this.firstPages.get(list) : undefined;
+  async result(list: string, member: string, items: readonly unknown[], cursor: unknown, { fresh = false } = {}): Promise<McpResult> {
+    const first = cursor === undefined && !fresh ? this.firstPages.get(list) : undefined;
     if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
-    if (cursor === undefined && (page.nextCursor === undefined || (this.firstCursorKept ??= this.codec.deterministic === true)))
+    if (cursor === undefined && !fresh && (page.nextCursor === undefined || (this.firstCursorKept ??= this.codec.deterministic === true)))
       this.firstPages.set(list, sharedResult(result));
     return result;
   }

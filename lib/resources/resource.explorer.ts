@@ -2,10 +2,12 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 
 import { bindCompleter } from '../completion/completer.js';
+import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
+import { listedResources } from './listed-resources.js';
 import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-resource-template.decorator.js';
 import { MCP_RESOURCE_METADATA } from './mcp-resource.decorator.js';
 import { readContents } from './resource-contents.js';
@@ -65,8 +67,11 @@ export class ResourceExplorer implements OnModuleInit {
 
   private template(options: McpResourceTemplateOptions, instance: object, where: string): WiredResourceTemplate {
     const template = checkTemplateOptions(options, where);
-    const read = (instance as Partial<McpResourceTemplateHandler>).read;
+    const { read, list } = instance as Partial<McpResourceTemplateHandler>;
     if (typeof read !== 'function') throw new McpConfigurationError(where, 'a resource template must implement read(uri, variables, ctx)');
+    if (list !== undefined && typeof list !== 'function') throw new McpConfigurationError(where, `list must be a method, list(ctx)${got(list)}`);
+    const listing = { where, template, mimeType: options.mimeType };
+    const resourceShape = list && this.protocol.shape('Resource');
     return {
       uriTemplate: options.uriTemplate,
       name: options.name,
@@ -76,6 +81,7 @@ export class ResourceExplorer implements OnModuleInit {
       template,
       completers: this.completers(options, template, instance, where),
       read: async (uri, variables, ctx) => readContents(await read.call(instance, uri, variables, ctx), { uri, mimeType: options.mimeType, where }, this.protocol),
+      list: list && (async (ctx) => listedResources(await answeringHttpExceptions(() => list.call(instance, ctx)), listing, resourceShape!)),
     };
   }
 

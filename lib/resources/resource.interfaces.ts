@@ -97,7 +97,31 @@ export interface McpResourceHandler {
   read(ctx: McpHandlerContext): McpResourceReturn | Promise<McpResourceReturn>;
 }
 
-/** The class of an `@McpResourceTemplate`: reads the resource at `uri`, given the template variables it matched. @publicApi */
+/**
+ * One resource a template lists in `resources/list` (MCP `Resource`): a URI the template matches, and its name;
+ * without `mimeType`, the template's.
+ * @publicApi
+ */
+export interface McpListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Its size in bytes before any encoding, when known; an integer >= 0. */
+  size?: number;
+  annotations?: McpResourceAnnotations;
+  icons?: readonly McpIcon[];
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * The class of an `@McpResourceTemplate`: reads the resource at `uri`, given the template variables it matched;
+ * optionally lists the resources it has, which `resources/list` then lists after the fixed resources.
+ * @publicApi
+ */
 export interface McpResourceTemplateHandler<T extends string = string> {
   read(uri: string, variables: McpUriVariables<T>, ctx: McpHandlerContext): McpResourceReturn | Promise<McpResourceReturn>;
+  /** The resources this template reads that `resources/list` lists, asked on every `resources/list`. */
+  list?(ctx: McpHandlerContext): readonly McpListedResource[] | Promise<readonly McpListedResource[]>;
 }

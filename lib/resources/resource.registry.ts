@@ -42,6 +42,8 @@ export interface WiredResourceTemplate {
   readonly completers: ReadonlyMap<string, McpResourceCompleter>;
   /** Runs its `read` for a URI it matched and turns the return into checked contents. */
   read(uri: string, variables: McpUriVariables, ctx: McpContext): Promise<ResourceContent[]>;
+  /** Runs its `list`, when it has one, and turns the return into checked `resources/list` entries. */
+  readonly list: ((ctx: McpContext) => Promise<readonly Readonly<Record<string, unknown>>[]>) | undefined;
 }
 
 /** What a URI resolved to: the resource or template that reads it, and the read. */

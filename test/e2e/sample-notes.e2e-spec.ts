@@ -12,7 +12,7 @@ const schema = await ProtocolSchema.vendored();
 describe('the sample app: notes as resources, the review_note prompt, completion and listen', () => {
   const server = useSampleApp();
 
-  it('lists the fixed resource and the template, and advertises what they use', async () => {
+  it('lists the fixed resource, the notes its template lists, and the template, and advertises what they use', async () => {
     const discover = await post(server(), rpc('server/discover'));
     expect(discover.body.result.capabilities).toMatchObject({ resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} });
 
@@ -20,6 +20,7 @@ describe('the sample app: notes as resources, the review_note prompt, completion
     expect(schema.check('ListResourcesResultResponse', resources.body)).toEqual([]);
     expect(resources.body.result.resources).toEqual([
       { uri: 'notes://index', name: 'notes-index', title: 'All notes', description: 'The title of every note.', mimeType: 'application/json' },
+      ...['groceries', 'ideas', 'todo'].map((title) => ({ uri: `notes://notes/${title}`, name: title, mimeType: 'text/plain' })),
     ]);
     const templates = await post(server(), rpc('resources/templates/list'));
     expect(templates.body.result.resourceTemplates).toEqual([

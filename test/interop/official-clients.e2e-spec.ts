@@ -22,7 +22,7 @@ import {
 import { readSessionId } from '../../lib/protocol/session-id.js';
 import { firstText } from '../support/client-result.js';
 import { recordEvents } from '../support/mcp-client.js';
-import { SAMPLE_TOOL_NAMES, startSampleApp, useSampleApp } from '../support/sample-app.js';
+import { SAMPLE_TOOL_NAMES, sampleResourceUris, startSampleApp, useSampleApp } from '../support/sample-app.js';
 import { PrimesTool, TotalTool } from '../support/structured-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import type { TestApp } from '../support/test-app.js';
@@ -145,7 +145,7 @@ describe.each(CLIENTS)('the sample app with %s', (_name, connect, revision) => {
 
   it('lists and reads resources, gets a prompt, completes an argument, and is told which URI is unknown', async () => {
     const { calls } = await connected();
-    expect((await calls.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await calls.listResources()).resources.map((r) => r.uri)).toEqual(sampleResourceUris(false));
     expect((await calls.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
       { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
     ]);
@@ -196,7 +196,7 @@ describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release 
     expect((await c.readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
       { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
     ]);
-    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(sampleResourceUris(false));
     expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['review_note']);
     await expect(c.readResource({ uri: 'notes://notes/nope' })).rejects.toThrow('Resource not found: "notes://notes/nope"');
     expect((await c.getPrompt({ name: 'review_note', arguments: { title: 'todo' } })).messages).toHaveLength(2);
@@ -209,7 +209,7 @@ describe('the sample app with @modelcontextprotocol/sdk 1.10 (the first release 
       isError: true,
       text: 'Kept "groceries": this client cannot ask the user to confirm. Ask them to delete it themselves.',
     });
-    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(sampleResourceUris(false));
   });
 });
 

@@ -15,7 +15,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { firstText } from '../support/client-result.js';
 import { NODE_22, RUNNER, ensureRunner } from '../support/node22-runner.js';
-import { SAMPLE_TOOL_NAMES, startSampleApp } from '../support/sample-app.js';
+import { SAMPLE_TOOL_NAMES, sampleResourceUris, startSampleApp } from '../support/sample-app.js';
 import type { TestApp } from '../support/test-app.js';
 import { nextEvent } from '../support/wait.js';
 
@@ -80,7 +80,7 @@ describe('the sample app with the Vercel AI SDK MCP client (@ai-sdk/mcp, default
   });
 
   it('lists and reads resources, and is told which URI is unknown', async () => {
-    expect((await client().listResources()).resources.map((r) => r.uri)).toEqual(['notes://index']);
+    expect((await client().listResources()).resources.map((r) => r.uri)).toEqual(sampleResourceUris(true));
     expect((await client().listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://notes/{title}']);
     expect((await client().readResource({ uri: 'notes://notes/todo' })).contents).toEqual([
       { uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' },
@@ -170,7 +170,7 @@ describe('the sample app with the Vercel AI SDK MCP client 2.x (@ai-sdk/mcp 2, 2
   });
 
   it('lists and reads resources, and is told which URI is unknown', () => {
-    expect(seen.resources).toEqual(['notes://index']);
+    expect(seen.resources).toEqual(sampleResourceUris(true));
     expect(seen.read).toEqual([{ uri: 'notes://notes/todo', mimeType: 'text/plain', text: 'write the docs, ship the release' }]);
     expect(seen.unknownUri).toContain('Resource not found: "notes://notes/nope"');
   });

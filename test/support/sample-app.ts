@@ -10,6 +10,15 @@ import { fastifyAdapter, TEST_ADAPTER, type TestApp } from './test-app.js';
 /** The sample app's tools, as tools/list names them. */
 export const SAMPLE_TOOL_NAMES = ['delete_note', 'echo', 'help', 'reindex_notes', 'tasks', 'weather'];
 
+/**
+ * The URIs the sample's resources/list lists: the index, then each note its template lists, by title; `deleted`
+ * says whether a test's `delete_note` has taken "ideas" away by then.
+ */
+export const sampleResourceUris = (deleted: boolean): string[] => [
+  'notes://index',
+  ...['groceries', ...(deleted ? [] : ['ideas']), 'todo'].map((title) => `notes://notes/${title}`),
+];
+
 /** Boots the sample app (`sample/src/app.module.ts`) on this run's adapter, body parser on, on an ephemeral loopback port. */
 export async function startSampleApp(): Promise<TestApp> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();

@@ -19,6 +19,11 @@ export class NoteResource implements McpResourceTemplateHandler {
     return text;
   }
 
+  /** Every note, so that resources/list shows them beside the index. */
+  list() {
+    return this.notes.titles().map((title) => ({ uri: `notes://notes/${encodeURIComponent(title)}`, name: title }));
+  }
+
   completeTitle(value: string) {
     return this.notes.titles().filter((title) => title.startsWith(value));
   }

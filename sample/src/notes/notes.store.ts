@@ -34,6 +34,7 @@ export class NotesStore {
     this.index.delete(title);
     await this.bus.publish({ kind: 'resourceUpdated', uri: 'notes://index' });
     await this.bus.publish({ kind: 'resourceUpdated', uri: `notes://notes/${encodeURIComponent(title)}` });
+    await this.bus.publish({ kind: 'resourcesListChanged' });
   }
 
   /** Indexes one note (its word count, for the sample); false when it no longer exists. */
