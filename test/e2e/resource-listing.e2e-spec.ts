@@ -101,6 +101,17 @@ describe('resources a template lists', () => {
     }
   });
 
+  it('are asked for again on a list of one page, which is not kept either', async () => {
+    const single = await createTestApp({ providers: [NoteStore, NoteTemplate] });
+    try {
+      expect(titles((await post(single.server, rpc('resources/list'))).body.result)).toEqual(['notes://notes/groceries', 'notes://notes/greek%20trip']);
+      single.app.get(NoteStore).notes.delete('groceries');
+      expect(titles((await post(single.server, rpc('resources/list'))).body.result)).toEqual(['notes://notes/greek%20trip']);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('are listed to a 2025-era client alike', async () => {
     const modern = await post(t.server, rpc('resources/list'));
     const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} });
