@@ -42,7 +42,7 @@ export class ListPages {
    * the items are `fresh` (gathered for this request).
    */
   async result(list: string, member: string, items: readonly unknown[], cursor: unknown, { fresh = false } = {}): Promise<McpResult> {
-    const first = cursor === undefined && !fresh ? this.firstPages.get(list) : undefined;
+    const first = cursor === undefined ? this.firstPages.get(list) : undefined;
     if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
