@@ -98,22 +98,11 @@ export interface McpResourceHandler {
 }
 
 /**
- * One resource a template lists in `resources/list` (MCP `Resource`): a URI the template matches, and its name;
- * without `mimeType`, the template's.
+ * One resource a template lists in `resources/list` (MCP `Resource`), described as `@McpResource` describes one
+ * (its `cache` aside) at a URI the template matches; without `mimeType`, the template's.
  * @publicApi
  */
-export interface McpListedResource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Its size in bytes before any encoding, when known; an integer >= 0. */
-  size?: number;
-  annotations?: McpResourceAnnotations;
-  icons?: readonly McpIcon[];
-  _meta?: Record<string, unknown>;
-}
+export type McpListedResource = Omit<McpResourceOptions, 'cache'> & { _meta?: Record<string, unknown> };
 
 /**
  * The class of an `@McpResourceTemplate`: reads the resource at `uri`, given the template variables it matched;
