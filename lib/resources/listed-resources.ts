@@ -24,7 +24,7 @@ export function listedResources(returned: unknown, listing: ListingTemplate, res
   return returned.map((entry: unknown, index) => {
     const at = `resources[${index}]`;
     if (!isPlainObject(entry)) throw fault(`returned ${at}, which is not an object: ${bounded(entry, 60)}`);
-    const notJson = jsonValueOffence(entry, [at]);
+    const notJson = jsonValueOffence(entry, ['resources', index]);
     if (notJson) throw fault(`returned a value JSON cannot carry, ${notJson}`);
     const filled = entry.mimeType === undefined && listing.mimeType !== undefined ? { ...entry, mimeType: listing.mimeType } : entry;
     if (!resource.conforms(filled)) {

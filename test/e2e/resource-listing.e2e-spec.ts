@@ -148,7 +148,7 @@ describe('a template whose list() fails', () => {
     [
       'an entry JSON cannot carry',
       () => [{ uri: 'bad://1', name: 'one', size: 10n }],
-      /list\(\) returned a value JSON cannot carry, at #\/resources\[0\]\/size: a BigInt is not a JSON value$/,
+      /list\(\) returned a value JSON cannot carry, at #\/resources\/0\/size: a BigInt is not a JSON value$/,
     ],
     [
       'a URI the template does not match',
