@@ -368,8 +368,10 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
   const missingAt = new Map<string, string[]>();
   for (const error of errors)
     if (error.keyword === 'required' && error.propertyName === undefined) {
-      const names = missingAt.get(error.instancePath) ?? [];
-      missingAt.set(error.instancePath, [...names, String((error.params as { missingProperty?: unknown }).missingProperty)]);
+      const names = missingAt.get(error.instancePath);
+      const name = String((error.params as { missingProperty?: unknown }).missingProperty);
+      if (names) names.push(name);
+      else missingAt.set(error.instancePath, [name]);
     }
   const seen = new Set<string>();
   const problems: Described[] = [];
@@ -388,10 +390,14 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     }
     const path = pointerSegments(error.instancePath);
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName]))) continue;
-    const missing = error.keyword === 'required' ? missingAt.get(error.instancePath) : undefined;
-    if (missing) missingAt.delete(error.instancePath);
-    else if (error.keyword === 'required' && error.propertyName === undefined) continue;
-    const worded = missing ? { problem: missingWording([...new Set(missing)]) } : wordProblem(error);
+    let worded = wordProblem(error);
+    if (error.keyword === 'required' && error.propertyName === undefined) {
+      // Worded once, with the location's first: the others are in it.
+      const missing = missingAt.get(error.instancePath);
+      if (!missing) continue;
+      missingAt.delete(error.instancePath);
+      worded = { problem: missingWording([...new Set(missing)]) };
+    }
     const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
     const fullPath = extra === undefined ? path : [...path, extra];
     const key = JSON.stringify([fullPath, problem]);
