@@ -308,15 +308,25 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
 }
 
 /**
- * When every branch of the value's JSON type requires a property the value lacks (zod's discriminated union sent
- * no discriminator): the properties they all require, missing.
+ * When every branch of the value's JSON type that its discriminator does not rule out requires properties the value
+ * lacks: those they all require (zod's
+ * discriminated union sent no discriminator), else what each would need, as alternatives
+ * (`missing required property "id" or "name"`; `…of one of its shapes: ["a", "b"] or ["c"]`; at most
+ * {@link VALUES_LISTED} of them).
  */
-function commonMissing({ branches, mistyped, incomplete }: UnionTrials, union: ErrorObject): Described | undefined {
-  const typed = [...branches.keys()].filter((branch) => !mistyped.has(branch));
-  if (typed.length === 0 || union.propertyName !== undefined) return undefined;
-  const missing = typed.map((branch) => incomplete.get(branch) ?? new Set<string>());
-  const common = [...missing[0]!].filter((name) => missing.every((names) => names.has(name)));
-  return common.length === 0 ? undefined : { path: pointerSegments(union.instancePath), problem: missingWording(common), pattern: false };
+function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTrials, union: ErrorObject): Described | undefined {
+  // A branch its discriminator rules out asks for another value, not for a property.
+  const typed = [...branches.keys()].filter((branch) => !mistyped.has(branch) && !ruledOut.has(branch));
+  if (typed.length === 0 || union.propertyName !== undefined || !typed.every((branch) => incomplete.has(branch))) return undefined;
+  const missing = typed.map((branch) => [...incomplete.get(branch)!]);
+  const common = missing[0]!.filter((name) => missing.every((names) => names.includes(name)));
+  const at = pointerSegments(union.instancePath);
+  if (common.length > 0) return { path: at, problem: missingWording(common), pattern: false };
+  const single = missing.every((names) => names.length === 1);
+  const alternatives = [...new Set(missing.map((names) => (single ? JSON.stringify(names[0]) : `[${names.map((name) => JSON.stringify(name)).join(', ')}]`)))];
+  if (alternatives.length > VALUES_LISTED) return undefined;
+  const problem = single ? `missing required property ${alternatives.join(' or ')}` : `missing the required properties of one of its shapes: ${alternatives.join(' or ')}`;
+  return { path: at, problem, pattern: false };
 }
 
 /** The problem of an object missing the required properties `names`: one, or several listed as one problem. */
@@ -378,7 +388,7 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
   for (const [position, error] of errors.entries()) {
     const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup) : undefined;
     const picked = trials && pickedBranch(trials);
-    const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error) ?? commonMissing(trials, error)) : undefined;
+    const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
     const standIns = picked ? describeInOrder(picked, lookup) : unknown && [unknown];
     if (standIns) {
       for (const problem of standIns) {

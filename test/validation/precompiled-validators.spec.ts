@@ -141,7 +141,7 @@ describe('the vendored definitions the library checks (CHECKED_DEFINITIONS)', ()
       const content = [{ type: 'image', data: 'QQ==' }, { type: 'resource', resource: { uri: 'x://a' } }, { type: 'txt' }];
       expect(vendored.check('CallToolResult', { resultType: 'complete', content }).map((p) => p.problem)).toEqual([
         'missing required property "mimeType"',
-        'must match at least one of the allowed shapes',
+        'missing required property "text" or "blob"',
         'must be one of "text", "image", "audio", "resource_link", "resource"',
       ]);
       expect(compile).not.toHaveBeenCalled();

@@ -42,7 +42,8 @@ describe('describeSchemaErrors on a failing union', () => {
     const sized = { type: 'object', properties: { size: { const: 'large' } }, required: ['size'] };
     expect(problemsOf({ oneOf: [circle, sized] }, { kind: 'dot', size: 'small' })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
     const needs = (key: string) => ({ type: 'object', required: [key] });
-    expect(problemsOf({ anyOf: [circle, needs('x'), needs('y')] }, { kind: 'dot' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+    // The discriminator rules the circle out; the branches left each miss a property: those are the alternatives.
+    expect(problemsOf({ anyOf: [circle, needs('x'), needs('y')] }, { kind: 'dot' })).toEqual([{ path: [], problem: 'missing required property "x" or "y"' }]);
   });
 
   it('names the JSON types the branches take when the value is of none of them, each once', () => {
@@ -73,9 +74,9 @@ describe('describeSchemaErrors on a failing union', () => {
     const named = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
     const numbered = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
     expect(problemsOf({ anyOf: [named, numbered] }, { id: 'x' })).toEqual([{ path: ['id'], problem: 'must be integer' }]);
-    // Both complete, or both missing one: no pick.
+    // Both complete: no pick; both missing one: no pick, the missing ones named as alternatives.
     expect(problemsOf({ anyOf: [named, numbered] }, { name: 1, id: 'x' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
-    expect(problemsOf({ anyOf: [named, numbered] }, { title: 'x' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+    expect(problemsOf({ anyOf: [named, numbered] }, { title: 'x' })).toEqual([{ path: [], problem: 'missing required property "name" or "id"' }]);
     // A discriminator's pick stands, whatever the picked branch misses.
     expect(problemsOf({ oneOf: [circle, square] }, { kind: 'circle' })).toEqual([{ path: [], problem: 'missing required property "radius"' }]);
   });
@@ -161,10 +162,16 @@ describe('describeSchemaErrors on a failing union', () => {
     // A branch of another type is left aside; the properties every branch left requires are named together.
     const sized = (kind: object) => ({ ...kind, required: ['kind', 'size'] });
     expect(problemsOf({ anyOf: [sized(circle), sized(square), { type: 'null' }] }, {})).toEqual([{ path: [], problem: 'missing required properties "kind", "size"' }]);
-    // Branches missing different properties: no property is the one to add.
-    const a = { type: 'object', required: ['a'] };
-    const b = { type: 'object', required: ['b'] };
-    expect(problemsOf({ anyOf: [a, b] }, {})).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+    // Branches missing different properties: what each would need, as alternatives (each once, at most eight).
+    const needs = (...keys: string[]) => ({ type: 'object', required: keys });
+    expect(problemsOf({ anyOf: [needs('a'), needs('b'), needs('a')] }, {})).toEqual([{ path: [], problem: 'missing required property "a" or "b"' }]);
+    expect(problemsOf({ oneOf: [needs('a', 'b'), needs('c')] }, {})).toEqual([
+      { path: [], problem: 'missing the required properties of one of its shapes: ["a", "b"] or ["c"]' },
+    ]);
+    const nine = Array.from({ length: 9 }, (_, i) => needs(`p${i}`));
+    expect(problemsOf({ anyOf: nine }, {})).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
+    // A branch that has every property it requires, failing otherwise, leaves nothing to add.
+    expect(problemsOf({ anyOf: [needs('a'), { ...needs('b'), properties: { b: { type: 'string' } } }] }, { b: 1 })).toEqual([{ path: ['b'], problem: 'must be string' }]);
   });
 
   it('stands for its branches when a oneOf fails by matching several', () => {
