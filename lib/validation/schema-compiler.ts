@@ -11,7 +11,6 @@ import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
-import { firstSubschemaWhere } from './schema-applicators.js';
 import type { UnionLookup } from './schema-problems.js';
 import { unionLookup, unionRefs, type SchemaDocument } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
@@ -113,14 +112,13 @@ export class SchemaCompiler {
   /**
    * The union lookup of one failed value of `schema` (whose JSON text is `text`), when a union's errors may leave
    * ajv's schema paths (a union and a `$ref` in one schema); with validators of the `$ref`s its unions branch to,
-   * compiled once while the schema is in use, as its validators are. None for a schema whose subschemas declare
-   * their own `$id`, where a `$ref` may resolve against another base than the document.
+   * compiled once while the schema is in use, as its validators are.
    */
   private unionLookupOf(schema: SchemaDocument, text: string): UnionLookupOf | undefined {
     const known = unionLookupByText.get(text);
     if (known) return known;
     const { branchRefs, lookedUp } = unionRefs(schema, [undefined]);
-    if (!lookedUp || firstSubschemaWhere(schema, (node) => node !== schema && Object.hasOwn(node, '$id'))) return undefined;
+    if (!lookedUp) return undefined;
     const branches = this.compileBranchChecks(schema, branchRefs);
     const lookup: UnionLookupOf = (value) => unionLookup(schema, undefined, value, (ref) => branches.get(ref));
     unionLookupByText.set(text, lookup);

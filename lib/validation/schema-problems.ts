@@ -309,9 +309,8 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
 
 /**
  * When every branch of the value's JSON type that its discriminator does not rule out requires properties the value
- * lacks: those they all require (zod's
- * discriminated union sent no discriminator), else what each would need, as alternatives
- * (`missing required property "id" or "name"`; `…of one of its shapes: ["a", "b"] or ["c"]`; at most
+ * lacks: those they all require (zod's discriminated union sent no discriminator), else what each would need, as
+ * alternatives (`missing required property "id" or "name"`; `…of one of its shapes: ["a", "b"] or ["c"]`; at most
  * {@link VALUES_LISTED} of them).
  */
 function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTrials, union: ErrorObject): Described | undefined {
@@ -346,8 +345,8 @@ function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: E
  * shows a location's first problem. A failing `anyOf`/`oneOf`/`contains` stands for its trials (one line per
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
  * other, or it is the only one left whose required properties the value has), whose problems then stand for it; or
- * its discriminator is admitted by none, or its JSON type is no branch's, whose problem (what the branches admit)
- * then does. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors ajv's schema paths
+ * its discriminator is admitted by none, its JSON type is no branch's, or every branch left misses properties, whose
+ * problem (what the branches admit, or need) then does. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors ajv's schema paths
  * do not (those of `$ref` branches, and of a recursion's inner levels).
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup): SchemaProblem[] {

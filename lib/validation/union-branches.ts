@@ -24,17 +24,20 @@ const ANNOTATIONS = new Set(['$ref', '$comment', 'title', 'description', 'defaul
 /** The schema object a local `$ref` names in `document` (`#` and a JSON pointer, percent-encoded as in a URI). */
 export function resolveLocalRef(document: SchemaDocument, ref: string): Record<string, unknown> | undefined {
   if (ref !== '#' && !ref.startsWith('#/')) return undefined;
-  let node: unknown = document;
-  for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
-    let key: string;
-    try {
-      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
+  let keys: string[];
+  try {
+    // Each segment percent-decoded first: an escaped `/` (`%2F`) stays within its segment.
+    keys =
+      ref === '#'
+        ? []
+        : ref
+            .slice(2)
+            .split('/')
+            .map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
+  } catch {
+    return undefined;
   }
+  const node = valueAt(document, keys);
   return isPlainObject(node) ? node : undefined;
 }
 
@@ -140,13 +143,15 @@ export function unionBranchesAt(
 /**
  * What the unions reachable from `from` (through `$ref`s) ask of a failed check: `branchRefs`, the local `$ref`s
  * their branches are (what a failed union is checked against branch by branch, so what is compiled beside it), and
- * `lookedUp`, whether a union's errors may leave ajv's schema paths (a union and a `$ref` are both reachable).
+ * `lookedUp`, whether a union's errors may leave ajv's schema paths (a union and a `$ref` are both reachable) and the
+ * lookup can follow them: not where a subschema declares its own `$id`, against which its `$ref`s resolve.
  */
 export function unionRefs(document: SchemaDocument, from: readonly CheckRoot[]): { branchRefs: string[]; lookedUp: boolean } {
   const seen = new Set<unknown>();
   const branchRefs = new Set<string>();
   let unions = false;
   let refs = false;
+  let scoped = false;
   const queue = from.map((root) => rootOf(document, root)?.node);
   while (queue.length) {
     const node = queue.pop();
@@ -154,6 +159,7 @@ export function unionRefs(document: SchemaDocument, from: readonly CheckRoot[]):
     seen.add(node);
     // Every schema object below `node` (no match ends the walk; `$ref`s are followed through the queue).
     firstSubschemaWhere(node, (sub) => {
+      scoped ||= sub !== document && Object.hasOwn(sub, '$id');
       const target = typeof sub.$ref === 'string' ? resolveLocalRef(document, sub.$ref) : undefined;
       if (target) queue.push(target);
       refs ||= target !== undefined;
@@ -166,7 +172,7 @@ export function unionRefs(document: SchemaDocument, from: readonly CheckRoot[]):
       return false;
     });
   }
-  return { branchRefs: [...branchRefs].sort(), lookedUp: unions && refs };
+  return { branchRefs: [...branchRefs].sort(), lookedUp: unions && refs && !scoped };
 }
 
 /**

@@ -80,6 +80,10 @@ describe('unionRefs', () => {
     expect(unionRefs({ anyOf: [{ type: 'string' }, { type: 'null' }] }, [undefined])).toEqual({ branchRefs: [], lookedUp: false });
     expect(unionRefs({ items: { $ref: '#' } }, [undefined])).toEqual({ branchRefs: [], lookedUp: false });
     expect(unionRefs({ anyOf: [{ type: 'string' }, { items: { $ref: '#' } }] }, [undefined])).toEqual({ branchRefs: [], lookedUp: true });
+    // Not where a subschema declares its own $id: its $refs resolve against it, not against the document.
+    const scoped = { $id: 'https://example.com/root', anyOf: [{ $ref: '#/$defs/a' }, { $id: 'https://example.com/b', type: 'null' }], $defs: { a: {} } };
+    expect(unionRefs(scoped, [undefined])).toEqual({ branchRefs: ['#/$defs/a'], lookedUp: false });
+    expect(unionRefs({ ...scoped, anyOf: [{ $ref: '#/$defs/a' }, { type: 'null' }] }, [undefined]).lookedUp).toBe(true);
   });
 
   it('takes a branch of a $ref and annotations as that $ref, and no branch holding another keyword or an unresolved $ref', () => {
