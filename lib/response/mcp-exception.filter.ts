@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, HttpException, Inject, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 
 import { answersRequest, readableId, type JsonRpcId, type McpRequestRecord } from '../contracts/request-record.js';
 import { faultKind } from '../errors/fault-containment.js';
@@ -21,6 +21,17 @@ import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 import { telemetryId } from './telemetry-id.js';
 import { takeOver } from './unanswered.js';
+
+const logger = new Logger('Mcp');
+
+/**
+ * The note logged the first time a mount answers a refusal by the host's own machinery (a global guard, a throttler),
+ * which runs before the mount's checks: the client sees only the refusal's message.
+ */
+export const hostRefusalNote = (mount: string, status: number, message: string): string =>
+  `the host refused a request to the mount "${mount}" with ${status} (${bounded(message, 100)}) before the mount's checks ran: one of ` +
+  "the application's global guards, interceptors or pipes threw it (said once per mount). If it is not meant for MCP callers, let " +
+  "the mount's routes through with isMountRoute(context) (README, Recipes, Guards); authenticate MCP callers with the mount's auth provider.";
 
 /**
  * The rejection sender and method containment, bound on the mount's controller so host global filters never
@@ -43,6 +54,8 @@ import { takeOver } from './unanswered.js';
 export class McpExceptionFilter implements ExceptionFilter {
   /** The mount its events name; none for a filter outside every mount. */
   private readonly mount: string | undefined;
+  /** Whether {@link hostRefusalNote} was logged for this mount. */
+  private hostRefusalNoted = false;
 
   constructor(
     @Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions,
@@ -111,6 +124,10 @@ export class McpExceptionFilter implements ExceptionFilter {
       return sendAnswer(res, 500, errorEnvelope(id, { code: JSON_RPC_CODES.internalError, message: 'Internal error: the auth provider failed.' }));
     if (thrown instanceof HttpException) {
       const status = thrown.getStatus();
+      if (this.mount !== undefined && !this.hostRefusalNoted) {
+        this.hostRefusalNoted = true;
+        logger.log(hostRefusalNote(this.mount, status, thrown.message));
+      }
       const code = status >= 500 ? JSON_RPC_CODES.internalError : JSON_RPC_CODES.invalidRequest;
       return sendAnswer(res, status, errorEnvelope(id, { code, message: bounded(thrown.message, 200) }));
     }

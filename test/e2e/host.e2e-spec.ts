@@ -29,6 +29,7 @@ import request from 'supertest';
 
 import { McpMethodError, McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
 import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
+import { hostRefusalNote } from '../../lib/response/mcp-exception.filter.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
@@ -656,5 +657,32 @@ describe("the host request's body", () => {
     const legacy = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'body', arguments: {} } };
     const legacyAnswer = await legacyPost(app().server, legacy, legacyHeaders('2025-11-25'));
     expect(JSON.parse(legacyAnswer.messages[0]!.result.content[0].text)).toEqual(legacy);
+  });
+});
+
+describe("a host guard's refusal, noted in the log once per mount", () => {
+  let t: TestApp;
+  let log: ReturnType<typeof jest.spyOn>;
+  beforeAll(async () => {
+    log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    t = await createTestApp({ providers: [EchoTool, { provide: APP_GUARD, useClass: RefuseOnAskGuard }] });
+  });
+  afterAll(async () => {
+    log.mockRestore();
+    await t.close();
+  });
+  const notes = () => log.mock.calls.filter((call: unknown[]) => String(call[0]).includes("before the mount's checks"));
+
+  it('names the status, the message and isMountRoute the first time, and stays quiet after', async () => {
+    expect(notes()).toEqual([]);
+    const first = await post(t.server, rpc('tools/list', {}, 'refused-1'), { 'x-refuse': '1' });
+    expect(first.status).toBe(401);
+    expect(notes()).toEqual([[hostRefusalNote('/mcp', 401, 'refused by the host')]]);
+    expect(notes()[0]![0]).toContain('isMountRoute(context)');
+    const second = await post(t.server, rpc('tools/list', {}, 'refused-2'), { 'x-refuse': '500' });
+    expect(second.status).toBe(500);
+    const served = await post(t.server, rpc('tools/list'));
+    expect(served.status).toBe(200);
+    expect(notes()).toHaveLength(1);
   });
 });
