@@ -4,6 +4,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { bounded } from '../util/bounded.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { WeakValueCache } from '../util/weak-value-cache.js';
 import { REFUSED_FORMATS } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
@@ -11,6 +12,7 @@ import { callerValueAjv } from './caller-value-ajv.js';
 import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
+import { firstSubschemaWhere } from './schema-applicators.js';
 import type { UnionLookup } from './schema-problems.js';
 import { unionLookup, unionRefs, type SchemaDocument } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
@@ -43,31 +45,59 @@ const logger = new Logger('Mcp');
 /** How many unknown formats of one schema its configuration error names; the rest are counted. */
 export const UNKNOWN_FORMATS_NAMED = 10;
 
+/** The members every object inherits (`constructor`, `toString`, `__proto__`, ...), each as JSON spells a string. */
+const INHERITED_NAMES = Object.getOwnPropertyNames(Object.prototype).map((name) => JSON.stringify(name));
+
+/**
+ * Whether a schema, by its JSON text, may name a property after an inherited member. ajv reads a declared property
+ * as `data[name]`, which finds the inherited one on a value without it (an optional `constructor` checked against a
+ * function, a required `toString` never missing), unless told to read own properties only, which costs every check
+ * of the schema (about a third more on a 20-property object): so only such a schema is read that way. Any string
+ * equal to such a name counts (an `enum` value too), which only errs towards the exact reading.
+ */
+export const namesInheritedMember = (text: string): boolean => INHERITED_NAMES.some((quoted) => text.includes(quoted));
+
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
- * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, or declaring `$async`
- * (a promise reads as a pass to a synchronous check) is a `McpConfigurationError` naming where it was declared; a
- * key that is a near miss of an asserting keyword (`maxlength`) is warned about once, as ajv ignores it.
+ * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, declaring `$async`
+ * (a promise reads as a pass to a synchronous check) or a property named `__proto__` (whose value ajv skips) is a
+ * `McpConfigurationError` naming where it was declared; a key that is a near miss of an asserting keyword
+ * (`maxlength`) is warned about once, as ajv ignores it.
  */
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
   private unknownFormats: string[] = [];
-  private readonly ajv = callerValueAjv({
-    logger: {
-      log: () => undefined,
-      error: () => undefined,
-      warn: (...messages: unknown[]) => {
-        const format = /unknown format "([^"]*)"/.exec(messages.map(String).join(' '))?.[1];
-        if (format !== undefined) this.unknownFormats.push(format);
-      },
-    },
-  });
+  private readonly ajv = this.namingAjv();
 
   /**
-   * The same dialect, stopping at the first problem: for values too large to describe every problem of, under a
-   * schema that is not bounded. Built on the first such schema.
+   * The instances built on first need: `own`, reading own properties only ({@link namesInheritedMember}); `first`,
+   * the same dialect stopping at the first problem, for values too large to describe every problem of under a schema
+   * that is not bounded.
    */
-  private firstProblemAjv?: Ajv2020;
+  private readonly lazyAjv: { own?: Ajv2020; first?: Ajv2020; ownFirst?: Ajv2020 } = {};
+
+  /** An instance that names every problem, collecting the unknown formats it reports. */
+  private namingAjv(overrides: { ownProperties?: boolean } = {}): Ajv2020 {
+    return callerValueAjv({
+      ...overrides,
+      logger: {
+        log: () => undefined,
+        error: () => undefined,
+        warn: (...messages: unknown[]) => {
+          const format = /unknown format "([^"]*)"/.exec(messages.map(String).join(' '))?.[1];
+          if (format !== undefined) this.unknownFormats.push(format);
+        },
+      },
+    });
+  }
+
+  /** The instance that compiles a schema of this text, naming every problem or (`first`) stopping at the first. */
+  private ajvFor(text: string, first = false): Ajv2020 {
+    const own = namesInheritedMember(text);
+    if (!first) return own ? (this.lazyAjv.own ??= this.namingAjv({ ownProperties: true })) : this.ajv;
+    if (own) return (this.lazyAjv.ownFirst ??= callerValueAjv({ allErrors: false, ownProperties: true, logger: false }));
+    return (this.lazyAjv.first ??= callerValueAjv({ allErrors: false, logger: false }));
+  }
 
   /** Compiles one schema; `where` names its declaration for the refusal. */
   compile(schema: unknown, where: string): ValidateFunction {
@@ -94,7 +124,7 @@ export class SchemaCompiler {
     const limits = itemLimits(schema);
     if (limits) check = (value) => failedBoundedCheck(validate, limits, value);
     else {
-      const first = this.compileFirstProblem(schema as object);
+      const first = this.compileFirstProblem(schema as object, text);
       check = (value) => failedCheck(validate, first, value);
     }
     const lookup = this.unionLookupOf(schema as SchemaDocument, text);
@@ -119,7 +149,7 @@ export class SchemaCompiler {
     if (known) return known;
     const { branchRefs, lookedUp } = unionRefs(schema, [undefined]);
     if (!lookedUp) return undefined;
-    const branches = this.compileBranchChecks(schema, branchRefs);
+    const branches = this.compileBranchChecks(schema, branchRefs, this.ajvFor(text));
     const lookup: UnionLookupOf = (value) => unionLookup(schema, undefined, value, (ref) => branches.get(ref));
     unionLookupByText.set(text, lookup);
     return lookup;
@@ -129,24 +159,24 @@ export class SchemaCompiler {
    * Validators of the local `$ref`s a schema's unions branch to, so a failed union's problem can be placed in its
    * branch (ajv reports a referenced schema's errors at its own paths).
    */
-  private compileBranchChecks(schema: SchemaDocument, refs: readonly string[]): ReadonlyMap<string, ValidateFunction> {
+  private compileBranchChecks(schema: SchemaDocument, refs: readonly string[], ajv: Ajv2020): ReadonlyMap<string, ValidateFunction> {
     if (refs.length === 0) return new Map();
     const key = 'mcp-union-branches:';
     const ids = refs.map((ref) => `${key}${ref}`);
-    this.ajv.addSchema(schema, key);
+    ajv.addSchema(schema, key);
     try {
-      return new Map(refs.map((ref, i) => [ref, this.ajv.getSchema(ids[i]!)!]));
+      return new Map(refs.map((ref, i) => [ref, ajv.getSchema(ids[i]!)!]));
     } finally {
       // getSchema keeps each reference it resolved: dropped with the schema, so the next schema starts clean.
-      for (const id of ids) this.ajv.removeSchema(id);
-      this.ajv.removeSchema(key);
-      this.ajv.removeSchema(schema);
+      for (const id of ids) ajv.removeSchema(id);
+      ajv.removeSchema(key);
+      ajv.removeSchema(schema);
     }
   }
 
-  /** The first-problem validator of a schema {@link compileChecked} accepted. */
-  private compileFirstProblem(schema: object): ValidateFunction {
-    const ajv = (this.firstProblemAjv ??= callerValueAjv({ allErrors: false, logger: false }));
+  /** The first-problem validator of a schema {@link compileChecked} accepted, whose JSON text is `text`. */
+  private compileFirstProblem(schema: object, text: string): ValidateFunction {
+    const ajv = this.ajvFor(text, true);
     try {
       return ajv.compile(schema);
     } finally {
@@ -164,15 +194,24 @@ export class SchemaCompiler {
     if (known) return { validate: known, text };
     const invalid = metaSchemaProblems(schema, this.ajv);
     if (invalid) throw new McpConfigurationError(where, invalid);
+    const unchecked = text.includes('"__proto__"')
+      ? firstSubschemaWhere(schema, (node) => isPlainObject(node.properties) && Object.hasOwn(node.properties, '__proto__'))
+      : undefined;
+    if (unchecked)
+      throw new McpConfigurationError(
+        where,
+        `declares a property named "__proto__" (at ${unchecked.at}/properties), whose value ajv never checks (it skips that name), so whatever a caller sent there would pass: rename the property`,
+      );
     let validate: ValidateFunction;
     this.unknownFormats = [];
+    const ajv = this.ajvFor(text);
     try {
-      validate = this.ajv.compile(schema);
+      validate = ajv.compile(schema);
     } catch (thrown) {
       throw new McpConfigurationError(where, `is not a JSON Schema this server can build: ${bounded((thrown as Error)?.message ?? thrown, 300)}`);
     } finally {
       // Each schema stands alone: no other schema's $ref resolves to it, and another may carry the same root $id.
-      this.ajv.removeSchema(schema);
+      ajv.removeSchema(schema);
     }
     if ((validate as { $async?: unknown }).$async === true) {
       throw new McpConfigurationError(

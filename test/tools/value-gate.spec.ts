@@ -316,3 +316,40 @@ describe('the value gate', () => {
     );
   });
 });
+
+// ajv reads a declared property as `data[name]`: on a value without it, an inherited member stands in unless the
+// schema is compiled to read own properties only (`namesInheritedMember`). `__proto__`, whose value ajv never checks,
+// is refused at module init instead.
+const INHERITED = Object.getOwnPropertyNames(Object.prototype);
+
+it('refuses a property named __proto__ at module init, the one inherited name ajv never checks', () => {
+  expect(INHERITED).toContain('__proto__');
+  expect(() => ValueGate.build(new SchemaCompiler(), JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'), 'proto')).toThrow(/"__proto__"/);
+});
+
+describe.each(INHERITED.filter((name) => name !== '__proto__'))('a property named like the inherited member "%s"', (name) => {
+  const items = { type: 'array', items: { type: 'integer' } }; // unbounded: large values meet the first-problem check
+  const optional = ValueGate.build(new SchemaCompiler(), { type: 'object', properties: { [name]: { type: 'string' }, items } }, 'optional');
+  const required = ValueGate.build(new SchemaCompiler(), { type: 'object', properties: { [name]: { type: 'string' }, items }, required: [name] }, 'required');
+  const data = (json: string) => JSON.parse(json) as Record<string, unknown>;
+  const large = `[${Array.from({ length: DETAILED_CHECK_MAX_VALUES }, () => '1').join(',')}]`;
+
+  it('is not read from the prototype when the value lacks it: optional, it passes; required, it is missing', () => {
+    expect(optional.check(data('{}'))).toBeUndefined();
+    expect(required.check(data('{}'))?.invalid).toEqual([{ path: '', problems: [`missing required property ${JSON.stringify(name)}`] }]);
+    expect(required.check(data(`{${JSON.stringify(name)}: "x"}`))).toBeUndefined();
+  });
+
+  it('is checked as sent when present', () => {
+    expect(optional.check(data(`{${JSON.stringify(name)}: 5}`))?.invalid.map((v) => v.problems)).toEqual([['must be string']]);
+  });
+
+  it('is read the same way by the first-problem check of a value past the detailed-check bound', () => {
+    expect(optional.check(data(`{"items": ${large}}`))).toBeUndefined();
+    expect(required.check(data(`{"items": ${large}}`))).toEqual({
+      invalid_count: 1,
+      invalid: [{ path: '', problems: [`missing required property ${JSON.stringify(name)}`] }],
+      first_only: true,
+    });
+  });
+});

@@ -27,6 +27,18 @@ describe('compiling consumer schemas at module init', () => {
     expect(refusal({ type: 'string', format: 'colour' })).toMatch(/unknown format "colour"/);
   });
 
+  it('refuses a property named __proto__, at any depth, naming where: ajv skips it, so a value sent there would pass unchecked', () => {
+    // JSON.parse, as a computed key would be: a literal `__proto__` key sets the prototype instead.
+    const nested = JSON.parse('{"type":"object","properties":{"a":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}');
+    expect(refusal(nested)).toBe(
+      'the schema: declares a property named "__proto__" (at #/properties/a/properties), whose value ajv never checks (it skips that name), so whatever a caller sent there would pass: rename the property',
+    );
+    expect(refusal({ type: 'object', properties: { ['__proto__']: { type: 'string' } } })).toMatch(/^the schema: declares a property named "__proto__" \(at #\/properties\)/);
+    // The name elsewhere is no property: an enum value, a required entry beside a pattern that admits it.
+    expect(compiler.compile({ type: 'object', properties: { kind: { enum: ['__proto__', 'x'] } } }, 'ok')({ kind: 'x' })).toBe(true);
+    expect(compiler.compile({ type: 'object', patternProperties: { '^_': {} }, required: ['__proto__'] }, 'ok')(JSON.parse('{}'))).toBe(false);
+  });
+
   it.each(Object.keys(REFUSED_FORMATS))('refuses the format %s, saying why, and leaves it out of the known formats', (format) => {
     expect(refusal({ type: 'string', format })).toBe(`the schema: uses the format "${format}", which this server refuses: ${REFUSED_FORMATS[format]}`);
     const known = /; known: (.*)$/.exec(refusal({ type: 'string', format: 'colour' }))![1]!.split(', ');
