@@ -320,7 +320,7 @@ function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTria
   const missing = typed.map((branch) => [...incomplete.get(branch)!]);
   const common = missing[0]!.filter((name) => missing.every((names) => names.includes(name)));
   const at = pointerSegments(union.instancePath);
-  if (common.length > 0) return { path: at, problem: missingWording(common), pattern: false };
+  if (common.length > 0) return missingProblem(at, common);
   const single = missing.every((names) => names.length === 1);
   const alternatives = [...new Set(missing.map((names) => (single ? JSON.stringify(names[0]) : `[${names.map((name) => JSON.stringify(name)).join(', ')}]`)))];
   if (alternatives.length > VALUES_LISTED) return undefined;
@@ -331,6 +331,32 @@ function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTria
 /** The problem of an object missing the required properties `names`: one, or several listed as one problem. */
 function missingWording(names: readonly string[]): string {
   return names.length === 1 ? KEYWORD_WORDINGS.required({ missingProperty: names[0] }).problem : `missing required properties ${list(names)}`;
+}
+
+/** {@link missingWording} at `path`, its names kept so that another such problem there can join it. */
+function missingProblem(path: readonly (string | number)[], names: readonly string[]): Described {
+  return { path, problem: missingWording(names), pattern: false, missing: names };
+}
+
+/**
+ * One missing-properties problem per location: a union's (its picked branch's, or what its branches all miss) and a
+ * `required` beside it join the first of them, so a message showing a location's first problem names them all.
+ */
+function joinMissing(problems: readonly Described[]): Described[] {
+  const first = new Map<string, number>();
+  const joined: Described[] = [];
+  for (const problem of problems) {
+    const key = JSON.stringify(problem.path);
+    const at = problem.missing ? first.get(key) : undefined;
+    if (at === undefined) {
+      if (problem.missing) first.set(key, joined.length);
+      joined.push(problem);
+      continue;
+    }
+    const names = [...new Set([...joined[at]!.missing!, ...problem.missing!])];
+    joined[at] = missingProblem(problem.path, names);
+  }
+  return joined;
 }
 
 /** When the value is of no branch's JSON type: the types they take (`must be string or integer`). */
@@ -364,8 +390,8 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   return [...byLocation.values()].flatMap((group) => [...group.filter((d) => !d.pattern), ...group.filter((d) => d.pattern)]).map(({ path, problem }) => ({ path, problem }));
 }
 
-/** A problem, marked when its keyword is `pattern`. */
-type Described = SchemaProblem & { readonly pattern: boolean };
+/** A problem, marked when its keyword is `pattern`; a missing-properties one with the names it lists. */
+type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[] };
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
 function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined): Described[] {
@@ -399,14 +425,15 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     }
     const path = pointerSegments(error.instancePath);
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName]))) continue;
-    let worded = wordProblem(error);
     if (error.keyword === 'required' && error.propertyName === undefined) {
       // Worded once, with the location's first: the others are in it.
       const missing = missingAt.get(error.instancePath);
       if (!missing) continue;
       missingAt.delete(error.instancePath);
-      worded = { problem: missingWording([...new Set(missing)]) };
+      problems.push(missingProblem(path, [...new Set(missing)]));
+      continue;
     }
+    const worded = wordProblem(error);
     const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
     const fullPath = extra === undefined ? path : [...path, extra];
     const key = JSON.stringify([fullPath, problem]);
@@ -414,5 +441,5 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     seen.add(key);
     problems.push({ path: fullPath, problem, pattern: error.keyword === 'pattern' });
   }
-  return problems;
+  return joinMissing(problems);
 }

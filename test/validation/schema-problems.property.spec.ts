@@ -1023,13 +1023,6 @@ const KNOWN_DEFECTS: readonly {
       ),
   },
   {
-    // DEFECT F: a location's missing properties are worded once per level of the error tree: a union's problem there
-    // (its picked branch's, or the names its branches miss) and a `required` beside it each say "missing …", as two
-    // problems; the tool-call message shows a location's first problem only, so the second name is not in it.
-    name: 'F: missing properties of one location worded as two problems across a union',
-    explains: (_schema, property) => property.startsWith('3b'),
-  },
-  {
     // DEFECT D: an object key of digits ("0") is spelled as an index (`[0]`) where ajv's instance path carries it, but
     // quoted (`["0"]`) where it is an additional or refused property name: one key, two spellings, counted twice.
     name: 'D: a key of digits spelled as an index',

@@ -190,6 +190,19 @@ describe('describeSchemaErrors on an object missing required properties', () => 
     const many = Array.from({ length: 10 }, (_, i) => `p${i}`);
     expect(problemsOf({ required: many }, {})).toEqual([{ path: [], problem: 'missing required properties "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", … (10 in all)' }]);
   });
+
+  it("joins what a union's branches all miss and a required beside the union into one problem", () => {
+    const dot = { properties: { kind: { const: 'dot' } }, required: ['kind'] };
+    const ring = { properties: { kind: { const: 'ring' }, r: { type: 'number' } }, required: ['kind', 'r'] };
+    expect(problemsOf({ type: 'object', required: ['name'], anyOf: [dot, ring] }, {})).toEqual([{ path: [], problem: 'missing required properties "kind", "name"' }]);
+    // A picked branch's missing property joins too, and the alternatives wording stays a problem of its own.
+    const shaped = { type: 'object', required: ['name'], oneOf: [{ properties: { kind: { const: 'dot' } }, required: ['kind', 'x'] }, ring] };
+    expect(problemsOf(shaped, { kind: 'dot' })).toEqual([{ path: [], problem: 'missing required properties "x", "name"' }]);
+    expect(problemsOf({ required: ['name'], anyOf: [{ required: ['id'] }, { required: ['url'] }] }, {})).toEqual([
+      { path: [], problem: 'missing required property "id" or "url"' },
+      { path: [], problem: 'missing required property "name"' },
+    ]);
+  });
 });
 
 describe('describeSchemaErrors on a value failing a pattern', () => {
