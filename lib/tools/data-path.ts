@@ -25,6 +25,19 @@ export function dataPath(segments: readonly (string | number)[]): string {
 }
 
 /**
+ * A location's segments as `value` holds them: a JSON pointer's digit segment (`/0`) is a list index only where the
+ * value there is a list; an object's key of digits stays a key, so the path quotes it (`["0"]`) as everywhere else.
+ */
+export function segmentsIn(value: unknown, segments: readonly (string | number)[]): (string | number)[] {
+  let at = value;
+  return segments.map((segment) => {
+    const typed = typeof segment === 'number' && typeof at === 'object' && at !== null && !Array.isArray(at) ? String(segment) : segment;
+    at = typeof at === 'object' && at !== null && Object.hasOwn(at, typed) ? (at as Record<string, unknown>)[typed] : undefined;
+    return typed;
+  });
+}
+
+/**
  * The sort order of data paths, segment by segment: indexes numerically (`items[2]` before `items[10]`), keys by
  * UTF-16 code unit, an index before a key, a path before its extensions.
  */

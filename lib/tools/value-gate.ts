@@ -2,7 +2,7 @@ import { bounded } from '../util/bounded.js';
 import { numbersOutOfRange } from '../validation/finite-numbers.js';
 import type { SchemaCompiler, ValueCheck } from '../validation/schema-compiler.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
-import { compareSegments, dataPath } from './data-path.js';
+import { compareSegments, dataPath, segmentsIn } from './data-path.js';
 
 /** How many offending data paths a refusal lists; `invalid_count` counts them all. */
 const INVALID_LISTED = 10;
@@ -54,8 +54,9 @@ export class ValueGate {
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
     for (const problem of failed ? describeSchemaErrors(failed.errors, failed.unionLookup) : []) {
-      const path = dataPath(problem.path);
-      const entry = byPath.get(path) ?? { segments: problem.path, problems: [] };
+      const segments = segmentsIn(value, problem.path);
+      const path = dataPath(segments);
+      const entry = byPath.get(path) ?? { segments, problems: [] };
       entry.problems.push(bounded(problem.problem, PROBLEM_BOUND));
       byPath.set(path, entry);
     }

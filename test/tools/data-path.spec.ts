@@ -1,8 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
-import { compareSegments, dataPath, shapeProblems } from '../../lib/tools/data-path.js';
+import { compareSegments, dataPath, segmentsIn, shapeProblems } from '../../lib/tools/data-path.js';
 import { describeSchemaErrors } from '../../lib/validation/schema-problems.js';
+
+describe('a location read against the value it is in', () => {
+  it('keeps a digit segment an index in a list, and makes it a key in an object', () => {
+    const value = { '0': [{ '1': 'x' }], list: [[1]] };
+    expect(segmentsIn(value, [0, 0, 1])).toEqual(['0', 0, '1']);
+    expect(dataPath(segmentsIn(value, [0, 0, 1]))).toBe('["0"][0]["1"]');
+    expect(segmentsIn(value, ['list', 0, 0])).toEqual(['list', 0, 0]);
+    // Past what the value holds, a segment is left as the pointer gave it.
+    expect(segmentsIn(value, ['gone', 0])).toEqual(['gone', 0]);
+  });
+});
 
 describe('a data path', () => {
   it('spells identifiers dotted, indexes bracketed, and any other key as its bracketed JSON string', () => {

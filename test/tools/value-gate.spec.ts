@@ -262,7 +262,7 @@ describe('the value gate', () => {
       };
       expect(invalid(node, { kids: [{ kids: [{ leaf: 3 }] }] })).toEqual([{ path: 'kids[0].kids[0].leaf', problems: ['must be string'] }]);
       const digits = { type: 'object', properties: { '0': { oneOf: [{ $ref: '#/$defs/c' }, { $ref: '#/$defs/s' }] } }, $defs: { c: circle, s: square } };
-      expect(invalid(digits, { '0': { kind: 'circle', radius: -1 } })).toEqual([{ path: '[0].radius', problems: ['must be >= 0'] }]);
+      expect(invalid(digits, { '0': { kind: 'circle', radius: -1 } })).toEqual([{ path: '["0"].radius', problems: ['must be >= 0'] }]);
     });
 
     it('leaves a union standing for its branches where a subschema declares its own $id (its $refs resolve against it)', () => {

@@ -1023,12 +1023,6 @@ const KNOWN_DEFECTS: readonly {
       ),
   },
   {
-    // DEFECT D: an object key of digits ("0") is spelled as an index (`[0]`) where ajv's instance path carries it, but
-    // quoted (`["0"]`) where it is an additional or refused property name: one key, two spellings, counted twice.
-    name: 'D: a key of digits spelled as an index',
-    explains: (_schema, property) => property.startsWith('5b'),
-  },
-  {
     // DEFECT B: a keyword ajv evaluates before a union at the same location ($ref, not, const, enum; an anyOf beside a
     // oneOf; an allOf member before the one holding the union, as zod's intersection writes, or declaring the same
     // property) fails at or below it: its errors precede the union's trials, so the union claims them as its own; its
