@@ -13,8 +13,8 @@ import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
 import { firstSubschemaWhere } from './schema-applicators.js';
-import type { UnionLookup } from './schema-problems.js';
-import { unionLookup, unionRefs, type SchemaDocument } from './union-branches.js';
+import type { UnionFactsOf, UnionLookup } from './schema-problems.js';
+import { referenceHoldingBranches, unionFactsOf, unionLookup, unionRefs, type SchemaDocument } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -24,12 +24,20 @@ export type ValueCheck = (value: unknown) => FailedCheck | undefined;
 type UnionLookupOf = (value: unknown) => UnionLookup;
 
 /**
- * A schema a server-side value is checked against (a tool's output schema): its validator, and, when its unions
- * may report errors ajv's schema paths do not place, the lookup that places a failed value's problems.
+ * A schema a server-side value is checked against (a tool's output schema): its validator, its unions' facts, and,
+ * when its unions may report errors ajv's schema paths do not place, the lookup that places a failed value's
+ * problems.
  */
 export interface OutputCheck {
   readonly validate: ValidateFunction;
+  readonly unionFacts?: UnionFactsOf;
   readonly unionLookup?: UnionLookupOf;
+}
+
+/** What describing a schema's failed checks may ask of its unions, built once per schema text. */
+interface UnionReading {
+  readonly facts?: UnionFactsOf;
+  readonly lookup?: UnionLookupOf;
 }
 
 /**
@@ -38,7 +46,7 @@ export interface OutputCheck {
  */
 const compiledByText = new WeakValueCache<string, ValidateFunction>();
 const checkByText = new WeakValueCache<string, ValueCheck>();
-const unionLookupByText = new WeakValueCache<string, UnionLookupOf>();
+const unionReadingByText = new WeakValueCache<string, UnionReading>();
 
 const logger = new Logger('Mcp');
 
@@ -107,8 +115,8 @@ export class SchemaCompiler {
   /** Compiles a schema server-side values are checked against, with its union lookup (see {@link OutputCheck}). */
   compileOutput(schema: unknown, where: string): OutputCheck {
     const { validate, text } = this.compileChecked(schema, where);
-    const lookup = this.unionLookupOf(schema as SchemaDocument, text);
-    return lookup ? { validate, unionLookup: lookup } : { validate };
+    const { facts, lookup } = this.unionReadingOf(schema as SchemaDocument, text);
+    return { validate, ...(facts && { unionFacts: facts }), ...(lookup && { unionLookup: lookup }) };
   }
 
   /**
@@ -127,12 +135,12 @@ export class SchemaCompiler {
       const first = this.compileFirstProblem(schema as object, text);
       check = (value) => failedCheck(validate, first, value);
     }
-    const lookup = this.unionLookupOf(schema as SchemaDocument, text);
-    if (lookup) {
+    const { facts, lookup } = this.unionReadingOf(schema as SchemaDocument, text);
+    if (facts) {
       const placed = check;
       check = (value) => {
         const failed = placed(value);
-        return failed && !failed.firstOnly ? { ...failed, unionLookup: lookup(value) } : failed;
+        return failed && !failed.firstOnly ? { ...failed, unionFacts: facts, ...(lookup && { unionLookup: lookup(value) }) } : failed;
       };
     }
     checkByText.set(text, check);
@@ -140,24 +148,30 @@ export class SchemaCompiler {
   }
 
   /**
-   * The union lookup of one failed value of `schema` (whose JSON text is `text`), when a union's errors may leave
-   * ajv's schema paths (a union and a `$ref` in one schema); with validators of the `$ref`s its unions branch to,
-   * compiled once while the schema is in use, as its validators are.
+   * The facts of `schema`'s unions (whose JSON text is `text`; none without a union) and, when a union's errors may
+   * leave ajv's schema paths (a union and a `$ref` in one schema), the union lookup of one failed value, with
+   * validators of the branches it checks on their own (the `$ref`s its unions branch to and the branches holding
+   * one), compiled once while the schema is in use, as its validators are.
    */
-  private unionLookupOf(schema: SchemaDocument, text: string): UnionLookupOf | undefined {
-    const known = unionLookupByText.get(text);
+  private unionReadingOf(schema: SchemaDocument, text: string): UnionReading {
+    const known = unionReadingByText.get(text);
     if (known) return known;
     const { branchRefs, lookedUp } = unionRefs(schema, [undefined]);
-    if (!lookedUp) return undefined;
-    const branches = this.compileBranchChecks(schema, branchRefs, this.ajvFor(text));
-    const lookup: UnionLookupOf = (value) => unionLookup(schema, undefined, value, (ref) => branches.get(ref));
-    unionLookupByText.set(text, lookup);
-    return lookup;
+    const holders = lookedUp ? referenceHoldingBranches(schema) : [];
+    const facts = unionFactsOf(schema, [undefined], [...branchRefs, ...holders]);
+    let reading: UnionReading = { facts };
+    if (lookedUp) {
+      const branches = this.compileBranchChecks(schema, [...branchRefs, ...holders], this.ajvFor(text));
+      reading = { facts, lookup: (value) => unionLookup(schema, undefined, value, (ref) => branches.get(ref), true) };
+    }
+    unionReadingByText.set(text, reading);
+    return reading;
   }
 
   /**
-   * Validators of the local `$ref`s a schema's unions branch to, so a failed union's problem can be placed in its
-   * branch (ajv reports a referenced schema's errors at its own paths).
+   * Validators of the union branches a schema's failed union checks on their own (each a local `$ref` or a
+   * document pointer), so its problem can be placed in its branch (ajv reports a referenced schema's errors at its
+   * own paths).
    */
   private compileBranchChecks(schema: SchemaDocument, refs: readonly string[], ajv: Ajv2020): ReadonlyMap<string, ValidateFunction> {
     if (refs.length === 0) return new Map();

@@ -117,17 +117,25 @@ const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || point
 interface ErrorTree {
   readonly errors: readonly ErrorObject[];
   readonly children: ReadonlyMap<number, readonly number[]>;
+  /** Where the run of errors each trying keyword owns starts (by index; the run ends just before it). */
+  readonly runStart: ReadonlyMap<number, number>;
 }
 
-/** Builds the tree of one list of errors, once, in linear steps: a nested keyword's run is skipped in one. */
-function errorTree(errors: readonly ErrorObject[]): ErrorTree {
+/**
+ * Builds the tree of one list of errors, once, in linear steps: a nested keyword's run is skipped in one. A union
+ * whose `facts` say it is exact owns only errors at or below its schema path: what precedes them is another
+ * keyword's (one beside it that ajv evaluated first).
+ */
+function errorTree(errors: readonly ErrorObject[], facts?: UnionFactsOf): ErrorTree {
   const owner = new Array<number>(errors.length).fill(-1);
   const runStart = new Map<number, number>();
   for (let i = 0; i < errors.length; i++) {
-    if (!TRYING.has(errors[i]!.keyword)) continue;
-    const at = pointerOf(errors[i]!);
+    const error = errors[i]!;
+    if (!TRYING.has(error.keyword)) continue;
+    const at = pointerOf(error);
+    const within = error.keyword !== 'contains' && facts?.(error.schemaPath)?.exact ? `${error.schemaPath}/` : undefined;
     let j = i - 1;
-    while (j >= 0 && isAtOrBelow(pointerOf(errors[j]!), at)) {
+    while (j >= 0 && isAtOrBelow(pointerOf(errors[j]!), at) && (within === undefined || errors[j]!.schemaPath.startsWith(within))) {
       owner[j] = i;
       j = (runStart.get(j) ?? j) - 1;
     }
@@ -139,7 +147,7 @@ function errorTree(errors: readonly ErrorObject[]): ErrorTree {
     if (owned) owned.push(index);
     else children.set(by, [index]);
   }
-  return { errors, children };
+  return { errors, children, runStart };
 }
 
 /** Some of a tree's errors at one level (a branch's, say), by index: what is described together. */
@@ -149,8 +157,8 @@ interface ErrorsAt {
 }
 
 /** The top level of `errors`. */
-function topLevel(errors: readonly ErrorObject[]): ErrorsAt {
-  const tree = errorTree(errors);
+function topLevel(errors: readonly ErrorObject[], facts?: UnionFactsOf): ErrorsAt {
+  const tree = errorTree(errors, facts);
   return { tree, members: tree.children.get(-1) ?? [] };
 }
 
@@ -168,6 +176,8 @@ interface UnionTrials {
   readonly incomplete: ReadonlyMap<number, ReadonlySet<string>>;
   /** The JSON types the mistyped branches take, each once, in branch order. */
   readonly wantedTypes: ReadonlySet<string>;
+  /** Errors its run holds before its trials (a counted union's; see {@link FoundUnion.counted}): not its own. */
+  readonly extras: ErrorsAt;
 }
 
 /**
@@ -179,10 +189,29 @@ interface UnionTrials {
 export interface FoundUnion {
   readonly branchCount: number;
   readonly refTrials: ReadonlyMap<number, readonly ErrorObject[]>;
+  /**
+   * Every branch not in `refTrials` holds no reference, so its errors are exactly those at its schema path: the
+   * trials' errors can be counted, and what the union's run holds before them is another keyword's.
+   */
+  readonly counted: boolean;
 }
 
 /** Finds a failed union in the schema (see {@link FoundUnion}), or answers undefined where it cannot. */
 export type UnionLookup = (union: ErrorObject) => FoundUnion | undefined;
+
+/** What a schema says of one of its unions (`anyOf`/`oneOf`), read once when the schema is compiled. */
+export interface UnionFacts {
+  /** No branch applies a schema by reference, so every error of its trials is at its schema path or below. */
+  readonly exact: boolean;
+  /**
+   * Its discriminators: the properties every branch that may take an object fixes by `const`/`enum`, each value
+   * allowed by one branch at most. Only a problem at one of these rules a branch out.
+   */
+  readonly discriminators: ReadonlySet<string>;
+}
+
+/** The facts of the union ajv reports at a schema path, or undefined where the path names none the schema knows. */
+export type UnionFactsOf = (schemaPath: string) => UnionFacts | undefined;
 
 /** Adds `item` to its branch's list in `byBranch`. */
 function placeIn<T>(byBranch: Map<number, T[]>, branch: number, item: T): void {
@@ -228,27 +257,36 @@ function placeByOrder(units: TrialUnit[], branchCount?: number): void {
  * where the paths leave errors unplaced), or for branches that are `$ref`s by checking them alone. Undefined for
  * `contains`, when `oneOf` failed by matching several, or when a trial error cannot be placed.
  */
-function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup): UnionTrials | undefined {
+function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts?: UnionFactsOf): UnionTrials | undefined {
   const { errors, children } = tree;
   const union = errors[index]!;
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
   const prefix = `${union.schemaPath}/`;
-  const units: TrialUnit[] = (children.get(index) ?? []).map((member) => {
-    const path = errors[member]!.schemaPath;
-    return { member, branch: path.startsWith(prefix) ? Number.parseInt(path.slice(prefix.length), 10) : undefined };
-  });
+  const pathBranch = ({ schemaPath }: ErrorObject): number | undefined => (schemaPath.startsWith(prefix) ? Number.parseInt(schemaPath.slice(prefix.length), 10) : undefined);
+  const units: TrialUnit[] = (children.get(index) ?? []).map((member) => ({ member, branch: pathBranch(errors[member]!) }));
   placeByOrder(units);
   let placed = units;
+  let extras: number[] = [];
   const branches = new Map<number, ErrorsAt>();
   if (units.some((unit) => unit.branch === undefined)) {
     const found = lookup?.(union);
     if (!found) return undefined;
-    placeByOrder(units, found.branchCount);
     const { refTrials } = found;
-    // Without `$ref` branches, nothing else can account for an error the order leaves unplaced.
-    if (refTrials.size === 0 && units.some((unit) => unit.branch === undefined)) return undefined;
-    for (const [branch, branchErrors] of refTrials) branches.set(branch, topLevel(branchErrors));
-    placed = units.filter((unit) => unit.branch !== undefined && !refTrials.has(unit.branch));
+    if (found.counted) {
+      const trialsStart = countedTrialsStart(tree, index, found);
+      if (trialsStart === undefined) return undefined;
+      extras = units.filter((unit) => unit.member < trialsStart).map((unit) => unit.member);
+      // By schema path alone: the order no longer decides, and what precedes the trials is no branch's.
+      placed = units.filter((unit) => unit.member >= trialsStart && pathBranch(errors[unit.member]!) !== undefined);
+      for (const unit of placed) unit.branch = pathBranch(errors[unit.member]!);
+      placed = placed.filter((unit) => !refTrials.has(unit.branch!));
+    } else {
+      placeByOrder(units, found.branchCount);
+      // Without `$ref` branches, nothing else can account for an error the order leaves unplaced.
+      if (refTrials.size === 0 && units.some((unit) => unit.branch === undefined)) return undefined;
+      placed = units.filter((unit) => unit.branch !== undefined && !refTrials.has(unit.branch));
+    }
+    for (const [branch, branchErrors] of refTrials) branches.set(branch, topLevel(branchErrors, facts));
   }
   const byBranch = new Map<number, number[]>();
   for (const { member, branch } of placed) placeIn(byBranch, branch!, member);
@@ -256,13 +294,16 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup): Unio
   // In branch order, whichever way each was placed: the values and types a problem names follow it.
   const ordered = new Map([...branches].sort(([a], [b]) => a - b));
   const at = pointerOf(union);
+  // Without the schema's facts, a const/enum problem at any property of the value is taken for a discriminator's.
+  const discriminators = facts && (facts(union.schemaPath)?.discriminators ?? new Set<string>());
+  const discriminates = (pointer: string): boolean => discriminators === undefined || discriminators.has(String(pointerSegments(pointer).at(-1)));
   const ruledOut = new Map<number, ErrorObject[]>();
   const mistyped = new Set<number>();
   const incomplete = new Map<number, Set<string>>();
   const wantedTypes = new Set<string>();
   for (const [branch, { tree: branchTree, members }] of ordered)
     for (const error of members.map((member) => branchTree.errors[member]!)) {
-      if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at)) placeIn(ruledOut, branch, error);
+      if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at) && discriminates(error.instancePath)) placeIn(ruledOut, branch, error);
       if (error.keyword === 'type' && error.instancePath === at) {
         mistyped.add(branch);
         for (const type of String((error.params as { type?: unknown }).type).split(',')) wantedTypes.add(type);
@@ -272,7 +313,26 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup): Unio
         incomplete.set(branch, missing.add(String((error.params as { missingProperty?: unknown }).missingProperty)));
       }
     }
-  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes };
+  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes, extras: { tree, members: extras } };
+}
+
+/**
+ * Where a counted union's trials start in its run (see {@link FoundUnion.counted}): as many errors before it as its
+ * branches checked on their own report, and those of the others (each error it owns at their paths, with the run a
+ * trying one owns). Undefined when the run is too short for them, or holds such an error before that start.
+ */
+function countedTrialsStart({ errors, children, runStart }: ErrorTree, index: number, { refTrials }: FoundUnion): number | undefined {
+  const prefix = `${errors[index]!.schemaPath}/`;
+  const atPaths = (children.get(index) ?? []).filter((member) => {
+    const { schemaPath } = errors[member]!;
+    return schemaPath.startsWith(prefix) && !refTrials.has(Number.parseInt(schemaPath.slice(prefix.length), 10));
+  });
+  let counted = 0;
+  for (const member of atPaths) counted += member - (runStart.get(member) ?? member) + 1;
+  for (const trial of refTrials.values()) counted += trial.length;
+  const start = index - counted;
+  const first = runStart.get(index) ?? index;
+  return start < first || atPaths.some((member) => (runStart.get(member) ?? member) < start) ? undefined : start;
 }
 
 /**
@@ -325,7 +385,7 @@ function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTria
   const alternatives = [...new Set(missing.map((names) => (single ? JSON.stringify(names[0]) : `[${names.map((name) => JSON.stringify(name)).join(', ')}]`)))];
   if (alternatives.length > VALUES_LISTED) return undefined;
   const problem = single ? `missing required property ${alternatives.join(' or ')}` : `missing the required properties of one of its shapes: ${alternatives.join(' or ')}`;
-  return { path: at, problem, pattern: false };
+  return { path: at, problem, pattern: false, alternatives: [problem] };
 }
 
 /** The problem of an object missing the required properties `names`: one, or several listed as one problem. */
@@ -339,22 +399,26 @@ function missingProblem(path: readonly (string | number)[], names: readonly stri
 }
 
 /**
- * One missing-properties problem per location: a union's (its picked branch's, or what its branches all miss) and a
- * `required` beside it join the first of them, so a message showing a location's first problem names them all.
+ * One missing-properties problem per location: a union's (its picked branch's, what its branches all miss, or what
+ * each would need) and a `required` beside it join the first of them, so a message showing a location's first
+ * problem names them all (`missing required property "kind"; also missing required property "id" or "url"`).
  */
 function joinMissing(problems: readonly Described[]): Described[] {
   const first = new Map<string, number>();
   const joined: Described[] = [];
   for (const problem of problems) {
     const key = JSON.stringify(problem.path);
-    const at = problem.missing ? first.get(key) : undefined;
+    const missing = problem.missing !== undefined || problem.alternatives !== undefined;
+    const at = missing ? first.get(key) : undefined;
     if (at === undefined) {
-      if (problem.missing) first.set(key, joined.length);
+      if (missing) first.set(key, joined.length);
       joined.push(problem);
       continue;
     }
-    const names = [...new Set([...joined[at]!.missing!, ...problem.missing!])];
-    joined[at] = missingProblem(problem.path, names);
+    const names = [...new Set([...(joined[at]!.missing ?? []), ...(problem.missing ?? [])])];
+    const alternatives = [...new Set([...(joined[at]!.alternatives ?? []), ...(problem.alternatives ?? [])])];
+    const wording = [...(names.length ? [missingWording(names)] : []), ...alternatives].join('; also ');
+    joined[at] = { path: problem.path, problem: wording, pattern: false, missing: names, alternatives };
   }
   return joined;
 }
@@ -372,12 +436,14 @@ function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: E
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
  * other, or it is the only one left whose required properties the value has), whose problems then stand for it; or
  * its discriminator is admitted by none, its JSON type is no branch's, or every branch left misses properties, whose
- * problem (what the branches admit, or need) then does. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors ajv's schema paths
- * do not (those of `$ref` branches, and of a recursion's inner levels).
+ * problem (what the branches admit, or need) then does. Keywords beside it keep theirs, so every offence counts.
+ * `lookup` places the errors ajv's schema paths do not (those of branches that are or hold a `$ref`, and of a
+ * recursion's inner levels); `facts` tell an exact union's trials from what precedes them and name its
+ * discriminators.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup): SchemaProblem[] {
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup, facts?: UnionFactsOf): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(topLevel(errors), lookup);
+  const described = describeInOrder(topLevel(errors, facts), lookup, facts);
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -390,11 +456,14 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   return [...byLocation.values()].flatMap((group) => [...group.filter((d) => !d.pattern), ...group.filter((d) => d.pattern)]).map(({ path, problem }) => ({ path, problem }));
 }
 
-/** A problem, marked when its keyword is `pattern`; a missing-properties one with the names it lists. */
-type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[] };
+/**
+ * A problem, marked when its keyword is `pattern`; a missing-properties one with the names it lists, or the
+ * alternatives wordings it holds (what one of a union's branches would need).
+ */
+type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[]; readonly alternatives?: readonly string[] };
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
-function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined): Described[] {
+function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined, facts: UnionFactsOf | undefined): Described[] {
   const errors = members.map((member) => tree.errors[member]!);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
@@ -410,17 +479,22 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     }
   const seen = new Set<string>();
   const problems: Described[] = [];
+  const keep = (described: readonly Described[]): void => {
+    for (const problem of described) {
+      const key = JSON.stringify([problem.path, problem.problem]);
+      if (!seen.has(key)) problems.push(problem);
+      seen.add(key);
+    }
+  };
   for (const [position, error] of errors.entries()) {
-    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup) : undefined;
+    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup, facts) : undefined;
+    // What ajv evaluated before the union, beside it: worded as this level's own, before the union's.
+    if (trials?.extras.members.length) keep(describeInOrder(trials.extras, lookup, facts));
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
-    const standIns = picked ? describeInOrder(picked, lookup) : unknown && [unknown];
+    const standIns = picked ? describeInOrder(picked, lookup, facts) : unknown && [unknown];
     if (standIns) {
-      for (const problem of standIns) {
-        const key = JSON.stringify([problem.path, problem.problem]);
-        if (!seen.has(key)) problems.push(problem);
-        seen.add(key);
-      }
+      keep(standIns);
       continue;
     }
     const path = pointerSegments(error.instancePath);

@@ -1,8 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
-import { firstSubschemaWhere } from './schema-applicators.js';
-import { pointerSegments, valueAt, type UnionLookup } from './schema-problems.js';
+import { SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
+import { pointerSegments, valueAt, type UnionFacts, type UnionFactsOf, type UnionLookup } from './schema-problems.js';
 
 /**
  * A schema document: what its local `$ref`s (`#`, then a JSON pointer: `#/$defs/Name`, `#/definitions/Name`,
@@ -45,6 +45,21 @@ export function resolveLocalRef(document: SchemaDocument, ref: string): Record<s
 function branchRef(document: SchemaDocument, branch: unknown): string | undefined {
   if (!isPlainObject(branch) || typeof branch.$ref !== 'string' || !Object.keys(branch).every((key) => ANNOTATIONS.has(key))) return undefined;
   return resolveLocalRef(document, branch.$ref) ? branch.$ref : undefined;
+}
+
+/** Keywords that apply another schema by reference: the errors of what they apply leave the schema path they are at. */
+const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
+
+/** Whether a schema object, or any below it (references not followed), applies another schema by reference. */
+const holdsReference = (node: unknown): boolean => firstSubschemaWhere(node, (sub) => REFERENCES.some((keyword) => Object.hasOwn(sub, keyword))) !== undefined;
+
+/**
+ * How a failed union's branch is checked on its own, given the document pointer `at` of the branch: the local `$ref`
+ * it is (perhaps annotated), or, when `holders` are checked, for one written in place that holds a reference (whose
+ * errors leave its schema path) `at` itself; else undefined, where its schema paths or their order place its errors.
+ */
+function branchCheck(document: SchemaDocument, branch: unknown, at: string, holders: boolean): string | undefined {
+  return branchRef(document, branch) ?? (holders && holdsReference(branch) ? at : undefined);
 }
 
 /** The `$defs` name a `#/$defs/Name` reference names, else undefined. */
@@ -92,6 +107,23 @@ function applied(document: SchemaDocument, located: readonly Located[]): Located
   return out;
 }
 
+/** The `patternProperties` patterns met so far, compiled as ajv compiles them (null: one ajv could not compile). */
+const patterns = new Map<string, RegExp | null>();
+
+/** A schema's property pattern as a regular expression, compiled once. */
+function patternOf(pattern: string): RegExp | null {
+  let compiled = patterns.get(pattern);
+  if (compiled === undefined) {
+    try {
+      compiled = new RegExp(pattern, 'u');
+    } catch {
+      compiled = null;
+    }
+    patterns.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /**
  * The schemas below `at` that apply to its value's property or item `key`. A key of digits may name either, as
  * the instance path does not say which the value holds; schema paths tell the two apart afterwards.
@@ -99,25 +131,30 @@ function applied(document: SchemaDocument, located: readonly Located[]): Located
 function below(at: Located, key: string | number): Located[] {
   const step = (keyword: string, ...rest: string[]): Located[] => {
     let node: unknown = at.node[keyword];
-    for (const s of rest) node = isPlainObject(node) && Object.hasOwn(node, s) ? node[s] : undefined;
+    for (const s of rest) node = (isPlainObject(node) || Array.isArray(node)) && Object.hasOwn(node, s) ? (node as Record<string, unknown>)[s] : undefined;
     return isPlainObject(node) ? [{ node, base: at.base, path: [at.path, keyword, ...rest.map(segment)].join('/') }] : [];
   };
   const name = String(key);
   const properties = at.node.properties;
-  const property = isPlainObject(properties) && Object.hasOwn(properties, name) ? step('properties', name) : step('additionalProperties');
-  return typeof key === 'number' ? [...step('items'), ...property] : property;
+  const patterns = isPlainObject(at.node.patternProperties) ? Object.keys(at.node.patternProperties).filter((pattern) => patternOf(pattern)?.test(name)) : [];
+  const declared = isPlainObject(properties) && Object.hasOwn(properties, name) ? step('properties', name) : [];
+  const property = [...declared, ...patterns.flatMap((pattern) => step('patternProperties', pattern))];
+  if (property.length === 0) property.push(...step('additionalProperties'));
+  return typeof key === 'number' ? [...step('prefixItems', name), ...step('items'), ...property] : property;
 }
 
 /**
  * The branches of the union ajv reported at `schemaPath` for the value at `instancePath` of a value checked from
- * `root`: per branch, the local `$ref` it checks against, or undefined for one written otherwise. Undefined when no
- * union there matches, or when two there match the path with different branches.
+ * `root`: per branch, what it is checked against on its own ({@link branchCheck}, `holders` too), or undefined where
+ * its errors are placed otherwise. Undefined when no union there matches, or when two there match the path with
+ * different branches.
  */
 export function unionBranchesAt(
   document: SchemaDocument,
   root: CheckRoot,
   instancePath: readonly (string | number)[],
   union: { readonly keyword: string; readonly schemaPath: string },
+  holders = false,
 ): readonly (string | undefined)[] | undefined {
   const start = rootOf(document, root);
   if (!start) return undefined;
@@ -134,7 +171,7 @@ export function unionBranchesAt(
     // target's code, from the document with the `$ref`'s pointer before it.
     const within = `${path}/${union.keyword}`;
     if (!Array.isArray(list) || (union.schemaPath !== `#${within}` && union.schemaPath !== `#${base}${within}`)) continue;
-    found.add(JSON.stringify(list.map((branch) => branchRef(document, branch) ?? null)));
+    found.add(JSON.stringify(list.map((branch, i) => branchCheck(document, branch, `#${base}${within}/${i}`, holders) ?? null)));
   }
   if (found.size !== 1) return undefined;
   return (JSON.parse([...found][0]!) as (string | null)[]).map((ref) => ref ?? undefined);
@@ -177,16 +214,23 @@ export function unionRefs(document: SchemaDocument, from: readonly CheckRoot[]):
 
 /**
  * The {@link UnionLookup} of one failed check of `value` from `root`: a failed union found in the schema, with
- * the value below it checked against each of its `$ref` branches by `validatorOf` (compiled beforehand; undefined
- * where there is none, which leaves the union unplaced), for at most {@link UNION_LOOKUPS} unions.
+ * the value below it checked by `validatorOf` against each of its `$ref` branches and, with `holders`, each branch
+ * holding a reference (compiled beforehand; undefined where there is none, which leaves the union unplaced), for
+ * at most {@link UNION_LOOKUPS} unions.
  */
-export function unionLookup(document: SchemaDocument, root: CheckRoot, value: unknown, validatorOf: (ref: string) => ValidateFunction | undefined): UnionLookup {
+export function unionLookup(
+  document: SchemaDocument,
+  root: CheckRoot,
+  value: unknown,
+  validatorOf: (ref: string) => ValidateFunction | undefined,
+  holders = false,
+): UnionLookup {
   let left = UNION_LOOKUPS;
   return (union) => {
     if (left === 0) return undefined;
     left--;
     const at = pointerSegments(union.instancePath);
-    const branches = unionBranchesAt(document, root, at, union);
+    const branches = unionBranchesAt(document, root, at, union, holders);
     if (!branches) return undefined;
     const below = valueAt(value, at);
     const refTrials = new Map<number, ErrorObject[]>();
@@ -199,6 +243,128 @@ export function unionLookup(document: SchemaDocument, root: CheckRoot, value: un
         (check.errors ?? []).map((error) => ({ ...error, instancePath: `${union.instancePath}${error.instancePath}` })),
       );
     }
-    return { branchCount: branches.length, refTrials };
+    return { branchCount: branches.length, refTrials, counted: holders };
   };
+}
+
+/**
+ * Calls `visit` on `node` and on each schema object below it (references not followed), with its path from `node`
+ * as ajv spells schema paths.
+ */
+function eachSchemaObject(node: unknown, path: string, visit: (node: Record<string, unknown>, path: string) => void): void {
+  if (!isPlainObject(node)) return;
+  visit(node, path);
+  for (const [keyword, value] of Object.entries(node)) {
+    const kind = SCHEMA_APPLICATORS.get(keyword);
+    if (kind === undefined) continue;
+    someSubschema(kind, value, (sub, key) => {
+      eachSchemaObject(sub, key === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${segment(key)}`, visit);
+      return undefined;
+    });
+  }
+}
+
+/** Whether a branch may take an object: its `type` (or, without one, its `$ref`'s) allows one, or it names none. */
+function takesObjects(document: SchemaDocument, branch: unknown, seen = new Set<unknown>()): boolean {
+  if (!isPlainObject(branch)) return branch !== false;
+  if (seen.has(branch)) return true;
+  seen.add(branch);
+  const { type } = branch;
+  if (typeof type === 'string') return type === 'object';
+  if (Array.isArray(type)) return type.includes('object');
+  const target = typeof branch.$ref === 'string' ? resolveLocalRef(document, branch.$ref) : undefined;
+  return target === undefined || takesObjects(document, target, seen);
+}
+
+/**
+ * The properties a branch fixes by `const` or `enum` (in its `properties`, its `allOf` members' and its `$ref`'s),
+ * each with the values it allows as JSON text (the first place that fixes it).
+ */
+function fixedProperties(document: SchemaDocument, branch: unknown, fixed = new Map<string, Set<string>>(), seen = new Set<unknown>()): Map<string, Set<string>> {
+  if (!isPlainObject(branch) || seen.has(branch)) return fixed;
+  seen.add(branch);
+  const { properties } = branch;
+  if (isPlainObject(properties))
+    for (const [name, property] of Object.entries(properties)) {
+      if (fixed.has(name) || !isPlainObject(property)) continue;
+      const allowed = Object.hasOwn(property, 'const') ? [property.const] : Array.isArray(property.enum) ? property.enum : undefined;
+      if (allowed) fixed.set(name, new Set(allowed.map((value) => JSON.stringify(value))));
+    }
+  const target = typeof branch.$ref === 'string' ? resolveLocalRef(document, branch.$ref) : undefined;
+  for (const member of [target, ...(Array.isArray(branch.allOf) ? branch.allOf : [])]) fixedProperties(document, member, fixed, seen);
+  return fixed;
+}
+
+/** The facts of a union whose branches are `branches` (see {@link UnionFacts}). */
+function factsOfUnion(document: SchemaDocument, branches: readonly unknown[]): UnionFacts {
+  const fixed = branches.filter((branch) => takesObjects(document, branch)).map((branch) => fixedProperties(document, branch));
+  const discriminators = new Set<string>();
+  for (const name of fixed[0]?.keys() ?? []) {
+    const allowed = fixed.map((properties) => properties.get(name));
+    // Disjoint: a value it allows names one branch at most (an enum every branch shares is a field, not a choice).
+    const values = allowed.flatMap((set) => (set ? [...set] : []));
+    if (allowed.every((set) => set !== undefined) && new Set(values).size === values.length) discriminators.add(name);
+  }
+  return { exact: !branches.some(holdsReference), discriminators };
+}
+
+/** Two facts read at one schema path (two unions ajv may report there): only what holds of both. */
+const commonFacts = (a: UnionFacts, b: UnionFacts): UnionFacts => ({
+  exact: a.exact && b.exact,
+  discriminators: new Set([...a.discriminators].filter((name) => b.discriminators.has(name))),
+});
+
+/**
+ * The {@link UnionFactsOf} of a document whose checks start at `roots` (the document itself, or `$defs` entries),
+ * built once: each union's facts under every schema path ajv may report it at. That is its path from the document
+ * (as an inlined reference spells it), and its path from each schema compiled into a function of its own, where
+ * paths start again at `#`: the roots, the targets of references that hold a reference themselves (which ajv does
+ * not inline), and `apart`, what a union lookup checks on its own (local `$ref`s and document pointers). Facts read
+ * at one path by two unions are reduced to what holds of both. Undefined for a document without unions.
+ */
+export function unionFactsOf(document: SchemaDocument, roots: readonly CheckRoot[], apart: readonly string[] = []): UnionFactsOf | undefined {
+  const starts = new Set<Record<string, unknown>>();
+  eachSchemaObject(document, '', (node) => {
+    const target = typeof node.$ref === 'string' ? resolveLocalRef(document, node.$ref) : undefined;
+    if (target && holdsReference(target)) starts.add(target);
+  });
+  for (const root of roots) starts.add(rootOf(document, root)!.node);
+  for (const pointer of apart) {
+    const node = resolveLocalRef(document, pointer);
+    if (node) starts.add(node);
+  }
+  const byPath = new Map<string, UnionFacts>();
+  const facts = new Map<unknown, UnionFacts>();
+  const record = (node: Record<string, unknown>, path: string): void => {
+    for (const keyword of UNIONS) {
+      const list = node[keyword];
+      if (!Array.isArray(list)) continue;
+      const own = facts.get(list) ?? factsOfUnion(document, list);
+      facts.set(list, own);
+      const at = `#${path}/${keyword}`;
+      const known = byPath.get(at);
+      byPath.set(at, known ? commonFacts(known, own) : own);
+    }
+  };
+  eachSchemaObject(document, '', record);
+  for (const start of starts) if (start !== document) eachSchemaObject(start, '', record);
+  return facts.size === 0 ? undefined : (schemaPath) => byPath.get(schemaPath);
+}
+
+/**
+ * The document pointers of the union branches written in place that hold a reference (see {@link branchCheck}):
+ * what is compiled beside a schema so that a failed union can check them on their own.
+ */
+export function referenceHoldingBranches(document: SchemaDocument): string[] {
+  const pointers: string[] = [];
+  eachSchemaObject(document, '', (node, path) => {
+    for (const keyword of UNIONS) {
+      const list = node[keyword];
+      if (!Array.isArray(list)) continue;
+      list.forEach((branch, i) => {
+        if (branchRef(document, branch) === undefined && holdsReference(branch)) pointers.push(`#${path}/${keyword}/${i}`);
+      });
+    }
+  });
+  return pointers;
 }

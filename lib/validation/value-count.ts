@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import type { ItemLimits } from './bounded-schema.js';
 import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from './linear-errors.js';
-import type { UnionLookup } from './schema-problems.js';
+import type { UnionFactsOf, UnionLookup } from './schema-problems.js';
 
 /**
  * The detailed-check bound: the most JSON values (at any depth) a caller-sent value may hold for a failed check to
@@ -32,6 +32,8 @@ export interface FailedCheck {
   readonly firstOnly: boolean;
   /** Places the problems ajv's schema paths do not (see `UnionLookup`), when every problem was looked for. */
   readonly unionLookup?: UnionLookup;
+  /** The facts of the schema's unions (see `UnionFacts`), when it has any and every problem was looked for. */
+  readonly unionFacts?: UnionFactsOf;
 }
 
 /**

@@ -277,6 +277,64 @@ describe('the value gate', () => {
     });
   });
 
+  describe("a union's trials told from what is beside it, and its discriminators read from the schema", () => {
+    const invalid = (schema: Record<string, unknown>, value: unknown) => ValueGate.build(compiler, schema, 'test gate').check(value)?.invalid;
+    const kind = (value: string, properties: Record<string, unknown> = {}, required: string[] = []) => ({
+      type: 'object',
+      properties: { kind: { type: 'string', const: value }, ...properties },
+      required: ['kind', ...required],
+    });
+    // zod's `A.and(z.discriminatedUnion(...))`: ajv checks the first member before the union at the same place.
+    const named = { type: 'object', properties: { name: { type: 'string' } } };
+    const sized = kind('b', { size: { type: 'number' } });
+
+    it('names what a keyword checked before a union found, beside the branch the value picks', () => {
+      const schema = { type: 'object', properties: { x: { allOf: [named, { oneOf: [kind('a'), sized] }] } } };
+      expect(invalid(schema, { x: { name: 5, kind: 'b', size: 'big' } })).toEqual([
+        { path: 'x.name', problems: ['must be string'] },
+        { path: 'x.size', problems: ['must be number'] },
+      ]);
+      // A const beside the union, and an anyOf beside a oneOf.
+      const beside = { type: 'object', properties: { x: { not: { required: ['gone'] }, oneOf: [kind('a'), sized] } } };
+      expect(invalid(beside, { x: { gone: 1, kind: 'b', size: 'big' } })).toEqual([
+        { path: 'x', problems: ['must not match the excluded shape'] },
+        { path: 'x.size', problems: ['must be number'] },
+      ]);
+    });
+
+    it('does so where the union has $ref branches, or branches holding one (its trials counted)', () => {
+      const schema = {
+        type: 'object',
+        properties: { x: { allOf: [{ type: 'object', properties: { name: { $ref: '#/$defs/Text' } } }, { anyOf: [{ $ref: '#/$defs/A' }, sized] }] } },
+        $defs: { Text: { type: 'string' }, A: kind('a') },
+      };
+      expect(invalid(schema, { x: { name: 5, kind: 'b', size: 'big' } })).toEqual([
+        { path: 'x.name', problems: ['must be string'] },
+        { path: 'x.size', problems: ['must be number'] },
+      ]);
+    });
+
+    it('checks a branch written in place that holds a $ref on its own, beside a $ref branch', () => {
+      const schema = {
+        type: 'object',
+        properties: { x: { anyOf: [{ $ref: '#/$defs/R' }, kind('a', { p: { $ref: '#/$defs/Text' } })] } },
+        $defs: { Text: { type: 'string' }, R: kind('r') },
+      };
+      expect(invalid(schema, { x: { kind: 'a', p: 5 } })).toEqual([{ path: 'x.p', problems: ['must be string'] }]);
+      expect(invalid(schema, { x: { kind: 'q', p: 'text' } })).toEqual([{ path: 'x.kind', problems: ['must be one of "r", "a"'] }]);
+    });
+
+    it('reads as a discriminator only a property every branch fixes to values of its own', () => {
+      const prioritised = kind('a', { priority: { enum: [1, 2] } });
+      const schema = { type: 'object', properties: { x: { anyOf: [prioritised, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }] } } };
+      // The one branch the value's kind names: its priority, not the other branch's missing name.
+      expect(invalid(schema, { x: { kind: 'a', priority: 9 } })).toEqual([{ path: 'x.priority', problems: ['must be one of 1, 2'] }]);
+      // An enum every branch shares is a field: a bad value there rules no branch out.
+      const shared = { type: 'object', properties: { x: { oneOf: [prioritised, kind('b', { priority: { enum: [1, 2] } })] } } };
+      expect(invalid(shared, { x: { kind: 'b', priority: 9 } })).toEqual([{ path: 'x.priority', problems: ['must be one of 1, 2'] }]);
+    });
+  });
+
   describe('where each problem is', () => {
     it('at a key holding "~", "/" or leading zeros, spelled as the key itself', () => {
       const odd = ValueGate.build(

@@ -92,7 +92,7 @@ describe('describeSchemaErrors on a failing union', () => {
         unions,
         problems: describeSchemaErrors(check.errors, (union) => {
           unions.push(`${union.keyword} at "${union.instancePath}"`);
-          return { branchCount: 3, refTrials: new Map(byBranch.map((branch, i) => [i, (branch(value), branch.errors ?? [])])) };
+          return { branchCount: 3, refTrials: new Map(byBranch.map((branch, i) => [i, (branch(value), branch.errors ?? [])])), counted: false };
         }),
       };
     };
@@ -148,7 +148,7 @@ describe('describeSchemaErrors on a failing union', () => {
     const tree = { anyOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#' } }] };
     const check = callerValueAjv().compile(tree);
     expect(check([['a', 1]])).toBe(false);
-    const counted = (branchCount: number) => () => ({ branchCount, refTrials: new Map() });
+    const counted = (branchCount: number) => () => ({ branchCount, refTrials: new Map(), counted: false });
     expect(describeSchemaErrors(check.errors, counted(2))).toEqual([{ path: [0, 1], problem: 'must be string or array' }]);
     // Without the lookup, or with a count the errors do not fit, the union stands for its branches.
     const generic = [{ path: [], problem: 'must match at least one of the allowed shapes' }];
@@ -195,12 +195,11 @@ describe('describeSchemaErrors on an object missing required properties', () => 
     const dot = { properties: { kind: { const: 'dot' } }, required: ['kind'] };
     const ring = { properties: { kind: { const: 'ring' }, r: { type: 'number' } }, required: ['kind', 'r'] };
     expect(problemsOf({ type: 'object', required: ['name'], anyOf: [dot, ring] }, {})).toEqual([{ path: [], problem: 'missing required properties "kind", "name"' }]);
-    // A picked branch's missing property joins too, and the alternatives wording stays a problem of its own.
+    // A picked branch's missing property joins too, and so does the alternatives wording, after the names.
     const shaped = { type: 'object', required: ['name'], oneOf: [{ properties: { kind: { const: 'dot' } }, required: ['kind', 'x'] }, ring] };
     expect(problemsOf(shaped, { kind: 'dot' })).toEqual([{ path: [], problem: 'missing required properties "x", "name"' }]);
     expect(problemsOf({ required: ['name'], anyOf: [{ required: ['id'] }, { required: ['url'] }] }, {})).toEqual([
-      { path: [], problem: 'missing required property "id" or "url"' },
-      { path: [], problem: 'missing required property "name"' },
+      { path: [], problem: 'missing required property "name"; also missing required property "id" or "url"' },
     ]);
   });
 });
