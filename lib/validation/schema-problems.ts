@@ -220,6 +220,12 @@ function placeIn<T>(byBranch: Map<number, T[]>, branch: number, item: T): void {
   else byBranch.set(branch, [item]);
 }
 
+/** The branch of `union` whose schema path `error`'s lies below, or undefined where it lies elsewhere. */
+function branchByPath(union: ErrorObject, { schemaPath }: ErrorObject): number | undefined {
+  const prefix = `${union.schemaPath}/`;
+  return schemaPath.startsWith(prefix) ? Number.parseInt(schemaPath.slice(prefix.length), 10) : undefined;
+}
+
 /** One error a union owns directly (a nested trying keyword stands for its own trials), and its branch once known. */
 interface TrialUnit {
   readonly member: number;
@@ -254,15 +260,15 @@ function placeByOrder(units: TrialUnit[], branchCount?: number): void {
 /**
  * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches: by schema path (a nested trying keyword's
  * trials with it), by order where that decides (see {@link placeByOrder}, with the union's branch count from `lookup`
- * where the paths leave errors unplaced), or for branches that are `$ref`s by checking them alone. Undefined for
- * `contains`, when `oneOf` failed by matching several, or when a trial error cannot be placed.
+ * where the paths leave errors unplaced), or for branches that are or hold a `$ref` by checking them alone (a
+ * counted union's run then cut where its trials start). Undefined for `contains`, when `oneOf` failed by matching
+ * several, or when a trial error cannot be placed.
  */
 function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts?: UnionFactsOf): UnionTrials | undefined {
   const { errors, children } = tree;
   const union = errors[index]!;
   if (union.keyword === 'contains' || (union.params as { passingSchemas?: unknown }).passingSchemas != null) return undefined;
-  const prefix = `${union.schemaPath}/`;
-  const pathBranch = ({ schemaPath }: ErrorObject): number | undefined => (schemaPath.startsWith(prefix) ? Number.parseInt(schemaPath.slice(prefix.length), 10) : undefined);
+  const pathBranch = (error: ErrorObject): number | undefined => branchByPath(union, error);
   const units: TrialUnit[] = (children.get(index) ?? []).map((member) => ({ member, branch: pathBranch(errors[member]!) }));
   placeByOrder(units);
   let placed = units;
@@ -322,10 +328,9 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts
  * trying one owns). Undefined when the run is too short for them, or holds such an error before that start.
  */
 function countedTrialsStart({ errors, children, runStart }: ErrorTree, index: number, { refTrials }: FoundUnion): number | undefined {
-  const prefix = `${errors[index]!.schemaPath}/`;
   const atPaths = (children.get(index) ?? []).filter((member) => {
-    const { schemaPath } = errors[member]!;
-    return schemaPath.startsWith(prefix) && !refTrials.has(Number.parseInt(schemaPath.slice(prefix.length), 10));
+    const branch = branchByPath(errors[index]!, errors[member]!);
+    return branch !== undefined && !refTrials.has(branch);
   });
   let counted = 0;
   for (const member of atPaths) counted += member - (runStart.get(member) ?? member) + 1;

@@ -317,10 +317,14 @@ describe('the value gate', () => {
     it('checks a branch written in place that holds a $ref on its own, beside a $ref branch', () => {
       const schema = {
         type: 'object',
-        properties: { x: { anyOf: [{ $ref: '#/$defs/R' }, kind('a', { p: { $ref: '#/$defs/Text' } })] } },
+        properties: { x: { anyOf: [{ $ref: '#/$defs/R' }, kind('a', { p: { $ref: '#/$defs/Text' }, q: { $ref: '#/$defs/Text' } })] } },
         $defs: { Text: { type: 'string' }, R: kind('r') },
       };
-      expect(invalid(schema, { x: { kind: 'a', p: 5 } })).toEqual([{ path: 'x.p', problems: ['must be string'] }]);
+      // Its two problems are at the referenced schema's path, which names no branch: the kind it admits is not refused.
+      expect(invalid(schema, { x: { kind: 'a', p: 5, q: 6 } })).toEqual([
+        { path: 'x.p', problems: ['must be string'] },
+        { path: 'x.q', problems: ['must be string'] },
+      ]);
       expect(invalid(schema, { x: { kind: 'q', p: 'text' } })).toEqual([{ path: 'x.kind', problems: ['must be one of "r", "a"'] }]);
     });
 
