@@ -49,7 +49,7 @@ export function promptDefinition(options: McpPromptOptions, where: string, shape
   definition.description = options.description;
   if (options.arguments !== undefined) definition.arguments = options.arguments.map(argumentDefinition);
   if (options.icons !== undefined) definition.icons = options.icons;
-  if (!shape.conforms(definition)) throw new McpConfigurationError(where, `is not a valid MCP Prompt: ${shapeProblems(shape.problems(definition))}`);
+  if (!shape.conforms(definition)) throw new McpConfigurationError(where, `is not a valid MCP Prompt: ${shapeProblems(shape.problems(definition), definition)}`);
   return Object.freeze(definition);
 }
 

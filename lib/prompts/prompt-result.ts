@@ -53,6 +53,6 @@ export function promptResult(prompt: string, returned: unknown, shape: ProtocolS
     throw new MalformedPromptResultError(`prompt "${prompt}" returned messages JSON cannot carry: ${bounded(thrown, 200)}`);
   }
   if (!shape.conforms(result))
-    throw new MalformedPromptResultError(`prompt "${prompt}" returned a result that is not a valid GetPromptResult: ${shapeProblems(shape.problems(result))}`);
+    throw new MalformedPromptResultError(`prompt "${prompt}" returned a result that is not a valid GetPromptResult: ${shapeProblems(shape.problems(result), result)}`);
   return result;
 }

@@ -54,10 +54,13 @@ export function compareSegments(a: readonly (string | number)[], b: readonly (st
   return a.length - b.length;
 }
 
-/** The first problems a failed protocol-schema check found, located by data path: `messages[0].role: must be …`. */
-export function shapeProblems(problems: readonly SchemaProblem[]): string {
+/**
+ * The first problems a failed protocol-schema check of `value` found, located by data path as `value` holds them
+ * (see {@link segmentsIn}): `messages[0].role: must be …`.
+ */
+export function shapeProblems(problems: readonly SchemaProblem[], value: unknown): string {
   return problems
     .slice(0, 3)
-    .map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`)
+    .map((p) => `${dataPath(segmentsIn(value, p.path)) || '(root)'}: ${p.problem}`)
     .join('; ');
 }

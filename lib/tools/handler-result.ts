@@ -5,7 +5,7 @@ import { isPlainObject } from '../util/is-plain-object.js';
 import { ownJsonCopy } from '../util/own-key.js';
 import { emptiedReturn } from '../validation/emptied-return.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
-import { dataPath, shapeProblems } from './data-path.js';
+import { dataPath, segmentsIn, shapeProblems } from './data-path.js';
 import { readHints, type McpHint } from './hint.js';
 import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
@@ -50,7 +50,7 @@ function checkStructured(hooks: ToolHooks, value: unknown): void {
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
   if (validate(value)) return;
   const described = describeSchemaErrors(validate.errors, unionLookup?.(value), unionFacts);
-  const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(p.path) || '(root)'}: ${p.problem}`);
+  const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(segmentsIn(value, p.path)) || '(root)'}: ${p.problem}`);
   // The count goes first: a fault's message is bounded, and a long list would cut it off.
   const count = described.length > MISMATCH_PROBLEMS_LISTED ? ` (${described.length} problems, the first ${MISMATCH_PROBLEMS_LISTED} here)` : '';
   throw new StructuredContentMismatchError(`tool "${hooks.tool}" returned structured content its output schema refuses${count}: ${problems.join('; ')}`);
@@ -114,7 +114,9 @@ export async function handlerResult(hooks: ToolHooks, returned: unknown, action:
       throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content JSON cannot carry: ${bounded(thrown, 200)}`);
     }
     if (!hooks.resultShape.conforms(result)) {
-      throw new MalformedToolResultError(`tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${shapeProblems(hooks.resultShape.problems(result))}`);
+      throw new MalformedToolResultError(
+        `tool "${hooks.tool}" returned MCP content that is not a valid CallToolResult: ${shapeProblems(hooks.resultShape.problems(result), result)}`,
+      );
     }
     if (hooks.output && result.isError !== true) checkStructured(hooks, result.structuredContent);
     return result;

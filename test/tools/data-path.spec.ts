@@ -69,9 +69,17 @@ describe('the problems of a failed protocol-schema check', () => {
   it('names the first three by data path, the value itself as (root)', () => {
     expect(check({ a: 1, b: 2, c: 3, d: 4 })).toBe(false);
     expect(check.errors).toHaveLength(5);
-    const problems = shapeProblems(describeSchemaErrors(check.errors)).split('; ');
+    const value = { a: 1, b: 2, c: 3, d: 4 };
+    const problems = shapeProblems(describeSchemaErrors(check.errors), value).split('; ');
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^\(root\): /);
     expect(problems.slice(1)).toEqual(['a: must be string', 'b: must be string']);
+  });
+
+  it('spells an object key of digits as a key, an index of a list as an index', () => {
+    const keyed = new Ajv2020({ allErrors: true }).compile({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } });
+    const value = { '0': [1] };
+    expect(keyed(value)).toBe(false);
+    expect(shapeProblems(describeSchemaErrors(keyed.errors), value)).toBe('["0"][0]: must be string');
   });
 });
