@@ -79,31 +79,32 @@ export const EXTRAS_BESIDE = {
 
 /**
  * Validates the module options (the closed key set is checked here only) and applies the defaults, once, at module init.
- * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value
+ * @throws {McpConfigurationError} naming the option on an unknown key or a wrong value; every such option, when
+ *   there are several
  */
 export function resolveOptions(options: unknown, path: string): McpResolvedOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new McpConfigurationError('McpModule options', `must be an object${got(options)}`);
   const given = options as Record<string, unknown>;
+  // Every problem at once: an application converted from another library may hold several.
+  const problems: McpConfigurationError[] = [];
+  const refuse = (key: string, offence: string): number => problems.push(new McpConfigurationError(`option "${key}"`, offence));
   for (const [extra, why] of Object.entries(EXTRAS_BESIDE))
-    if (Object.hasOwn(given, extra))
-      throw new McpConfigurationError(`option "${extra}"`, `is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory }) (${why})`);
-  for (const key of Object.keys(given)) {
-    if (!(MODULE_OPTION_NAMES as string[]).includes(key))
-      throw new McpConfigurationError(`option "${key}"`, `is not a module option${nearMissHint(key, MODULE_OPTION_NAMES)}; known options: ${MODULE_OPTION_NAMES.join(', ')}`);
-  }
-  if (given.serverInfo === undefined) throw new McpConfigurationError('option "serverInfo"', 'is required');
+    if (Object.hasOwn(given, extra)) refuse(extra, `is given beside the options, not inside them: McpModule.forRootAsync({ ${extra}, useFactory }) (${why})`);
+  for (const key of Object.keys(given))
+    if (!(MODULE_OPTION_NAMES as string[]).includes(key) && !Object.hasOwn(EXTRAS_BESIDE, key))
+      refuse(key, `is not a module option${nearMissHint(key, MODULE_OPTION_NAMES)}; known options: ${MODULE_OPTION_NAMES.join(', ')}`);
+  if (given.serverInfo === undefined) refuse('serverInfo', 'is required');
   for (const key of MODULE_OPTION_NAMES) {
     const value = given[key];
     if (value === undefined) continue;
     const problem = MODULE_OPTION_RULES[key](value);
     // A rule refusing the whole value names it here; one refusing a part names that part itself.
-    if (problem) throw new McpConfigurationError(`option "${key}"`, problem.startsWith('must ') ? `${problem}${got(value)}` : problem);
+    if (problem) refuse(key, problem.startsWith('must ') ? `${problem}${got(value)}` : problem);
   }
   if (given.protectedResourceMetadata !== undefined && given.auth === undefined)
-    throw new McpConfigurationError(
-      'option "protectedResourceMetadata"',
-      'is served only beside an auth provider, whose 401 names it to the client; give the auth option too, or drop this one',
-    );
+    refuse('protectedResourceMetadata', 'is served only beside an auth provider, whose 401 names it to the client; give the auth option too, or drop this one');
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) throw new McpConfigurationError('McpModule options', `have ${problems.length} problems: ${problems.map((problem) => problem.message).join('; ')}`);
   const o = given as unknown as McpModuleOptions;
   return Object.freeze({
     path: normalizeMountPath(path),

@@ -169,6 +169,24 @@ describe('module options sweep', () => {
     );
   });
 
+  it('names every problem at once: each wrong option (one cell per option) and each unknown one', () => {
+    const options = { ...Object.fromEntries(MODULE_OPTION_NAMES.map((name) => [name, CELLS[name].bad])), bodyLimit: 10 };
+    let thrown: unknown;
+    try {
+      resolveOptions(options, 'mcp');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(McpConfigurationError);
+    const { message } = thrown as McpConfigurationError;
+    expect(message).toMatch(new RegExp(`^McpModule options: have ${MODULE_OPTION_NAMES.length + 1} problems: option "`));
+    expect(message).toContain('option "bodyLimit": is not a module option');
+    for (const name of MODULE_OPTION_NAMES) {
+      expect(message).toContain(`option "${name}": `);
+      expect(message).toContain(CELLS[name].names);
+    }
+  });
+
   it('refuses an unknown option naming it, its near miss when it has one, and the known options', () => {
     expect(() => resolveOptions({ serverInfo, bodyLimit: 10 }, 'mcp')).toThrow(/^option "bodyLimit": is not a module option; known options: serverInfo, /);
     expect(() => resolveOptions({ serverInfo, allowedOrigin: ['https://app.example'] }, 'mcp')).toThrow(
