@@ -336,6 +336,23 @@ describe('the value gate', () => {
       // An enum every branch shares is a field: a bad value there rules no branch out.
       const shared = { type: 'object', properties: { x: { oneOf: [prioritised, kind('b', { priority: { enum: [1, 2] } })] } } };
       expect(invalid(shared, { x: { kind: 'b', priority: 9 } })).toEqual([{ path: 'x.priority', problems: ['must be one of 1, 2'] }]);
+      // A branch that takes no object (zod's `.nullable()`) fixes nothing and is left out; one fixing its kind through
+      // an allOf member counts.
+      const nullable = { type: 'object', properties: { x: { anyOf: [{ allOf: [kind('a')] }, sized, { type: 'null' }] } } };
+      expect(invalid(nullable, { x: { kind: 'c' } })).toEqual([{ path: 'x.kind', problems: ['must be one of "a", "b"'] }]);
+    });
+
+    it('finds a union below prefixItems and patternProperties to check its $ref branches', () => {
+      const union = { oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] };
+      const schema = {
+        type: 'object',
+        properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, union] }, byName: { type: 'object', patternProperties: { '^[a-z]+$': union } } },
+        $defs: { A: kind('a'), B: sized },
+      };
+      expect(invalid(schema, { pair: ['p', { kind: 'b', size: 'big' }], byName: { one: { kind: 'b', size: 'big' } } })).toEqual([
+        { path: 'byName.one.size', problems: ['must be number'] },
+        { path: 'pair[1].size', problems: ['must be number'] },
+      ]);
     });
   });
 
