@@ -123,6 +123,26 @@ class DrawTool extends ArgumentsEcho {}
 })
 class NoteTool extends ArgumentsEcho {}
 
+/**
+ * A plain tool whose item is zod's intersection of an object and a discriminated union (an `allOf` whose first member
+ * ajv checks before the union), and whose tag is a union where only one branch has a kind (its enum field no
+ * discriminator).
+ */
+@McpTool({
+  name: 'order',
+  description: 'Places an order.',
+  inputSchema: z.toJSONSchema(
+    z.object({
+      item: z
+        .object({ sku: z.string() })
+        .and(z.discriminatedUnion('via', [z.object({ via: z.literal('post'), address: z.string() }), z.object({ via: z.literal('pickup'), store: z.string() })])),
+      tag: z.union([z.object({ kind: z.literal('task'), priority: z.enum(['low', 'high']) }), z.object({ name: z.string() })]),
+    }),
+    { io: 'input' },
+  ),
+})
+class OrderTool extends ArgumentsEcho {}
+
 /** A closed object of `kind` and one positive number. */
 const shapeOf = (kind: string, size: string, sizeSchema: object) => ({
   type: 'object',
@@ -159,7 +179,7 @@ class RouteTool extends ArgumentsEcho {}
 
 describe('plain tools', () => {
   const app = useTestApp({
-    providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool, RouteTool, NoteTool],
+    providers: [EchoTool, TreeTool, SearchTool, TaggedTool, PriceTool, ShapeTool, FilterTool, DrawTool, RouteTool, NoteTool, OrderTool],
     options: { maxBodyBytes: 1_000_000 },
   });
 
@@ -196,6 +216,21 @@ describe('plain tools', () => {
     });
     const unknownOp = await callTool(app().server, 'filter', filter({ op: 'or', field: 'title', value: 'x' }));
     expect(unknownOp.body).toMatchObject({ invalid: [{ path: 'filter.filters[0].filters[0].op', problems: ['must be one of "and", "eq"'] }] });
+  });
+
+  it('name what zod’s intersection checks before its union, and a union’s enum field rather than another branch', async () => {
+    const args = { item: { sku: 'A-1', via: 'pickup', store: 'north' }, tag: { kind: 'task', priority: 'low' } };
+    expect((await callTool(app().server, 'order', args)).body).toEqual(args);
+    const refused = await callTool(app().server, 'order', { item: { sku: 5, via: 'pickup', store: 7 }, tag: { kind: 'task', priority: 'urgent' } });
+    expect(refused.body).toMatchObject({
+      error: 'invalid_values',
+      invalid_count: 3,
+      invalid: [
+        { path: 'item.sku', problems: ['must be string'] },
+        { path: 'item.store', problems: ['must be string'] },
+        { path: 'tag.priority', problems: ['must be one of "low", "high"'] },
+      ],
+    });
   });
 
   it('word a failure in a union of $ref branches (zod with reused schemas) by the branch its discriminator picks', async () => {
