@@ -56,6 +56,8 @@ export const KEYWORD_WORDINGS = {
   minProperties: atLeast('propert(ies)'),
   maxProperties: atMost('propert(ies)'),
   uniqueItems: (): Worded => ({ problem: 'must not contain duplicate items' }),
+  // `items: false` after `prefixItems` (zod's tuple): no item past those.
+  items: atMost('item(s)'),
   // As written in the schema: JSON's escaping would double each backslash of a pattern the message quotes.
   pattern: (p: Params): Worded => ({ problem: `must match the pattern "${String(p.pattern)}"` }),
   anyOf: (): Worded => ({ problem: 'must match at least one of the allowed shapes' }),
@@ -168,7 +170,7 @@ const isChildOf = (pointer: string, at: string): boolean => pointer.startsWith(`
 /** A failing `anyOf`/`oneOf`'s trial errors by branch, and which branches its value rules out. */
 interface UnionTrials {
   readonly branches: ReadonlyMap<number, ErrorsAt>;
-  /** Each ruled-out branch's `const`/`enum` errors at a property of the union's value (its discriminator). */
+  /** Each ruled-out branch's `const`/`enum` errors: at the union's own place (a literal), or at a discriminator. */
   readonly ruledOut: ReadonlyMap<number, readonly ErrorObject[]>;
   /** The branches whose `type` the value itself is not (an object sent where a branch wants an array, say). */
   readonly mistyped: ReadonlySet<number>;
@@ -176,6 +178,8 @@ interface UnionTrials {
   readonly incomplete: ReadonlyMap<number, ReadonlySet<string>>;
   /** The JSON types the mistyped branches take, each once, in branch order. */
   readonly wantedTypes: ReadonlySet<string>;
+  /** Each mistyped branch's JSON types. */
+  readonly branchTypes: ReadonlyMap<number, readonly string[]>;
   /** Errors its run holds before its trials (a counted union's; see {@link FoundUnion.counted}): not its own. */
   readonly extras: ErrorsAt;
 }
@@ -302,24 +306,88 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts
   const at = pointerOf(union);
   // Without the schema's facts, a const/enum problem at any property of the value is taken for a discriminator's.
   const discriminators = facts && (facts(union.schemaPath)?.discriminators ?? new Set<string>());
-  const discriminates = (pointer: string): boolean => discriminators === undefined || discriminators.has(String(pointerSegments(pointer).at(-1)));
-  const ruledOut = new Map<number, ErrorObject[]>();
+  const reading: VerdictReading = {
+    at,
+    discriminates: (pointer) => discriminators === undefined || discriminators.has(String(pointerSegments(pointer).at(-1))),
+    nested: facts !== undefined,
+    lookup,
+    facts,
+  };
+  const ruledOut = new Map<number, readonly ErrorObject[]>();
   const mistyped = new Set<number>();
-  const incomplete = new Map<number, Set<string>>();
+  const incomplete = new Map<number, ReadonlySet<string>>();
   const wantedTypes = new Set<string>();
-  for (const [branch, { tree: branchTree, members }] of ordered)
-    for (const error of members.map((member) => branchTree.errors[member]!)) {
-      if ((error.keyword === 'const' || error.keyword === 'enum') && isChildOf(error.instancePath, at) && discriminates(error.instancePath)) placeIn(ruledOut, branch, error);
-      if (error.keyword === 'type' && error.instancePath === at) {
-        mistyped.add(branch);
-        for (const type of String((error.params as { type?: unknown }).type).split(',')) wantedTypes.add(type);
-      }
-      if (error.keyword === 'required' && error.instancePath === at) {
-        const missing = incomplete.get(branch) ?? new Set<string>();
-        incomplete.set(branch, missing.add(String((error.params as { missingProperty?: unknown }).missingProperty)));
-      }
+  const branchTypes = new Map<number, readonly string[]>();
+  for (const [branch, errorsAt] of ordered) {
+    const verdict = verdictOf(errorsAt, reading);
+    if (verdict.ruledOut?.length) ruledOut.set(branch, verdict.ruledOut);
+    if (verdict.types) {
+      mistyped.add(branch);
+      branchTypes.set(branch, verdict.types);
+      for (const type of verdict.types) wantedTypes.add(type);
     }
-  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes, extras: { tree, members: extras } };
+    if (verdict.missing?.size) incomplete.set(branch, verdict.missing);
+  }
+  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes, branchTypes, extras: { tree, members: extras } };
+}
+
+/** What one trial tells of its branch (see {@link verdictOf}). */
+interface BranchVerdict {
+  /** The `const`/`enum` problems that rule it out: at the union's own place, or at a discriminator of it. */
+  readonly ruledOut?: readonly ErrorObject[];
+  /** The JSON types it takes, when the value is of none of them. */
+  readonly types?: readonly string[];
+  /** The required properties it names that the value lacks. */
+  readonly missing?: ReadonlySet<string>;
+}
+
+/** How the trials of one union are read: at its place, with its discriminators. */
+interface VerdictReading {
+  readonly at: string;
+  readonly discriminates: (pointer: string) => boolean;
+  /** Whether a branch that is itself a union may be ruled out as a whole (only where the facts name discriminators). */
+  readonly nested: boolean;
+  readonly lookup: UnionLookup | undefined;
+  readonly facts: UnionFactsOf | undefined;
+}
+
+/**
+ * What a branch's trial tells of it. A branch that is itself a failed union at the same place (zod's nested or
+ * nullable discriminated union), reported by that union alone, is read through its own branches: of no type the
+ * value is when none is, ruled out when each is (by this union's discriminators), missing what its picked branch, or
+ * every branch left, misses.
+ */
+function verdictOf({ tree, members }: ErrorsAt, reading: VerdictReading): BranchVerdict {
+  const { at, discriminates } = reading;
+  const only = members.length === 1 ? tree.errors[members[0]!]! : undefined;
+  if (only && (only.keyword === 'anyOf' || only.keyword === 'oneOf') && pointerOf(only) === at) {
+    const inner = unionTrials(tree, members[0]!, reading.lookup, reading.facts);
+    if (inner) return nestedVerdict(inner, reading);
+  }
+  const ruledOut: ErrorObject[] = [];
+  let types: string[] | undefined;
+  const missing = new Set<string>();
+  for (const error of members.map((member) => tree.errors[member]!)) {
+    // The value itself not the literal a branch is (zod's union of literals), or a discriminator of it.
+    const fixed = error.keyword === 'const' || error.keyword === 'enum';
+    const self = error.instancePath === at && error.propertyName === undefined;
+    if (fixed && (self || (isChildOf(error.instancePath, at) && discriminates(error.instancePath)))) ruledOut.push(error);
+    if (error.keyword === 'type' && error.instancePath === at) types = String((error.params as { type?: unknown }).type).split(',');
+    if (error.keyword === 'required' && error.instancePath === at) missing.add(String((error.params as { missingProperty?: unknown }).missingProperty));
+  }
+  return { ruledOut, types, missing };
+}
+
+/** The verdict of a branch that is a union whose trials are `inner` (see {@link verdictOf}). */
+function nestedVerdict(inner: UnionTrials, reading: VerdictReading): BranchVerdict {
+  const verdicts = [...inner.branches.values()].map((branch) => verdictOf(branch, reading));
+  if (verdicts.every((verdict) => verdict.types)) return { types: [...new Set(verdicts.flatMap((verdict) => verdict.types!))] };
+  if (reading.nested && verdicts.every((verdict) => verdict.types || verdict.ruledOut?.length)) return { ruledOut: verdicts.flatMap((verdict) => verdict.ruledOut ?? []) };
+  // What it misses: its picked branch's, else what every branch it leaves misses.
+  const left = [...inner.branches.keys()].filter((branch) => !inner.ruledOut.has(branch) && !inner.mistyped.has(branch));
+  const misses = left.map((branch) => inner.incomplete.get(branch));
+  if (misses.length === 0 || misses.some((names) => names === undefined)) return {};
+  return { missing: new Set([...misses[0]!].filter((name) => misses.every((names) => names!.has(name)))) };
 }
 
 /**
@@ -355,7 +423,7 @@ function pickedBranch({ branches, ruledOut, mistyped, incomplete }: UnionTrials)
  * When every branch is ruled out, those of the value's JSON type at one property (a discriminator no branch admits,
  * such as zod's discriminated union sent an unknown kind): that property's problem, naming the values they admit.
  */
-function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): Described | undefined {
+function unknownDiscriminator({ branches, ruledOut, mistyped, branchTypes }: UnionTrials, union: ErrorObject): Described | undefined {
   if (ruledOut.size === 0 || new Set([...ruledOut.keys(), ...mistyped]).size !== branches.size) return undefined;
   const [first, ...others] = [...ruledOut.values()];
   const othersAt = others.map((errors) => new Set(errors.map((e) => e.instancePath)));
@@ -369,7 +437,9 @@ function unknownDiscriminator({ branches, ruledOut, mistyped }: UnionTrials): De
     }
   const values = [...admitted.values()];
   const { problem } = values.length === 1 ? KEYWORD_WORDINGS.const({ allowedValue: values[0] }) : KEYWORD_WORDINGS.enum({ allowedValues: values });
-  return { path: pointerSegments(pointer), problem, pattern: false };
+  // At the union's own place, the branches of another type that fix no value take a type: named after the values.
+  const types = pointer === pointerOf(union) ? [...new Set([...mistyped].filter((branch) => !ruledOut.has(branch)).flatMap((branch) => branchTypes.get(branch) ?? []))] : [];
+  return { path: pointerSegments(pointer), problem: types.length ? `${problem}, or ${types.join(' or ')}` : problem, pattern: false };
 }
 
 /**
@@ -496,7 +566,7 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     // What ajv evaluated before the union, beside it: worded as this level's own, before the union's.
     if (trials?.extras.members.length) keep(describeInOrder(trials.extras, lookup, facts));
     const picked = trials && pickedBranch(trials);
-    const unknown = trials && !picked ? (unknownDiscriminator(trials) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
+    const unknown = trials && !picked ? (unknownDiscriminator(trials, error) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
     const standIns = picked ? describeInOrder(picked, lookup, facts) : unknown && [unknown];
     if (standIns) {
       keep(standIns);

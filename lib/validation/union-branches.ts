@@ -277,12 +277,20 @@ function takesObjects(document: SchemaDocument, branch: unknown, seen = new Set<
 }
 
 /**
- * The properties a branch fixes by `const` or `enum` (in its `properties`, its `allOf` members' and its `$ref`'s),
- * each with the values it allows as JSON text (the first place that fixes it).
+ * The properties a branch fixes by `const` or `enum` (in its `properties`, its `allOf` members' and its `$ref`'s, or,
+ * for a union, in every branch of it), each with the values it allows as JSON text (the first place that fixes it).
  */
 function fixedProperties(document: SchemaDocument, branch: unknown, fixed = new Map<string, Set<string>>(), seen = new Set<unknown>()): Map<string, Set<string>> {
   if (!isPlainObject(branch) || seen.has(branch)) return fixed;
   seen.add(branch);
+  // A union as a branch fixes what each of its branches that may take an object fixes, to any of their values.
+  const inner = innerUnion(document, branch)?.filter((sub) => takesObjects(document, sub));
+  if (inner?.length) {
+    const each = inner.map((sub) => fixedProperties(document, sub, new Map(), new Set(seen)));
+    for (const name of each[0]!.keys())
+      if (!fixed.has(name) && each.every((properties) => properties.has(name))) fixed.set(name, new Set(each.flatMap((properties) => [...properties.get(name)!])));
+    return fixed;
+  }
   const { properties } = branch;
   if (isPlainObject(properties))
     for (const [name, property] of Object.entries(properties)) {
@@ -293,6 +301,19 @@ function fixedProperties(document: SchemaDocument, branch: unknown, fixed = new 
   const target = typeof branch.$ref === 'string' ? resolveLocalRef(document, branch.$ref) : undefined;
   for (const member of [target, ...(Array.isArray(branch.allOf) ? branch.allOf : [])]) fixedProperties(document, member, fixed, seen);
   return fixed;
+}
+
+/**
+ * The branches of the union a branch is, when it is only that (a `type`, annotations or a `$ref` to it aside: zod's
+ * nested or nullable discriminated union), else undefined.
+ */
+function innerUnion(document: SchemaDocument, branch: unknown): unknown[] | undefined {
+  const ref = branchRef(document, branch);
+  const node = ref === undefined ? branch : resolveLocalRef(document, ref);
+  if (!isPlainObject(node)) return undefined;
+  const asserting = Object.keys(node).filter((key) => key !== 'type' && (key === '$ref' || !ANNOTATIONS.has(key)));
+  const list = asserting.length === 1 && UNIONS.some((union) => union === asserting[0]) ? node[asserting[0]!] : undefined;
+  return Array.isArray(list) ? list : undefined;
 }
 
 /** The facts of a union whose branches are `branches` (see {@link UnionFacts}). */

@@ -39,6 +39,7 @@ const CELLS = {
   minProperties: { schema: { type: 'object', properties: { a: {}, b: {} }, minProperties: 2 }, bad: { a: 1 }, problem: 'must have at least 2 propert(ies)' },
   maxProperties: { schema: { type: 'object', properties: { a: {}, b: {} }, maxProperties: 1 }, bad: { a: 1, b: 2 }, problem: 'must have at most 1 propert(ies)' },
   uniqueItems: { schema: { type: 'array', uniqueItems: true }, bad: [1, 1], problem: 'must not contain duplicate items' },
+  items: { schema: { type: 'array', prefixItems: [{ type: 'integer' }], items: false }, bad: [1, 2], problem: 'must have at most 1 item(s)' },
   pattern: { schema: { type: 'string', pattern: '^[A-Z]{3}$' }, bad: 'abc', problem: 'must match the pattern "^[A-Z]{3}$"' },
   anyOf: { schema: { anyOf: SAME_TYPE_BRANCHES }, bad: 'ab', problem: 'must match at least one of the allowed shapes' },
   oneOf: { schema: { oneOf: [{ type: 'number' }, { type: 'integer' }] }, bad: 3, problem: 'must match exactly one of the allowed shapes' },

@@ -342,6 +342,48 @@ describe('the value gate', () => {
       expect(invalid(nullable, { x: { kind: 'c' } })).toEqual([{ path: 'x.kind', problems: ['must be one of "a", "b"'] }]);
     });
 
+    // zod's nested and nullable discriminated unions, and its unions of literals, as z.toJSONSchema writes them.
+    const typed = (type: string, properties: Record<string, unknown>, required: string[]) => ({
+      type: 'object',
+      properties: { type: { type: 'string', const: type }, ...properties },
+      required: ['type', ...required],
+    });
+    const click = typed('click', { x: { type: 'number' }, y: { type: 'number' } }, ['x', 'y']);
+    const keys = { oneOf: [typed('key_down', { key: { type: 'string' } }, ['key']), typed('key_up', { key: { type: 'string' } }, ['key'])] };
+    const eventOf = (event: unknown) => ({ type: 'object', properties: { event } });
+
+    it('reads a branch that is itself a union through its branches: ruled out, of another type, or picked', () => {
+      const nested = eventOf({ oneOf: [click, keys] });
+      expect(invalid(nested, { event: { type: 'click', x: 1 } })).toEqual([{ path: 'event', problems: ['missing required property "y"'] }]);
+      expect(invalid(nested, { event: { type: 'scroll' } })).toEqual([{ path: 'event.type', problems: ['must be one of "click", "key_down", "key_up"'] }]);
+      expect(invalid(nested, { event: { type: 'key_up', key: 5 } })).toEqual([{ path: 'event.key', problems: ['must be string'] }]);
+      // The inner union discriminates by a property of its own: its branch is still named by it.
+      const sub = (subtype: string) => ({ ...typed('key', { subtype: { type: 'string', const: subtype }, key: { type: 'string' } }, ['subtype', 'key']) });
+      const bySubtype = eventOf({ oneOf: [click, { oneOf: [sub('down'), sub('up')] }] });
+      expect(invalid(bySubtype, { event: { type: 'key', subtype: 'press', key: 'a' } })).toEqual([{ path: 'event.subtype', problems: ['must be one of "down", "up"'] }]);
+      // Nullable, and beside a string: the types offered are every branch's.
+      const nullable = eventOf({ anyOf: [{ oneOf: [click, keys] }, { type: 'null' }] });
+      expect(invalid(nullable, { event: 5 })).toEqual([{ path: 'event', problems: ['must be object or null'] }]);
+      expect(invalid(nullable, { event: { type: 'scroll' } })).toEqual([{ path: 'event.type', problems: ['must be one of "click", "key_down", "key_up"'] }]);
+      expect(invalid(eventOf({ anyOf: [{ type: 'string' }, { oneOf: [click, keys] }] }), { event: 5 })).toEqual([{ path: 'event', problems: ['must be string or object'] }]);
+    });
+
+    it('names the values of a union of literals, and the types of its other branches', () => {
+      const literal = (value: unknown) => ({ type: typeof value === 'number' ? 'number' : 'string', const: value });
+      const of = (v: unknown) => ({ type: 'object', properties: { v } });
+      expect(invalid(of({ anyOf: [literal('asc'), literal('desc')] }), { v: 'ascending' })).toEqual([{ path: 'v', problems: ['must be one of "asc", "desc"'] }]);
+      expect(invalid(of({ anyOf: [literal(1), literal(2), literal('latest')] }), { v: '1' })).toEqual([{ path: 'v', problems: ['must be one of 1, 2, "latest"'] }]);
+      const autoOrSeconds = of({
+        anyOf: [
+          { type: 'string', enum: ['auto', 'never'] },
+          { type: 'integer', minimum: 1 },
+        ],
+      });
+      expect(invalid(autoOrSeconds, { v: '30' })).toEqual([{ path: 'v', problems: ['must be one of "auto", "never", or integer'] }]);
+      // A branch the value is of the type of, failing otherwise, is the one meant.
+      expect(invalid(autoOrSeconds, { v: 0 })).toEqual([{ path: 'v', problems: ['must be >= 1'] }]);
+    });
+
     it('finds a union below prefixItems and patternProperties to check its $ref branches', () => {
       const union = { oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] };
       const schema = {
