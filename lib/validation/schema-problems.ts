@@ -137,7 +137,11 @@ function errorTree(errors: readonly ErrorObject[], facts?: UnionFactsOf): ErrorT
     const at = pointerOf(error);
     const within = error.keyword !== 'contains' && facts?.(error.schemaPath)?.exact ? `${error.schemaPath}/` : undefined;
     let j = i - 1;
-    while (j >= 0 && isAtOrBelow(pointerOf(errors[j]!), at) && (within === undefined || errors[j]!.schemaPath.startsWith(within))) {
+    while (
+      j >= 0 &&
+      isAtOrBelow(pointerOf(errors[j]!), at) &&
+      (within === undefined ? !inOtherBranch(errors[j]!.schemaPath, error.schemaPath) : errors[j]!.schemaPath.startsWith(within))
+    ) {
       owner[j] = i;
       j = (runStart.get(j) ?? j) - 1;
     }
@@ -156,6 +160,19 @@ function errorTree(errors: readonly ErrorObject[], facts?: UnionFactsOf): ErrorT
 interface ErrorsAt {
   readonly tree: ErrorTree;
   readonly members: readonly number[];
+}
+
+/**
+ * Whether schema path `path` lies in another branch of a union that `unionPath` lies in a branch of: the two part
+ * just after an `anyOf`/`oneOf`, at different indexes (an error a union at `unionPath`, itself a branch of another,
+ * cannot own: its run would take its outer union's earlier branches).
+ */
+function inOtherBranch(path: string, unionPath: string): boolean {
+  const a = path.split('/');
+  const b = unionPath.split('/');
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  return k > 0 && k < a.length && k < b.length && (a[k - 1] === 'anyOf' || a[k - 1] === 'oneOf') && /^\d+$/.test(a[k]!) && /^\d+$/.test(b[k]!);
 }
 
 /** The top level of `errors`. */
@@ -278,9 +295,12 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts
   let placed = units;
   let extras: number[] = [];
   const branches = new Map<number, ErrorsAt>();
-  if (units.some((unit) => unit.branch === undefined)) {
-    const found = lookup?.(union);
-    if (!found) return undefined;
+  const unplaced = units.some((unit) => unit.branch === undefined);
+  // A union whose branches hold references is looked up even when its paths place every error: a union nested in it
+  // may have taken the errors of its referenced branches into its own run.
+  const found = unplaced || (lookup && facts?.(union.schemaPath)?.exact === false) ? lookup?.(union) : undefined;
+  if (unplaced && !found) return undefined;
+  if (found && (unplaced || found.counted)) {
     const { refTrials } = found;
     if (found.counted) {
       const trialsStart = countedTrialsStart(tree, index, found);

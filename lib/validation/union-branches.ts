@@ -78,13 +78,18 @@ interface Located {
   readonly node: Record<string, unknown>;
   readonly base: string;
   readonly path: string;
+  /**
+   * Its paths from each union branch above it written in place that holds a reference: a union lookup checks such a
+   * branch on its own, where ajv's schema paths start again at `#`.
+   */
+  readonly restarts: readonly string[];
 }
 
 /** Where a check from `root` starts. */
 function rootOf(document: SchemaDocument, root: CheckRoot): Located | undefined {
   const base = root === undefined ? '' : `/$defs/${segment(root)}`;
   const node = resolveLocalRef(document, `#${base}`);
-  return node && { node, base, path: '' };
+  return node && { node, base, path: '', restarts: [] };
 }
 
 /** `located` with the schemas it applies in place added: those its `$ref`s, `allOf`s and union branches name. */
@@ -98,10 +103,17 @@ function applied(document: SchemaDocument, located: readonly Located[]): Located
     seen.add(at.node);
     out.push(at);
     const target = typeof at.node.$ref === 'string' ? resolveLocalRef(document, at.node.$ref) : undefined;
-    if (target) queue.push({ node: target, base: (at.node.$ref as string).slice(1), path: '' });
+    if (target) queue.push({ node: target, base: (at.node.$ref as string).slice(1), path: '', restarts: [] });
     for (const keyword of ['allOf', ...UNIONS]) {
       const list = at.node[keyword];
-      if (Array.isArray(list)) list.forEach((node: unknown, i) => isPlainObject(node) && queue.push({ node, base: at.base, path: `${at.path}/${keyword}/${i}` }));
+      if (!Array.isArray(list)) continue;
+      list.forEach((node: unknown, i) => {
+        if (!isPlainObject(node)) return;
+        const step = `/${keyword}/${i}`;
+        const restarts = at.restarts.map((restart) => `${restart}${step}`);
+        const holder = keyword !== 'allOf' && branchRef(document, node) === undefined && holdsReference(node);
+        queue.push({ node, base: at.base, path: `${at.path}${step}`, restarts: holder ? [...restarts, ''] : restarts });
+      });
     }
   }
   return out;
@@ -132,7 +144,8 @@ function below(at: Located, key: string | number): Located[] {
   const step = (keyword: string, ...rest: string[]): Located[] => {
     let node: unknown = at.node[keyword];
     for (const s of rest) node = (isPlainObject(node) || Array.isArray(node)) && Object.hasOwn(node, s) ? (node as Record<string, unknown>)[s] : undefined;
-    return isPlainObject(node) ? [{ node, base: at.base, path: [at.path, keyword, ...rest.map(segment)].join('/') }] : [];
+    const step = ['', keyword, ...rest.map(segment)].join('/');
+    return isPlainObject(node) ? [{ node, base: at.base, path: `${at.path}${step}`, restarts: at.restarts.map((restart) => `${restart}${step}`) }] : [];
   };
   const name = String(key);
   const properties = at.node.properties;
@@ -165,12 +178,14 @@ export function unionBranchesAt(
       located.flatMap((at) => below(at, key)),
     );
   const found = new Set<string>();
-  for (const { node, base, path } of located) {
+  for (const { node, base, path, restarts } of located) {
     const list = node[union.keyword];
     // ajv reports a union reached through a `$ref` at its path from the `$ref`'s target, or, where it inlined the
-    // target's code, from the document with the `$ref`'s pointer before it.
+    // target's code, from the document with the `$ref`'s pointer before it; checked within a branch on its own, from
+    // that branch.
     const within = `${path}/${union.keyword}`;
-    if (!Array.isArray(list) || (union.schemaPath !== `#${within}` && union.schemaPath !== `#${base}${within}`)) continue;
+    const spellings = [`#${within}`, `#${base}${within}`, ...restarts.map((restart) => `#${restart}/${union.keyword}`)];
+    if (!Array.isArray(list) || !spellings.includes(union.schemaPath)) continue;
     found.add(JSON.stringify(list.map((branch, i) => branchCheck(document, branch, `#${base}${within}/${i}`, holders) ?? null)));
   }
   if (found.size !== 1) return undefined;

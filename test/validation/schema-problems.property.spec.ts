@@ -206,6 +206,16 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
   const primitives = fc
     .tuple(fc.constantFrom('anyOf', 'oneOf'), fc.uniqueArray(leafSchema, { minLength: 2, maxLength: 3, selector: (s) => JSON.stringify(s) }))
     .map(([keyword, branches]) => ({ [keyword]: branches }));
+  // zod's union of literals (each branch a typed const), perhaps beside a branch of another type.
+  const literals = fc
+    .tuple(fc.uniqueArray(fc.constantFrom<unknown>('asc', 'desc', 'all', 1, 2, 4, true), { minLength: 2, maxLength: 4 }), fc.option(leafSchema, { nil: undefined }))
+    .map(([values, other]) => ({
+      anyOf: [...values.map((value) => ({ type: typeof value === 'number' ? 'number' : typeof value, const: value })), ...(other ? [other] : [])],
+    }));
+  // A union one of whose branches is itself a union: zod's discriminated union nested in another, or beside a string.
+  const nested = fc
+    .tuple(fc.constantFrom('anyOf', 'oneOf'), discriminated, fc.oneof(discriminated, tie('object'), fc.constant<Schema>({ type: 'string' })))
+    .map(([keyword, inner, other]) => ({ [keyword]: [other, inner] }));
   const array = fc
     .record({ items: tie('node'), minItems: fc.constantFrom(0, 1, 2), maxItems: fc.constantFrom(2, 3, 5), uniqueItems: fc.constant(true) }, { requiredKeys: ['items'] })
     .map((s) => ({ type: 'array', ...s }));
@@ -267,6 +277,8 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
       { weight: 2, arbitrary: discriminated },
       { weight: 1, arbitrary: undiscriminated },
       { weight: 1, arbitrary: primitives },
+      { weight: 1, arbitrary: literals },
+      { weight: 1, arbitrary: nested },
       { weight: 1, arbitrary: allOf },
       { weight: 2, arbitrary: ref },
       { weight: 1, arbitrary: record },
@@ -994,9 +1006,57 @@ const KNOWN_DEFECTS: readonly {
   name: string;
   explains: (schema: Schema, property: string, where: readonly string[] | undefined, detail: string) => boolean;
 }[] = [
-  // None known: the last three (a union's trials beside a keyword evaluated before it, branches written in place
-  // holding a `$ref`, a const/enum property some branch lacks read as a discriminator) were fixed.
+  {
+    // DEFECT B2: a union whose branches hold `$ref`s, nested in a union or beside unions that do too: the errors a keyword
+    // beside it found can be taken into a union's run and left unnamed when that union's trials cannot be counted
+    // (information lost, nothing false). The simpler shapes of defect B (a keyword beside a union) are fixed.
+    name: 'B2: an offence beside nested unions holding $refs left unnamed',
+    explains: (schema, property, where) =>
+      property.startsWith('8') &&
+      where !== undefined &&
+      [...ancestorsOf(where), where].some((at) => unionsAt(schema, at).some((branches) => branches.some((branch) => holdsRef(branch)))),
+  },
 ];
+
+/** The schema objects that apply in place where `s` does: itself, and through `$ref`s, `allOf`s and union branches. */
+function applying(doc: Schema, s: unknown, out: Schema[] = []): Schema[] {
+  if (typeof s !== 'object' || s === null || Array.isArray(s) || out.includes(s as Schema)) return out;
+  const schema = s as Schema;
+  out.push(schema);
+  if (typeof schema.$ref === 'string') applying(doc, resolveRef(doc, schema.$ref), out);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(schema[keyword])) for (const m of schema[keyword] as unknown[]) applying(doc, m, out);
+  return out;
+}
+
+/** Every schema object that may apply to the value at `path` (over-approximated: every union branch is followed). */
+function schemasAt(doc: Schema, path: readonly string[]): Schema[] {
+  let here = applying(doc, doc);
+  for (const segment of path) {
+    const next: Schema[] = [];
+    for (const s of here) {
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      const patterned = Object.entries((s.patternProperties ?? {}) as Record<string, unknown>).filter(([pattern]) => new RegExp(pattern, 'u').test(segment));
+      for (const [, schema] of patterned) applying(doc, schema, next);
+      if (Object.hasOwn(properties, segment)) applying(doc, properties[segment], next);
+      else if (patterned.length === 0 && typeof s.additionalProperties === 'object') applying(doc, s.additionalProperties, next);
+      if (/^\d+$/.test(segment)) {
+        if (Array.isArray(s.prefixItems) && Number(segment) < s.prefixItems.length) applying(doc, s.prefixItems[Number(segment)], next);
+        else if (typeof s.items === 'object') applying(doc, s.items, next);
+      }
+    }
+    here = next;
+  }
+  return here;
+}
+
+/** The unions (their branch lists) that may apply at `path`. */
+const unionsAt = (doc: Schema, path: readonly string[]): unknown[][] =>
+  schemasAt(doc, path).flatMap((s) => ['anyOf', 'oneOf'].filter((k) => Array.isArray(s[k])).map((k) => s[k] as unknown[]));
+
+/** Whether a schema holds a `$ref` anywhere in it. */
+const holdsRef = (s: unknown): boolean => JSON.stringify(s ?? null).includes('"$ref"');
+
+const ancestorsOf = (path: readonly string[]): string[][] => path.map((_, i) => path.slice(0, i));
 
 const compiler = new SchemaCompiler();
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
