@@ -50,8 +50,19 @@ function branchRef(document: SchemaDocument, branch: unknown): string | undefine
 /** Keywords that apply another schema by reference: the errors of what they apply leave the schema path they are at. */
 const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
 
+/** What {@link holdsReference} answered of each schema object, walked once (a lookup asks again on each refusal). */
+const heldReferences = new WeakMap<object, boolean>();
+
 /** Whether a schema object, or any below it (references not followed), applies another schema by reference. */
-const holdsReference = (node: unknown): boolean => firstSubschemaWhere(node, (sub) => REFERENCES.some((keyword) => Object.hasOwn(sub, keyword))) !== undefined;
+function holdsReference(node: unknown): boolean {
+  if (!isPlainObject(node)) return false;
+  let holds = heldReferences.get(node);
+  if (holds === undefined) {
+    holds = firstSubschemaWhere(node, (sub) => REFERENCES.some((keyword) => Object.hasOwn(sub, keyword))) !== undefined;
+    heldReferences.set(node, holds);
+  }
+  return holds;
+}
 
 /**
  * How a failed union's branch is checked on its own, given the document pointer `at` of the branch: the local `$ref`
@@ -144,8 +155,8 @@ function below(at: Located, key: string | number): Located[] {
   const step = (keyword: string, ...rest: string[]): Located[] => {
     let node: unknown = at.node[keyword];
     for (const s of rest) node = (isPlainObject(node) || Array.isArray(node)) && Object.hasOwn(node, s) ? (node as Record<string, unknown>)[s] : undefined;
-    const step = ['', keyword, ...rest.map(segment)].join('/');
-    return isPlainObject(node) ? [{ node, base: at.base, path: `${at.path}${step}`, restarts: at.restarts.map((restart) => `${restart}${step}`) }] : [];
+    const down = ['', keyword, ...rest.map(segment)].join('/');
+    return isPlainObject(node) ? [{ node, base: at.base, path: `${at.path}${down}`, restarts: at.restarts.map((restart) => `${restart}${down}`) }] : [];
   };
   const name = String(key);
   const properties = at.node.properties;
