@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { formatLimitDefinition } from 'ajv-formats/dist/limit.js';
+import { z } from 'zod';
 
 import { McpConfigurationError } from '../../lib/index.js';
 import { REFUSED_FORMATS } from '../../lib/validation/add-formats.js';
@@ -234,5 +235,24 @@ describe('the JSON-value check', () => {
   it('accepts JSON values, shared (non-cyclic) references included', () => {
     const shared = { x: 1 };
     expect(jsonValueOffence({ a: [1, 'two', null, true, { b: shared }], c: shared, d: Object.create(null) })).toBeUndefined();
+  });
+});
+
+describe("zod's own formats and the override recipe docs/tools.md gives", () => {
+  const Code = z.object({ ref: z.string().startsWith('ab').includes('q').endsWith('z'), id: z.cuid(), colour: z.hex() });
+  // Drops a format with a pattern beside it, or in the allOf zod writes when a string has several such checks.
+  const override = ({ jsonSchema }: { jsonSchema: { format?: string; pattern?: string; allOf?: { pattern?: string }[] } }) => {
+    if (jsonSchema.pattern !== undefined || jsonSchema.allOf?.some((member) => member.pattern !== undefined)) delete jsonSchema.format;
+  };
+
+  it('refuses them as zod writes them, each named', () => {
+    expect(refusal(z.toJSONSchema(Code, { io: 'input' }))).toMatch(/^the schema: uses the unknown formats "ends_with", "cuid", "hex" \(/);
+  });
+
+  it('compiles the recipe’s schema, whose patterns still check each value', () => {
+    const check = compiler.compileCheck(z.toJSONSchema(Code, { io: 'input', override }), 'the schema');
+    expect(check({ ref: 'abqz', id: 'cjld2cjxh0000qzrmn831i7rn', colour: 'ff00aa' })).toBeUndefined();
+    expect(check({ ref: 'abz', id: 'cjld2cjxh0000qzrmn831i7rn', colour: 'ff00aa' })?.errors.map((error) => error.instancePath)).toEqual(['/ref']);
+    expect(check({ ref: 'abqz', id: 'Xjld', colour: 'red' })?.errors.map((error) => error.instancePath)).toEqual(['/id', '/colour']);
   });
 });
