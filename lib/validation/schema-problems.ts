@@ -382,7 +382,7 @@ function verdictOf({ tree, members }: ErrorsAt, reading: VerdictReading): Branch
   const only = members.length === 1 ? tree.errors[members[0]!]! : undefined;
   if (only && (only.keyword === 'anyOf' || only.keyword === 'oneOf') && pointerOf(only) === at) {
     const inner = unionTrials(tree, members[0]!, reading.lookup, reading.facts);
-    if (inner) return nestedVerdict(inner, reading);
+    if (inner && inner.extras.members.length === 0) return nestedVerdict(inner, reading);
   }
   const ruledOut: ErrorObject[] = [];
   let types: string[] | undefined;
@@ -558,7 +558,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
 type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[]; readonly alternatives?: readonly string[] };
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
-function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined, facts: UnionFactsOf | undefined): Described[] {
+function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined, facts: UnionFactsOf | undefined, inBranch = false): Described[] {
   const errors = members.map((member) => tree.errors[member]!);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
@@ -582,12 +582,14 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     }
   };
   for (const [position, error] of errors.entries()) {
-    const trials = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup, facts) : undefined;
-    // What ajv evaluated before the union, beside it: worded as this level's own, before the union's.
+    const tried = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup, facts) : undefined;
+    // What ajv evaluated before the union, beside it: worded as this level's own, before the union's. Within a branch
+    // of another union, what precedes its trials may be that union's other branches': the union stands for them.
+    const trials = inBranch && tried?.extras.members.length ? undefined : tried;
     if (trials?.extras.members.length) keep(describeInOrder(trials.extras, lookup, facts));
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? (unknownDiscriminator(trials, error) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
-    const standIns = picked ? describeInOrder(picked, lookup, facts) : unknown && [unknown];
+    const standIns = picked ? describeInOrder(picked, lookup, facts, true) : unknown && [unknown];
     if (standIns) {
       keep(standIns);
       continue;
