@@ -368,6 +368,24 @@ describe('the value gate', () => {
       expect(invalid(eventOf({ anyOf: [{ type: 'string' }, { oneOf: [click, keys] }] }), { event: 5 })).toEqual([{ path: 'event', problems: ['must be string or object'] }]);
     });
 
+    it("never names another branch's problem that a nested union's run took as its own", () => {
+      // A closed `$ref` branch beside a nested union of `$ref`s: ajv reports the closed branch's errors just before the
+      // nested union's trials, at or below its place.
+      const schema = {
+        type: 'object',
+        properties: { id: { $ref: '#/$defs/V3' } },
+        $defs: {
+          V0: { type: 'object', properties: { note: { type: 'null' } }, additionalProperties: false },
+          V1: kind('circle'),
+          V2: kind('image', { size: { type: 'string' } }, ['size']),
+          V3: { oneOf: [{ $ref: '#/$defs/V0' }, { oneOf: [{ $ref: '#/$defs/V1' }, { $ref: '#/$defs/V2' }] }] },
+        },
+      };
+      const refused = invalid(schema, { id: { kind: 'square', size: 'big' } });
+      expect(refused?.flatMap((entry) => entry.problems)).not.toContain('is not an allowed property');
+      expect(refused).toEqual([{ path: 'id', problems: ['must match exactly one of the allowed shapes'] }]);
+    });
+
     it('names the values of a union of literals, and the types of its other branches', () => {
       const literal = (value: unknown) => ({ type: typeof value === 'number' ? 'number' : 'string', const: value });
       const of = (v: unknown) => ({ type: 'object', properties: { v } });
