@@ -483,6 +483,38 @@ function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTria
   return { path: at, problem, pattern: false, alternatives: [problem] };
 }
 
+/** Keywords that refuse a property the object's schema does not take. */
+const REFUSING = new Set(['additionalProperties', 'unevaluatedProperties']);
+
+/**
+ * When every branch of the value's JSON type that its discriminator does not rule out fails only by refusing
+ * properties the value has (strict objects sent the properties of several): those every such branch refuses, each
+ * not an allowed property; and unless dropping those alone leaves a branch matched, each other refused property as
+ * one that belongs to another shape than a property beside it. Names stay path segments: the caller sent them.
+ */
+function mixedShapes({ branches, ruledOut, mistyped }: UnionTrials, union: ErrorObject): Described[] | undefined {
+  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+  if (left.length < 2 || union.propertyName !== undefined) return undefined;
+  const refused: (readonly string[])[] = [];
+  for (const branch of left) {
+    const { tree, members } = branches.get(branch)!;
+    const errors = members.map((member) => tree.errors[member]!);
+    if (errors.length === 0 || !errors.every((e) => REFUSING.has(e.keyword) && e.instancePath === union.instancePath && e.propertyName === undefined)) return undefined;
+    refused.push(errors.map((e) => String(notAllowed(e.params as Params).extra)));
+  }
+  const at = pointerSegments(union.instancePath);
+  const everywhere = refused[0]!.filter((name) => refused.every((names) => names.includes(name)));
+  const rest = refused.map((names) => names.filter((name) => !everywhere.includes(name)));
+  const mixed = rest.some((names) => names.length === 0) ? [] : [...new Set(rest.flat())];
+  return [
+    ...everywhere.map((name) => ({ path: [...at, name], problem: notAllowed({}).problem, pattern: false })),
+    ...mixed.map((name) => ({ path: [...at, name], problem: MIXED_SHAPES, pattern: false })),
+  ];
+}
+
+/** The problem of a property one allowed shape of a union takes, sent beside another shape's. */
+const MIXED_SHAPES = "belongs to another allowed shape than a property sent beside it; send one shape's properties only";
+
 /** The problem of an object missing the required properties `names`: one, or several listed as one problem. */
 function missingWording(names: readonly string[]): string {
   return names.length === 1 ? KEYWORD_WORDINGS.required({ missingProperty: names[0] }).problem : `missing required properties ${list(names)}`;
@@ -531,14 +563,15 @@ function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: E
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
  * other, or it is the only one left whose required properties the value has), whose problems then stand for it; or
  * its discriminator is admitted by none, its JSON type is no branch's, or every branch left misses properties, whose
- * problem (what the branches admit, or need) then does. Keywords beside it keep theirs, so every offence counts.
- * `lookup` places the errors ajv's schema paths do not (those of branches that are or hold a `$ref`, and of a
- * recursion's inner levels); `facts` tell an exact union's trials from what precedes them and name its
- * discriminators.
+ * problem (what the branches admit, or need) then does; or every branch left only refuses properties the value has,
+ * each of which is then named. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors
+ * ajv's schema paths do not (those of branches that are or hold a `$ref`, and of a recursion's inner levels); `facts`
+ * tell an exact union's trials from what precedes them and name its discriminators; `firstOnly` says each branch
+ * reported its first problem only.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup, facts?: UnionFactsOf): SchemaProblem[] {
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup, facts?: UnionFactsOf, firstOnly = false): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(topLevel(errors, facts), lookup, facts);
+  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly });
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -557,8 +590,16 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
  */
 type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[]; readonly alternatives?: readonly string[] };
 
+/** How one list of errors is read: its unions' lookup and facts, and whether it came from a first-only check. */
+interface Reading {
+  readonly lookup: UnionLookup | undefined;
+  readonly facts: UnionFactsOf | undefined;
+  readonly firstOnly: boolean;
+}
+
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
-function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | undefined, facts: UnionFactsOf | undefined, inBranch = false): Described[] {
+function describeInOrder({ tree, members }: ErrorsAt, reading: Reading, inBranch = false): Described[] {
+  const { lookup, facts } = reading;
   const errors = members.map((member) => tree.errors[member]!);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
@@ -586,10 +627,12 @@ function describeInOrder({ tree, members }: ErrorsAt, lookup: UnionLookup | unde
     // What ajv evaluated before the union, beside it: worded as this level's own, before the union's. Within a branch
     // of another union, what precedes its trials may be that union's other branches': the union stands for them.
     const trials = inBranch && tried?.extras.members.length ? undefined : tried;
-    if (trials?.extras.members.length) keep(describeInOrder(trials.extras, lookup, facts));
+    if (trials?.extras.members.length) keep(describeInOrder(trials.extras, reading));
     const picked = trials && pickedBranch(trials);
     const unknown = trials && !picked ? (unknownDiscriminator(trials, error) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
-    const standIns = picked ? describeInOrder(picked, lookup, facts, true) : unknown && [unknown];
+    // A first-only check's branches each stop at their first problem: what each refuses is not known whole.
+    const mixed = trials && !picked && !unknown && !reading.firstOnly ? mixedShapes(trials, error) : undefined;
+    const standIns = picked ? describeInOrder(picked, reading, true) : unknown ? [unknown] : mixed;
     if (standIns) {
       keep(standIns);
       continue;

@@ -126,7 +126,7 @@ class NoteTool extends ArgumentsEcho {}
 /**
  * A plain tool whose item is zod's intersection of an object and a discriminated union (an `allOf` whose first member
  * ajv checks before the union), and whose tag is a union where only one branch has a kind (its enum field no
- * discriminator).
+ * discriminator), and whose optional target is one of two strict objects.
  */
 @McpTool({
   name: 'order',
@@ -137,6 +137,7 @@ class NoteTool extends ArgumentsEcho {}
         .object({ sku: z.string() })
         .and(z.discriminatedUnion('via', [z.object({ via: z.literal('post'), address: z.string() }), z.object({ via: z.literal('pickup'), store: z.string() })])),
       tag: z.union([z.object({ kind: z.literal('task'), priority: z.enum(['low', 'high']) }), z.object({ name: z.string() })]),
+      target: z.union([z.strictObject({ id: z.string() }), z.strictObject({ url: z.string() })]).optional(),
     }),
     { io: 'input' },
   ),
@@ -229,6 +230,21 @@ describe('plain tools', () => {
         { path: 'item.sku', problems: ['must be string'] },
         { path: 'item.store', problems: ['must be string'] },
         { path: 'tag.priority', problems: ['must be one of "low", "high"'] },
+      ],
+    });
+  });
+
+  it('name each property of a union of strict objects sent with another shape’s, and one no shape takes', async () => {
+    const args = { item: { sku: 'A-1', via: 'post', address: 'here' }, tag: { name: 'n' } };
+    expect((await callTool(app().server, 'order', { ...args, target: { url: 'u' } })).body).toEqual({ ...args, target: { url: 'u' } });
+    const refused = await callTool(app().server, 'order', { ...args, target: { id: 'a', url: 'u', extra: 1 } });
+    const mixed = "belongs to another allowed shape than a property sent beside it; send one shape's properties only";
+    expect(refused.body).toMatchObject({
+      error: 'invalid_values',
+      invalid: [
+        { path: 'target.extra', problems: ['is not an allowed property'] },
+        { path: 'target.id', problems: [mixed] },
+        { path: 'target.url', problems: [mixed] },
       ],
     });
   });

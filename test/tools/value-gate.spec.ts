@@ -402,6 +402,56 @@ describe('the value gate', () => {
       expect(invalid(autoOrSeconds, { v: 0 })).toEqual([{ path: 'v', problems: ['must be >= 1'] }]);
     });
 
+    describe('a union of strict objects sent the properties of several', () => {
+      const MIXED = "belongs to another allowed shape than a property sent beside it; send one shape's properties only";
+      const strict = (properties: Record<string, unknown>, required = Object.keys(properties), closing = 'additionalProperties') => ({
+        type: 'object',
+        properties,
+        required,
+        [closing]: false,
+      });
+      const byId = strict({ id: { type: 'string' } });
+      const byUrl = strict({ url: { type: 'string' } });
+      const of = (x: unknown, $defs?: Record<string, unknown>) => ({ type: 'object', properties: { x }, ...($defs && { $defs }) });
+
+      it('names each property as belonging to another shape than one beside it, whichever keyword joins them', () => {
+        for (const keyword of ['anyOf', 'oneOf'])
+          expect(invalid(of({ [keyword]: [byId, byUrl] }), { x: { id: 'a', url: 'b' } })).toEqual([
+            { path: 'x.id', problems: [MIXED] },
+            { path: 'x.url', problems: [MIXED] },
+          ]);
+        // zod's registered schemas: the branches are $refs, checked on their own.
+        expect(invalid(of({ oneOf: [{ $ref: '#/$defs/I' }, { $ref: '#/$defs/U' }] }, { I: byId, U: byUrl }), { x: { id: 'a', url: 'b' } })).toEqual([
+          { path: 'x.id', problems: [MIXED] },
+          { path: 'x.url', problems: [MIXED] },
+        ]);
+        const unevaluated = of({ anyOf: [strict({ id: {} }, ['id'], 'unevaluatedProperties'), strict({ url: {} }, ['url'], 'unevaluatedProperties')] });
+        expect(invalid(unevaluated, { x: { id: 'a', url: 'b' } })).toEqual([
+          { path: 'x.id', problems: [MIXED] },
+          { path: 'x.url', problems: [MIXED] },
+        ]);
+      });
+
+      it('names a property no shape takes as not allowed, and only it where dropping it leaves a shape matched', () => {
+        expect(invalid(of({ anyOf: [byId, byUrl] }), { x: { id: 'a', url: 'b', z: 1 } })).toEqual([
+          { path: 'x.id', problems: [MIXED] },
+          { path: 'x.url', problems: [MIXED] },
+          { path: 'x.z', problems: ['is not an allowed property'] },
+        ]);
+        const named = strict({ id: { type: 'string' }, name: { type: 'string' } }, ['id']);
+        const maybeUrl = strict({ url: { type: 'string' } }, []);
+        expect(invalid(of({ anyOf: [named, maybeUrl] }), { x: { id: 'a', name: 'n', z: 1 } })).toEqual([{ path: 'x.z', problems: ['is not an allowed property'] }]);
+      });
+
+      it('leaves the union standing for its trials where a shape fails otherwise too, or the check stopped at first problems', () => {
+        expect(invalid(of({ anyOf: [byId, byUrl] }), { x: { id: 5, url: 'b' } })).toEqual([{ path: 'x', problems: ['must match at least one of the allowed shapes'] }]);
+        const big = { x: { id: 'a', url: 'b' }, filler: Array.from({ length: DETAILED_CHECK_MAX_VALUES }, () => 0) };
+        expect(invalid({ ...of({ anyOf: [byId, byUrl] }), properties: { x: { anyOf: [byId, byUrl] }, filler: {} } }, big)).toEqual([
+          { path: 'x', problems: ['must match at least one of the allowed shapes'] },
+        ]);
+      });
+    });
+
     it('finds a union below prefixItems and patternProperties to check its $ref branches', () => {
       const union = { oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] };
       const schema = {

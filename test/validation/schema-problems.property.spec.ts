@@ -203,6 +203,20 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
   const undiscriminated = fc
     .tuple(fc.constantFrom('anyOf', 'oneOf'), fc.array(tie('object'), { minLength: 2, maxLength: 3 }))
     .map(([keyword, branches]) => ({ [keyword]: branches }));
+  // Strict objects told apart by which properties they take (zod's union of `.strict()` objects, an either/or of fields).
+  const shapes = fc
+    .tuple(
+      fc.constantFrom('anyOf', 'oneOf'),
+      fc.uniqueArray(fc.tuple(propName, tie('node')), { selector: ([name]) => name, minLength: 2, maxLength: 5 }),
+      fc.array(fc.tuple(fc.nat(), mask), { minLength: 2, maxLength: 3 }),
+    )
+    .map(([keyword, pool, picks]) => ({
+      [keyword]: picks.map(([start, m], i) => {
+        // Each branch a slice of the pool, perhaps beside one property another branch takes too.
+        const own = pool.filter((_, k) => k % picks.length === i || k === start % pool.length);
+        return objectOf(own, m, true);
+      }),
+    }));
   const primitives = fc
     .tuple(fc.constantFrom('anyOf', 'oneOf'), fc.uniqueArray(leafSchema, { minLength: 2, maxLength: 3, selector: (s) => JSON.stringify(s) }))
     .map(([keyword, branches]) => ({ [keyword]: branches }));
@@ -276,6 +290,7 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
       { weight: 2, arbitrary: fc.tuple(tie('node'), fc.boolean()).map(([s, asList]) => nullable(s, asList)) },
       { weight: 2, arbitrary: discriminated },
       { weight: 1, arbitrary: undiscriminated },
+      { weight: 2, arbitrary: shapes },
       { weight: 1, arbitrary: primitives },
       { weight: 1, arbitrary: literals },
       { weight: 1, arbitrary: nested },
@@ -727,6 +742,11 @@ function breaking(s: Schema, doc: Schema, depth: number): fc.Arbitrary<unknown> 
   for (const keyword of ['anyOf', 'oneOf']) {
     const branches = s[keyword];
     if (!Array.isArray(branches)) continue;
+    // Two branches' values merged into one object: strict shapes sent each other's properties.
+    if (branches.length > 1)
+      ways.push(
+        fc.tuple(fitting(branches[0] as Schema, doc, depth, true), fitting(branches[1] as Schema, doc, depth, true)).map(([first, second]) => merged([second, first])),
+      );
     // A branch's value with its discriminator (a const property) changed: to an unknown tag, or to another branch's.
     const tags = branches
       .map((b) => ((b as Schema).$ref !== undefined ? resolveRef(doc, (b as Schema).$ref as string) : (b as Schema)))
