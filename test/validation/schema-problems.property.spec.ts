@@ -1205,6 +1205,11 @@ function checkValue(gate: ValueGate, validate: ValidateFunction, schema: Schema,
     for (const problem of problems) {
       const why = untrue(problem, here);
       if (why !== undefined) fail('7 (true at its path)', `${JSON.stringify(path)}: ${JSON.stringify(problem)}, but ${why}`);
+      // A property of another shape than one beside it: its object holds another property.
+      if (problem.startsWith('belongs to another allowed shape')) {
+        const holder = at(value, segments.slice(0, -1));
+        if (!isObject(holder) || Object.keys(holder).length < 2) fail('7 (true at its path)', `${JSON.stringify(path)}: ${JSON.stringify(problem)}, but nothing is beside it`);
+      }
     }
   }
   // 8. Every offence outside the unions is named at its location (all are listed when ten or fewer).
