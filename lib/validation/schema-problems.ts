@@ -483,6 +483,27 @@ function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTria
   return { path: at, problem, pattern: false, alternatives: [problem] };
 }
 
+/**
+ * When every branch of the value's JSON type that its discriminator does not rule out fails only by the `type` of one
+ * and the same value below it (zod's union of objects whose field differs in type): that value's problem, naming the
+ * types the branches take there (`id: must be string or number`).
+ */
+function typesApart({ branches, ruledOut, mistyped }: UnionTrials): Described | undefined {
+  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+  if (left.length < 2) return undefined;
+  let pointer: string | undefined;
+  const types = new Set<string>();
+  for (const branch of left) {
+    const { tree, members } = branches.get(branch)!;
+    for (const error of members.map((member) => tree.errors[member]!)) {
+      if (error.keyword !== 'type' || error.propertyName !== undefined || (pointer ?? error.instancePath) !== error.instancePath) return undefined;
+      pointer = error.instancePath;
+      for (const type of String((error.params as { type?: unknown }).type).split(',')) types.add(type);
+    }
+  }
+  return pointer === undefined ? undefined : { path: pointerSegments(pointer), problem: KEYWORD_WORDINGS.type({ type: [...types].join(',') }).problem, pattern: false };
+}
+
 /** Keywords that refuse a property the object's schema does not take. */
 const REFUSING = new Set(['additionalProperties', 'unevaluatedProperties']);
 
@@ -563,8 +584,9 @@ function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: E
  * location, not per branch), unless its value picks one branch (its discriminator or JSON type rules out every
  * other, or it is the only one left whose required properties the value has), whose problems then stand for it; or
  * its discriminator is admitted by none, its JSON type is no branch's, or every branch left misses properties, whose
- * problem (what the branches admit, or need) then does; or every branch left only refuses properties the value has,
- * each of which is then named. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors
+ * problem (what the branches admit, or need) then does; or every branch left fails only by the type of one value
+ * below it, whose problem names their types; or every branch left only refuses properties the value has, each of
+ * which is then named. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors
  * ajv's schema paths do not (those of branches that are or hold a `$ref`, and of a recursion's inner levels); `facts`
  * tell an exact union's trials from what precedes them and name its discriminators; `firstOnly` says each branch
  * reported its first problem only.
@@ -629,7 +651,8 @@ function describeInOrder({ tree, members }: ErrorsAt, reading: Reading, inBranch
     const trials = inBranch && tried?.extras.members.length ? undefined : tried;
     if (trials?.extras.members.length) keep(describeInOrder(trials.extras, reading));
     const picked = trials && pickedBranch(trials);
-    const unknown = trials && !picked ? (unknownDiscriminator(trials, error) ?? noBranchType(trials, error) ?? branchesMissing(trials, error)) : undefined;
+    const unknown =
+      trials && !picked ? (unknownDiscriminator(trials, error) ?? noBranchType(trials, error) ?? branchesMissing(trials, error) ?? typesApart(trials)) : undefined;
     // A first-only check's branches each stop at their first problem: what each refuses is not known whole.
     const mixed = trials && !picked && !unknown && !reading.firstOnly ? mixedShapes(trials, error) : undefined;
     const standIns = picked ? describeInOrder(picked, reading, true) : unknown ? [unknown] : mixed;

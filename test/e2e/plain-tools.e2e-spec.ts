@@ -126,7 +126,8 @@ class NoteTool extends ArgumentsEcho {}
 /**
  * A plain tool whose item is zod's intersection of an object and a discriminated union (an `allOf` whose first member
  * ajv checks before the union), and whose tag is a union where only one branch has a kind (its enum field no
- * discriminator), and whose optional target is one of two strict objects.
+ * discriminator); its optional target is one of two strict objects, its optional ref one of two objects whose id
+ * differs in type.
  */
 @McpTool({
   name: 'order',
@@ -138,6 +139,7 @@ class NoteTool extends ArgumentsEcho {}
         .and(z.discriminatedUnion('via', [z.object({ via: z.literal('post'), address: z.string() }), z.object({ via: z.literal('pickup'), store: z.string() })])),
       tag: z.union([z.object({ kind: z.literal('task'), priority: z.enum(['low', 'high']) }), z.object({ name: z.string() })]),
       target: z.union([z.strictObject({ id: z.string() }), z.strictObject({ url: z.string() })]).optional(),
+      ref: z.union([z.object({ id: z.string() }), z.object({ id: z.number() })]).optional(),
     }),
     { io: 'input' },
   ),
@@ -234,7 +236,7 @@ describe('plain tools', () => {
     });
   });
 
-  it('name each property of a union of strict objects sent with another shape’s, and one no shape takes', async () => {
+  it('name each property of a union of strict objects sent with another shape’s, one no shape takes, and a field of no branch’s type', async () => {
     const args = { item: { sku: 'A-1', via: 'post', address: 'here' }, tag: { name: 'n' } };
     expect((await callTool(app().server, 'order', { ...args, target: { url: 'u' } })).body).toEqual({ ...args, target: { url: 'u' } });
     const refused = await callTool(app().server, 'order', { ...args, target: { id: 'a', url: 'u', extra: 1 } });
@@ -247,6 +249,8 @@ describe('plain tools', () => {
         { path: 'target.url', problems: [mixed] },
       ],
     });
+    const typed = await callTool(app().server, 'order', { ...args, ref: { id: true } });
+    expect(typed.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'ref.id', problems: ['must be string or number'] }] });
   });
 
   it('word a failure in a union of $ref branches (zod with reused schemas) by the branch its discriminator picks', async () => {

@@ -402,6 +402,20 @@ describe('the value gate', () => {
       expect(invalid(autoOrSeconds, { v: 0 })).toEqual([{ path: 'v', problems: ['must be >= 1'] }]);
     });
 
+    it('names the types a field takes where the branches differ only by its type, else stands for them', () => {
+      const field = (type: string, more: Record<string, unknown> = {}) => ({ type: 'object', properties: { id: { type }, ...more }, required: ['id'] });
+      const of = (x: unknown, $defs?: Record<string, unknown>) => ({ type: 'object', properties: { x }, ...($defs && { $defs }) });
+      expect(invalid(of({ anyOf: [field('string'), field('number')] }), { x: { id: true } })).toEqual([{ path: 'x.id', problems: ['must be string or number'] }]);
+      expect(invalid(of({ oneOf: [{ $ref: '#/$defs/S' }, { $ref: '#/$defs/I' }] }, { S: field('string'), I: field('integer') }), { x: { id: 1.5 } })).toEqual([
+        { path: 'x.id', problems: ['must be string or integer'] },
+      ]);
+      const deep = (type: string) => ({ type: 'object', properties: { a: { type: 'object', properties: { b: { type } } } } });
+      expect(invalid(of({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be string or boolean'] }]);
+      // Failing at two places, a branch is not told apart by one field.
+      const twice = of({ anyOf: [field('string', { n: { type: 'number' } }), field('number')] });
+      expect(invalid(twice, { x: { id: true, n: 'no' } })).toEqual([{ path: 'x', problems: ['must match at least one of the allowed shapes'] }]);
+    });
+
     describe('a union of strict objects sent the properties of several', () => {
       const MIXED = "belongs to another allowed shape than a property sent beside it; send one shape's properties only";
       const strict = (properties: Record<string, unknown>, required = Object.keys(properties), closing = 'additionalProperties') => ({

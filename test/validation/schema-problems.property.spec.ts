@@ -217,6 +217,21 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
         return objectOf(own, m, true);
       }),
     }));
+  // Objects told apart by the type of one shared field, perhaps beside fields of their own.
+  const typedApart = fc
+    .tuple(
+      fc.constantFrom('anyOf', 'oneOf'),
+      propName,
+      fc.uniqueArray(fc.constantFrom('string', 'number', 'integer', 'boolean', 'array', 'null'), { minLength: 2, maxLength: 3 }),
+      fc.array(fc.option(fc.tuple(propName, leafSchema), { nil: undefined }), { minLength: 3, maxLength: 3 }),
+      fc.boolean(),
+    )
+    .map(([keyword, field, types, extras, closed]) => ({
+      [keyword]: types.map((type, i) => {
+        const extra = extras[i]?.[0] === field ? undefined : extras[i];
+        return objectOf([[field, { type, ...(type === 'array' && { items: {} }) }], ...(extra ? [extra] : [])], [true, false], closed);
+      }),
+    }));
   const primitives = fc
     .tuple(fc.constantFrom('anyOf', 'oneOf'), fc.uniqueArray(leafSchema, { minLength: 2, maxLength: 3, selector: (s) => JSON.stringify(s) }))
     .map(([keyword, branches]) => ({ [keyword]: branches }));
@@ -291,6 +306,7 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
       { weight: 2, arbitrary: discriminated },
       { weight: 1, arbitrary: undiscriminated },
       { weight: 2, arbitrary: shapes },
+      { weight: 1, arbitrary: typedApart },
       { weight: 1, arbitrary: primitives },
       { weight: 1, arbitrary: literals },
       { weight: 1, arbitrary: nested },
