@@ -162,6 +162,9 @@ interface ErrorsAt {
   readonly members: readonly number[];
 }
 
+/** The errors of one level, in ajv's order. */
+const errorsIn = ({ tree, members }: ErrorsAt): ErrorObject[] => members.map((member) => tree.errors[member]!);
+
 /**
  * Whether schema path `path` lies in another branch of a union that `unionPath` lies in a branch of: the two part
  * just after an `anyOf`/`oneOf`, at different indexes (an error a union at `unionPath`, itself a branch of another,
@@ -377,7 +380,8 @@ interface VerdictReading {
  * value is when none is, ruled out when each is (by this union's discriminators), missing what its picked branch, or
  * every branch left, misses.
  */
-function verdictOf({ tree, members }: ErrorsAt, reading: VerdictReading): BranchVerdict {
+function verdictOf(level: ErrorsAt, reading: VerdictReading): BranchVerdict {
+  const { tree, members } = level;
   const { at, discriminates } = reading;
   const only = members.length === 1 ? tree.errors[members[0]!]! : undefined;
   if (only && (only.keyword === 'anyOf' || only.keyword === 'oneOf') && pointerOf(only) === at) {
@@ -387,7 +391,7 @@ function verdictOf({ tree, members }: ErrorsAt, reading: VerdictReading): Branch
   const ruledOut: ErrorObject[] = [];
   let types: string[] | undefined;
   const missing = new Set<string>();
-  for (const error of members.map((member) => tree.errors[member]!)) {
+  for (const error of errorsIn(level)) {
     // The value itself not the literal a branch is (zod's union of literals), or a discriminator of it.
     const fixed = error.keyword === 'const' || error.keyword === 'enum';
     const self = error.instancePath === at && error.propertyName === undefined;
@@ -404,7 +408,7 @@ function nestedVerdict(inner: UnionTrials, reading: VerdictReading): BranchVerdi
   if (verdicts.every((verdict) => verdict.types)) return { types: [...new Set(verdicts.flatMap((verdict) => verdict.types!))] };
   if (reading.nested && verdicts.every((verdict) => verdict.types || verdict.ruledOut?.length)) return { ruledOut: verdicts.flatMap((verdict) => verdict.ruledOut ?? []) };
   // What it misses: its picked branch's, else what every branch it leaves misses.
-  const left = [...inner.branches.keys()].filter((branch) => !inner.ruledOut.has(branch) && !inner.mistyped.has(branch));
+  const left = branchesLeft(inner);
   const misses = left.map((branch) => inner.incomplete.get(branch));
   if (misses.length === 0 || misses.some((names) => names === undefined)) return {};
   return { missing: new Set([...misses[0]!].filter((name) => misses.every((names) => names!.has(name)))) };
@@ -428,13 +432,19 @@ function countedTrialsStart({ errors, children, runStart }: ErrorTree, index: nu
   return start < first || atPaths.some((member) => (runStart.get(member) ?? member) < start) ? undefined : start;
 }
 
+/** The branches neither ruled out by a discriminator nor of a JSON type the value is not, in branch order. */
+function branchesLeft({ branches, ruledOut, mistyped }: UnionTrials): number[] {
+  return [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+}
+
 /**
  * The errors of the one branch the value can be meant for: every other branch (if any) is ruled out by its
  * discriminator or its JSON type, this one by neither; or, of several left so, the only one whose required
  * properties the value all has.
  */
-function pickedBranch({ branches, ruledOut, mistyped, incomplete }: UnionTrials): ErrorsAt | undefined {
-  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+function pickedBranch(trials: UnionTrials): ErrorsAt | undefined {
+  const { branches, incomplete } = trials;
+  const left = branchesLeft(trials);
   const complete = left.length > 1 ? left.filter((branch) => !incomplete.has(branch)) : left;
   return complete.length === 1 ? branches.get(complete[0]!) : undefined;
 }
@@ -468,9 +478,10 @@ function unknownDiscriminator({ branches, ruledOut, mistyped, branchTypes }: Uni
  * alternatives (`missing required property "id" or "name"`; `…of one of its shapes: ["a", "b"] or ["c"]`; at most
  * {@link VALUES_LISTED} of them).
  */
-function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTrials, union: ErrorObject): Described | undefined {
+function branchesMissing(trials: UnionTrials, union: ErrorObject): Described | undefined {
+  const { incomplete } = trials;
   // A branch its discriminator rules out asks for another value, not for a property.
-  const typed = [...branches.keys()].filter((branch) => !mistyped.has(branch) && !ruledOut.has(branch));
+  const typed = branchesLeft(trials);
   if (typed.length === 0 || union.propertyName !== undefined || !typed.every((branch) => incomplete.has(branch))) return undefined;
   const missing = typed.map((branch) => [...incomplete.get(branch)!]);
   const common = missing[0]!.filter((name) => missing.every((names) => names.includes(name)));
@@ -488,14 +499,13 @@ function branchesMissing({ branches, ruledOut, mistyped, incomplete }: UnionTria
  * and the same value below it (zod's union of objects whose field differs in type): that value's problem, naming the
  * types the branches take there (`id: must be string or number`).
  */
-function typesApart({ branches, ruledOut, mistyped }: UnionTrials): Described | undefined {
-  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+function typesApart(trials: UnionTrials): Described | undefined {
+  const left = branchesLeft(trials);
   if (left.length < 2) return undefined;
   let pointer: string | undefined;
   const types = new Set<string>();
   for (const branch of left) {
-    const { tree, members } = branches.get(branch)!;
-    for (const error of members.map((member) => tree.errors[member]!)) {
+    for (const error of errorsIn(trials.branches.get(branch)!)) {
       if (error.keyword !== 'type' || error.propertyName !== undefined || (pointer ?? error.instancePath) !== error.instancePath) return undefined;
       pointer = error.instancePath;
       for (const type of String((error.params as { type?: unknown }).type).split(',')) types.add(type);
@@ -513,13 +523,12 @@ const REFUSING = new Set(['additionalProperties', 'unevaluatedProperties']);
  * not an allowed property; and unless dropping those alone leaves a branch matched, each other refused property as
  * one that belongs to another shape than a property beside it. Names stay path segments: the caller sent them.
  */
-function mixedShapes({ branches, ruledOut, mistyped }: UnionTrials, union: ErrorObject): Described[] | undefined {
-  const left = [...branches.keys()].filter((branch) => !ruledOut.has(branch) && !mistyped.has(branch));
+function mixedShapes(trials: UnionTrials, union: ErrorObject): Described[] | undefined {
+  const left = branchesLeft(trials);
   if (left.length < 2 || union.propertyName !== undefined) return undefined;
   const refused: (readonly string[])[] = [];
   for (const branch of left) {
-    const { tree, members } = branches.get(branch)!;
-    const errors = members.map((member) => tree.errors[member]!);
+    const errors = errorsIn(trials.branches.get(branch)!);
     if (errors.length === 0 || !errors.every((e) => REFUSING.has(e.keyword) && e.instancePath === union.instancePath && e.propertyName === undefined)) return undefined;
     refused.push(errors.map((e) => String(notAllowed(e.params as Params).extra)));
   }
@@ -620,9 +629,10 @@ interface Reading {
 }
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
-function describeInOrder({ tree, members }: ErrorsAt, reading: Reading, inBranch = false): Described[] {
+function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): Described[] {
+  const { tree, members } = level;
   const { lookup, facts } = reading;
-  const errors = members.map((member) => tree.errors[member]!);
+  const errors = errorsIn(level);
   // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
   // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
   const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
