@@ -285,8 +285,8 @@ function placeByOrder(units: TrialUnit[], branchCount?: number): void {
  * The trial errors of a failing `anyOf`/`oneOf`, placed in their branches: by schema path (a nested trying keyword's
  * trials with it), by order where that decides (see {@link placeByOrder}, with the union's branch count from `lookup`
  * where the paths leave errors unplaced), or for branches that are or hold a `$ref` by checking them alone (a
- * counted union's run then cut where its trials start). Undefined for `contains`, when `oneOf` failed by matching
- * several, or when a trial error cannot be placed.
+ * counted union's trials then read back branch by branch, see {@link countedTrials}). Undefined for `contains`, when
+ * `oneOf` failed by matching several, or when a trial error cannot be placed.
  */
 function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts?: UnionFactsOf): UnionTrials | undefined {
   const { errors, children } = tree;
@@ -296,7 +296,7 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts
   const units: TrialUnit[] = (children.get(index) ?? []).map((member) => ({ member, branch: pathBranch(errors[member]!) }));
   placeByOrder(units);
   let placed = units;
-  let extras: number[] = [];
+  let extras: ErrorsAt = { tree, members: [] };
   const branches = new Map<number, ErrorsAt>();
   const unplaced = units.some((unit) => unit.branch === undefined);
   // A union whose branches hold references is looked up even when its paths place every error: a union nested in it
@@ -306,13 +306,11 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts
   if (found && (unplaced || found.counted)) {
     const { refTrials } = found;
     if (found.counted) {
-      const trialsStart = countedTrialsStart(tree, index, found);
-      if (trialsStart === undefined) return undefined;
-      extras = units.filter((unit) => unit.member < trialsStart).map((unit) => unit.member);
-      // By schema path alone: the order no longer decides, and what precedes the trials is no branch's.
-      placed = units.filter((unit) => unit.member >= trialsStart && pathBranch(errors[unit.member]!) !== undefined);
-      for (const unit of placed) unit.branch = pathBranch(errors[unit.member]!);
-      placed = placed.filter((unit) => !refTrials.has(unit.branch!));
+      const counted = countedTrials(tree, index, found, facts);
+      if (!counted) return undefined;
+      extras = counted.extras;
+      placed = [];
+      for (const [branch, trial] of counted.inPlace) branches.set(branch, trial);
     } else {
       placeByOrder(units, found.branchCount);
       // Without `$ref` branches, nothing else can account for an error the order leaves unplaced.
@@ -351,7 +349,7 @@ function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup, facts
     }
     if (verdict.missing?.size) incomplete.set(branch, verdict.missing);
   }
-  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes, branchTypes, extras: { tree, members: extras } };
+  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes, branchTypes, extras };
 }
 
 /** What one trial tells of its branch (see {@link verdictOf}). */
@@ -415,21 +413,38 @@ function nestedVerdict(inner: UnionTrials, reading: VerdictReading): BranchVerdi
 }
 
 /**
- * Where a counted union's trials start in its run (see {@link FoundUnion.counted}): as many errors before it as its
- * branches checked on their own report, and those of the others (each error it owns at their paths, with the run a
- * trying one owns). Undefined when the run is too short for them, or holds such an error before that start.
+ * A counted union's trials (see {@link FoundUnion.counted}), read back from the error just before it: ajv tries the
+ * branches in order and each leaves its errors together, so from the last branch back, a branch checked on its own
+ * takes as many as that check reported (the same keywords at the same places), and one written in place those at
+ * its schema path. What its run holds before them is `extras`, a keyword's beside it. Each part is read as a tree of
+ * its own: a union nested in one part cannot take another part's errors into its run. Undefined when the errors do
+ * not read so (a branch without an error, a check's errors not matching, an error at a branch's path before them).
  */
-function countedTrialsStart({ errors, children, runStart }: ErrorTree, index: number, { refTrials }: FoundUnion): number | undefined {
-  const atPaths = (children.get(index) ?? []).filter((member) => {
-    const branch = branchByPath(errors[index]!, errors[member]!);
-    return branch !== undefined && !refTrials.has(branch);
-  });
-  let counted = 0;
-  for (const member of atPaths) counted += member - (runStart.get(member) ?? member) + 1;
-  for (const trial of refTrials.values()) counted += trial.length;
-  const start = index - counted;
+function countedTrials(
+  { errors, runStart }: ErrorTree,
+  index: number,
+  { branchCount, refTrials }: FoundUnion,
+  facts: UnionFactsOf | undefined,
+): { inPlace: Map<number, ErrorsAt>; extras: ErrorsAt } | undefined {
+  const union = errors[index]!;
   const first = runStart.get(index) ?? index;
-  return start < first || atPaths.some((member) => (runStart.get(member) ?? member) < start) ? undefined : start;
+  const inPlace = new Map<number, ErrorsAt>();
+  let end = index;
+  for (let branch = branchCount - 1; branch >= 0; branch--) {
+    const trial = refTrials.get(branch);
+    let start = end;
+    if (trial) {
+      start = end - trial.length;
+      if (start < first || trial.some((error, k) => error.keyword !== errors[start + k]!.keyword || error.instancePath !== errors[start + k]!.instancePath)) return undefined;
+    } else {
+      while (start > first && branchByPath(union, errors[start - 1]!) === branch) start--;
+      inPlace.set(branch, topLevel(errors.slice(start, end), facts));
+    }
+    if (start === end) return undefined;
+    end = start;
+  }
+  const before = errors.slice(first, end);
+  return before.some((error) => branchByPath(union, error) !== undefined) ? undefined : { inPlace, extras: topLevel(before, facts) };
 }
 
 /** The branches neither ruled out by a discriminator nor of a JSON type the value is not, in branch order. */

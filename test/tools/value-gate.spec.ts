@@ -386,6 +386,22 @@ describe('the value gate', () => {
       expect(refused).toEqual([{ path: 'id', problems: ['must match exactly one of the allowed shapes'] }]);
     });
 
+    it("never names a $ref branch's problem where a union nested in another branch took a third's errors into its run", () => {
+      // C's `when` union holds a reference, so its run is bounded by place alone: it took branch b's errors at
+      // `x.when.*` (ajv reports them just before C's), and A's came to look like a keyword's beside the outer union.
+      const schema = {
+        type: 'object',
+        properties: { x: { anyOf: [{ $ref: '#/$defs/A' }, kind('b', { when: { type: 'object', additionalProperties: { const: 42 } } }), { $ref: '#/$defs/C' }] } },
+        $defs: {
+          A: { ...kind('a', {}, ['id']), additionalProperties: false },
+          C: kind('c', { when: { anyOf: [{ type: 'object', properties: { id: { type: 'object' } }, required: ['id'] }, { $ref: '#/$defs/T' }] } }, ['when']),
+          T: { type: 'object', properties: { id: { $ref: '#/$defs/Obj' } }, required: ['kind'] },
+          Obj: { type: 'object' },
+        },
+      };
+      expect(invalid(schema, { x: { kind: 'c', when: { id: 1.5 } } })).toEqual([{ path: 'x.when.id', problems: ['must be object'] }]);
+    });
+
     it('names the values of a union of literals, and the types of its other branches', () => {
       const literal = (value: unknown) => ({ type: typeof value === 'number' ? 'number' : 'string', const: value });
       const of = (v: unknown) => ({ type: 'object', properties: { v } });
