@@ -41,10 +41,30 @@ export function resolveLocalRef(document: SchemaDocument, ref: string): Record<s
   return isPlainObject(node) ? node : undefined;
 }
 
+/** Whether a schema is a `$ref` and annotations only: ajv checks a value against it as against what the `$ref` names. */
+function isBareRef(node: unknown): node is { $ref: string } {
+  return isPlainObject(node) && typeof node.$ref === 'string' && Object.keys(node).every((key) => ANNOTATIONS.has(key));
+}
+
 /** The local `$ref` a union branch checks a value against (the branch is that `$ref`, perhaps annotated), else undefined. */
 function branchRef(document: SchemaDocument, branch: unknown): string | undefined {
-  if (!isPlainObject(branch) || typeof branch.$ref !== 'string' || !Object.keys(branch).every((key) => ANNOTATIONS.has(key))) return undefined;
-  return resolveLocalRef(document, branch.$ref) ? branch.$ref : undefined;
+  return isBareRef(branch) && resolveLocalRef(document, branch.$ref) ? branch.$ref : undefined;
+}
+
+/**
+ * Where ajv's resolution of a reference to `target` ends: through each bare `$ref` ({@link isBareRef}) to the schema
+ * the last names (what ajv checks there, spelling its schema paths from the first reference's pointer).
+ */
+function chainEnd(document: SchemaDocument, target: Record<string, unknown>): Record<string, unknown> {
+  const passed = new Set<unknown>([target]);
+  let end = target;
+  while (isBareRef(end)) {
+    const next = resolveLocalRef(document, end.$ref);
+    if (!next || passed.has(next)) break;
+    passed.add(next);
+    end = next;
+  }
+  return end;
 }
 
 /** Keywords that apply another schema by reference: the errors of what they apply leave the schema path they are at. */
@@ -364,16 +384,21 @@ const commonFacts = (a: UnionFacts, b: UnionFacts): UnionFacts => ({
 /**
  * The {@link UnionFactsOf} of a document whose checks start at `roots` (the document itself, or `$defs` entries),
  * built once: each union's facts under every schema path ajv may report it at. That is its path from the document
- * (as an inlined reference spells it), and its path from each schema compiled into a function of its own, where
+ * (as an inlined reference spells it; at the end of a chain of bare `$ref`s, from the first one's pointer, see
+ * {@link chainEnd}), and its path from each schema compiled into a function of its own, where
  * paths start again at `#`: the roots, the targets of references that hold a reference themselves (which ajv does
  * not inline), and `apart`, what a union lookup checks on its own (local `$ref`s and document pointers). Facts read
  * at one path by two unions are reduced to what holds of both. Undefined for a document without unions.
  */
 export function unionFactsOf(document: SchemaDocument, roots: readonly CheckRoot[], apart: readonly string[] = []): UnionFactsOf | undefined {
   const starts = new Set<Record<string, unknown>>();
+  // Where a reference's target is a chain of bare `$ref`s, the schema at its end by the first reference's pointer.
+  const chains: [Record<string, unknown>, string][] = [];
   eachSchemaObject(document, '', (node) => {
     const target = typeof node.$ref === 'string' ? resolveLocalRef(document, node.$ref) : undefined;
     if (target && holdsReference(target)) starts.add(target);
+    const end = target && chainEnd(document, target);
+    if (end && end !== target) chains.push([end, (node.$ref as string).slice(1)]);
   });
   for (const root of roots) starts.add(rootOf(document, root)!.node);
   for (const pointer of apart) {
@@ -395,6 +420,7 @@ export function unionFactsOf(document: SchemaDocument, roots: readonly CheckRoot
   };
   eachSchemaObject(document, '', record);
   for (const start of starts) if (start !== document) eachSchemaObject(start, '', record);
+  for (const [end, base] of chains) eachSchemaObject(end, base, record);
   return facts.size === 0 ? undefined : (schemaPath) => byPath.get(schemaPath);
 }
 

@@ -386,6 +386,23 @@ describe('the value gate', () => {
       expect(refused).toEqual([{ path: 'id', problems: ['must match exactly one of the allowed shapes'] }]);
     });
 
+    it('finds a union reached through a chain of bare $refs, which ajv spells from the first one', () => {
+      // zod-to-json-schema's path ref to a property that is itself a $ref: ajv reports `#/properties/note/allOf/1/anyOf`.
+      const item = { allOf: [{ type: 'object', properties: { mode: { type: 'object', additionalProperties: { type: 'object' } } } }, { oneOf: [kind('a'), sized] }] };
+      const schema = { type: 'object', properties: { note: { $ref: '#/definitions/Item' }, again: { $ref: '#/properties/note' } }, definitions: { Item: item } };
+      expect(invalid(schema, { again: { mode: { x: 1 }, kind: 'b', size: 'big' } })).toEqual([
+        { path: 'again.mode.x', problems: ['must be object'] },
+        { path: 'again.size', problems: ['must be number'] },
+      ]);
+      // A union of $refs so reached holds references: ajv compiles it on its own, and its paths start again at `#`.
+      const refs = {
+        type: 'object',
+        properties: { note: { $ref: '#/$defs/U' }, again: { $ref: '#/properties/note' } },
+        $defs: { U: { oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] }, A: kind('a'), B: sized },
+      };
+      expect(invalid(refs, { again: { kind: 'b', size: 'big' } })).toEqual([{ path: 'again.size', problems: ['must be number'] }]);
+    });
+
     it("never names a $ref branch's problem where a union nested in another branch took a third's errors into its run", () => {
       // C's `when` union holds a reference, so its run is bounded by place alone: it took branch b's errors at
       // `x.when.*` (ajv reports them just before C's), and A's came to look like a keyword's beside the outer union.
