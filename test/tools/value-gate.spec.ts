@@ -287,6 +287,8 @@ describe('the value gate', () => {
     // zod's `A.and(z.discriminatedUnion(...))`: ajv checks the first member before the union at the same place.
     const named = { type: 'object', properties: { name: { type: 'string' } } };
     const sized = kind('b', { size: { type: 'number' } });
+    /** A tool schema of one property `x`, perhaps with definitions. */
+    const atX = (x: unknown, $defs?: Record<string, unknown>) => ({ type: 'object', properties: { x }, ...($defs && { $defs }) });
 
     it('names what a keyword checked before a union found, beside the branch the value picks', () => {
       const schema = { type: 'object', properties: { x: { allOf: [named, { oneOf: [kind('a'), sized] }] } } };
@@ -437,15 +439,14 @@ describe('the value gate', () => {
 
     it('names the types a field takes where the branches differ only by its type, else stands for them', () => {
       const field = (type: string, more: Record<string, unknown> = {}) => ({ type: 'object', properties: { id: { type }, ...more }, required: ['id'] });
-      const of = (x: unknown, $defs?: Record<string, unknown>) => ({ type: 'object', properties: { x }, ...($defs && { $defs }) });
-      expect(invalid(of({ anyOf: [field('string'), field('number')] }), { x: { id: true } })).toEqual([{ path: 'x.id', problems: ['must be string or number'] }]);
-      expect(invalid(of({ oneOf: [{ $ref: '#/$defs/S' }, { $ref: '#/$defs/I' }] }, { S: field('string'), I: field('integer') }), { x: { id: 1.5 } })).toEqual([
+      expect(invalid(atX({ anyOf: [field('string'), field('number')] }), { x: { id: true } })).toEqual([{ path: 'x.id', problems: ['must be string or number'] }]);
+      expect(invalid(atX({ oneOf: [{ $ref: '#/$defs/S' }, { $ref: '#/$defs/I' }] }, { S: field('string'), I: field('integer') }), { x: { id: 1.5 } })).toEqual([
         { path: 'x.id', problems: ['must be string or integer'] },
       ]);
       const deep = (type: string) => ({ type: 'object', properties: { a: { type: 'object', properties: { b: { type } } } } });
-      expect(invalid(of({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be string or boolean'] }]);
+      expect(invalid(atX({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be string or boolean'] }]);
       // Failing at two places, a branch is not told apart by one field.
-      const twice = of({ anyOf: [field('string', { n: { type: 'number' } }), field('number')] });
+      const twice = atX({ anyOf: [field('string', { n: { type: 'number' } }), field('number')] });
       expect(invalid(twice, { x: { id: true, n: 'no' } })).toEqual([{ path: 'x', problems: ['must match at least one of the allowed shapes'] }]);
     });
 
@@ -459,20 +460,19 @@ describe('the value gate', () => {
       });
       const byId = strict({ id: { type: 'string' } });
       const byUrl = strict({ url: { type: 'string' } });
-      const of = (x: unknown, $defs?: Record<string, unknown>) => ({ type: 'object', properties: { x }, ...($defs && { $defs }) });
 
       it('names each property as belonging to another shape than one beside it, whichever keyword joins them', () => {
         for (const keyword of ['anyOf', 'oneOf'])
-          expect(invalid(of({ [keyword]: [byId, byUrl] }), { x: { id: 'a', url: 'b' } })).toEqual([
+          expect(invalid(atX({ [keyword]: [byId, byUrl] }), { x: { id: 'a', url: 'b' } })).toEqual([
             { path: 'x.id', problems: [MIXED] },
             { path: 'x.url', problems: [MIXED] },
           ]);
         // zod's registered schemas: the branches are $refs, checked on their own.
-        expect(invalid(of({ oneOf: [{ $ref: '#/$defs/I' }, { $ref: '#/$defs/U' }] }, { I: byId, U: byUrl }), { x: { id: 'a', url: 'b' } })).toEqual([
+        expect(invalid(atX({ oneOf: [{ $ref: '#/$defs/I' }, { $ref: '#/$defs/U' }] }, { I: byId, U: byUrl }), { x: { id: 'a', url: 'b' } })).toEqual([
           { path: 'x.id', problems: [MIXED] },
           { path: 'x.url', problems: [MIXED] },
         ]);
-        const unevaluated = of({ anyOf: [strict({ id: {} }, ['id'], 'unevaluatedProperties'), strict({ url: {} }, ['url'], 'unevaluatedProperties')] });
+        const unevaluated = atX({ anyOf: [strict({ id: {} }, ['id'], 'unevaluatedProperties'), strict({ url: {} }, ['url'], 'unevaluatedProperties')] });
         expect(invalid(unevaluated, { x: { id: 'a', url: 'b' } })).toEqual([
           { path: 'x.id', problems: [MIXED] },
           { path: 'x.url', problems: [MIXED] },
@@ -480,20 +480,20 @@ describe('the value gate', () => {
       });
 
       it('names a property no shape takes as not allowed, and only it where dropping it leaves a shape matched', () => {
-        expect(invalid(of({ anyOf: [byId, byUrl] }), { x: { id: 'a', url: 'b', z: 1 } })).toEqual([
+        expect(invalid(atX({ anyOf: [byId, byUrl] }), { x: { id: 'a', url: 'b', z: 1 } })).toEqual([
           { path: 'x.id', problems: [MIXED] },
           { path: 'x.url', problems: [MIXED] },
           { path: 'x.z', problems: ['is not an allowed property'] },
         ]);
         const named = strict({ id: { type: 'string' }, name: { type: 'string' } }, ['id']);
         const maybeUrl = strict({ url: { type: 'string' } }, []);
-        expect(invalid(of({ anyOf: [named, maybeUrl] }), { x: { id: 'a', name: 'n', z: 1 } })).toEqual([{ path: 'x.z', problems: ['is not an allowed property'] }]);
+        expect(invalid(atX({ anyOf: [named, maybeUrl] }), { x: { id: 'a', name: 'n', z: 1 } })).toEqual([{ path: 'x.z', problems: ['is not an allowed property'] }]);
       });
 
       it('leaves the union standing for its trials where a shape fails otherwise too, or the check stopped at first problems', () => {
-        expect(invalid(of({ anyOf: [byId, byUrl] }), { x: { id: 5, url: 'b' } })).toEqual([{ path: 'x', problems: ['must match at least one of the allowed shapes'] }]);
+        expect(invalid(atX({ anyOf: [byId, byUrl] }), { x: { id: 5, url: 'b' } })).toEqual([{ path: 'x', problems: ['must match at least one of the allowed shapes'] }]);
         const big = { x: { id: 'a', url: 'b' }, filler: Array.from({ length: DETAILED_CHECK_MAX_VALUES }, () => 0) };
-        expect(invalid({ ...of({ anyOf: [byId, byUrl] }), properties: { x: { anyOf: [byId, byUrl] }, filler: {} } }, big)).toEqual([
+        expect(invalid({ type: 'object', properties: { x: { anyOf: [byId, byUrl] }, filler: {} } }, big)).toEqual([
           { path: 'x', problems: ['must match at least one of the allowed shapes'] },
         ]);
       });
