@@ -176,6 +176,9 @@ function objectOf(props: readonly (readonly [string, Schema])[], requiredMask: r
   };
 }
 
+/** The keys of an enum-keyed record (none marked: a refusal may list them). */
+const RECORD_KEYS = ['left', 'right', 'top'] as const;
+
 const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) => {
   const props = fc.uniqueArray(fc.tuple(propName, tie('node')), { selector: ([name]) => name, minLength: 1, maxLength: 4 });
   const mask = fc.array(fc.boolean(), { minLength: 1, maxLength: 4 });
@@ -266,9 +269,21 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
     const names = Object.keys(object.properties as object);
     return names.length > 1 ? { ...object, dependentRequired: { [names[0]!]: [names[1]!] } } : { ...object, properties: { ...(object.properties as object), gone: NEVER } };
   });
+  // zod's tuples: closed (`items: false`), open, or with a rest schema and the prefix's length as minItems.
   const tuple = fc
-    .tuple(fc.array(tie('node'), { minLength: 1, maxLength: 3 }), fc.boolean())
-    .map(([prefixItems, closed]) => ({ type: 'array', prefixItems, ...(closed && { items: false }) }));
+    .tuple(fc.array(tie('node'), { minLength: 1, maxLength: 3 }), fc.oneof(fc.boolean(), tie('node')))
+    .map(([prefixItems, rest]) =>
+      typeof rest === 'boolean' ? { type: 'array', prefixItems, ...(rest && { items: false }) } : { type: 'array', prefixItems, items: rest, minItems: prefixItems.length },
+    );
+  // zod's record keyed by an enum: every key required (z.record), or none (z.partialRecord).
+  const enumKeyed = fc.tuple(tie('node'), fc.uniqueArray(fc.constantFrom(...RECORD_KEYS), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([values, keys, exhaustive]) => ({
+    type: 'object',
+    propertyNames: { type: 'string', enum: keys },
+    additionalProperties: values,
+    ...(exhaustive && { required: keys }),
+  }));
+  // zod's `.catchall()`: declared properties, and any other of one schema.
+  const catchall = fc.tuple(props, mask, tie('node')).map(([p, m, rest]) => ({ ...objectOf(p, m, false), additionalProperties: rest }));
   const allOf = fc.array(tie('object'), { minLength: 2, maxLength: 2 }).map((members) => ({
     // zod's intersection: open members, merged by allOf.
     allOf: members.map((member) => {
@@ -313,6 +328,8 @@ const { node: nodeSchema } = fc.letrec<{ node: Schema; object: Schema }>((tie) =
       { weight: 1, arbitrary: allOf },
       { weight: 2, arbitrary: ref },
       { weight: 1, arbitrary: record },
+      { weight: 1, arbitrary: enumKeyed },
+      { weight: 1, arbitrary: catchall },
       { weight: 1, arbitrary: tuple },
       { weight: 1, arbitrary: beside },
       { weight: 1, arbitrary: intersection },
@@ -622,7 +639,12 @@ function fitting(s: Schema, doc: Schema, depth: number, breaks: boolean): fc.Arb
     case 'object':
       return objectValue(s, doc, depth, breaks);
     case 'array': {
-      if (Array.isArray(s.prefixItems)) return fc.tuple(...(s.prefixItems as Schema[]).map((item) => valueOf(item, doc, depth - 1, breaks)));
+      if (Array.isArray(s.prefixItems)) {
+        const prefix = fc.tuple(...(s.prefixItems as Schema[]).map((item) => valueOf(item, doc, depth - 1, breaks)));
+        // A rest schema: a few more items of it.
+        if (typeof s.items !== 'object' || s.items === null || depth <= 0) return prefix;
+        return fc.tuple(prefix, fc.array(valueOf(s.items, doc, depth - 1, breaks), { maxLength: 2 })).map(([head, rest]) => [...head, ...rest]);
+      }
       const min = (s.minItems as number | undefined) ?? 0;
       const max = Math.min((s.maxItems as number | undefined) ?? 3, depth <= 0 ? min : min + 3);
       if (max <= 0) return fc.constant([]);
@@ -677,7 +699,13 @@ function objectValue(s: Schema, doc: Schema, depth: number, breaks: boolean): fc
           ),
     );
   // Required names no property declares (a bare `required`): some value.
-  const bare = [...required].filter((name) => !Object.hasOwn(properties, name)).map((name) => [name, 'ZQXJ0'] as const);
+  const others = typeof s.additionalProperties === 'object' && s.additionalProperties !== null ? s.additionalProperties : undefined;
+  const bare = fc.tuple(
+    ...[...required]
+      .filter((name) => !Object.hasOwn(properties, name))
+      .map((name) => (others ? valueOf(others, doc, depth - 1, breaks) : fc.constant<unknown>('ZQXJ0')).map((v) => [name, v] as const)),
+  );
+  const named = (s.propertyNames as Schema | undefined)?.enum as string[] | undefined;
   const patterned = s.patternProperties as Record<string, unknown> | undefined;
   const extra =
     patterned && depth > 0
@@ -690,7 +718,7 @@ function objectValue(s: Schema, doc: Schema, depth: number, breaks: boolean): fc
           ? fc.array(
               fc.tuple(
                 // A key the record's propertyNames admits, marked either way.
-                s.propertyNames ? fc.constantFrom('zqxjab', 'zqxjcd') : markedKey,
+                named ? fc.constantFrom(...named) : s.propertyNames ? fc.constantFrom('zqxjab', 'zqxjcd') : markedKey,
                 valueOf(s.additionalProperties, doc, depth - 1, breaks),
               ),
               { maxLength: 2 },
@@ -699,8 +727,8 @@ function objectValue(s: Schema, doc: Schema, depth: number, breaks: boolean): fc
             ? fc.array(fc.tuple(markedKey, randomJson), { maxLength: 1 })
             : fc.constant([]);
   const dependencies = Object.entries((s.dependentRequired ?? {}) as Record<string, string[]>);
-  return fc.tuple(fc.tuple(...entries), extra).map(([parts, more]) => {
-    const out = objectFrom([...(parts as (readonly [string, unknown])[][]).flat(), ...bare, ...more]);
+  return fc.tuple(fc.tuple(...entries), bare, extra).map(([parts, given, more]) => {
+    const out = objectFrom([...(parts as (readonly [string, unknown])[][]).flat(), ...given, ...more]);
     // What a present property depends on, present too (when its value may be anything of the kind).
     for (const [name, needed] of dependencies)
       if (Object.hasOwn(out, name)) for (const other of needed) if (!Object.hasOwn(out, other)) return objectFrom(Object.entries(out).filter(([k]) => k !== name));
@@ -906,8 +934,15 @@ const canonical = (v: unknown): string =>
  * Why `problem` cannot be true of `here` (the value at its path), or undefined when it may be: each wording this
  * library writes is read back and checked against the value it was written about.
  */
-function untrue(problem: string, here: unknown): string | undefined {
+function untrue(problem: string, here: unknown, key?: string | number): string | undefined {
   let m: RegExpExecArray | null;
+  // A problem of a property's name: true of the name (the path's last segment), whatever its value.
+  if (problem.startsWith('its name ')) return key === undefined ? 'the path names no property' : untrue(problem.slice('its name '.length), String(key));
+  if ((m = /^must also have "(.*)" when "(.*)" is present$/.exec(problem))) {
+    if (!isObject(here)) return `the value is ${jsonType(here)}`;
+    const [needed, present] = [JSON.parse(`"${m[1]!}"`) as string, JSON.parse(`"${m[2]!}"`) as string];
+    return !Object.hasOwn(here, present) ? `the value has no ${JSON.stringify(present)}` : Object.hasOwn(here, needed) ? `the value has ${JSON.stringify(needed)}` : undefined;
+  }
   if ((m = /^must be ((?:null|boolean|object|array|number|string|integer)(?: or (?:null|boolean|object|array|number|string|integer))*)$/.exec(problem)))
     return m[1]!.split(' or ').some((type) => isType(here, type)) ? `the value is ${jsonType(here)}` : undefined;
   if ((m = /^must be (>=|<=|>|<) (-?[\d.e+]+)$/.exec(problem))) {
@@ -1219,7 +1254,7 @@ function checkValue(gate: ValueGate, validate: ValidateFunction, schema: Schema,
     reported.push(segments.map(String));
     // 7. Each problem is true of the value at its path.
     for (const problem of problems) {
-      const why = untrue(problem, here);
+      const why = untrue(problem, here, segments.at(-1));
       if (why !== undefined) fail('7 (true at its path)', `${JSON.stringify(path)}: ${JSON.stringify(problem)}, but ${why}`);
       // A property of another shape than one beside it: its object holds another property.
       if (problem.startsWith('belongs to another allowed shape')) {
