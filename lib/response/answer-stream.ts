@@ -9,7 +9,7 @@ import { bounded } from '../util/bounded.js';
 import { cutOff, http2StreamOf } from '../util/node-http.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
-import { whenQueuedConnectionCloses } from './queued-answer.js';
+import { legacyAnswerUnderWay, whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
 import { telemetryId } from './telemetry-id.js';
 import { waitingBytes, watchProgress } from './write-progress.js';
@@ -118,6 +118,9 @@ export class AnswerStream {
   private held: string[] | undefined;
   private heldBytes = 0;
 
+  /** Uncounts a legacy-era answer under way on its connection (queued-answer.ts), once, when its response closes. */
+  private uncountLegacy: (() => void) | undefined;
+
   private constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
@@ -145,6 +148,7 @@ export class AnswerStream {
     const stream = new AnswerStream(req, res, method, stallMs, keepAliveMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
     shutdown.track(stream);
+    if (requestRecord(req).era === 'legacy') stream.uncountLegacy = legacyAnswerUnderWay(req);
     // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
     // client leaves.
     if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
@@ -160,6 +164,7 @@ export class AnswerStream {
     clearInterval(this.keepAliveTimer);
     this.closed = true;
     this.shutdown.settled(this);
+    this.uncountLegacy?.();
     this.release();
     const waiters = this.closeWaiters;
     this.closeWaiters = undefined;

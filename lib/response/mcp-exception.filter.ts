@@ -19,6 +19,7 @@ import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
+import { TurnLost } from './queued-answer.js';
 import { telemetryId } from './telemetry-id.js';
 import { takeOver } from './unanswered.js';
 
@@ -67,6 +68,8 @@ export class McpExceptionFilter implements ExceptionFilter {
   catch(thrown: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const { req, res, record } = takeOver(http.getRequest(), http.getResponse());
+    // Pipelined on a connection that closed before its turn: nobody is left to answer, nothing of it ran.
+    if (thrown instanceof TurnLost) return;
     // Once the application shuts down, a refusal too closes its connection (see MountClosing).
     this.shutdown?.closeAfter(res);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.

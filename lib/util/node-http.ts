@@ -9,6 +9,11 @@ export function nodeRequest(req: unknown): IncomingMessage {
   return ((req as { raw?: IncomingMessage }).raw ?? req) as IncomingMessage;
 }
 
+/** The Node response under a host framework's response (Fastify's reply holds one as `raw`), left to the host. */
+export function rawResponse(res: unknown): ServerResponse {
+  return ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
+}
+
 /**
  * The Node response under a host framework's response, taken over for the mount to write: Fastify's reply is told
  * (`hijack`) that the route writes the raw response itself, so it never answers a second time, and the headers the

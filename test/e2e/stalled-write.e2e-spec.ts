@@ -1,15 +1,16 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpEventBus, McpTool, type McpHandlerContext, type McpPlainTool } from '../../lib/index.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { mirroredHeaders, rpc } from '../support/mcp-client.js';
-import { callAndNeverRead } from '../support/raw-http.js';
+import { legacyHeaders } from '../support/legacy-client.js';
+import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
+import { callAndNeverRead, portOf, postText } from '../support/raw-http.js';
 import { SleeperTool, taskRuns } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until, nextEvent } from '../support/wait.js';
@@ -102,7 +103,7 @@ describe('a client that stops reading its answer', () => {
   }, 30_000);
 });
 
-describe('pipelined requests: an answer queued behind another on one connection', () => {
+describe('pipelined requests: taken up one at a time, each in its turn on its connection', () => {
   const QUEUED_STALL_MS = 200;
   let t: TestApp;
   beforeAll(async () => {
@@ -112,6 +113,19 @@ describe('pipelined requests: an answer queued behind another on one connection'
 
   const sleeper = (ms: number) => rpc('tools/call', { name: 'sleeper', arguments: { ms } }, 'first');
   const echo = rpc('tools/call', { name: 'echo', arguments: { text: 'queued' } }, 'second');
+  /** A legacy-era call of the sleeper (no protocol fields; the legacy version header). */
+  const legacySleeper = (tag: string, id: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sleeper', arguments: { ms: 10_000, tag } } });
+  const legacyEcho = { jsonrpc: '2.0', id: 'second', method: 'tools/call', params: { name: 'echo', arguments: { text: 'queued' } } };
+  /** Opens a connection that pipelines a legacy call, and waits until its tool runs. */
+  async function behindLegacyCall(tag: string): Promise<Socket> {
+    const socket = connect(portOf(t.server), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write(postText(legacySleeper(tag, 'front'), legacyHeaders()));
+    await until(() => taskRuns.has(tag), 'the legacy call to run');
+    return socket;
+  }
 
   /** Counts `mcp:answer:stalled` events while `fn` runs. */
   async function stallsDuring(fn: () => Promise<void>): Promise<number> {
@@ -126,55 +140,101 @@ describe('pipelined requests: an answer queued behind another on one connection'
     return stalls;
   }
 
-  it('is let go with its connection: a client that leaves never has it judged stalled, at any later check', async () => {
-    const stalls = await stallsDuring(async () => {
-      const echoed = nextEvent('mcp:tool:stop');
-      const socket = await callAndNeverRead(t.server, sleeper(10_000), echo);
-      expect(await echoed).toMatchObject({ tool: 'echo' }); // its answer now waits behind the sleeper's
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
-      socket.destroy(); // Node emits no close on a response still queued
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 4));
-    });
-    expect(stalls).toBe(0);
-  });
-
-  it('cancels a queued call at once when its client leaves, though its answer never had the connection', async () => {
-    const tagged = (tag: string, id: string) => rpc('tools/call', { name: 'sleeper', arguments: { ms: 10_000, tag } }, id);
-    const socket = await callAndNeverRead(t.server, tagged('pipelined-front', 'front'), tagged('pipelined-queued', 'queued'));
-    await until(() => taskRuns.has('pipelined-front') && taskRuns.has('pipelined-queued'), 'both calls to run');
-    expect(taskRuns.get('pipelined-queued')!.signal.aborted).toBe(false);
-    socket.destroy();
-    await until(() => taskRuns.get('pipelined-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
-    expect(taskRuns.get('pipelined-front')!.signal.aborted).toBe(true);
-  });
-
-  it('cancels a queued call whose client left before its answer was attached', async () => {
-    const tagged = (tag: string, id: string) => rpc('tools/call', { name: 'sleeper', arguments: { ms: 10_000, tag } }, id);
-    const socket = await callAndNeverRead(t.server, tagged('gone-front', 'front'), tagged('gone-queued', 'queued'));
-    socket.destroy(); // at once: the connection is closed before the queued call's answer stream exists
-    await until(() => taskRuns.has('gone-front') && taskRuns.has('gone-queued'), 'both calls to run');
-    await until(() => taskRuns.get('gone-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
-    expect([taskRuns.get('gone-front')!.signal.aborted, taskRuns.get('gone-queued')!.signal.aborted]).toEqual([true, true]);
-  });
-
-  it('waits as long as the answer before it, then goes out on the same connection, however long that takes', async () => {
+  it('takes a request up only once the answer before it went, then answers it on the same connection, however long that takes', async () => {
     let received = '';
-    const stalls = await stallsDuring(async () => {
-      const socket = await callAndNeverRead(t.server, sleeper(QUEUED_STALL_MS * 4), echo);
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-      socket.resume();
-      await until(
-        () => received.includes('"id":"second"'),
-        'the queued answer',
-        5000,
-        () => socket.destroyed,
-      );
-      expect(socket.destroyed).toBe(false);
-      socket.destroy();
+    let stalls = 0;
+    const events = await recordEvents(['mcp:tool:start', 'mcp:tool:stop'], async () => {
+      stalls = await stallsDuring(async () => {
+        const socket = await callAndNeverRead(t.server, sleeper(QUEUED_STALL_MS * 4), echo);
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+        socket.resume();
+        await until(
+          () => received.includes('"id":"second"'),
+          'the queued answer',
+          5000,
+          () => socket.destroyed,
+        );
+        expect(socket.destroyed).toBe(false);
+        socket.destroy();
+      });
     });
     expect(received.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
     expect(received.indexOf('"id":"first"')).toBeLessThan(received.indexOf('"id":"second"'));
     expect(stalls).toBe(0);
+    // The echo was not run while the sleeper's answer held the connection.
+    expect(events.map(({ channel, message }) => `${channel} ${message.tool}`)).toEqual([
+      'mcp:tool:start sleeper',
+      'mcp:tool:stop sleeper',
+      'mcp:tool:start echo',
+      'mcp:tool:stop echo',
+    ]);
+  });
+
+  const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'listen');
+
+  /** Opens a listen stream with `behind` pipelined after it, reads the stream, and records what is published until `then` is done. */
+  async function behindListen(behind: Record<string, unknown>, then: (socket: Socket) => Promise<void>) {
+    let received = '';
+    const events = await recordEvents(['mcp:tool:start', 'mcp:method:error', 'mcp:wire:reject', 'mcp:request:cancelled'], async () => {
+      const socket = await callAndNeverRead(t.server, listen, behind);
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.resume();
+      await until(() => received.includes('notifications/subscriptions/acknowledged'), 'the acknowledgment');
+      await then(socket);
+    });
+    return { events, received };
+  }
+
+  it('never reads nor runs a request pipelined behind a listen stream while the stream is open', async () => {
+    // A body larger than socket buffers take: what the server would hold, read and answered, for as long as the stream lives.
+    const big = rpc('tools/call', { name: 'echo', arguments: { text: 'b'.repeat(4 * 1024 * 1024) } }, 'behind');
+    const { events, received } = await behindListen(big, async (socket) => {
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 4));
+      socket.destroy();
+    });
+    expect(events).toEqual([]);
+    expect(received).not.toContain('"id":"behind"');
+  });
+
+  it('lets a request pipelined behind a listen stream go, unread, unrun and unanswered, when its client leaves', async () => {
+    const { events } = await behindListen(echo, async (socket) => {
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 3));
+    });
+    // The stream's end is the only thing published: the echo was neither run nor refused, and no fault was counted.
+    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'subscriptions/listen', id: 'listen', by: 'close' } }]);
+  });
+
+  it("takes up at once a request pipelined behind a legacy call under way (its client may answer the call's input request there, or cancel it), and cancels it when the client leaves though its answer never had the connection", async () => {
+    const socket = await behindLegacyCall('legacy-front');
+    socket.write(postText(legacySleeper('legacy-queued', 'queued'), legacyHeaders()));
+    await until(() => taskRuns.has('legacy-queued'), 'the queued call to run while the one before it runs');
+    expect([taskRuns.get('legacy-front')!.signal.aborted, taskRuns.get('legacy-queued')!.signal.aborted]).toEqual([false, false]);
+    socket.destroy();
+    await until(() => taskRuns.get('legacy-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
+    expect(taskRuns.get('legacy-front')!.signal.aborted).toBe(true);
+  });
+
+  it('lets an answer queued behind a legacy call go with its connection: a client that leaves never has it judged stalled, at any later check', async () => {
+    const stalls = await stallsDuring(async () => {
+      const socket = await behindLegacyCall('legacy-stall');
+      const echoed = nextEvent('mcp:tool:stop');
+      socket.write(postText(legacyEcho, legacyHeaders()));
+      expect(await echoed).toMatchObject({ tool: 'echo' }); // its answer now waits behind the sleeper's
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
+      socket.destroy(); // Node emits no close on a response still queued
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 3));
+    });
+    expect(stalls).toBe(0);
+  });
+
+  it('cancels a call pipelined behind a legacy call whose client left before its answer was attached', async () => {
+    const socket = await behindLegacyCall('gone-front');
+    socket.write(postText(legacySleeper('gone-queued', 'queued'), legacyHeaders()));
+    socket.destroy(); // at once: the connection is closed before the queued call's answer stream exists
+    await until(() => taskRuns.has('gone-queued'), 'the queued call to run');
+    await until(() => taskRuns.get('gone-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
+    expect([taskRuns.get('gone-front')!.signal.aborted, taskRuns.get('gone-queued')!.signal.aborted]).toEqual([true, true]);
   });
 });
 
