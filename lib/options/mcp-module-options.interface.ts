@@ -259,7 +259,8 @@ export interface McpLegacyInputRequestOptions {
   maxPending?: number;
   /**
    * How many bytes the calls waiting for an answer may hold together on this mount (each holds its request, counted
-   * once by its body's size, or 80 bytes a JSON value when that is more, however many of its input requests wait);
+   * once by its body's size, or 80 bytes a JSON value when that is more, with its header lines, however many of its
+   * input requests wait);
    * a call that would take them over is refused. @default 268435456 (256 MiB)
    */
   maxPendingBytes?: number;

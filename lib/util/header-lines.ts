@@ -90,6 +90,13 @@ export class HeaderLines {
     return this.repeats?.has(name) ?? false;
   }
 
+  /** How many lines came, and the characters of their names and values together. */
+  size(): { lines: number; chars: number } {
+    let chars = 0;
+    for (const part of this.raw) chars += part.length;
+    return { lines: this.raw.length / 2, chars };
+  }
+
   /** The names that came on more than one line, in order of first appearance. */
   repeatedNames(): string[] {
     const repeats = this.repeats;

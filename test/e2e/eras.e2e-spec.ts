@@ -473,7 +473,7 @@ describe('bounds on the legacy era’s pending input requests', () => {
   });
 
   it('refuses a call past maxPendingBytes (waiting calls hold their requests), and takes one again once the bytes are freed', async () => {
-    const bounded = await createTestApp({ providers: [ConfirmDeleteTool], options: { legacyInputRequests: { maxPendingBytes: 3000 } } });
+    const bounded = await createTestApp({ providers: [ConfirmDeleteTool], options: { legacyInputRequests: { maxPendingBytes: 5000 } } });
     try {
       const pending = bounded.app.get(PendingInputRequests);
       let asked: ((value: unknown) => void) | undefined;
@@ -489,7 +489,7 @@ describe('bounds on the legacy era’s pending input requests', () => {
       expect(refused.status).toBe(200);
       expect(refused.messages[0]!.error).toMatchObject({ code: -32603, data: { reason: 'too_many_pending_input_bytes' } });
       expect(refused.messages[0]!.error.message).toMatch(
-        /^Internal error: the calls waiting for their clients' answers on this server already hold \d+ of the 3000 bytes they may; retry later\.$/,
+        /^Internal error: the calls waiting for their clients' answers on this server already hold \d+ of the 5000 bytes they may; retry later\.$/,
       );
       expect(pending.size).toBe(1);
       release!();
@@ -502,8 +502,9 @@ describe('bounds on the legacy era’s pending input requests', () => {
   });
 
   it('counts a call asking several things at once for its request once, not once per input request', async () => {
-    // One call of about 2,100 bytes asks three things at once: it holds its request once, within 3,000 bytes.
-    const bounded = await createTestApp({ providers: [GatherTool], options: { legacyInputRequests: { maxPendingBytes: 3000 } } });
+    // One call of about 3,000 bytes as counted (2,100 of body, its header lines) asks three things at once: it holds
+    // its request once, within 5,000 bytes.
+    const bounded = await createTestApp({ providers: [GatherTool], options: { legacyInputRequests: { maxPendingBytes: 5000 } } });
     const answers: Record<string, Reply> = {
       'elicitation/create': accept({ name: 'Ada' }),
       'sampling/createMessage': { result: { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' } },

@@ -422,6 +422,27 @@ describe('a listen stream whose request fits subscriptions.maxOpenBytes but not 
   });
 });
 
+describe("a listen stream's header lines, counted beside its body against subscriptions.maxOpenBytes", () => {
+  it('refuses a stream whose header lines would take the open streams over, though its body is small', async () => {
+    const t = await appWith([EchoTool], { subscriptions: { maxOpenBytes: 20_000 } });
+    const open: Listener[] = [];
+    try {
+      open.push(await listen(t.server, { toolsListChanged: true }, 'plain'));
+      expect((await open[0]!.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+      // 150 lines of about 50 characters: some 7 KB as sent, about 19 KB as the process holds them.
+      const padding = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`x-pad-${i}`, 'p'.repeat(40)]));
+      const refused = await listen(t.server, { toolsListChanged: true }, 'padded', padding);
+      expect(refused.status).toBe(503);
+      await refused.ended;
+      expect(refused.messages[0]!.error).toMatchObject({ code: -32603, data: { reason: 'listen_bytes_limit' } });
+      expect(t.app.get(ListenStreams).size).toBe(1);
+    } finally {
+      for (const l of open) l.close();
+      await t.close();
+    }
+  });
+});
+
 describe('listen streams whose clients do not read, past maxOpenBytes together', () => {
   it('drops a stream once what waits for the readers would take the open streams past maxOpenBytes (each under maxBufferedBytes), and gives its bytes back', async () => {
     const t = await appWith([EchoTool, ProjectResource], { subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024, maxOpenBytes: 2_000_000 } });

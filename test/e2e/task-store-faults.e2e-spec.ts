@@ -181,7 +181,7 @@ class StartsAndEndsTool implements McpPlainTool {
 
 describe('a task store that does not answer within tasks.storeTimeoutMs', () => {
   const store = new HangingStore(10);
-  const app = useTestApp({ providers: [SleeperTool, StartsAndEndsTool], options: { tasks: { store, storeTimeoutMs: 200, maxRunningBytes: 2000 } } });
+  const app = useTestApp({ providers: [SleeperTool, StartsAndEndsTool], options: { tasks: { store, storeTimeoutMs: 200, maxRunningBytes: 4000 } } });
   afterEach(() => {
     store.release();
     store.held.length = 0;
@@ -320,7 +320,7 @@ describe('a tasks/update that answers nothing outstanding', () => {
 describe('a task store whose update never settles', () => {
   it('frees the running task once the task expires, not once the store answers: later calls fit in maxRunningBytes again', async () => {
     const store = new HangingStore(10);
-    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 300, maxRunningBytes: 2000 } } });
+    const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 300, maxRunningBytes: 4000 } } });
     try {
       await taskCall(t.server, 'sleeper', { tag: 'never-updated' });
       store.hanging.add('update');

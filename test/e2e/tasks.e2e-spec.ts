@@ -405,8 +405,9 @@ describe('tasks: the store bound, expiry and cleanup', () => {
   });
 
   it('refuses a task whose request would take the running tasks past maxRunningBytes (503, never stored, handler never run), and serves again once one ends', async () => {
-    // Each call's body is a little over 3,000 bytes (its tag); 8,000 let two run at once.
-    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxRunningBytes: 8000 } } });
+    // Each call's request counts about 4,000 bytes (a body a little over 3,000 with its tag, and its header lines);
+    // 10,000 let two run at once.
+    const t = await createTestApp({ providers: TASK_TOOLS, options: { tasks: { maxRunningBytes: 10_000 } } });
     const tag = (name: string) => `${name}-${'x'.repeat(3000)}`;
     try {
       const first = await sleeping(t, tag('bytes-1'));
@@ -415,7 +416,7 @@ describe('tasks: the store bound, expiry and cleanup', () => {
       expect(third.status).toBe(503);
       expect(third.body.error).toMatchObject({ code: -32603, data: { reason: 'task_bytes_limit' } });
       expect(third.body.error.message).toMatch(
-        /^Internal error: the tasks running on this server already hold \d+ of the 8000 bytes of requests they may, and this call's request has \d+; retry later\.$/,
+        /^Internal error: the tasks running on this server already hold \d+ of the 10000 bytes of requests they may, and this call's request has \d+; retry later\.$/,
       );
       expect(taskRuns.has(tag('bytes-3'))).toBe(false);
       await tasksRequest(t.server, 'tasks/cancel', { taskId: first });

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import type { McpRequestRecord } from '../../lib/contracts/request-record.js';
 import { HEAP_BYTES_PER_VALUE, requestFootprint } from '../../lib/protocol/request-footprint.js';
+import { HeaderLines } from '../../lib/util/header-lines.js';
 
 /** A record as the parse step leaves it: the parsed message and its body's size as sent. */
 function parsed(message: unknown): McpRequestRecord {
@@ -30,6 +31,14 @@ describe('requestFootprint', () => {
     // the copies: 4 message keys, 1,001 params keys (with _meta), 500 _meta keys
     expect(requestFootprint({ ...modern, era: 'legacy' } as McpRequestRecord)).toBe((1506 + 4 + 1001 + 500) * HEAP_BYTES_PER_VALUE);
     expect(requestFootprint({ ...modern, era: 'modern' } as McpRequestRecord)).toBe(1506 * HEAP_BYTES_PER_VALUE);
+  });
+
+  it('counts its header lines beside the body: their characters, and HEAP_BYTES_PER_VALUE a line', () => {
+    const record = parsed({ text: 'x'.repeat(10_000) });
+    const bare = requestFootprint(record);
+    const raw = ['Content-Type', 'application/json', 'X-Pad', 'p'.repeat(300), 'x-pad', 'q'];
+    record.lines = new HeaderLines(raw);
+    expect(requestFootprint(record)).toBe(bare + (12 + 16 + 5 + 300 + 5 + 1) + 3 * HEAP_BYTES_PER_VALUE);
   });
 
   it('counts own keys only', () => {
