@@ -9,7 +9,6 @@ import { bounded } from '../util/bounded.js';
 import { cutOff, http2StreamOf } from '../util/node-http.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
-import { legacyAnswerUnderWay, whenQueuedConnectionCloses } from './queued-answer.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
 import { telemetryId } from './telemetry-id.js';
 import { waitingBytes, watchProgress } from './write-progress.js';
@@ -118,9 +117,6 @@ export class AnswerStream {
   private held: string[] | undefined;
   private heldBytes = 0;
 
-  /** Uncounts a legacy-era answer under way on its connection (queued-answer.ts), once, when its response closes. */
-  private uncountLegacy: (() => void) | undefined;
-
   private constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
@@ -148,12 +144,8 @@ export class AnswerStream {
     const stream = new AnswerStream(req, res, method, stallMs, keepAliveMs, mount, shutdown);
     (res as WithStream)[STREAM] = stream;
     shutdown.track(stream);
-    if (requestRecord(req).era === 'legacy') stream.uncountLegacy = legacyAnswerUnderWay(req);
-    // Queued behind an earlier answer of a pipelined connection: no socket yet, so no close of its own if the
-    // client leaves.
-    if (!res.socket) whenQueuedConnectionCloses(res, req.socket, () => stream.onClose());
     // Closed before it was attached (the client left while an async auth provider decided): a cancellation all the same.
-    else if (res.destroyed) stream.onClose();
+    if (res.destroyed) stream.onClose();
     return stream;
   }
 
@@ -164,7 +156,6 @@ export class AnswerStream {
     clearInterval(this.keepAliveTimer);
     this.closed = true;
     this.shutdown.settled(this);
-    this.uncountLegacy?.();
     this.release();
     const waiters = this.closeWaiters;
     this.closeWaiters = undefined;
@@ -400,8 +391,8 @@ export class AnswerStream {
    * per `stallMs` whether the client took some (however much more was written meanwhile; over HTTP/2, of this
    * stream: write-progress.ts); one that took none for `stallMs` since the last look that saw it take some (or since
    * the watch began) is cut off (`mcp:answer:stalled`) and what waited is freed. So the cut comes `stallMs` to
-   * `stallMs` plus two looks after the last byte taken. An answer queued behind an earlier one on its connection
-   * (pipelining) is not judged until it has the connection.
+   * `stallMs` plus two looks after the last byte taken. (An answer always has its connection: a pipelined request is
+   * taken up only in its turn, queued-answer.ts.)
    */
   private watchWrites(): void {
     if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
@@ -411,8 +402,7 @@ export class AnswerStream {
       () => {
         const at = performance.now();
         const now = waitingBytes(this.res);
-        // Queued (pipelining): nothing of it can be taken yet, so its time starts once it has the connection.
-        if (!this.res.socket || progress.took()) lastTook = at;
+        if (progress.took()) lastTook = at;
         else if (now > 0 && at - lastTook >= this.stallMs) {
           publish('mcp:answer:stalled', () => ({ mount: this.mount, method: bounded(this.method), waitingBytes: now }));
           this.abandon();

@@ -4,8 +4,9 @@ import type { Socket } from 'node:net';
 import { http2StreamOf } from '../util/node-http.js';
 
 const QUEUED = Symbol('nest-mcp.queued-answers');
-const LEGACY_UNDER_WAY = Symbol('nest-mcp.legacy-answers-under-way');
-type WithQueued = Socket & { [QUEUED]?: Set<() => void>; [LEGACY_UNDER_WAY]?: number };
+const WAITING = Symbol('nest-mcp.requests-waiting-their-turn');
+/** A connection as Node's HTTP server keeps it: `_paused` and `parser` are its own read brake (see {@link turnOf}). */
+type WithQueued = Socket & { [QUEUED]?: Set<() => void>; [WAITING]?: number; _paused?: boolean; parser?: { resume(): void } | null };
 
 /**
  * Calls `gone` when the connection of a queued answer closes before the answer has it: on an HTTP-pipelined
@@ -13,7 +14,7 @@ type WithQueued = Socket & { [QUEUED]?: Set<() => void>; [LEGACY_UNDER_WAY]?: nu
  * when the client leaves. One `close` listener per connection, however many answers wait on it; an answer leaves
  * the set when it gets the connection (its own `close` then tells).
  */
-export function whenQueuedConnectionCloses(res: ServerResponse, connection: Socket, gone: () => void): void {
+function whenQueuedConnectionCloses(res: ServerResponse, connection: Socket, gone: () => void): void {
   if (connection.closed) return gone();
   const socket = connection as WithQueued;
   let queued = socket[QUEUED];
@@ -42,28 +43,31 @@ export class TurnLost extends Error {
 
 /**
  * A request's turn on an HTTP/1.1 connection it was pipelined on: resolves once its answer has the connection (the
- * answers before it went), rejects with {@link TurnLost} if the connection closes first. The mount takes a request
- * up (reads its body, checks and runs it) only in its turn, so a connection holds one request's work at a time
- * however many it pipelines, and nothing waits, read and run, behind an answer that may never end (a listen
- * stream). Undefined when it need not wait: its answer has the connection (no pipelining), it is HTTP/2's, or a
- * legacy-era answer is under way on the connection, whose client may pipeline behind it what that answer waits
- * for (its answer to an input request, its cancellation).
+ * answers before it went), rejects with {@link TurnLost} if the connection closes first; undefined when it need not
+ * wait (its answer has the connection, or it is HTTP/2's). The mount takes a request up (reads its body, checks and
+ * runs it) only in its turn, so a connection holds one request's work at a time, and nothing waits, read and run,
+ * behind an answer that may never end (a listen stream). While any request waits, the connection is not read:
+ * Node's server stops parsing pipelined requests only once queued answers hold output, and a waiting request writes
+ * none, so the mount applies Node's own brake (its `_paused` flag, which pauses the parser once the current read is
+ * parsed) and releases it when none waits.
  */
 export function turnOf(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
-  if (res.socket || http2StreamOf(res) || (req.socket as WithQueued | null)?.[LEGACY_UNDER_WAY]) return undefined;
+  if (res.socket || http2StreamOf(res)) return undefined;
+  const socket = req.socket as WithQueued;
+  socket[WAITING] = (socket[WAITING] ?? 0) + 1;
+  // Set again for each: Node lifts its brake itself when a write drains.
+  if (!socket._paused) {
+    socket._paused = true;
+    socket.pause();
+  }
+  const settled = () => {
+    if (--socket[WAITING]! > 0 || socket.destroyed) return;
+    socket._paused = false;
+    socket.parser?.resume();
+    socket.resume();
+  };
   return new Promise((resolve, reject) => {
-    res.once('socket', () => resolve());
-    whenQueuedConnectionCloses(res, req.socket, () => reject(new TurnLost()));
+    res.once('socket', () => (settled(), resolve()));
+    whenQueuedConnectionCloses(res, socket, () => (settled(), reject(new TurnLost())));
   });
-}
-
-/**
- * Counts a legacy-era answer as under way on its HTTP/1.x connection (see {@link turnOf}); returns what uncounts
- * it, to be called once, when its response closes.
- */
-export function legacyAnswerUnderWay(req: IncomingMessage): (() => void) | undefined {
-  const socket = req.socket as WithQueued | null;
-  if (!socket || http2StreamOf(req)) return undefined;
-  socket[LEGACY_UNDER_WAY] = (socket[LEGACY_UNDER_WAY] ?? 0) + 1;
-  return () => void (socket[LEGACY_UNDER_WAY]! -= 1);
 }

@@ -1,17 +1,16 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import http from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpEventBus, McpTool, type McpHandlerContext, type McpPlainTool } from '../../lib/index.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
-import { legacyHeaders } from '../support/legacy-client.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { callAndNeverRead, portOf, postText } from '../support/raw-http.js';
-import { SleeperTool, taskRuns } from '../support/task-tools.js';
+import { callAndNeverRead } from '../support/raw-http.js';
+import { SleeperTool } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until, nextEvent } from '../support/wait.js';
 
@@ -107,25 +106,14 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
   const QUEUED_STALL_MS = 200;
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [EchoTool, SleeperTool], options: { writeStallTimeoutMs: QUEUED_STALL_MS } });
+    // Short keep-alives: a paused connection learns its client left when a keep-alive cannot be written.
+    t = await createTestApp({ providers: [EchoTool, SleeperTool], options: { writeStallTimeoutMs: QUEUED_STALL_MS, subscriptions: { keepAliveMs: 100 } } });
   });
   afterAll(() => t.close());
 
   const sleeper = (ms: number) => rpc('tools/call', { name: 'sleeper', arguments: { ms } }, 'first');
   const echo = rpc('tools/call', { name: 'echo', arguments: { text: 'queued' } }, 'second');
-  /** A legacy-era call of the sleeper (no protocol fields; the legacy version header). */
-  const legacySleeper = (tag: string, id: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sleeper', arguments: { ms: 10_000, tag } } });
-  const legacyEcho = { jsonrpc: '2.0', id: 'second', method: 'tools/call', params: { name: 'echo', arguments: { text: 'queued' } } };
-  /** Opens a connection that pipelines a legacy call, and waits until its tool runs. */
-  async function behindLegacyCall(tag: string): Promise<Socket> {
-    const socket = connect(portOf(t.server), '127.0.0.1');
-    socket.on('error', () => undefined);
-    await once(socket, 'connect');
-    socket.pause();
-    socket.write(postText(legacySleeper(tag, 'front'), legacyHeaders()));
-    await until(() => taskRuns.has(tag), 'the legacy call to run');
-    return socket;
-  }
+  const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'listen');
 
   /** Counts `mcp:answer:stalled` events while `fn` runs. */
   async function stallsDuring(fn: () => Promise<void>): Promise<number> {
@@ -138,6 +126,19 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
       diagnosticsChannel.unsubscribe('mcp:answer:stalled', count);
     }
     return stalls;
+  }
+
+  /** Opens a listen stream with `behind` pipelined after it, reads the stream, and records what is published until `then` is done. */
+  async function behindListen(behind: Record<string, unknown>, then: (socket: Socket) => Promise<void>) {
+    let received = '';
+    const events = await recordEvents(['mcp:tool:start', 'mcp:method:error', 'mcp:wire:reject', 'mcp:request:cancelled'], async () => {
+      const socket = await callAndNeverRead(t.server, listen, behind);
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.resume();
+      await until(() => received.includes('notifications/subscriptions/acknowledged'), 'the acknowledgment');
+      await then(socket);
+    });
+    return { events, received };
   }
 
   it('takes a request up only once the answer before it went, then answers it on the same connection, however long that takes', async () => {
@@ -170,71 +171,66 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
     ]);
   });
 
-  const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'listen');
-
-  /** Opens a listen stream with `behind` pipelined after it, reads the stream, and records what is published until `then` is done. */
-  async function behindListen(behind: Record<string, unknown>, then: (socket: Socket) => Promise<void>) {
+  it('stops reading a connection while a request on it waits its turn: thousands pipelined behind a slow call are parsed a read at a time, then all answered in order', async () => {
+    const PINGS = 3000;
+    let parsed = 0;
+    const count = () => parsed++;
+    t.server.on('request', count);
     let received = '';
-    const events = await recordEvents(['mcp:tool:start', 'mcp:method:error', 'mcp:wire:reject', 'mcp:request:cancelled'], async () => {
-      const socket = await callAndNeverRead(t.server, listen, behind);
+    try {
+      const socket = await callAndNeverRead(
+        t.server,
+        sleeper(QUEUED_STALL_MS * 4),
+        ...Array.from({ length: PINGS }, (_, i) => rpc('tools/call', { name: 'echo', arguments: { text: 'p' } }, `ping-${i}`)),
+      );
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
       socket.resume();
-      await until(() => received.includes('notifications/subscriptions/acknowledged'), 'the acknowledgment');
-      await then(socket);
-    });
-    return { events, received };
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
+      // While the sleeper runs, Node has parsed what its first reads held, not the whole pipeline.
+      expect(parsed).toBeLessThan(PINGS / 2);
+      await until(
+        () => received.includes(`"id":"ping-${PINGS - 1}"`),
+        'the last answer',
+        20_000,
+        () => socket.destroyed,
+      );
+      socket.destroy();
+    } finally {
+      t.server.off('request', count);
+    }
+    expect(parsed).toBe(PINGS + 1);
+    expect(received.match(/HTTP\/1\.1 200/g)).toHaveLength(PINGS + 1);
+    const order = [...received.matchAll(/"id":"([a-z]+(?:-\d+)?)"/g)].map((m) => m[1]);
+    expect(order).toEqual(['first', ...Array.from({ length: PINGS }, (_, i) => `ping-${i}`)]);
+  }, 30_000);
+
+  /** What a listen stream whose client left publishes, once the server learns it. */
+  const cancelled = { channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'subscriptions/listen', id: 'listen', by: 'close' } };
+
+  /** Closes the client's socket and waits until the server learns it: the connection is not read while a request waits, so at a keep-alive it cannot write. */
+  async function leave(socket: Socket): Promise<void> {
+    const ended = nextEvent('mcp:request:cancelled', 3000);
+    socket.destroy();
+    await ended;
+    await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
   }
 
   it('never reads nor runs a request pipelined behind a listen stream while the stream is open', async () => {
-    // A body larger than socket buffers take: what the server would hold, read and answered, for as long as the stream lives.
-    const big = rpc('tools/call', { name: 'echo', arguments: { text: 'b'.repeat(4 * 1024 * 1024) } }, 'behind');
+    // A body just within maxBodyBytes, larger than socket buffers take: what the server would hold, read and
+    // answered, for as long as the stream lives.
+    const big = rpc('tools/call', { name: 'echo', arguments: { text: 'b'.repeat(4 * 1024 * 1024 - 1024) } }, 'behind');
     const { events, received } = await behindListen(big, async (socket) => {
       await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 4));
-      socket.destroy();
+      await leave(socket);
     });
-    expect(events).toEqual([]);
+    expect(events).toEqual([cancelled]);
     expect(received).not.toContain('"id":"behind"');
   });
 
   it('lets a request pipelined behind a listen stream go, unread, unrun and unanswered, when its client leaves', async () => {
-    const { events } = await behindListen(echo, async (socket) => {
-      socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 3));
-    });
+    const { events } = await behindListen(echo, leave);
     // The stream's end is the only thing published: the echo was neither run nor refused, and no fault was counted.
-    expect(events).toEqual([{ channel: 'mcp:request:cancelled', message: { mount: '/mcp', method: 'subscriptions/listen', id: 'listen', by: 'close' } }]);
-  });
-
-  it("takes up at once a request pipelined behind a legacy call under way (its client may answer the call's input request there, or cancel it), and cancels it when the client leaves though its answer never had the connection", async () => {
-    const socket = await behindLegacyCall('legacy-front');
-    socket.write(postText(legacySleeper('legacy-queued', 'queued'), legacyHeaders()));
-    await until(() => taskRuns.has('legacy-queued'), 'the queued call to run while the one before it runs');
-    expect([taskRuns.get('legacy-front')!.signal.aborted, taskRuns.get('legacy-queued')!.signal.aborted]).toEqual([false, false]);
-    socket.destroy();
-    await until(() => taskRuns.get('legacy-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
-    expect(taskRuns.get('legacy-front')!.signal.aborted).toBe(true);
-  });
-
-  it('lets an answer queued behind a legacy call go with its connection: a client that leaves never has it judged stalled, at any later check', async () => {
-    const stalls = await stallsDuring(async () => {
-      const socket = await behindLegacyCall('legacy-stall');
-      const echoed = nextEvent('mcp:tool:stop');
-      socket.write(postText(legacyEcho, legacyHeaders()));
-      expect(await echoed).toMatchObject({ tool: 'echo' }); // its answer now waits behind the sleeper's
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
-      socket.destroy(); // Node emits no close on a response still queued
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 3));
-    });
-    expect(stalls).toBe(0);
-  });
-
-  it('cancels a call pipelined behind a legacy call whose client left before its answer was attached', async () => {
-    const socket = await behindLegacyCall('gone-front');
-    socket.write(postText(legacySleeper('gone-queued', 'queued'), legacyHeaders()));
-    socket.destroy(); // at once: the connection is closed before the queued call's answer stream exists
-    await until(() => taskRuns.has('gone-queued'), 'the queued call to run');
-    await until(() => taskRuns.get('gone-queued')!.signal.aborted, 'the queued call to be cancelled', QUEUED_STALL_MS * 5);
-    expect([taskRuns.get('gone-front')!.signal.aborted, taskRuns.get('gone-queued')!.signal.aborted]).toEqual([true, true]);
+    expect(events).toEqual([cancelled]);
   });
 });
 
