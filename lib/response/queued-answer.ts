@@ -9,10 +9,10 @@ const WAITING = Symbol('nest-mcp.requests-waiting-their-turn');
 type WithQueued = Socket & { [QUEUED]?: Set<() => void>; [WAITING]?: number; _paused?: boolean; parser?: { resume(): void } | null };
 
 /**
- * Calls `gone` when the connection of a queued answer closes before the answer has it: on an HTTP-pipelined
- * connection a response waits for the ones before it without a socket of its own, and Node emits no `close` on it
- * when the client leaves. One `close` listener per connection, however many answers wait on it; an answer leaves
- * the set when it gets the connection (its own `close` then tells).
+ * Calls `gone` when the connection of a request waiting for its turn closes first: on an HTTP-pipelined connection
+ * its response waits for the ones before it without a socket of its own, and Node emits no `close` on it when the
+ * client leaves. One `close` listener per connection, however many requests wait on it; one leaves the set when its
+ * response gets the connection.
  */
 function whenQueuedConnectionCloses(res: ServerResponse, connection: Socket, gone: () => void): void {
   if (connection.closed) return gone();
