@@ -102,23 +102,22 @@ export function stalledRequest(server: Server, head: string, partialBody: string
   });
 }
 
-/** A JSON-RPC POST to /mcp as HTTP/1.1 text, with the headers given (mirrored from the body unless given). */
-export function postText(body: Record<string, unknown>, headers: Record<string, string> = mirroredHeaders(body)): string {
-  const text = JSON.stringify(body);
-  const lines = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
-  return `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`;
-}
-
 /**
  * Sends JSON-RPC requests (mirrored headers) on a socket of their own that never reads their answers, all in one
- * write when there are several (pipelined: each answer waits for the one before it); the socket, paused.
+ * write when there are several (pipelined: each taken up in its turn, once the answer before it went); the socket,
+ * paused.
  */
 export async function callAndNeverRead(server: Server, ...bodies: Record<string, unknown>[]): Promise<Socket> {
   const socket = connect(portOf(server), '127.0.0.1');
   socket.on('error', () => undefined);
   await once(socket, 'connect');
   socket.pause();
-  socket.write(bodies.map((body) => postText(body)).join(''));
+  const requests = bodies.map((body) => {
+    const text = JSON.stringify(body);
+    const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
+    return `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`;
+  });
+  socket.write(requests.join(''));
   return socket;
 }
 
