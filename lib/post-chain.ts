@@ -11,7 +11,7 @@ import { MessageValidationGuard } from './protocol/message-validation.guard.js';
 import { ParseStepGuard } from './protocol/parse-step.guard.js';
 import { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 import { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
-import { turnOf } from './response/queued-answer.js';
+import { turnOf } from './response/turn.js';
 import { nodeRequest, rawResponse } from './util/node-http.js';
 import { WIRE_CHECKS } from './wire/wire-checks.js';
 
@@ -58,7 +58,7 @@ export class PostChainGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const hostReq = context.getArgByIndex<object>(0);
     const req = nodeRequest(hostReq);
-    // A request pipelined behind another's answer is taken up in its turn (queued-answer.ts); TurnLost if never.
+    // A request pipelined behind another's answer is taken up in its turn (response/turn.ts); TurnLost if never.
     const turn = turnOf(req, rawResponse(context.getArgByIndex<object>(1)));
     if (turn) return turn.then(() => this.runFrom(0, req, requestRecord(req), hostReq));
     return this.runFrom(0, req, requestRecord(req), hostReq);

@@ -392,7 +392,7 @@ export class AnswerStream {
    * stream: write-progress.ts); one that took none for `stallMs` since the last look that saw it take some (or since
    * the watch began) is cut off (`mcp:answer:stalled`) and what waited is freed. So the cut comes `stallMs` to
    * `stallMs` plus two looks after the last byte taken. (An answer always has its connection: a pipelined request is
-   * taken up only in its turn, queued-answer.ts.)
+   * taken up only in its turn, turn.ts.)
    */
   private watchWrites(): void {
     if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;

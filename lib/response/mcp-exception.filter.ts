@@ -19,8 +19,8 @@ import { AuthFault } from '../wire/mcp-auth.guard.js';
 import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
-import { TurnLost } from './queued-answer.js';
 import { telemetryId } from './telemetry-id.js';
+import { TurnLost } from './turn.js';
 import { takeOver } from './unanswered.js';
 
 const logger = new Logger('Mcp');

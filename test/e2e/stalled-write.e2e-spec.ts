@@ -103,11 +103,11 @@ describe('a client that stops reading its answer', () => {
 });
 
 describe('pipelined requests: taken up one at a time, each in its turn on its connection', () => {
-  const QUEUED_STALL_MS = 200;
+  const PIPELINE_STALL_MS = 200;
   let t: TestApp;
   beforeAll(async () => {
     // Short keep-alives: a paused connection learns its client left when a keep-alive cannot be written.
-    t = await createTestApp({ providers: [EchoTool, SleeperTool], options: { writeStallTimeoutMs: QUEUED_STALL_MS, subscriptions: { keepAliveMs: 100 } } });
+    t = await createTestApp({ providers: [EchoTool, SleeperTool], options: { writeStallTimeoutMs: PIPELINE_STALL_MS, subscriptions: { keepAliveMs: 100 } } });
   });
   afterAll(() => t.close());
 
@@ -146,7 +146,7 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
     let stalls = 0;
     const events = await recordEvents(['mcp:tool:start', 'mcp:tool:stop'], async () => {
       stalls = await stallsDuring(async () => {
-        const socket = await callAndNeverRead(t.server, sleeper(QUEUED_STALL_MS * 4), echo);
+        const socket = await callAndNeverRead(t.server, sleeper(PIPELINE_STALL_MS * 4), echo);
         socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
         socket.resume();
         await until(
@@ -172,7 +172,7 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
   });
 
   it('stops reading a connection while a request on it waits its turn: thousands pipelined behind a slow call are parsed a read at a time, then all answered in order', async () => {
-    const PINGS = 3000;
+    const CALLS = 3000;
     let parsed = 0;
     const count = () => parsed++;
     t.server.on('request', count);
@@ -180,16 +180,16 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
     try {
       const socket = await callAndNeverRead(
         t.server,
-        sleeper(QUEUED_STALL_MS * 4),
-        ...Array.from({ length: PINGS }, (_, i) => rpc('tools/call', { name: 'echo', arguments: { text: 'p' } }, `ping-${i}`)),
+        sleeper(PIPELINE_STALL_MS * 4),
+        ...Array.from({ length: CALLS }, (_, i) => rpc('tools/call', { name: 'echo', arguments: { text: 'p' } }, `call-${i}`)),
       );
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
       socket.resume();
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
+      await new Promise((resolve) => setTimeout(resolve, PIPELINE_STALL_MS * 2));
       // While the sleeper runs, Node has parsed what its first reads held, not the whole pipeline.
-      expect(parsed).toBeLessThan(PINGS / 2);
+      expect(parsed).toBeLessThan(CALLS / 2);
       await until(
-        () => received.includes(`"id":"ping-${PINGS - 1}"`),
+        () => received.includes(`"id":"call-${CALLS - 1}"`),
         'the last answer',
         20_000,
         () => socket.destroyed,
@@ -198,10 +198,10 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
     } finally {
       t.server.off('request', count);
     }
-    expect(parsed).toBe(PINGS + 1);
-    expect(received.match(/HTTP\/1\.1 200/g)).toHaveLength(PINGS + 1);
+    expect(parsed).toBe(CALLS + 1);
+    expect(received.match(/HTTP\/1\.1 200/g)).toHaveLength(CALLS + 1);
     const order = [...received.matchAll(/"id":"([a-z]+(?:-\d+)?)"/g)].map((m) => m[1]);
-    expect(order).toEqual(['first', ...Array.from({ length: PINGS }, (_, i) => `ping-${i}`)]);
+    expect(order).toEqual(['first', ...Array.from({ length: CALLS }, (_, i) => `call-${i}`)]);
   }, 30_000);
 
   /** What a listen stream whose client left publishes, once the server learns it. */
@@ -212,7 +212,7 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
     const ended = nextEvent('mcp:request:cancelled', 3000);
     socket.destroy();
     await ended;
-    await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 2));
+    await new Promise((resolve) => setTimeout(resolve, PIPELINE_STALL_MS * 2));
   }
 
   it('never reads nor runs a request pipelined behind a listen stream while the stream is open', async () => {
@@ -220,7 +220,7 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
     // answered, for as long as the stream lives.
     const big = rpc('tools/call', { name: 'echo', arguments: { text: 'b'.repeat(4 * 1024 * 1024 - 1024) } }, 'behind');
     const { events, received } = await behindListen(big, async (socket) => {
-      await new Promise((resolve) => setTimeout(resolve, QUEUED_STALL_MS * 4));
+      await new Promise((resolve) => setTimeout(resolve, PIPELINE_STALL_MS * 4));
       await leave(socket);
     });
     expect(events).toEqual([cancelled]);

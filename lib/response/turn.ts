@@ -3,10 +3,10 @@ import type { Socket } from 'node:net';
 
 import { http2StreamOf } from '../util/node-http.js';
 
-const QUEUED = Symbol('nest-mcp.queued-answers');
+const CLOSE_WATCHERS = Symbol('nest-mcp.turn-close-watchers');
 const WAITING = Symbol('nest-mcp.requests-waiting-their-turn');
 /** A connection as Node's HTTP server keeps it: `_paused` and `parser` are its own read brake (see {@link turnOf}). */
-type WithQueued = Socket & { [QUEUED]?: Set<() => void>; [WAITING]?: number; _paused?: boolean; parser?: { resume(): void } | null };
+type Connection = Socket & { [CLOSE_WATCHERS]?: Set<() => void>; [WAITING]?: number; _paused?: boolean; parser?: { resume(): void } | null };
 
 /**
  * Calls `gone` when the connection of a request waiting for its turn closes first: on an HTTP-pipelined connection
@@ -14,20 +14,20 @@ type WithQueued = Socket & { [QUEUED]?: Set<() => void>; [WAITING]?: number; _pa
  * client leaves. One `close` listener per connection, however many requests wait on it; one leaves the set when its
  * response gets the connection.
  */
-function whenQueuedConnectionCloses(res: ServerResponse, connection: Socket, gone: () => void): void {
+function whenClosedBeforeTurn(res: ServerResponse, connection: Socket, gone: () => void): void {
   if (connection.closed) return gone();
-  const socket = connection as WithQueued;
-  let queued = socket[QUEUED];
-  if (!queued) {
-    const waiting = (queued = socket[QUEUED] = new Set());
+  const socket = connection as Connection;
+  let watchers = socket[CLOSE_WATCHERS];
+  if (!watchers) {
+    const waiting = (watchers = socket[CLOSE_WATCHERS] = new Set());
     socket.once('close', () => {
       const all = [...waiting];
       waiting.clear();
       for (const close of all) close();
     });
   }
-  queued.add(gone);
-  res.once('socket', () => queued.delete(gone));
+  watchers.add(gone);
+  res.once('socket', () => watchers.delete(gone));
 }
 
 /**
@@ -50,10 +50,11 @@ export class TurnLost extends Error {
  * Node's server stops parsing pipelined requests only once queued answers hold output, and a waiting request writes
  * none, so the mount applies Node's own brake (its `_paused` flag, which pauses the parser once the current read is
  * parsed) and releases it when none waits.
+ * Proven by: test/e2e/stalled-write.e2e-spec.ts ("pipelined requests")
  */
 export function turnOf(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   if (res.socket || http2StreamOf(res)) return undefined;
-  const socket = req.socket as WithQueued;
+  const socket = req.socket as Connection;
   socket[WAITING] = (socket[WAITING] ?? 0) + 1;
   // Set again for each: Node lifts its brake itself when a write drains.
   if (!socket._paused) {
@@ -68,6 +69,6 @@ export function turnOf(req: IncomingMessage, res: ServerResponse): Promise<void>
   };
   return new Promise((resolve, reject) => {
     res.once('socket', () => (settled(), resolve()));
-    whenQueuedConnectionCloses(res, socket, () => (settled(), reject(new TurnLost())));
+    whenClosedBeforeTurn(res, socket, () => (settled(), reject(new TurnLost())));
   });
 }
