@@ -7,13 +7,14 @@ import type { McpResolvedOptions } from './options/mcp-module-options.interface.
 import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { PostChainGuard } from './post-chain.js';
 import { resultEnvelopeJson } from './protocol/json-rpc.js';
-import { AnswerStream } from './response/answer-stream.js';
+import { AnswerStream, type AnswerBounds } from './response/answer-stream.js';
 import { fallthrough, type FallthroughBounds } from './response/fallthrough.js';
 import { LegacyCancellations } from './response/legacy-cancellations.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
 import { sendAcceptance } from './response/send.js';
 import { takeOver } from './response/unanswered.js';
+import { WaitingAnswers } from './response/waiting-answers.js';
 import { mountName } from './telemetry/channels.js';
 
 /**
@@ -39,17 +40,18 @@ export function createMcpController(path: string, version: ControllerOptions['ve
   @UseFilters(McpExceptionFilter)
   @SetMetadata(OPENAPI_EXCLUDED, [true])
   class McpController {
-    /** What bounds the fallthrough's answers (405 to another verb). */
-    private readonly bounds: FallthroughBounds;
+    /** What bounds the mount's answers, and the fallthrough's (405 to another verb). */
+    private readonly bounds: AnswerBounds & FallthroughBounds;
 
     constructor(
       @Inject(MethodRouter) private readonly router: MethodRouter,
       @Inject(PendingInputRequests) private readonly pending: PendingInputRequests,
-      @Inject(MCP_OPTIONS) private readonly moduleOptions: McpResolvedOptions,
+      @Inject(MCP_OPTIONS) moduleOptions: McpResolvedOptions,
       @Inject(MountClosing) private readonly shutdown: MountClosing,
       @Inject(LegacyCancellations) private readonly cancellations: LegacyCancellations,
+      @Inject(WaitingAnswers) waiting: WaitingAnswers,
     ) {
-      this.bounds = { shutdown, stallMs: moduleOptions.writeStallTimeoutMs };
+      this.bounds = { shutdown, stallMs: moduleOptions.writeStallTimeoutMs, keepAliveMs: moduleOptions.subscriptions.keepAliveMs, mount, waiting };
     }
 
     @Post()
@@ -63,7 +65,7 @@ export function createMcpController(path: string, version: ControllerOptions['ve
         this.shutdown.closeAfter(res);
         return sendAcceptance(res);
       }
-      const answer = AnswerStream.attach(req, res, record.method!, this.moduleOptions.writeStallTimeoutMs, this.moduleOptions.subscriptions.keepAliveMs, mount, this.shutdown);
+      const answer = AnswerStream.attach(req, res, record.method!, this.bounds);
       this.cancellations.track(record, answer);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));
     }

@@ -33,6 +33,7 @@ import { ResourceRegistry } from './resources/resource.registry.js';
 import { LegacyCancellations } from './response/legacy-cancellations.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
+import { WaitingAnswers } from './response/waiting-answers.js';
 import { InProcessEventBus } from './subscriptions/in-process-event-bus.js';
 import { ListenStreams } from './subscriptions/listen-streams.js';
 import { SubscriptionCapabilities } from './subscriptions/subscription-capabilities.js';
@@ -171,6 +172,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       TaskRuns,
       MountClosing,
       { provide: ShutdownDeadline, useExisting: MountClosing },
+      WaitingAnswers,
       ListPages,
       ...METHOD_HANDLER_PROVIDERS,
       MethodRouter,

@@ -126,6 +126,14 @@ export interface McpModuleOptions {
    */
   writeStallTimeoutMs?: number;
   /**
+   * Bytes of answers waiting for their clients the mount holds at once (what was written and not yet taken: the
+   * process holds about as much again of their requests). An answer that would take them past it makes room: the
+   * answers whose clients took a byte least recently are cut off (`mcp:answer:stalled`), never the one counted, so
+   * clients that stop reading cannot exhaust memory together before `writeStallTimeoutMs` frees what each holds.
+   * @default 134217728 (128 MiB)
+   */
+  maxWaitingBytes?: number;
+  /**
    * Milliseconds the application's shutdown waits for the mount's calls under way to end; then each still running
    * is answered `shutting_down` (503 + -32603) and its `ctx.signal` aborted, so a call that never ends cannot hold
    * the shutdown for ever (at most 2147483647). @default 10000

@@ -126,6 +126,7 @@ export const MODULE_OPTION_RULES = {
   bodyReadTimeoutMs: timerDelay,
   bodyReadDeadlineMs: timerDelay,
   writeStallTimeoutMs: timerDelay,
+  maxWaitingBytes: positiveInteger('bytes'),
   shutdownGraceMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {

@@ -11,6 +11,7 @@ import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
 import { telemetryId } from './telemetry-id.js';
+import type { WaitingAnswer, WaitingAnswers } from './waiting-answers.js';
 import { waitingBytes, watchProgress } from './write-progress.js';
 
 /** The SSE response headers: no proxy buffering, no caching. */
@@ -28,8 +29,19 @@ const STALL_LOOKS = 8;
 
 type WithStream = ServerResponse & { [STREAM]?: AnswerStream };
 
-/** What an answer needs of the mount's shutdown state: closing its connection, and the shutdown deadline's count. */
-type MountShutdown = Pick<MountClosing, 'closeAfter' | 'track' | 'settled'>;
+/** What bounds each answer of a mount (the controller builds it once). */
+export interface AnswerBounds {
+  /** `writeStallTimeoutMs`. */
+  readonly stallMs: number;
+  /** `subscriptions.keepAliveMs`. */
+  readonly keepAliveMs: number;
+  /** What its events name the mount. */
+  readonly mount: string;
+  /** The mount's shutdown state: closing its connection once it is closing, and the shutdown deadline's count. */
+  readonly shutdown: Pick<MountClosing, 'closeAfter' | 'track' | 'settled'>;
+  /** The mount's waiting answers (`maxWaitingBytes`). */
+  readonly waiting: Pick<WaitingAnswers, 'count' | 'forget'>;
+}
 
 // How specifically a media range names text/event-stream: exactly (2), by text/* (1), by */* (0), or not at all (-1).
 const EVENT_STREAM_SPECIFICITY: Readonly<Record<string, number>> = { 'text/event-stream': 2, 'text/*': 1, '*/*': 0 };
@@ -85,7 +97,7 @@ export interface NotifyOptions {
  * Proven by: test/e2e/streaming.e2e-spec.ts; queued notifications, keep-alives and `abandon` by test/e2e/subscriptions.e2e-spec.ts;
  * keep-alives on a call's stream by test/e2e/behind-a-proxy.e2e-spec.ts
  */
-export class AnswerStream {
+export class AnswerStream implements WaitingAnswer {
   /** Made on the first read of `signal`; a stream cancelled before that hands out an aborted one. */
   private abort: AbortController | undefined;
   private cancelled = false;
@@ -96,6 +108,8 @@ export class AnswerStream {
   private sse = false;
   private done = false;
   private closed = false;
+  /** Set once the server cut the answer off (`abandon`): what waited is no longer counted. */
+  private cut = false;
   private closeWaiters: (() => void)[] | undefined;
 
   /** Whether the client's `Accept` admits SSE; read on the first notification or `canStream` (a JSON answer never needs it). */
@@ -121,11 +135,7 @@ export class AnswerStream {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly method: string,
-    private readonly stallMs: number,
-    private readonly keepAliveMs: number,
-    private readonly mount: string,
-    /** The mount's shutdown state: once it is closing, the answer closes its connection. */
-    private readonly shutdown: MountShutdown,
+    private readonly bounds: AnswerBounds,
   ) {
     res.on('close', AnswerStream.onResponseClose);
   }
@@ -135,15 +145,11 @@ export class AnswerStream {
     this[STREAM]?.onClose();
   }
 
-  /**
-   * Attaches the answer stream of one request (the controller does, before routing); `stallMs`: `writeStallTimeoutMs`;
-   * `keepAliveMs`: `subscriptions.keepAliveMs`; `mount`: what its events name the mount; `shutdown`: whether the
-   * application is shutting down.
-   */
-  static attach(req: IncomingMessage, res: ServerResponse, method: string, stallMs: number, keepAliveMs: number, mount: string, shutdown: MountShutdown): AnswerStream {
-    const stream = new AnswerStream(req, res, method, stallMs, keepAliveMs, mount, shutdown);
+  /** Attaches the answer stream of one request (the controller does, before routing). */
+  static attach(req: IncomingMessage, res: ServerResponse, method: string, bounds: AnswerBounds): AnswerStream {
+    const stream = new AnswerStream(req, res, method, bounds);
     (res as WithStream)[STREAM] = stream;
-    shutdown.track(stream);
+    bounds.shutdown.track(stream);
     // Closed before it was attached (the client left while an async auth provider decided): a cancellation all the same.
     if (res.destroyed) stream.onClose();
     return stream;
@@ -155,7 +161,8 @@ export class AnswerStream {
     clearInterval(this.stallWatch);
     clearInterval(this.keepAliveTimer);
     this.closed = true;
-    this.shutdown.settled(this);
+    this.bounds.shutdown.settled(this);
+    this.bounds.waiting.forget(this);
     this.release();
     const waiters = this.closeWaiters;
     this.closeWaiters = undefined;
@@ -170,7 +177,7 @@ export class AnswerStream {
   /** The `mcp:request:cancelled` message of this request. */
   private cancellation(by: 'close' | 'notification', reason?: string): McpTelemetryEvents['mcp:request:cancelled'] {
     const id = telemetryId(requestRecord(this.req).id);
-    return { mount: this.mount, method: bounded(this.method), ...(id !== undefined && { id }), by, ...(reason && { reason }) };
+    return { mount: this.bounds.mount, method: bounded(this.method), ...(id !== undefined && { id }), by, ...(reason && { reason }) };
   }
 
   private cancel(reason?: DOMException): void {
@@ -317,6 +324,8 @@ export class AnswerStream {
     if (this.closed) return;
     const answered = this.done;
     this.done = true;
+    this.cut = true;
+    this.bounds.waiting.forget(this);
     if (!answered) this.cancel();
     this.release();
     cutOff(this.res);
@@ -349,10 +358,10 @@ export class AnswerStream {
   /** Switches the answer to SSE: its headers go out now. */
   private startEventStream(): void {
     this.sse = true;
-    this.shutdown.closeAfter(this.res); // before the headers go
+    this.bounds.shutdown.closeAfter(this.res); // before the headers go
     this.res.writeHead(200, SSE_HEADERS);
     this.res.socket?.setNoDelay(true);
-    this.keepAliveTimer = setInterval(() => this.keepAlive(), this.keepAliveMs).unref();
+    this.keepAliveTimer = setInterval(() => this.keepAlive(), this.bounds.keepAliveMs).unref();
   }
 
   /**
@@ -391,30 +400,45 @@ export class AnswerStream {
    * per `stallMs` whether the client took some (however much more was written meanwhile; over HTTP/2, of this
    * stream: write-progress.ts); one that took none for `stallMs` since the last look that saw it take some (or since
    * the watch began) is cut off (`mcp:answer:stalled`) and what waited is freed. So the cut comes `stallMs` to
-   * `stallMs` plus two looks after the last byte taken. (An answer always has its connection: a pipelined request is
+   * `stallMs` plus two looks after the last byte taken. What waits is counted among the mount's waiting answers at
+   * each write and each look ({@link WaitingAnswers}). (An answer always has its connection: a pipelined request is
    * taken up only in its turn, turn.ts.)
    */
   private watchWrites(): void {
-    if (this.stallWatch || this.closed || waitingBytes(this.res) === 0) return;
+    if (this.closed || this.cut) return;
+    const waiting = waitingBytes(this.res);
+    if (this.stallWatch) return this.bounds.waiting.count(this, waiting, false);
+    if (waiting === 0) return;
+    this.bounds.waiting.count(this, waiting, false);
     const progress = watchProgress(this.res);
     let lastTook = performance.now();
     this.stallWatch = setInterval(
       () => {
         const at = performance.now();
         const now = waitingBytes(this.res);
-        if (progress.took()) lastTook = at;
-        else if (now > 0 && at - lastTook >= this.stallMs) {
-          publish('mcp:answer:stalled', () => ({ mount: this.mount, method: bounded(this.method), waitingBytes: now }));
-          this.abandon();
-        }
+        const took = progress.took();
+        if (took) lastTook = at;
+        else if (now > 0 && at - lastTook >= this.bounds.stallMs) this.cutStalled('writeStallTimeoutMs', now);
+        if (!this.cut && !this.closed) this.bounds.waiting.count(this, now, took);
         if (now === 0 || this.closed) {
           clearInterval(this.stallWatch);
           this.stallWatch = undefined;
           progress.stop();
         }
       },
-      Math.max(1, Math.ceil(this.stallMs / STALL_LOOKS)),
+      Math.max(1, Math.ceil(this.bounds.stallMs / STALL_LOOKS)),
     ).unref();
+  }
+
+  /** Cuts the answer off to make room for the mount's other waiting answers ({@link WaitingAnswers}). */
+  cutForRoom(): void {
+    this.cutStalled('maxWaitingBytes', waitingBytes(this.res));
+  }
+
+  /** Cuts off an answer its client did not take, freeing what waited (`mcp:answer:stalled`, naming the bound). */
+  private cutStalled(bound: 'writeStallTimeoutMs' | 'maxWaitingBytes', waiting: number): void {
+    publish('mcp:answer:stalled', () => ({ mount: this.bounds.mount, method: bounded(this.method), waitingBytes: waiting, bound }));
+    this.abandon();
   }
 
   /** Sets a header of the answer, unless its headers went already (a streamed answer's did with its first event). */
@@ -441,7 +465,7 @@ export class AnswerStream {
       return;
     }
     this.done = true;
-    this.shutdown.closeAfter(this.res); // before the headers go; an event stream's went, but its HTTP/2 session closes
+    this.bounds.shutdown.closeAfter(this.res); // before the headers go; an event stream's went, but its HTTP/2 session closes
     if (this.sse) endWith(this.res, this.release() + event(json));
     else sendJsonText(this.res, status, json, headers);
     this.watchWrites();

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyStillArriving } from '../protocol/read-body.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { boundRestOfBody, endAfterBody, endBeforeBody } from './lingering-close.js';
+import { holdUnsent } from './write-progress.js';
 
 /** Writes JSON on the raw Node response (adapter-neutral); a no-op once finished, so a late writer cannot throw. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
@@ -62,11 +63,13 @@ const CHUNK_BYTES = 64 * 1024;
 /**
  * Ends a response with `text`; a large one is written a chunk at a time as the socket drains (backpressure), so
  * the answer is held once, never queued whole in the socket a second time, and each `drain` shows the client reads.
+ * What it holds back counts among the answer's waiting bytes ({@link holdUnsent}).
  */
 export function endWith(res: ServerResponse, text: string): void {
   if (text.length <= CHUNK_BYTES) return void res.end(text);
   const bytes = Buffer.from(text);
   let offset = 0;
+  holdUnsent(res, () => bytes.length - Math.min(offset, bytes.length));
   const pump = (): void => {
     while (offset < bytes.length) {
       const chunk = bytes.subarray(offset, (offset += CHUNK_BYTES));

@@ -2,15 +2,31 @@ import type { ServerResponse } from 'node:http';
 
 import { http2StreamOf } from '../util/node-http.js';
 
+/** Where `endWith` keeps how many bytes of a large answer it has still to hand to the response. */
+const UNSENT = Symbol('nest-mcp.unsent-bytes');
+
+type WithUnsent = ServerResponse & { [UNSENT]?: () => number };
+
+/** Records what a response's writer holds back until the socket drains (`endWith`): `remaining` counts it. */
+export function holdUnsent(res: ServerResponse, remaining: () => number): void {
+  (res as WithUnsent)[UNSENT] = remaining;
+}
+
 /**
- * Bytes of an answer not yet taken by its client. Over HTTP/1.x: queued in the response and its socket, and in the
- * socket's write queue below them (which shrinks as a large write drains, byte by byte). Over HTTP/2: queued in the
- * answer's own stream, which waits for the client's flow-control window; the connection's queue is every stream's.
+ * Bytes handed to a response and not yet taken by its client. Over HTTP/1.x: queued in the response and its socket,
+ * and in the socket's write queue below them (which shrinks as a large write drains, byte by byte). Over HTTP/2:
+ * queued in the answer's own stream, which waits for the client's flow-control window; the connection's queue is
+ * every stream's.
  */
-export function waitingBytes(res: ServerResponse): number {
+function queuedBytes(res: ServerResponse): number {
   if (http2StreamOf(res)) return res.writableLength;
   const handle = (res.socket as { _handle?: { writeQueueSize?: number } } | null)?._handle;
   return res.writableLength + (handle?.writeQueueSize ?? 0);
+}
+
+/** Bytes of an answer not yet taken by its client: those queued ({@link queuedBytes}) and those its writer holds back. */
+export function waitingBytes(res: ServerResponse): number {
+  return queuedBytes(res) + ((res as WithUnsent)[UNSENT]?.() ?? 0);
 }
 
 /** Whether an answer's client took any of it since the last look; `stop` once no longer asked. */
@@ -39,9 +55,9 @@ export function watchProgress(res: ServerResponse): WriteProgress {
   };
 }
 
-/** Bytes of a connection the client has taken: all written to it (`bytesWritten` counts what waits) less what waits. */
+/** Bytes of a connection the client has taken: all written to it (`bytesWritten` counts what is queued) less what is queued. */
 function takenBytes(res: ServerResponse): number {
-  return (res.socket?.bytesWritten ?? 0) - waitingBytes(res);
+  return (res.socket?.bytesWritten ?? 0) - queuedBytes(res);
 }
 
 /** {@link WriteProgress} of an HTTP/2 answer, by its own stream's writes. */

@@ -65,8 +65,12 @@ export interface McpTelemetryEvents {
    * characters). `id` is the request's, bounded as in `mcp:method:error`, when it was read.
    */
   'mcp:request:cancelled': { mount: string; method: string; id?: JsonRpcId; by: 'close' | 'notification'; reason?: string };
-  /** A client took no byte of its answer for `writeStallTimeoutMs`: the connection (HTTP/2: the stream) was closed, `waitingBytes` freed. */
-  'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number };
+  /**
+   * An answer its client did not take was cut off: the connection (HTTP/2: the stream) was closed, `waitingBytes`
+   * freed. `bound` says why: no byte of it taken for `writeStallTimeoutMs`, or the mount's waiting answers past
+   * `maxWaitingBytes` with its client the one that took a byte least recently.
+   */
+  'mcp:answer:stalled': { mount: string; method: string; waitingBytes: number; bound: 'writeStallTimeoutMs' | 'maxWaitingBytes' };
   /** A task (tasks extension) entered a status, once the store holds it: `working` when created, then each change. */
   'mcp:task:status': { mount: string; taskId: string; tool: string; action?: string; status: McpTaskStatus };
   /**

@@ -9,7 +9,7 @@ import { MrtrRound } from '../../lib/mrtr/mrtr-round.js';
 import { requestBinding } from '../../lib/mrtr/request-binding.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { AnswerStream } from '../../lib/response/answer-stream.js';
-import { MountClosing } from '../../lib/response/mount-closing.js';
+import { answerBounds } from '../support/answer-bounds.js';
 import { meta } from '../support/mcp-client.js';
 
 const protocol = await ProtocolSchema.vendored();
@@ -93,7 +93,7 @@ describe('McpContext', () => {
   it('shares progress between the contexts of one request (withAction), so values keep increasing', () => {
     const req = new IncomingMessage(new Socket());
     const res = new ServerResponse(req);
-    const answer = AnswerStream.attach(req, res, 'tools/call', 30_000, 30_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
+    const answer = AnswerStream.attach(req, res, 'tools/call', answerBounds());
     const ctx = new McpContext({ record: { meta: meta({ progressToken: 'p' }) }, headers: {}, request: {}, tool: 't', signal: answer.signal, answer });
     const action = ctx.withAction('create');
     expect([action.action, action.tool, action.progressToken]).toEqual(['create', 't', 'p']);

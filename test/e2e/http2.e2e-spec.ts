@@ -1,3 +1,4 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -196,6 +197,36 @@ class BigTool implements McpPlainTool {
     return 'x'.repeat(1024 * 1024);
   }
 }
+
+onFastify('a mount on HTTP/2 whose clients keep their flow-control windows shut on many streams', () => {
+  // Each answer (1 MiB) waits whole; the bound holds one of them, not two; the stall limit is far off.
+  const app = useTestApp({ http2: true, providers: [BigTool], options: { writeStallTimeoutMs: 60_000, maxWaitingBytes: 1.5 * 1024 * 1024 } });
+
+  it('cuts the streams waiting longest off (CANCEL) once the answers waiting pass maxWaitingBytes, never the newest, and serves the session on', async () => {
+    const session = h2Connect(app().server, { initialWindowSize: 0 }); // the server may send no DATA at all
+    const cuts: unknown[] = [];
+    const heard = (message: unknown) => cuts.push(message);
+    diagnosticsChannel.subscribe('mcp:answer:stalled', heard);
+    try {
+      const answers: Promise<H2Answer>[] = [];
+      for (let i = 0; i < 3; i++) {
+        const stopped = nextEvent('mcp:tool:stop');
+        answers.push(h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }, i)));
+        await stopped;
+        await until(() => cuts.length === i, `${i} streams cut`, 5_000);
+      }
+      expect(cuts).toEqual([0, 1].map(() => ({ mount: '/mcp', method: 'tools/call', waitingBytes: expect.any(Number), bound: 'maxWaitingBytes' })));
+      session.settings({ initialWindowSize: 65_535 }); // the client reads again: the newest answer comes whole
+      const [first, second, newest] = await Promise.all(answers);
+      expect([first!.rstCode, second!.rstCode, first!.text, second!.text]).toEqual([http2.constants.NGHTTP2_CANCEL, http2.constants.NGHTTP2_CANCEL, '', '']);
+      expect([newest!.status, newest!.rstCode, json(newest!).result.content[0].text.length]).toEqual([200, 0, 1024 * 1024]);
+      expect(cuts).toHaveLength(2);
+    } finally {
+      diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
+      session.close();
+    }
+  });
+});
 
 onFastify('a mount on HTTP/2 whose client stops reading one stream of a session it keeps busy', () => {
   const STALL_MS = 1000;

@@ -40,10 +40,11 @@ describe('a client that stops reading its answer', () => {
     const stalled = nextEvent('mcp:answer:stalled', 10_000);
     const socket = await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }, 1));
     const event = await stalled;
-    expect(event).toEqual({ mount: '/mcp', method: 'tools/call', waitingBytes: expect.any(Number) });
-    // Written under backpressure, a large answer never queues whole: what waited is about one chunk.
-    expect(event.waitingBytes).toBeGreaterThan(0);
-    expect(event.waitingBytes).toBeLessThan(512 * 1024);
+    expect(event).toEqual({ mount: '/mcp', method: 'tools/call', waitingBytes: expect.any(Number), bound: 'writeStallTimeoutMs' });
+    // What waited counts the answer its writer held back as well as what was queued (about one chunk): all of it but
+    // what the kernel's buffers took (a few MB on loopback).
+    expect(event.waitingBytes).toBeGreaterThan(ANSWER_CHARS / 2);
+    expect(event.waitingBytes).toBeLessThan(ANSWER_CHARS + 1024);
     // The final answer was given before the cut: the tool's signal aborts only for a stream ended before it.
     expect(BigTool.signal?.aborted).toBe(false);
     // Reading now drains only what the kernel had taken before the server closed: the answer never completes.
@@ -98,6 +99,51 @@ describe('a client that stops reading its answer', () => {
     } finally {
       socket.destroy();
       await own.close();
+    }
+  }, 30_000);
+});
+
+describe('answers waiting for their clients together, past maxWaitingBytes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Each answer alone is past the bound, so a new one makes room by cutting every other waiting; the stall limit is
+    // far off, so only the bound cuts.
+    t = await createTestApp({ providers: [BigTool], options: { writeStallTimeoutMs: 60_000, maxWaitingBytes: 1024 * 1024 } });
+  });
+  afterAll(() => t.close());
+
+  it('cut off to make room for a new answer (mcp:answer:stalled, bound maxWaitingBytes), never the new one, whose client reads it whole', async () => {
+    const sockets: Socket[] = [];
+    const cuts: { waitingBytes: number; bound: string }[] = [];
+    const heard = (message: unknown) => cuts.push(message as (typeof cuts)[number]);
+    diagnosticsChannel.subscribe('mcp:answer:stalled', heard);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const stopped = nextEvent('mcp:tool:stop', 10_000);
+        sockets.push(await callAndNeverRead(t.server, rpc('tools/call', { name: 'big', arguments: {} }, i)));
+        await stopped;
+        // Written once the tool stopped: counting it cuts the one before (none for the first).
+        await until(() => cuts.length === i, `${i} answers cut`, 5_000);
+      }
+      expect(cuts).toEqual([
+        { mount: '/mcp', method: 'tools/call', waitingBytes: expect.any(Number), bound: 'maxWaitingBytes' },
+        { mount: '/mcp', method: 'tools/call', waitingBytes: expect.any(Number), bound: 'maxWaitingBytes' },
+      ]);
+      for (const cut of cuts) expect(cut.waitingBytes).toBeGreaterThan(ANSWER_CHARS / 2);
+      const received = sockets.map(() => 0);
+      sockets.forEach((socket, i) => {
+        socket.on('data', (chunk: Buffer) => (received[i]! += chunk.length));
+        socket.resume();
+      });
+      // The two cut ones end short of their answers; the newest is read whole.
+      await Promise.all(sockets.slice(0, 2).map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
+      expect(received[0]).toBeLessThan(ANSWER_CHARS);
+      expect(received[1]).toBeLessThan(ANSWER_CHARS);
+      await until(() => received[2]! > ANSWER_CHARS, 'the newest answer whole', 15_000, () => sockets[2]!.destroyed);
+      expect(cuts).toHaveLength(2);
+    } finally {
+      diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
+      for (const socket of sockets) socket.destroy();
     }
   }, 30_000);
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { McpContext, type McpContextInit } from '../../lib/context/mcp-context.js';
 import { contextInit } from '../../lib/methods/context-init.js';
 import { AnswerStream } from '../../lib/response/answer-stream.js';
-import { MountClosing } from '../../lib/response/mount-closing.js';
+import { answerBounds } from '../support/answer-bounds.js';
 
 /** The init a context was built from. */
 const initOf = (ctx: McpContext): McpContextInit => (ctx as unknown as { init: McpContextInit }).init;
@@ -15,7 +15,7 @@ const initOf = (ctx: McpContext): McpContextInit => (ctx as unknown as { init: M
 // the fields, and must spell them in one order.
 describe('contextInit', () => {
   const request = new IncomingMessage(new Socket());
-  const answer = AnswerStream.attach(request, new ServerResponse(request), 'tools/call', 30_000, 30_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
+  const answer = AnswerStream.attach(request, new ServerResponse(request), 'tools/call', answerBounds());
   const call = { record: { meta: {} }, request, hostRequest: { host: true }, answer };
 
   it("takes the routed call's record, headers, host request and answer stream, and what the handler adds", () => {

@@ -5,7 +5,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 
 import { requestRecord } from '../../lib/contracts/request-record.js';
 import { AnswerStream } from '../../lib/response/answer-stream.js';
-import { MountClosing } from '../../lib/response/mount-closing.js';
+import { answerBounds } from '../support/answer-bounds.js';
 import { recordEvents } from '../support/mcp-client.js';
 
 describe('AnswerStream', () => {
@@ -14,7 +14,7 @@ describe('AnswerStream', () => {
     requestRecord(request).id = 'call-7';
     const response = new ServerResponse(request);
     Reflect.deleteProperty(response, 'req');
-    const answer = AnswerStream.attach(request, response, 'tools/call', 30_000, 30_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
+    const answer = AnswerStream.attach(request, response, 'tools/call', answerBounds());
     const events = await recordEvents(['mcp:request:cancelled'], async () => {
       response.emit('close');
     });
@@ -30,7 +30,7 @@ describe('AnswerStream', () => {
       const written: string[] = [];
       // A socket that takes nothing more: every write reports a full buffer, and no drain comes.
       response.write = ((chunk: string) => (written.push(String(chunk)), false)) as typeof response.write;
-      const answer = AnswerStream.attach(request, response, 'tools/call', 30_000, 1_000, '/mcp', new MountClosing({ shutdownGraceMs: 10_000 }));
+      const answer = AnswerStream.attach(request, response, 'tools/call', answerBounds({ keepAliveMs: 1_000 }));
       expect(answer.notify({ method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })).toBe(true);
       expect(answer.backedUp).toBe(true);
       const held = answer.buffered;
