@@ -25,6 +25,7 @@ import { mountVersion, normalizeMountPath, resolveOptions } from './options/reso
 import { CHAIN_GUARDS, PostChainGuard } from './post-chain.js';
 import { PromptExplorer } from './prompts/prompt.explorer.js';
 import { PromptRegistry } from './prompts/prompt.registry.js';
+import { ArrivingBodies } from './protocol/arriving-bodies.js';
 import { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
 import { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 import { ProtocolSchema } from './protocol/protocol-schema.js';
@@ -173,6 +174,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       MountClosing,
       { provide: ShutdownDeadline, useExisting: MountClosing },
       WaitingAnswers,
+      ArrivingBodies,
       ListPages,
       ...METHOD_HANDLER_PROVIDERS,
       MethodRouter,
@@ -182,7 +184,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       imports: [...(base.imports ?? []), DiscoveryModule],
       controllers: [createMcpController(path, version)],
       providers,
-      exports: [MCP_OPTIONS, McpAuth, McpEventBus, ShutdownDeadline, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
+      exports: [MCP_OPTIONS, McpAuth, McpEventBus, ShutdownDeadline, ArrivingBodies, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
     };
   }
 }

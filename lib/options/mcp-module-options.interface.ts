@@ -119,6 +119,13 @@ export interface McpModuleOptions {
    */
   requireJsonContentType?: boolean;
   /**
+   * Bytes of request bodies still arriving that the mount holds at once (what it has read of each so far). A body whose
+   * bytes take them past it makes room: the reads whose last bytes arrived least recently are refused (408 +
+   * -32600), never the one counted, so clients sending many large bodies at once cannot exhaust memory together.
+   * @default 67108864 (64 MiB)
+   */
+  maxArrivingBytes?: number;
+  /**
    * Milliseconds an answer may wait with no byte of it taken by the client; then the connection is closed (over
    * HTTP/2, the answer's stream is reset) and what waited freed (`mcp:answer:stalled`), so a client that stops
    * reading holds no memory for long (at most 2147483647).

@@ -125,6 +125,7 @@ export const MODULE_OPTION_RULES = {
   requireJsonContentType: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
   bodyReadTimeoutMs: timerDelay,
   bodyReadDeadlineMs: timerDelay,
+  maxArrivingBytes: positiveInteger('bytes'),
   writeStallTimeoutMs: timerDelay,
   maxWaitingBytes: positiveInteger('bytes'),
   shutdownGraceMs: timerDelay,

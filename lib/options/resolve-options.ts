@@ -21,6 +21,8 @@ const DEFAULT_BODY_READ_DEADLINE_MS = 60_000;
 const DEFAULT_MAX_BODY_VALUES = 100_000;
 /** The default of `writeStallTimeoutMs`. */
 const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
+/** The default of `maxArrivingBytes`: 64 MiB. */
+const DEFAULT_MAX_ARRIVING_BYTES = 64 * 1024 * 1024;
 /** The default of `maxWaitingBytes`: 128 MiB. */
 const DEFAULT_MAX_WAITING_BYTES = 128 * 1024 * 1024;
 /** The default of `shutdownGraceMs`. */
@@ -119,6 +121,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     requireJsonContentType: o.requireJsonContentType ?? false,
     bodyReadTimeoutMs: o.bodyReadTimeoutMs ?? DEFAULT_BODY_READ_TIMEOUT_MS,
     bodyReadDeadlineMs: o.bodyReadDeadlineMs ?? DEFAULT_BODY_READ_DEADLINE_MS,
+    maxArrivingBytes: o.maxArrivingBytes ?? DEFAULT_MAX_ARRIVING_BYTES,
     writeStallTimeoutMs: o.writeStallTimeoutMs ?? DEFAULT_WRITE_STALL_TIMEOUT_MS,
     maxWaitingBytes: o.maxWaitingBytes ?? DEFAULT_MAX_WAITING_BYTES,
     shutdownGraceMs: o.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,

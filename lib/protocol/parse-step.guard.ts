@@ -10,6 +10,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { holdsNonFiniteNumber } from '../validation/finite-numbers.js';
+import { ArrivingBodies } from './arriving-bodies.js';
 import { BodyReadError, bodyWithin, boundedBytes, decodeText, parseJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -18,6 +19,8 @@ type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?
 const READ_FAILURE_MESSAGES: Record<Exclude<BodyReadFailure, 'body_too_large' | 'too_many_values'>, (options: McpResolvedOptions) => string> = {
   stalled_read: (o) => `Request timeout: no byte of the body arrived for ${o.bodyReadTimeoutMs} ms.`,
   past_deadline: (o) => `Request timeout: the body did not arrive in full within ${o.bodyReadDeadlineMs} ms.`,
+  crowded_out: (o) =>
+    `Request timeout: the server was reading more than ${o.maxArrivingBytes} bytes of bodies at once, and this body's last bytes had arrived least recently; send it again.`,
   aborted: () => 'Request aborted: the body ended before it was complete.',
 };
 
@@ -34,8 +37,8 @@ export const hostParsedWarning = (path: string): string =>
  * The parse step: turns the POST body into one JSON-RPC message object or rejects it (the rejection table's
  * `parse-step` rows). A repeated `Content-Type` fails closed, since which one describes the body is ambiguous; the
  * content type itself is enforced only under `requireJsonContentType` (else lenient, as the spec leaves it), before
- * the body is read. Reads the raw body under `maxBodyBytes`, `bodyReadTimeoutMs` and `bodyReadDeadlineMs`,
- * and refuses more than `maxBodyValues` JSON values before parsing;
+ * the body is read. Reads the raw body under `maxBodyBytes`, `bodyReadTimeoutMs`, `bodyReadDeadlineMs` and
+ * `maxArrivingBytes` (with the mount's other bodies), and refuses more than `maxBodyValues` JSON values before parsing;
  * if the host consumed it, parses `rawBody` under the same ceiling, else takes `req.body` as the host parsed it.
  * @publicApi
  */
@@ -45,7 +48,10 @@ export class ParseStepGuard implements ChainStage {
   /** Whether the warning that a host parser read a body first is still to be given (once per mount). */
   private warnHostParsed = true;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(ArrivingBodies) private readonly arriving: ArrivingBodies,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     return passOn(this, context);
@@ -103,7 +109,7 @@ export class ParseStepGuard implements ChainStage {
         // Node undoes `chunked` only, and reads a body with other codings before it (`gzip, chunked`) as is.
         const transfer = req.headers['transfer-encoding'];
         if (transfer !== undefined && !isChunkedOnly(transfer)) throw unsupportedTransferEncoding(transfer);
-        body = bodyWithin(req, this.options);
+        body = bodyWithin(req, this.options, this.arriving);
       }
     } catch (thrown) {
       throw this.readFailure(thrown);

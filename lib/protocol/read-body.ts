@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import type { BoundMember, ByteBound } from '../util/byte-bound.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { JsonValueCounter } from './json-values.js';
 
 /** Why a body read ended without a body. */
-export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'past_deadline' | 'aborted';
+export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'past_deadline' | 'crowded_out' | 'aborted';
 
 /** Thrown by {@link readBody} when the body cannot be had. */
 export class BodyReadError extends Error {
@@ -18,10 +19,11 @@ export class BodyReadError extends Error {
 /**
  * Reads a request body into one Buffer under a byte ceiling (an over-limit Content-Length fails before any read), a
  * value count (each chunk counted as it arrives, so the check costs no pass of its own and stops the read early), a
- * stall timeout (no byte for `timeoutMs`) and a deadline (all of it within `deadlineMs`); after a failure the rest
- * of the body is drained, never buffered.
+ * stall timeout (no byte for `timeoutMs`) and a deadline (all of it within `deadlineMs`), what it read counted among
+ * the mount's arriving bodies (`arriving`, which may refuse it to make room); after a failure the rest of the body is
+ * drained, never buffered.
  */
-function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, deadlineMs: number, values: JsonValueCounter): Promise<Buffer> {
+function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, deadlineMs: number, values: JsonValueCounter, arriving: ByteBound): Promise<Buffer> {
   // Gone before the read began (while an async auth provider decided, say): its close came and went unheard.
   if (req.destroyed) return Promise.reject(new BodyReadError('aborted'));
   const declared = req.headers['content-length'];
@@ -35,7 +37,9 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, dea
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => fail('past_deadline'), deadlineMs);
+    const read: BoundMember = { cutForRoom: () => fail('crowded_out') };
     const cleanup = () => {
+      arriving.forget(read);
       if (timer) clearTimeout(timer);
       clearTimeout(deadline);
       req.off('data', onData);
@@ -62,6 +66,7 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, dea
       if (values.over(chunk)) return fail('too_many_values');
       chunks.push(chunk);
       arm();
+      arriving.count(read, size, true);
     };
     const onEnd = () => {
       if (settled) return;
@@ -87,8 +92,8 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, dea
 export type BodyBounds = Pick<McpResolvedOptions, 'maxBodyBytes' | 'maxBodyValues' | 'bodyReadTimeoutMs' | 'bodyReadDeadlineMs'>;
 
 /** Reads a request body under a mount's bounds ({@link readBody}). */
-function readBodyWithin(req: IncomingMessage, bounds: BodyBounds): Promise<Buffer> {
-  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, bounds.bodyReadDeadlineMs, new JsonValueCounter(bounds.maxBodyValues));
+function readBodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: ByteBound): Promise<Buffer> {
+  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, bounds.bodyReadDeadlineMs, new JsonValueCounter(bounds.maxBodyValues), arriving);
 }
 
 /** Requests whose whole body {@link arrivedBody} took before Node's parser marked them complete (it does so a turn later). */
@@ -135,10 +140,11 @@ export function boundedBytes(bytes: Buffer, bounds: BodyBounds): Buffer {
 /**
  * A request body under a mount's bounds: at once when it has all arrived (looked for again a microtask later: a
  * body that came in the packet of its headers is pushed once the request event's handlers return), else read as it
- * arrives ({@link readBodyWithin}). Throws, or rejects with, a {@link BodyReadError}.
+ * arrives ({@link readBodyWithin}), counted among the mount's `arriving` bodies meanwhile. Throws, or rejects with, a
+ * {@link BodyReadError}.
  */
-export function bodyWithin(req: IncomingMessage, bounds: BodyBounds): Buffer | Promise<Buffer> {
-  return arrivedBody(req, bounds) ?? Promise.resolve().then(() => arrivedBody(req, bounds) ?? readBodyWithin(req, bounds));
+export function bodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: ByteBound): Buffer | Promise<Buffer> {
+  return arrivedBody(req, bounds) ?? Promise.resolve().then(() => arrivedBody(req, bounds) ?? readBodyWithin(req, bounds, arriving));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

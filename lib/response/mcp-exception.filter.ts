@@ -9,6 +9,7 @@ import { isHttpStatus, isMethodError } from '../errors/mcp-method.error.js';
 import { isRejection } from '../errors/rejection.exception.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
+import { ArrivingBodies } from '../protocol/arriving-bodies.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { classifyMessage } from '../protocol/message-classification.js';
 import { bodyWithin, decodeJson, type BodyBounds } from '../protocol/read-body.js';
@@ -61,6 +62,7 @@ export class McpExceptionFilter implements ExceptionFilter {
   constructor(
     @Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() @Inject(MountClosing) private readonly shutdown?: MountClosing,
+    @Optional() @Inject(ArrivingBodies) private readonly arriving?: ArrivingBodies,
   ) {
     this.mount = options && mountName(options.path);
   }
@@ -75,9 +77,9 @@ export class McpExceptionFilter implements ExceptionFilter {
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     const hostBody = (http.getRequest() as { body?: unknown }).body;
     record.id ??= readableId(hostBody);
-    if (record.id === undefined && this.options && byTheHost(thrown) && unread(req)) {
+    if (record.id === undefined && this.options && this.arriving && byTheHost(thrown) && unread(req)) {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
-      void messageInBody(req, this.options).then((message) => {
+      void messageInBody(req, this.options, this.arriving).then((message) => {
         record.id = readableId(message);
         this.send(thrown, res, classified(record, message));
       });
@@ -164,9 +166,9 @@ export class McpExceptionFilter implements ExceptionFilter {
 }
 
 /** The JSON value of a body nobody read, or undefined (not JSON, or a body past the mount's bounds). */
-async function messageInBody(req: IncomingMessage, bounds: BodyBounds): Promise<unknown> {
+async function messageInBody(req: IncomingMessage, bounds: BodyBounds, arriving: ArrivingBodies): Promise<unknown> {
   try {
-    return decodeJson(await bodyWithin(req, bounds));
+    return decodeJson(await bodyWithin(req, bounds, arriving));
   } catch {
     return undefined;
   }

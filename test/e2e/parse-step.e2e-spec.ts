@@ -6,10 +6,12 @@ import type { Observable } from 'rxjs';
 import request from 'supertest';
 
 import { requestRecord } from '../../lib/contracts/request-record.js';
+import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { echoCallOfSize, post, rejectionOf, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 const CEILING = 4096;
 
@@ -364,4 +366,33 @@ describe('the parse step under requireJsonContentType', () => {
       await lenient.close();
     }
   });
+});
+
+describe('bodies arriving together, past maxArrivingBytes', () => {
+  const BOUND = 64 * 1024;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], options: { maxArrivingBytes: BOUND } });
+  });
+  afterAll(() => t.close());
+
+  it('refuses the upload whose last bytes arrived least recently (408 + -32600) to make room for another, never that one, which is served', async () => {
+    const arriving = t.app.get(ArrivingBodies, { strict: false });
+    const sent = 40 * 1024;
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}Content-Length: 300000\r\n\r\n`;
+    // Stops after 40 KiB of its 300,000 bytes; read until the server closes (the read timeout is 10 s away).
+    const stalled = stalledRequest(t.server, head, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"pad":"${'x'.repeat(sent - 60)}`, 8_000);
+    await until(() => arriving.held >= sent - 60, 'the stalled upload read', 5_000);
+    // 200 kB arriving past the bound (each chunk moves it to the back of the line): the stalled one makes room.
+    const served = await post(t.server, echoCallOfSize(200_000), Object.fromEntries(headers));
+    expect(served.status).toBe(200);
+    const raw = await stalled;
+    const [statusLine] = raw.split('\r\n');
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { error: { code: number; message: string } };
+    expect([statusLine, body.error.code]).toEqual(['HTTP/1.1 408 Request Timeout', -32600]);
+    expect(body.error.message).toBe(
+      `Request timeout: the server was reading more than ${BOUND} bytes of bodies at once, and this body's last bytes had arrived least recently; send it again.`,
+    );
+    expect(arriving.held).toBe(0);
+  }, 15_000);
 });

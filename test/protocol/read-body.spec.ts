@@ -4,6 +4,10 @@ import { Socket } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 
 import { BodyReadError, bodyWithin, type BodyBounds } from '../../lib/protocol/read-body.js';
+import { ByteBound } from '../../lib/util/byte-bound.js';
+
+/** A mount's arriving bodies under a bound no test here reaches. */
+const unbounded = () => new ByteBound(Number.MAX_SAFE_INTEGER);
 
 const BOUNDS: BodyBounds = { maxBodyBytes: 4 * 1024 * 1024, maxBodyValues: 100_000, bodyReadTimeoutMs: 10_000, bodyReadDeadlineMs: 60_000 };
 
@@ -26,7 +30,7 @@ describe('bodyWithin, a body that has all arrived', () => {
     const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } }));
     const req = arrivedInChunks([bytes.subarray(0, 65_536), bytes.subarray(65_536)]);
     expect(req.readableLength).toBe(bytes.length);
-    const taken = bodyWithin(req, BOUNDS);
+    const taken = bodyWithin(req, BOUNDS, unbounded());
     expect(Buffer.isBuffer(taken) && { bytes: taken.length, same: taken.equals(bytes) }).toEqual({ bytes: bytes.length, same: true });
   });
 });
@@ -46,12 +50,39 @@ describe('bodyWithin, a body read as it arrives', () => {
   const bounds: BodyBounds = { ...BOUNDS, maxBodyBytes: 10 };
 
   it('takes a body of exactly maxBodyBytes, whatever its chunks', async () => {
-    expect((await bodyWithin(streamed([4, 6]), bounds)).length).toBe(10);
+    expect((await bodyWithin(streamed([4, 6]), bounds, unbounded())).length).toBe(10);
   });
 
   it('refuses a body one byte over maxBodyBytes as body_too_large', async () => {
-    const read = Promise.resolve(bodyWithin(streamed([4, 7]), bounds));
+    const read = Promise.resolve(bodyWithin(streamed([4, 7]), bounds, unbounded()));
     await expect(read).rejects.toBeInstanceOf(BodyReadError);
     await expect(read).rejects.toMatchObject({ failure: 'body_too_large' });
+  });
+});
+
+/** A request with no Content-Length whose body arrives only as the test pushes it. */
+function pushedByHand(): IncomingMessage {
+  const req = new IncomingMessage(new Socket());
+  req.headers = { 'transfer-encoding': 'chunked' };
+  return req;
+}
+
+describe("bodyWithin, bodies read together under the mount's arriving bytes", () => {
+  it('refuses the read whose last bytes arrived least recently (crowded_out) when another takes them past the bound; the other reads on', async () => {
+    const arriving = new ByteBound(10);
+    const [stalled, sending] = [pushedByHand(), pushedByHand()];
+    const first = Promise.resolve(bodyWithin(stalled, BOUNDS, arriving));
+    const second = Promise.resolve(bodyWithin(sending, BOUNDS, arriving));
+    await new Promise((resolve) => setImmediate(resolve));
+    stalled.push(Buffer.alloc(6, 0x20));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(arriving.held).toBe(6);
+    sending.push(Buffer.alloc(8, 0x20));
+    await expect(first).rejects.toMatchObject({ failure: 'crowded_out' });
+    expect(arriving.held).toBe(8);
+    sending.push(Buffer.alloc(8, 0x20)); // alone past the bound: read on
+    sending.push(null);
+    expect((await second).length).toBe(16);
+    expect(arriving.held).toBe(0);
   });
 });

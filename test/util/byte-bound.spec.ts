@@ -1,18 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { WaitingAnswers, type WaitingAnswer } from '../../lib/response/waiting-answers.js';
+import { ByteBound, type BoundMember } from '../../lib/util/byte-bound.js';
 
-/** Answers that note their cuts, named for the test's messages. */
-function answers(...names: string[]): { cut: string[]; of: Record<string, WaitingAnswer> } {
+/** Members that note their cuts, named for the test's messages. */
+function members(...names: string[]): { cut: string[]; of: Record<string, BoundMember> } {
   const cut: string[] = [];
   const of = Object.fromEntries(names.map((name) => [name, { cutForRoom: () => cut.push(name) }]));
   return { cut, of };
 }
 
-describe('WaitingAnswers', () => {
-  it('holds answers up to maxWaitingBytes together; one more cuts those waiting longest first, until they fit', () => {
-    const waiting = new WaitingAnswers({ maxWaitingBytes: 25 });
-    const { cut, of } = answers('a', 'b', 'c', 'd');
+describe('ByteBound', () => {
+  it('holds members up to its bound together; one more cuts those that moved least recently first, until they fit', () => {
+    const waiting = new ByteBound(25);
+    const { cut, of } = members('a', 'b', 'c', 'd');
     waiting.count(of.a!, 10, false);
     waiting.count(of.b!, 10, false);
     expect(waiting.held).toBe(20);
@@ -25,9 +25,9 @@ describe('WaitingAnswers', () => {
     expect(waiting.held).toBe(20);
   });
 
-  it('puts an answer whose client took some at the back of the line', () => {
-    const waiting = new WaitingAnswers({ maxWaitingBytes: 25 });
-    const { cut, of } = answers('a', 'b', 'c');
+  it('puts a member that moved at the back of the line', () => {
+    const waiting = new ByteBound(25);
+    const { cut, of } = members('a', 'b', 'c');
     waiting.count(of.a!, 10, false);
     waiting.count(of.b!, 10, false);
     waiting.count(of.a!, 8, true);
@@ -36,9 +36,9 @@ describe('WaitingAnswers', () => {
     expect(waiting.held).toBe(18);
   });
 
-  it('keeps an answer counted again without progress in its place, its bytes as counted now', () => {
-    const waiting = new WaitingAnswers({ maxWaitingBytes: 25 });
-    const { cut, of } = answers('a', 'b', 'c');
+  it('keeps a member counted again without moving in its place, its bytes as counted now', () => {
+    const waiting = new ByteBound(25);
+    const { cut, of } = members('a', 'b', 'c');
     waiting.count(of.a!, 5, false);
     waiting.count(of.b!, 10, false);
     waiting.count(of.a!, 12, false);
@@ -47,18 +47,18 @@ describe('WaitingAnswers', () => {
     expect(cut).toEqual(['a']);
   });
 
-  it('never cuts the answer being counted: one past the bound alone goes on', () => {
-    const waiting = new WaitingAnswers({ maxWaitingBytes: 25 });
-    const { cut, of } = answers('a');
+  it('never cuts the member being counted: one past the bound alone goes on', () => {
+    const waiting = new ByteBound(25);
+    const { cut, of } = members('a');
     waiting.count(of.a!, 100, false);
     waiting.count(of.a!, 90, false);
     expect(cut).toEqual([]);
     expect(waiting.held).toBe(90);
   });
 
-  it('lets an answer go when nothing of it waits or it closed, its bytes no longer held', () => {
-    const waiting = new WaitingAnswers({ maxWaitingBytes: 25 });
-    const { cut, of } = answers('a', 'b', 'c');
+  it('lets a member go when it holds nothing or is forgotten, its bytes no longer held', () => {
+    const waiting = new ByteBound(25);
+    const { cut, of } = members('a', 'b', 'c');
     waiting.count(of.a!, 10, false);
     waiting.count(of.b!, 10, false);
     waiting.count(of.a!, 0, true);
