@@ -11,23 +11,29 @@ type Connection = Socket & { [CLOSE_WATCHERS]?: Set<() => void>; [WAITING]?: num
 /**
  * Calls `gone` when the connection of a request waiting for its turn closes first: on an HTTP-pipelined connection
  * its response waits for the ones before it without a socket of its own, and Node emits no `close` on it when the
- * client leaves. One `close` listener per connection, however many requests wait on it; one leaves the set when its
- * response gets the connection.
+ * client leaves. One leaves the connection's watchers when its response gets the connection.
  */
 function whenClosedBeforeTurn(res: ServerResponse, connection: Socket, gone: () => void): void {
   if (connection.closed) return gone();
-  const socket = connection as Connection;
-  let watchers = socket[CLOSE_WATCHERS];
-  if (!watchers) {
-    const waiting = (watchers = socket[CLOSE_WATCHERS] = new Set());
-    socket.once('close', () => {
-      const all = [...waiting];
-      waiting.clear();
-      for (const close of all) close();
-    });
-  }
+  const watchers = closeWatchersOf(connection as Connection);
   watchers.add(gone);
   res.once('socket', () => watchers.delete(gone));
+}
+
+/**
+ * The close watchers of a connection: one `close` listener for all the requests that ever wait on it, made apart
+ * from any of them so that it holds none (a closure keeps its whole scope).
+ */
+function closeWatchersOf(socket: Connection): Set<() => void> {
+  const known = socket[CLOSE_WATCHERS];
+  if (known) return known;
+  const watchers = (socket[CLOSE_WATCHERS] = new Set<() => void>());
+  socket.once('close', () => {
+    const all = [...watchers];
+    watchers.clear();
+    for (const close of all) close();
+  });
+  return watchers;
 }
 
 /**

@@ -9,7 +9,7 @@ import { McpEventBus, McpTool, type McpHandlerContext, type McpPlainTool } from 
 import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
-import { callAndNeverRead } from '../support/raw-http.js';
+import { callAndNeverRead, pipelineAndNeverRead } from '../support/raw-http.js';
 import { SleeperTool } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until, nextEvent } from '../support/wait.js';
@@ -139,7 +139,12 @@ describe('answers waiting for their clients together, past maxWaitingBytes', () 
       await Promise.all(sockets.slice(0, 2).map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
       expect(received[0]).toBeLessThan(ANSWER_CHARS);
       expect(received[1]).toBeLessThan(ANSWER_CHARS);
-      await until(() => received[2]! > ANSWER_CHARS, 'the newest answer whole', 15_000, () => sockets[2]!.destroyed);
+      await until(
+        () => received[2]! > ANSWER_CHARS,
+        'the newest answer whole',
+        15_000,
+        () => sockets[2]!.destroyed,
+      );
       expect(cuts).toHaveLength(2);
     } finally {
       diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
@@ -214,6 +219,27 @@ describe('pipelined requests: taken up one at a time, each in its turn on its co
       'mcp:tool:stop sleeper',
       'mcp:tool:start echo',
       'mcp:tool:stop echo',
+    ]);
+  });
+
+  it('runs every check on a request in its turn: one from a foreign origin behind a slow call is refused (403), never run', async () => {
+    let received = '';
+    const events = await recordEvents(['mcp:tool:start', 'mcp:wire:reject'], async () => {
+      const socket = await pipelineAndNeverRead(t.server, [{ body: sleeper(PIPELINE_STALL_MS) }, { body: echo, headers: { origin: 'https://evil.example' } }]);
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.resume();
+      await until(
+        () => /HTTP\/1\.1 403[\s\S]*\r\n\r\n\{[\s\S]*\}$/.test(received), // refused before its body was read: no id
+        'the refusal',
+        5000,
+        () => socket.destroyed,
+      );
+      socket.destroy();
+    });
+    expect(received.match(/HTTP\/1\.1 (\d+)/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 403']);
+    expect(events.map(({ channel, message }) => `${channel} ${'tool' in message ? message.tool : message.reason}`)).toEqual([
+      'mcp:tool:start sleeper',
+      'mcp:wire:reject forbidden_origin',
     ]);
   });
 

@@ -107,17 +107,25 @@ export function stalledRequest(server: Server, head: string, partialBody: string
  * write when there are several (pipelined: each taken up in its turn, once the answer before it went); the socket,
  * paused.
  */
-export async function callAndNeverRead(server: Server, ...bodies: Record<string, unknown>[]): Promise<Socket> {
+export function callAndNeverRead(server: Server, ...bodies: Record<string, unknown>[]): Promise<Socket> {
+  return pipelineAndNeverRead(
+    server,
+    bodies.map((body) => ({ body })),
+  );
+}
+
+/** {@link callAndNeverRead} with headers of each request's own beside its mirrored ones. */
+export async function pipelineAndNeverRead(server: Server, requests: readonly { body: Record<string, unknown>; headers?: Record<string, string> }[]): Promise<Socket> {
   const socket = connect(portOf(server), '127.0.0.1');
   socket.on('error', () => undefined);
   await once(socket, 'connect');
   socket.pause();
-  const requests = bodies.map((body) => {
+  const texts = requests.map(({ body, headers }) => {
     const text = JSON.stringify(body);
-    const lines = Object.entries({ ...mirroredHeaders(body), 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
+    const lines = Object.entries({ ...mirroredHeaders(body), ...headers, 'content-length': String(Buffer.byteLength(text)) }).map(([n, v]) => `${n}: ${v}\r\n`);
     return `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n${lines.join('')}\r\n${text}`;
   });
-  socket.write(requests.join(''));
+  socket.write(texts.join(''));
   return socket;
 }
 

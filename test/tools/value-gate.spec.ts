@@ -396,6 +396,9 @@ describe('the value gate', () => {
         { path: 'again.mode.x', problems: ['must be object'] },
         { path: 'again.size', problems: ['must be number'] },
       ]);
+      // A chain of three: followed to its end, however long.
+      const longer = { ...schema, properties: { ...schema.properties, third: { $ref: '#/properties/again' } } };
+      expect(invalid(longer, { third: { kind: 'b', size: 'big' } })).toEqual([{ path: 'third.size', problems: ['must be number'] }]);
       // A union of $refs so reached holds references: ajv compiles it on its own, and its paths start again at `#`.
       const refs = {
         type: 'object',
@@ -445,6 +448,11 @@ describe('the value gate', () => {
       ]);
       const deep = (type: string) => ({ type: 'object', properties: { a: { type: 'object', properties: { b: { type } } } } });
       expect(invalid(atX({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be string or boolean'] }]);
+      // A branch allowing several types names each once.
+      const nullable = (type: string) => ({ type: 'object', properties: { id: { type: [type, 'null'] } }, required: ['id'] });
+      expect(invalid(atX({ anyOf: [nullable('string'), nullable('number')] }), { x: { id: true } })).toEqual([
+        { path: 'x.id', problems: ['must be string or null or number'] },
+      ]);
       // Failing at two places, a branch is not told apart by one field.
       const twice = atX({ anyOf: [field('string', { n: { type: 'number' } }), field('number')] });
       expect(invalid(twice, { x: { id: true, n: 'no' } })).toEqual([{ path: 'x', problems: ['must match at least one of the allowed shapes'] }]);
@@ -488,6 +496,20 @@ describe('the value gate', () => {
         const named = strict({ id: { type: 'string' }, name: { type: 'string' } }, ['id']);
         const maybeUrl = strict({ url: { type: 'string' } }, []);
         expect(invalid(atX({ anyOf: [named, maybeUrl] }), { x: { id: 'a', name: 'n', z: 1 } })).toEqual([{ path: 'x.z', problems: ['is not an allowed property'] }]);
+      });
+
+      it('reads the shapes left where a third branch is ruled out by its type', () => {
+        expect(invalid(atX({ anyOf: [byId, byUrl, { type: 'string' }] }), { x: { id: 'a', url: 'b' } })).toEqual([
+          { path: 'x.id', problems: [MIXED] },
+          { path: 'x.url', problems: [MIXED] },
+        ]);
+      });
+
+      it('leaves the union standing where the shapes refuse a property deeper than the union, not at it', () => {
+        const inner = (name: string) => ({ type: 'object', properties: { inner: { type: 'object', properties: { [name]: {} }, additionalProperties: false } } });
+        expect(invalid(atX({ anyOf: [inner('a'), inner('b')] }), { x: { inner: { c: 1 } } })).toEqual([
+          { path: 'x', problems: ['must match at least one of the allowed shapes'] },
+        ]);
       });
 
       it('leaves the union standing for its trials where a shape fails otherwise too, or the check stopped at first problems', () => {
