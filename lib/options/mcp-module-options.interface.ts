@@ -119,7 +119,7 @@ export interface McpModuleOptions {
    */
   requireJsonContentType?: boolean;
   /**
-   * Bytes of request bodies still arriving that the mount holds at once (what it has read of each so far). A body whose
+   * Bytes of request bodies still arriving that the mount holds at once (the buffer each read fills). A body whose
    * bytes take them past it makes room: the reads whose last bytes arrived least recently are refused (408 +
    * -32600), never the one counted, so clients sending many large bodies at once cannot exhaust memory together.
    * @default 67108864 (64 MiB)

@@ -478,15 +478,21 @@ export function clientLeft(res: ServerResponse): boolean {
 }
 
 /**
- * Bounds an answer sent without an answer stream (a refusal before the controller attached one; the stall watch
- * bounds every other): over HTTP/2 its client can keep its stream's flow-control window shut for as long as its
- * session lives, so one not taken whole within `stallMs` (`writeStallTimeoutMs`) is cut off. Over HTTP/1.x the
- * socket takes it whole: it is small.
+ * Bounds an answer sent without an answer stream (a refusal before the controller attached one, or the
+ * fallthrough's; the write watch bounds every other): one its client has not taken whole within `stallMs`
+ * (`writeStallTimeoutMs`) is cut off, and what waits of it counts among the mount's `waiting` answers until then.
+ * Over HTTP/2 a client can keep its stream's flow-control window shut for as long as its session lives; over HTTP/1.x
+ * a client that stops reading leaves what its socket did not take (a refusal echoes the request's id, which may be
+ * as long as the body).
  */
-export function boundUnattached(res: ServerResponse, stallMs: number): void {
-  if ((res as WithStream)[STREAM] || res.writableFinished || !http2StreamOf(res)) return;
+export function boundUnattached(res: ServerResponse, stallMs: number, waiting?: AnswerBounds['waiting']): void {
+  if ((res as WithStream)[STREAM] || res.writableFinished) return;
+  const held = waitingBytes(res);
+  if (held === 0 && !http2StreamOf(res)) return;
+  const answer: WaitingAnswer = { cutForRoom: () => cutOff(res) };
+  if (held > 0) waiting?.count(answer, held, false);
   const timer = setTimeout(() => res.writableFinished || cutOff(res), stallMs).unref();
-  res.once('close', () => clearTimeout(timer));
+  res.once('close', () => (clearTimeout(timer), waiting?.forget(answer)));
 }
 
 /** Sends a refusal or fault as the final answer (the exception filter does) through the response's answer stream when attached, else as a JSON body (before routing). */

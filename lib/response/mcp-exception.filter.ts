@@ -23,6 +23,7 @@ import { MountClosing } from './mount-closing.js';
 import { telemetryId } from './telemetry-id.js';
 import { TurnLost } from './turn.js';
 import { takeOver } from './unanswered.js';
+import { WaitingAnswers } from './waiting-answers.js';
 
 const logger = new Logger('Mcp');
 
@@ -63,6 +64,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     @Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() @Inject(MountClosing) private readonly shutdown?: MountClosing,
     @Optional() @Inject(ArrivingBodies) private readonly arriving?: ArrivingBodies,
+    @Optional() @Inject(WaitingAnswers) private readonly waiting?: WaitingAnswers,
   ) {
     this.mount = options && mountName(options.path);
   }
@@ -97,7 +99,7 @@ export class McpExceptionFilter implements ExceptionFilter {
       // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
       this.contain(fault, res, record, id);
     }
-    if (this.options) boundUnattached(res, this.options.writeStallTimeoutMs);
+    if (this.options) boundUnattached(res, this.options.writeStallTimeoutMs, this.waiting);
   }
 
   private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpEventBus, McpTool, type McpHandlerContext, type McpPlainTool } from '../../lib/index.js';
+import { WaitingAnswers } from '../../lib/response/waiting-answers.js';
 import { XResource } from '../resources/fixture-resources.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
@@ -53,6 +54,28 @@ describe('a client that stops reading its answer', () => {
     socket.resume();
     await once(socket, 'close');
     expect(received).toBeLessThan(ANSWER_CHARS);
+  }, 20_000);
+
+  it('is disconnected from a refusal it does not take within writeStallTimeoutMs, which counts among the waiting answers meanwhile', async () => {
+    // Refused before the handler (no _meta: 400 + -32602), the answer echoes the request's id: as long as the client
+    // made it, and past what loopback socket buffers absorb.
+    const own = await createTestApp({ providers: [BigTool], options: { writeStallTimeoutMs: STALL_MS, maxBodyBytes: 2 * ANSWER_CHARS } });
+    try {
+      const id = 'i'.repeat(ANSWER_CHARS);
+      const waiting = own.app.get(WaitingAnswers, { strict: false });
+      const socket = await callAndNeverRead(own.server, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'big', arguments: {} } });
+      await until(() => waiting.held > 0, 'the refusal counted', 5_000);
+      expect(waiting.held).toBeGreaterThan(id.length / 2);
+      // Cut once STALL_MS passed with the answer not taken whole: no longer counted.
+      await until(() => waiting.held === 0, 'the refusal cut', 5 * STALL_MS);
+      let received = 0;
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      socket.resume();
+      await once(socket, 'close');
+      expect(received).toBeLessThan(id.length);
+    } finally {
+      await own.close();
+    }
   }, 20_000);
 
   it('is cut writeStallTimeoutMs after the last byte it took, not a whole check later', async () => {

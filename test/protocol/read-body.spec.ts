@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { BodyReadError, bodyWithin, type BodyBounds } from '../../lib/protocol/read-body.js';
 import { ByteBound } from '../../lib/util/byte-bound.js';
+import { collectGarbage } from '../support/collect-garbage.js';
 
 /** A mount's arriving bodies under a bound no test here reaches. */
 const unbounded = () => new ByteBound(Number.MAX_SAFE_INTEGER);
@@ -68,21 +69,53 @@ function pushedByHand(): IncomingMessage {
 }
 
 describe("bodyWithin, bodies read together under the mount's arriving bytes", () => {
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
   it('refuses the read whose last bytes arrived least recently (crowded_out) when another takes them past the bound; the other reads on', async () => {
-    const arriving = new ByteBound(10);
+    const arriving = new ByteBound(40 * 1024);
     const [stalled, sending] = [pushedByHand(), pushedByHand()];
     const first = Promise.resolve(bodyWithin(stalled, BOUNDS, arriving));
     const second = Promise.resolve(bodyWithin(sending, BOUNDS, arriving));
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     stalled.push(Buffer.alloc(6, 0x20));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(arriving.held).toBe(6);
-    sending.push(Buffer.alloc(8, 0x20));
+    await settle();
+    expect(arriving.held).toBe(16 * 1024); // the room its read took, not the 6 bytes in it
+    sending.push(Buffer.alloc(30 * 1024, 0x20));
     await expect(first).rejects.toMatchObject({ failure: 'crowded_out' });
-    expect(arriving.held).toBe(8);
-    sending.push(Buffer.alloc(8, 0x20)); // alone past the bound: read on
+    expect(arriving.held).toBe(30 * 1024);
+    sending.push(Buffer.alloc(30 * 1024, 0x20)); // alone past the bound: read on
     sending.push(null);
-    expect((await second).length).toBe(16);
+    expect((await second).length).toBe(60 * 1024);
     expect(arriving.held).toBe(0);
+  });
+
+  it('holds a body sent a byte a chunk as one buffer, counted by its room', async () => {
+    const arriving = new ByteBound(Number.MAX_SAFE_INTEGER);
+    const req = pushedByHand();
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, arriving));
+    await settle();
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(20_000) } });
+    for (const byte of Buffer.from(text)) req.push(Buffer.from([byte]));
+    await settle();
+    expect(arriving.held).toBe(32 * 1024);
+    req.push(null);
+    expect((await read).toString()).toBe(text);
+  });
+
+  it('keeps no chunk that is a view on a larger buffer (over HTTP/2, a whole socket read)', async () => {
+    const req = pushedByHand();
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, unbounded()));
+    await settle();
+    const sent = (): WeakRef<ArrayBuffer> => {
+      const socketRead = new ArrayBuffer(1024 * 1024);
+      req.push(Buffer.from(socketRead, 0, 1).fill(0x20));
+      return new WeakRef(socketRead);
+    };
+    const socketRead = sent();
+    await settle();
+    await collectGarbage();
+    expect(socketRead.deref()).toBeUndefined();
+    req.push(null);
+    expect((await read).length).toBe(1);
   });
 });
