@@ -184,7 +184,18 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       imports: [...(base.imports ?? []), DiscoveryModule],
       controllers: [createMcpController(path, version)],
       providers,
-      exports: [MCP_OPTIONS, McpAuth, McpEventBus, ShutdownDeadline, ArrivingBodies, WaitingAnswers, ProtocolSchema, LegacyProtocolSchema, HeaderAnnotationLookup, ...CHAIN_GUARDS],
+      exports: [
+        MCP_OPTIONS,
+        McpAuth,
+        McpEventBus,
+        ShutdownDeadline,
+        ArrivingBodies,
+        WaitingAnswers,
+        ProtocolSchema,
+        LegacyProtocolSchema,
+        HeaderAnnotationLookup,
+        ...CHAIN_GUARDS,
+      ],
     };
   }
 }
