@@ -5,8 +5,8 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { ByteBound, type BoundMember } from '../util/byte-bound.js';
 
 /**
- * The arriving bodies of one mount: the request bodies it is reading, by the bytes each has read so far, held together
- * to at most `maxArrivingBytes`. When a body's bytes take them past it, the reads whose last bytes arrived least
+ * The arriving bodies of one mount: the request bodies it is reading, each by the buffer it fills (`readBody`), held
+ * together to at most `maxArrivingBytes`. When a body's bytes take them past it, the reads whose last bytes arrived least
  * recently are refused (408, `stalled_read`) until they fit again, never the one counted (`maxBodyBytes` and the read
  * timeouts bound a single read).
  */
