@@ -13,6 +13,7 @@ import { MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule, type McpMo
 import { ListPages } from './methods/list-pages.js';
 import { METHOD_HANDLER_PROVIDERS } from './methods/method-handlers.js';
 import { MethodRouter } from './methods/method-router.js';
+import { RequestsUnderWay } from './methods/requests-under-way.js';
 import { CAPABILITY_SOURCES_PROVIDER, ServerCapabilities } from './methods/server-capabilities.js';
 import { MountOnHost } from './mount-on-host.js';
 import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
@@ -177,6 +178,7 @@ export class McpModule extends McpConfigurableModule implements NestModule {
       ArrivingBodies,
       ListPages,
       ...METHOD_HANDLER_PROVIDERS,
+      RequestsUnderWay,
       MethodRouter,
     ];
     return {

@@ -26,6 +26,8 @@ export interface McpRequestRecord {
   message?: Record<string, unknown>;
   /** The body's size in bytes, when the parse step read the bytes (not when a host parser handed it a value). */
   bodyBytes?: number;
+  /** How many JSON values the message holds, itself included (message validation's walk counts them). */
+  values?: number;
   /** Set when the parse step read the body and it holds no number out of range (`1e400`), so none is looked for again. */
   numbersInRange?: true;
   /** The era the request is served under (era classification). */

@@ -28,6 +28,11 @@ export interface MethodCall {
 export interface McpMethodHandler {
   readonly method: McpMethod | LegacyMethod | TasksMethod;
   readonly eras: readonly Era[];
+  /**
+   * Set when the handler runs as long as a stream stays open and counts its request under that stream's own bound
+   * (a listen stream: `subscriptions.maxOpenBytes`), so it is not counted among the requests under way.
+   */
+  readonly boundApart?: true;
   served(): boolean;
   handle(call: MethodCall): Promise<McpResult>;
 }

@@ -30,6 +30,7 @@ import {
 } from './mcp-methods.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 import { MCP_METHOD_HANDLERS } from './method-handlers.js';
+import { RequestsUnderWay } from './requests-under-way.js';
 
 /** The server capability a method's family is served under, by the name before its `/`: named when it is not served. */
 const GATING_CAPABILITIES: Readonly<Record<string, string>> = { tools: 'tools', resources: 'resources', prompts: 'prompts', completion: 'completions', logging: 'logging' };
@@ -37,7 +38,8 @@ const GATING_CAPABILITIES: Readonly<Record<string, string>> = { tools: 'tools', 
 /**
  * Method routing, the last stage before a handler, per era: an unserved method (unknown in the era, removed in
  * 2026-07-28, or behind an unadvertised capability) is 404 + -32601, a request breaking the method's schema
- * definition (or holding a number out of range outside a tool's arguments) is -32602, then the handler runs. The
+ * definition (or holding a number out of range outside a tool's arguments) is -32602, then the handler runs, its
+ * request counted among the requests under way (refused 503 when they would hold too much). The
  * result leaves in its era's shape: on the modern era with the serverInfo `_meta` and, for cacheable methods'
  * complete results, the caching hints; on the legacy era without the fields its revisions do not have
  * (`resultType`, `ttlMs`, `cacheScope`), so handlers stay era-neutral.
@@ -60,6 +62,7 @@ export class MethodRouter {
     private readonly legacySchema: LegacyProtocolSchema,
     private readonly tasksSchema: TasksProtocolSchema,
     @Inject(MCP_METHOD_HANDLERS) handlers: readonly McpMethodHandler[],
+    private readonly underWay: RequestsUnderWay,
   ) {
     for (const handler of handlers) {
       const [definition, checks] = this.definition(handler.method);
@@ -98,7 +101,13 @@ export class MethodRouter {
       throw new RejectionException('method-routing', 'invalid_params', `Invalid params for ${method}${firstProblem(data)}.`, { data });
     }
     const params = (call.record.message!.params ?? {}) as Record<string, unknown>;
-    const result = await handler.handle({ record: call.record, request: call.request, hostRequest: call.hostRequest, answer: call.answer, params });
+    const bytes = handler.boundApart ? 0 : this.underWay.admit(call.record);
+    let result: McpResult;
+    try {
+      result = await handler.handle({ record: call.record, request: call.request, hostRequest: call.hostRequest, answer: call.answer, params });
+    } finally {
+      this.underWay.release(bytes);
+    }
     if (!isSharedResult(result)) return era === 'legacy' ? legacyShape(result) : this.finish(method, result);
     // A shared result is shaped once per era, and stays shared.
     let shaped = this.shapedShared[era].get(result);

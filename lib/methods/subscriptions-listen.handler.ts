@@ -27,6 +27,7 @@ import { ServerCapabilities } from './server-capabilities.js';
 export class SubscriptionsListenHandler implements McpMethodHandler {
   readonly method = 'subscriptions/listen' as const;
   readonly eras = ['modern'] as const;
+  readonly boundApart = true;
 
   /** The most a stream may hold (`subscriptions.maxBufferedBytes`): an acknowledgment larger than that is refused. */
   private readonly maxBufferedBytes: number;

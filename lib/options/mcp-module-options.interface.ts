@@ -141,6 +141,14 @@ export interface McpModuleOptions {
    */
   maxWaitingBytes?: number;
   /**
+   * Bytes of requests whose handlers are running the mount holds at once, each counted by its footprint (its body's
+   * bytes, or 80 bytes a JSON value when that is more, and its header lines). A request that would take them past it
+   * is refused with 503 + -32603 (`under_way_bytes_limit`; 200 on the legacy era) before its handler runs, so calls
+   * to slow tools with large arguments cannot exhaust memory together. Listen streams count under
+   * `subscriptions.maxOpenBytes` instead. @default 268435456 (256 MiB)
+   */
+  maxUnderWayBytes?: number;
+  /**
    * Milliseconds the application's shutdown waits for the mount's calls under way to end; then each still running
    * is answered `shutting_down` (503 + -32603) and its `ctx.signal` aborted, so a call that never ends cannot hold
    * the shutdown for ever (at most 2147483647). @default 10000

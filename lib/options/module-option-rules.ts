@@ -128,6 +128,7 @@ export const MODULE_OPTION_RULES = {
   maxArrivingBytes: positiveInteger('bytes'),
   writeStallTimeoutMs: timerDelay,
   maxWaitingBytes: positiveInteger('bytes'),
+  maxUnderWayBytes: positiveInteger('bytes'),
   shutdownGraceMs: timerDelay,
   auth: (v) => (isProvided(v, ['authenticate']) ? undefined : 'must be an McpAuth instance (with an authenticate method) or a class implementing McpAuth'),
   protectedResourceMetadata: (v) => {

@@ -25,6 +25,8 @@ const DEFAULT_WRITE_STALL_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_ARRIVING_BYTES = 64 * 1024 * 1024;
 /** The default of `maxWaitingBytes`: 128 MiB. */
 const DEFAULT_MAX_WAITING_BYTES = 128 * 1024 * 1024;
+/** The default of `maxUnderWayBytes`: 256 MiB. */
+const DEFAULT_MAX_UNDER_WAY_BYTES = 256 * 1024 * 1024;
 /** The default of `shutdownGraceMs`. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -124,6 +126,7 @@ export function resolveOptions(options: unknown, path: string): McpResolvedOptio
     maxArrivingBytes: o.maxArrivingBytes ?? DEFAULT_MAX_ARRIVING_BYTES,
     writeStallTimeoutMs: o.writeStallTimeoutMs ?? DEFAULT_WRITE_STALL_TIMEOUT_MS,
     maxWaitingBytes: o.maxWaitingBytes ?? DEFAULT_MAX_WAITING_BYTES,
+    maxUnderWayBytes: o.maxUnderWayBytes ?? DEFAULT_MAX_UNDER_WAY_BYTES,
     shutdownGraceMs: o.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
     auth: o.auth,
     protectedResourceMetadata: o.protectedResourceMetadata,

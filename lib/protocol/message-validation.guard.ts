@@ -10,7 +10,7 @@ import { distilledData, firstProblem } from './distilled-error.js';
 import { EXACT_ECHO } from './echoed-values.js';
 import { LegacyProtocolSchema } from './legacy-schema.js';
 import { classifyMessage } from './message-classification.js';
-import { MAX_NESTING_DEPTH, tooDeeplyNested } from './nesting.js';
+import { MAX_NESTING_DEPTH, tooDeeplyNested, valuesWithin } from './nesting.js';
 import { ProtocolSchema } from './protocol-schema.js';
 
 /**
@@ -49,11 +49,14 @@ export class MessageValidationGuard implements ChainStage {
         'client_response',
         'Invalid request: a client never sends a JSON-RPC response to a server; send a request or a notification.',
       );
-    const deep = tooDeeplyNested(message);
-    if (deep)
+    const values = valuesWithin(message);
+    if (values === undefined) {
+      const deep = tooDeeplyNested(message)!;
       throw new RejectionException('message-validation', 'invalid_message', `Invalid request: the message nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels.`, {
         data: distilledData([{ path: deep, problem: `is nested deeper than ${MAX_NESTING_DEPTH} levels` }]),
       });
+    }
+    record.values = values;
     const problems = modern
       ? this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message)
       : this.legacy.check(legacyDefinition(kind, message), message);

@@ -14,19 +14,24 @@ interface Visit {
 
 /** The path to the first container nested deeper than `max`, or undefined; iterative, so it cannot overflow. */
 export function tooDeeplyNested(root: unknown, max: number = MAX_NESTING_DEPTH): (string | number)[] | undefined {
-  return nestsDeeperThan(root, max) ? pathToDeep(root as object, max) : undefined;
+  return valuesWithin(root, max) === undefined ? pathToDeep(root as object, max) : undefined;
 }
 
-/** Whether any container lies deeper than `max`: the check every message pays, allocating only its two stacks. */
-function nestsDeeperThan(root: unknown, max: number): boolean {
-  if (typeof root !== 'object' || root === null) return false;
+/**
+ * How many JSON values `root` holds, itself included, or undefined when a container lies deeper than `max`: the walk
+ * every message pays (allocating only its two stacks), so its count is had for nothing (`McpRequestRecord.values`).
+ */
+export function valuesWithin(root: unknown, max: number = MAX_NESTING_DEPTH): number | undefined {
+  if (typeof root !== 'object' || root === null) return 1;
+  let values = 1;
   const containers: object[] = [root];
   const depths: number[] = [1];
   while (containers.length) {
     const container = containers.pop()!;
     const depth = depths.pop()!;
-    if (depth > max) return true;
+    if (depth > max) return undefined;
     if (Array.isArray(container)) {
+      values += container.length;
       for (let i = 0; i < container.length; i++) {
         const child: unknown = container[i];
         if (typeof child !== 'object' || child === null) continue;
@@ -35,6 +40,7 @@ function nestsDeeperThan(root: unknown, max: number): boolean {
       }
     } else {
       for (const key in container) {
+        values++;
         const child = (container as Record<string, unknown>)[key];
         if (typeof child !== 'object' || child === null) continue;
         containers.push(child);
@@ -42,7 +48,7 @@ function nestsDeeperThan(root: unknown, max: number): boolean {
       }
     }
   }
-  return false;
+  return values;
 }
 
 /** The path to the first container deeper than `max`: the slower walk, run only for a message already refused. */

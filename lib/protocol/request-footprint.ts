@@ -13,14 +13,14 @@ export const HEAP_BYTES_PER_VALUE = 80;
  * carry its protocol fields (the protocol-fields check), the parsed body kept beside them: each copied key counts
  * as a value again. Its header lines count beside the body: their characters, and {@link HEAP_BYTES_PER_VALUE} a
  * line (each is held as several strings: Node's raw list, its headers object, the mount's lower-cased names).
- * Counted once, when the call starts waiting: a walk of its values.
+ * Counted once, when the call starts waiting: its values as message validation counted them (else a walk of them).
  */
 export function requestFootprint(record: McpRequestRecord): number {
   const message = record.message;
   const params = message?.params as Record<string, unknown> | undefined;
   const copied = record.era === 'legacy' && message ? ownKeyCount(message) + ownKeyCount(params) + ownKeyCount(params?._meta) : 0;
   const headers = record.lines?.size();
-  return Math.max(record.bodyBytes ?? 0, (valueCount(message) + copied) * HEAP_BYTES_PER_VALUE) + (headers ? headers.chars + headers.lines * HEAP_BYTES_PER_VALUE : 0);
+  return Math.max(record.bodyBytes ?? 0, ((record.values ?? valueCount(message)) + copied) * HEAP_BYTES_PER_VALUE) + (headers ? headers.chars + headers.lines * HEAP_BYTES_PER_VALUE : 0);
 }
 
 /** How many own keys a plain object has (0 for anything else). */

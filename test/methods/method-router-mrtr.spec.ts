@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import type { McpMethodHandler, MethodCall } from '../../lib/methods/method-handler.interface.js';
 import { MethodRouter } from '../../lib/methods/method-router.js';
+import { RequestsUnderWay } from '../../lib/methods/requests-under-way.js';
 import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.interface.js';
 import { resolveOptions } from '../../lib/options/resolve-options.js';
 import { LegacyProtocolSchema } from '../../lib/protocol/legacy-schema.js';
@@ -20,7 +21,7 @@ async function router(): Promise<MethodRouter> {
     h('server/discover', ['modern']),
     h('tools/list', ['modern']),
     h('tools/call', ['modern']),
-  ]);
+  ], new RequestsUnderWay(options));
 }
 
 const call = (method: string, params: Record<string, unknown> = {}): Omit<MethodCall, 'params'> => {

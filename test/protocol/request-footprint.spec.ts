@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import type { McpRequestRecord } from '../../lib/contracts/request-record.js';
+import { MAX_NESTING_DEPTH, valuesWithin } from '../../lib/protocol/nesting.js';
 import { HEAP_BYTES_PER_VALUE, requestFootprint } from '../../lib/protocol/request-footprint.js';
 import { HeaderLines } from '../../lib/util/header-lines.js';
 
@@ -45,5 +46,30 @@ describe('requestFootprint', () => {
     const inherited = Object.create({ hidden: [1, 2, 3] }) as Record<string, unknown>;
     inherited.own = 1;
     expect(requestFootprint({ message: inherited } as unknown as McpRequestRecord)).toBe(2 * HEAP_BYTES_PER_VALUE);
+  });
+
+  it('takes the values message validation counted (valuesWithin), which agree with its own walk', () => {
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { list: [0, [1, { a: null }], 'x'], empty: {}, none: [] } } },
+      { list: new Array(1000).fill({ k: [true, false] }) },
+      [[], [[]], [[[{}]]]],
+    ];
+    for (const message of messages) {
+      const walked = requestFootprint(parsed(message));
+      expect(requestFootprint({ ...parsed(message), values: valuesWithin(message) })).toBe(walked);
+    }
+    expect(requestFootprint({ message: { a: 1 }, values: 5000 } as unknown as McpRequestRecord)).toBe(5000 * HEAP_BYTES_PER_VALUE);
+  });
+});
+
+describe('valuesWithin', () => {
+  const nested = (depth: number): unknown => (depth === 1 ? [] : [nested(depth - 1)]);
+
+  it('counts every value, the root included, and none deeper than the bound', () => {
+    expect(valuesWithin(7)).toBe(1);
+    expect(valuesWithin({ a: [1, 2, { b: null }], c: 'x' })).toBe(7);
+    expect(valuesWithin(nested(MAX_NESTING_DEPTH))).toBe(MAX_NESTING_DEPTH);
+    expect(valuesWithin(nested(MAX_NESTING_DEPTH + 1))).toBeUndefined();
+    expect(valuesWithin(nested(3), 2)).toBeUndefined();
   });
 });

@@ -1,0 +1,115 @@
+import { describe, expect, it } from '@jest/globals';
+
+import { McpTool, type McpPlainTool } from '../../lib/index.js';
+import { RequestsUnderWay } from '../../lib/methods/requests-under-way.js';
+import { legacyPost } from '../support/legacy-client.js';
+import { listen } from '../support/listen.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
+
+/** Rests until a test releases it, by tag: a request under way for as long as the test wants. */
+@McpTool({
+  name: 'held',
+  description: 'Rests until released.',
+  inputSchema: { type: 'object', properties: { tag: { type: 'string' }, pad: { type: 'string' } }, required: ['tag'] },
+})
+class HeldTool implements McpPlainTool {
+  static readonly started = new Set<string>();
+  static readonly releases = new Map<string, () => void>();
+  async run(args: { tag: string }): Promise<string> {
+    HeldTool.started.add(args.tag);
+    await new Promise<void>((resolve) => HeldTool.releases.set(args.tag, resolve));
+    return `released ${args.tag}`;
+  }
+}
+
+/** A call of `held` whose request is the same size for every tag of the same length (seven characters in these tests): about 40 kB with its pad. */
+const heldCall = (tag: string) => rpc('tools/call', { name: 'held', arguments: { tag, pad: 'p'.repeat(40_000) } }, `id-${tag}`);
+
+/** Starts a `held` call and waits until its tool runs; `answer` resolves with the call's answer once released. */
+async function started(t: TestApp, tag: string): Promise<{ answer: Promise<any> }> {
+  const answer = post(t.server, heldCall(tag)).then((res) => res.body);
+  await until(() => HeldTool.started.has(tag), `the call ${tag} to start`);
+  return { answer };
+}
+
+/** The footprint a refusal names for the refused request. */
+const refusedBytes = (message: string): number => Number(/and this one has (\d+);/.exec(message)![1]);
+
+/** What one `held` call counts, read from its refusal by a mount that takes no request. */
+async function heldCallBytes(): Promise<number> {
+  const t = await createTestApp({ providers: [HeldTool], options: { maxUnderWayBytes: 1 } });
+  try {
+    return refusedBytes((await post(t.server, heldCall('measure'))).body.error.message);
+  } finally {
+    await t.close();
+  }
+}
+
+describe('requests under way (maxUnderWayBytes)', () => {
+  it('runs a request that brings them exactly to the bound and refuses the next (503 + -32603, its handler never run) until one settles', async () => {
+    const bytes = await heldCallBytes();
+    const t = await createTestApp({ providers: [HeldTool], options: { maxUnderWayBytes: bytes } });
+    try {
+      const first = await started(t, 'exact-1');
+      expect(t.app.get(RequestsUnderWay).held).toBe(bytes);
+      const refused = await post(t.server, heldCall('exact-2'));
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ id: 'id-exact-2', error: { code: -32603, data: { reason: 'under_way_bytes_limit' } } });
+      expect(refused.body.error.message).toBe(
+        `Internal error: the requests under way on this server already hold ${bytes} of the ${bytes} bytes they may, and this one has ${bytes}; retry later, or send a smaller request.`,
+      );
+      expect(HeldTool.started.has('exact-2')).toBe(false);
+      HeldTool.releases.get('exact-1')!();
+      expect((await first.answer).result.content).toEqual([{ type: 'text', text: 'released exact-1' }]);
+      expect(t.app.get(RequestsUnderWay).held).toBe(0);
+      const again = await started(t, 'exact-3');
+      HeldTool.releases.get('exact-3')!();
+      expect((await again.answer).result.content).toEqual([{ type: 'text', text: 'released exact-3' }]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('lets small requests into the room large ones leave, and gives back the bytes of every request however it ended', async () => {
+    const bytes = await heldCallBytes();
+    const t = await createTestApp({ providers: [HeldTool], options: { maxUnderWayBytes: 2 * bytes + bytes / 2 } });
+    try {
+      const calls = [await started(t, 'roomy-1'), await started(t, 'roomy-2')];
+      const third = await post(t.server, heldCall('roomy-3'));
+      expect(third.body.error.data.reason).toBe('under_way_bytes_limit');
+      // A small request fits in what is left.
+      const list = await post(t.server, rpc('tools/list'));
+      expect(list.body.result.tools.map((tool: { name: string }) => tool.name)).toContain('held');
+      // A request its handler refuses gives its bytes back too.
+      const unknown = await post(t.server, rpc('tools/call', { name: 'no_such_tool', arguments: {} }));
+      expect(unknown.body.error.code).toBe(-32602);
+      expect(t.app.get(RequestsUnderWay).held).toBe(2 * bytes);
+      for (const tag of ['roomy-1', 'roomy-2']) HeldTool.releases.get(tag)!();
+      await Promise.all(calls.map((call) => call.answer));
+      expect(t.app.get(RequestsUnderWay).held).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses with 200 on the legacy era, and never counts a listen stream (it counts under subscriptions.maxOpenBytes)', async () => {
+    const t = await createTestApp({ providers: [HeldTool], options: { maxUnderWayBytes: 1 } });
+    try {
+      const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 'legacy', method: 'tools/call', params: { name: 'held', arguments: { tag: 'legacy' } } });
+      expect(legacy.status).toBe(200);
+      expect(legacy.messages).toEqual([
+        { jsonrpc: '2.0', id: 'legacy', error: expect.objectContaining({ code: -32603, data: expect.objectContaining({ reason: 'under_way_bytes_limit' }) }) },
+      ]);
+      expect(HeldTool.started.has('legacy')).toBe(false);
+      const stream = await listen(t.server, { toolsListChanged: true }, 'apart');
+      expect((await stream.nth(1)).method).toBe('notifications/subscriptions/acknowledged');
+      expect(t.app.get(RequestsUnderWay).held).toBe(0);
+      expect((await post(t.server, rpc('tools/list'))).status).toBe(503);
+      stream.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
