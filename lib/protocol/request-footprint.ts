@@ -20,7 +20,10 @@ export function requestFootprint(record: McpRequestRecord): number {
   const params = message?.params as Record<string, unknown> | undefined;
   const copied = record.era === 'legacy' && message ? ownKeyCount(message) + ownKeyCount(params) + ownKeyCount(params?._meta) : 0;
   const headers = record.lines?.size();
-  return Math.max(record.bodyBytes ?? 0, ((record.values ?? valueCount(message)) + copied) * HEAP_BYTES_PER_VALUE) + (headers ? headers.chars + headers.lines * HEAP_BYTES_PER_VALUE : 0);
+  return (
+    Math.max(record.bodyBytes ?? 0, ((record.values ?? valueCount(message)) + copied) * HEAP_BYTES_PER_VALUE) +
+    (headers ? headers.chars + headers.lines * HEAP_BYTES_PER_VALUE : 0)
+  );
 }
 
 /** How many own keys a plain object has (0 for anything else). */

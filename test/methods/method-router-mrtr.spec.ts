@@ -17,11 +17,14 @@ const handler = (method: string): McpMethodHandler => ({ method, served: () => t
 async function router(): Promise<MethodRouter> {
   const options: McpResolvedOptions = resolveOptions({ serverInfo: { name: 's', version: '1' } }, 'mcp');
   const h = (method: string, eras: string[]) => ({ ...handler(method), eras }) as never;
-  return new MethodRouter(options, await ProtocolSchema.vendored(), new LegacyProtocolSchema(), new TasksProtocolSchema(), [
-    h('server/discover', ['modern']),
-    h('tools/list', ['modern']),
-    h('tools/call', ['modern']),
-  ], new RequestsUnderWay(options));
+  return new MethodRouter(
+    options,
+    await ProtocolSchema.vendored(),
+    new LegacyProtocolSchema(),
+    new TasksProtocolSchema(),
+    [h('server/discover', ['modern']), h('tools/list', ['modern']), h('tools/call', ['modern'])],
+    new RequestsUnderWay(options),
+  );
 }
 
 const call = (method: string, params: Record<string, unknown> = {}): Omit<MethodCall, 'params'> => {
