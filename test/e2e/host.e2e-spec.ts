@@ -28,15 +28,17 @@ import { of, timeout, type Observable } from 'rxjs';
 import request from 'supertest';
 
 import { McpMethodError, McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
+import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
 import { hostRefusalNote } from '../../lib/response/mcp-exception.filter.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
-import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
-import { rawRequest } from '../support/raw-http.js';
+import { echoCallOfSize, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
+import { rawRequest, stalledRequest } from '../support/raw-http.js';
 import { useTestApp } from '../support/suite-app.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 /** A host's own global API-key guard, as an existing app has one: it puts the caller on the request. */
 @Injectable()
@@ -685,4 +687,31 @@ describe("a host guard's refusal, noted in the log once per mount", () => {
     expect(served.status).toBe(200);
     expect(notes()).toHaveLength(1);
   });
+});
+
+describe("a host guard's refusal whose body the mount reads for its id", () => {
+  const BOUND = 64 * 1024;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool, { provide: APP_GUARD, useClass: RefuseOnAskGuard }], options: { maxArrivingBytes: BOUND } });
+  });
+  afterAll(() => t.close());
+
+  it('counts that read among the arriving bodies, so another body past maxArrivingBytes crowds it out: the refusal then goes without an id', async () => {
+    const arriving = t.app.get(ArrivingBodies, { strict: false });
+    const sent = 40 * 1024;
+    const call = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+    const fields = { ...call, 'x-refuse': '1' };
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(fields)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')}Content-Length: 300000\r\n\r\n`;
+    const stalled = stalledRequest(t.server, head, `{"jsonrpc":"2.0","id":"host-read","method":"tools/call","params":{"pad":"${'x'.repeat(sent - 80)}`, 8_000);
+    await until(() => arriving.held >= sent - 80, "the refused request's body read for its id", 5_000);
+    const served = await post(t.server, echoCallOfSize(200_000), call);
+    expect(served.status).toBe(200);
+    const raw = await stalled;
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect([raw.split('\r\n')[0], body]).toEqual(['HTTP/1.1 401 Unauthorized', { jsonrpc: '2.0', error: { code: -32600, message: 'refused by the host' } }]);
+    expect(arriving.held).toBe(0);
+  }, 15_000);
 });
