@@ -7,13 +7,14 @@ import type { McpRequestRecord } from '../contracts/request-record.js';
 export const HEAP_BYTES_PER_VALUE = 80;
 
 /**
- * What a request costs in memory while its call waits (a legacy input request's answer, a running task, a listen
- * stream): its body's bytes, or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many
+ * What a request costs in memory while its handler runs or its call waits (a legacy input request's answer, a running
+ * task, a listen stream): its body's bytes, or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many
  * small values counts for what it holds. A legacy request's message, params and `_meta` were copied key by key to
  * carry its protocol fields (the protocol-fields check), the parsed body kept beside them: each copied key counts
  * as a value again. Its header lines count beside the body: their characters, and {@link HEAP_BYTES_PER_VALUE} a
  * line (each is held as several strings: Node's raw list, its headers object, the mount's lower-cased names).
- * Counted once, when the call starts waiting: its values as message validation counted them (else a walk of them).
+ * Counted once, when the handler starts or the call starts waiting: its values as message validation counted them
+ * (else a walk of them).
  */
 export function requestFootprint(record: McpRequestRecord): number {
   const message = record.message;
