@@ -26,6 +26,11 @@ export interface McpRequestRecord {
   message?: Record<string, unknown>;
   /** The body's size in bytes, when the parse step read the bytes (not when a host parser handed it a value). */
   bodyBytes?: number;
+  /**
+   * The body's length as text in UTF-16 code units, when it holds a character past ASCII (parse step): a string
+   * holding one is kept at two bytes a unit, so its text may take twice as many bytes as it arrived in.
+   */
+  bodyUnits?: number;
   /** How many JSON values the message holds, itself included (message validation's walk counts them). */
   values?: number;
   /** Set when the parse step read the body and it holds no number out of range (`1e400`), so none is looked for again. */

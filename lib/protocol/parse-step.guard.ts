@@ -136,6 +136,7 @@ export class ParseStepGuard implements ChainStage {
     record.bodyBytes = bytes.length;
     try {
       const text = decodeText(bytes);
+      if (text.length !== bytes.length) record.bodyUnits = text.length;
       const value = parseJson(text);
       if (!holdsNonFiniteNumber(value)) record.numbersInRange = true;
       return value;

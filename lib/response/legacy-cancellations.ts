@@ -12,14 +12,25 @@ import type { AnswerStream } from './answer-stream.js';
  */
 @Injectable()
 export class LegacyCancellations {
-  private readonly answers = new Map<string, AnswerStream>();
+  /** By client (session id and subject), then by request id: the id itself is the inner key, never copied into one. */
+  private readonly answers = new Map<string, Map<JsonRpcId, AnswerStream>>();
+  private tracked = 0;
 
   /** Tracks the answer of a legacy request, if it echoed a session id, until its response closes. */
   track(record: McpRequestRecord, answer: AnswerStream): void {
-    const key = cancellationKey(record, record.id);
-    if (key === undefined) return;
-    this.answers.set(key, answer);
-    void answer.whenClosed().then(() => this.answers.get(key) === answer && this.answers.delete(key));
+    const client = clientKey(record);
+    const id = record.id;
+    if (client === undefined || id === undefined) return;
+    let requests = this.answers.get(client);
+    if (!requests) this.answers.set(client, (requests = new Map()));
+    if (!requests.has(id)) this.tracked++;
+    requests.set(id, answer);
+    void answer.whenClosed().then(() => {
+      if (requests.get(id) !== answer) return;
+      requests.delete(id);
+      this.tracked--;
+      if (requests.size === 0 && this.answers.get(client) === requests) this.answers.delete(client);
+    });
   }
 
   /**
@@ -28,25 +39,28 @@ export class LegacyCancellations {
    * is ignored, as the spec lets a receiver do.
    */
   hear(record: McpRequestRecord): void {
-    if (record.method !== 'notifications/cancelled' || this.answers.size === 0) return;
+    if (record.method !== 'notifications/cancelled' || this.tracked === 0) return;
     const params = record.message?.params as { requestId?: unknown; reason?: unknown } | undefined;
-    const key = cancellationKey(record, readableId({ id: params?.requestId }));
-    if (key !== undefined) this.answers.get(key)?.endForCancellation(typeof params?.reason === 'string' ? params.reason : undefined);
+    const client = clientKey(record);
+    const id = readableId({ id: params?.requestId });
+    if (client === undefined || id === undefined) return;
+    this.answers
+      .get(client)
+      ?.get(id)
+      ?.endForCancellation(typeof params?.reason === 'string' ? params.reason : undefined);
   }
 
   /** How many answers are tracked. */
   get size(): number {
-    return this.answers.size;
+    return this.tracked;
   }
 }
 
-/** The key of a request of the record's client: undefined without a legacy session id or a readable request id. */
-function cancellationKey(record: McpRequestRecord, id: JsonRpcId | undefined): string | undefined {
+/** The key of the record's client: undefined without a legacy session id. */
+function clientKey(record: McpRequestRecord): string | undefined {
   const session = record.era === 'legacy' ? record.sessionIdContents?.id : undefined;
-  if (session === undefined || id === undefined) return undefined;
+  if (session === undefined) return undefined;
   const subject = record.auth?.subject;
-  const who = subject === undefined ? '' : String(subject);
-  // A fixed-length session id, then the subject after its length: no two requests share a key (JSON.stringify cost
-  // about 0.5 µs a legacy request).
-  return `${session}${subject === undefined ? '-' : who.length}:${who}${typeof id}:${id}`;
+  // A fixed-length session id, then the subject: no two clients share a key.
+  return subject === undefined ? `${session}-` : `${session}:${String(subject)}`;
 }

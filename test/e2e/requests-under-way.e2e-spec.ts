@@ -37,11 +37,11 @@ async function started(t: TestApp, tag: string): Promise<{ answer: Promise<any> 
 /** The footprint a refusal names for the refused request. */
 const refusedBytes = (message: string): number => Number(/and this one has (\d+);/.exec(message)![1]);
 
-/** What one `held` call counts, read from its refusal by a mount that takes no request. */
-async function heldCallBytes(): Promise<number> {
+/** What a call counts (one of `held` unless given), read from its refusal by a mount that takes no request. */
+async function heldCallBytes(call: Record<string, unknown> = heldCall('measure')): Promise<number> {
   const t = await createTestApp({ providers: [HeldTool], options: { maxUnderWayBytes: 1 } });
   try {
-    return refusedBytes((await post(t.server, heldCall('measure'))).body.error.message);
+    return refusedBytes((await post(t.server, call)).body.error.message);
   } finally {
     await t.close();
   }
@@ -92,6 +92,13 @@ describe('requests under way (maxUnderWayBytes)', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('counts a request whose text holds a character past ASCII at two bytes a character: V8 keeps such a string wide', async () => {
+    const narrow = await heldCallBytes(rpc('tools/call', { name: 'held', arguments: { tag: 'narrow', pad: 'p'.repeat(40_000) } }, 'narrow'));
+    const wide = await heldCallBytes(rpc('tools/call', { name: 'held', arguments: { tag: 'wide€€', pad: 'p'.repeat(40_000) } }, 'narrow'));
+    expect(narrow).toBeLessThan(45_000);
+    expect(wide).toBeGreaterThan(80_000);
   });
 
   it('refuses with 200 on the legacy era, and never counts a listen stream (it counts under subscriptions.maxOpenBytes)', async () => {

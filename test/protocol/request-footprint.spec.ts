@@ -42,6 +42,22 @@ describe('requestFootprint', () => {
     expect(requestFootprint(record)).toBe(bare + (12 + 16 + 5 + 300 + 5 + 1) + 3 * HEAP_BYTES_PER_VALUE);
   });
 
+  it('counts a body holding a character past ASCII at two bytes a UTF-16 unit when that is more than its bytes', () => {
+    const wide = `${'x'.repeat(100_000)}€`; // 100,003 bytes in UTF-8; held at two bytes a unit, 200,002 bytes
+    const text = JSON.stringify({ text: wide });
+    const record = { ...parsed({ text: wide }), bodyUnits: text.length };
+    expect(requestFootprint(record)).toBe(2 * text.length);
+    const cjk = '語'.repeat(100_000); // 300,000 bytes in UTF-8, 200,000 held: its bytes are more
+    const cjkRecord = { ...parsed({ text: cjk }), bodyUnits: JSON.stringify({ text: cjk }).length };
+    expect(requestFootprint(cjkRecord)).toBe(cjkRecord.bodyBytes);
+  });
+
+  it('counts a body a host parser read (its size unknown) at two bytes a UTF-16 unit of its strings and keys', () => {
+    const message = { text: 'x'.repeat(100_000), list: ['ab', { cd: 'ef' }] };
+    // text (4) + 100,000, list (4), ab (2), cd (2), ef (2)
+    expect(requestFootprint({ message } as unknown as McpRequestRecord)).toBe(2 * (4 + 100_000 + 4 + 2 + 2 + 2));
+  });
+
   it('counts own keys only', () => {
     const inherited = Object.create({ hidden: [1, 2, 3] }) as Record<string, unknown>;
     inherited.own = 1;
