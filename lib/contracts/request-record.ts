@@ -27,8 +27,9 @@ export interface McpRequestRecord {
   /** The body's size in bytes, when the parse step read the bytes (not when a host parser handed it a value). */
   bodyBytes?: number;
   /**
-   * The body's length as text in UTF-16 code units, when it holds a character past ASCII (parse step): a string
-   * holding one is kept at two bytes a unit, so its text may take twice as many bytes as it arrived in.
+   * The body's length as text in UTF-16 code units, when it holds a character past ASCII or a `\u` escape, which
+   * may spell one (parse step): a string holding one is kept at two bytes a unit, so its text may take twice as many
+   * bytes as it arrived in.
    */
   bodyUnits?: number;
   /** How many JSON values the message holds, itself included (message validation's walk counts them). */

@@ -136,7 +136,8 @@ export class ParseStepGuard implements ChainStage {
     record.bodyBytes = bytes.length;
     try {
       const text = decodeText(bytes);
-      if (text.length !== bytes.length) record.bodyUnits = text.length;
+      // A character past ASCII, or an escape that may spell one (`\u20ac`, all ASCII as it arrives).
+      if (text.length !== bytes.length || text.includes('\\u')) record.bodyUnits = text.length;
       const value = parseJson(text);
       if (!holdsNonFiniteNumber(value)) record.numbersInRange = true;
       return value;

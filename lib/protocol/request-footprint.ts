@@ -9,7 +9,7 @@ export const HEAP_BYTES_PER_VALUE = 80;
 /**
  * What a request costs in memory while its handler runs or its call waits (a legacy input request's answer, a running
  * task, a listen stream): what its text may hold ({@link textBytes}: its body's bytes, or twice its characters when
- * one is past ASCII), or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many small values
+ * one is past ASCII or escaped), or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many small values
  * counts for what it holds. A legacy request's message, params and `_meta` were copied key by key to
  * carry its protocol fields (the protocol-fields check), the parsed body kept beside them: each copied key counts
  * as a value again. Its header lines count beside the body: their characters, and {@link HEAP_BYTES_PER_VALUE} a
@@ -30,7 +30,7 @@ export function requestFootprint(record: McpRequestRecord): number {
 
 /**
  * What the request's text may hold in memory: its body's bytes, or two bytes a UTF-16 unit when it holds a character
- * past ASCII and that is more (V8 keeps a string holding one at two bytes a unit, its ASCII too). A body a host parser
+ * past ASCII or a `\u` escape and that is more (V8 keeps a string holding one at two bytes a unit, its ASCII too). A body a host parser
  * read comes without its size: two bytes a unit of its strings and keys.
  */
 function textBytes(record: McpRequestRecord): number {

@@ -4,7 +4,7 @@ import { McpTool, type McpPlainTool } from '../../lib/index.js';
 import { RequestsUnderWay } from '../../lib/methods/requests-under-way.js';
 import { legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
-import { post, rpc } from '../support/mcp-client.js';
+import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -37,11 +37,14 @@ async function started(t: TestApp, tag: string): Promise<{ answer: Promise<any> 
 /** The footprint a refusal names for the refused request. */
 const refusedBytes = (message: string): number => Number(/and this one has (\d+);/.exec(message)![1]);
 
-/** What a call counts (one of `held` unless given), read from its refusal by a mount that takes no request. */
-async function heldCallBytes(call: Record<string, unknown> = heldCall('measure')): Promise<number> {
+/**
+ * What a call counts (one of `held` unless given), read from its refusal by a mount that takes no request; `text`:
+ * the call's body as sent, when not its JSON.
+ */
+async function heldCallBytes(call: Record<string, unknown> = heldCall('measure'), text?: string): Promise<number> {
   const t = await createTestApp({ providers: [HeldTool], options: { maxUnderWayBytes: 1 } });
   try {
-    return refusedBytes((await post(t.server, call)).body.error.message);
+    return refusedBytes((await post(t.server, text ?? call, text === undefined ? {} : mirroredHeaders(call))).body.error.message);
   } finally {
     await t.close();
   }
@@ -94,11 +97,15 @@ describe('requests under way (maxUnderWayBytes)', () => {
     }
   });
 
-  it('counts a request whose text holds a character past ASCII at two bytes a character: V8 keeps such a string wide', async () => {
+  it('counts a request whose text holds a character past ASCII, or an escape spelling one, at two bytes a character: V8 keeps such a string wide', async () => {
     const narrow = await heldCallBytes(rpc('tools/call', { name: 'held', arguments: { tag: 'narrow', pad: 'p'.repeat(40_000) } }, 'narrow'));
-    const wide = await heldCallBytes(rpc('tools/call', { name: 'held', arguments: { tag: 'wide€€', pad: 'p'.repeat(40_000) } }, 'narrow'));
+    const wideCall = rpc('tools/call', { name: 'held', arguments: { tag: 'wide€€', pad: 'p'.repeat(40_000) } }, 'narrow');
+    const wide = await heldCallBytes(wideCall);
+    // All ASCII as it arrives, the same wide string once parsed.
+    const escaped = await heldCallBytes(wideCall, JSON.stringify(wideCall).replaceAll('€', '\\u20ac'));
     expect(narrow).toBeLessThan(45_000);
     expect(wide).toBeGreaterThan(80_000);
+    expect(escaped).toBeGreaterThan(80_000);
   });
 
   it('refuses with 200 on the legacy era, and never counts a listen stream (it counts under subscriptions.maxOpenBytes)', async () => {
