@@ -43,6 +43,7 @@ export class RequestsUnderWay {
     return bytes;
   }
 
+  /** Gives back what `admit` counted, once the request's handler settled. */
   release(bytes: number): void {
     this.total -= bytes;
   }

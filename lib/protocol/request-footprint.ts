@@ -9,8 +9,8 @@ export const HEAP_BYTES_PER_VALUE = 80;
 /**
  * What a request costs in memory while its handler runs or its call waits (a legacy input request's answer, a running
  * task, a listen stream): what its text may hold ({@link textBytes}: its body's bytes, or twice its characters when
- * one is past ASCII or escaped), or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many small values
- * counts for what it holds. A legacy request's message, params and `_meta` were copied key by key to
+ * one is past ASCII or escaped), or {@link HEAP_BYTES_PER_VALUE} a JSON value when that is more, so a body of many
+ * small values counts for what it holds. A legacy request's message, params and `_meta` were copied key by key to
  * carry its protocol fields (the protocol-fields check), the parsed body kept beside them: each copied key counts
  * as a value again. Its header lines count beside the body: their characters, and {@link HEAP_BYTES_PER_VALUE} a
  * line (each is held as several strings: Node's raw list, its headers object, the mount's lower-cased names).
@@ -30,8 +30,8 @@ export function requestFootprint(record: McpRequestRecord): number {
 
 /**
  * What the request's text may hold in memory: its body's bytes, or two bytes a UTF-16 unit when it holds a character
- * past ASCII or a `\u` escape and that is more (V8 keeps a string holding one at two bytes a unit, its ASCII too). A body a host parser
- * read comes without its size: two bytes a unit of its strings and keys.
+ * past ASCII or a `\u` escape and that is more (V8 keeps a string holding one at two bytes a unit, its ASCII too). A
+ * body a host parser read comes without its size: two bytes a unit of its strings and keys.
  */
 function textBytes(record: McpRequestRecord): number {
   if (record.bodyBytes === undefined) return 2 * textUnits(record.message);
