@@ -65,6 +65,7 @@ export function createMcpController(path: string, version: ControllerOptions['ve
         this.shutdown.closeAfter(res);
         return sendAcceptance(res);
       }
+      this.shutdown.refuseAfterDeadline();
       const answer = AnswerStream.attach(req, res, record.method!, this.bounds);
       this.cancellations.track(record, answer);
       answer.respondJson(resultEnvelopeJson(record.id!, await this.router.route({ record, request: req, hostRequest: hostReq, answer })));

@@ -34,25 +34,51 @@ export interface AnswerUnderWay {
 @Injectable()
 export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown, ShutdownDeadline {
   closing = false;
+  /**
+   * Whether the shutdown deadline has passed: its sweep ended the answers then under way, an answer tracked from then
+   * on is ended at once, and a request arriving is refused before it runs (`refuseAfterDeadline`).
+   */
+  pastDeadline = false;
   /** The mount's answers attached and not yet closed. */
   private readonly underWay = new Set<AnswerUnderWay>();
-  /** When the shutdown deadline passes: `shutdownGraceMs` after the application's first shutdown hook. */
-  private deadlineAt: number | undefined;
-  /** When an answer last closed once shutdown had begun: the reuse grace runs from there. */
+  /** Settles once the shutdown deadline passed and its sweep ran; armed at the application's first shutdown hook. */
+  private deadline: Promise<void> | undefined;
+  /** When an answer last closed (or was ended) once shutdown had begun: the reuse grace runs from there. */
   private lastSettledAt: number | undefined;
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
   onModuleDestroy(): void {
     this.closing = true;
-    // Set at the first hook, which every mount's runs before any waits: several mounts share one deadline. Kept if
-    // the hooks run again (Nest 11 starts a second teardown for a signal arriving during app.close()).
-    this.deadlineAt ??= Date.now() + this.options.shutdownGraceMs;
+    this.armDeadline();
   }
 
-  /** An answer is under way (attached); `settled` once it closed. */
+  /**
+   * Arms the shutdown deadline, once: at the first hook, which every mount's runs before any waits, so several mounts
+   * share one deadline; kept if the hooks run again (Nest 11 starts a second teardown for a signal arriving during
+   * app.close()). Its sweep runs whether or not the shutdown still waits: a call arriving once the wait is over (in
+   * the reuse grace, or while the server's close waits for other connections) is ended at the deadline all the same.
+   */
+  private armDeadline(): Promise<void> {
+    return (this.deadline ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pastDeadline = true;
+        const ended = [...this.underWay];
+        for (const answer of ended) answer.endForShutdown();
+        if (ended.length) this.lastSettledAt = Date.now();
+        resolve();
+      }, this.options.shutdownGraceMs);
+      // The server's close, not this timer, keeps the process alive while calls are under way; once it is closed,
+      // the sweep finds nothing.
+      timer.unref();
+    }));
+  }
+
+  /** An answer is under way (attached); `settled` once it closed. Past the deadline it is ended at once instead. */
   track(answer: AnswerUnderWay): void {
-    this.underWay.add(answer);
+    if (!this.pastDeadline) return void this.underWay.add(answer);
+    answer.endForShutdown();
+    this.lastSettledAt = Date.now();
   }
 
   settled(answer: AnswerUnderWay): void {
@@ -61,24 +87,27 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   }
 
   /**
-   * The shutdown deadline: waits for the answers under way to close (those arriving meanwhile too, as the server
-   * still takes requests), until `shutdownGraceMs` after the shutdown began, then ends each still under way, so a
-   * call that never ends cannot hold the server's close for ever; then the reuse grace. Nest runs a module's hooks
-   * dependents first, so the streams `ListenStreams` and `PendingInputRequests` end (both inject this) are ending
-   * when this waits.
+   * Refuses a request arriving once the shutdown deadline has passed (the server still reads the connections its
+   * close waits for), before it runs: nothing would end it any more.
+   * @throws {McpMethodError} `shutting_down`, once `pastDeadline`
+   */
+  refuseAfterDeadline(): void {
+    if (this.pastDeadline) throw shuttingDown('a request arriving after the shutdown deadline (shutdownGraceMs) is not run');
+  }
+
+  /**
+   * The shutdown's wait: for the answers under way to close (those arriving meanwhile too, as the server still takes
+   * requests), or for the shutdown deadline, whose sweep ends each still under way, so a call that never ends cannot
+   * hold the server's close for ever; then the reuse grace. Nest runs a module's hooks dependents first, so the streams
+   * `ListenStreams` and `PendingInputRequests` end (both inject this) are ending when this waits.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadlineAt = (this.deadlineAt ??= Date.now() + this.options.shutdownGraceMs);
-    const passed = new Promise<true>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadlineAt - Date.now()), true)));
-    while (this.underWay.size) {
+    const passed = this.armDeadline().then(() => true as const);
+    while (this.underWay.size && !this.pastDeadline) {
       const closed = Promise.all([...this.underWay].map((answer) => answer.whenClosed())).then(() => false as const);
       if (await Promise.race([closed, passed])) break;
     }
-    clearTimeout(timer);
-    const ended = [...this.underWay];
-    for (const answer of ended) answer.endForShutdown();
-    const lastClosed = ended.length ? Date.now() : this.lastSettledAt;
+    const lastClosed = this.lastSettledAt;
     if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));
   }
 

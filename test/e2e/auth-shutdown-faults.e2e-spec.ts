@@ -5,9 +5,11 @@ import { describe, expect, it } from '@jest/globals';
 
 import { type McpAuth, type McpAuthDecision } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
 import { initialize, legacyPost } from '../support/legacy-client.js';
 import { post, recordEvents, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
 
 /** An auth provider that, once `hang` is set, never answers (a verifier stuck on an unreachable key server). */
 class StuckAuth implements McpAuth {
@@ -37,6 +39,30 @@ describe('an auth provider that never answers, at shutdown', () => {
     expect(res?.status).toBe(503);
     expect(res?.body.error).toMatchObject({ code: -32603, data: { reason: 'shutting_down' } });
   });
+
+  it('once the deadline passed (another hook still holding the close), a request it would keep waiting is answered at once', async () => {
+    const auth = new StuckAuth();
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({
+      providers: [EchoTool],
+      imports: [LateShutdownHoldModule],
+      options: { auth, shutdownGraceMs: 100 },
+      appOptions: { forceCloseConnections: false },
+    });
+    const closingAt = Date.now();
+    const closed = t.app.close();
+    try {
+      await until(() => LateShutdownHold.reached && Date.now() > closingAt + 150, 'the deadline to pass');
+      auth.hang = true;
+      const res = await post(t.server, rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }, 'after'));
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ id: 'after', error: { code: -32603, data: { reason: 'shutting_down' } } });
+      expect(res.body.error.message).toContain('the auth provider had not decided on the request');
+    } finally {
+      LateShutdownHold.release();
+      await closed;
+    }
+  }, 20_000);
 });
 
 describe('an auth provider whose answer cannot even be read as a promise or a decision', () => {

@@ -8,6 +8,7 @@ import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js'
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
 import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
@@ -177,6 +178,63 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
     expect(res.status).toBe(200);
     expect(res.messages.at(-1)).toMatchObject({ id: 'legacy-hung', error: { code: -32603, data: { reason: 'shutting_down' } } });
   }, 20_000);
+});
+
+describe('once the mount no longer waits (another shutdown hook still holds the close): the deadline still ends what arrives', () => {
+  /** An app whose close is held, after the mount's wait is over, by a later hook; `closed` once released. */
+  async function heldPastTheWait(spec: TestAppSpec): Promise<{ t: TestApp; closed: Promise<void>; closingAt: number }> {
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({ ...spec, imports: [LateShutdownHoldModule], appOptions: { forceCloseConnections: false } });
+    const closingAt = Date.now();
+    const closed = t.close();
+    await until(() => LateShutdownHold.reached, "the mount's wait to be over");
+    return { t, closed, closingAt };
+  }
+
+  it('a call arriving before the deadline runs, and the deadline ends it: 503 + -32603 shutting_down, its signal aborted', async () => {
+    hungRuns.length = 0;
+    const { t, closed } = await heldPastTheWait({ providers: [HangTool], options: { shutdownGraceMs: 300 } });
+    try {
+      const res = await post(t.server, rpc('tools/call', { name: 'hang', arguments: {} }, 'late'));
+      expect(res.status).toBe(503);
+      expect(res.headers.connection).toBe('close');
+      expect(res.body).toMatchObject({ id: 'late', error: { code: -32603, data: { reason: 'shutting_down' } } });
+      expect(res.body.error.message).toContain('the call was still running when the shutdown deadline (shutdownGraceMs) passed');
+      expect(hungRuns).toEqual(['started', 'aborted']);
+    } finally {
+      LateShutdownHold.release();
+      await closed;
+    }
+  }, 20_000);
+
+  it.each<[string, number, boolean]>([
+    ['a call', 503, false],
+    ['a legacy call', 200, true],
+  ])(
+    '%s arriving after the deadline is refused at once and never run: %s + -32603 shutting_down',
+    async (_case, status, legacy) => {
+      hungRuns.length = 0;
+      const { t, closed, closingAt } = await heldPastTheWait({ providers: [HangTool], options: { shutdownGraceMs: 100 } });
+      try {
+        await until(() => Date.now() > closingAt + 150, 'the deadline to pass');
+        const params = { name: 'hang', arguments: {} };
+        const answer = legacy
+          ? await legacyPost(t.server, { jsonrpc: '2.0', id: 'after', method: 'tools/call', params }, legacyHeaders()).then((res) => ({
+              status: res.status,
+              last: res.messages.at(-1),
+            }))
+          : await post(t.server, rpc('tools/call', params, 'after')).then((res) => ({ status: res.status, last: res.body }));
+        expect(answer.status).toBe(status);
+        expect(answer.last).toMatchObject({ jsonrpc: '2.0', id: 'after', error: { code: -32603, data: { reason: 'shutting_down' } } });
+        expect(answer.last.error.message).toContain('a request arriving after the shutdown deadline (shutdownGraceMs) is not run');
+        expect(hungRuns).toEqual([]);
+      } finally {
+        LateShutdownHold.release();
+        await closed;
+      }
+    },
+    20_000,
+  );
 });
 
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {

@@ -20,4 +20,35 @@ describe('MountClosing', () => {
     expect(ended[0]).toBeGreaterThanOrEqual(290);
     expect(ended[0]).toBeLessThan(480);
   });
+
+  /** An answer that closes only when the deadline ends it, noting when that was. */
+  function answerEndedAt(ended: number[], started: number) {
+    return { whenClosed: () => new Promise<void>(() => undefined), endForShutdown: () => void ended.push(Date.now() - started) };
+  }
+
+  it('ends at the deadline an answer tracked once its wait was over (nothing under way when the hook ran)', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 200 });
+    const ended: number[] = [];
+    const started = Date.now();
+    closing.onModuleDestroy();
+    await closing.beforeApplicationShutdown();
+    expect(Date.now() - started).toBeLessThan(150); // nothing to wait for
+    closing.track(answerEndedAt(ended, started));
+    await sleep(300);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toBeGreaterThanOrEqual(190);
+    expect(closing.pastDeadline).toBe(true);
+  });
+
+  it('past the deadline, ends an answer at once as it is tracked, and refuses a request before it runs', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 50 });
+    const started = Date.now();
+    closing.onModuleDestroy();
+    expect(() => closing.refuseAfterDeadline()).not.toThrow();
+    await sleep(100);
+    const ended: number[] = [];
+    closing.track(answerEndedAt(ended, started));
+    expect(ended).toHaveLength(1);
+    expect(() => closing.refuseAfterDeadline()).toThrow(expect.objectContaining({ code: -32603, data: { reason: 'shutting_down' } }));
+  });
 });
