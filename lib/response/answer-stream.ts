@@ -188,10 +188,11 @@ export class AnswerStream implements WaitingAnswer {
 
   /**
    * Ends an answer still under way at the shutdown deadline: the `shutting_down` error (200 on the legacy era), its
-   * run stopped; one already written but still draining to a slow reader is cut.
+   * run stopped; one already written but still draining to a slow reader is cut, its HTTP/2 session closed after it.
    */
   endForShutdown(): void {
     if (this.closed) return;
+    this.bounds.shutdown.closeAfter(this.res);
     if (!this.open) return void cutOff(this.res);
     const refusal = shuttingDown('the call was still running when the shutdown deadline (shutdownGraceMs) passed');
     const { status, body } = methodErrorAnswer(refusal, requestRecord(this.req));

@@ -17,10 +17,17 @@ import { whenSettled } from '../util/quiet-promise.js';
  */
 const REUSE_GRACE_MS = 100;
 
+/**
+ * The delivery grace: how long an answer the shutdown deadline ended may take to reach its client before it is cut off,
+ * so a client that takes nothing (an HTTP/2 stream whose window it keeps shut) holds the close this long, not
+ * `writeStallTimeoutMs`.
+ */
+const DELIVERY_GRACE_MS = 1_000;
+
 /** An answer under way, as the shutdown deadline sees it (`AnswerStream`). */
 export interface AnswerUnderWay {
   whenClosed(): Promise<void>;
-  /** Ends the answer with the `shutting_down` error and stops its run; a no-op once answered. */
+  /** Ends the answer with the `shutting_down` error and stops its run; once answered, cuts off what still drains. */
   endForShutdown(): void;
 }
 
@@ -63,15 +70,22 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     return (this.deadline ??= new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.pastDeadline = true;
-        const ended = [...this.underWay];
-        for (const answer of ended) answer.endForShutdown();
-        if (ended.length) this.lastSettledAt = Date.now();
+        this.endUnderWay();
+        // What it ended and its client has not taken yet is cut once the delivery grace is over.
+        if (this.underWay.size) setTimeout(() => this.endUnderWay(), DELIVERY_GRACE_MS).unref();
         resolve();
       }, this.options.shutdownGraceMs);
       // The server's close, not this timer, keeps the process alive while calls are under way; once it is closed,
       // the sweep finds nothing.
       timer.unref();
     }));
+  }
+
+  /** Ends each answer under way (`endForShutdown`). */
+  private endUnderWay(): void {
+    const ended = [...this.underWay];
+    for (const answer of ended) answer.endForShutdown();
+    if (ended.length) this.lastSettledAt = Date.now();
   }
 
   /** An answer is under way (attached); `settled` once it closed. Past the deadline it is ended at once instead. */

@@ -370,21 +370,48 @@ onFastify('a mount on HTTP/2 shutting down (app.close(), no forceCloseConnection
   });
 });
 
-onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client does not read an answer already written', () => {
-  it('resets that stream (CANCEL) at the shutdown deadline', async () => {
-    const t = await createTestApp({ http2: true, providers: [BigTool], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
-    const session = h2Connect(t.server);
+onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client does not read', () => {
+  /** Runs `started` on a session (given its client SETTINGS), closes the app, and reports the stream, whether a GOAWAY came, and how long the close took; the client never closes its session. */
+  async function closedUnread(spec: { tool: string; args: Record<string, unknown>; settings?: http2.Settings }, started: (req: ClientHttp2Stream, began: () => void) => void) {
+    const t = await createTestApp({
+      http2: true,
+      providers: [BigTool, SleeperTool],
+      options: { shutdownGraceMs: 200, writeStallTimeoutMs: 60_000 },
+      appOptions: { forceCloseConnections: false },
+    });
+    const session = h2Connect(t.server, spec.settings);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
     try {
-      let paused!: () => void;
-      const reading = new Promise<void>((resolve) => (paused = resolve));
-      const held = h2Post(session, rpc('tools/call', { name: 'big', arguments: {} }), {}, (req) => (req.pause(), req.once('response', () => paused())));
-      await reading; // its headers came: the answer is written, and waits for a window the client keeps shut
-      const closing = t.close();
-      expect((await held).rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
-      session.close(); // an idle session holds app.close() until its client leaves (README, HTTP/2)
-      await closing;
+      let began!: () => void;
+      const under = new Promise<void>((resolve) => (began = resolve));
+      const answer = h2Post(session, rpc('tools/call', { name: spec.tool, arguments: spec.args }), {}, (req) => started(req, began));
+      await under;
+      const at = Date.now();
+      await t.close();
+      return { answer: await answer, goaway, closedIn: Date.now() - at };
     } finally {
       session.destroy();
     }
+  }
+
+  it('an answer already written: resets its stream (CANCEL) at the shutdown deadline and closes its session (GOAWAY), so the close completes', async () => {
+    const { answer, goaway, closedIn } = await closedUnread({ tool: 'big', args: {} }, (req, began) => {
+      req.pause(); // its headers come: the answer is written, and waits for a window the client keeps shut
+      req.once('response', began);
+    });
+    expect([answer.status, answer.rstCode, goaway]).toEqual([200, http2.constants.NGHTTP2_CANCEL, true]);
+    expect(closedIn).toBeLessThan(3_000);
+  });
+
+  it('a call under way whose client keeps its window shut: its shutting_down answer, untaken, is cut once the delivery grace is over, not writeStallTimeoutMs', async () => {
+    const { answer, goaway, closedIn } = await closedUnread(
+      { tool: 'sleeper', args: { tag: 'h2-unread', ms: 60_000 }, settings: { initialWindowSize: 0 } },
+      (_req, began) => void until(() => taskRuns.has('h2-unread'), 'the call to run').then(began),
+    );
+    // The 503's headers went (not flow-controlled); its body never could.
+    expect([answer.status, answer.text, answer.rstCode, goaway]).toEqual([503, '', http2.constants.NGHTTP2_CANCEL, true]);
+    expect(closedIn).toBeGreaterThanOrEqual(1_000);
+    expect(closedIn).toBeLessThan(5_000);
   });
 });

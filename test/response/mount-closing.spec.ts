@@ -51,4 +51,17 @@ describe('MountClosing', () => {
     expect(ended).toHaveLength(1);
     expect(() => closing.refuseAfterDeadline()).toThrow(expect.objectContaining({ code: -32603, data: { reason: 'shutting_down' } }));
   });
+
+  it('ends once more, when the delivery grace is over, what the deadline ended that has not closed (its client took nothing)', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 50 });
+    const ended: number[] = [];
+    const started = Date.now();
+    closing.track(answerEndedAt(ended, started));
+    closing.onModuleDestroy();
+    await closing.beforeApplicationShutdown();
+    expect(ended).toHaveLength(1);
+    await sleep(1_100);
+    expect(ended).toHaveLength(2);
+    expect(ended[1]! - ended[0]!).toBeGreaterThanOrEqual(990);
+  });
 });
