@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 
+import { requestRecord } from '../../lib/contracts/request-record.js';
 import { McpTool, type McpPlainTool } from '../../lib/index.js';
 import { RequestsUnderWay } from '../../lib/methods/requests-under-way.js';
+import { valuesWithin } from '../../lib/protocol/nesting.js';
+import { nodeRequest } from '../../lib/util/node-http.js';
+import { EchoTool } from '../support/fixture-tools.js';
 import { legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
@@ -122,6 +127,25 @@ describe('requests under way (maxUnderWayBytes)', () => {
       expect(t.app.get(RequestsUnderWay).held).toBe(0);
       expect((await post(t.server, rpc('tools/list'))).status).toBe(503);
       stream.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps the count of values message validation made, so the footprint walks no message again', async () => {
+    const counted: (number | undefined)[] = [];
+    /** Reads the record as the handler will see it: after every stage of the POST chain. */
+    const reader: NestInterceptor = {
+      intercept(context: ExecutionContext, next: CallHandler) {
+        counted.push(requestRecord(nodeRequest(context.switchToHttp().getRequest())).values);
+        return next.handle();
+      },
+    };
+    const t = await createTestApp({ providers: [EchoTool], configure: (app) => app.useGlobalInterceptors(reader) });
+    try {
+      const call = rpc('tools/call', { name: 'echo', arguments: { text: 'counted' } });
+      expect((await post(t.server, call)).body.result).toBeDefined();
+      expect(counted).toEqual([valuesWithin(call)]);
     } finally {
       await t.close();
     }
