@@ -26,7 +26,8 @@ export interface FallthroughBounds {
  * The fallthrough: the answer to a request no served route of the mount matches, with no check run. Another verb at
  * the mount gets 405 + `Allow` with a JSON-RPC error envelope; a path below it, a plain 404. One `mcp:wire:fallthrough`,
  * naming the `mount`. Given the mount's `bounds`, the answer closes its connection once the mount is closing, and
- * over HTTP/2 is cut off if its client does not take it within `stallMs` (as a refusal is).
+ * over HTTP/2 is cut off if its client does not take it within `stallMs` (less once shutting down: `writeBound`),
+ * as a refusal is.
  */
 export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, bounds: FallthroughBounds): void {
   const { req, res } = takeOver(hostReq, hostRes);
@@ -36,5 +37,5 @@ export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 40
   bounds.shutdown.closeAfter(res);
   if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
   else sendText(res, 404, 'Not Found');
-  boundUnattached(res, bounds.stallMs);
+  boundUnattached(res, bounds.shutdown.writeBound(bounds.stallMs));
 }

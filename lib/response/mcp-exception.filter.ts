@@ -99,7 +99,9 @@ export class McpExceptionFilter implements ExceptionFilter {
       // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
       this.contain(fault, res, record, id);
     }
-    if (this.options) boundUnattached(res, this.options.writeStallTimeoutMs, this.waiting);
+    if (!this.options) return;
+    const stallMs = this.options.writeStallTimeoutMs;
+    boundUnattached(res, this.shutdown ? this.shutdown.writeBound(stallMs) : stallMs, this.waiting);
   }
 
   private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {

@@ -50,6 +50,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   private readonly underWay = new Set<AnswerUnderWay>();
   /** Settles once the shutdown deadline passed and its sweep ran; armed at the application's first shutdown hook. */
   private deadline: Promise<void> | undefined;
+  /** When the shutdown deadline passes (epoch ms), once armed. */
+  private deadlineAt = Infinity;
   /** When an answer last closed (or was ended) once shutdown had begun: the reuse grace runs from there. */
   private lastSettledAt: number | undefined;
 
@@ -68,6 +70,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    */
   private armDeadline(): Promise<void> {
     return (this.deadline ??= new Promise<void>((resolve) => {
+      this.deadlineAt = Date.now() + this.options.shutdownGraceMs;
       const timer = setTimeout(() => {
         this.pastDeadline = true;
         this.endUnderWay();
@@ -98,6 +101,15 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   settled(answer: AnswerUnderWay): void {
     this.underWay.delete(answer);
     if (this.closing) this.lastSettledAt = Date.now();
+  }
+
+  /**
+   * How long an answer sent now without an answer stream (a refusal, the fallthrough's) may wait for its client
+   * before it is cut: `stallMs`, but once shutting down no later than the delivery grace after the deadline, as an
+   * answer under way.
+   */
+  writeBound(stallMs: number): number {
+    return Math.min(stallMs, Math.max(0, this.deadlineAt - Date.now()) + DELIVERY_GRACE_MS);
   }
 
   /**

@@ -9,6 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { McpAuthDecision, McpTool, type McpAuth, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
+import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
 import { meta, mirroredHeaders, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
@@ -413,5 +414,34 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
     expect([answer.status, answer.text, answer.rstCode, goaway]).toEqual([503, '', http2.constants.NGHTTP2_CANCEL, true]);
     expect(closedIn).toBeGreaterThanOrEqual(1_000);
     expect(closedIn).toBeLessThan(5_000);
+  });
+
+  it.each<[string, number, (session: ClientHttp2Session) => Promise<H2Answer>]>([
+    ['a refusal', 403, (session) => h2Post(session, rpc('tools/list'), { origin: 'http://evil.example.com' })],
+    ["the fallthrough's answer", 405, (session) => h2Request(session, { ':method': 'GET', ':path': '/mcp', accept: 'text/event-stream' })],
+  ])('%s sent during shutdown that its client does not take (%s) is cut once the delivery grace after the deadline is over', async (_case, status, send) => {
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({
+      http2: true,
+      imports: [LateShutdownHoldModule],
+      options: { shutdownGraceMs: 200, writeStallTimeoutMs: 60_000 },
+      appOptions: { forceCloseConnections: false },
+    });
+    const session = h2Connect(t.server, { initialWindowSize: 0 });
+    try {
+      const at = Date.now();
+      const closing = t.close();
+      await until(() => LateShutdownHold.reached, 'the shutdown to begin'); // the server still takes requests
+      const refused = await send(session);
+      const cutIn = Date.now() - at;
+      LateShutdownHold.release();
+      await closing;
+      expect([refused.status, refused.text, refused.rstCode]).toEqual([status, '', http2.constants.NGHTTP2_CANCEL]);
+      expect(cutIn).toBeGreaterThanOrEqual(1_000);
+      expect(cutIn).toBeLessThan(3_000);
+    } finally {
+      LateShutdownHold.release();
+      session.destroy();
+    }
   });
 });
