@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { capacityRefusal } from '../errors/capacity-refusal.js';
@@ -35,7 +35,7 @@ interface Pending {
  * `shutting_down` (503 + -32603).
  */
 @Injectable()
-export class PendingInputRequests implements BeforeApplicationShutdown {
+export class PendingInputRequests {
   private readonly pending = new Map<string, Pending>();
   /** Each waiting call: how many of its input requests wait, and the bytes of its request, counted once. */
   private readonly holders = new Map<object, { waiting: number; bytes: number }>();
@@ -45,7 +45,9 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(MountClosing) private readonly shutdown: MountClosing,
-  ) {}
+  ) {
+    shutdown.whenClosing(() => this.withdrawAll());
+  }
 
   /**
    * Opens one pending request for the caller `subject`: its id, to send, and the answer, which rejects once the
@@ -127,10 +129,11 @@ export class PendingInputRequests implements BeforeApplicationShutdown {
   }
 
   /**
-   * Nest's hook, before the HTTP server closes (which would wait for the calls these hold open): each waiting call's
-   * input request fails, so the call ends with the `shutting_down` error unless its tool catches it.
+   * As the shutdown begins (`MountClosing.whenClosing`; the HTTP server's close would wait for the calls these hold
+   * open): each waiting call's input request fails, so the call ends with the `shutting_down` error unless its tool
+   * catches it.
    */
-  beforeApplicationShutdown(): void {
+  private withdrawAll(): void {
     for (const entry of [...this.pending.values()]) entry.settle(shuttingDown('the input request is withdrawn before its answer came'));
   }
 }

@@ -54,12 +54,25 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   private deadlineAt = Infinity;
   /** When an answer last closed (or was ended) once shutdown had begun: the reuse grace runs from there. */
   private lastSettledAt: number | undefined;
+  /** What ends as the shutdown begins (`whenClosing`). */
+  private readonly atClosing: (() => void)[] = [];
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
   onModuleDestroy(): void {
-    this.closing = true;
+    if (!this.closing) {
+      this.closing = true;
+      for (const end of this.atClosing) end();
+    }
     this.armDeadline();
+  }
+
+  /**
+   * Runs `end` as the shutdown begins: at the application's first hook, which every mount's runs before any waits,
+   * so what ends then (listen streams, waiting input requests) does not wait for another mount's calls under way.
+   */
+  whenClosing(end: () => void): void {
+    this.atClosing.push(end);
   }
 
   /**
@@ -124,8 +137,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   /**
    * The shutdown's wait: for the answers under way to close (those arriving meanwhile too, as the server still takes
    * requests), or for the shutdown deadline, whose sweep ends each still under way, so a call that never ends cannot
-   * hold the server's close for ever; then the reuse grace. Nest runs a module's hooks dependents first, so the streams
-   * `ListenStreams` and `PendingInputRequests` end (both inject this) are ending when this waits.
+   * hold the server's close for ever; then the reuse grace. What ends as the shutdown begins (`whenClosing`) is
+   * ending when this waits, on every mount.
    */
   async beforeApplicationShutdown(): Promise<void> {
     const passed = this.armDeadline().then(() => true as const);

@@ -25,6 +25,8 @@ const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 @Injectable()
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
+  /** The ending of the streams open as the shutdown began (`endAll`). */
+  private ending: Promise<unknown> | undefined;
   private readonly bounds: McpResolvedOptions['subscriptions'];
   /** What its streams' events name the mount. */
   private readonly mount: string;
@@ -44,6 +46,7 @@ export class ListenStreams implements BeforeApplicationShutdown {
   ) {
     this.bounds = options.subscriptions;
     this.mount = mountName(options.path);
+    shutdown.whenClosing(() => this.endAll());
   }
 
   /** How many listen streams are open. */
@@ -88,13 +91,25 @@ export class ListenStreams implements BeforeApplicationShutdown {
     return stream;
   }
 
-  /** Nest's hook, before the HTTP server closes (it would wait for these connections): ends every stream gracefully. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(
-      [...this.streams].map((stream) => {
+  /**
+   * Ends every stream gracefully, with its result, as the shutdown begins (`MountClosing.whenClosing`); one whose
+   * client has not taken its result within `LISTEN_SHUTDOWN_GRACE_MS` is cut (`ending` settles then).
+   */
+  private endAll(): void {
+    this.ending = this.endEach([...this.streams]);
+  }
+
+  private endEach(streams: readonly ListenStream[]): Promise<unknown> {
+    return Promise.all(
+      streams.map((stream) => {
         stream.end();
         return stream.closed(LISTEN_SHUTDOWN_GRACE_MS);
       }),
     );
+  }
+
+  /** Nest's hook, before the HTTP server closes (it would wait for these connections): waits for every stream to end. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([this.ending, this.endEach([...this.streams])]);
   }
 }

@@ -2,9 +2,9 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 
 import { describe, expect, it } from '@jest/globals';
-import { Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Module, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 
-import { McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { McpModule, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -18,6 +18,13 @@ import { sseMessages } from '../support/sse.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
 import { createTestApp, type TestApp, type TestAppSpec } from '../support/test-app.js';
 import { until } from '../support/wait.js';
+
+/** A second mount, at `admin/mcp`, serving a tool that asks its client to confirm (a legacy call waits for the answer). */
+@Module({
+  imports: [McpModule.forRoot({ path: 'admin/mcp', serverInfo: { name: 'admin', version: '1.0.0' }, telemetryLogger: false, legacyInputRequests: { timeoutMs: 30_000 } })],
+  providers: [ConfirmDeleteTool],
+})
+class AdminMount {}
 
 /** Holds the application's shutdown after its first hooks (onModuleDestroy) ran, until released. */
 @Injectable()
@@ -238,6 +245,29 @@ describe('once the mount no longer waits (another shutdown hook still holds the 
 });
 
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {
+  it("ends the listen streams and waiting legacy calls of every mount as it begins, while another mount's wait still holds", async () => {
+    hungRuns.length = 0;
+    const t = await createTestApp({ providers: [HangTool], imports: [AdminMount], options: { shutdownGraceMs: 3_000 }, appOptions: { forceCloseConnections: false } });
+    const hung = post(t.server, rpc('tools/call', { name: 'hang', arguments: {} }, 'hung')).then((res) => res);
+    await until(() => hungRuns.includes('started'), 'the call to run');
+    const admin = await listen(t.server, { toolsListChanged: true }, 'admin-listen', {}, '/admin/mcp');
+    let asked = false;
+    const waiting = legacyToolCall(t.server, 'confirm_delete', { file: 'notes.txt' }, () => ((asked = true), 'no-answer'), { path: '/admin/mcp' });
+    await until(() => asked, 'the input request');
+    const at = Date.now();
+    const closed = t.close();
+    await admin.ended;
+    const { messages } = await waiting;
+    const endedIn = Date.now() - at;
+    // Both ended long before the deadline that ends the hung call on the other mount.
+    expect(endedIn).toBeLessThan(1_500);
+    expect(admin.messages.at(-1)).toMatchObject({ id: 'admin-listen', result: { resultType: 'complete' } });
+    expect(messages.at(-1)).toMatchObject({ id: 'call-confirm_delete', error: { code: -32603, data: { reason: 'shutting_down' } } });
+    expect(messages.at(-1)!.error.message).toContain('the input request is withdrawn before its answer came');
+    expect((await hung).body).toMatchObject({ id: 'hung', error: { data: { reason: 'shutting_down' } } });
+    await closed;
+  }, 20_000);
+
   it('ends a legacy call waiting for its client to answer an input request: close does not wait for the answer, the call ends shutting_down', async () => {
     const t = await createTestApp({
       providers: [ConfirmDeleteTool],

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import type { McpEventBus } from '../../lib/contracts/mcp-event-bus.js';
 import type { McpResolvedOptions } from '../../lib/options/mcp-module-options.interface.js';
 import type { AnswerStream } from '../../lib/response/answer-stream.js';
-import type { MountClosing } from '../../lib/response/mount-closing.js';
+import { MountClosing } from '../../lib/response/mount-closing.js';
 import { InProcessEventBus } from '../../lib/subscriptions/in-process-event-bus.js';
 import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
 import { until } from '../support/wait.js';
@@ -14,7 +14,7 @@ const answer = () =>
 
 function streams(maxStreams: number, maxOpenBytes: number, bus: McpEventBus = new InProcessEventBus()) {
   const options = { path: '/mcp', subscriptions: { maxStreams, maxOpenBytes, maxBufferedBytes: 1024, subscribeTimeoutMs: 50, keepAliveMs: 1000 } };
-  return new ListenStreams(bus, options as unknown as McpResolvedOptions, { closing: false } as MountClosing);
+  return new ListenStreams(bus, options as unknown as McpResolvedOptions, new MountClosing({ shutdownGraceMs: 10_000 }));
 }
 
 describe('ListenStreams bounds', () => {

@@ -19,11 +19,11 @@ export const initialize = (protocolVersion = '2025-11-25', capabilities: Record<
   params: { protocolVersion, capabilities, clientInfo: { name: 'legacy-test-client', version: '1.0.0' } },
 });
 
-const url = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+const url = (server: Server, path = '/mcp') => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 
-/** POSTs one message like a legacy client (through fetch, as the official clients do); status, headers and messages. */
-export async function legacyPost(server: Server, body: unknown, headers: Record<string, string> = legacyHeaders()) {
-  const res = await fetch(url(server), { method: 'POST', headers, body: JSON.stringify(body) });
+/** POSTs one message like a legacy client (through fetch, as the official clients do) to `path`; status, headers and messages. */
+export async function legacyPost(server: Server, body: unknown, headers: Record<string, string> = legacyHeaders(), path?: string) {
+  const res = await fetch(url(server, path), { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await res.text();
   const sse = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
   return { status: res.status, headers: res.headers, messages: text === '' ? [] : sse ? sseData(text) : [JSON.parse(text) as Record<string, any>] };
@@ -56,7 +56,7 @@ export function legacyToolCall(
   name: string,
   args: Record<string, unknown>,
   reply: (request: Record<string, any>) => Reply,
-  options: { headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal } = {},
+  options: { headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal; path?: string } = {},
 ): Promise<{ status: number; messages: Record<string, any>[]; answerStatuses: number[] }> {
   return legacyRequest(server, 'tools/call', { name, arguments: args }, reply, { ...options, id: `call-${name}` });
 }
@@ -70,10 +70,10 @@ export async function legacyRequest(
   method: string,
   params: Record<string, unknown>,
   reply: (request: Record<string, any>) => Reply,
-  options: { headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal; id?: string | number } = {},
+  options: { headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal; id?: string | number; path?: string } = {},
 ): Promise<{ status: number; messages: Record<string, any>[]; answerStatuses: number[] }> {
   const body = { jsonrpc: '2.0', id: options.id ?? `request-${method}`, method, params: { ...params, ...(options.meta && { _meta: options.meta }) } };
-  const res = await fetch(url(server), { method: 'POST', headers: options.headers ?? legacyHeaders(), body: JSON.stringify(body), signal: options.signal });
+  const res = await fetch(url(server, options.path), { method: 'POST', headers: options.headers ?? legacyHeaders(), body: JSON.stringify(body), signal: options.signal });
   const messages: Record<string, any>[] = [];
   const answerStatuses: number[] = [];
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream'))
@@ -90,7 +90,8 @@ export async function legacyRequest(
       messages.push(message);
       if (typeof message.method === 'string' && message.id !== undefined) {
         const answer = reply(message);
-        if (answer !== 'no-answer') answerStatuses.push((await legacyPost(server, { jsonrpc: '2.0', id: message.id, ...answer }, options.headers ?? legacyHeaders())).status);
+        if (answer !== 'no-answer')
+          answerStatuses.push((await legacyPost(server, { jsonrpc: '2.0', id: message.id, ...answer }, options.headers ?? legacyHeaders(), options.path)).status);
       }
     }
   }
