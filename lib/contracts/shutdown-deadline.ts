@@ -1,6 +1,17 @@
 /**
+ * Work a request does before it has an answer under way that the shutdown deadline ends (a body read): counted as
+ * under way until settled, as an answer is (`AnswerUnderWay`).
+ */
+export interface WorkUnderWay {
+  /** Settles once the work has ended, however. */
+  whenClosed(): Promise<void>;
+  /** Ends the work with `shutting_down` and stops it at once: its listeners, timers and bytes let go. */
+  endForShutdown(): void;
+}
+
+/**
  * The shutdown deadline as a stage before the answer sees it (`MountClosing`, bound to this token by the module):
- * work a request waits on before it has an answer under way, bounded by `shutdownGraceMs`.
+ * work a request waits on or does before it has an answer under way, bounded by `shutdownGraceMs`.
  */
 export interface ShutdownDeadline {
   /**
@@ -8,6 +19,10 @@ export interface ShutdownDeadline {
    * `shutting_down` (503 + -32603), `what` saying what had not finished.
    */
   bounded<T>(pending: Promise<T>, what: string): Promise<T>;
+  /** `work` is under way until {@link settled}; the deadline ends it (`endForShutdown`), at once when it has passed. */
+  track(work: WorkUnderWay): void;
+  /** `work` has ended (on its own, or ended by the deadline). */
+  settled(work: WorkUnderWay): void;
 }
 
 /** Injection token of the {@link ShutdownDeadline}. */

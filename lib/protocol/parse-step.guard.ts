@@ -4,7 +4,9 @@ import { Inject, Injectable, Logger, type ExecutionContext } from '@nestjs/commo
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { readableId, type McpRequestRecord, headerLines } from '../contracts/request-record.js';
+import { ShutdownDeadline } from '../contracts/shutdown-deadline.js';
 import { RejectionException } from '../errors/rejection.exception.js';
+import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { quoted } from '../util/bounded.js';
@@ -16,7 +18,7 @@ import { BodyReadError, bodyWithin, boundedBytes, decodeText, parseJson, type Bo
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
 /** The 408's message for each way a read ends without its body, but a bound (those are 413s). */
-const READ_FAILURE_MESSAGES: Record<Exclude<BodyReadFailure, 'body_too_large' | 'too_many_values'>, (options: McpResolvedOptions) => string> = {
+const READ_FAILURE_MESSAGES: Record<Exclude<BodyReadFailure, 'body_too_large' | 'too_many_values' | 'shutting_down'>, (options: McpResolvedOptions) => string> = {
   stalled_read: (o) => `Request timeout: no byte of the body arrived for ${o.bodyReadTimeoutMs} ms.`,
   past_deadline: (o) => `Request timeout: the body did not arrive in full within ${o.bodyReadDeadlineMs} ms.`,
   crowded_out: (o) =>
@@ -39,7 +41,8 @@ export const hostParsedWarning = (path: string): string =>
  * content type itself is enforced only under `requireJsonContentType` (else lenient, as the spec leaves it), before
  * the body is read. Reads the raw body under `maxBodyBytes`, `bodyReadTimeoutMs`, `bodyReadDeadlineMs` and
  * `maxArrivingBytes` (with the mount's other bodies), and refuses more than `maxBodyValues` JSON values before parsing;
- * if the host consumed it, parses `rawBody` under the same ceiling, else takes `req.body` as the host parsed it.
+ * a read the shutdown deadline ends is answered `shutting_down`. If the host consumed the body, parses `rawBody` under
+ * the same ceiling, else takes `req.body` as the host parsed it.
  * @publicApi
  */
 @Injectable()
@@ -51,6 +54,8 @@ export class ParseStepGuard implements ChainStage {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     @Inject(ArrivingBodies) private readonly arriving: ArrivingBodies,
+    /** Ends a body read still under way at the shutdown deadline. */
+    @Inject(ShutdownDeadline) private readonly shutdown: ShutdownDeadline,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -109,7 +114,7 @@ export class ParseStepGuard implements ChainStage {
         // Node undoes `chunked` only, and reads a body with other codings before it (`gzip, chunked`) as is.
         const transfer = req.headers['transfer-encoding'];
         if (transfer !== undefined && !isChunkedOnly(transfer)) throw unsupportedTransferEncoding(transfer);
-        body = bodyWithin(req, this.options, this.arriving);
+        body = bodyWithin(req, this.options, this.arriving, this.shutdown);
       }
     } catch (thrown) {
       throw this.readFailure(thrown);
@@ -128,6 +133,7 @@ export class ParseStepGuard implements ChainStage {
     if (!(thrown instanceof BodyReadError)) return thrown;
     if (thrown.failure === 'body_too_large') return this.tooLarge();
     if (thrown.failure === 'too_many_values') return this.tooManyValues();
+    if (thrown.failure === 'shutting_down') return shuttingDown('the body had not arrived in full when the shutdown deadline (shutdownGraceMs) passed');
     return new RejectionException('parse-step', 'stalled_read', READ_FAILURE_MESSAGES[thrown.failure](this.options), { headers: { connection: 'close' } });
   }
 

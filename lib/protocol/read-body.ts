@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 
+import type { ShutdownDeadline, WorkUnderWay } from '../contracts/shutdown-deadline.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { BoundMember, ByteBound } from '../util/byte-bound.js';
 import { http2StreamOf } from '../util/node-http.js';
+import { whenSettled } from '../util/quiet-promise.js';
 import { JsonValueCounter } from './json-values.js';
 
 /** Why a body read ended without a body. */
-export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'past_deadline' | 'crowded_out' | 'aborted';
+export type BodyReadFailure = 'body_too_large' | 'too_many_values' | 'stalled_read' | 'past_deadline' | 'crowded_out' | 'aborted' | 'shutting_down';
 
 /** Thrown by {@link readBody} when the body cannot be had. */
 export class BodyReadError extends Error {
@@ -35,12 +37,21 @@ function grown(from: Buffer, used: number, needed: number, limit: number): Buffe
  * Reads a request body into one Buffer under a byte ceiling (an over-limit Content-Length fails before any read), a
  * value count (each chunk counted as it arrives, so the check costs no pass of its own and stops the read early), a
  * stall timeout (no byte for `timeoutMs`) and a deadline (all of it within `deadlineMs`); what it holds is counted
- * among the mount's arriving bodies (`arriving`, which may refuse it to make room); after a failure the rest of the
- * body is drained, never buffered. Each chunk is copied into one growing buffer, which is what is counted: a chunk
- * kept as it came could hold far more than its length (over HTTP/2 a view on a whole socket read; over HTTP/1.1 a
- * Buffer object per byte of a body sent a byte a chunk).
+ * among the mount's arriving bodies (`arriving`, which may refuse it to make room), and the read is under way for
+ * the shutdown deadline (`shutdown`, which ends it: `shutting_down`); after a failure the rest of the body is
+ * drained, never buffered. Each chunk is copied into one growing buffer, which is what is counted: a chunk kept as it
+ * came could hold far more than its length (over HTTP/2 a view on a whole socket read; over HTTP/1.1 a Buffer object
+ * per byte of a body sent a byte a chunk).
  */
-function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, deadlineMs: number, values: JsonValueCounter, arriving: ByteBound): Promise<Buffer> {
+function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  timeoutMs: number,
+  deadlineMs: number,
+  values: JsonValueCounter,
+  arriving: ByteBound,
+  shutdown: ShutdownDeadline,
+): Promise<Buffer> {
   // Gone before the read began (while an async auth provider decided, say): its close came and went unheard.
   if (req.destroyed) return Promise.reject(new BodyReadError('aborted'));
   const declared = req.headers['content-length'];
@@ -49,15 +60,17 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, dea
     return Promise.reject(new BodyReadError('body_too_large'));
   }
   const limit = declared !== undefined && Number.isSafeInteger(Number(declared)) ? Number(declared) : maxBytes;
-  return new Promise<Buffer>((resolve, reject) => {
+  let stop!: (failure: BodyReadFailure) => void;
+  const read = new Promise<Buffer>((resolve, reject) => {
     let body: Buffer = NO_BYTES;
     let size = 0;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => fail('past_deadline'), deadlineMs);
-    const read: BoundMember = { cutForRoom: () => fail('crowded_out') };
+    const member: BoundMember = { cutForRoom: () => fail('crowded_out') };
     const cleanup = () => {
-      arriving.forget(read);
+      arriving.forget(member);
+      shutdown.settled(underWay);
       if (timer) clearTimeout(timer);
       clearTimeout(deadline);
       req.off('data', onData);
@@ -85,7 +98,7 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, dea
       chunk.copy(body, size);
       size += chunk.length;
       arm();
-      arriving.count(read, body.length, true);
+      arriving.count(member, body.length, true);
     };
     const onEnd = () => {
       if (settled) return;
@@ -104,15 +117,19 @@ function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, dea
     req.on('aborted', onAborted);
     req.on('close', onClose);
     arm();
+    stop = fail;
   });
+  const underWay: WorkUnderWay = { whenClosed: () => whenSettled(read), endForShutdown: () => stop('shutting_down') };
+  shutdown.track(underWay); // past the deadline, ends it at once
+  return read;
 }
 
 /** The bounds a mount reads a body under: its ceiling, its value count, its stall timeout and its deadline. */
 export type BodyBounds = Pick<McpResolvedOptions, 'maxBodyBytes' | 'maxBodyValues' | 'bodyReadTimeoutMs' | 'bodyReadDeadlineMs'>;
 
-/** Reads a request body under a mount's bounds ({@link readBody}). */
-function readBodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: ByteBound): Promise<Buffer> {
-  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, bounds.bodyReadDeadlineMs, new JsonValueCounter(bounds.maxBodyValues), arriving);
+/** Reads a request body under a mount's bounds and its shutdown deadline ({@link readBody}). */
+function readBodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: ByteBound, shutdown: ShutdownDeadline): Promise<Buffer> {
+  return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, bounds.bodyReadDeadlineMs, new JsonValueCounter(bounds.maxBodyValues), arriving, shutdown);
 }
 
 /** Requests whose whole body {@link arrivedBody} took before Node's parser marked them complete (it does so a turn later). */
@@ -159,11 +176,11 @@ export function boundedBytes(bytes: Buffer, bounds: BodyBounds): Buffer {
 /**
  * A request body under a mount's bounds: at once when it has all arrived (looked for again a microtask later: a
  * body that came in the packet of its headers is pushed once the request event's handlers return), else read as it
- * arrives ({@link readBodyWithin}), counted among the mount's `arriving` bodies meanwhile. Throws, or rejects with, a
- * {@link BodyReadError}.
+ * arrives ({@link readBodyWithin}), counted among the mount's `arriving` bodies meanwhile and ended by its `shutdown`
+ * deadline. Throws, or rejects with, a {@link BodyReadError}.
  */
-export function bodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: ByteBound): Buffer | Promise<Buffer> {
-  return arrivedBody(req, bounds) ?? Promise.resolve().then(() => arrivedBody(req, bounds) ?? readBodyWithin(req, bounds, arriving));
+export function bodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: ByteBound, shutdown: ShutdownDeadline): Buffer | Promise<Buffer> {
+  return arrivedBody(req, bounds) ?? Promise.resolve().then(() => arrivedBody(req, bounds) ?? readBodyWithin(req, bounds, arriving, shutdown));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -35,6 +35,7 @@ export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 40
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
   publish('mcp:wire:fallthrough', () => ({ mount, verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));
   bounds.shutdown.closeAfter(res);
+  bounds.shutdown.boundLingering(req);
   if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
   else sendText(res, 404, 'Not Found');
   boundUnattached(res, bounds.shutdown.writeBound(bounds.stallMs));

@@ -8,10 +8,22 @@ import { constants, type Http2Stream } from 'node:http2';
 export const LINGERING_CLOSE = { maxBytes: 16 * 1024 * 1024, maxMs: 30_000, idleMs: 5_000 } as const;
 
 /**
- * Reads and discards the rest of a request body within {@link LINGERING_CLOSE}, then calls `done` once: with true
- * when the body ended (or the request closed), false when a bound ran out first.
+ * When the lingering close of a request's answer ends at the latest (epoch ms), where set: sooner than
+ * {@link LINGERING_CLOSE}'s `maxMs` allows (an answer sent during shutdown: `MountClosing.boundLingering`).
+ */
+const lingerEnds = new WeakMap<IncomingMessage, number>();
+
+/** Ends the lingering close of an answer to `req` sent from now no later than `ms` from now. */
+export function lingerNoLongerThan(req: IncomingMessage, ms: number): void {
+  lingerEnds.set(req, Date.now() + ms);
+}
+
+/**
+ * Reads and discards the rest of a request body within {@link LINGERING_CLOSE} (and its {@link lingerEnds}), then
+ * calls `done` once: with true when the body ended (or the request closed), false when a bound ran out first.
  */
 function discardRest(req: IncomingMessage, done: (ended: boolean) => void): void {
+  const maxMs = Math.min(LINGERING_CLOSE.maxMs, Math.max(0, (lingerEnds.get(req) ?? Infinity) - Date.now()));
   let discarded = 0;
   const finish = (ended: boolean) => {
     clearTimeout(idle);
@@ -23,7 +35,7 @@ function discardRest(req: IncomingMessage, done: (ended: boolean) => void): void
   };
   const onEnd = () => finish(true);
   const idle = setTimeout(() => finish(false), LINGERING_CLOSE.idleMs).unref();
-  const total = setTimeout(() => finish(false), LINGERING_CLOSE.maxMs).unref();
+  const total = setTimeout(() => finish(false), maxMs).unref();
   const onData = (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > LINGERING_CLOSE.maxBytes) finish(false);

@@ -74,14 +74,16 @@ export class McpExceptionFilter implements ExceptionFilter {
     const { req, res, record } = takeOver(http.getRequest(), http.getResponse());
     // Pipelined on a connection that closed before its turn: nobody is left to answer, nothing of it ran.
     if (thrown instanceof TurnLost) return;
-    // Once the application shuts down, a refusal too closes its connection (see MountClosing).
+    // Once the application shuts down, a refusal too closes its connection (see MountClosing), lingering no later
+    // than the delivery grace after the deadline.
     this.shutdown?.closeAfter(res);
+    this.shutdown?.boundLingering(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     const hostBody = (http.getRequest() as { body?: unknown }).body;
     record.id ??= readableId(hostBody);
-    if (record.id === undefined && this.options && this.arriving && byTheHost(thrown) && unread(req)) {
+    if (record.id === undefined && this.options && this.arriving && this.shutdown && byTheHost(thrown) && unread(req)) {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
-      void messageInBody(req, this.options, this.arriving).then((message) => {
+      void messageInBody(req, this.options, this.arriving, this.shutdown).then((message) => {
         record.id = readableId(message);
         this.send(thrown, res, classified(record, message));
       });
@@ -170,9 +172,9 @@ export class McpExceptionFilter implements ExceptionFilter {
 }
 
 /** The JSON value of a body nobody read, or undefined (not JSON, or a body past the mount's bounds). */
-async function messageInBody(req: IncomingMessage, bounds: BodyBounds, arriving: ArrivingBodies): Promise<unknown> {
+async function messageInBody(req: IncomingMessage, bounds: BodyBounds, arriving: ArrivingBodies, shutdown: MountClosing): Promise<unknown> {
   try {
-    return decodeJson(await bodyWithin(req, bounds, arriving));
+    return decodeJson(await bodyWithin(req, bounds, arriving, shutdown));
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
@@ -9,6 +9,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { whenSettled } from '../util/quiet-promise.js';
+import { LINGERING_CLOSE, lingerNoLongerThan } from './lingering-close.js';
 
 /**
  * The reuse grace: how long the shutdown waits, once the last answer that closed during it did, before the server
@@ -123,6 +124,14 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    */
   writeBound(stallMs: number): number {
     return Math.min(stallMs, Math.max(0, this.deadlineAt - Date.now()) + DELIVERY_GRACE_MS);
+  }
+
+  /**
+   * Once shutting down, the lingering close of an answer sent now to `req` (the rest of its body read and discarded)
+   * ends within {@link writeBound}, so an upload still dripping does not hold the close for `LINGERING_CLOSE.maxMs`.
+   */
+  boundLingering(req: IncomingMessage): void {
+    if (this.closing) lingerNoLongerThan(req, this.writeBound(LINGERING_CLOSE.maxMs));
   }
 
   /**

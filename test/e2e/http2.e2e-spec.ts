@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 
 import { McpAuthDecision, McpTool, type McpAuth, type McpPlainTool } from '../../lib/index.js';
+import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
 import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
@@ -441,6 +442,48 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
       expect(cutIn).toBeLessThan(3_000);
     } finally {
       LateShutdownHold.release();
+      session.destroy();
+    }
+  });
+});
+
+onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a body still arrives a byte at a time', () => {
+  it.each<[string, http2.Settings, string, number]>([
+    ['its client takes the answer: the stream reset after it (NO_ERROR)', {}, 'shutting_down', http2.constants.NGHTTP2_NO_ERROR],
+    ['its client keeps its window shut: the answer cut once the delivery grace is over (CANCEL)', { initialWindowSize: 0 }, '', http2.constants.NGHTTP2_CANCEL],
+  ])('refuses the read at the shutdown deadline (503 + -32603 shutting_down), and the close completes; %s', async (_case, settings, text, rstCode) => {
+    const t = await createTestApp({
+      http2: true,
+      providers: [EchoTool],
+      options: { shutdownGraceMs: 300, bodyReadTimeoutMs: 60_000, bodyReadDeadlineMs: 120_000 },
+      appOptions: { forceCloseConnections: false },
+    });
+    const session = h2Connect(t.server, settings);
+    try {
+      const body = JSON.stringify(echo('x'.repeat(2000)));
+      const headers = { ':method': 'POST', ':path': '/mcp', ...mirroredHeaders(echo()), 'content-length': String(Buffer.byteLength(body)) };
+      let sent = 20;
+      const answer = h2Request(
+        session,
+        headers,
+        body.slice(0, sent),
+        (req) => {
+          const drip = setInterval(() => req.writable && sent < body.length && req.write(body[sent++]!), 100);
+          req.once('close', () => clearInterval(drip));
+        },
+        10_000,
+      );
+      await until(() => t.app.get(ArrivingBodies).held > 0, 'the read to begin');
+      const closingAt = Date.now();
+      await t.close();
+      const closedIn = Date.now() - closingAt;
+      const refused = await answer;
+      expect([refused.status, refused.rstCode]).toEqual([503, rstCode]);
+      if (text) expect(json(refused)).toMatchObject({ error: { code: -32603, data: { reason: text } } });
+      else expect(refused.text).toBe(''); // its headers went (not flow-controlled); its body never could
+      expect(closedIn).toBeLessThan(3_000);
+      expect(t.app.get(ArrivingBodies).held).toBe(0);
+    } finally {
       session.destroy();
     }
   });

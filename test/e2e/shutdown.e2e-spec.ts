@@ -6,6 +6,7 @@ import { Injectable, Module, type BeforeApplicationShutdown, type OnModuleDestro
 
 import { McpModule, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
+import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
@@ -242,6 +243,75 @@ describe('once the mount no longer waits (another shutdown hook still holds the 
     },
     20_000,
   );
+});
+
+/**
+ * A POST over a raw connection whose body arrives a byte every 100 ms (after its first 20 bytes), as long as the
+ * connection is open. Reports what came back, and when (epoch ms) the answer began and the connection closed.
+ */
+function dripUpload(port: number): { received: () => string; answeredAt: () => number | undefined; closedAt: () => number | undefined } {
+  const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(2000) } }, 'drip'));
+  const lines = Object.entries({ ...mirroredHeaders(JSON.parse(body)), host: 'localhost', 'content-length': String(Buffer.byteLength(body)) });
+  const socket = net.connect(port, '127.0.0.1');
+  let received = '';
+  let answeredAt: number | undefined;
+  let closedAt: number | undefined;
+  let sent = 20;
+  socket.setEncoding('utf8');
+  socket.on('error', () => undefined); // a reset shows as a close without the answer
+  socket.write(`POST /mcp HTTP/1.1\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body.slice(0, sent)}`);
+  const drip = setInterval(() => socket.writable && sent < body.length && socket.write(body[sent++]!), 100);
+  socket.on('data', (chunk: string) => ((answeredAt ??= Date.now()), (received += chunk)));
+  socket.on('close', () => ((closedAt = Date.now()), clearInterval(drip)));
+  return { received: () => received, answeredAt: () => answeredAt, closedAt: () => closedAt };
+}
+
+/** The JSON body of a raw HTTP/1.1 answer. */
+const rawJson = (answer: string): any => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+describe('a body still arriving at the shutdown deadline (an upload dripped a byte at a time) does not hold the shutdown', () => {
+  /** Read bounds far past the test's: only the shutdown deadline can end the read. */
+  const options = { shutdownGraceMs: 300, bodyReadTimeoutMs: 60_000, bodyReadDeadlineMs: 120_000 };
+
+  it('begun before the close: refused 503 + -32603 shutting_down at the deadline, its lingering close ended by the delivery grace, and the close done', async () => {
+    const t = await createTestApp({ providers: [EchoTool], options, appOptions: { forceCloseConnections: false } });
+    const upload = dripUpload((t.server.address() as AddressInfo).port);
+    await until(() => t.app.get(ArrivingBodies).held > 0, 'the read to begin');
+    const closingAt = Date.now();
+    await t.close();
+    const closedIn = Date.now() - closingAt;
+    await until(() => upload.closedAt() !== undefined, 'the connection to close');
+    expect(upload.received()).toMatch(/^HTTP\/1\.1 503 /);
+    expect(upload.received()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(rawJson(upload.received())).toMatchObject({ jsonrpc: '2.0', error: { code: -32603, data: { reason: 'shutting_down' } } });
+    expect(rawJson(upload.received()).error.message).toContain('the body had not arrived in full when the shutdown deadline (shutdownGraceMs) passed');
+    expect(upload.answeredAt()! - closingAt).toBeGreaterThanOrEqual(250);
+    expect(upload.answeredAt()! - closingAt).toBeLessThan(1_000);
+    // The rest of the body is read and discarded until the delivery grace after the deadline (1 s), not LINGERING_CLOSE.maxMs.
+    expect(closedIn).toBeLessThan(3_000);
+    expect(t.app.get(ArrivingBodies).held).toBe(0);
+  }, 20_000);
+
+  it('begun after the deadline (another hook holds the close): refused at once with the same error, its connection closed within the delivery grace', async () => {
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({ providers: [EchoTool], imports: [LateShutdownHoldModule], options, appOptions: { forceCloseConnections: false } });
+    const closingAt = Date.now();
+    const closed = t.close();
+    try {
+      await until(() => LateShutdownHold.reached && t.app.get(MountClosing).pastDeadline, 'the deadline to pass');
+      const startedAt = Date.now();
+      const upload = dripUpload((t.server.address() as AddressInfo).port);
+      await until(() => upload.closedAt() !== undefined, 'the connection to close', 5_000);
+      expect(upload.received()).toMatch(/^HTTP\/1\.1 503 /);
+      expect(rawJson(upload.received())).toMatchObject({ error: { code: -32603, data: { reason: 'shutting_down' } } });
+      expect(upload.answeredAt()! - startedAt).toBeLessThan(1_000);
+      expect(upload.closedAt()! - startedAt).toBeLessThan(2_500);
+      expect(closingAt).toBeLessThan(startedAt);
+    } finally {
+      LateShutdownHold.release();
+      await closed;
+    }
+  }, 20_000);
 });
 
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {

@@ -3,12 +3,23 @@ import { Socket } from 'node:net';
 
 import { describe, expect, it } from '@jest/globals';
 
+import type { ShutdownDeadline, WorkUnderWay } from '../../lib/contracts/shutdown-deadline.js';
 import { BodyReadError, bodyWithin, type BodyBounds } from '../../lib/protocol/read-body.js';
 import { ByteBound } from '../../lib/util/byte-bound.js';
 import { collectGarbage } from '../support/collect-garbage.js';
 
 /** A mount's arriving bodies under a bound no test here reaches. */
 const unbounded = () => new ByteBound(Number.MAX_SAFE_INTEGER);
+
+/** A shutdown deadline that never passes. */
+const noShutdown: ShutdownDeadline = { bounded: (pending) => pending, track: () => undefined, settled: () => undefined };
+
+/** A shutdown deadline the test passes by hand: the work under way in `tracked`, the work settled in `passed`. */
+function deadline(): ShutdownDeadline & { tracked: Set<WorkUnderWay>; passed: Set<WorkUnderWay> } {
+  const tracked = new Set<WorkUnderWay>();
+  const passed = new Set<WorkUnderWay>();
+  return { tracked, passed, bounded: (pending) => pending, track: (work) => void tracked.add(work), settled: (work) => void (tracked.delete(work), passed.add(work)) };
+}
 
 const BOUNDS: BodyBounds = { maxBodyBytes: 4 * 1024 * 1024, maxBodyValues: 100_000, bodyReadTimeoutMs: 10_000, bodyReadDeadlineMs: 60_000 };
 
@@ -31,7 +42,7 @@ describe('bodyWithin, a body that has all arrived', () => {
     const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } }));
     const req = arrivedInChunks([bytes.subarray(0, 65_536), bytes.subarray(65_536)]);
     expect(req.readableLength).toBe(bytes.length);
-    const taken = bodyWithin(req, BOUNDS, unbounded());
+    const taken = bodyWithin(req, BOUNDS, unbounded(), noShutdown);
     expect(Buffer.isBuffer(taken) && { bytes: taken.length, same: taken.equals(bytes) }).toEqual({ bytes: bytes.length, same: true });
   });
 });
@@ -51,11 +62,11 @@ describe('bodyWithin, a body read as it arrives', () => {
   const bounds: BodyBounds = { ...BOUNDS, maxBodyBytes: 10 };
 
   it('takes a body of exactly maxBodyBytes, whatever its chunks', async () => {
-    expect((await bodyWithin(streamed([4, 6]), bounds, unbounded())).length).toBe(10);
+    expect((await bodyWithin(streamed([4, 6]), bounds, unbounded(), noShutdown)).length).toBe(10);
   });
 
   it('refuses a body one byte over maxBodyBytes as body_too_large', async () => {
-    const read = Promise.resolve(bodyWithin(streamed([4, 7]), bounds, unbounded()));
+    const read = Promise.resolve(bodyWithin(streamed([4, 7]), bounds, unbounded(), noShutdown));
     await expect(read).rejects.toBeInstanceOf(BodyReadError);
     await expect(read).rejects.toMatchObject({ failure: 'body_too_large' });
   });
@@ -74,8 +85,8 @@ describe("bodyWithin, bodies read together under the mount's arriving bytes", ()
   it('refuses the read whose last bytes arrived least recently (crowded_out) when another takes them past the bound; the other reads on', async () => {
     const arriving = new ByteBound(40 * 1024);
     const [stalled, sending] = [pushedByHand(), pushedByHand()];
-    const first = Promise.resolve(bodyWithin(stalled, BOUNDS, arriving));
-    const second = Promise.resolve(bodyWithin(sending, BOUNDS, arriving));
+    const first = Promise.resolve(bodyWithin(stalled, BOUNDS, arriving, noShutdown));
+    const second = Promise.resolve(bodyWithin(sending, BOUNDS, arriving, noShutdown));
     await settle();
     stalled.push(Buffer.alloc(6, 0x20));
     await settle();
@@ -92,7 +103,7 @@ describe("bodyWithin, bodies read together under the mount's arriving bytes", ()
   it('holds a body sent a byte a chunk as one buffer, counted by its room', async () => {
     const arriving = new ByteBound(Number.MAX_SAFE_INTEGER);
     const req = pushedByHand();
-    const read = Promise.resolve(bodyWithin(req, BOUNDS, arriving));
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, arriving, noShutdown));
     await settle();
     const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(20_000) } });
     for (const byte of Buffer.from(text)) req.push(Buffer.from([byte]));
@@ -104,7 +115,7 @@ describe("bodyWithin, bodies read together under the mount's arriving bytes", ()
 
   it('keeps no chunk that is a view on a larger buffer (over HTTP/2, a whole socket read)', async () => {
     const req = pushedByHand();
-    const read = Promise.resolve(bodyWithin(req, BOUNDS, unbounded()));
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, unbounded(), noShutdown));
     await settle();
     const sent = (): WeakRef<ArrayBuffer> => {
       const socketRead = new ArrayBuffer(1024 * 1024);
@@ -117,5 +128,36 @@ describe("bodyWithin, bodies read together under the mount's arriving bytes", ()
     expect(socketRead.deref()).toBeUndefined();
     req.push(null);
     expect((await read).length).toBe(1);
+  });
+});
+
+describe('bodyWithin, a read the shutdown deadline ends', () => {
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('is under way until it ends; ended (shutting_down), it lets go at once: no listener left, no byte counted', async () => {
+    const arriving = new ByteBound(Number.MAX_SAFE_INTEGER);
+    const shutdown = deadline();
+    const req = pushedByHand();
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, arriving, shutdown));
+    await settle();
+    req.push(Buffer.alloc(6, 0x20));
+    await settle();
+    expect([shutdown.tracked.size, arriving.held, req.listenerCount('data')]).toEqual([1, 16 * 1024, 1]);
+    const [work] = shutdown.tracked;
+    work!.endForShutdown();
+    await expect(read).rejects.toMatchObject({ failure: 'shutting_down' });
+    expect([shutdown.tracked.size, shutdown.passed.has(work!), arriving.held, req.listenerCount('data'), req.listenerCount('end')]).toEqual([0, true, 0, 0, 0]);
+    await work!.whenClosed(); // settled
+  });
+
+  it('settles its work when it ends on its own', async () => {
+    const shutdown = deadline();
+    const req = pushedByHand();
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, unbounded(), shutdown));
+    await settle();
+    req.push(Buffer.from('{}'));
+    req.push(null);
+    expect((await read).toString()).toBe('{}');
+    expect([shutdown.tracked.size, shutdown.passed.size]).toEqual([0, 1]);
   });
 });

@@ -1,7 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from '@jest/globals';
 
+import { endAfterBody } from '../../lib/response/lingering-close.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
 
 describe('MountClosing', () => {
@@ -63,5 +66,28 @@ describe('MountClosing', () => {
     await sleep(1_100);
     expect(ended).toHaveLength(2);
     expect(ended[1]! - ended[0]!).toBeGreaterThanOrEqual(990);
+  });
+
+  it('once shutting down, ends the lingering close of a refusal sent now when the delivery grace after the deadline is over, however steadily bytes trickle in', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 100 });
+    const upload = () => Object.assign(new PassThrough(), { complete: false }) as unknown as IncomingMessage & PassThrough;
+    const [before, during] = [upload(), upload()];
+    const ended: string[] = [];
+    const started = Date.now();
+    closing.boundLingering(before); // not shutting down yet: LINGERING_CLOSE alone
+    endAfterBody(before, { end: () => void ended.push('before') } as unknown as ServerResponse);
+    closing.onModuleDestroy();
+    closing.boundLingering(during);
+    endAfterBody(during, { end: () => void ended.push(`during ${Date.now() - started}`) } as unknown as ServerResponse);
+    const trickle = setInterval(() => (before.write('x'), during.write('x')), 50);
+    try {
+      await sleep(1_400);
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(ended).toHaveLength(1);
+    const [, at] = ended[0]!.split(' ');
+    expect(Number(at)).toBeGreaterThanOrEqual(1_090); // the deadline (100 ms), then the delivery grace (1 s)
+    expect(Number(at)).toBeLessThan(1_300);
   });
 });
