@@ -1,11 +1,14 @@
 /**
- * Work a request does before it has an answer under way that the shutdown deadline ends (a body read): counted as
- * under way until settled, as an answer is (`AnswerUnderWay`).
+ * What the shutdown deadline ends, counted as under way until settled: an answer under way (`AnswerStream`), or work
+ * a request does or waits on before it has one (a body read, the auth provider's decision).
  */
 export interface WorkUnderWay {
   /** Settles once the work has ended, however. */
   whenClosed(): Promise<void>;
-  /** Ends the work with `shutting_down` and stops it at once: its listeners, timers and bytes let go. */
+  /**
+   * Ends the work with `shutting_down` and stops it at once (its run, listeners, timers and bytes let go); an answer
+   * already sent is cut off where it still drains.
+   */
   endForShutdown(): void;
 }
 

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2Session } from 'node:http2';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 
-import type { ShutdownDeadline } from '../contracts/shutdown-deadline.js';
+import type { ShutdownDeadline, WorkUnderWay } from '../contracts/shutdown-deadline.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -25,13 +27,6 @@ const REUSE_GRACE_MS = 100;
  */
 const DELIVERY_GRACE_MS = 1_000;
 
-/** An answer under way, as the shutdown deadline sees it (`AnswerStream`). */
-export interface AnswerUnderWay {
-  whenClosed(): Promise<void>;
-  /** Ends the answer with the `shutting_down` error and stops its run; once answered, cuts off what still drains. */
-  endForShutdown(): void;
-}
-
 /**
  * Whether the application is shutting down, set at its first shutdown hook, before its HTTP server closes. From
  * then on each answer of the mount closes its connection after it (`Connection: close`; over HTTP/2 a GOAWAY closes
@@ -48,13 +43,20 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    */
   pastDeadline = false;
   /** The mount's answers attached and not yet closed. */
-  private readonly underWay = new Set<AnswerUnderWay>();
+  private readonly underWay = new Set<WorkUnderWay>();
   /** Settles once the shutdown deadline passed and its sweep ran; armed at the application's first shutdown hook. */
   private deadline: Promise<void> | undefined;
   /** When the shutdown deadline passes (epoch ms), once armed. */
   private deadlineAt = Infinity;
   /** When an answer last closed (or was ended) once shutdown had begun: the reuse grace runs from there. */
   private lastSettledAt: number | undefined;
+  /**
+   * The connections of the HTTP/2 sessions the mount closed (GOAWAY) during shutdown, until they close: a graceful
+   * close waits for the client to end every stream and the connection, which one that never reads an answer never does.
+   */
+  private readonly closedSessions = new Set<Socket>();
+  /** Whether the delivery grace after the deadline is over (`deliveryOver`). */
+  private delivered = false;
   /** What ends as the shutdown begins (`whenClosing`). */
   private readonly atClosing: (() => void)[] = [];
 
@@ -88,14 +90,24 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
       const timer = setTimeout(() => {
         this.pastDeadline = true;
         this.endUnderWay();
-        // What it ended and its client has not taken yet is cut once the delivery grace is over.
-        if (this.underWay.size) setTimeout(() => this.endUnderWay(), DELIVERY_GRACE_MS).unref();
+        setTimeout(() => this.deliveryOver(), DELIVERY_GRACE_MS).unref();
         resolve();
       }, this.options.shutdownGraceMs);
       // The server's close, not this timer, keeps the process alive while calls are under way; once it is closed,
       // the sweep finds nothing.
       timer.unref();
     }));
+  }
+
+  /**
+   * The delivery grace is over: what the deadline ended and its client has not taken is cut, and so is each HTTP/2
+   * connection whose session the mount closed and whose client still holds it; from then on such a connection is cut
+   * that long after the mount closes its session.
+   */
+  private deliveryOver(): void {
+    this.delivered = true;
+    this.endUnderWay();
+    for (const connection of this.closedSessions) connection.destroy();
   }
 
   /** Ends each answer under way (`endForShutdown`). */
@@ -106,13 +118,13 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   }
 
   /** An answer is under way (attached); `settled` once it closed. Past the deadline it is ended at once instead. */
-  track(answer: AnswerUnderWay): void {
+  track(answer: WorkUnderWay): void {
     if (!this.pastDeadline) return void this.underWay.add(answer);
     answer.endForShutdown();
     this.lastSettledAt = Date.now();
   }
 
-  settled(answer: AnswerUnderWay): void {
+  settled(answer: WorkUnderWay): void {
     this.underWay.delete(answer);
     if (this.closing) this.lastSettledAt = Date.now();
   }
@@ -166,7 +178,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    */
   bounded<T>(pending: Promise<T>, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const waiting: AnswerUnderWay = {
+      const waiting: WorkUnderWay = {
         whenClosed: () => whenSettled(pending),
         endForShutdown: () => reject(shuttingDown(what)),
       };
@@ -184,7 +196,18 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   closeAfter(res: ServerResponse): void {
     if (!this.closing) return;
     const stream = http2StreamOf(res);
-    if (stream) stream.session?.close();
+    if (stream) this.closeSession(stream.session);
     else if (!res.headersSent) res.shouldKeepAlive = false;
+  }
+
+  /** Closes an HTTP/2 session gracefully (GOAWAY), keeping its connection to cut once the delivery grace is over. */
+  private closeSession(session: Http2Session | undefined): void {
+    if (!session || session.closed || session.destroyed) return;
+    // The session's socket is a proxy that routes `once` to the connection itself, which it returns (EventEmitter's
+    // `once` returns its emitter): taken now, as the session lets go of it once its streams end.
+    const connection: Socket = session.socket.once('close', () => this.closedSessions.delete(connection));
+    this.closedSessions.add(connection);
+    session.close();
+    if (this.delivered) setTimeout(() => connection.destroy(), DELIVERY_GRACE_MS).unref();
   }
 }

@@ -417,6 +417,30 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
     expect(closedIn).toBeLessThan(5_000);
   });
 
+  it('a session closed during shutdown that its client keeps open (an answer it never consumes) is destroyed once the delivery grace after the deadline is over', async () => {
+    const t = await createTestApp({ http2: true, providers: [SleeperTool], options: { shutdownGraceMs: 300 }, appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
+    try {
+      // Ends on its own during the grace: its answer closes the session (GOAWAY), and the client never reads it.
+      let status = 0;
+      void h2Post(session, rpc('tools/call', { name: 'sleeper', arguments: { tag: 'h2-kept', ms: 100 } }), {}, (req) => {
+        req.pause();
+        req.once('response', (headers) => (status = Number(headers[':status'])));
+      });
+      await until(() => taskRuns.has('h2-kept'), 'the call to run');
+      const at = Date.now();
+      await t.close();
+      const closedIn = Date.now() - at;
+      expect([status, goaway]).toEqual([200, true]);
+      expect(closedIn).toBeGreaterThanOrEqual(1_200);
+      expect(closedIn).toBeLessThan(4_000);
+    } finally {
+      session.destroy();
+    }
+  });
+
   it.each<[string, number, (session: ClientHttp2Session) => Promise<H2Answer>]>([
     ['a refusal', 403, (session) => h2Post(session, rpc('tools/list'), { origin: 'http://evil.example.com' })],
     ["the fallthrough's answer", 405, (session) => h2Request(session, { ':method': 'GET', ':path': '/mcp', accept: 'text/event-stream' })],
