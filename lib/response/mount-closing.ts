@@ -54,7 +54,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    * The connections of the HTTP/2 sessions the mount closed (GOAWAY) during shutdown, until they close: a graceful
    * close waits for the client to end every stream and the connection, which one that never reads an answer never does.
    */
-  private readonly closedSessions = new Set<Socket>();
+  private readonly closedSessionConnections = new Set<Socket>();
   /** Whether the delivery grace after the deadline is over (`deliveryOver`). */
   private delivered = false;
   /** What ends as the shutdown begins (`whenClosing`). */
@@ -107,25 +107,28 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   private deliveryOver(): void {
     this.delivered = true;
     this.endUnderWay();
-    for (const connection of this.closedSessions) connection.destroy();
+    for (const connection of this.closedSessionConnections) connection.destroy();
   }
 
-  /** Ends each answer under way (`endForShutdown`). */
+  /** Ends all work under way (`endForShutdown`). */
   private endUnderWay(): void {
     const ended = [...this.underWay];
-    for (const answer of ended) answer.endForShutdown();
+    for (const work of ended) work.endForShutdown();
     if (ended.length) this.lastSettledAt = Date.now();
   }
 
-  /** An answer is under way (attached); `settled` once it closed. Past the deadline it is ended at once instead. */
-  track(answer: WorkUnderWay): void {
-    if (!this.pastDeadline) return void this.underWay.add(answer);
-    answer.endForShutdown();
+  /**
+   * Work is under way (an answer attached, a body read); `settled` once it ended. Past the deadline it is ended at once
+   * instead.
+   */
+  track(work: WorkUnderWay): void {
+    if (!this.pastDeadline) return void this.underWay.add(work);
+    work.endForShutdown();
     this.lastSettledAt = Date.now();
   }
 
-  settled(answer: WorkUnderWay): void {
-    this.underWay.delete(answer);
+  settled(work: WorkUnderWay): void {
+    this.underWay.delete(work);
     if (this.closing) this.lastSettledAt = Date.now();
   }
 
@@ -205,8 +208,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     if (!session || session.closed || session.destroyed) return;
     // The session's socket is a proxy that routes `once` to the connection itself, which it returns (EventEmitter's
     // `once` returns its emitter): taken now, as the session lets go of it once its streams end.
-    const connection: Socket = session.socket.once('close', () => this.closedSessions.delete(connection));
-    this.closedSessions.add(connection);
+    const connection: Socket = session.socket.once('close', () => this.closedSessionConnections.delete(connection));
+    this.closedSessionConnections.add(connection);
     session.close();
     if (this.delivered) setTimeout(() => connection.destroy(), DELIVERY_GRACE_MS).unref();
   }
