@@ -25,8 +25,8 @@ const LISTEN_SHUTDOWN_GRACE_MS = 1000;
 @Injectable()
 export class ListenStreams implements BeforeApplicationShutdown {
   private readonly streams = new Set<ListenStream>();
-  /** The ending of the streams open as the shutdown began (`endAll`). */
-  private ending: Promise<unknown> | undefined;
+  /** The streams the shutdown ended, each until closed or cut (`endForShutdown`). */
+  private ending: Promise<unknown> = Promise.resolve();
   private readonly bounds: McpResolvedOptions['subscriptions'];
   /** What its streams' events name the mount. */
   private readonly mount: string;
@@ -76,6 +76,8 @@ export class ListenStreams implements BeforeApplicationShutdown {
         'retry later, or listen with a smaller request',
       );
     const stream = new ListenStream(id, filter, answer, this.bounds, this.budget, this.mount);
+    // Opened once the shutdown began: `endAll` has run, so this stream ends as soon as it is acknowledged.
+    const late = this.shutdown.closing;
     this.streams.add(stream);
     void stream.ended.then(() => {
       this.streams.delete(stream);
@@ -87,29 +89,26 @@ export class ListenStreams implements BeforeApplicationShutdown {
       stream.end('gone');
       throw fault;
     }
-    if (this.shutdown.closing) stream.end();
+    if (late) this.endForShutdown(stream);
     return stream;
   }
 
-  /**
-   * Ends every stream gracefully, with its result, as the shutdown begins (`MountClosing.whenClosing`); one whose
-   * client has not taken its result within `LISTEN_SHUTDOWN_GRACE_MS` is cut (`ending` settles then).
-   */
+  /** Ends every stream as the shutdown begins (`MountClosing.whenClosing`), those still being opened too. */
   private endAll(): void {
-    this.ending = this.endEach([...this.streams]);
+    for (const stream of this.streams) this.endForShutdown(stream);
   }
 
-  private endEach(streams: readonly ListenStream[]): Promise<unknown> {
-    return Promise.all(
-      streams.map((stream) => {
-        stream.end();
-        return stream.closed(LISTEN_SHUTDOWN_GRACE_MS);
-      }),
-    );
+  /**
+   * Ends a stream gracefully, with its result; one whose client has not taken it within `LISTEN_SHUTDOWN_GRACE_MS` is
+   * cut. `ending` settles once each has closed or been cut.
+   */
+  private endForShutdown(stream: ListenStream): void {
+    stream.end();
+    this.ending = Promise.all([this.ending, stream.closed(LISTEN_SHUTDOWN_GRACE_MS)]);
   }
 
-  /** Nest's hook, before the HTTP server closes (it would wait for these connections): waits for every stream to end. */
+  /** Nest's hook, before the HTTP server closes (it would wait for these connections): waits for every stream the shutdown ended. */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([this.ending, this.endEach([...this.streams])]);
+    await this.ending;
   }
 }

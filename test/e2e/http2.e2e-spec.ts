@@ -441,6 +441,34 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
     }
   });
 
+  it('a session closed once the delivery grace is over, that its client keeps open, has its connection cut a second later', async () => {
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({ http2: true, imports: [LateShutdownHoldModule], options: { shutdownGraceMs: 100 }, appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    try {
+      const at = Date.now();
+      const closing = t.close();
+      await until(() => LateShutdownHold.reached && Date.now() > at + 1_300, 'the delivery grace to be over', 5_000);
+      let status = 0;
+      // Refused (past the deadline), and never consumed: the graceful close of its session waits on the client.
+      void h2Post(session, rpc('tools/list'), {}, (req) => {
+        req.pause();
+        req.once('response', (headers) => (status = Number(headers[':status'])));
+      });
+      await until(() => status !== 0, 'the refusal');
+      await sleep(1_300);
+      // Released once the connection was cut: nothing holds the server's close any more.
+      LateShutdownHold.release();
+      let closed = false;
+      void closing.then(() => (closed = true));
+      await until(() => closed, 'app.close() to complete', 1_000);
+      expect(status).toBe(503);
+    } finally {
+      LateShutdownHold.release();
+      session.destroy();
+    }
+  });
+
   it.each<[string, number, (session: ClientHttp2Session) => Promise<H2Answer>]>([
     ['a refusal', 403, (session) => h2Post(session, rpc('tools/list'), { origin: 'http://evil.example.com' })],
     ["the fallthrough's answer", 405, (session) => h2Request(session, { ':method': 'GET', ':path': '/mcp', accept: 'text/event-stream' })],

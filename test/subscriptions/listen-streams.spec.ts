@@ -12,9 +12,9 @@ import { until } from '../support/wait.js';
 const answer = () =>
   ({ signal: new AbortController().signal, buffered: 0, notify: () => true, onKeepAlive: () => undefined, abandon: () => undefined }) as unknown as AnswerStream;
 
-function streams(maxStreams: number, maxOpenBytes: number, bus: McpEventBus = new InProcessEventBus()) {
+function streams(maxStreams: number, maxOpenBytes: number, bus: McpEventBus = new InProcessEventBus(), shutdown = new MountClosing({ shutdownGraceMs: 10_000 })) {
   const options = { path: '/mcp', subscriptions: { maxStreams, maxOpenBytes, maxBufferedBytes: 1024, subscribeTimeoutMs: 50, keepAliveMs: 1000 } };
-  return new ListenStreams(bus, options as unknown as McpResolvedOptions, new MountClosing({ shutdownGraceMs: 10_000 }));
+  return new ListenStreams(bus, options as unknown as McpResolvedOptions, shutdown);
 }
 
 describe('ListenStreams bounds', () => {
@@ -77,8 +77,26 @@ describe('ListenStreams timing', () => {
   it('ends every stream at shutdown, closing one whose response has not closed after 1 s, not before', async () => {
     const abandon = jest.fn();
     const stuck = { ...answer(), whenClosed: () => new Promise<never>(() => undefined), abandon } as unknown as AnswerStream;
-    const open = streams(10, 1000);
+    const shutdown = new MountClosing({ shutdownGraceMs: 10_000 });
+    const open = streams(10, 1000, new InProcessEventBus(), shutdown);
     const stream = await open.open('a', { toolsListChanged: true }, stuck, 100);
+    let done = false;
+    shutdown.onModuleDestroy(); // the shutdown begins: its first hook
+    void open.beforeApplicationShutdown().then(() => (done = true));
+    expect(await stream.ended).toBe('shutdown');
+    await jest.advanceTimersByTimeAsync(999);
+    expect([done, abandon.mock.calls.length]).toEqual([false, 0]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect([done, abandon.mock.calls.length]).toEqual([true, 1]);
+  });
+
+  it('ends a stream opened once the shutdown began as soon as it is acknowledged, and cuts it too after 1 s untaken', async () => {
+    const abandon = jest.fn();
+    const stuck = { ...answer(), whenClosed: () => new Promise<never>(() => undefined), abandon } as unknown as AnswerStream;
+    const shutdown = new MountClosing({ shutdownGraceMs: 10_000 });
+    const open = streams(10, 1000, new InProcessEventBus(), shutdown);
+    shutdown.onModuleDestroy();
+    const stream = await open.open('late', { toolsListChanged: true }, stuck, 100);
     let done = false;
     void open.beforeApplicationShutdown().then(() => (done = true));
     expect(await stream.ended).toBe('shutdown');
