@@ -60,7 +60,6 @@ function readBody(
     return Promise.reject(new BodyReadError('body_too_large'));
   }
   const limit = declared !== undefined && Number.isSafeInteger(Number(declared)) ? Number(declared) : maxBytes;
-  let stop!: (failure: BodyReadFailure) => void;
   const read = new Promise<Buffer>((resolve, reject) => {
     let body: Buffer = NO_BYTES;
     let size = 0;
@@ -68,6 +67,7 @@ function readBody(
     let timer: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => fail('past_deadline'), deadlineMs);
     const member: BoundMember = { cutForRoom: () => fail('crowded_out') };
+    const underWay: WorkUnderWay = { whenClosed: () => whenSettled(read), endForShutdown: () => fail('shutting_down') };
     const cleanup = () => {
       arriving.forget(member);
       shutdown.settled(underWay);
@@ -117,10 +117,8 @@ function readBody(
     req.on('aborted', onAborted);
     req.on('close', onClose);
     arm();
-    stop = fail;
+    shutdown.track(underWay); // past the deadline, ends it at once
   });
-  const underWay: WorkUnderWay = { whenClosed: () => whenSettled(read), endForShutdown: () => stop('shutting_down') };
-  shutdown.track(underWay); // past the deadline, ends it at once
   return read;
 }
 
