@@ -8,12 +8,13 @@ import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { PostChainGuard } from './post-chain.js';
 import { resultEnvelopeJson } from './protocol/json-rpc.js';
 import { AnswerStream, type AnswerBounds } from './response/answer-stream.js';
-import { fallthrough, type FallthroughBounds } from './response/fallthrough.js';
+import { fallthrough } from './response/fallthrough.js';
 import { LegacyCancellations } from './response/legacy-cancellations.js';
 import { McpExceptionFilter } from './response/mcp-exception.filter.js';
 import { MountClosing } from './response/mount-closing.js';
 import { sendAcceptance } from './response/send.js';
 import { takeOver } from './response/unanswered.js';
+import type { UnattachedBounds } from './response/unattached-answer.js';
 import { WaitingAnswers } from './response/waiting-answers.js';
 import { mountName } from './telemetry/channels.js';
 
@@ -41,7 +42,7 @@ export function createMcpController(path: string, version: ControllerOptions['ve
   @SetMetadata(OPENAPI_EXCLUDED, [true])
   class McpController {
     /** What bounds the mount's answers, and the fallthrough's (405 to another verb). */
-    private readonly bounds: AnswerBounds & FallthroughBounds;
+    private readonly bounds: AnswerBounds & UnattachedBounds;
 
     constructor(
       @Inject(MethodRouter) private readonly router: MethodRouter,

@@ -7,9 +7,11 @@ import { requestRecord } from './contracts/request-record.js';
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from './options/mcp-options.tokens.js';
-import { fallthrough, type FallthroughBounds } from './response/fallthrough.js';
+import { fallthrough } from './response/fallthrough.js';
 import { MountClosing } from './response/mount-closing.js';
 import { answerUnanswered } from './response/unanswered.js';
+import type { UnattachedBounds } from './response/unattached-answer.js';
+import { WaitingAnswers } from './response/waiting-answers.js';
 
 /**
  * Metadata on each of a mount's route handlers, its value what the mount's events name it. Nest copies a handler's
@@ -88,12 +90,21 @@ interface FastifyLike {
  */
 @Injectable()
 export class MountOnHost implements OnModuleInit {
+  /**
+   * What bounds the answers made here (the fallthrough's, an unanswered request's). The mounts of one application shut
+   * down together: the first mount's state (and its write stall bound) answers for all.
+   */
+  private readonly bounds: UnattachedBounds;
+
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly shutdown: MountClosing,
+    shutdown: MountClosing,
     private readonly config: ApplicationConfig,
-    @Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'writeStallTimeoutMs'>,
-  ) {}
+    @Inject(MCP_OPTIONS) options: Pick<McpResolvedOptions, 'writeStallTimeoutMs'>,
+    waiting: WaitingAnswers,
+  ) {
+    this.bounds = { shutdown, stallMs: options.writeStallTimeoutMs, waiting };
+  }
 
   /**
    * Whether the host has global interceptors, the only ones that reach the mount's routes (its controller declares
@@ -114,12 +125,13 @@ export class MountOnHost implements OnModuleInit {
       if (typeof mount !== 'string') return;
       host.state.mountPaths.set(options.url, mount);
       const handler = options.handler;
+      const bounds = this.bounds;
       if (typeof handler === 'function' && this.intercepted())
         options.handler = function (this: unknown, request, reply) {
           watchSettled(reply, () => {
             if (requestRecord(request.raw).taken) return;
             reply.hijack?.();
-            answerUnanswered(request.raw, reply.raw, mount);
+            answerUnanswered(request.raw, reply.raw, mount, bounds);
           });
           return handler.call(this, request, reply);
         };
@@ -133,10 +145,8 @@ export class MountOnHost implements OnModuleInit {
     const host = this.host();
     if (!host || host.state.finished) return;
     host.state.finished = true;
-    // The mounts of one application shut down together: the first mount's state (and its write stall bound) answers
-    // for all.
-    const below = belowMount({ shutdown: this.shutdown, stallMs: this.options.writeStallTimeoutMs });
-    if (host.type === 'express') finishOnExpress(host.instance, below, this.intercepted());
+    const below = belowMount(this.bounds);
+    if (host.type === 'express') finishOnExpress(host.instance, below, this.intercepted() ? this.bounds : undefined);
     else if (host.type === 'fastify') {
       for (const [path, mount] of host.state.mountPaths)
         if (!atRoot(path))
@@ -161,12 +171,16 @@ const atRoot = (path: string): boolean => path.replace(/\/$/, '') === '';
 /** The answer to a path below the mount named `mount`, within the fallthrough's `bounds`. */
 type BelowMount = (mount: string) => (req: unknown, res: unknown) => void;
 const belowMount =
-  (bounds: FallthroughBounds): BelowMount =>
+  (bounds: UnattachedBounds): BelowMount =>
   (mount) =>
   (req, res) =>
     fallthrough(req, res, 404, mount, bounds);
 
-function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, intercepted: boolean): void {
+/**
+ * Finishes the mounts on Express: the paths below them (`below`), the host's parsers skipping them, and, where the host
+ * has global interceptors, an answer to what a mount's route left unanswered, within `unanswered`.
+ */
+function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, unanswered: UnattachedBounds | undefined): void {
   const router = app.router as { stack?: ExpressLayer[]; caseSensitive?: unknown; strict?: unknown } | undefined;
   const stack = router?.stack;
   if (!Array.isArray(stack)) return;
@@ -178,9 +192,9 @@ function finishOnExpress(app: Record<PropertyKey, unknown>, below: BelowMount, i
       if (typeof mount === 'string') mountOf.set(layer, mount);
     }
   const mountRoutes = [...mountOf.keys()];
-  if (intercepted)
+  if (unanswered)
     for (const [layer, mount] of mountOf)
-      for (const entry of layer.route!.stack!) if (typeof entry.handle === 'function') entry.handle = answering(entry.handle as Handle, mount);
+      for (const entry of layer.route!.stack!) if (typeof entry.handle === 'function') entry.handle = answering(entry.handle as Handle, mount, unanswered);
   // Express would let the first of two mounts at one path shadow the second silently (Fastify refuses it itself),
   // and a path is the same to it whatever its case and trailing slash unless its router says otherwise. The router's
   // own flags, not the app's settings: it reads those once, when it is created, before the mounts are.
@@ -246,14 +260,14 @@ function watchSettled(reply: { then?: unknown }, settled: () => void): void {
  * An Express route handler of a mount that, once the host's handler has settled, answers a request it left
  * unanswered; one it passed on (Nest's version filter, for a request naming another API version) is not the mount's.
  */
-function answering(handle: Handle, mount: string): Handle {
+function answering(handle: Handle, mount: string, bounds: UnattachedBounds): Handle {
   return async (req, res, next) => {
     let passed = false;
     await handle(req, res, (err) => {
       passed = true;
       next(err);
     });
-    if (!passed) answerUnanswered(req, res as ServerResponse, mount);
+    if (!passed) answerUnanswered(req, res as ServerResponse, mount, bounds);
   };
 }
 

@@ -484,7 +484,8 @@ export function clientLeft(res: ServerResponse): boolean {
  * (`writeStallTimeoutMs`) is cut off, and what waits of it counts among the mount's `waiting` answers until then.
  * Over HTTP/2 a client can keep its stream's flow-control window shut for as long as its session lives; over HTTP/1.x
  * a client that stops reading leaves what its socket did not take (a refusal echoes the request's id, which may be
- * as long as the body).
+ * as long as the body). An HTTP/1.x answer its client took whole is not cut though it has not ended: its lingering
+ * close (`endAfterBody`) keeps it open, within its own bounds.
  */
 export function boundUnattached(res: ServerResponse, stallMs: number, waiting?: AnswerBounds['waiting']): void {
   if ((res as WithStream)[STREAM] || res.writableFinished) return;
@@ -492,7 +493,7 @@ export function boundUnattached(res: ServerResponse, stallMs: number, waiting?: 
   if (held === 0 && !http2StreamOf(res)) return;
   const answer: WaitingAnswer = { cutForRoom: () => cutOff(res) };
   if (held > 0) waiting?.count(answer, held, false);
-  const timer = setTimeout(() => res.writableFinished || cutOff(res), stallMs).unref();
+  const timer = setTimeout(() => res.writableFinished || (waitingBytes(res) === 0 && !http2StreamOf(res)) || cutOff(res), stallMs).unref();
   res.once('close', () => (clearTimeout(timer), waiting?.forget(answer)));
 }
 

@@ -3,10 +3,9 @@ import { SERVED_VERBS } from '../mcp.constants.js';
 import { errorEnvelope } from '../protocol/json-rpc.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { boundUnattached } from './answer-stream.js';
-import type { MountClosing } from './mount-closing.js';
 import { sendJson, sendText } from './send.js';
 import { takeOver } from './unanswered.js';
+import { sendUnattached, type UnattachedBounds } from './unattached-answer.js';
 
 const ALLOW = SERVED_VERBS.join(', ');
 
@@ -16,27 +15,15 @@ const NOT_ALLOWED = errorEnvelope(undefined, {
   message: `Method not allowed: this MCP endpoint serves ${ALLOW} only (no stream to GET; the server keeps no session to DELETE).`,
 });
 
-/** What the fallthrough's answer is bounded by: the mount's shutdown state, and its `writeStallTimeoutMs`. */
-export interface FallthroughBounds {
-  readonly shutdown: MountClosing;
-  readonly stallMs: number;
-}
-
 /**
  * The fallthrough: the answer to a request no served route of the mount matches, with no check run. Another verb at
  * the mount gets 405 + `Allow` with a JSON-RPC error envelope; a path below it, a plain 404. One `mcp:wire:fallthrough`,
- * naming the `mount`. Given the mount's `bounds`, the answer closes its connection once the mount is closing, and
- * over HTTP/2 is cut off if its client does not take it within `stallMs` (less once shutting down: `writeBound`),
- * as a refusal is.
+ * naming the `mount`. Sent within the mount's `bounds`, as a refusal is (`sendUnattached`).
  */
-export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, bounds: FallthroughBounds): void {
+export function fallthrough(hostReq: unknown, hostRes: unknown, status: 404 | 405, mount: string, bounds: UnattachedBounds): void {
   const { req, res } = takeOver(hostReq, hostRes);
   // Express strips a middleware's mount prefix from `url`; `originalUrl` keeps the path as requested.
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
   publish('mcp:wire:fallthrough', () => ({ mount, verb: bounded(req.method ?? ''), path: bounded(url.split('?')[0]!, 200), status }));
-  bounds.shutdown.closeAfter(res);
-  bounds.shutdown.boundLingering(req);
-  if (status === 405) sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW });
-  else sendText(res, 404, 'Not Found');
-  boundUnattached(res, bounds.shutdown.writeBound(bounds.stallMs));
+  sendUnattached(req, res, bounds, () => (status === 405 ? sendJson(res, 405, NOT_ALLOWED, { allow: ALLOW }) : sendText(res, 404, 'Not Found')));
 }

@@ -8,26 +8,36 @@ import { constants, type Http2Stream } from 'node:http2';
 export const LINGERING_CLOSE = { maxBytes: 16 * 1024 * 1024, maxMs: 30_000, idleMs: 5_000 } as const;
 
 /**
- * When the lingering close of a request's answer ends at the latest (epoch ms), where set: sooner than
- * {@link LINGERING_CLOSE}'s `maxMs` allows (an answer sent during shutdown: `MountClosing.boundLingering`).
+ * What ends a lingering close sooner than {@link LINGERING_CLOSE} allows: the mount's shutdown (`MountClosing`), which
+ * ends those under way once its delivery grace is over.
  */
-const lingerEnds = new WeakMap<IncomingMessage, number>();
+export interface LingeringBound {
+  /** How long a lingering close begun now may last at most, given its own bound `maxMs`. */
+  writeBound(maxMs: number): number;
+  /** Takes a lingering close under way, `cut` (ended) when it may last no longer; the function returned lets it go. */
+  trackLingering(cut: () => void): () => void;
+}
 
-/** Ends the lingering close of an answer to `req` sent from now no later than `ms` from now. */
-export function lingerNoLongerThan(req: IncomingMessage, ms: number): void {
-  lingerEnds.set(req, Date.now() + ms);
+/** The bound of the lingering close of a request's answer, where the mount set one (`lingerWithin`). */
+const boundOf = new WeakMap<IncomingMessage, LingeringBound>();
+
+/** Bounds the lingering close of an answer to `req` sent from now by `bound` too. */
+export function lingerWithin(req: IncomingMessage, bound: LingeringBound): void {
+  boundOf.set(req, bound);
 }
 
 /**
- * Reads and discards the rest of a request body within {@link LINGERING_CLOSE} (and its {@link lingerEnds}), then
+ * Reads and discards the rest of a request body within {@link LINGERING_CLOSE} (and its {@link LingeringBound}), then
  * calls `done` once: with true when the body ended (or the request closed), false when a bound ran out first.
  */
 function discardRest(req: IncomingMessage, done: (ended: boolean) => void): void {
-  const maxMs = Math.min(LINGERING_CLOSE.maxMs, Math.max(0, (lingerEnds.get(req) ?? Infinity) - Date.now()));
+  const bound = boundOf.get(req);
+  const maxMs = bound ? bound.writeBound(LINGERING_CLOSE.maxMs) : LINGERING_CLOSE.maxMs;
   let discarded = 0;
   const finish = (ended: boolean) => {
     clearTimeout(idle);
     clearTimeout(total);
+    letGo?.();
     req.off('data', onData);
     req.off('end', onEnd);
     req.off('close', onEnd);
@@ -36,6 +46,7 @@ function discardRest(req: IncomingMessage, done: (ended: boolean) => void): void
   const onEnd = () => finish(true);
   const idle = setTimeout(() => finish(false), LINGERING_CLOSE.idleMs).unref();
   const total = setTimeout(() => finish(false), maxMs).unref();
+  const letGo = bound?.trackLingering(() => finish(false));
   const onData = (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > LINGERING_CLOSE.maxBytes) finish(false);

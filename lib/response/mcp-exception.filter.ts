@@ -17,12 +17,13 @@ import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
-import { boundUnattached, clientLeft, sendAnswer } from './answer-stream.js';
+import { clientLeft, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 import { telemetryId } from './telemetry-id.js';
 import { TurnLost } from './turn.js';
 import { takeOver } from './unanswered.js';
+import { sendUnattached, type UnattachedBounds } from './unattached-answer.js';
 import { WaitingAnswers } from './waiting-answers.js';
 
 const logger = new Logger('Mcp');
@@ -59,14 +60,17 @@ export class McpExceptionFilter implements ExceptionFilter {
   private readonly mount: string | undefined;
   /** Whether {@link hostRefusalNote} was logged for this mount. */
   private hostRefusalNoted = false;
+  /** What bounds its answers sent without an answer stream; none for a filter outside every mount. */
+  private readonly bounds: UnattachedBounds | undefined;
 
   constructor(
     @Optional() @Inject(MCP_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() @Inject(MountClosing) private readonly shutdown?: MountClosing,
     @Optional() @Inject(ArrivingBodies) private readonly arriving?: ArrivingBodies,
-    @Optional() @Inject(WaitingAnswers) private readonly waiting?: WaitingAnswers,
+    @Optional() @Inject(WaitingAnswers) waiting?: WaitingAnswers,
   ) {
     this.mount = options && mountName(options.path);
+    this.bounds = options && shutdown && { shutdown, stallMs: options.writeStallTimeoutMs, waiting };
   }
 
   catch(thrown: unknown, host: ArgumentsHost): void {
@@ -74,10 +78,6 @@ export class McpExceptionFilter implements ExceptionFilter {
     const { req, res, record } = takeOver(http.getRequest(), http.getResponse());
     // Pipelined on a connection that closed before its turn: nobody is left to answer, nothing of it ran.
     if (thrown instanceof TurnLost) return;
-    // Once the application shuts down, a refusal too closes its connection (see MountClosing), lingering no later
-    // than the delivery grace after the deadline.
-    this.shutdown?.closeAfter(res);
-    this.shutdown?.boundLingering(req);
     // Refused before the parse step (a host's guard, say): the id is still known when the host's parser read the body.
     const hostBody = (http.getRequest() as { body?: unknown }).body;
     record.id ??= readableId(hostBody);
@@ -85,25 +85,29 @@ export class McpExceptionFilter implements ExceptionFilter {
       // Else read it, within the mount's bounds, to find the id: its rest would be read and discarded all the same.
       void messageInBody(req, this.options, this.arriving, this.shutdown).then((message) => {
         record.id = readableId(message);
-        this.send(thrown, res, classified(record, message));
+        this.send(thrown, req, res, classified(record, message));
       });
       return;
     }
-    this.send(thrown, res, classified(record, record.message ?? hostBody));
+    this.send(thrown, req, res, classified(record, record.message ?? hostBody));
   }
 
-  /** Sends the answer to what was thrown, its envelope carrying the id of the request it refuses (`answersRequest`). */
-  private send(thrown: unknown, res: ServerResponse, record: McpRequestRecord): void {
+  /**
+   * Sends the answer to what was thrown, its envelope carrying the id of the request it refuses (`answersRequest`),
+   * within the mount's bounds when it goes without an answer stream (`sendUnattached`).
+   */
+  private send(thrown: unknown, req: IncomingMessage, res: ServerResponse, record: McpRequestRecord): void {
     const id = answersRequest(record) ? record.id : undefined;
-    try {
-      this.answer(thrown, res, record, id);
-    } catch (fault) {
-      // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
-      this.contain(fault, res, record, id);
-    }
-    if (!this.options) return;
-    const stallMs = this.options.writeStallTimeoutMs;
-    boundUnattached(res, this.shutdown ? this.shutdown.writeBound(stallMs) : stallMs, this.waiting);
+    const send = () => {
+      try {
+        this.answer(thrown, res, record, id);
+      } catch (fault) {
+        // An unsendable answer is contained too, so the caller still gets a JSON-RPC error, never the host's page.
+        this.contain(fault, res, record, id);
+      }
+    };
+    if (this.bounds) sendUnattached(req, res, this.bounds, send);
+    else send();
   }
 
   private answer(thrown: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {

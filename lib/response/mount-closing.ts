@@ -11,7 +11,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { whenSettled } from '../util/quiet-promise.js';
-import { LINGERING_CLOSE, lingerNoLongerThan } from './lingering-close.js';
+import { lingerWithin, type LingeringBound } from './lingering-close.js';
 
 /**
  * The reuse grace: how long the shutdown waits, once the last answer that closed during it did, before the server
@@ -35,7 +35,7 @@ const DELIVERY_GRACE_MS = 1_000;
  * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline).
  */
 @Injectable()
-export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown, ShutdownDeadline {
+export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown, ShutdownDeadline, LingeringBound {
   closing = false;
   /**
    * Whether the shutdown deadline has passed: its sweep ended the answers then under way, an answer tracked from then
@@ -55,6 +55,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    * close waits for the client to end every stream and the connection, which one that never reads an answer never does.
    */
   private readonly closedSessionConnections = new Set<Socket>();
+  /** The lingering closes of the mount's answers under way (`trackLingering`): cut once the delivery grace is over. */
+  private readonly lingering = new Set<() => void>();
   /** Whether the delivery grace after the deadline is over (`deliveryOver`). */
   private delivered = false;
   /** What ends as the shutdown begins (`whenClosing`). */
@@ -100,13 +102,14 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   }
 
   /**
-   * The delivery grace is over: what the deadline ended and its client has not taken is cut, and so is each HTTP/2
-   * connection whose session the mount closed and whose client still holds it; from then on such a connection is cut
-   * that long after the mount closes its session.
+   * The delivery grace is over: what the deadline ended and its client has not taken is cut, so are the lingering
+   * closes under way (begun before shutdown too), and each HTTP/2 connection whose session the mount closed and whose
+   * client still holds it; from then on such a connection is cut that long after the mount closes its session.
    */
   private deliveryOver(): void {
     this.delivered = true;
     this.endUnderWay();
+    for (const cut of [...this.lingering]) cut();
     for (const connection of this.closedSessionConnections) connection.destroy();
   }
 
@@ -142,11 +145,17 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   }
 
   /**
-   * Once shutting down, the lingering close of an answer sent now to `req` (the rest of its body read and discarded)
-   * ends within {@link writeBound}, so an upload still dripping does not hold the close for `LINGERING_CLOSE.maxMs`.
+   * Bounds the lingering close of an answer sent now to `req` (the rest of its body read and discarded) by the
+   * shutdown: once shutting down it ends within {@link writeBound}, and one under way when the delivery grace is over
+   * is cut then, so an upload still dripping does not hold the close for `LINGERING_CLOSE.maxMs`.
    */
   boundLingering(req: IncomingMessage): void {
-    if (this.closing) lingerNoLongerThan(req, this.writeBound(LINGERING_CLOSE.maxMs));
+    lingerWithin(req, this);
+  }
+
+  trackLingering(cut: () => void): () => void {
+    this.lingering.add(cut);
+    return () => this.lingering.delete(cut);
   }
 
   /**

@@ -7,6 +7,7 @@ import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { nodeRequest, nodeResponse } from '../util/node-http.js';
 import { sendJson } from './send.js';
+import { sendUnattached, type UnattachedBounds } from './unattached-answer.js';
 
 /**
  * The mount takes a request over to answer it (its route handler, its exception filter, the fallthrough): the Node
@@ -28,10 +29,10 @@ const UNANSWERED_MESSAGE = "Internal error: the server's own code answered this 
  * Once the host's route handler for a mount's route has settled: a request the mount never took over (a host
  * interceptor answered without calling `next.handle()`, a maintenance switch or a cache, and the mount writes its
  * answers itself, so nothing was sent) gets 500 + -32603 (200 on the legacy era) with its id (a POST that carried no
- * request: 500, no id), and one
- * `mcp:method:error`, rather than no answer at all.
+ * request: 500, no id), sent within the mount's `bounds` as a refusal is, and one `mcp:method:error`, rather than no
+ * answer at all.
  */
-export function answerUnanswered(req: IncomingMessage, res: ServerResponse, mount: string): void {
+export function answerUnanswered(req: IncomingMessage, res: ServerResponse, mount: string, bounds: UnattachedBounds): void {
   const record = requestRecord(req);
   if (record.taken || res.headersSent || res.writableEnded || res.destroyed) return;
   publish('mcp:method:error', () => ({
@@ -43,9 +44,7 @@ export function answerUnanswered(req: IncomingMessage, res: ServerResponse, moun
     fault: undefined,
   }));
   const request = answersRequest(record);
-  sendJson(
-    res,
-    record.era === 'legacy' && request ? 200 : 500,
-    errorEnvelope(request ? record.id : undefined, { code: JSON_RPC_CODES.internalError, message: UNANSWERED_MESSAGE }),
-  );
+  const status = record.era === 'legacy' && request ? 200 : 500;
+  const envelope = errorEnvelope(request ? record.id : undefined, { code: JSON_RPC_CODES.internalError, message: UNANSWERED_MESSAGE });
+  sendUnattached(req, res, bounds, () => sendJson(res, status, envelope));
 }

@@ -24,7 +24,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import compression from 'compression';
 import express, { type Request } from 'express';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { of, timeout, type Observable } from 'rxjs';
+import { timeout, type Observable } from 'rxjs';
 import request from 'supertest';
 
 import { McpMethodError, McpPrompt, McpResource, McpTool, type McpContext, type McpPlainTool, type McpPromptHandler, type McpResourceHandler } from '../../lib/index.js';
@@ -34,6 +34,7 @@ import { hostRefusalNote } from '../../lib/response/mcp-exception.filter.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
+import { MaintenanceInterceptor } from '../support/maintenance-interceptor.js';
 import { echoCallOfSize, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { rawRequest, stalledRequest } from '../support/raw-http.js';
 import { useTestApp } from '../support/suite-app.js';
@@ -471,15 +472,6 @@ if (TEST_ADAPTER === 'fastify')
       expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
     });
   });
-
-/** A host interceptor that answers for itself, never calling the handler, while `x-maintenance` is sent (a maintenance switch). */
-@Injectable()
-class MaintenanceInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>();
-    return req.headers['x-maintenance'] ? of({ maintenance: true }) : next.handle();
-  }
-}
 
 /** A host interceptor that throws before the handler while `x-throw` is sent (a broken one): `fault` or a method error. */
 @Injectable()

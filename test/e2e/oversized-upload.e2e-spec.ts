@@ -140,3 +140,39 @@ describe('a refused upload', () => {
     }
   }, 20_000);
 });
+
+describe('a refused upload answered Connection: close, its body still arriving past writeStallTimeoutMs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], options: { writeStallTimeoutMs: 500 } });
+  });
+  afterAll(() => t.close());
+
+  it('is read to its end and the connection closed after it: the client took the answer, so the stall bound does not cut it', async () => {
+    const socket = connect((t.server.address() as AddressInfo).port, '127.0.0.1');
+    let answer = '';
+    let [sent, lastByteAt] = [0, 0];
+    let failure: string | undefined;
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => (failure = error.code));
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    socket.write(
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n' +
+        'x'.repeat(10),
+    );
+    // The other 30 bytes a byte every 50 ms: 1.5 s, three times the stall bound.
+    for (let i = 0; i < 30; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!socket.writable) break;
+      socket.write('x');
+      [sent, lastByteAt] = [sent + 1, Date.now()];
+    }
+    const closedAt = await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(failure).toBeUndefined();
+    expect(sent).toBe(30);
+    expect(closedAt).toBeGreaterThanOrEqual(lastByteAt);
+  }, 20_000);
+});

@@ -12,6 +12,7 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
 import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
+import { MaintenanceInterceptor } from '../support/maintenance-interceptor.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
@@ -249,9 +250,9 @@ describe('once the mount no longer waits (another shutdown hook still holds the 
  * A POST over a raw connection whose body arrives a byte every 100 ms (after its first 20 bytes), as long as the
  * connection is open. Reports what came back, and when (epoch ms) the answer began and the connection closed.
  */
-function dripUpload(port: number): { received: () => string; answeredAt: () => number | undefined; closedAt: () => number | undefined } {
+function dripUpload(port: number, extra: Record<string, string> = {}): { received: () => string; answeredAt: () => number | undefined; closedAt: () => number | undefined } {
   const body = JSON.stringify(rpc('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(2000) } }, 'drip'));
-  const lines = Object.entries({ ...mirroredHeaders(JSON.parse(body)), host: 'localhost', 'content-length': String(Buffer.byteLength(body)) });
+  const lines = Object.entries({ ...mirroredHeaders(JSON.parse(body)), ...extra, host: 'localhost', 'content-length': String(Buffer.byteLength(body)) });
   const socket = net.connect(port, '127.0.0.1');
   let received = '';
   let answeredAt: number | undefined;
@@ -314,6 +315,28 @@ describe('a body still arriving at the shutdown deadline (an upload dripped a by
   }, 20_000);
 });
 
+describe('a refused upload still arriving when shutdown begins (its lingering close began before) does not hold the shutdown', () => {
+  it.each([
+    ['answered keep-alive (the rest of the body bounded)', {}],
+    ['answered Connection: close (the answer ends after the body)', { connection: 'close' }],
+  ])(
+    '%s: its lingering close ends with the delivery grace after the deadline, not LINGERING_CLOSE.maxMs',
+    async (_case, extra) => {
+      const t = await createTestApp({ providers: [EchoTool], options: { shutdownGraceMs: 300 }, appOptions: { forceCloseConnections: false } });
+      const upload = dripUpload((t.server.address() as AddressInfo).port, { ...extra, origin: 'http://evil.example' });
+      await until(() => upload.answeredAt() !== undefined, 'the refusal');
+      expect(upload.received()).toMatch(/^HTTP\/1\.1 403 /);
+      const closingAt = Date.now();
+      await t.close();
+      // The deadline (300 ms), then the delivery grace (1 s): a byte every 100 ms would hold it for 30 s.
+      expect(Date.now() - closingAt).toBeLessThan(3_000);
+      await until(() => upload.closedAt() !== undefined, 'the connection to close');
+      expect(rawJson(upload.received())).toMatchObject({ error: { code: -32600 } });
+    },
+    20_000,
+  );
+});
+
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {
   it("ends the listen streams and waiting legacy calls of every mount as it begins, while another mount's wait still holds", async () => {
     hungRuns.length = 0;
@@ -358,7 +381,11 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
 
   it('closes each connection after its answer once shutdown began, and starts no task then (503 shutting_down)', async () => {
     HeldShutdown.reached = false;
-    const t = await createTestApp({ providers: [EchoTool, SleeperTool, HeldShutdown], appOptions: { forceCloseConnections: false } });
+    const t = await createTestApp({
+      providers: [EchoTool, SleeperTool, HeldShutdown],
+      configure: (app) => app.useGlobalInterceptors(new MaintenanceInterceptor()),
+      appOptions: { forceCloseConnections: false },
+    });
     const port = (t.server.address() as AddressInfo).port;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     try {
@@ -381,6 +408,9 @@ describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () =>
       expect(below).toMatchObject({ status: 404, connection: 'close', body: 'Not Found\n' });
       const note = await keepAliveRequest(port, agent, { jsonrpc: '2.0', method: 'notifications/initialized' });
       expect(note).toMatchObject({ status: 202, connection: 'close' });
+      // A host interceptor answered in the mount's stead: the mount's answer for it closes its connection too.
+      const unanswered = await keepAliveRequest(port, agent, rpc('tools/list'), { 'x-maintenance': '1' });
+      expect(unanswered).toMatchObject({ status: 500, connection: 'close', body: { error: { code: -32603 } } });
       const task = await keepAliveRequest(
         port,
         agent,

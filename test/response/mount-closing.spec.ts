@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { endAfterBody } from '../../lib/response/lingering-close.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
+import { until } from '../support/wait.js';
 
 describe('MountClosing', () => {
   it('keeps the deadline its first shutdown hook set when the hooks run again (a second teardown)', async () => {
@@ -68,26 +69,43 @@ describe('MountClosing', () => {
     expect(ended[1]! - ended[0]!).toBeGreaterThanOrEqual(990);
   });
 
-  it('once shutting down, ends the lingering close of a refusal sent now when the delivery grace after the deadline is over, however steadily bytes trickle in', async () => {
+  it('ends the lingering close of a refusal when the delivery grace after the deadline is over, begun before shutdown or during it, however steadily bytes trickle in', async () => {
     const closing = new MountClosing({ shutdownGraceMs: 100 });
     const upload = () => Object.assign(new PassThrough(), { complete: false }) as unknown as IncomingMessage & PassThrough;
     const [before, during] = [upload(), upload()];
-    const ended: string[] = [];
+    const ended: [string, number][] = [];
     const started = Date.now();
-    closing.boundLingering(before); // not shutting down yet: LINGERING_CLOSE alone
-    endAfterBody(before, { end: () => void ended.push('before') } as unknown as ServerResponse);
+    const lingering = (req: IncomingMessage, name: string) => {
+      closing.boundLingering(req);
+      endAfterBody(req, { end: () => void ended.push([name, Date.now() - started]) } as unknown as ServerResponse);
+    };
+    lingering(before, 'before'); // LINGERING_CLOSE's 30 s alone as it begins
     closing.onModuleDestroy();
-    closing.boundLingering(during);
-    endAfterBody(during, { end: () => void ended.push(`during ${Date.now() - started}`) } as unknown as ServerResponse);
+    lingering(during, 'during');
     const trickle = setInterval(() => (before.write('x'), during.write('x')), 50);
     try {
       await sleep(1_400);
     } finally {
       clearInterval(trickle);
     }
-    expect(ended).toHaveLength(1);
-    const [, at] = ended[0]!.split(' ');
-    expect(Number(at)).toBeGreaterThanOrEqual(1_090); // the deadline (100 ms), then the delivery grace (1 s)
-    expect(Number(at)).toBeLessThan(1_300);
+    expect(ended.map(([name]) => name).sort()).toEqual(['before', 'during']);
+    for (const [, at] of ended) {
+      expect(at).toBeGreaterThanOrEqual(1_090); // the deadline (100 ms), then the delivery grace (1 s)
+      expect(at).toBeLessThan(1_300);
+    }
+  });
+
+  it('lets go of a lingering close that ended by itself: the delivery grace cuts nothing of it', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 10 });
+    const req = Object.assign(new PassThrough(), { complete: false }) as unknown as IncomingMessage & PassThrough;
+    let ends = 0;
+    closing.boundLingering(req);
+    endAfterBody(req, { end: () => void ends++ } as unknown as ServerResponse);
+    req.end();
+    req.resume();
+    await until(() => ends === 1, 'the body to end');
+    closing.onModuleDestroy();
+    await sleep(1_100);
+    expect(ends).toBe(1);
   });
 });
