@@ -12,6 +12,7 @@ import { EchoTool } from '../support/fixture-tools.js';
 import { h2Connect, h2Post, h2Request, type H2Answer } from '../support/http2-client.js';
 import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
 import { initialize, legacyHeaders } from '../support/legacy-client.js';
+import { MaintenanceInterceptor } from '../support/maintenance-interceptor.js';
 import { meta, mirroredHeaders, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { FloodTool, ProgressTool, SlowTool, floods, slowRuns } from '../support/mrtr-tools.js';
 import { fillerLines } from '../support/raw-http.js';
@@ -232,7 +233,12 @@ onFastify('a mount on HTTP/2 whose clients keep their flow-control windows shut 
 
 onFastify('a mount on HTTP/2 whose client stops reading one stream of a session it keeps busy', () => {
   const STALL_MS = 1000;
-  const app = useTestApp({ http2: true, providers: [EchoTool, BigTool], options: { writeStallTimeoutMs: STALL_MS } });
+  const app = useTestApp({
+    http2: true,
+    providers: [EchoTool, BigTool],
+    options: { writeStallTimeoutMs: STALL_MS },
+    configure: (nest) => nest.useGlobalInterceptors(new MaintenanceInterceptor()),
+  });
 
   it.each([
     ['at once', (req: ClientHttp2Stream) => req.pause()],
@@ -255,12 +261,15 @@ onFastify('a mount on HTTP/2 whose client stops reading one stream of a session 
     }
   });
 
-  it('cuts off a refusal sent before the handler (CANCEL) that a client keeping its flow-control window shut does not take', async () => {
+  it.each([
+    ['a refusal sent before the handler', { origin: 'https://evil.example' }, 403],
+    ["the answer to a request a host interceptor answered in the mount's stead", { 'x-maintenance': '1' }, 500],
+  ])('cuts off %s (CANCEL) that a client keeping its flow-control window shut does not take', async (_what, headers, status) => {
     const session = h2Connect(app().server, { initialWindowSize: 0 }); // the server may send no DATA at all
     const busy = setInterval(() => session.ping(() => undefined), STALL_MS / 8);
     try {
-      const refused = await h2Post(session, echo(), { origin: 'https://evil.example' });
-      expect([refused.status, refused.text, refused.rstCode]).toEqual([403, '', http2.constants.NGHTTP2_CANCEL]);
+      const refused = await h2Post(session, echo(), headers);
+      expect([refused.status, refused.text, refused.rstCode]).toEqual([status, '', http2.constants.NGHTTP2_CANCEL]);
     } finally {
       clearInterval(busy);
       session.close();
