@@ -98,7 +98,7 @@ export class MountOnHost implements OnModuleInit {
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    shutdown: MountClosing,
+    private readonly shutdown: MountClosing,
     private readonly config: ApplicationConfig,
     @Inject(MCP_OPTIONS) options: Pick<McpResolvedOptions, 'writeStallTimeoutMs'>,
     waiting: WaitingAnswers,
@@ -140,18 +140,19 @@ export class MountOnHost implements OnModuleInit {
     });
   }
 
-  /** Once the routes are registered: the parser bypass (Express) and the routes below the mounts. */
+  /** Once the routes are registered: the parser bypass (Express), the routes below the mounts, and the server's HTTP/2 sessions watched for the shutdown. */
   onModuleInit(): void {
     const host = this.host();
     if (!host || host.state.finished) return;
     host.state.finished = true;
+    const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
+    if (server) this.shutdown.watchSessions(server);
     const below = belowMount(this.bounds);
     if (host.type === 'express') finishOnExpress(host.instance, below, this.intercepted() ? this.bounds : undefined);
     else if (host.type === 'fastify') {
       for (const [path, mount] of host.state.mountPaths)
         if (!atRoot(path))
           (host.instance as unknown as FastifyLike).all(`${path.replace(/\/$/, '')}/*`, { preParsing: [hideBodyHeaders], preValidation: [restoreBodyHeaders] }, below(mount));
-      const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
       if (server) undecodableBelowMounts(server, host.state.mountPaths, below);
     }
   }

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
@@ -55,6 +56,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    * close waits for the client to end every stream and the connection, which one that never reads an answer never does.
    */
   private readonly closedSessionConnections = new Set<Socket>();
+  /** The host server's HTTP/2 sessions still open (`watchSessions`). */
+  private readonly sessions = new Set<Http2Session>();
   /** The lingering closes of the mount's answers under way (`trackLingering`): cut once the delivery grace is over. */
   private readonly lingering = new Set<() => void>();
   /** Whether the delivery grace after the deadline is over (`deliveryOver`). */
@@ -181,6 +184,19 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     }
     const lastClosed = this.lastSettledAt;
     if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));
+    for (const session of this.sessions) this.closeSession(session);
+  }
+
+  /**
+   * Watches the HTTP/2 sessions of the host's `server` (an HTTP/1.x server has none) to close those still open, idle
+   * ones too, once the shutdown's wait is over, as Node 24's `server.close()` does: before it, an idle session held
+   * the server's close until its client left.
+   */
+  watchSessions(server: EventEmitter): void {
+    server.on('session', (session: Http2Session) => {
+      this.sessions.add(session);
+      session.once('close', () => this.sessions.delete(session));
+    });
   }
 
   /**

@@ -381,6 +381,28 @@ onFastify('a mount on HTTP/2 shutting down (app.close(), no forceCloseConnection
   });
 });
 
+onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client keeps a session open it sends nothing on', () => {
+  it.each([
+    ['after a call (idle)', true],
+    ['before any request', false],
+  ])('closes the session %s gracefully (GOAWAY) once the wait is over, so the close completes (before Node 24 it held it until the client left)', async (_when, call) => {
+    const t = await createTestApp({ http2: true, providers: [EchoTool], appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
+    try {
+      if (call) expect((await h2Post(session, echo('before'))).status).toBe(200);
+      else await new Promise((resolve) => session.once('connect', resolve));
+      const at = Date.now();
+      await t.close();
+      expect(Date.now() - at).toBeLessThan(3_000);
+      expect(goaway).toBe(true);
+    } finally {
+      session.destroy();
+    }
+  });
+});
+
 onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client does not read', () => {
   /** Runs `started` on a session (given its client SETTINGS), closes the app, and reports the stream, whether a GOAWAY came, and how long the close took; the client never closes its session. */
   async function closedUnread(spec: { tool: string; args: Record<string, unknown>; settings?: http2.Settings }, started: (req: ClientHttp2Stream, began: () => void) => void) {
