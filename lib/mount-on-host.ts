@@ -140,13 +140,13 @@ export class MountOnHost implements OnModuleInit {
     });
   }
 
-  /** Once the routes are registered: the parser bypass (Express), the routes below the mounts, and the server's HTTP/2 sessions watched for the shutdown. */
+  /** Once the routes are registered: the parser bypass (Express), the routes below the mounts, and the server's sessions and connections watched for the shutdown. */
   onModuleInit(): void {
     const host = this.host();
     if (!host || host.state.finished) return;
     host.state.finished = true;
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server | undefined;
-    if (server) this.shutdown.watchSessions(server);
+    if (server) this.shutdown.watchServer(server);
     const below = belowMount(this.bounds);
     if (host.type === 'express') finishOnExpress(host.instance, below, this.intercepted() ? this.bounds : undefined);
     else if (host.type === 'fastify') {

@@ -22,6 +22,14 @@ import { lingerWithin, type LingeringBound } from './lingering-close.js';
 const REUSE_GRACE_MS = 100;
 
 /**
+ * Destroys an HTTP/1.x connection carrying no request now: one its client sent nothing or part of a request's headers
+ * on, or idle. A request's response is its `_httpMessage` while it runs (Node's own `closeIdleConnections` reads it).
+ */
+function cutIfIdle(connection: Socket): void {
+  if (!(connection as { _httpMessage?: unknown })._httpMessage) connection.destroy();
+}
+
+/**
  * The delivery grace: how long an answer the shutdown deadline ended may take to reach its client before it is cut off,
  * so a client that takes nothing (an HTTP/2 stream whose window it keeps shut) holds the close this long, not
  * `writeStallTimeoutMs`.
@@ -56,8 +64,10 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    * close waits for the client to end every stream and the connection, which one that never reads an answer never does.
    */
   private readonly closedSessionConnections = new Set<Socket>();
-  /** The host server's HTTP/2 sessions still open (`watchSessions`). */
+  /** The host server's HTTP/2 sessions still open (`watchServer`). */
   private readonly sessions = new Set<Http2Session>();
+  /** The host server's HTTP/1.x connections still open (`watchServer`); over TLS, each its TLS socket once secured. */
+  private readonly connections = new Set<Socket>();
   /** The lingering closes of the mount's answers under way (`trackLingering`): cut once the delivery grace is over. */
   private readonly lingering = new Set<() => void>();
   /** Whether the delivery grace after the deadline is over (`deliveryOver`). */
@@ -114,6 +124,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     this.endUnderWay();
     for (const cut of [...this.lingering]) cut();
     for (const connection of this.closedSessionConnections) connection.destroy();
+    for (const connection of this.connections) cutIfIdle(connection);
   }
 
   /** Ends all work under way (`endForShutdown`). */
@@ -188,14 +199,29 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   }
 
   /**
-   * Watches the HTTP/2 sessions of the host's `server` (an HTTP/1.x server has none) to close those still open, idle
-   * ones too, once the shutdown's wait is over, as Node 24's `server.close()` does: before it, an idle session held
-   * the server's close until its client left.
+   * Watches the host's `server` for what the shutdown must close that no answer of the mount closes: its HTTP/2
+   * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does),
+   * and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over (one opened later, a
+   * second after it opened). Node's `server.close()` closes only the idle connections that served a request and stops
+   * its header timeouts, so one a client opened and sent nothing on, or part of a request's headers, held it for ever.
    */
-  watchSessions(server: EventEmitter): void {
+  watchServer(server: EventEmitter): void {
     server.on('session', (session: Http2Session) => {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
+    });
+    // An HTTP/2 server's connections are its sessions'.
+    if (!('closeIdleConnections' in server)) return;
+    const watch = (connection: Socket) => {
+      this.connections.add(connection);
+      connection.once('close', () => this.connections.delete(connection));
+      if (this.delivered) setTimeout(() => this.connections.has(connection) && cutIfIdle(connection), DELIVERY_GRACE_MS).unref();
+    };
+    server.on('connection', watch);
+    // Over TLS the HTTP parser reads the TLS socket, wrapped around the connection (its `_parent`).
+    server.on('secureConnection', (secured: Socket & { _parent?: Socket }) => {
+      if (secured._parent) this.connections.delete(secured._parent);
+      watch(secured);
     });
   }
 

@@ -337,6 +337,29 @@ describe('a refused upload still arriving when shutdown begins (its lingering cl
   );
 });
 
+describe('a connection carrying no request when shutdown begins does not hold the shutdown (Node stops its header timeouts on close)', () => {
+  it.each([
+    ['one its client sent nothing on', ''],
+    ["one its client sent part of a request's headers on", 'POST /mcp HTTP/1.1\r\nHost: localhost\r\n'],
+  ])(
+    '%s: cut once the delivery grace after the deadline is over',
+    async (_case, sent) => {
+      const t = await createTestApp({ providers: [EchoTool], options: { shutdownGraceMs: 300 }, appOptions: { forceCloseConnections: false } });
+      const socket = net.connect((t.server.address() as AddressInfo).port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(sent);
+      const closingAt = Date.now();
+      await t.close();
+      // The deadline (300 ms), then the delivery grace (1 s): before, the close waited for the client for ever.
+      expect(Date.now() - closingAt).toBeLessThan(3_000);
+      expect((await closed) - closingAt).toBeGreaterThanOrEqual(1_200);
+    },
+    20_000,
+  );
+});
+
 describe('shutdown (app.close(), or a signal with enableShutdownHooks())', () => {
   it("ends the listen streams and waiting legacy calls of every mount as it begins, while another mount's wait still holds", async () => {
     hungRuns.length = 0;

@@ -1,11 +1,16 @@
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import tls from 'node:tls';
 
 import { describe, expect, it } from '@jest/globals';
 
 import { endAfterBody } from '../../lib/response/lingering-close.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
+import { TLS_CERT, TLS_KEY } from '../support/tls-fixture.js';
 import { until } from '../support/wait.js';
 
 describe('MountClosing', () => {
@@ -107,5 +112,45 @@ describe('MountClosing', () => {
     closing.onModuleDestroy();
     await sleep(1_100);
     expect(ends).toBe(1);
+  });
+});
+
+describe('MountClosing.watchServer (an HTTPS server)', () => {
+  it('cuts the connections carrying no request once the delivery grace is over, never one whose request runs; one opened later a second after it opened', async () => {
+    let answer: (() => void) | undefined;
+    const server = https.createServer({ key: TLS_KEY, cert: TLS_CERT }, (_req, res) => (answer = () => res.end('done')));
+    const closing = new MountClosing({ shutdownGraceMs: 50 });
+    closing.watchServer(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    const closedAt = new Map<string, number>();
+    const watched = <T extends net.Socket>(name: string, socket: T): T => {
+      socket.on('error', () => undefined);
+      socket.once('close', () => closedAt.set(name, Date.now()));
+      return socket;
+    };
+    const secure = (name: string) => watched(name, tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }));
+    watched('silent', net.connect(port, '127.0.0.1')); // no TLS handshake either
+    const [idle, busy] = [secure('idle'), secure('busy')];
+    await Promise.all([once(idle, 'secureConnect'), once(busy, 'secureConnect')]);
+    busy.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await until(() => answer !== undefined, 'the request to run');
+    const started = Date.now();
+    closing.onModuleDestroy();
+    await closing.beforeApplicationShutdown();
+    await until(() => closedAt.has('silent') && closedAt.has('idle'), 'the connections carrying no request to be cut');
+    expect(closedAt.get('silent')! - started).toBeGreaterThanOrEqual(1_000); // the deadline (50 ms), then the grace (1 s)
+    const lateAt = Date.now();
+    watched('late', net.connect(port, '127.0.0.1'));
+    await until(() => closedAt.has('late'), 'the later connection to be cut');
+    expect(closedAt.get('late')! - lateAt).toBeGreaterThanOrEqual(900);
+    expect(closedAt.has('busy')).toBe(false);
+    const reply = new Promise<string>((resolve) => busy.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    answer!();
+    expect(await reply).toMatch(/^HTTP\/1\.1 200 /);
+    busy.destroy();
+    server.close();
+    await once(server, 'close');
   });
 });
