@@ -66,6 +66,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   private readonly closedSessionConnections = new Set<Socket>();
   /** The host server's HTTP/2 sessions still open (`watchServer`). */
   private readonly sessions = new Set<Http2Session>();
+  /** Whether the shutdown's wait is over and the sessions then open were closed. */
+  private sessionsClosed = false;
   /** The host server's HTTP/1.x connections still open (`watchServer`); over TLS, each its TLS socket once secured. */
   private readonly connections = new Set<Socket>();
   /** The lingering closes of the mount's answers under way (`trackLingering`): cut once the delivery grace is over. */
@@ -195,13 +197,14 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     }
     const lastClosed = this.lastSettledAt;
     if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));
+    this.sessionsClosed = true;
     for (const session of this.sessions) this.closeSession(session);
   }
 
   /**
    * Watches the host's `server` for what the shutdown must close that no answer of the mount closes: its HTTP/2
-   * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does),
-   * and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over (one opened later, a
+   * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does;
+   * one opened later, a second after it opened), and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over (one opened later, a
    * second after it opened). Node's `server.close()` closes only the idle connections that served a request and stops
    * its header timeouts, so one a client opened and sent nothing on, or part of a request's headers, held it for ever.
    */
@@ -209,6 +212,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     server.on('session', (session: Http2Session) => {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
+      if (this.sessionsClosed) setTimeout(() => this.closeSession(session), DELIVERY_GRACE_MS).unref();
     });
     // An HTTP/2 server's connections are its sessions'.
     if (!('closeIdleConnections' in server)) return;

@@ -403,6 +403,32 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
   });
 });
 
+onFastify('a mount on HTTP/2 whose shutdown another hook holds open once its wait is over', () => {
+  it('closes a session opened then (GOAWAY) a second after it opened, so the close completes once the hook lets go', async () => {
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({ http2: true, providers: [EchoTool], imports: [LateShutdownHoldModule], appOptions: { forceCloseConnections: false } });
+    const closing = t.close();
+    let closed = false;
+    void closing.then(() => (closed = true));
+    try {
+      await until(() => LateShutdownHold.reached, "the mount's wait to be over");
+      const session = h2Connect(t.server);
+      let goaway = false;
+      session.once('goaway', () => (goaway = true));
+      await new Promise((resolve) => session.once('connect', resolve));
+      const openedAt = Date.now();
+      LateShutdownHold.release(); // the server's close now waits for the session alone
+      await until(() => closed, 'app.close() to complete', 5_000);
+      expect(Date.now() - openedAt).toBeGreaterThanOrEqual(900);
+      expect(goaway).toBe(true);
+      session.destroy();
+    } finally {
+      LateShutdownHold.release();
+      await closing;
+    }
+  });
+});
+
 onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a client does not read', () => {
   /** Runs `started` on a session (given its client SETTINGS), closes the app, and reports the stream, whether a GOAWAY came, and how long the close took; the client never closes its session. */
   async function closedUnread(spec: { tool: string; args: Record<string, unknown>; settings?: http2.Settings }, started: (req: ClientHttp2Stream, began: () => void) => void) {
@@ -475,11 +501,12 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
   it('a session closed once the delivery grace is over, that its client keeps open, has its connection cut a second later', async () => {
     LateShutdownHold.reached = false;
     const t = await createTestApp({ http2: true, imports: [LateShutdownHoldModule], options: { shutdownGraceMs: 100 }, appOptions: { forceCloseConnections: false } });
+    const at = Date.now();
+    const closing = t.close();
+    await until(() => LateShutdownHold.reached && Date.now() > at + 1_300, 'the delivery grace to be over', 5_000);
+    // Opened now (a session open when the mount's wait ended is closed then).
     const session = h2Connect(t.server);
     try {
-      const at = Date.now();
-      const closing = t.close();
-      await until(() => LateShutdownHold.reached && Date.now() > at + 1_300, 'the delivery grace to be over', 5_000);
       let status = 0;
       // Refused (past the deadline), and never consumed: the graceful close of its session waits on the client.
       void h2Post(session, rpc('tools/list'), {}, (req) => {
