@@ -8,15 +8,18 @@ import tls from 'node:tls';
 
 import { describe, expect, it } from '@jest/globals';
 
+import type { WorkUnderWay } from '../../lib/contracts/shutdown-deadline.js';
 import { endAfterBody } from '../../lib/response/lingering-close.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
 import { TLS_CERT, TLS_KEY } from '../support/tls-fixture.js';
 import { until } from '../support/wait.js';
 
 describe('MountClosing', () => {
-  it('keeps the deadline its first shutdown hook set when the hooks run again (a second teardown)', async () => {
+  it('keeps the deadline its first shutdown hook set, and ends what ends as it begins once, when the hooks run again (a second teardown)', async () => {
     const closing = new MountClosing({ shutdownGraceMs: 300 });
     const ended: number[] = [];
+    let begun = 0;
+    closing.whenClosing(() => void begun++);
     const started = Date.now();
     // An answer that never closes by itself: only the deadline ends it.
     closing.track({ whenClosed: () => new Promise<void>(() => undefined), endForShutdown: () => void ended.push(Date.now() - started) });
@@ -24,7 +27,7 @@ describe('MountClosing', () => {
     await sleep(200);
     closing.onModuleDestroy();
     await closing.beforeApplicationShutdown();
-    expect(ended).toHaveLength(1);
+    expect([ended.length, begun]).toEqual([1, 1]);
     // Ended at the first hook's deadline (300 ms), not one moved to the second's (500 ms).
     expect(ended[0]).toBeGreaterThanOrEqual(290);
     expect(ended[0]).toBeLessThan(480);
@@ -112,6 +115,69 @@ describe('MountClosing', () => {
     closing.onModuleDestroy();
     await sleep(1_100);
     expect(ends).toBe(1);
+  });
+
+  it("holds the process by no timer of its own (the server's close does): neither the deadline's nor the delivery grace's", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const closing = new MountClosing({ shutdownGraceMs: 50 });
+    const armed: number[] = [];
+    let swept!: () => void;
+    const sweep = new Promise<void>((resolve) => (swept = resolve));
+    // Counted as the sweep ends it, then once the sweep is done (it arms the delivery grace after ending the work).
+    const count = () => (armed.push(timers()), queueMicrotask(() => (armed.push(timers()), swept())));
+    closing.track({ whenClosed: () => new Promise<void>(() => undefined), endForShutdown: count });
+    const before = timers();
+    closing.onModuleDestroy();
+    const atClosing = timers() - before;
+    await sweep;
+    expect([atClosing, armed[1]! - armed[0]!]).toEqual([0, 0]);
+  });
+
+  /** Work the deadline ends, noting 50 ms later that it was ended: the shutdown's wait ends first unless the reuse grace (100 ms) runs from then. */
+  it.each<[string, number, (closing: MountClosing, work: WorkUnderWay, mark: () => void) => Promise<void>, string[]]>([
+    [
+      "work the deadline's sweep ends: the reuse grace runs from the sweep",
+      50,
+      async (closing, work) => {
+        closing.track(work);
+        closing.onModuleDestroy();
+        await closing.beforeApplicationShutdown();
+      },
+      ['50 ms on', 'wait over'],
+    ],
+    [
+      'work tracked past the deadline, ended at once, then the hooks run again: the reuse grace runs from then',
+      50,
+      async (closing, work) => {
+        closing.onModuleDestroy();
+        await closing.beforeApplicationShutdown();
+        await until(() => closing.pastDeadline, 'the deadline to pass');
+        closing.track(work);
+        closing.onModuleDestroy();
+        await closing.beforeApplicationShutdown();
+      },
+      ['50 ms on', 'wait over'],
+    ],
+    [
+      'an answer that closed before the shutdown began: no reuse grace',
+      10_000,
+      async (closing, work, mark) => {
+        closing.track(work);
+        closing.settled(work);
+        mark();
+        closing.onModuleDestroy();
+        await closing.beforeApplicationShutdown();
+      },
+      ['wait over', '50 ms on'],
+    ],
+  ])('%s', async (_case, shutdownGraceMs, run, order) => {
+    const closing = new MountClosing({ shutdownGraceMs });
+    const seen: string[] = [];
+    const mark = () => void setTimeout(() => seen.push('50 ms on'), 50);
+    await run(closing, { whenClosed: () => new Promise<void>(() => undefined), endForShutdown: mark }, mark);
+    seen.push('wait over');
+    await sleep(150);
+    expect(seen.slice(0, 2)).toEqual(order);
   });
 });
 

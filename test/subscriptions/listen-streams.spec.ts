@@ -74,20 +74,30 @@ describe('ListenStreams timing', () => {
     expect(refusal).toMatchObject({ data: { reason: 'event_bus_unavailable' } });
   });
 
-  it.each([
-    ['open as the shutdown begins', false],
-    ['opened once the shutdown began (ended as soon as it is acknowledged)', true],
-  ])('ends a stream %s, cutting one whose response has not closed after 1 s, not before, once', async (_case, late) => {
+  it.each<[string, 'before' | 'during' | 'after']>([
+    ['open as the shutdown begins', 'after'],
+    ['opened once the shutdown began (ended as soon as it is acknowledged)', 'before'],
+    ['whose subscription the bus confirms once the shutdown began (ended by the shutdown, not again as it is acknowledged)', 'during'],
+  ])('ends a stream %s, cutting one whose response has not closed after 1 s, not before, once, beside one ended after it that closes at once', async (_case, begins) => {
     const abandon = jest.fn();
     const stuck = { ...answer(), whenClosed: () => new Promise<never>(() => undefined), abandon } as unknown as AnswerStream;
     const shutdown = new MountClosing({ shutdownGraceMs: 10_000 });
-    const open = streams(10, 1000, new InProcessEventBus(), shutdown);
-    if (late) shutdown.onModuleDestroy();
-    const stream = await open.open('a', { toolsListChanged: true }, stuck, 100);
-    if (!late) shutdown.onModuleDestroy(); // the shutdown begins: its first hook
+    const bus = new InProcessEventBus();
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    const gated: McpEventBus = { publish: (event) => bus.publish(event), subscribe: (listener) => confirmed.then(() => bus.subscribe(listener)) };
+    const open = streams(10, 1000, gated, shutdown);
+    if (begins === 'before') shutdown.onModuleDestroy();
+    const opening = open.open('a', { toolsListChanged: true }, stuck, 100);
+    if (begins === 'during') shutdown.onModuleDestroy(); // the shutdown begins: its first hook
+    confirm();
+    const stream = await opening;
+    // Ended after the stuck one: the shutdown waits for both, not the last ended.
+    const prompt = await open.open('b', { toolsListChanged: true }, { ...answer(), whenClosed: () => Promise.resolve() } as unknown as AnswerStream, 100);
+    if (begins === 'after') shutdown.onModuleDestroy();
     let done = false;
     void open.beforeApplicationShutdown().then(() => (done = true));
-    expect(await stream.ended).toBe('shutdown');
+    expect([await stream.ended, await prompt.ended]).toEqual(['shutdown', 'shutdown']);
     await jest.advanceTimersByTimeAsync(999);
     expect([done, abandon.mock.calls.length]).toEqual([false, 0]);
     await jest.advanceTimersByTimeAsync(1);
