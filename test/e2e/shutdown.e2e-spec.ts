@@ -8,6 +8,7 @@ import { McpModule, McpTool, type McpContext, type McpPlainTool } from '../../li
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
+import { WaitingAnswers } from '../../lib/response/waiting-answers.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdown-hold.js';
 import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
@@ -335,6 +336,46 @@ describe('a refused upload still arriving when shutdown begins (its lingering cl
     },
     20_000,
   );
+});
+
+describe('a refusal sent during shutdown to a client that does not read it (a 24 MB id echoed)', () => {
+  it('is cut once the delivery grace after the deadline is over, not after writeStallTimeoutMs', async () => {
+    LateShutdownHold.reached = false;
+    const t = await createTestApp({
+      providers: [EchoTool],
+      imports: [LateShutdownHoldModule],
+      options: { shutdownGraceMs: 1_000, writeStallTimeoutMs: 60_000, maxBodyBytes: 32 * 1024 * 1024 },
+      appOptions: { forceCloseConnections: false },
+    });
+    const port = (t.server.address() as AddressInfo).port;
+    const closingAt = Date.now();
+    const closed = t.close();
+    try {
+      await until(() => LateShutdownHold.reached, "the mount's wait to be over");
+      // Header binding refuses it (its Mcp-Method names another method), echoing its id: more than the socket buffers take.
+      const body = JSON.stringify(rpc('tools/list', {}, 'x'.repeat(24 * 1024 * 1024)));
+      const headers = { ...mirroredHeaders(JSON.parse(body)), 'mcp-method': 'prompts/list', host: 'localhost', 'content-length': String(Buffer.byteLength(body)) };
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.pause(); // reads nothing, so it never sees the server's close either
+      socket.write(
+        `POST /mcp HTTP/1.1\r\n${Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')}\r\n`,
+      );
+      socket.write(body);
+      await until(() => t.app.get(WaitingAnswers).held > 0, 'the refusal to wait for its client', 10_000);
+      LateShutdownHold.release(); // the server's close now waits for that connection alone
+      await closed;
+      // The deadline (1 s), then the delivery grace (1 s): not the 60 s stall bound.
+      expect(Date.now() - closingAt).toBeLessThan(5_000);
+      await until(() => t.app.get(WaitingAnswers).held === 0, 'the refusal to be let go', 1_000);
+      socket.destroy();
+    } finally {
+      LateShutdownHold.release();
+      await closed;
+    }
+  }, 30_000);
 });
 
 describe('a connection carrying no request when shutdown begins does not hold the shutdown (Node stops its header timeouts on close)', () => {
