@@ -140,7 +140,10 @@ export class MountOnHost implements OnModuleInit {
     });
   }
 
-  /** Once the routes are registered: the parser bypass (Express), the routes below the mounts, and the server's sessions and connections watched for the shutdown. */
+  /**
+   * Once the routes are registered: the parser bypass (Express), the routes below the mounts, and the server's
+   * sessions and connections watched for the shutdown (`MountClosing.watchServer`).
+   */
   onModuleInit(): void {
     const host = this.host();
     if (!host || host.state.finished) return;

@@ -203,9 +203,9 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
 
   /**
    * Watches the host's `server` for what the shutdown must close that no answer of the mount closes: its HTTP/2
-   * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does;
-   * one opened later, a second after it opened), and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over (one opened later, a
-   * second after it opened). Node's `server.close()` closes only the idle connections that served a request and stops
+   * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does),
+   * and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over; either opened later,
+   * a second after it opened. Node's `server.close()` closes only the idle connections that served a request and stops
    * its header timeouts, so one a client opened and sent nothing on, or part of a request's headers, held it for ever.
    */
   watchServer(server: EventEmitter): void {
