@@ -133,7 +133,7 @@ export class ParseStepGuard implements ChainStage {
     if (!(thrown instanceof BodyReadError)) return thrown;
     if (thrown.failure === 'body_too_large') return this.tooLarge();
     if (thrown.failure === 'too_many_values') return this.tooManyValues();
-    if (thrown.failure === 'shutting_down') return shuttingDown('the body had not arrived in full when the shutdown deadline (shutdownGraceMs) passed');
+    if (thrown.failure === 'shutting_down') return shuttingDown('a request whose body had not arrived in full by the shutdown deadline (shutdownGraceMs) is not run');
     return new RejectionException('parse-step', 'stalled_read', READ_FAILURE_MESSAGES[thrown.failure](this.options), { headers: { connection: 'close' } });
   }
 

@@ -22,11 +22,20 @@ import { lingerWithin, type LingeringBound } from './lingering-close.js';
 const REUSE_GRACE_MS = 100;
 
 /**
- * Destroys an HTTP/1.x connection carrying no request now: one its client sent nothing or part of a request's headers
- * on, or idle. A request's response is its `_httpMessage` while it runs (Node's own `closeIdleConnections` reads it).
+ * Destroys an HTTP/1.x connection carrying no request now (one its client sent nothing or part of a request's headers
+ * on, or idle), or with `unused`, only one that never carried a request. Node keeps a request's response as its
+ * connection's `_httpMessage` while it runs (its own `closeIdleConnections` reads it) and sets it to null after: it is
+ * undefined on a connection that never carried one.
  */
-function cutIfIdle(connection: Socket): void {
-  if (!(connection as { _httpMessage?: unknown })._httpMessage) connection.destroy();
+function cutIfIdle(connection: Socket, unused = false): void {
+  const message = (connection as { _httpMessage?: unknown })._httpMessage;
+  if (unused ? message === undefined : !message) connection.destroy();
+}
+
+/** Destroys the connection of an HTTP/2 session the mount closed once the session has: its client may never close its side. */
+function cutOnceClosed(connection: Socket, session: Http2Session): void {
+  if (session.destroyed) connection.destroy();
+  else session.once('close', () => connection.destroy());
 }
 
 /**
@@ -60,10 +69,12 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   /** When an answer last closed (or was ended) once shutdown had begun: the reuse grace runs from there. */
   private lastSettledAt: number | undefined;
   /**
-   * The connections of the HTTP/2 sessions the mount closed (GOAWAY) during shutdown, until they close: a graceful
-   * close waits for the client to end every stream and the connection, which one that never reads an answer never does.
+   * The connections of the HTTP/2 sessions the mount closed (GOAWAY) during shutdown, with their sessions, until they
+   * close: a graceful close waits for the client to end the connection too, which one that never reads an answer never
+   * does, so once the delivery grace is over each is cut as soon as its session has closed (its streams, the host's
+   * too, ended or cut).
    */
-  private readonly closedSessionConnections = new Set<Socket>();
+  private readonly closedSessionConnections = new Map<Socket, Http2Session>();
   /** The host server's HTTP/2 sessions still open (`watchServer`). */
   private readonly sessions = new Set<Http2Session>();
   /** Whether the shutdown's wait is over and the sessions then open were closed. */
@@ -118,14 +129,15 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
 
   /**
    * The delivery grace is over: what the deadline ended and its client has not taken is cut, so are the lingering
-   * closes under way (begun before shutdown too), and each HTTP/2 connection whose session the mount closed and whose
-   * client still holds it; from then on such a connection is cut that long after the mount closes its session.
+   * closes under way (begun before shutdown too) and the HTTP/1.x connections carrying no request, and each HTTP/2
+   * connection whose session the mount closed is cut once that session has; from then on such a connection is cut
+   * that long after the mount closes its session.
    */
   private deliveryOver(): void {
     this.delivered = true;
     this.endUnderWay();
     for (const cut of [...this.lingering]) cut();
-    for (const connection of this.closedSessionConnections) connection.destroy();
+    for (const [connection, session] of this.closedSessionConnections) cutOnceClosed(connection, session);
     for (const connection of this.connections) cutIfIdle(connection);
   }
 
@@ -205,8 +217,9 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
    * Watches the host's `server` for what the shutdown must close that no answer of the mount closes: its HTTP/2
    * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does),
    * and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over; either opened later,
-   * a second after it opened. Node's `server.close()` closes only the idle connections that served a request and stops
-   * its header timeouts, so one a client opened and sent nothing on, or part of a request's headers, held it for ever.
+   * a second after it opened (a connection that carried a request then is left to the server's close). Node's
+   * `server.close()` closes only the idle connections that served a request and stops its header timeouts, so one a
+   * client opened and sent nothing on, or part of a request's headers, held it for ever.
    */
   watchServer(server: EventEmitter): void {
     server.on('session', (session: Http2Session) => {
@@ -214,18 +227,19 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
       session.once('close', () => this.sessions.delete(session));
       if (this.sessionsClosed) setTimeout(() => this.closeSession(session), DELIVERY_GRACE_MS).unref();
     });
-    // An HTTP/2 server's connections are its sessions'.
-    if (!('closeIdleConnections' in server)) return;
+    const http2 = 'updateSettings' in server;
+    const tls = 'setSecureContext' in server;
     const watch = (connection: Socket) => {
       this.connections.add(connection);
       connection.once('close', () => this.connections.delete(connection));
-      if (this.delivered) setTimeout(() => this.connections.has(connection) && cutIfIdle(connection), DELIVERY_GRACE_MS).unref();
+      if (this.delivered) setTimeout(() => this.connections.has(connection) && cutIfIdle(connection, true), DELIVERY_GRACE_MS).unref();
     };
-    server.on('connection', watch);
+    // An HTTP/2 server's connections are its sessions' (over TLS, once it negotiated HTTP/2).
+    if (!http2 || tls) server.on('connection', watch);
     // Over TLS the HTTP parser reads the TLS socket, wrapped around the connection (its `_parent`).
-    server.on('secureConnection', (secured: Socket & { _parent?: Socket }) => {
+    server.on('secureConnection', (secured: Socket & { _parent?: Socket; alpnProtocol?: string | false }) => {
       if (secured._parent) this.connections.delete(secured._parent);
-      watch(secured);
+      if (!(http2 && secured.alpnProtocol === 'h2')) watch(secured);
     });
   }
 
@@ -264,8 +278,8 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     // The session's socket is a proxy that routes `once` to the connection itself, which it returns (EventEmitter's
     // `once` returns its emitter): taken now, as the session lets go of it once its streams end.
     const connection: Socket = session.socket.once('close', () => this.closedSessionConnections.delete(connection));
-    this.closedSessionConnections.add(connection);
+    this.closedSessionConnections.set(connection, session);
     session.close();
-    if (this.delivered) setTimeout(() => connection.destroy(), DELIVERY_GRACE_MS).unref();
+    if (this.delivered) setTimeout(() => cutOnceClosed(connection, session), DELIVERY_GRACE_MS).unref();
   }
 }

@@ -4,7 +4,7 @@ import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:htt
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Injectable } from '@nestjs/common';
+import { Controller, Get, Injectable } from '@nestjs/common';
 
 import { McpAuthDecision, McpTool, type McpAuth, type McpPlainTool } from '../../lib/index.js';
 import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
@@ -397,6 +397,34 @@ onFastify('a mount on HTTP/2 shutting down (no forceCloseConnections) while a cl
       await t.close();
       expect(Date.now() - at).toBeLessThan(3_000);
       expect(goaway).toBe(true);
+    } finally {
+      session.destroy();
+    }
+  });
+});
+
+/** A host route of its own, answering 2.5 s after it is asked: past a short shutdown deadline and its delivery grace. */
+@Controller('host')
+class SlowHostController {
+  @Get('slow')
+  async slow() {
+    await sleep(2_500);
+    return { done: true };
+  }
+}
+
+onFastify("a mount on HTTP/2 shutting down while a host route's call on a session runs past the delivery grace", () => {
+  it('lets the call end and be answered: the session is closed (GOAWAY) and its connection cut only once it has', async () => {
+    const t = await createTestApp({ http2: true, controllers: [SlowHostController], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
+    const session = h2Connect(t.server);
+    let goaway = false;
+    session.once('goaway', () => (goaway = true));
+    try {
+      const slow = h2Request(session, { ':method': 'GET', ':path': '/host/slow' });
+      await sleep(100); // the call runs
+      await t.close();
+      const answer = await slow;
+      expect([answer.status, answer.rstCode, JSON.parse(answer.text), goaway]).toEqual([200, 0, { done: true }, true]);
     } finally {
       session.destroy();
     }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -216,6 +217,49 @@ describe('MountClosing.watchServer (an HTTPS server)', () => {
     answer!();
     expect(await reply).toMatch(/^HTTP\/1\.1 200 /);
     busy.destroy();
+    server.close();
+    await once(server, 'close');
+  });
+});
+
+describe('MountClosing.watchServer (an HTTP/2 server over TLS, HTTP/1.1 allowed), once the delivery grace is over', () => {
+  it("cuts a connection opened then that carried no request a second later, never an HTTP/2 session's or one that carried a request", async () => {
+    const server = http2.createSecureServer({ key: TLS_KEY, cert: TLS_CERT, allowHTTP1: true }, (req, res) => {
+      setTimeout(() => res.end('done'), req.url === '/slow' ? 1_800 : 0);
+    });
+    const closing = new MountClosing({ shutdownGraceMs: 50 });
+    closing.watchServer(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    closing.onModuleDestroy();
+    await closing.beforeApplicationShutdown();
+    await sleep(1_200); // the deadline (50 ms), then the delivery grace (1 s)
+    const closed = new Set<string>();
+    const watched = <T extends net.Socket>(name: string, socket: T): T => {
+      socket.on('error', () => undefined);
+      socket.once('close', () => closed.add(name));
+      return socket;
+    };
+    const options = { port, host: '127.0.0.1', rejectUnauthorized: false };
+    const silent = watched('silent', tls.connect({ ...options, ALPNProtocols: ['http/1.1'] }));
+    const served = watched('served', tls.connect({ ...options, ALPNProtocols: ['http/1.1'] }));
+    await Promise.all([once(silent, 'secureConnect'), once(served, 'secureConnect')]);
+    served.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await once(served, 'data');
+    // HTTP/2 over TLS: a call still running when its session is closed, a second after it opened, is answered.
+    const session = http2.connect(`https://localhost:${port}`, { rejectUnauthorized: false });
+    session.on('error', () => undefined);
+    const slow = session.request({ ':path': '/slow' });
+    let body = '';
+    slow.setEncoding('utf8');
+    slow.on('data', (chunk: string) => (body += chunk));
+    const status = new Promise<number>((resolve) => slow.once('response', (headers) => resolve(Number(headers[':status']))));
+    await once(slow, 'end');
+    expect([await status, body]).toEqual([200, 'done']);
+    expect([...closed].sort()).toEqual(['silent']);
+    served.destroy();
+    session.destroy();
     server.close();
     await once(server, 'close');
   });
