@@ -22,14 +22,20 @@ import { lingerWithin, type LingeringBound } from './lingering-close.js';
 const REUSE_GRACE_MS = 100;
 
 /**
- * Destroys an HTTP/1.x connection carrying no request now (one its client sent nothing or part of a request's headers
- * on, or idle), or with `unused`, only one that never carried a request. Node keeps a request's response as its
- * connection's `_httpMessage` while it runs (its own `closeIdleConnections` reads it) and sets it to null after: it is
- * undefined on a connection that never carried one.
+ * The response of the request an HTTP/1.x connection carries: Node keeps it as the connection's `_httpMessage` while
+ * the request runs (its own `closeIdleConnections` reads it) and sets it to null after; undefined on a connection that
+ * never carried one.
  */
-function cutIfIdle(connection: Socket, unused = false): void {
-  const message = (connection as { _httpMessage?: unknown })._httpMessage;
-  if (unused ? message === undefined : !message) connection.destroy();
+const carried = (connection: Socket): unknown => (connection as { _httpMessage?: unknown })._httpMessage;
+
+/** Destroys an HTTP/1.x connection carrying no request now: one its client sent nothing or part of a request's headers on, or idle. */
+function cutIfIdle(connection: Socket): void {
+  if (!carried(connection)) connection.destroy();
+}
+
+/** Destroys an HTTP/1.x connection that never carried a request. */
+function cutIfUnused(connection: Socket): void {
+  if (carried(connection) === undefined) connection.destroy();
 }
 
 /** Destroys the connection of an HTTP/2 session the mount closed once the session has: its client may never close its side. */
@@ -50,7 +56,9 @@ const DELIVERY_GRACE_MS = 1_000;
  * then on each answer of the mount closes its connection after it (`Connection: close`; over HTTP/2 a GOAWAY closes
  * its session): the server's close waits for busy connections, and a keep-alive client sending request after request
  * would otherwise hold it open for ever.
- * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline).
+ * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline),
+ * and a second later (the delivery grace) cuts what still holds the server's close: answers not taken, lingering
+ * closes, and the host server's connections carrying no request (`watchServer`).
  */
 @Injectable()
 export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown, ShutdownDeadline, LingeringBound {
@@ -232,7 +240,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     const watch = (connection: Socket) => {
       this.connections.add(connection);
       connection.once('close', () => this.connections.delete(connection));
-      if (this.delivered) setTimeout(() => this.connections.has(connection) && cutIfIdle(connection, true), DELIVERY_GRACE_MS).unref();
+      if (this.delivered) setTimeout(() => this.connections.has(connection) && cutIfUnused(connection), DELIVERY_GRACE_MS).unref();
     };
     // An HTTP/2 server's connections are its sessions' (over TLS, once it negotiated HTTP/2).
     if (!http2 || tls) server.on('connection', watch);
