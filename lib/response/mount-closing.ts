@@ -1,7 +1,5 @@
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2Session } from 'node:http2';
-import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
@@ -12,6 +10,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { whenSettled } from '../util/quiet-promise.js';
+import { HostConnections } from './host-connections.js';
 import { lingerWithin, type LingeringBound } from './lingering-close.js';
 
 /**
@@ -20,29 +19,6 @@ import { lingerWithin, type LingeringBound } from './lingering-close.js';
  * connection at once is answered (with `Connection: close`), not reset.
  */
 const REUSE_GRACE_MS = 100;
-
-/**
- * The response of the request an HTTP/1.x connection carries: Node keeps it as the connection's `_httpMessage` while
- * the request runs (its own `closeIdleConnections` reads it) and sets it to null after; undefined on a connection that
- * never carried one.
- */
-const carried = (connection: Socket): unknown => (connection as { _httpMessage?: unknown })._httpMessage;
-
-/** Destroys an HTTP/1.x connection carrying no request now: one its client sent nothing or part of a request's headers on, or idle. */
-function cutIfIdle(connection: Socket): void {
-  if (!carried(connection)) connection.destroy();
-}
-
-/** Destroys an HTTP/1.x connection that never carried a request. */
-function cutIfUnused(connection: Socket): void {
-  if (carried(connection) === undefined) connection.destroy();
-}
-
-/** Destroys the connection of an HTTP/2 session the mount closed once the session has: its client may never close its side. */
-function cutOnceClosed(connection: Socket, session: Http2Session): void {
-  if (session.destroyed) connection.destroy();
-  else session.once('close', () => connection.destroy());
-}
 
 /**
  * The delivery grace: how long an answer the shutdown deadline ended may take to reach its client before it is cut off,
@@ -58,7 +34,7 @@ const DELIVERY_GRACE_MS = 1_000;
  * would otherwise hold it open for ever.
  * The shutdown waits `shutdownGraceMs` for the answers under way, then ends those still open (the shutdown deadline),
  * and a second later (the delivery grace) cuts what still holds the server's close: answers not taken, lingering
- * closes, and the host server's connections carrying no request (`watchServer`).
+ * closes, and the host connections carrying no request (`watchServer`).
  */
 @Injectable()
 export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown, ShutdownDeadline, LingeringBound {
@@ -76,25 +52,12 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   private deadlineAt = Infinity;
   /** When an answer last closed (or was ended) once shutdown had begun: the reuse grace runs from there. */
   private lastSettledAt: number | undefined;
-  /**
-   * The connections of the HTTP/2 sessions the mount closed (GOAWAY) during shutdown, with their sessions, until they
-   * close: a graceful close waits for the client to end the connection too, which one that never reads an answer never
-   * does, so once the delivery grace is over each is cut as soon as its session has closed (its streams, the host's
-   * too, ended or cut).
-   */
-  private readonly closedSessionConnections = new Map<Socket, Http2Session>();
-  /** The host server's HTTP/2 sessions still open (`watchServer`). */
-  private readonly sessions = new Set<Http2Session>();
-  /** Whether the shutdown's wait is over and the sessions then open were closed. */
-  private sessionsClosed = false;
-  /** The host server's HTTP/1.x connections still open (`watchServer`); over TLS, each its TLS socket once secured. */
-  private readonly connections = new Set<Socket>();
   /** The lingering closes of the mount's answers under way (`trackLingering`): cut once the delivery grace is over. */
   private readonly lingering = new Set<() => void>();
-  /** Whether the delivery grace after the deadline is over (`deliveryOver`). */
-  private delivered = false;
   /** What ends as the shutdown begins (`whenClosing`). */
   private readonly atClosing: (() => void)[] = [];
+  /** The host server's sessions and connections (`watchServer`). */
+  private readonly hostConnections = new HostConnections(DELIVERY_GRACE_MS);
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'shutdownGraceMs'>) {}
 
@@ -137,16 +100,12 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
 
   /**
    * The delivery grace is over: what the deadline ended and its client has not taken is cut, so are the lingering
-   * closes under way (begun before shutdown too) and the HTTP/1.x connections carrying no request, and each HTTP/2
-   * connection whose session the mount closed is cut once that session has; from then on such a connection is cut
-   * that long after the mount closes its session.
+   * closes under way (begun before shutdown too) and what of the host connections holds the server's close.
    */
   private deliveryOver(): void {
-    this.delivered = true;
     this.endUnderWay();
     for (const cut of [...this.lingering]) cut();
-    for (const [connection, session] of this.closedSessionConnections) cutOnceClosed(connection, session);
-    for (const connection of this.connections) cutIfIdle(connection);
+    this.hostConnections.deliveryOver();
   }
 
   /** Ends all work under way (`endForShutdown`). */
@@ -217,38 +176,16 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
     }
     const lastClosed = this.lastSettledAt;
     if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));
-    this.sessionsClosed = true;
-    for (const session of this.sessions) this.closeSession(session);
+    this.hostConnections.closeSessions();
   }
 
   /**
-   * Watches the host's `server` for what the shutdown must close that no answer of the mount closes: its HTTP/2
-   * sessions, closed gracefully once the shutdown's wait is over (idle ones too, as Node 24's `server.close()` does),
-   * and its HTTP/1.x connections, those carrying no request cut once the delivery grace is over; either opened later,
-   * a second after it opened (a connection that carried a request then is left to the server's close). Node's
-   * `server.close()` closes only the idle connections that served a request and stops its header timeouts, so one a
-   * client opened and sent nothing on, or part of a request's headers, held it for ever.
+   * Watches the host's `server` for what the shutdown must close that no answer of the mount closes (the host
+   * connections): its HTTP/2 sessions, closed gracefully once the shutdown's wait is over, and its HTTP/1.x connections
+   * carrying no request, cut once the delivery grace is over.
    */
   watchServer(server: EventEmitter): void {
-    server.on('session', (session: Http2Session) => {
-      this.sessions.add(session);
-      session.once('close', () => this.sessions.delete(session));
-      if (this.sessionsClosed) setTimeout(() => this.closeSession(session), DELIVERY_GRACE_MS).unref();
-    });
-    const http2 = 'updateSettings' in server;
-    const tls = 'setSecureContext' in server;
-    const watch = (connection: Socket) => {
-      this.connections.add(connection);
-      connection.once('close', () => this.connections.delete(connection));
-      if (this.delivered) setTimeout(() => this.connections.has(connection) && cutIfUnused(connection), DELIVERY_GRACE_MS).unref();
-    };
-    // An HTTP/2 server's connections are its sessions' (over TLS, once it negotiated HTTP/2).
-    if (!http2 || tls) server.on('connection', watch);
-    // Over TLS the HTTP parser reads the TLS socket, wrapped around the connection (its `_parent`).
-    server.on('secureConnection', (secured: Socket & { _parent?: Socket; alpnProtocol?: string | false }) => {
-      if (secured._parent) this.connections.delete(secured._parent);
-      if (!(http2 && secured.alpnProtocol === 'h2')) watch(secured);
-    });
+    this.hostConnections.watch(server);
   }
 
   /**
@@ -276,18 +213,7 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   closeAfter(res: ServerResponse): void {
     if (!this.closing) return;
     const stream = http2StreamOf(res);
-    if (stream) this.closeSession(stream.session);
+    if (stream) this.hostConnections.closeSession(stream.session);
     else if (!res.headersSent) res.shouldKeepAlive = false;
-  }
-
-  /** Closes an HTTP/2 session gracefully (GOAWAY), keeping its connection to cut once the delivery grace is over. */
-  private closeSession(session: Http2Session | undefined): void {
-    if (!session || session.closed || session.destroyed) return;
-    // The session's socket is a proxy that routes `once` to the connection itself, which it returns (EventEmitter's
-    // `once` returns its emitter): taken now, as the session lets go of it once its streams end.
-    const connection: Socket = session.socket.once('close', () => this.closedSessionConnections.delete(connection));
-    this.closedSessionConnections.set(connection, session);
-    session.close();
-    if (this.delivered) setTimeout(() => cutOnceClosed(connection, session), DELIVERY_GRACE_MS).unref();
   }
 }
