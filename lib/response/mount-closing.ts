@@ -171,8 +171,11 @@ export class MountClosing implements OnModuleDestroy, BeforeApplicationShutdown,
   async beforeApplicationShutdown(): Promise<void> {
     const passed = this.armDeadline().then(() => true as const);
     while (this.underWay.size && !this.pastDeadline) {
-      const closed = Promise.all([...this.underWay].map((answer) => answer.whenClosed())).then(() => false as const);
+      const waiting = [...this.underWay];
+      const closed = Promise.all(waiting.map((work) => work.whenClosed())).then(() => false as const);
       if (await Promise.race([closed, passed])) break;
+      // What closed counts as settled now, should its own `settled` come later: the wait must not spin on microtasks.
+      for (const work of waiting) this.settled(work);
     }
     const lastClosed = this.lastSettledAt;
     if (lastClosed !== undefined) await sleep(Math.max(0, lastClosed + REUSE_GRACE_MS - Date.now()));

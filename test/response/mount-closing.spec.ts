@@ -53,6 +53,17 @@ describe('MountClosing', () => {
     expect(closing.pastDeadline).toBe(true);
   });
 
+  it('takes work whose close came before its settling as settled, rather than waiting on it again', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 1_000 });
+    let asked = 0;
+    // Closed at once, never settled; a wait that asks again is caught by the hundredth asking (it then never closes).
+    const work: WorkUnderWay = { whenClosed: () => (++asked > 100 ? new Promise<void>(() => undefined) : Promise.resolve()), endForShutdown: () => undefined };
+    closing.track(work);
+    closing.onModuleDestroy();
+    await closing.beforeApplicationShutdown();
+    expect([asked, closing.pastDeadline]).toEqual([1, false]);
+  });
+
   it('past the deadline, ends an answer at once as it is tracked, and refuses a request before it runs', async () => {
     const closing = new MountClosing({ shutdownGraceMs: 50 });
     const started = Date.now();
