@@ -6,7 +6,7 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import { shuttingDown } from '../errors/shutting-down.js';
 import { publish, type McpTelemetryEvents } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
-import { cutOff, http2StreamOf } from '../util/node-http.js';
+import { cutOff } from '../util/node-http.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import type { MountClosing } from './mount-closing.js';
 import { endWith, sendJson, sendJsonText } from './send.js';
@@ -478,23 +478,9 @@ export function clientLeft(res: ServerResponse): boolean {
   return (res as WithStream)[STREAM]?.left === true;
 }
 
-/**
- * Bounds an answer sent without an answer stream (a refusal before the controller attached one, or the
- * fallthrough's; the write watch bounds every other): one its client has not taken whole within `stallMs`
- * (`writeStallTimeoutMs`) is cut off, and what waits of it counts among the mount's `waiting` answers until then.
- * Over HTTP/2 a client can keep its stream's flow-control window shut for as long as its session lives; over HTTP/1.x
- * a client that stops reading leaves what its socket did not take (a refusal echoes the request's id, which may be
- * as long as the body). An HTTP/1.x answer its client took whole is not cut though it has not ended: its lingering
- * close (`endAfterBody`) keeps it open, within its own bounds.
- */
-export function boundUnattached(res: ServerResponse, stallMs: number, waiting?: AnswerBounds['waiting']): void {
-  if ((res as WithStream)[STREAM] || res.writableFinished) return;
-  const held = waitingBytes(res);
-  if (held === 0 && !http2StreamOf(res)) return;
-  const answer: WaitingAnswer = { cutForRoom: () => cutOff(res) };
-  if (held > 0) waiting?.count(answer, held, false);
-  const timer = setTimeout(() => res.writableFinished || (waitingBytes(res) === 0 && !http2StreamOf(res)) || cutOff(res), stallMs).unref();
-  res.once('close', () => (clearTimeout(timer), waiting?.forget(answer)));
+/** Whether an answer stream is attached to `res` (the controller attached one; the write watch bounds its answer). */
+export function hasAnswerStream(res: ServerResponse): boolean {
+  return (res as WithStream)[STREAM] !== undefined;
 }
 
 /** Sends a refusal or fault as the final answer (the exception filter does) through the response's answer stream when attached, else as a JSON body (before routing). */
