@@ -1,4 +1,4 @@
-import { pointerSegments, valueAt } from '../validation/schema-problems.js';
+import { pointerSegments, valueAt } from '../util/json-pointer.js';
 import type { ProtocolSchemaDocument } from './protocol-schema.js';
 
 /**

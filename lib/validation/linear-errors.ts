@@ -68,7 +68,7 @@ export function cappedCheck(validate: (value: unknown) => boolean, value: unknow
  * formats asserted, never coercing nor filling defaults; a number JSON cannot carry (`1e400` parses as Infinity)
  * is no `number` nor `integer` (`strictNumbers`, which `strict: false` would turn off). Generated code is not optimized: that pass costs about a
  * third of each compilation at module init, and the validators it skips tidying check as fast. No error messages:
- * problems are worded from the keyword (`schema-problems.ts`), so ajv's would only lengthen each compilation.
+ * problems are worded from the keyword (`keyword-wordings.ts`), so ajv's would only lengthen each compilation.
  */
 export const CALLER_VALUE_CHECK = {
   strict: false,

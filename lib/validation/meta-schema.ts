@@ -3,9 +3,9 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { metaSchema } from '../schema/json-schema-2020-12.validators.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { pointerSegments, valueAt } from '../util/json-pointer.js';
 import { FORMATS } from './add-formats.js';
 import { firstSubschemaWhere } from './schema-applicators.js';
-import { pointerSegments, valueAt } from './schema-problems.js';
 
 /** The JSON Schema dialect consumer schemas are written in (the only one accepted). */
 export const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';

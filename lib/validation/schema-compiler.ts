@@ -13,8 +13,7 @@ import { jsonValueOffence } from './json-value.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
 import { firstSubschemaWhere } from './schema-applicators.js';
-import type { UnionFactsOf, UnionLookup } from './schema-problems.js';
-import { referenceHoldingBranches, unionFactsOf, unionLookup, unionRefs, type SchemaDocument } from './union-branches.js';
+import { referenceHoldingBranches, unionFactsOf, unionLookup, unionRefs, type SchemaDocument, type UnionFactsOf, type UnionLookup } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */

@@ -1,8 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
+import { pointerSegments, valueAt } from '../util/json-pointer.js';
 import { SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
-import { pointerSegments, valueAt, type UnionFacts, type UnionFactsOf, type UnionLookup } from './schema-problems.js';
 
 /**
  * A schema document: what its local `$ref`s (`#`, then a JSON pointer: `#/$defs/Name`, `#/definitions/Name`,
@@ -12,6 +12,39 @@ export type SchemaDocument = object;
 
 /** Where a check starts: one of the document's `$defs` (as ajv compiles `#/$defs/Name`), or the document itself. */
 export type CheckRoot = string | undefined;
+
+/**
+ * A failed union as the schema has it, for errors its schema paths do not place (ajv reports the errors inside a
+ * `$ref`'s target at the target's own paths, which name no branch): how many branches it has, and the errors of
+ * each branch that is a `$ref`, the value below the union checked against that branch alone (located from the
+ * checked value's root).
+ */
+export interface FoundUnion {
+  readonly branchCount: number;
+  readonly refTrials: ReadonlyMap<number, readonly ErrorObject[]>;
+  /**
+   * Every branch not in `refTrials` holds no reference, so its errors are exactly those at its schema path: the
+   * trials' errors can be counted, and what the union's run holds before them is another keyword's.
+   */
+  readonly counted: boolean;
+}
+
+/** Finds a failed union in the schema (see {@link FoundUnion}), or answers undefined where it cannot. */
+export type UnionLookup = (union: ErrorObject) => FoundUnion | undefined;
+
+/** What a schema says of one of its unions (`anyOf`/`oneOf`), read once when the schema is compiled. */
+export interface UnionFacts {
+  /** No branch applies a schema by reference, so every error of its trials is at its schema path or below. */
+  readonly exact: boolean;
+  /**
+   * Its discriminators: the properties every branch that may take an object fixes by `const`/`enum`, each value
+   * allowed by one branch at most. Only a problem at one of these rules a branch out.
+   */
+  readonly discriminators: ReadonlySet<string>;
+}
+
+/** The facts of the union ajv reports at a schema path, or undefined where the path names none the schema knows. */
+export type UnionFactsOf = (schemaPath: string) => UnionFacts | undefined;
 
 /** The most failed unions one check looks up in the schema (each walks it, and may check the value below again). */
 const UNION_LOOKUPS = 8;

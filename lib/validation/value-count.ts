@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import type { ItemLimits } from './bounded-schema.js';
 import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from './linear-errors.js';
-import type { UnionFactsOf, UnionLookup } from './schema-problems.js';
+import type { UnionFactsOf, UnionLookup } from './union-branches.js';
 
 /**
  * The detailed-check bound: the most JSON values (at any depth) a caller-sent value may hold for a failed check to

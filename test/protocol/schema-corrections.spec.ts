@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
 import { correctedSchema, SCHEMA_CORRECTIONS, type SchemaCorrection } from '../../lib/protocol/schema-corrections.js';
-import { pointerSegments, valueAt } from '../../lib/validation/schema-problems.js';
+import { pointerSegments, valueAt } from '../../lib/util/json-pointer.js';
 
 const vendored = JSON.parse(await readFile(new URL('../../lib/schema/mcp-2026-07-28.schema.json', import.meta.url), 'utf8')) as ProtocolSchemaDocument;
 const schema = await ProtocolSchema.vendored();

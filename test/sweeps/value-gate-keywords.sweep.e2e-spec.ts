@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { McpAction, McpTool } from '../../lib/index.js';
-import { KEYWORD_WORDINGS } from '../../lib/validation/schema-problems.js';
+import { KEYWORD_WORDINGS } from '../../lib/validation/keyword-wordings.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
 
