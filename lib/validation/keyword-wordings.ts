@@ -7,39 +7,41 @@ import { firstListed } from '../util/first-listed.js';
 /** The most allowed values a `const`/`enum` problem names; the rest are counted. */
 export const VALUES_LISTED = 8;
 
-export const list = (values: unknown): string =>
+/** Values as a problem names them: JSON, the first {@link VALUES_LISTED}, then how many more. */
+export const listedValues = (values: unknown): string =>
   firstListed(Array.isArray(values) ? values : [values], VALUES_LISTED, { spell: (v) => JSON.stringify(v) ?? String(v), counted: true });
 
-export type Params = Record<string, unknown>;
+/** A failing keyword's `params`, as ajv reports them. */
+export type KeywordParams = Record<string, unknown>;
 type Worded = { extra?: string | number; problem: string };
 
-const bound = (p: Params): Worded => ({ problem: `must be ${String(p.comparison)} ${String(p.limit)}` });
+const bound = (p: KeywordParams): Worded => ({ problem: `must be ${String(p.comparison)} ${String(p.limit)}` });
 const atLeast =
   (what: string) =>
-  (p: Params): Worded => ({ problem: `must have at least ${String(p.limit)} ${what}` });
+  (p: KeywordParams): Worded => ({ problem: `must have at least ${String(p.limit)} ${what}` });
 const atMost =
   (what: string) =>
-  (p: Params): Worded => ({ problem: `must have at most ${String(p.limit)} ${what}` });
-const dependent = (p: Params): Worded => ({ problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` });
-export const notAllowed = (p: Params): Worded => ({ extra: String(p.additionalProperty ?? p.unevaluatedProperty), problem: 'is not an allowed property' });
+  (p: KeywordParams): Worded => ({ problem: `must have at most ${String(p.limit)} ${what}` });
+const dependent = (p: KeywordParams): Worded => ({ problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` });
+export const notAllowed = (p: KeywordParams): Worded => ({ extra: String(p.additionalProperty ?? p.unevaluatedProperty), problem: 'is not an allowed property' });
 
 /**
  * How each keyword's failure is worded: the closed list of keywords this library words itself (any other reads
  * `does not satisfy "<keyword>"`). Proven by: test/sweeps/value-gate-keywords.sweep.e2e-spec.ts
  */
 export const KEYWORD_WORDINGS = {
-  required: (p: Params): Worded => ({ problem: `missing required property ${JSON.stringify(p.missingProperty)}` }),
+  required: (p: KeywordParams): Worded => ({ problem: `missing required property ${JSON.stringify(p.missingProperty)}` }),
   additionalProperties: notAllowed,
   unevaluatedProperties: notAllowed,
-  type: (p: Params): Worded => ({ problem: `must be ${String(p.type).split(',').join(' or ')}` }),
-  const: (p: Params): Worded => ({ problem: `must be ${list([p.allowedValue])}` }),
-  enum: (p: Params): Worded => ({ problem: `must be one of ${list(p.allowedValues)}` }),
-  format: (p: Params): Worded => ({ problem: `must be a valid ${String(p.format)}` }),
+  type: (p: KeywordParams): Worded => ({ problem: `must be ${String(p.type).split(',').join(' or ')}` }),
+  const: (p: KeywordParams): Worded => ({ problem: `must be ${listedValues([p.allowedValue])}` }),
+  enum: (p: KeywordParams): Worded => ({ problem: `must be one of ${listedValues(p.allowedValues)}` }),
+  format: (p: KeywordParams): Worded => ({ problem: `must be a valid ${String(p.format)}` }),
   minimum: bound,
   maximum: bound,
   exclusiveMinimum: bound,
   exclusiveMaximum: bound,
-  multipleOf: (p: Params): Worded => ({ problem: `must be a multiple of ${String(p.multipleOf)}` }),
+  multipleOf: (p: KeywordParams): Worded => ({ problem: `must be a multiple of ${String(p.multipleOf)}` }),
   minLength: atLeast('character(s)'),
   maxLength: atMost('character(s)'),
   minItems: atLeast('item(s)'),
@@ -50,25 +52,25 @@ export const KEYWORD_WORDINGS = {
   // `items: false` after `prefixItems` (zod's tuple): no item past those.
   items: atMost('item(s)'),
   // As written in the schema: JSON's escaping would double each backslash of a pattern the message quotes.
-  pattern: (p: Params): Worded => ({ problem: `must match the pattern "${String(p.pattern)}"` }),
+  pattern: (p: KeywordParams): Worded => ({ problem: `must match the pattern "${String(p.pattern)}"` }),
   anyOf: (): Worded => ({ problem: 'must match at least one of the allowed shapes' }),
   oneOf: (): Worded => ({ problem: 'must match exactly one of the allowed shapes' }),
   not: (): Worded => ({ problem: 'must not match the excluded shape' }),
   dependentRequired: dependent,
   dependencies: dependent,
-  propertyNames: (p: Params): Worded => ({ extra: String(p.propertyName), problem: 'is not an allowed property name' }),
-  contains: (p: Params): Worded => {
+  propertyNames: (p: KeywordParams): Worded => ({ extra: String(p.propertyName), problem: 'is not an allowed property name' }),
+  contains: (p: KeywordParams): Worded => {
     const most = p.maxContains === undefined ? '' : ` and at most ${String(p.maxContains)}`;
     return { problem: `must contain at least ${String(p.minContains ?? 1)}${most} matching item(s)` };
   },
-  if: (p: Params): Worded =>
+  if: (p: KeywordParams): Worded =>
     p.failingKeyword === 'else'
       ? { problem: 'must match the "else" schema (it does not match the "if" schema)' }
       : { problem: 'must match the "then" schema (it matches the "if" schema)' },
   'false schema': (): Worded => ({ problem: 'is not allowed here' }),
-} as const satisfies Record<string, (p: Params) => Worded>;
+} as const satisfies Record<string, (p: KeywordParams) => Worded>;
 
 export function wordProblem(error: ErrorObject): Worded {
   const word = Object.hasOwn(KEYWORD_WORDINGS, error.keyword) ? KEYWORD_WORDINGS[error.keyword as keyof typeof KEYWORD_WORDINGS] : undefined;
-  return word ? word(error.params as Params) : { problem: `does not satisfy "${error.keyword}"` };
+  return word ? word(error.params as KeywordParams) : { problem: `does not satisfy "${error.keyword}"` };
 }

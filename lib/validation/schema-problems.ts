@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 
 import { pointerSegments } from '../util/json-pointer.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
-import { KEYWORD_WORDINGS, VALUES_LISTED, list, notAllowed, wordProblem, type Params } from './keyword-wordings.js';
+import { KEYWORD_WORDINGS, VALUES_LISTED, listedValues, notAllowed, wordProblem, type KeywordParams } from './keyword-wordings.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
 import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
 
@@ -110,7 +110,7 @@ function mixedShapes(trials: UnionTrials, union: ErrorObject): Described[] | und
   for (const branch of left) {
     const errors = errorsIn(trials.branches.get(branch)!);
     if (errors.length === 0 || !errors.every((e) => REFUSING.has(e.keyword) && e.instancePath === union.instancePath && e.propertyName === undefined)) return undefined;
-    refused.push(errors.map((e) => String(notAllowed(e.params as Params).extra)));
+    refused.push(errors.map((e) => String(notAllowed(e.params as KeywordParams).extra)));
   }
   const at = pointerSegments(union.instancePath);
   const everywhere = refused[0]!.filter((name) => refused.every((names) => names.includes(name)));
@@ -127,7 +127,7 @@ const MIXED_SHAPES = "belongs to another allowed shape than a property sent besi
 
 /** The problem of an object missing the required properties `names`: one, or several listed as one problem. */
 function missingWording(names: readonly string[]): string {
-  return names.length === 1 ? KEYWORD_WORDINGS.required({ missingProperty: names[0] }).problem : `missing required properties ${list(names)}`;
+  return names.length === 1 ? KEYWORD_WORDINGS.required({ missingProperty: names[0] }).problem : `missing required properties ${listedValues(names)}`;
 }
 
 /** {@link missingWording} at `path`, its names kept so that another such problem there can join it. */
