@@ -1,4 +1,5 @@
 import { bounded } from '../util/bounded.js';
+import { escapedSegment } from '../util/json-pointer.js';
 import type { SchemaProblem } from '../validation/schema-problems.js';
 
 /**
@@ -11,7 +12,7 @@ const SEGMENT_BOUND = 64;
 
 /** Spells path segments as an instance location: a JSON Pointer (RFC 6901), each segment bounded. */
 export function instanceLocation(path: readonly (string | number)[]): string {
-  return path.map((s) => '/' + bounded(String(s), SEGMENT_BOUND).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return path.map((s) => '/' + escapedSegment(bounded(String(s), SEGMENT_BOUND))).join('');
 }
 
 /** How many locations a distilled error lists at most. */

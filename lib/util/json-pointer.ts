@@ -1,4 +1,11 @@
-// JSON Pointer (RFC 6901) helpers: a pointer's segments, and the value a path of segments reaches.
+// JSON Pointer (RFC 6901) helpers: a segment escaped and unescaped, a pointer's segments, and the value a path of
+// segments reaches.
+
+/** A segment as a pointer spells it: `~` as `~0`, `/` as `~1`. */
+export const escapedSegment = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A pointer's segment as it names a key: `~1` is `/`, `~0` is `~`. */
+export const unescapedSegment = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** A JSON pointer's segments, unescaped (`~1` is `/`, `~0` is `~`), array indexes as numbers. */
 export function pointerSegments(pointer: string): (string | number)[] {
@@ -6,7 +13,7 @@ export function pointerSegments(pointer: string): (string | number)[] {
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(unescapedSegment)
     .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
 }
 

@@ -2,6 +2,7 @@
 
 import type { ErrorObject } from 'ajv';
 
+import { escapedSegment } from '../util/json-pointer.js';
 import type { UnionFactsOf } from './union-branches.js';
 
 /** Keywords that try subschemas and answer for the outcome themselves: their trials' errors are not offences. */
@@ -9,7 +10,7 @@ export const TRYING = new Set(['anyOf', 'oneOf', 'contains']);
 
 /** Where an error is, as a JSON pointer: its instance location, then the key `propertyNames` refused when there is one. */
 export const pointerOf = (error: ErrorObject): string =>
-  error.propertyName === undefined ? error.instancePath : `${error.instancePath}/${error.propertyName.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  error.propertyName === undefined ? error.instancePath : `${error.instancePath}/${escapedSegment(error.propertyName)}`;
 
 /** Whether `pointer` is `at` or a location below it. */
 const isAtOrBelow = (pointer: string, at: string): boolean => at === '' || pointer === at || pointer.startsWith(`${at}/`);

@@ -1,3 +1,5 @@
+import { escapedSegment } from '../util/json-pointer.js';
+
 /**
  * The JSON-value check, at module init: a declared schema, default or example is accepted only if
  * `JSON.parse(JSON.stringify(v))` gives it back unchanged; anything else (a RegExp, a Map, a symbol key, a cycle)
@@ -16,7 +18,7 @@ const describe = (value: unknown): string => {
 
 /** Spells a location inside a declared value as a JSON-pointer-like schema path, `#` being the value itself. */
 export function schemaPath(segments: readonly (string | number)[]): string {
-  return segments.length === 0 ? '#' : `#/${segments.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  return segments.length === 0 ? '#' : `#/${segments.map((s) => escapedSegment(String(s))).join('/')}`;
 }
 
 /**

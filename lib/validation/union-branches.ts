@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
-import { pointerSegments, valueAt } from '../util/json-pointer.js';
+import { escapedSegment, pointerSegments, unescapedSegment, valueAt } from '../util/json-pointer.js';
 import { SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
 
 /**
@@ -66,7 +66,7 @@ export function resolveLocalRef(document: SchemaDocument, ref: string): Record<s
         : ref
             .slice(2)
             .split('/')
-            .map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
+            .map((raw) => unescapedSegment(decodeURIComponent(raw)));
   } catch {
     return undefined;
   }
@@ -132,7 +132,7 @@ export function definitionName(ref: string): string | undefined {
 }
 
 /** A schema path segment as ajv spells it (a JSON pointer segment, percent-encoded). */
-const segment = (s: string | number): string => (typeof s === 'number' ? String(s) : encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1')));
+const segment = (s: string | number): string => (typeof s === 'number' ? String(s) : encodeURIComponent(escapedSegment(s)));
 
 /**
  * A schema object of a document, with where it is: `base`, the pointer of the schema a `$ref` led to (as the `$ref`
