@@ -129,6 +129,26 @@ describe('MountClosing', () => {
     expect(ends).toBe(1);
   });
 
+  it('ends a lingering close begun once the delivery grace is over within another second, however steadily bytes trickle in', async () => {
+    const closing = new MountClosing({ shutdownGraceMs: 10 });
+    closing.onModuleDestroy();
+    await until(() => closing.pastDeadline, 'the deadline to pass');
+    await sleep(1_100); // the delivery grace
+    const req = Object.assign(new PassThrough(), { complete: false }) as unknown as IncomingMessage & PassThrough;
+    let ends = 0;
+    closing.boundLingering(req);
+    const begun = Date.now();
+    endAfterBody(req, { end: () => void ends++ } as unknown as ServerResponse);
+    const trickle = setInterval(() => req.write('x'), 50);
+    try {
+      // Not LINGERING_CLOSE's 30 s.
+      await until(() => ends === 1, 'the lingering close to end', 4_000);
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(Date.now() - begun).toBeGreaterThanOrEqual(900);
+  });
+
   it("holds the process by no timer of its own (the server's close does): neither the deadline's nor the delivery grace's", async () => {
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const closing = new MountClosing({ shutdownGraceMs: 50 });
@@ -210,14 +230,21 @@ describe('MountClosing.watchServer (an HTTPS server)', () => {
     };
     const secure = (name: string) => watched(name, tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }));
     watched('silent', net.connect(port, '127.0.0.1')); // no TLS handshake either
-    const [idle, busy] = [secure('idle'), secure('busy')];
-    await Promise.all([once(idle, 'secureConnect'), once(busy, 'secureConnect')]);
+    const [idle, busy, reused] = [secure('idle'), secure('busy'), secure('reused')];
+    await Promise.all([once(idle, 'secureConnect'), once(busy, 'secureConnect'), once(reused, 'secureConnect')]);
+    // Served a request, then sent part of the next one's headers: it carries none.
+    reused.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await until(() => answer !== undefined, 'the first request to run');
+    answer!();
+    await once(reused, 'data');
+    reused.write('GET / HTTP/1.1\r\n');
+    answer = undefined;
     busy.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await until(() => answer !== undefined, 'the request to run');
     const started = Date.now();
     closing.onModuleDestroy();
     await closing.beforeApplicationShutdown();
-    await until(() => closedAt.has('silent') && closedAt.has('idle'), 'the connections carrying no request to be cut');
+    await until(() => ['silent', 'idle', 'reused'].every((name) => closedAt.has(name)), 'the connections carrying no request to be cut');
     expect(closedAt.get('silent')! - started).toBeGreaterThanOrEqual(1_000); // the deadline (50 ms), then the grace (1 s)
     const lateAt = Date.now();
     watched('late', net.connect(port, '127.0.0.1'));
@@ -234,9 +261,9 @@ describe('MountClosing.watchServer (an HTTPS server)', () => {
 });
 
 describe('MountClosing.watchServer (an HTTP/2 server over TLS, HTTP/1.1 allowed), once the delivery grace is over', () => {
-  it("cuts a connection opened then that carried no request a second later, never an HTTP/2 session's or one that carried a request", async () => {
+  it("cuts a connection opened then that carried no request (or no TLS handshake) a second later, never an HTTP/2 session's or one that carried a request", async () => {
     const server = http2.createSecureServer({ key: TLS_KEY, cert: TLS_CERT, allowHTTP1: true }, (req, res) => {
-      setTimeout(() => res.end('done'), req.url === '/slow' ? 1_800 : 0);
+      setTimeout(() => res.end('done'), req.url === '/slow' ? 2_500 : 0);
     });
     const closing = new MountClosing({ shutdownGraceMs: 50 });
     closing.watchServer(server);
@@ -253,12 +280,14 @@ describe('MountClosing.watchServer (an HTTP/2 server over TLS, HTTP/1.1 allowed)
       return socket;
     };
     const options = { port, host: '127.0.0.1', rejectUnauthorized: false };
+    watched('bare', net.connect(port, '127.0.0.1'));
     const silent = watched('silent', tls.connect({ ...options, ALPNProtocols: ['http/1.1'] }));
     const served = watched('served', tls.connect({ ...options, ALPNProtocols: ['http/1.1'] }));
     await Promise.all([once(silent, 'secureConnect'), once(served, 'secureConnect')]);
     served.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await once(served, 'data');
-    // HTTP/2 over TLS: a call still running when its session is closed, a second after it opened, is answered.
+    // HTTP/2 over TLS: a call still running when its session is closed (a second after it opened), and a second
+    // after that, is answered.
     const session = http2.connect(`https://localhost:${port}`, { rejectUnauthorized: false });
     session.on('error', () => undefined);
     const slow = session.request({ ':path': '/slow' });
@@ -268,7 +297,7 @@ describe('MountClosing.watchServer (an HTTP/2 server over TLS, HTTP/1.1 allowed)
     const status = new Promise<number>((resolve) => slow.once('response', (headers) => resolve(Number(headers[':status']))));
     await once(slow, 'end');
     expect([await status, body]).toEqual([200, 'done']);
-    expect([...closed].sort()).toEqual(['silent']);
+    expect([...closed].sort()).toEqual(['bare', 'silent']);
     served.destroy();
     session.destroy();
     server.close();
