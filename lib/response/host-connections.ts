@@ -19,10 +19,14 @@ function cutIfUnused(connection: Socket): void {
   if (carried(connection) === undefined) connection.destroy();
 }
 
-/** Destroys the connection of an HTTP/2 session the mount closed once the session has: its client may never close its side. */
+/**
+ * Destroys the connection of an HTTP/2 session closed during shutdown once the session has: its client may never close
+ * its side. A session closing gracefully ends its side of the connection once its streams have ended, but emits
+ * 'close' only once the client has ended its side too, so the connection is cut as its own side ends ('finish').
+ */
 function cutOnceClosed(connection: Socket, session: Http2Session): void {
   if (session.destroyed) connection.destroy();
-  else session.once('close', () => connection.destroy());
+  else connection.once('finish', () => connection.destroy());
 }
 
 /**

@@ -304,3 +304,46 @@ describe('MountClosing.watchServer (an HTTP/2 server over TLS, HTTP/1.1 allowed)
     await once(server, 'close');
   });
 });
+
+describe('MountClosing.watchServer (an HTTP/2 server, cleartext)', () => {
+  /** An HTTP/2 frame: its 9-byte header, then `payload`. */
+  const frame = (type: number, flags: number, stream: number, payload: Buffer) => {
+    const header = Buffer.alloc(9);
+    header.writeUIntBE(payload.length, 0, 3);
+    header.writeUInt8(type, 3);
+    header.writeUInt8(flags, 4);
+    header.writeUInt32BE(stream, 5);
+    return Buffer.concat([header, payload]);
+  };
+  /** An HPACK string literal (no Huffman coding), shorter than 127 bytes. */
+  const literal = (text: string) => Buffer.concat([Buffer.from([text.length]), Buffer.from(text)]);
+
+  it('cuts the connection of a session it closed once its call past the delivery grace is answered, though the client never closes its side', async () => {
+    const server = http2.createServer((_req, res) => void setTimeout(() => res.end('done'), 1_800));
+    const closing = new MountClosing({ shutdownGraceMs: 50 });
+    closing.watchServer(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    let closed = false;
+    // A client that reads all and never ends its side: a Node client would close on the server's FIN.
+    const socket = net.connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true });
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    await once(socket, 'connect');
+    // GET / (:method GET, :scheme http, :path and :authority as literals), its stream ended.
+    const headers = Buffer.concat([Buffer.from([0x82, 0x86, 0x04]), literal('/'), Buffer.from([0x01]), literal('localhost')]);
+    socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), frame(4, 0, 0, Buffer.alloc(0)), frame(1, 0x5, 1, headers)]));
+    try {
+      await sleep(100); // the call runs
+      closing.onModuleDestroy();
+      await closing.beforeApplicationShutdown();
+      server.close(() => (closed = true));
+      // The call ends 0.7 s after the delivery grace; its session then ends, and the connection is cut.
+      await until(() => closed, "the server's close to complete", 5_000);
+      expect(received).toContain('done');
+    } finally {
+      socket.destroy();
+    }
+  });
+});
