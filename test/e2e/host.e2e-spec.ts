@@ -31,12 +31,13 @@ import { McpMethodError, McpPrompt, McpResource, McpTool, type McpContext, type 
 import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { hostParsedWarning } from '../../lib/protocol/parse-step.guard.js';
 import { hostRefusalNote } from '../../lib/response/mcp-exception.filter.js';
+import { WaitingAnswers } from '../../lib/response/waiting-answers.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
 import { MaintenanceInterceptor } from '../support/maintenance-interceptor.js';
 import { echoCallOfSize, mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
-import { rawRequest, stalledRequest } from '../support/raw-http.js';
+import { pipelineAndNeverRead, rawRequest, stalledRequest } from '../support/raw-http.js';
 import { useTestApp } from '../support/suite-app.js';
 import { TEST_ADAPTER, createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
@@ -495,6 +496,27 @@ class RefuseOnAskGuard implements CanActivate {
     return true;
   }
 }
+
+describe("the answer to a request a host interceptor answered in the mount's stead, to a client that does not read it (a 24 MB id echoed)", () => {
+  it("counts among the mount's waiting answers until it is cut off after writeStallTimeoutMs", async () => {
+    const t = await createTestApp({
+      providers: [EchoTool],
+      configure: (app) => app.useGlobalInterceptors(new MaintenanceInterceptor()),
+      options: { writeStallTimeoutMs: 1_000, maxBodyBytes: 32 * 1024 * 1024 },
+    });
+    const socket = await pipelineAndNeverRead(t.server, [{ body: rpc('tools/list', {}, 'x'.repeat(24 * 1024 * 1024)), headers: { 'x-maintenance': '1' } }]);
+    try {
+      const waiting = t.app.get(WaitingAnswers);
+      await until(() => waiting.held > 0, 'the answer to wait for its client', 10_000);
+      expect(waiting.held).toBeGreaterThan(1024 * 1024); // most of it: the socket's buffers take a few MB at most
+      await until(() => waiting.held === 0, 'the answer to be cut off and let go', 10_000);
+      expect(waiting.held).toBe(0);
+    } finally {
+      socket.destroy();
+      await t.close();
+    }
+  }, 30_000);
+});
 
 describe('a host interceptor that answers without calling the handler (a maintenance switch)', () => {
   let t: TestApp;
