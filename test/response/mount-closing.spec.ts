@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { WorkUnderWay } from '../../lib/contracts/shutdown-deadline.js';
 import { endAfterBody } from '../../lib/response/lingering-close.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
+import { collectGarbage } from '../support/collect-garbage.js';
 import { TLS_CERT, TLS_KEY } from '../support/tls-fixture.js';
 import { until } from '../support/wait.js';
 
@@ -344,6 +345,35 @@ describe('MountClosing.watchServer (an HTTP/2 server, cleartext)', () => {
       expect(received).toContain('done');
     } finally {
       socket.destroy();
+    }
+  });
+});
+
+describe('MountClosing.watchServer, before any shutdown', () => {
+  it.each([
+    ['an HTTP/1.1 connection', 'connection', () => http.createServer((_req, res) => res.end()), (port: number) => net.connect(port, '127.0.0.1')],
+    ['an HTTP/2 session', 'session', () => http2.createServer(), (port: number) => http2.connect(`http://127.0.0.1:${port}`)],
+  ] as const)('lets go of %s once it has closed', async (_what, event, createServer, connect) => {
+    const server = createServer();
+    new MountClosing({ shutdownGraceMs: 10_000 }).watchServer(server);
+    let watched: WeakRef<object> | undefined;
+    let closed = false;
+    server.once(event, (opened: net.Socket | http2.ServerHttp2Session) => {
+      watched = new WeakRef(opened);
+      opened.once('close', () => (closed = true));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const client = connect((server.address() as AddressInfo).port);
+    client.on('error', () => undefined);
+    try {
+      await until(() => watched !== undefined, `the server's ${event}`);
+      client.destroy();
+      await until(() => closed, `the ${event} to close`);
+      await collectGarbage();
+      expect(watched!.deref()).toBeUndefined();
+    } finally {
+      server.close();
     }
   });
 });
