@@ -40,8 +40,8 @@ function cutOnceClosed(connection: Socket, session: Http2Session): void {
 export class HostConnections {
   /**
    * The connections of the HTTP/2 sessions closed (GOAWAY) during shutdown, with their sessions, until they close: each
-   * is cut, once the delivery grace is over, as soon as its session has closed (its streams, the host's too, ended or
-   * cut).
+   * is cut, once the delivery grace is over, as soon as its session's streams, the host's too, have ended or been
+   * cut.
    */
   private readonly closedSessionConnections = new Map<Socket, Http2Session>();
   /** The host server's HTTP/2 sessions still open. */
@@ -100,8 +100,8 @@ export class HostConnections {
 
   /**
    * The delivery grace is over: each HTTP/1.x connection carrying no request is cut, and so is each connection of a
-   * session closed here once that session has closed. A connection opened later that carried no request by `graceMs`
-   * after it opened is cut then (one that did is left to the server's close).
+   * session closed here once that session's streams have ended. A connection opened later that carried no request by
+   * `graceMs` after it opened is cut then (one that did is left to the server's close).
    */
   deliveryOver(): void {
     this.delivered = true;
