@@ -20,11 +20,11 @@ function cutIfUnused(connection: Socket): void {
 }
 
 /**
- * Destroys the connection of an HTTP/2 session closed during shutdown once the session has: its client may never close
- * its side. A session closing gracefully ends its side of the connection once its streams have ended, but emits
+ * Destroys the connection of an HTTP/2 session closed during shutdown once the session's streams have ended: its client
+ * may never close its side. A session closing gracefully ends its side of the connection once its streams have ended, but emits
  * 'close' only once the client has ended its side too, so the connection is cut as its own side ends ('finish').
  */
-function cutOnceClosed(connection: Socket, session: Http2Session): void {
+function cutOnceEnded(connection: Socket, session: Http2Session): void {
   if (session.destroyed) connection.destroy();
   else connection.once('finish', () => connection.destroy());
 }
@@ -89,7 +89,7 @@ export class HostConnections {
     const connection: Socket = session.socket.once('close', () => this.closedSessionConnections.delete(connection));
     this.closedSessionConnections.set(connection, session);
     session.close();
-    if (this.delivered) this.later(() => cutOnceClosed(connection, session));
+    if (this.delivered) this.later(() => cutOnceEnded(connection, session));
   }
 
   /** The shutdown's wait is over: every session open is closed gracefully (idle ones too, as Node 24's `server.close()` does). */
@@ -105,7 +105,7 @@ export class HostConnections {
    */
   deliveryOver(): void {
     this.delivered = true;
-    for (const [connection, session] of this.closedSessionConnections) cutOnceClosed(connection, session);
+    for (const [connection, session] of this.closedSessionConnections) cutOnceEnded(connection, session);
     for (const connection of this.connections) cutIfIdle(connection);
   }
 
