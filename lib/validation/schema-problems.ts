@@ -161,9 +161,10 @@ function joinMissing(problems: readonly Described[]): Described[] {
 }
 
 /** When the value is of no branch's JSON type: the types they take (`must be string or integer`). */
-function noBranchType({ branches, mistyped, wantedTypes }: UnionTrials, union: ErrorObject): Described | undefined {
+function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: ErrorObject): Described | undefined {
   if (mistyped.size === 0 || mistyped.size !== branches.size || union.propertyName !== undefined) return undefined;
-  return { path: pointerSegments(union.instancePath), problem: KEYWORD_WORDINGS.type({ type: [...wantedTypes].join(',') }).problem, pattern: false };
+  const wanted = new Set([...branchTypes.values()].flat()); // each type once, in branch order
+  return { path: pointerSegments(union.instancePath), problem: KEYWORD_WORDINGS.type({ type: [...wanted].join(',') }).problem, pattern: false };
 }
 
 /**

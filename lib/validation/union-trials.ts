@@ -18,9 +18,7 @@ export interface UnionTrials {
   readonly mistyped: ReadonlySet<number>;
   /** The branches requiring properties the value does not have, with those properties. */
   readonly incomplete: ReadonlyMap<number, ReadonlySet<string>>;
-  /** The JSON types the mistyped branches take, each once, in branch order. */
-  readonly wantedTypes: ReadonlySet<string>;
-  /** Each mistyped branch's JSON types. */
+  /** Each mistyped branch's JSON types, in branch order. */
   readonly branchTypes: ReadonlyMap<number, readonly string[]>;
   /** Errors its run holds before its trials (a counted union's; see {@link FoundUnion.counted}): not its own. */
   readonly extras: ErrorsAt;
@@ -126,7 +124,6 @@ export function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup
   const ruledOut = new Map<number, readonly ErrorObject[]>();
   const mistyped = new Set<number>();
   const incomplete = new Map<number, ReadonlySet<string>>();
-  const wantedTypes = new Set<string>();
   const branchTypes = new Map<number, readonly string[]>();
   for (const [branch, errorsAt] of ordered) {
     const verdict = verdictOf(errorsAt, reading);
@@ -134,11 +131,10 @@ export function unionTrials(tree: ErrorTree, index: number, lookup?: UnionLookup
     if (verdict.types) {
       mistyped.add(branch);
       branchTypes.set(branch, verdict.types);
-      for (const type of verdict.types) wantedTypes.add(type);
     }
     if (verdict.missing?.size) incomplete.set(branch, verdict.missing);
   }
-  return { branches: ordered, ruledOut, mistyped, incomplete, wantedTypes, branchTypes, extras };
+  return { branches: ordered, ruledOut, mistyped, incomplete, branchTypes, extras };
 }
 
 /** What one trial tells of its branch (see {@link verdictOf}). */
