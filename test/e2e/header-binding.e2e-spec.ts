@@ -110,6 +110,7 @@ describe('header binding: mirrored headers must match the body', () => {
 
     it.each([
       ['a different name', { 'mcp-name': 'mirror' }, 'header_mismatch'],
+      ['a prefix of the name', { 'mcp-name': 'test_x_mcp' }, 'header_mismatch'],
       ['missing', { 'mcp-name': null }, 'missing_header'],
       ['bad base64 padding', { 'mcp-name': '=?base64?dGVzdF94X21jcF9oZWFkZXI?=' }, 'malformed_header'],
     ])('refuses a tools/call whose Mcp-Name is %s', async (_label, headers, reason) => {

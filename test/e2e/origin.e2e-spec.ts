@@ -174,7 +174,7 @@ describe('origin check with allowedOrigins and allowedHosts, on loopback', () =>
     await expectServed(() => discover(t, [['Origin', 'null']]));
   });
 
-  it.each(['https://evil.example.com', 'https://app.example.com:8443', 'http://app.example.com', 'LOOPBACK'])(
+  it.each(['https://evil.example.com', 'https://app.example.com:8443', 'http://app.example.com', 'https://APP.example.com', 'LOOPBACK'])(
     'refuses %s, which the list does not hold exactly (a loopback origin included)',
     async (origin) => {
       const sent = origin === 'LOOPBACK' ? `http://localhost:${portOf(t)}` : origin;

@@ -146,9 +146,9 @@ describe('RequestStateSeal over the HMAC codec', () => {
     expect(await clocked([SECRET]).seal.open(tagged(payload), bound())).toEqual({ ok: false, problem: 'malformed' });
   });
 
-  it('refuses a state bound to a principal when the call has none', async () => {
+  it.each(['alice', ''])('refuses a state bound to the principal %j when the call has none', async (subject) => {
     const { seal } = clocked([SECRET]);
-    const sealed = await seal.seal({ ...content, binding: requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, 'alice') });
+    const sealed = await seal.seal({ ...content, binding: requestBinding('mcp', 'tools/call', { name: 'greet', arguments: { a: 1 } }, subject) });
     expect(await seal.open(sealed, bound())).toEqual({ ok: false, problem: 'other_principal' });
   });
 
@@ -159,6 +159,7 @@ describe('RequestStateSeal over the HMAC codec', () => {
 
   it.each([
     ['too short', (tag: string) => tag.slice(0, 40)],
+    ['one character short, ending in a canonical last character', (tag: string) => `${tag.slice(0, 41)}A`],
     ['in a non-canonical spelling', (tag: string) => tag.slice(0, 42) + String.fromCharCode(tag.charCodeAt(42) + 1)],
   ])('refuses a tag %s as tampered', async (_case, spoil) => {
     const { seal } = clocked([SECRET]);

@@ -11,6 +11,7 @@ describe('loopback detection', () => {
       ['10.0.0.1', false],
       ['::ffff:127.0.0.1', true],
       ['::1', true],
+      ['2001:db8::1', false],
       ['::ffff:10.0.0.1', false],
       ['::FFFF:127.0.0.1', true],
       ['1::ffff:127.0.0.1', false],
