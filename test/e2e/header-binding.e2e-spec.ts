@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { XMcpHeaderTool as RegionTool } from '../../conformance/src/fixture-tools.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../../lib/index.js';
+import { LEGACY_PROTOCOL_VERSIONS, McpTool, type McpPlainTool } from '../../lib/index.js';
 import { NODE_HEADER_LINES_READ } from '../../lib/util/header-lines.js';
 import { addFormats } from '../../lib/validation/add-formats.js';
 import { firstText } from '../support/client-result.js';
@@ -13,6 +13,18 @@ import { useSampleApp } from '../support/sample-app.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { MirrorTool } from '../wire/wire-fixtures.js';
+
+/** A tool whose annotated argument is named as an `Object.prototype` member. */
+@McpTool({
+  name: 'proto_named',
+  description: 'Mirrors an argument named toString into a header.',
+  inputSchema: { type: 'object', properties: { toString: { type: 'string', 'x-mcp-header': 'ToString' } } },
+})
+class ProtoNamedTool implements McpPlainTool {
+  run(args: Record<string, unknown>): unknown {
+    return { received: args };
+  }
+}
 
 /** The header lines a conforming client sends for a body, with overrides (`null` drops one) and extra lines. */
 function linesFor(body: Record<string, unknown>, overrides: Record<string, string | null> = {}, extra: HeaderLine[] = []): HeaderLine[] {
@@ -43,7 +55,7 @@ function expectServed(res: { status: number; body: any }): void {
 describe('header binding: mirrored headers must match the body', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [RegionTool, MirrorTool] });
+    t = await createTestApp({ providers: [RegionTool, MirrorTool, ProtoNamedTool] });
   });
   afterAll(() => t.close());
 
@@ -213,10 +225,13 @@ describe('header binding: mirrored headers must match the body', () => {
       expect(res.body.error).toBeUndefined();
     });
 
-    it('refuses a header sent for an argument that is absent (an intermediary may have routed on it)', async () => {
+    it.each([
+      ['test_x_mcp_header', { level: 3 }, 'Region'],
+      ['proto_named', {}, 'ToString'], // not found through Object.prototype
+    ])('refuses a header sent for an argument that is absent (an intermediary may have routed on it): %s', async (tool, args, param) => {
       let res: any;
-      const mark = await rejectionOf(async () => (res = await post(t.server, call('test_x_mcp_header', { level: 3 }), { 'mcp-param-region': 'us' })));
-      expectMismatch(res, 'Mcp-Param-Region');
+      const mark = await rejectionOf(async () => (res = await post(t.server, call(tool, args), { [`mcp-param-${param.toLowerCase()}`]: 'us' })));
+      expectMismatch(res, `Mcp-Param-${param}`);
       expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'header_mismatch' });
     });
 

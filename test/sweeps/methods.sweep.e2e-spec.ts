@@ -156,6 +156,14 @@ describe('methods sweep', () => {
         expect(mark).toEqual({ rejecter: 'method-routing', reason: 'unknown_method' });
       }
     });
+
+    it('is refused with 400 + -32020 when its Mcp-Method header names another method (header binding holds on every method)', async () => {
+      let res: any;
+      const other = method === 'tools/list' ? 'tools/call' : 'tools/list';
+      const mark = await rejectionOf(async () => (res = await post(t.server, rpc(method, cell.params, `h-${method}`), { 'mcp-method': other })));
+      expect([res.status, res.body.id, res.body.error?.code, res.body.error?.data]).toEqual([400, `h-${method}`, -32020, { header: 'Mcp-Method' }]);
+      expect(mark).toEqual({ rejecter: 'header-binding-check', reason: 'header_mismatch' });
+    });
   });
 
   it('counts as removed exactly the legacy methods 2026-07-28 lacks', () => {
