@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { cutOff, http2StreamOf } from '../util/node-http.js';
-import { hasAnswerStream, type AnswerBounds } from './answer-stream.js';
+import { hasAnswerStream } from './answer-stream.js';
 import type { MountClosing } from './mount-closing.js';
-import type { WaitingAnswer } from './waiting-answers.js';
+import type { WaitingAnswer, WaitingAnswers } from './waiting-answers.js';
 import { waitingBytes } from './write-progress.js';
 
 /** What bounds an answer the mount sends without an answer stream: its shutdown state and `writeStallTimeoutMs`. */
@@ -11,7 +11,7 @@ export interface UnattachedBounds {
   readonly shutdown: Pick<MountClosing, 'closeAfter' | 'boundLingering' | 'writeBound'>;
   readonly stallMs: number;
   /** The mount's waiting answers, where what waits of the answer may be large (a refusal echoes its request's id). */
-  readonly waiting?: AnswerBounds['waiting'];
+  readonly waiting?: WaitingAnswers;
 }
 
 /**
@@ -27,15 +27,14 @@ export function sendUnattached(req: IncomingMessage, res: ServerResponse, bounds
 }
 
 /**
- * Bounds an answer sent without an answer stream (a refusal before the controller attached one, or the
- * fallthrough's; the write watch bounds every other): one its client has not taken whole within `stallMs`
+ * Bounds an unattached answer (the write watch bounds every other): one its client has not taken whole within `stallMs`
  * (`writeStallTimeoutMs`) is cut off, and what waits of it counts among the mount's `waiting` answers until then.
  * Over HTTP/2 a client can keep its stream's flow-control window shut for as long as its session lives; over HTTP/1.x
  * a client that stops reading leaves what its socket did not take (a refusal echoes the request's id, which may be
  * as long as the body). An HTTP/1.x answer its client took whole is not cut though it has not ended: its lingering
  * close (`endAfterBody`) keeps it open, within its own bounds.
  */
-function boundUnattached(res: ServerResponse, stallMs: number, waiting?: AnswerBounds['waiting']): void {
+function boundUnattached(res: ServerResponse, stallMs: number, waiting?: WaitingAnswers): void {
   if (hasAnswerStream(res) || res.writableFinished) return;
   const held = waitingBytes(res);
   if (held === 0 && !http2StreamOf(res)) return;
