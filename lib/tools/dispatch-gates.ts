@@ -1,6 +1,7 @@
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import { NAMES_LISTED } from '../util/named-registry.js';
+import { typeNamed } from '../util/type-named.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
 import { findUnknownKeys, type KeyNode } from './key-set.js';
@@ -103,8 +104,6 @@ function jsonType(value: unknown): JsonType {
   return type === 'string' || type === 'number' || type === 'boolean' ? type : 'object';
 }
 
-/** A JSON type as a sentence names it: `an object`, `a string`, and `null` bare. */
-const named = (type: JsonType) => (type === 'null' ? 'null' : `${type === 'object' || type === 'array' ? 'an' : 'a'} ${type}`);
 const quotedList = (list: readonly string[]) => list.map((n) => JSON.stringify(n)).join(', ');
 const validActions = (s: GateState) => [...s.actions!.keys()];
 
@@ -135,7 +134,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
       .filter(([name, expected]) => Object.hasOwn(s.args, name) && jsonType(s.args[name]) !== expected)
       .map(([name, expected]) => ({ argument: name, expected, received: jsonType(s.args[name]) }));
     if (invalid.length === 0) return undefined;
-    const sentences = invalid.map((i) => `argument "${i.argument}" must be ${named(i.expected)}, not ${named(i.received)}`);
+    const sentences = invalid.map((i) => `argument "${i.argument}" must be ${typeNamed(i.expected)}, not ${typeNamed(i.received)}`);
     return { message: `In the call to tool "${s.tool}", ${sentences.join('; ')}.`, invalid, help: s.pointer };
   },
   missing_action(s) {

@@ -55,7 +55,7 @@ export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool 
     if (!target)
       return errorResult({
         error: 'unknown_tool',
-        message: `Unknown tool ${quoted(toolName, 66)}. Valid tools: ${registry.listedNames()}.`,
+        message: `Unknown tool: ${quoted(toolName, 66)}. Valid tools: ${registry.listedNames()}.`,
         tool: bounded(toolName, 64),
         ...validTools(),
         help: helpPointer(),

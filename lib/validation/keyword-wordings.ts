@@ -3,6 +3,7 @@
 import type { ErrorObject } from 'ajv';
 
 import { firstListed } from '../util/first-listed.js';
+import { typeNamed } from '../util/type-named.js';
 
 /** The most allowed values a `const`/`enum` problem names; the rest are counted. */
 export const VALUES_LISTED = 8;
@@ -33,7 +34,7 @@ export const KEYWORD_WORDINGS = {
   required: (p: KeywordParams): Worded => ({ problem: `missing required property ${JSON.stringify(p.missingProperty)}` }),
   additionalProperties: notAllowed,
   unevaluatedProperties: notAllowed,
-  type: (p: KeywordParams): Worded => ({ problem: `must be ${String(p.type).split(',').join(' or ')}` }),
+  type: (p: KeywordParams): Worded => ({ problem: `must be ${String(p.type).split(',').map(typeNamed).join(' or ')}` }),
   const: (p: KeywordParams): Worded => ({ problem: `must be ${listedValues([p.allowedValue])}` }),
   enum: (p: KeywordParams): Worded => ({ problem: `must be one of ${listedValues(p.allowedValues)}` }),
   format: (p: KeywordParams): Worded => ({ problem: `must be a valid ${String(p.format)}` }),

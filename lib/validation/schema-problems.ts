@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 
 import { pointerSegments } from '../util/json-pointer.js';
+import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
 import { KEYWORD_WORDINGS, VALUES_LISTED, listedValues, notAllowed, wordProblem, type KeywordParams } from './keyword-wordings.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
@@ -49,7 +50,7 @@ function unknownDiscriminator({ branches, ruledOut, mistyped, branchTypes }: Uni
   const { problem } = values.length === 1 ? KEYWORD_WORDINGS.const({ allowedValue: values[0] }) : KEYWORD_WORDINGS.enum({ allowedValues: values });
   // At the union's own place, the branches of another type that fix no value take a type: named after the values.
   const types = pointer === pointerOf(union) ? [...new Set([...mistyped].filter((branch) => !ruledOut.has(branch)).flatMap((branch) => branchTypes.get(branch) ?? []))] : [];
-  return { path: pointerSegments(pointer), problem: types.length ? `${problem}, or ${types.join(' or ')}` : problem, pattern: false };
+  return { path: pointerSegments(pointer), problem: types.length ? `${problem}, or ${types.map(typeNamed).join(' or ')}` : problem, pattern: false };
 }
 
 /**

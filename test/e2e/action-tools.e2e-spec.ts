@@ -116,7 +116,7 @@ describe('action tools', () => {
 
     it('count a property sent as null as present for required, and leave its null to the value gate', async () => {
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: null, project: 'p' } });
-      expect(answer.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'name', problems: ['must be string'] }] });
+      expect(answer.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'name', problems: ['must be a string'] }] });
     });
 
     it('do not count a default toward required_one_of', async () => {
@@ -201,7 +201,7 @@ describe('action tools', () => {
       expect(answer.body.invalid[0].problems).toEqual(['must be a valid date']);
       expect(answer.body.message).toBe(
         'The data of action "create" of tool "tasks" holds 13 invalid value(s): due: must be a valid date; ' +
-          Array.from({ length: 9 }, (_, i) => `items[${i}].done: must be boolean`).join('; ') +
+          Array.from({ length: 9 }, (_, i) => `items[${i}].done: must be a boolean`).join('; ') +
           '; ….',
       );
       expect(JSON.stringify(answer.result)).not.toContain('SENT-VALUE');

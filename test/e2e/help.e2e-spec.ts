@@ -85,6 +85,8 @@ describe('the help tool', () => {
       const answer = await callTool(app().server, 'help', { tool: 'taks' });
       expect(answer.result.isError).toBe(true);
       expect(answer.body).toMatchObject({ error: 'unknown_tool', tool: 'taks', valid_tools: TOOLS });
+      // Worded as tools/call's JSON-RPC refusal of an unknown tool words it.
+      expect(answer.body.message).toBe(`Unknown tool: "taks". Valid tools: ${TOOLS.join(', ')}.`);
       expect(answer.body.help).toEqual({ tool: 'help', arguments: {} });
     });
 

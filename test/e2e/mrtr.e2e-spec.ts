@@ -330,9 +330,9 @@ describe('multi round-trip requests: tools/call', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({
         code: -32602,
-        data: { reason: 'invalid_input_response', key: 'confirm', errors: [{ location: '/params/inputResponses/confirm/content/confirm', problems: ['must be boolean'] }] },
+        data: { reason: 'invalid_input_response', key: 'confirm', errors: [{ location: '/params/inputResponses/confirm/content/confirm', problems: ['must be a boolean'] }] },
       });
-      expect(res.body.error.message).toMatch(/does not match the requested schema; at \/params\/inputResponses\/confirm\/content\/confirm, must be boolean\.$/);
+      expect(res.body.error.message).toMatch(/does not match the requested schema; at \/params\/inputResponses\/confirm\/content\/confirm, must be a boolean\.$/);
       expect(sideEffects).toEqual([]);
     });
 

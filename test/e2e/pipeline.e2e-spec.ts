@@ -35,7 +35,7 @@ describe('message validation and classification', () => {
     expect(res.body.error.data.errors).toEqual(
       expect.arrayContaining([
         { location: '/jsonrpc', problems: ['must be "2.0"'] },
-        { location: '/method', problems: ['must be string'] },
+        { location: '/method', problems: ['must be a string'] },
       ]),
     );
     expect(res.body.error.data.errorCount).toBe(res.body.error.data.errors.length);

@@ -215,7 +215,7 @@ describe('plain tools', () => {
     const wrongType = await callTool(app().server, 'filter', filter({ op: 'eq', field: 1, value: 'x' }));
     expect(wrongType.body).toMatchObject({
       error: 'invalid_values',
-      message: 'The arguments object of tool "filter" holds 1 invalid value(s): filter.filters[0].filters[0].field: must be string.',
+      message: 'The arguments object of tool "filter" holds 1 invalid value(s): filter.filters[0].filters[0].field: must be a string.',
     });
     const unknownOp = await callTool(app().server, 'filter', filter({ op: 'or', field: 'title', value: 'x' }));
     expect(unknownOp.body).toMatchObject({ invalid: [{ path: 'filter.filters[0].filters[0].op', problems: ['must be one of "and", "eq"'] }] });
@@ -229,8 +229,8 @@ describe('plain tools', () => {
       error: 'invalid_values',
       invalid_count: 3,
       invalid: [
-        { path: 'item.sku', problems: ['must be string'] },
-        { path: 'item.store', problems: ['must be string'] },
+        { path: 'item.sku', problems: ['must be a string'] },
+        { path: 'item.store', problems: ['must be a string'] },
         { path: 'tag.priority', problems: ['must be one of "low", "high"'] },
       ],
     });
@@ -250,7 +250,7 @@ describe('plain tools', () => {
       ],
     });
     const typed = await callTool(app().server, 'order', { ...args, ref: { id: true } });
-    expect(typed.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'ref.id', problems: ['must be string or number'] }] });
+    expect(typed.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'ref.id', problems: ['must be a string or a number'] }] });
   });
 
   it('word a failure in a union of $ref branches (zod with reused schemas) by the branch its discriminator picks', async () => {
@@ -277,8 +277,8 @@ describe('plain tools', () => {
     expect(refused.body).toMatchObject({
       error: 'invalid_values',
       invalid: [
-        { path: 'favourite.radius', problems: ['must be number'] },
-        { path: 'filter.filters[0].filters[0].field', problems: ['must be string'] },
+        { path: 'favourite.radius', problems: ['must be a number'] },
+        { path: 'filter.filters[0].filters[0].field', problems: ['must be a string'] },
         { path: 'shape.radius', problems: ['must be > 0'] },
         { path: 'spare.kind', problems: ['must be one of "circle", "square"'] },
       ],

@@ -336,7 +336,7 @@ describe('prompts', () => {
         res = await post(app().server, promptGet('greet', args));
       });
       expect(res!.status).toBe(400);
-      expect(res!.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/arguments/name', problems: ['must be string'] }] } });
+      expect(res!.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/arguments/name', problems: ['must be a string'] }] } });
       expect(mark).toEqual({ rejecter: 'method-routing', reason: 'invalid_params' });
     });
 

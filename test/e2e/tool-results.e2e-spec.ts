@@ -275,7 +275,7 @@ describe('what a handler returns becomes a tool result', () => {
         errorType: 'tool_fault',
         tool: 'reports',
         exception: 'StructuredContentMismatchError',
-        message: 'tool "reports" returned structured content its output schema refuses: total: must be integer',
+        message: 'tool "reports" returned structured content its output schema refuses: total: must be an integer',
       });
     });
 
@@ -313,7 +313,7 @@ describe('what a handler returns becomes a tool result', () => {
       expect(answer.body).toMatchObject({
         exception: 'StructuredContentMismatchError',
         message:
-          'tool "wide" returned structured content its output schema refuses (6 problems, the first 5 here): a: must be string; b: must be string; c: must be string; d: must be string; e: must be string',
+          'tool "wide" returned structured content its output schema refuses (6 problems, the first 5 here): a: must be a string; b: must be a string; c: must be a string; d: must be a string; e: must be a string',
       });
     });
   });

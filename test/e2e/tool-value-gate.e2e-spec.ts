@@ -151,9 +151,9 @@ describe('the value gate words each problem at the value that has it', () => {
     expect(gateMs).toBeLessThan(1000);
     expect(found.invalid_count).toBe(300);
     expect(found).not.toHaveProperty('first_only');
-    expect(found.invalid[0]).toEqual({ path: 'refs[0]', problems: ['must be integer or string'] });
+    expect(found.invalid[0]).toEqual({ path: 'refs[0]', problems: ['must be an integer or a string'] });
     const many = await refuse(app().server, 'bulk', { refs: Array.from({ length: 9_000 }, () => ({})) });
-    expect(many).toMatchObject({ invalid_count: 1, invalid: [{ path: 'refs[0]', problems: ['must be integer or string'] }], first_only: true });
+    expect(many).toMatchObject({ invalid_count: 1, invalid: [{ path: 'refs[0]', problems: ['must be an integer or a string'] }], first_only: true });
   });
 
   it('data holding more values than DETAILED_CHECK_MAX_VALUES is checked up to its first problem, and says so', async () => {
@@ -161,8 +161,8 @@ describe('the value gate words each problem at the value that has it', () => {
     const { found, gateMs } = await timedRefusal(app().server, 'bulk', { refs });
     // Collecting every error of such a call cost about ten seconds and a gigabyte of heap.
     expect(gateMs).toBeLessThan(1000);
-    expect(found).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'refs[0]', problems: ['must be integer or string'] }] });
-    expect((found as { message?: string }).message).toMatch(/holds at least one invalid value: refs\[0\]: must be integer or string \(the data is too large/);
+    expect(found).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'refs[0]', problems: ['must be an integer or a string'] }] });
+    expect((found as { message?: string }).message).toMatch(/holds at least one invalid value: refs\[0\]: must be an integer or a string \(the data is too large/);
   });
 
   it('a bounded schema: a list far over its maxItems is one problem, its limit, found without reading the items', async () => {
@@ -178,7 +178,7 @@ describe('the value gate words each problem at the value that has it', () => {
     expect(found.invalid_count).toBe(103);
     expect(found.invalid.slice(0, 2)).toEqual([
       { path: 'ids', problems: ['must have at most 100 item(s)'] },
-      { path: 'ids[0]', problems: ['must be integer'] },
+      { path: 'ids[0]', problems: ['must be an integer'] },
     ]);
   });
 
@@ -187,7 +187,7 @@ describe('the value gate words each problem at the value that has it', () => {
     expect(at).not.toHaveProperty('first_only');
     expect(at.invalid_count).toBe(DETAILED_CHECK_MAX_ERRORS);
     const over = await refuse(app().server, 'roster', { ids: Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 500 }, () => 'x') });
-    expect(over).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'ids[0]', problems: ['must be integer'] }] });
+    expect(over).toMatchObject({ first_only: true, invalid_count: 1, invalid: [{ path: 'ids[0]', problems: ['must be an integer'] }] });
   });
 
   it('a long list of objects under uniqueItems is checked in time linear in its length (not pair by pair)', async () => {
@@ -204,8 +204,8 @@ describe('the value gate words each problem at the value that has it', () => {
     expect(answer.body).toMatchObject({
       error: 'invalid_values',
       invalid: [
-        { path: 'count', problems: ['must be integer'] },
-        { path: 'ratio', problems: ['must be number'] },
+        { path: 'count', problems: ['must be an integer'] },
+        { path: 'ratio', problems: ['must be a number'] },
       ],
     });
     expect((await callTool(app().server, 'shapes', { action: 'sized', data: { count: 2, ratio: 0.5 } })).body).toEqual({ count: 2, ratio: 0.5 });
@@ -251,7 +251,7 @@ describe('the value gate words each problem at the value that has it', () => {
       invalid_count: 2,
       invalid: [
         { path: 'ref', problems: ['missing required property "id" or "url"'] },
-        { path: 'ref.note', problems: ['must be string'] },
+        { path: 'ref.note', problems: ['must be a string'] },
       ],
     });
   });

@@ -23,7 +23,7 @@ const CELLS = {
   required: { schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, bad: {}, problem: 'missing required property "a"' },
   additionalProperties: { schema: { type: 'object', properties: {}, additionalProperties: false }, bad: { x: 1 }, gate: 'unknown_params' },
   unevaluatedProperties: { schema: { type: 'object', properties: {}, unevaluatedProperties: false }, bad: { x: 1 }, gate: 'unknown_params' },
-  type: { schema: { type: 'integer' }, bad: 'seven', problem: 'must be integer' },
+  type: { schema: { type: 'integer' }, bad: 'seven', problem: 'must be an integer' },
   const: { schema: { const: [1, 2] }, bad: [2, 1], problem: 'must be [1,2]' },
   enum: { schema: { enum: ['low', 'high'] }, bad: 'urgent', problem: 'must be one of "low", "high"' },
   format: { schema: { type: 'string', format: 'date' }, bad: 'next friday', problem: 'must be a valid date' },
@@ -74,13 +74,13 @@ const key = (keyword: Keyword) => keyword.replace(/\W/g, '_');
  * value gate, and a keyword the library does not word. Each is sent under `data[edge_<index>].nested`.
  */
 const EDGES: [string, Cell][] = [
-  ['type, given a list of types', { schema: { type: ['string', 'integer'] }, bad: true, problem: 'must be string or integer' }],
+  ['type, given a list of types', { schema: { type: ['string', 'integer'] }, bad: true, problem: 'must be a string or an integer' }],
   [
     'if, failing "else"',
     {
       schema: { if: { type: 'string' }, then: { minLength: 1 }, else: { type: 'integer' } },
       bad: 1.5,
-      problems: ['must be integer', 'must match the "else" schema (it does not match the "if" schema)'],
+      problems: ['must be an integer', 'must match the "else" schema (it does not match the "if" schema)'],
     },
   ],
   [

@@ -73,13 +73,13 @@ describe('the problems of a failed protocol-schema check', () => {
     const problems = shapeProblems(describeSchemaErrors(check.errors), value).split('; ');
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^\(root\): /);
-    expect(problems.slice(1)).toEqual(['a: must be string', 'b: must be string']);
+    expect(problems.slice(1)).toEqual(['a: must be a string', 'b: must be a string']);
   });
 
   it('spells an object key of digits as a key, an index of a list as an index', () => {
     const keyed = new Ajv2020({ allErrors: true }).compile({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } });
     const value = { '0': [1] };
     expect(keyed(value)).toBe(false);
-    expect(shapeProblems(describeSchemaErrors(keyed.errors), value)).toBe('["0"][0]: must be string');
+    expect(shapeProblems(describeSchemaErrors(keyed.errors), value)).toBe('["0"][0]: must be a string');
   });
 });

@@ -141,7 +141,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a default JSON cannot carry', [create({ defaults: { priority: 10n } })], /action "create": defaults holds a value JSON cannot carry, at #\/defaults\/priority: /],
   ['a default that is also required', [create({ defaults: { name: 'x' } })], /action "create": defaults names \["name"\], which required also names/],
   ['a default naming an undeclared property', [create({ defaults: { zz: 1 } })], /action "create": defaults names \["zz"\], not declared in properties/],
-  ['a default its own schema refuses', [create({ defaults: { priority: 'high' } })], /action "create": defaults fail their properties' schemas: priority: must be integer/],
+  ['a default its own schema refuses', [create({ defaults: { priority: 'high' } })], /action "create": defaults fail their properties' schemas: priority: must be an integer/],
   [
     'a default carrying a key the unknown-key gate would refuse',
     [create({ defaults: { owner: { id: 1, zz: 2 } } })],
@@ -169,7 +169,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'an example its schema refuses',
     [create({ examples: [{ name: 'n' }, { name: 'n', priority: 'high' }] })],
-    /action "create": examples\[1\] fails the properties' schemas: priority: must be integer/,
+    /action "create": examples\[1\] fails the properties' schemas: priority: must be an integer/,
   ],
   [
     'an output schema ajv cannot build',

@@ -38,13 +38,13 @@ describe('the value gate', () => {
   });
 
   it('checks an explicit null like any other value', () => {
-    expect(gate.check({ title: null })?.invalid).toEqual([{ path: 'title', problems: ['must be string'] }]);
+    expect(gate.check({ title: null })?.invalid).toEqual([{ path: 'title', problems: ['must be a string'] }]);
     expect(gate.check({ note: null })).toBeUndefined();
   });
 
   it('accepts a whole-number float where the schema says integer (JSON has one number type)', () => {
     expect(gate.check(JSON.parse('{"count": 2.0}'))).toBeUndefined();
-    expect(gate.check({ count: 2.5 })?.invalid).toEqual([{ path: 'count', problems: ['must be integer'] }]);
+    expect(gate.check({ count: 2.5 })?.invalid).toEqual([{ path: 'count', problems: ['must be an integer'] }]);
   });
 
   it('counts every offending path and lists the first ten in data-path sort order', () => {
@@ -84,10 +84,10 @@ describe('the value gate', () => {
     // The root, the array, the title and the note, and an object and a number per item: 4 + 2 × 4998 = DETAILED_CHECK_MAX_VALUES values.
     const items = Array.from({ length: (DETAILED_CHECK_MAX_VALUES - 4) / 2 }, () => ({ n: 1 }));
     const at = gate.check({ items, title: 5, note: null })!;
-    expect(at).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be string'] }] });
+    expect(at).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be a string'] }] });
     // One value more: the item's object and number, less the note.
     const over = gate.check({ items: [...items, { n: 1 }], title: 5 })!;
-    expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be string'] }], first_only: true });
+    expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'title', problems: ['must be a string'] }], first_only: true });
   });
 
   it('looks only for the first problem of data failing in more than DETAILED_CHECK_MAX_ERRORS ways, and says so', () => {
@@ -97,7 +97,7 @@ describe('the value gate', () => {
     expect(at.invalid_count).toBe(DETAILED_CHECK_MAX_ERRORS);
     expect(at).not.toHaveProperty('first_only');
     const over = gate.check({ items: Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 1 }, () => ({ n: 'x' })) })!;
-    expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'items[0].n', problems: ['must be integer'] }], first_only: true });
+    expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'items[0].n', problems: ['must be an integer'] }], first_only: true });
   });
 
   it('names the first problem only when either side passes the bound: the schema check or the numbers out of range', () => {
@@ -114,7 +114,7 @@ describe('the value gate', () => {
       invalid_count: 2,
       invalid: [
         { path: 'free[0]', problems: [FINITE_NUMBER] },
-        { path: 'typed[1]', problems: ['must be number'] },
+        { path: 'typed[1]', problems: ['must be a number'] },
       ],
     });
   });
@@ -220,10 +220,10 @@ describe('the value gate', () => {
 
     it('does so for a schema with its own $id', () => {
       const identified = shapes({ circle: kind('circle', 'r'), square: kind('square', 's') }, { $id: 'https://example.com/shapes.json' });
-      expect(identified.check({ shape: { kind: 'circle', r: 'x' } })?.invalid).toEqual([{ path: 'shape.r', problems: ['must be number'] }]);
+      expect(identified.check({ shape: { kind: 'circle', r: 'x' } })?.invalid).toEqual([{ path: 'shape.r', problems: ['must be a number'] }]);
       // Another schema under the same $id compiles too: the first left nothing registered behind.
       const again = shapes({ circle: kind('circle', 'radius'), square: kind('square', 'side') }, { $id: 'https://example.com/shapes.json' });
-      expect(again.check({ shape: { kind: 'square', side: 'x' } })?.invalid).toEqual([{ path: 'shape.side', problems: ['must be number'] }]);
+      expect(again.check({ shape: { kind: 'square', side: 'x' } })?.invalid).toEqual([{ path: 'shape.side', problems: ['must be a number'] }]);
     });
   });
 
@@ -243,15 +243,15 @@ describe('the value gate', () => {
         definitions: { Circle: circle, Square: square },
       };
       expect(invalid(schema, { shape: { kind: 'circle', radius: -1 } })).toEqual([{ path: 'shape.radius', problems: ['must be >= 0'] }]);
-      expect(invalid(schema, { shape: { kind: 'square', side: 'x' } })).toEqual([{ path: 'shape.side', problems: ['must be number'] }]);
+      expect(invalid(schema, { shape: { kind: 'square', side: 'x' } })).toEqual([{ path: 'shape.side', problems: ['must be a number'] }]);
       expect(invalid(schema, { again: { kind: 'dot' } })).toEqual([{ path: 'again.kind', problems: ['must be one of "circle", "square"'] }]);
-      expect(invalid(schema, { other: { kind: 'square', side: 'x' } })).toEqual([{ path: 'other.side', problems: ['must be number'] }]);
+      expect(invalid(schema, { other: { kind: 'square', side: 'x' } })).toEqual([{ path: 'other.side', problems: ['must be a number'] }]);
     });
 
     it('words a recursion at each level whichever branch recurses: through #, #/definitions or a key of digits', () => {
       const leafOrList = { anyOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#/definitions/Tree' } }] };
       expect(invalid({ type: 'object', properties: { tree: { $ref: '#/definitions/Tree' } }, definitions: { Tree: leafOrList } }, { tree: [['a', 1]] })).toEqual([
-        { path: 'tree[0][1]', problems: ['must be string or array'] },
+        { path: 'tree[0][1]', problems: ['must be a string or an array'] },
       ]);
       const node = {
         type: 'object',
@@ -260,7 +260,7 @@ describe('the value gate', () => {
           { properties: { kids: { type: 'array', items: { $ref: '#' } } }, required: ['kids'], additionalProperties: false },
         ],
       };
-      expect(invalid(node, { kids: [{ kids: [{ leaf: 3 }] }] })).toEqual([{ path: 'kids[0].kids[0].leaf', problems: ['must be string'] }]);
+      expect(invalid(node, { kids: [{ kids: [{ leaf: 3 }] }] })).toEqual([{ path: 'kids[0].kids[0].leaf', problems: ['must be a string'] }]);
       const digits = { type: 'object', properties: { '0': { oneOf: [{ $ref: '#/$defs/c' }, { $ref: '#/$defs/s' }] } }, $defs: { c: circle, s: square } };
       expect(invalid(digits, { '0': { kind: 'circle', radius: -1 } })).toEqual([{ path: '["0"].radius', problems: ['must be >= 0'] }]);
     });
@@ -293,14 +293,14 @@ describe('the value gate', () => {
     it('names what a keyword checked before a union found, beside the branch the value picks', () => {
       const schema = { type: 'object', properties: { x: { allOf: [named, { oneOf: [kind('a'), sized] }] } } };
       expect(invalid(schema, { x: { name: 5, kind: 'b', size: 'big' } })).toEqual([
-        { path: 'x.name', problems: ['must be string'] },
-        { path: 'x.size', problems: ['must be number'] },
+        { path: 'x.name', problems: ['must be a string'] },
+        { path: 'x.size', problems: ['must be a number'] },
       ]);
       // A const beside the union, and an anyOf beside a oneOf.
       const beside = { type: 'object', properties: { x: { not: { required: ['gone'] }, oneOf: [kind('a'), sized] } } };
       expect(invalid(beside, { x: { gone: 1, kind: 'b', size: 'big' } })).toEqual([
         { path: 'x', problems: ['must not match the excluded shape'] },
-        { path: 'x.size', problems: ['must be number'] },
+        { path: 'x.size', problems: ['must be a number'] },
       ]);
     });
 
@@ -311,8 +311,8 @@ describe('the value gate', () => {
         $defs: { Text: { type: 'string' }, A: kind('a') },
       };
       expect(invalid(schema, { x: { name: 5, kind: 'b', size: 'big' } })).toEqual([
-        { path: 'x.name', problems: ['must be string'] },
-        { path: 'x.size', problems: ['must be number'] },
+        { path: 'x.name', problems: ['must be a string'] },
+        { path: 'x.size', problems: ['must be a number'] },
       ]);
     });
 
@@ -324,8 +324,8 @@ describe('the value gate', () => {
       };
       // Its two problems are at the referenced schema's path, which names no branch: the kind it admits is not refused.
       expect(invalid(schema, { x: { kind: 'a', p: 5, q: 6 } })).toEqual([
-        { path: 'x.p', problems: ['must be string'] },
-        { path: 'x.q', problems: ['must be string'] },
+        { path: 'x.p', problems: ['must be a string'] },
+        { path: 'x.q', problems: ['must be a string'] },
       ]);
       expect(invalid(schema, { x: { kind: 'q', p: 'text' } })).toEqual([{ path: 'x.kind', problems: ['must be one of "r", "a"'] }]);
     });
@@ -358,16 +358,16 @@ describe('the value gate', () => {
       const nested = eventOf({ oneOf: [click, keys] });
       expect(invalid(nested, { event: { type: 'click', x: 1 } })).toEqual([{ path: 'event', problems: ['missing required property "y"'] }]);
       expect(invalid(nested, { event: { type: 'scroll' } })).toEqual([{ path: 'event.type', problems: ['must be one of "click", "key_down", "key_up"'] }]);
-      expect(invalid(nested, { event: { type: 'key_up', key: 5 } })).toEqual([{ path: 'event.key', problems: ['must be string'] }]);
+      expect(invalid(nested, { event: { type: 'key_up', key: 5 } })).toEqual([{ path: 'event.key', problems: ['must be a string'] }]);
       // The inner union discriminates by a property of its own: its branch is still named by it.
       const sub = (subtype: string) => ({ ...typed('key', { subtype: { type: 'string', const: subtype }, key: { type: 'string' } }, ['subtype', 'key']) });
       const bySubtype = eventOf({ oneOf: [click, { oneOf: [sub('down'), sub('up')] }] });
       expect(invalid(bySubtype, { event: { type: 'key', subtype: 'press', key: 'a' } })).toEqual([{ path: 'event.subtype', problems: ['must be one of "down", "up"'] }]);
       // Nullable, and beside a string: the types offered are every branch's.
       const nullable = eventOf({ anyOf: [{ oneOf: [click, keys] }, { type: 'null' }] });
-      expect(invalid(nullable, { event: 5 })).toEqual([{ path: 'event', problems: ['must be object or null'] }]);
+      expect(invalid(nullable, { event: 5 })).toEqual([{ path: 'event', problems: ['must be an object or null'] }]);
       expect(invalid(nullable, { event: { type: 'scroll' } })).toEqual([{ path: 'event.type', problems: ['must be one of "click", "key_down", "key_up"'] }]);
-      expect(invalid(eventOf({ anyOf: [{ type: 'string' }, { oneOf: [click, keys] }] }), { event: 5 })).toEqual([{ path: 'event', problems: ['must be string or object'] }]);
+      expect(invalid(eventOf({ anyOf: [{ type: 'string' }, { oneOf: [click, keys] }] }), { event: 5 })).toEqual([{ path: 'event', problems: ['must be a string or an object'] }]);
     });
 
     it("never names another branch's problem that a nested union's run took as its own", () => {
@@ -393,19 +393,19 @@ describe('the value gate', () => {
       const item = { allOf: [{ type: 'object', properties: { mode: { type: 'object', additionalProperties: { type: 'object' } } } }, { oneOf: [kind('a'), sized] }] };
       const schema = { type: 'object', properties: { note: { $ref: '#/definitions/Item' }, again: { $ref: '#/properties/note' } }, definitions: { Item: item } };
       expect(invalid(schema, { again: { mode: { x: 1 }, kind: 'b', size: 'big' } })).toEqual([
-        { path: 'again.mode.x', problems: ['must be object'] },
-        { path: 'again.size', problems: ['must be number'] },
+        { path: 'again.mode.x', problems: ['must be an object'] },
+        { path: 'again.size', problems: ['must be a number'] },
       ]);
       // A chain of three: followed to its end, however long.
       const longer = { ...schema, properties: { ...schema.properties, third: { $ref: '#/properties/again' } } };
-      expect(invalid(longer, { third: { kind: 'b', size: 'big' } })).toEqual([{ path: 'third.size', problems: ['must be number'] }]);
+      expect(invalid(longer, { third: { kind: 'b', size: 'big' } })).toEqual([{ path: 'third.size', problems: ['must be a number'] }]);
       // A union of $refs so reached holds references: ajv compiles it on its own, and its paths start again at `#`.
       const refs = {
         type: 'object',
         properties: { note: { $ref: '#/$defs/U' }, again: { $ref: '#/properties/note' } },
         $defs: { U: { oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] }, A: kind('a'), B: sized },
       };
-      expect(invalid(refs, { again: { kind: 'b', size: 'big' } })).toEqual([{ path: 'again.size', problems: ['must be number'] }]);
+      expect(invalid(refs, { again: { kind: 'b', size: 'big' } })).toEqual([{ path: 'again.size', problems: ['must be a number'] }]);
     });
 
     it("never names a $ref branch's problem where a union nested in another branch took a third's errors into its run", () => {
@@ -421,7 +421,7 @@ describe('the value gate', () => {
           Obj: { type: 'object' },
         },
       };
-      expect(invalid(schema, { x: { kind: 'c', when: { id: 1.5 } } })).toEqual([{ path: 'x.when.id', problems: ['must be object'] }]);
+      expect(invalid(schema, { x: { kind: 'c', when: { id: 1.5 } } })).toEqual([{ path: 'x.when.id', problems: ['must be an object'] }]);
     });
 
     it('names the values of a union of literals, and the types of its other branches', () => {
@@ -435,23 +435,23 @@ describe('the value gate', () => {
           { type: 'integer', minimum: 1 },
         ],
       });
-      expect(invalid(autoOrSeconds, { v: '30' })).toEqual([{ path: 'v', problems: ['must be one of "auto", "never", or integer'] }]);
+      expect(invalid(autoOrSeconds, { v: '30' })).toEqual([{ path: 'v', problems: ['must be one of "auto", "never", or an integer'] }]);
       // A branch the value is of the type of, failing otherwise, is the one meant.
       expect(invalid(autoOrSeconds, { v: 0 })).toEqual([{ path: 'v', problems: ['must be >= 1'] }]);
     });
 
     it('names the types a field takes where the branches differ only by its type, else stands for them', () => {
       const field = (type: string, more: Record<string, unknown> = {}) => ({ type: 'object', properties: { id: { type }, ...more }, required: ['id'] });
-      expect(invalid(atX({ anyOf: [field('string'), field('number')] }), { x: { id: true } })).toEqual([{ path: 'x.id', problems: ['must be string or number'] }]);
+      expect(invalid(atX({ anyOf: [field('string'), field('number')] }), { x: { id: true } })).toEqual([{ path: 'x.id', problems: ['must be a string or a number'] }]);
       expect(invalid(atX({ oneOf: [{ $ref: '#/$defs/S' }, { $ref: '#/$defs/I' }] }, { S: field('string'), I: field('integer') }), { x: { id: 1.5 } })).toEqual([
-        { path: 'x.id', problems: ['must be string or integer'] },
+        { path: 'x.id', problems: ['must be a string or an integer'] },
       ]);
       const deep = (type: string) => ({ type: 'object', properties: { a: { type: 'object', properties: { b: { type } } } } });
-      expect(invalid(atX({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be string or boolean'] }]);
+      expect(invalid(atX({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be a string or a boolean'] }]);
       // A branch allowing several types names each once.
       const nullable = (type: string) => ({ type: 'object', properties: { id: { type: [type, 'null'] } }, required: ['id'] });
       expect(invalid(atX({ anyOf: [nullable('string'), nullable('number')] }), { x: { id: true } })).toEqual([
-        { path: 'x.id', problems: ['must be string or null or number'] },
+        { path: 'x.id', problems: ['must be a string or null or a number'] },
       ]);
       // Failing at two places, a branch is not told apart by one field.
       const twice = atX({ anyOf: [field('string', { n: { type: 'number' } }), field('number')] });
@@ -529,8 +529,8 @@ describe('the value gate', () => {
         $defs: { A: kind('a'), B: sized },
       };
       expect(invalid(schema, { pair: ['p', { kind: 'b', size: 'big' }], byName: { one: { kind: 'b', size: 'big' } } })).toEqual([
-        { path: 'byName.one.size', problems: ['must be number'] },
-        { path: 'pair[1].size', problems: ['must be number'] },
+        { path: 'byName.one.size', problems: ['must be a number'] },
+        { path: 'pair[1].size', problems: ['must be a number'] },
       ]);
     });
   });
@@ -543,10 +543,10 @@ describe('the value gate', () => {
         'test gate',
       );
       expect(odd.check({ '~1': 'x', '~01': 'x', 'a/b': 'x', '007': 'x' })?.invalid).toEqual([
-        { path: '["007"]', problems: ['must be integer'] },
-        { path: '["a/b"]', problems: ['must be integer'] },
-        { path: '["~01"]', problems: ['must be integer'] },
-        { path: '["~1"]', problems: ['must be integer'] },
+        { path: '["007"]', problems: ['must be an integer'] },
+        { path: '["a/b"]', problems: ['must be an integer'] },
+        { path: '["~01"]', problems: ['must be an integer'] },
+        { path: '["~1"]', problems: ['must be an integer'] },
       ]);
     });
 
@@ -557,14 +557,14 @@ describe('the value gate', () => {
         'test gate',
       );
       expect(siblings.check({ ab: 'x', a: true })?.invalid).toEqual([
-        { path: 'a', problems: ['must be string or integer'] },
-        { path: 'ab', problems: ['must be integer'] },
+        { path: 'a', problems: ['must be a string or an integer'] },
+        { path: 'ab', problems: ['must be an integer'] },
       ]);
     });
 
     it('names a problem once where two schemas find it at one location', () => {
       const twice = ValueGate.build(compiler, { type: 'object', properties: { name: { allOf: [{ type: 'string' }, { type: 'string', minLength: 1 }] } } }, 'test gate');
-      expect(twice.check({ name: 5 })?.invalid).toEqual([{ path: 'name', problems: ['must be string'] }]);
+      expect(twice.check({ name: 5 })?.invalid).toEqual([{ path: 'name', problems: ['must be a string'] }]);
     });
   });
 
@@ -599,7 +599,7 @@ describe.each(INHERITED.filter((name) => name !== '__proto__'))('a property name
   });
 
   it('is checked as sent when present', () => {
-    expect(optional.check(data(`{${JSON.stringify(name)}: 5}`))?.invalid.map((v) => v.problems)).toEqual([['must be string']]);
+    expect(optional.check(data(`{${JSON.stringify(name)}: 5}`))?.invalid.map((v) => v.problems)).toEqual([['must be a string']]);
   });
 
   it('is read the same way by the first-problem check of a value past the detailed-check bound', () => {

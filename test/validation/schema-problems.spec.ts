@@ -20,7 +20,7 @@ describe('describeSchemaErrors on a failing union', () => {
 
   it('picks by an enum as by a const, and words a nested union by its own pick', () => {
     const dot = { type: 'object', properties: { kind: { enum: ['dot', 'point'] }, at: { oneOf: [circle, square] } }, required: ['kind'] };
-    expect(problemsOf({ oneOf: [dot, square] }, { kind: 'point', at: { kind: 'square', side: 'x' } })).toEqual([{ path: ['at', 'side'], problem: 'must be number' }]);
+    expect(problemsOf({ oneOf: [dot, square] }, { kind: 'point', at: { kind: 'square', side: 'x' } })).toEqual([{ path: ['at', 'side'], problem: 'must be a number' }]);
   });
 
   it.each(['oneOf', 'anyOf'])('words a %s whose discriminator no branch admits at that property, naming the values the branches admit', (union) => {
@@ -47,9 +47,9 @@ describe('describeSchemaErrors on a failing union', () => {
   });
 
   it('names the JSON types the branches take when the value is of none of them, each once', () => {
-    expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must be string or integer' }]);
+    expect(problemsOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual([{ path: [], problem: 'must be a string or an integer' }]);
     expect(problemsOf({ oneOf: [{ type: ['string', 'null'] }, { type: 'integer', minimum: 0 }, { type: 'string' }] }, true)).toEqual([
-      { path: [], problem: 'must be string or null or integer' },
+      { path: [], problem: 'must be a string or null or an integer' },
     ]);
     // Two branches of any type left: the value's type is not the problem.
     expect(problemsOf({ anyOf: [{ type: 'string' }, { minimum: 5 }, { maximum: 0 }] }, 3)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
@@ -73,7 +73,7 @@ describe('describeSchemaErrors on a failing union', () => {
   it('picks, of branches nothing rules out, the only one whose required properties the value all has (a union of objects without a discriminator)', () => {
     const named = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
     const numbered = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
-    expect(problemsOf({ anyOf: [named, numbered] }, { id: 'x' })).toEqual([{ path: ['id'], problem: 'must be integer' }]);
+    expect(problemsOf({ anyOf: [named, numbered] }, { id: 'x' })).toEqual([{ path: ['id'], problem: 'must be an integer' }]);
     // Both complete: no pick; both missing one: no pick, the missing ones named as alternatives.
     expect(problemsOf({ anyOf: [named, numbered] }, { name: 1, id: 'x' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     expect(problemsOf({ anyOf: [named, numbered] }, { title: 'x' })).toEqual([{ path: [], problem: 'missing required property "name" or "id"' }]);
@@ -116,7 +116,7 @@ describe('describeSchemaErrors on a failing union', () => {
     };
     const schema = { type: 'object', properties: { filter: { $ref: '#/$defs/filter' } }, $defs: { filter: node } };
     const nested = (leaf: Record<string, unknown>) => ({ filter: { op: 'and', filters: [{ op: 'and', filters: [leaf] }] } });
-    expect(problemsOf(schema, nested({ op: 'eq', field: 1, value: 2 }))).toEqual([{ path: ['filter', 'filters', 0, 'filters', 0, 'field'], problem: 'must be string' }]);
+    expect(problemsOf(schema, nested({ op: 'eq', field: 1, value: 2 }))).toEqual([{ path: ['filter', 'filters', 0, 'filters', 0, 'field'], problem: 'must be a string' }]);
     expect(problemsOf(schema, nested({ op: 'or', field: 'a', value: 2 }))).toEqual([
       { path: ['filter', 'filters', 0, 'filters', 0, 'op'], problem: 'must be one of "and", "eq"' },
     ]);
@@ -124,13 +124,13 @@ describe('describeSchemaErrors on a failing union', () => {
 
   it('places a reference branch by the order of the branches around it, where that decides', () => {
     const schema = { $defs: { square }, oneOf: [circle, { $ref: '#/$defs/square' }, { type: 'array' }] };
-    expect(problemsOf(schema, { kind: 'square', side: 'x' })).toEqual([{ path: ['side'], problem: 'must be number' }]);
+    expect(problemsOf(schema, { kind: 'square', side: 'x' })).toEqual([{ path: ['side'], problem: 'must be a number' }]);
     // A reference inside a branch, its error between two of that branch's own.
     const pair = { type: 'object', properties: { kind: { const: 'pair' }, a: { type: 'string' }, b: { $ref: '#/$defs/num' }, c: { type: 'string' } } };
     expect(problemsOf({ $defs: { num: { type: 'number' } }, anyOf: [pair, circle] }, { kind: 'pair', a: 1, b: 'x', c: 2 })).toEqual([
-      { path: ['a'], problem: 'must be string' },
-      { path: ['b'], problem: 'must be number' },
-      { path: ['c'], problem: 'must be string' },
+      { path: ['a'], problem: 'must be a string' },
+      { path: ['b'], problem: 'must be a number' },
+      { path: ['c'], problem: 'must be a string' },
     ]);
     // Two errors of the reference branch between branches 0 and 2: one branch or two, the order cannot tell.
     const colouredSquare = { ...square, required: ['kind', 'side', 'colour'] };
@@ -149,7 +149,7 @@ describe('describeSchemaErrors on a failing union', () => {
     const check = callerValueAjv().compile(tree);
     expect(check([['a', 1]])).toBe(false);
     const counted = (branchCount: number) => () => ({ branchCount, refTrials: new Map(), counted: false });
-    expect(describeSchemaErrors(check.errors, counted(2))).toEqual([{ path: [0, 1], problem: 'must be string or array' }]);
+    expect(describeSchemaErrors(check.errors, counted(2))).toEqual([{ path: [0, 1], problem: 'must be a string or an array' }]);
     // Without the lookup, or with a count the errors do not fit, the union stands for its branches.
     const generic = [{ path: [], problem: 'must match at least one of the allowed shapes' }];
     expect(describeSchemaErrors(check.errors)).toEqual(generic);
@@ -171,7 +171,7 @@ describe('describeSchemaErrors on a failing union', () => {
     const nine = Array.from({ length: 9 }, (_, i) => needs(`p${i}`));
     expect(problemsOf({ anyOf: nine }, {})).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     // A branch that has every property it requires, failing otherwise, leaves nothing to add.
-    expect(problemsOf({ anyOf: [needs('a'), { ...needs('b'), properties: { b: { type: 'string' } } }] }, { b: 1 })).toEqual([{ path: ['b'], problem: 'must be string' }]);
+    expect(problemsOf({ anyOf: [needs('a'), { ...needs('b'), properties: { b: { type: 'string' } } }] }, { b: 1 })).toEqual([{ path: ['b'], problem: 'must be a string' }]);
   });
 
   it('stands for its branches when a oneOf fails by matching several', () => {
