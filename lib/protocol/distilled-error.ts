@@ -41,7 +41,7 @@ export function distilledData(problems: readonly SchemaProblem[], prefix: readon
 }
 
 /**
- * A distilled error's first problem, to end a refusal's message with (`; at /params/uri, must be string`, and how
+ * A distilled error's first problem, to end a refusal's message with (`; at /params/uri, must be a string`, and how
  * many locations follow, of which `data.errors` lists up to ten): a client that shows its user or model only the
  * message still shows what to fix. Every distilled refusal's message ends with it.
  */

@@ -24,7 +24,11 @@ const atMost =
   (what: string) =>
   (p: KeywordParams): Worded => ({ problem: `must have at most ${String(p.limit)} ${what}` });
 const dependent = (p: KeywordParams): Worded => ({ problem: `must also have ${JSON.stringify(p.missingProperty)} when ${JSON.stringify(p.property)} is present` });
-export const notAllowed = (p: KeywordParams): Worded => ({ extra: String(p.additionalProperty ?? p.unevaluatedProperty), problem: 'is not an allowed property' });
+/** The property an `additionalProperties`/`unevaluatedProperties` failure refuses, as ajv names it. */
+export const refusedProperty = (p: KeywordParams): string => String(p.additionalProperty ?? p.unevaluatedProperty);
+/** The problem of a property the object's schema does not take. */
+export const NOT_ALLOWED = 'is not an allowed property';
+const notAllowed = (p: KeywordParams): Worded => ({ extra: refusedProperty(p), problem: NOT_ALLOWED });
 
 /**
  * How each keyword's failure is worded: the closed list of keywords this library words itself (any other reads

@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { pointerSegments } from '../util/json-pointer.js';
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
-import { KEYWORD_WORDINGS, VALUES_LISTED, listedValues, notAllowed, wordProblem, type KeywordParams } from './keyword-wordings.js';
+import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
 import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
 
@@ -14,7 +14,7 @@ import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
 export interface SchemaProblem {
   /** Segments from the validated value's root to the offending value. */
   readonly path: readonly (string | number)[];
-  /** One sentence fragment, for example `must be integer`. */
+  /** One sentence fragment, for example `must be an integer`. */
   readonly problem: string;
 }
 
@@ -78,7 +78,7 @@ function branchesMissing(trials: UnionTrials, union: ErrorObject): Described | u
 /**
  * When every branch of the value's JSON type that its discriminator does not rule out fails only by the `type` of one
  * and the same value below it (zod's union of objects whose field differs in type): that value's problem, naming the
- * types the branches take there (`id: must be string or number`).
+ * types the branches take there (`id: must be a string or a number`).
  */
 function typesApart(trials: UnionTrials): Described | undefined {
   const left = branchesLeft(trials);
@@ -111,14 +111,14 @@ function mixedShapes(trials: UnionTrials, union: ErrorObject): Described[] | und
   for (const branch of left) {
     const errors = errorsIn(trials.branches.get(branch)!);
     if (errors.length === 0 || !errors.every((e) => REFUSING.has(e.keyword) && e.instancePath === union.instancePath && e.propertyName === undefined)) return undefined;
-    refused.push(errors.map((e) => String(notAllowed(e.params as KeywordParams).extra)));
+    refused.push(errors.map((e) => refusedProperty(e.params as KeywordParams)));
   }
   const at = pointerSegments(union.instancePath);
   const everywhere = refused[0]!.filter((name) => refused.every((names) => names.includes(name)));
   const rest = refused.map((names) => names.filter((name) => !everywhere.includes(name)));
   const mixed = rest.some((names) => names.length === 0) ? [] : [...new Set(rest.flat())];
   return [
-    ...everywhere.map((name) => ({ path: [...at, name], problem: notAllowed({}).problem, pattern: false })),
+    ...everywhere.map((name) => ({ path: [...at, name], problem: NOT_ALLOWED, pattern: false })),
     ...mixed.map((name) => ({ path: [...at, name], problem: MIXED_SHAPES, pattern: false })),
   ];
 }
@@ -161,7 +161,7 @@ function joinMissing(problems: readonly Described[]): Described[] {
   return joined;
 }
 
-/** When the value is of no branch's JSON type: the types they take (`must be string or integer`). */
+/** When the value is of no branch's JSON type: the types they take (`must be a string or an integer`). */
 function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: ErrorObject): Described | undefined {
   if (mistyped.size === 0 || mistyped.size !== branches.size || union.propertyName !== undefined) return undefined;
   const wanted = new Set([...branchTypes.values()].flat()); // each type once, in branch order
@@ -212,21 +212,9 @@ interface Reading {
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
 function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): Described[] {
-  const { tree, members } = level;
-  const { lookup, facts } = reading;
   const errors = errorsIn(level);
-  // A key `propertyNames` refuses: ajv reports the failing keyword (located at the object, the key beside it)
-  // and then `propertyNames` itself; the first is worded at the key, the second is then redundant.
-  const namedKeys = new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
-  // A location's missing properties are one problem: a message that shows a location's first problem names them all.
-  const missingAt = new Map<string, string[]>();
-  for (const error of errors)
-    if (error.keyword === 'required' && error.propertyName === undefined) {
-      const names = missingAt.get(error.instancePath);
-      const name = String((error.params as { missingProperty?: unknown }).missingProperty);
-      if (names) names.push(name);
-      else missingAt.set(error.instancePath, [name]);
-    }
+  const namedKeys = keysNamed(errors);
+  const missingAt = missingByLocation(errors);
   const seen = new Set<string>();
   const problems: Described[] = [];
   const keep = (described: readonly Described[]): void => {
@@ -237,38 +225,70 @@ function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): D
     }
   };
   for (const [position, error] of errors.entries()) {
-    const tried = TRYING.has(error.keyword) ? unionTrials(tree, members[position]!, lookup, facts) : undefined;
-    // What ajv evaluated before the union, beside it: worded as this level's own, before the union's. Within a branch
-    // of another union, what precedes its trials may be that union's other branches': the union stands for them.
-    const trials = inBranch && tried?.extras.members.length ? undefined : tried;
-    if (trials?.extras.members.length) keep(describeInOrder(trials.extras, reading));
-    const picked = trials && pickedBranch(trials);
-    const unknown =
-      trials && !picked ? (unknownDiscriminator(trials, error) ?? noBranchType(trials, error) ?? branchesMissing(trials, error) ?? typesApart(trials)) : undefined;
-    // A first-only check's branches each stop at their first problem: what each refuses is not known whole.
-    const mixed = trials && !picked && !unknown && !reading.firstOnly ? mixedShapes(trials, error) : undefined;
-    const standIns = picked ? describeInOrder(picked, reading, true) : unknown ? [unknown] : mixed;
-    if (standIns) {
-      keep(standIns);
-      continue;
+    const tried = TRYING.has(error.keyword) ? unionTrials(level.tree, level.members[position]!, reading.lookup, reading.facts) : undefined;
+    if (tried) {
+      const union = readUnion(tried, error, reading, inBranch);
+      keep(union.before);
+      if (union.standIns) {
+        keep(union.standIns);
+        continue;
+      }
     }
-    const path = pointerSegments(error.instancePath);
     if (error.keyword === 'propertyNames' && namedKeys.has(JSON.stringify([error.instancePath, (error.params as { propertyName?: unknown }).propertyName]))) continue;
     if (error.keyword === 'required' && error.propertyName === undefined) {
       // Worded once, with the location's first: the others are in it.
       const missing = missingAt.get(error.instancePath);
       if (!missing) continue;
       missingAt.delete(error.instancePath);
-      problems.push(missingProblem(path, [...new Set(missing)]));
+      problems.push(missingProblem(pointerSegments(error.instancePath), [...new Set(missing)]));
       continue;
     }
-    const worded = wordProblem(error);
-    const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
-    const fullPath = extra === undefined ? path : [...path, extra];
-    const key = JSON.stringify([fullPath, problem]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push({ path: fullPath, problem, pattern: error.keyword === 'pattern' });
+    keep([ownProblem(error)]);
   }
   return joinMissing(problems);
+}
+
+/**
+ * The keys `propertyNames` refuses, as `[instancePath, key]`: ajv reports the failing keyword (located at the
+ * object, the key beside it) and then `propertyNames` itself; the first is worded at the key, the second is redundant.
+ */
+function keysNamed(errors: readonly ErrorObject[]): Set<string> {
+  return new Set(errors.filter((e) => e.propertyName !== undefined).map((e) => JSON.stringify([e.instancePath, e.propertyName])));
+}
+
+/** Each location's missing properties, in ajv's order: one problem, so a message showing its first names them all. */
+function missingByLocation(errors: readonly ErrorObject[]): Map<string, string[]> {
+  const missingAt = new Map<string, string[]>();
+  for (const error of errors)
+    if (error.keyword === 'required' && error.propertyName === undefined) {
+      const names = missingAt.get(error.instancePath);
+      const name = String((error.params as { missingProperty?: unknown }).missingProperty);
+      if (names) names.push(name);
+      else missingAt.set(error.instancePath, [name]);
+    }
+  return missingAt;
+}
+
+/**
+ * A failing union's problems: what ajv evaluated before its trials, worded as the level's own, and what stands for
+ * the union (none when its own wording does). Within a branch of another union, what precedes its trials may be
+ * that union's other branches': the union then stands for itself.
+ */
+function readUnion(tried: UnionTrials, union: ErrorObject, reading: Reading, inBranch: boolean): { before: readonly Described[]; standIns?: readonly Described[] } {
+  if (inBranch && tried.extras.members.length) return { before: [] };
+  const before = tried.extras.members.length ? describeInOrder(tried.extras, reading) : [];
+  const picked = pickedBranch(tried);
+  if (picked) return { before, standIns: describeInOrder(picked, reading, true) };
+  const unknown = unknownDiscriminator(tried, union) ?? noBranchType(tried, union) ?? branchesMissing(tried, union) ?? typesApart(tried);
+  if (unknown) return { before, standIns: [unknown] };
+  // A first-only check's branches each stop at their first problem: what each refuses is not known whole.
+  return { before, standIns: reading.firstOnly ? undefined : mixedShapes(tried, union) };
+}
+
+/** An error's own problem, at its location, or at the key it refuses there (`its name …`). */
+function ownProblem(error: ErrorObject): Described {
+  const worded = wordProblem(error);
+  const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
+  const path = pointerSegments(error.instancePath);
+  return { path: extra === undefined ? path : [...path, extra], problem, pattern: error.keyword === 'pattern' };
 }
