@@ -569,16 +569,17 @@ describe('the eras option', () => {
     }
   });
 
-  it.each([
-    ['whose version header names 2026-07-28', {}, '2026-07-28'],
-    ['modern by its _meta, though its version header names a legacy revision', { _meta: meta() }, '2025-11-25'],
-  ])('legacy: a notification %s is refused, naming the legacy versions', async (_what, extra, version) => {
+  it.each<[string, Record<string, unknown>, string, unknown]>([
+    ['whose version header names 2026-07-28', {}, '2026-07-28', '2026-07-28'],
+    ['modern by its _meta, though its version header names a legacy revision', { _meta: meta() }, '2025-11-25', '2025-11-25'],
+    ['whose version header is too long to quote whole', {}, 'v'.repeat(5000), expect.stringMatching(/^v{250,256}…$/)],
+  ])('legacy: a notification %s is refused, naming the legacy versions', async (_what, extra, version, requested) => {
     const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
     try {
       const notification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, ...extra } };
       const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': version });
       expect(answer.status).toBe(400);
-      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: version } });
+      expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested } });
     } finally {
       await t.close();
     }

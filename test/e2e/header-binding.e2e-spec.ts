@@ -193,6 +193,7 @@ describe('header binding: mirrored headers must match the body', () => {
       ['Hello', '=?base64?SGVsbG8?=', 'malformed_header', 'bad padding'],
       ['Hello', '=?base64?SGVs!!!bG8=?=', 'malformed_header', 'characters outside the base64 alphabet'],
       ['Hello', '=?base64?SGVsbG8=====?=', 'malformed_header', 'too much padding'],
+      ['Hello', '=?base64? SGVsbG8= ?=', 'malformed_header', 'spaces inside the wrapper'],
       ['Hello', '=?base64?/w==?=', 'malformed_header', 'bytes that are not UTF-8'],
       ['Hello', '=?BASE64?SGVsbG8=?=', 'header_mismatch', 'an upper-case wrapper, read as a literal that differs'],
       ['Hello', 'hello', 'header_mismatch', 'a value differing in case'],
@@ -257,6 +258,7 @@ describe('header binding: mirrored headers must match the body', () => {
       [42, '42'],
       [42, '42.0'],
       [42, '4.2e1'],
+      [42, '4.2e+1'],
       [-7, '-7'],
       [0, '-0'],
       [9007199254740991, '9007199254740991'],
@@ -267,6 +269,7 @@ describe('header binding: mirrored headers must match the body', () => {
     it.each([
       [42, '43'],
       [42, '42.5'],
+      [42, '42.'],
       [42, '42.0000000000000001'],
       [42, 'forty-two'],
       [42, '+42'],
@@ -389,7 +392,7 @@ describe('header binding: mirrored headers must match the body', () => {
 
     it('refuses a repeat hidden past the header lines Node reads (431), and finds one before them', async () => {
       await expectCut(NODE_HEADER_LINES_READ + 20);
-      expect(await rejectionOf(() => sendLines(NODE_HEADER_LINES_READ - 20))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+      expect(await rejectionOf(() => sendLines(NODE_HEADER_LINES_READ - 1))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
     });
 
     it('at exactly the lines Node reads, refuses 431 where Node drops lines past them, and finds the repeat where Node refuses more itself', async () => {
@@ -407,7 +410,7 @@ describe('header binding: mirrored headers must match the body', () => {
       try {
         server.maxHeadersCount = 40;
         await expectCut(60);
-        expect(await rejectionOf(() => sendLines(30))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
+        expect(await rejectionOf(() => sendLines(39))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
         server.maxHeadersCount = 0;
         expect(await rejectionOf(() => sendLines(NODE_HEADER_LINES_READ + 200))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
       } finally {

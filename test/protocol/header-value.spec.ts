@@ -7,6 +7,8 @@ describe('mirrored header values', () => {
     ['a control character', 'tools\x00call'],
     ['DEL', 'tools/call\x7f'],
     ['a Latin-1 letter', 'tools/call\xe9'],
+    ['a line feed', 'tools/call\nx'],
+    ['a carriage return', 'tools/call\rx'],
   ])('refuses %s in a value never base64-wrapped, and in one that may be', (_case, raw) => {
     const problem = 'contains characters other than visible ASCII, space and tab';
     expect(plainHeaderValue(raw)).toEqual({ ok: false, problem });

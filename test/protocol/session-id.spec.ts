@@ -68,6 +68,7 @@ describe('the session id a legacy initialize issues, read back', () => {
     ['a character before the UUID', `x${VALID}`],
     ['no dot between the UUID and the payload', VALID.replace('.', '')],
     ['a character after the payload', `${VALID}=`],
+    ['upper-case hex in the UUID', VALID.replace('00000000', 'ABCDEF00')],
   ])('reads nothing from an id with %s', (_case, id) => {
     expect(readSessionId(id)).toBeUndefined();
   });

@@ -20,6 +20,13 @@ describe('the public API', () => {
     expect(types.sort()).toMatchSnapshot();
   });
 
+  // A symbol from Symbol() would differ between the ES module and CommonJS copies an app may load together.
+  it('exports every injection token as a registered symbol (Symbol.for)', () => {
+    const tokens = Object.entries(api as Record<string, unknown>).filter((entry): entry is [string, symbol] => typeof entry[1] === 'symbol');
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(tokens.filter(([, token]) => Symbol.keyFor(token) === undefined).map(([name]) => name)).toEqual([]);
+  });
+
   it('marks every exported declaration @publicApi at its home', () => {
     const index = readFileSync(new URL('../../lib/index.ts', import.meta.url), 'utf8');
     const missing: string[] = [];
