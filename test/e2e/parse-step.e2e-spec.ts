@@ -61,6 +61,8 @@ describe('the parse step', () => {
         expect(res!.body).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Payload too large: the body holds more than 100 JSON values.' } });
         expect(mark).toEqual({ rejecter: 'parse-step', reason: 'too_many_values' });
       }
+      // As many bytes as values past the bound, every one counted: refused before it is parsed, not -32700.
+      expect((await post(capped.server, '['.repeat(101))).status).toBe(413);
       const commasInStrings = await post(capped.server, rpc('tools/call', { name: 'echo', arguments: { text: ',{['.repeat(500) } }, 2));
       expect(commasInStrings.status).toBe(200);
       // Chunked (no Content-Length): counted as it arrives, the read stopped and the connection closed.
@@ -286,7 +288,7 @@ describe('the parse step and a content or transfer coding', () => {
     expect(mark).toEqual({ rejecter: 'parse-step', reason: 'unsupported_content_encoding' });
   });
 
-  it.each(['identity', 'Identity', ''])('reads a body sent with Content-Encoding: "%s" (no coding)', async (coding) => {
+  it.each(['identity', 'Identity', '', 'identity, Identity'])('reads a body sent with Content-Encoding: "%s" (no coding)', async (coding) => {
     const res = await rawRequest(t.server, { headers: [...headers, ['content-encoding', coding]], body });
     expect(res.status).toBe(200);
     expect((res.body as { result: { content: unknown } }).result.content).toEqual([{ type: 'text', text: 'plain' }]);

@@ -70,6 +70,16 @@ describe('bodyWithin, a body read as it arrives', () => {
     await expect(read).rejects.toBeInstanceOf(BodyReadError);
     await expect(read).rejects.toMatchObject({ failure: 'body_too_large' });
   });
+
+  it.each([
+    ['ends', [4, 6]],
+    ['is refused', [4, 7]],
+  ])('leaves no timer when it %s: neither its stall timer nor its deadline keeps its closure, and its body, alive', async (_how, sizes) => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    await Promise.resolve(bodyWithin(streamed(sizes), bounds, unbounded(), noShutdown)).catch(() => undefined);
+    expect(timers()).toBe(before);
+  });
 });
 
 /** A request with no Content-Length whose body arrives only as the test pushes it. */
@@ -98,6 +108,22 @@ describe("bodyWithin, bodies read together under the mount's arriving bytes", ()
     sending.push(null);
     expect((await second).length).toBe(60 * 1024);
     expect(arriving.held).toBe(0);
+  });
+
+  it.each([
+    ['its Content-Length, when that is less than the first room', { 'content-length': '100' }, [6, 94], 100],
+    ['no more room than a chunk filling it exactly needs', { 'transfer-encoding': 'chunked' }, [16 * 1024 - 1, 1], 16 * 1024],
+  ])('gives a body read as it arrives %s', async (_what, headers, sizes, room) => {
+    const arriving = new ByteBound(Number.MAX_SAFE_INTEGER);
+    const req = pushedByHand();
+    req.headers = headers;
+    const read = Promise.resolve(bodyWithin(req, BOUNDS, arriving, noShutdown));
+    await settle();
+    for (const size of sizes) req.push(Buffer.alloc(size, 0x20));
+    await settle();
+    expect(arriving.held).toBe(room);
+    req.push(null);
+    expect((await read).length).toBe(sizes[0]! + sizes[1]!);
   });
 
   it('holds a body sent a byte a chunk as one buffer, counted by its room', async () => {
@@ -131,6 +157,9 @@ describe("bodyWithin, bodies read together under the mount's arriving bytes", ()
   });
 });
 
+/** How many listeners of each event a read sets are left on `req`. */
+const listeners = (req: IncomingMessage) => ['data', 'end', 'error', 'aborted', 'close'].map((event) => req.listenerCount(event));
+
 describe('bodyWithin, a read the shutdown deadline ends', () => {
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -146,7 +175,7 @@ describe('bodyWithin, a read the shutdown deadline ends', () => {
     const [work] = shutdown.tracked;
     work!.endForShutdown();
     await expect(read).rejects.toMatchObject({ failure: 'shutting_down' });
-    expect([shutdown.tracked.size, shutdown.passed.has(work!), arriving.held, req.listenerCount('data'), req.listenerCount('end')]).toEqual([0, true, 0, 0, 0]);
+    expect([shutdown.tracked.size, shutdown.passed.has(work!), arriving.held, ...listeners(req)]).toEqual([0, true, 0, 0, 0, 0, 0, 0]);
     await work!.whenClosed(); // settled
   });
 
@@ -158,6 +187,6 @@ describe('bodyWithin, a read the shutdown deadline ends', () => {
     req.push(Buffer.from('{}'));
     req.push(null);
     expect((await read).toString()).toBe('{}');
-    expect([shutdown.tracked.size, shutdown.passed.size]).toEqual([0, 1]);
+    expect([shutdown.tracked.size, shutdown.passed.size, ...listeners(req)]).toEqual([0, 1, 0, 0, 0, 0, 0]);
   });
 });
