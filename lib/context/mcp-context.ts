@@ -61,9 +61,10 @@ const NEVER_ABORTED = new AbortController().signal;
 const noRound = (what: string) => rejected(new Error(`${what} is not available here: this context is not part of a tools/call, resources/read or prompts/get request`));
 
 /**
- * The context handed to every tool run: the request's protocol fields, auth, headers, tool and action, a cancel
- * `signal`, and progress, logs and input requests to the client. Built per call; valid only during it.
- * Re-execution: an unanswered `elicit`/`sample`/`listRoots` ends this execution input-required and the tool
+ * The context handed to every tool run, resource read and prompt get: the request's protocol fields, auth, headers,
+ * what is run (tool and action, resource or prompt), a cancel `signal`, and progress, logs and input requests to
+ * the client. Built per call; valid only during it.
+ * Re-execution: an unanswered `elicit`/`sample`/`listRoots` ends this execution input-required and the handler
  * reruns from the start on retry, so ask first and keep side effects behind the answers. See docs/mrtr.md.
  * @publicApi
  */

@@ -19,7 +19,7 @@ import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
 export type ValueCheck = (value: unknown) => FailedCheck | undefined;
 
-/** The {@link UnionLookup} of one failed value of a schema (see {@link SchemaCompiler.unionLookupOf}). */
+/** The {@link UnionLookup} of one failed value of a schema (built once per schema text: `unionReadingOf`). */
 type UnionLookupOf = (value: unknown) => UnionLookup;
 
 /**
