@@ -46,10 +46,10 @@ function asJson(value: unknown): unknown {
 const MISMATCH_PROBLEMS_LISTED = 5;
 
 function checkStructured(hooks: ToolHooks, value: unknown): void {
-  const { validate, unionLookup, unionFacts } = hooks.output!;
+  const { validate, unionLookupOf, unionFacts } = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
   if (validate(value)) return;
-  const described = describeSchemaErrors(validate.errors, unionLookup?.(value), unionFacts);
+  const described = describeSchemaErrors(validate.errors, unionLookupOf?.(value), unionFacts);
   const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(segmentsIn(value, p.path)) || '(root)'}: ${p.problem}`);
   // The count goes first: a fault's message is bounded, and a long list would cut it off.
   const count = described.length > MISMATCH_PROBLEMS_LISTED ? ` (${described.length} problems, the first ${MISMATCH_PROBLEMS_LISTED} here)` : '';

@@ -30,7 +30,7 @@ type UnionLookupOf = (value: unknown) => UnionLookup;
 export interface OutputCheck {
   readonly validate: ValidateFunction;
   readonly unionFacts?: UnionFactsOf;
-  readonly unionLookup?: UnionLookupOf;
+  readonly unionLookupOf?: UnionLookupOf;
 }
 
 /** What describing a schema's failed checks may ask of its unions, built once per schema text. */
@@ -116,7 +116,7 @@ export class SchemaCompiler {
   compileOutput(schema: unknown, where: string): OutputCheck {
     const { validate, text } = this.compileChecked(schema, where);
     const { facts, lookup } = this.unionReadingOf(schema as SchemaDocument, text);
-    return { validate, ...(facts && { unionFacts: facts }), ...(lookup && { unionLookup: lookup }) };
+    return { validate, ...(facts && { unionFacts: facts }), ...(lookup && { unionLookupOf: lookup }) };
   }
 
   /**

@@ -211,7 +211,7 @@ describe('the value gate', () => {
         const outputs = [new SchemaCompiler().compileOutput(schema(), 'one'), new SchemaCompiler().compileOutput(schema(), 'two')];
         const gate = ValueGate.build(new SchemaCompiler(), schema(), 'three');
         expect(compileBranchChecks).toHaveBeenCalledTimes(1);
-        expect(outputs[1]!.unionLookup).toBe(outputs[0]!.unionLookup);
+        expect(outputs[1]!.unionLookupOf).toBe(outputs[0]!.unionLookupOf);
         expect(gate.check({ pick: { kind: 'b', y: -1 } })?.invalid).toEqual([{ path: 'pick.y', problems: ['must be >= 0'] }]);
       } finally {
         compileBranchChecks.mockRestore();
