@@ -2,8 +2,8 @@
 const OUTCOME = Symbol.for('nest-mcp.outcome');
 
 /**
- * A handler's explicit success (with a hint context) or failure (an `isError` answer), built by {@link ok} and
- * {@link fail}.
+ * A handler's explicit success (with a hint context) or failure (an `isError` answer), built by {@link ok},
+ * {@link fail} and {@link refuse}.
  * @publicApi
  */
 export interface McpOutcome {
@@ -66,7 +66,7 @@ export function refuse(reason: unknown, ...hintContext: [] | [unknown]): McpOutc
   return outcome('refuse', reason, hintContext);
 }
 
-/** Whether a handler's return value is an {@link McpOutcome} built by `ok` or `fail`. */
+/** Whether a handler's return value is an {@link McpOutcome} built by `ok`, `fail` or `refuse`. */
 export function isOutcome(value: unknown): value is McpOutcome {
   try {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[OUTCOME] === true;
