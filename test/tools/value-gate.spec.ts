@@ -367,7 +367,9 @@ describe('the value gate', () => {
       const nullable = eventOf({ anyOf: [{ oneOf: [click, keys] }, { type: 'null' }] });
       expect(invalid(nullable, { event: 5 })).toEqual([{ path: 'event', problems: ['must be an object or null'] }]);
       expect(invalid(nullable, { event: { type: 'scroll' } })).toEqual([{ path: 'event.type', problems: ['must be one of "click", "key_down", "key_up"'] }]);
-      expect(invalid(eventOf({ anyOf: [{ type: 'string' }, { oneOf: [click, keys] }] }), { event: 5 })).toEqual([{ path: 'event', problems: ['must be a string or an object'] }]);
+      expect(invalid(eventOf({ anyOf: [{ type: 'string' }, { oneOf: [click, keys] }] }), { event: 5 })).toEqual([
+        { path: 'event', problems: ['must be a string or an object'] },
+      ]);
     });
 
     it("never names another branch's problem that a nested union's run took as its own", () => {
