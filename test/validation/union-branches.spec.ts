@@ -141,7 +141,9 @@ describe('a protocol schema check of a value failing a union of $ref branches', 
     expect(schema.check('Request', { params: { item: { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'item', 'radius'], problem: 'must be a string' }]);
     expect(schema.check('Request', { shape: { type: 'square' } })).toEqual([{ path: ['shape'], problem: 'missing required property "side"' }]);
     // A property name ajv escapes in its schema paths (`/` and `~`).
-    expect(schema.check('Request', { params: { 'a/b~c d': { type: 'circle', radius: 1 } } })).toEqual([{ path: ['params', 'a/b~c d', 'radius'], problem: 'must be a string' }]);
+    expect(schema.check('Request', { params: { 'a/b~c d': { type: 'circle', radius: 1 } } })).toEqual([
+      { path: ['params', 'a/b~c d', 'radius'], problem: 'must be a string' },
+    ]);
     expect(schema.check('Request', { params: { list: [{ type: 'dot' }] } })).toEqual([{ path: ['params', 'list', 0, 'type'], problem: 'must be one of "circle", "square"' }]);
     expect(schema.check('Both', { x: { type: 'circle', radius: 1 } })).toEqual([{ path: ['x'], problem: 'must match at least one of the allowed shapes' }]);
     // The kinds in branch order, a branch written in place first, though the $ref branches are checked apart.
