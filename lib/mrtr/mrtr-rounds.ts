@@ -31,7 +31,7 @@ const REFUSED_STATE: Record<RequestStateProblem, string> = {
   malformed: 'Invalid params: requestState is not a state this server issued; retry the call without requestState.',
   tampered: 'Invalid params: requestState failed verification (it was altered, or sealed under another secret); retry the call without requestState.',
   expired: 'Invalid params: requestState has expired; retry the call without requestState and inputResponses.',
-  other_call: 'Invalid params: requestState belongs to another call (another method, tool, resource, prompt or arguments).',
+  other_call: 'Invalid params: requestState belongs to another call (another mount, method, tool, resource, prompt or arguments).',
   other_principal: 'Invalid params: requestState belongs to another caller.',
 };
 

@@ -80,6 +80,7 @@ describe('requestState: sealed, verified before any tool runs', () => {
     const state = await roundOne(a, 'x.txt');
     const res = await callTool(a.server, 'confirm_delete', { file: 'other.txt' }, { inputResponses: CONFIRM, requestState: state });
     expectRefused(res, 'other_call');
+    expect(res.body.error.message).toBe('Invalid params: requestState belongs to another call (another mount, method, tool, resource, prompt or arguments).');
   });
 
   it('never binds a state to {limit: 1e400}: the value gate refuses the number before the state is opened', async () => {
