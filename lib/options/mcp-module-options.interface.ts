@@ -149,9 +149,9 @@ export interface McpModuleOptions {
    */
   maxUnderWayBytes?: number;
   /**
-   * Milliseconds the application's shutdown waits for the mount's calls under way to end; then each still running
-   * is answered `shutting_down` (503 + -32603) and its `ctx.signal` aborted, so a call that never ends cannot hold
-   * the shutdown for ever (at most 2147483647). @default 10000
+   * Milliseconds the application's shutdown waits for the mount's work under way (calls, bodies arriving, auth
+   * decisions) to end; then each call still running is answered `shutting_down` (503 + -32603) and its `ctx.signal`
+   * aborted, so a call that never ends cannot hold the shutdown for ever (at most 2147483647). @default 10000
    */
   shutdownGraceMs?: number;
   /** The auth provider (instance or class) that decides per request whether the caller may proceed. @default undefined (every request is let through, with no identity) */

@@ -30,7 +30,7 @@ const RUNTIME_DROPS_LINES = dropsExcessHeaderLines(process.versions);
  * Whether Node may have dropped some of a request's header lines unseen: it is a Node that drops them, and it holds
  * as many as its server reads (`server.maxHeadersCount`, else {@link NODE_HEADER_LINES_READ}; 0 reads all). A check
  * for repeated lines cannot then tell a repeat past the cut, which an intermediary may have read. Never over
- * HTTP/2, which drops none (past `maxHeaderListPairs` the stream is refused).
+ * HTTP/2, which cuts no lines by count (past `maxHeaderListPairs` the stream is refused).
  */
 export function headerLinesMayBeCut(req: IncomingMessage): boolean {
   if (!RUNTIME_DROPS_LINES || req.httpVersionMajor === 2) return false;
