@@ -24,6 +24,7 @@ export const floors = [
       'lib/mcp.module-definition.ts',
       'lib/mcp.controller.ts',
       'lib/mount-on-host.ts',
+      'lib/mount-route.ts',
       'lib/post-chain.ts',
       'lib/checked-definitions.ts',
     ],

@@ -31,7 +31,7 @@ export { McpAuthGuard } from './wire/mcp-auth.guard.js';
 export { McpAuth, McpAuthDecision, NoopAuth, bearerToken } from './contracts/mcp-auth.interface.js';
 export type { McpAuthInfo } from './contracts/mcp-auth.interface.js';
 export { rejectionMarkOf } from './contracts/request-record.js';
-export { isMountRoute } from './mount-on-host.js';
+export { isMountRoute } from './mount-route.js';
 
 // ② parse and validate
 export { ParseStepGuard } from './protocol/parse-step.guard.js';

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Options, Patch, Post, Put, Req, Res, SetMetadata, UseFilters, UseGuards, type ControllerOptions, type Type } from '@nestjs/common';
 
 import { MethodRouter } from './methods/method-router.js';
-import { MountRoute } from './mount-on-host.js';
+import { MountRoute } from './mount-route.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
 import type { McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from './options/mcp-options.tokens.js';

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 import type { Era } from '../mcp.constants.js';
 import { legacyToolDefinition } from '../tools/tool-definition.js';
-import { runsOnlyAsTask, ToolRegistry } from '../tools/tool.registry.js';
+import { ToolRegistry } from '../tools/tool.registry.js';
+import { runsOnlyAsTask } from '../tools/wired-tool.js';
 import { ListMethod } from './list-method.js';
 import { ListPages } from './list-pages.js';
 

@@ -13,7 +13,8 @@ import { quoted } from '../util/bounded.js';
 import { http2StreamOf } from '../util/node-http.js';
 import { holdsNonFiniteNumber } from '../validation/finite-numbers.js';
 import { ArrivingBodies } from './arriving-bodies.js';
-import { BodyReadError, bodyWithin, boundedBytes, decodeText, parseJson, type BodyDecodeError, type BodyReadFailure } from './read-body.js';
+import { decodeText, parseJson, type BodyDecodeError } from './decode-body.js';
+import { BodyReadError, bodyWithin, boundedBytes, type BodyReadFailure } from './read-body.js';
 
 type HostRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 

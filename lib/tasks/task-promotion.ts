@@ -39,7 +39,7 @@ export class TaskPromotion {
   readonly inputs: InputChannel;
 
   constructor(
-    private readonly runs: TaskRuns,
+    private readonly tasks: TaskRuns,
     private readonly init: TaskPromotionInit,
   ) {
     if (init.requestSignal.aborted) this.onRequestAbort();
@@ -70,7 +70,7 @@ export class TaskPromotion {
       if (round instanceof MrtrRound && (round.inputRequired || round.refusal))
         return rejected(new Error('startTask() was called while an input request of the call was unanswered or refused; await (and handle) them first'));
       this.init.requestSignal.removeEventListener('abort', this.onRequestAbort);
-      this.task = this.runs.create({
+      this.task = this.tasks.create({
         tool: this.init.tool,
         action: this.init.action,
         subject: this.init.record.auth?.subject,

@@ -10,7 +10,7 @@ import { readTaskMode, type TaskDeclaration, type TaskMode } from './task-mode.j
 import { helpHeading, toolDefinition } from './tool-definition.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import { TOOL_HOOK_NAMES, type McpToolOptions, type ToolCallResult } from './tool.interfaces.js';
-import type { ToolRun, WiredTool } from './tool.registry.js';
+import type { ToolRun, WiredTool } from './wired-tool.js';
 
 /** One `@McpAction` method as the explorer found it: the action's name, the method's name, its options. */
 export interface DeclaredAction {

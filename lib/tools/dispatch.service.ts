@@ -12,7 +12,7 @@ import { mountName, publish } from '../telemetry/channels.js';
 import { httpExceptionResult } from './http-exception-result.js';
 import { errorResult, faultResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
-import type { McpContextFactory, ToolRun, WiredTool } from './tool.registry.js';
+import type { McpContextFactory, ToolRun, WiredTool } from './wired-tool.js';
 
 /** How one call is dispatched, beside its tool and arguments. */
 export interface DispatchOptions {

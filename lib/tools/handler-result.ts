@@ -11,7 +11,7 @@ import { isOutcome, type McpOutcome } from './outcome.js';
 import type { ToolHooks } from './tool-hooks.js';
 import { isToolResultShape, textResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
-import type { ToolRun } from './tool.registry.js';
+import type { ToolRun } from './wired-tool.js';
 
 /**
  * Thrown when what a tool returned cannot be sent as it is: MCP content that is not a valid `CallToolResult`, or

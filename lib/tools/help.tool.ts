@@ -6,7 +6,8 @@ import { helpPointer } from './help-pointer.js';
 import { toolDefinition } from './tool-definition.js';
 import { errorResult, textResult } from './tool-result.js';
 import type { ToolCallResult } from './tool.interfaces.js';
-import type { ToolRegistry, ToolRun, WiredTool } from './tool.registry.js';
+import type { ToolRegistry } from './tool.registry.js';
+import type { ToolRun, WiredTool } from './wired-tool.js';
 
 /** The help tool's description, as tools/list publishes it. */
 const HELP_DESCRIPTION =

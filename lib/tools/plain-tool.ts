@@ -11,8 +11,8 @@ import { readTaskMode } from './task-mode.js';
 import { helpHeading, toolDefinition } from './tool-definition.js';
 import { readHooks, type ToolBuildKit } from './tool-hooks.js';
 import type { JsonSchema, McpToolOptions, ToolCallResult } from './tool.interfaces.js';
-import type { ToolRun, WiredTool } from './tool.registry.js';
 import { ValueGate } from './value-gate.js';
+import type { ToolRun, WiredTool } from './wired-tool.js';
 
 /**
  * A plain tool's handler: gets the gated arguments and the context, and may return whatever an action may.
