@@ -85,6 +85,13 @@ describe('action tools', () => {
       expect(answer.body.unknown).toEqual(['action2', 'k00', 'k01', 'k02', 'k03', 'k04', 'k05', 'k06', 'k07', 'k08']);
     });
 
+    it('bound a long unknown argument key in the list, as the message quotes it', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: 'create', data: {}, [`k\n${'x'.repeat(500)}`]: 1 });
+      expect(answer.body.error).toBe('unknown_arguments');
+      expect(answer.body.unknown).toEqual([expect.stringMatching(/^k\\u000ax+…$/)]);
+      expect(answer.body.unknown[0].length).toBeLessThanOrEqual(64);
+    });
+
     it('check argument names before types', async () => {
       const answer = await callTool(app().server, 'tasks', { action: 7, stray: 1 });
       expect(answer.body.error).toBe('unknown_arguments');
@@ -103,6 +110,14 @@ describe('action tools', () => {
         { argument: 'data', expected: 'object', received: 'array' },
       ]);
       expect(answer.body.message).toBe('In the call to tool "tasks", argument "action" must be a string, not a number; argument "data" must be an object, not an array.');
+    });
+
+    it('name a boolean sent for either argument as a boolean', async () => {
+      const answer = await callTool(app().server, 'tasks', { action: true, data: false });
+      expect(answer.body.invalid).toEqual([
+        { argument: 'action', expected: 'string', received: 'boolean' },
+        { argument: 'data', expected: 'object', received: 'boolean' },
+      ]);
     });
 
     it('list the valid actions for an unknown one, quoting what was sent bounded and scrubbed', async () => {

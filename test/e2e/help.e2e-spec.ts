@@ -4,6 +4,7 @@ import { McpAction, McpTool } from '../../lib/index.js';
 import { NAMES_LISTED } from '../../lib/util/named-registry.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
+import { TotalTool } from '../support/structured-tools.js';
 import { useTestApp } from '../support/suite-app.js';
 import { createTestApp } from '../support/test-app.js';
 import { callTool } from '../support/tool-call.js';
@@ -85,6 +86,7 @@ describe('the help tool', () => {
       const answer = await callTool(app().server, 'help', { tool: 'taks' });
       expect(answer.result.isError).toBe(true);
       expect(answer.body).toMatchObject({ error: 'unknown_tool', tool: 'taks', valid_tools: TOOLS });
+      expect(answer.body).not.toHaveProperty('valid_tools_count');
       // Worded as tools/call's JSON-RPC refusal of an unknown tool words it.
       expect(answer.body.message).toBe(`Unknown tool: "taks". Valid tools: ${TOOLS.join(', ')}.`);
       expect(answer.body.help).toEqual({ tool: 'help', arguments: {} });
@@ -102,6 +104,7 @@ describe('the help tool', () => {
     it('an action without a tool: the valid tools', async () => {
       const answer = await callTool(app().server, 'help', { action: 'create' });
       expect(answer.body).toMatchObject({ error: 'missing_tool', valid_tools: TOOLS });
+      expect(answer.body).not.toHaveProperty('valid_tools_count');
       expect(answer.body.help).toEqual({ tool: 'help', arguments: {} });
     });
 
@@ -110,6 +113,12 @@ describe('the help tool', () => {
       const viaGate = await callTool(app().server, 'tasks', { action: 'crate' });
       expect(viaHelp.body).toEqual(viaGate.body);
       expect(viaHelp.body).toMatchObject({ error: 'unknown_action', valid_actions: ['close', 'create', 'get', 'raw'], help: { tool: 'help', arguments: { tool: 'tasks' } } });
+    });
+
+    it('an empty action name: refused as unknown, never answered with the whole tool', async () => {
+      const answer = await callTool(app().server, 'help', { tool: 'tasks', action: '' });
+      expect(answer.result.isError).toBe(true);
+      expect(answer.body).toMatchObject({ error: 'unknown_action', action: '', valid_actions: ['close', 'create', 'get', 'raw'] });
     });
 
     it('an action of a plain tool, which has none', async () => {
@@ -157,6 +166,16 @@ describe('the help tool beside one tool', () => {
       { tool: 'echo', description: expect.any(String) },
       { tool: 'help', description: expect.any(String) },
     ]);
+  });
+});
+
+describe('the help tool beside a plain tool with an output schema', () => {
+  const app = useTestApp({ providers: [TotalTool] });
+
+  it('answers that tool with its input and output schemas', async () => {
+    const answer = await callTool(app().server, 'help', { tool: 'total' });
+    expect(answer.body).toMatchObject({ tool: 'total', input_schema: { type: 'object', properties: {} } });
+    expect(answer.body.output_schema).toEqual({ type: 'object', properties: { total: { type: 'integer' } } });
   });
 });
 

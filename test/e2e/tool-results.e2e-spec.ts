@@ -142,8 +142,32 @@ class EmptiedPlainTool implements McpPlainTool {
   }
 }
 
+/** Data shaped like MCP content, an outcome or nothing without being one, sent as data. */
+@McpTool({ name: 'shaped', description: 'Data that looks like something else' })
+class ShapedTool {
+  @McpAction({ description: 'An object whose content is no list', properties: {} })
+  textual() {
+    return { content: 'words', n: 1 };
+  }
+
+  @McpAction({ description: 'An object shaped like fail(), not built by it', properties: {} })
+  lookalike() {
+    return { kind: 'fail', value: 'x', hasHintContext: false };
+  }
+
+  @McpAction({ description: 'null, which is a value', properties: {} })
+  nil() {
+    return null;
+  }
+
+  @McpAction({ description: 'MCP content wrapped in ok()', properties: {} })
+  wrapped() {
+    return ok({ content: [{ type: 'text', text: 't' }] });
+  }
+}
+
 describe('what a handler returns becomes a tool result', () => {
-  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool, WideTool, MeasureTool] });
+  const app = useTestApp({ providers: [...ALL_TOOLS, DatedTool, StampedTool, EmptiedTool, EmptiedPlainTool, WideTool, MeasureTool, ShapedTool] });
 
   it('ok(data, hintContext): JSON text with the hints the tool computed and its action context', async () => {
     const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'Hinted', project: 'p' } });
@@ -217,6 +241,17 @@ describe('what a handler returns becomes a tool result', () => {
   ])('ok(data, hintContext) where data is %s: hints sit beside (or around) what JSON writes for it, nothing lost', async (_kind, action, written) => {
     const answer = await callTool(app().server, 'dated', { action });
     expect(answer.body).toEqual({ ...written, hints: [{ tool: 'dated', action: 'when', description: 'Ask again' }] });
+  });
+
+  it.each([
+    ['an object whose content is no list', 'textual', { content: 'words', n: 1 }],
+    ['an object shaped like an outcome that ok, fail or refuse did not build', 'lookalike', { kind: 'fail', value: 'x', hasHintContext: false }],
+    ['null', 'nil', null],
+    ['MCP content wrapped in ok()', 'wrapped', { content: [{ type: 'text', text: 't' }] }],
+  ])('%s: data, sent as its JSON', async (_kind, action, data) => {
+    const answer = await callTool(app().server, 'shaped', { action });
+    expect(answer.result).not.toHaveProperty('isError');
+    expect(answer.body).toEqual(data);
   });
 
   it('nothing (undefined): a success with no content', async () => {

@@ -27,7 +27,10 @@ describe("a hints hook's return", () => {
     );
   });
 
-  it('is the tool fault when it is no list', () => {
-    expect(() => readHints('tasks', { tool: 'tasks' })).toThrow(/^hints\(\) of tool "tasks" must return an array of hints, not /);
+  it.each([
+    ['an object', { tool: 'tasks' }],
+    ['nothing', undefined],
+  ])('is the tool fault when it is no list: %s', (_kind, returned) => {
+    expect(() => readHints('tasks', returned)).toThrow(/^hints\(\) of tool "tasks" must return an array of hints, not /);
   });
 });

@@ -149,6 +149,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ],
   ['notes that are not a string', [create({ notes: ['a'] })], /action "create": notes must be a string, got \[ 'a' \]$/],
   ['related that is not a list of names', [create({ related: 'get' })], /action "create": related must be a list of action names, got "get"$/],
+  ['related naming a non-string', [create({ related: ['get', 1] })], /action "create": related must be a list of action names, got \[ 'get', 1 \]$/],
   ['examples that are not data objects', [create({ examples: ['x'] })], /action "create": examples must be a list of example data objects, got \[ 'x' \]$/],
   [
     'an example holding a value JSON cannot carry',
@@ -159,6 +160,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'an example satisfying no requiredOneOf group',
     [create({ requiredOneOf: [['project'], ['key']], examples: [{ name: 'n' }] })],
+    /action "create": examples\[0\] satisfies no requiredOneOf group/,
+  ],
+  [
+    'an example holding only part of each requiredOneOf group',
+    [create({ requiredOneOf: [['project'], ['key', 'repo']], examples: [{ name: 'n', key: 'k' }] })],
     /action "create": examples\[0\] satisfies no requiredOneOf group/,
   ],
   [
