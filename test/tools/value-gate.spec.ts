@@ -78,6 +78,10 @@ describe('the value gate', () => {
     expect(problem).toMatch(/^must match the pattern "\^\[A-Z\]/);
     expect(problem!.length).toBeLessThanOrEqual(200);
     expect(problem).toMatch(/…$/);
+    // One of exactly 200 characters is kept whole.
+    const exact = `^${'a'.repeat(173)}$`;
+    const fits = ValueGate.build(compiler, { type: 'object', properties: { code: { type: 'string', pattern: exact } } }, 'test gate');
+    expect(fits.check({ code: 'x' })!.invalid[0]!.problems).toEqual([`must match the pattern "${exact}"`]);
   });
 
   it('looks only for the first problem of data holding more than DETAILED_CHECK_MAX_VALUES values, and says so', () => {
@@ -438,6 +442,10 @@ describe('the value gate', () => {
         ],
       });
       expect(invalid(autoOrSeconds, { v: '30' })).toEqual([{ path: 'v', problems: ['must be one of "auto", "never", or an integer'] }]);
+      // A value of no branch's type is still told the literals, not only their type.
+      expect(invalid(autoOrSeconds, { v: true })).toEqual([{ path: 'v', problems: ['must be one of "auto", "never", or an integer'] }]);
+      const orFlag = of({ anyOf: [{ type: 'string', enum: ['auto', 'never'] }, { type: 'integer' }, { type: 'boolean' }] });
+      expect(invalid(orFlag, { v: '30' })).toEqual([{ path: 'v', problems: ['must be one of "auto", "never", or an integer or a boolean'] }]);
       // A branch the value is of the type of, failing otherwise, is the one meant.
       expect(invalid(autoOrSeconds, { v: 0 })).toEqual([{ path: 'v', problems: ['must be >= 1'] }]);
     });

@@ -38,9 +38,28 @@ describe('describeSchemaErrors on a failing union', () => {
     ]);
   });
 
+  it("words a union that is a oneOf's branch by its own trials, not the oneOf's earlier branches", () => {
+    const named = (kind: string) => ({ type: 'object', properties: { kind: { const: kind }, x: { type: 'string' } }, required: ['kind'] });
+    expect(problemsOf({ oneOf: [named('a'), { anyOf: [named('b'), named('c')] }] }, { kind: 'b', x: 1 })).toEqual([{ path: ['x'], problem: 'must be a string' }]);
+  });
+
+  it('takes a const below a property of the branch for no discriminator: the branch it sits in is picked', () => {
+    const child = { type: 'object', properties: { kind: { const: 'x' } } };
+    const parent = { type: 'object', properties: { kind: { const: 'a' }, child }, required: ['kind'] };
+    expect(problemsOf({ anyOf: [parent, square] }, { kind: 'a', child: { kind: 'y' } })).toEqual([{ path: ['child', 'kind'], problem: 'must be "x"' }]);
+  });
+
   it('stands for its branches when no discriminator rules them all out: branches ruled out at different properties or not at all', () => {
     const sized = { type: 'object', properties: { size: { const: 'large' } }, required: ['size'] };
     expect(problemsOf({ oneOf: [circle, sized] }, { kind: 'dot', size: 'small' })).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+    // Without the schema's facts, a branch that is a union is not ruled out by consts its own branches fail.
+    const labelled = { type: 'object', properties: { n: { type: 'string' } }, required: ['n'] };
+    expect(problemsOf({ anyOf: [{ anyOf: [circle, square] }, labelled] }, { kind: 'dot', n: 1 })).toEqual([
+      { path: [], problem: 'must match at least one of the allowed shapes' },
+    ]);
+    // Keys an enum refuses rule out no branch: the object is not to be one of those values.
+    const keyed = (...keys: string[]) => ({ type: 'object', propertyNames: { enum: keys } });
+    expect(problemsOf({ anyOf: [keyed('a', 'b'), keyed('c')] }, { z: 1 })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     const needs = (key: string) => ({ type: 'object', required: [key] });
     // The discriminator rules the circle out; the branches left each miss a property: those are the alternatives.
     expect(problemsOf({ anyOf: [circle, needs('x'), needs('y')] }, { kind: 'dot' })).toEqual([{ path: [], problem: 'missing required property "x" or "y"' }]);
@@ -64,6 +83,9 @@ describe('describeSchemaErrors on a failing union', () => {
     // A nullable value (zod's .nullable()): the string branch's problem, not the union's.
     expect(problemsOf({ anyOf: [{ type: 'string', format: 'email' }, { type: 'null' }] }, 'x')).toEqual([{ path: [], problem: 'must be a valid email' }]);
     expect(problemsOf({ oneOf: [circle, square, { type: 'array' }] }, { kind: 'circle', radius: -1 })).toEqual([{ path: ['radius'], problem: 'must be > 0' }]);
+    // A branch that is a union is of another type only when each of its own branches is.
+    const nullableCode = { anyOf: [{ type: 'string', minLength: 3 }, { type: 'null' }] };
+    expect(problemsOf({ anyOf: [nullableCode, { type: 'integer' }] }, 'x')).toEqual([{ path: [], problem: 'must have at least 3 character(s)' }]);
     // A union of one branch is worded by it.
     expect(problemsOf({ anyOf: [{ type: 'string', minLength: 2 }] }, 'x')).toEqual([{ path: [], problem: 'must have at least 2 character(s)' }]);
     // A branch of another type does not keep a discriminator no branch admits from being named.
@@ -77,6 +99,9 @@ describe('describeSchemaErrors on a failing union', () => {
     // Both complete: no pick; both missing one: no pick, the missing ones named as alternatives.
     expect(problemsOf({ anyOf: [named, numbered] }, { name: 1, id: 'x' })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     expect(problemsOf({ anyOf: [named, numbered] }, { title: 'x' })).toEqual([{ path: [], problem: 'missing required property "name" or "id"' }]);
+    // What a property of the branch misses is not the branch's own: the branch is still complete.
+    const described = { type: 'object', properties: { name: {}, meta: { type: 'object', required: ['x'] } }, required: ['name'] };
+    expect(problemsOf({ anyOf: [described, numbered] }, { name: 'a', meta: {} })).toEqual([{ path: ['meta'], problem: 'missing required property "x"' }]);
     // A discriminator's pick stands, whatever the picked branch misses.
     expect(problemsOf({ oneOf: [circle, square] }, { kind: 'circle' })).toEqual([{ path: [], problem: 'missing required property "radius"' }]);
   });
@@ -168,7 +193,12 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ oneOf: [needs('a', 'b'), needs('c')] }, {})).toEqual([
       { path: [], problem: 'missing the required properties of one of its shapes: ["a", "b"] or ["c"]' },
     ]);
+    // A branch that is a union misses what each of its own branches misses.
+    expect(problemsOf({ anyOf: [{ anyOf: [needs('a', 'x'), needs('a', 'y')] }, needs('b')] }, {})).toEqual([{ path: [], problem: 'missing required property "a" or "b"' }]);
     const nine = Array.from({ length: 9 }, (_, i) => needs(`p${i}`));
+    expect(problemsOf({ anyOf: nine.slice(0, 8) }, {})).toEqual([
+      { path: [], problem: 'missing required property "p0" or "p1" or "p2" or "p3" or "p4" or "p5" or "p6" or "p7"' },
+    ]);
     expect(problemsOf({ anyOf: nine }, {})).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     // A branch that has every property it requires, failing otherwise, leaves nothing to add.
     expect(problemsOf({ anyOf: [needs('a'), { ...needs('b'), properties: { b: { type: 'string' } } }] }, { b: 1 })).toEqual([{ path: ['b'], problem: 'must be a string' }]);
@@ -176,6 +206,10 @@ describe('describeSchemaErrors on a failing union', () => {
 
   it('stands for its branches when a oneOf fails by matching several', () => {
     expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 2)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
+    // The branch it fails is not the one meant.
+    expect(problemsOf({ oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'integer' }] }, 2)).toEqual([
+      { path: [], problem: 'must match exactly one of the allowed shapes' },
+    ]);
   });
 });
 
@@ -195,6 +229,12 @@ describe('describeSchemaErrors on an object missing required properties', () => 
     const dot = { properties: { kind: { const: 'dot' } }, required: ['kind'] };
     const ring = { properties: { kind: { const: 'ring' }, r: { type: 'number' } }, required: ['kind', 'r'] };
     expect(problemsOf({ type: 'object', required: ['name'], anyOf: [dot, ring] }, {})).toEqual([{ path: [], problem: 'missing required properties "kind", "name"' }]);
+    // A property both name is named once; another keyword's problem there stays its own.
+    expect(problemsOf({ type: 'object', required: ['kind'], anyOf: [dot, ring] }, {})).toEqual([{ path: [], problem: 'missing required property "kind"' }]);
+    expect(problemsOf({ type: 'object', minProperties: 3, required: ['a'] }, {})).toEqual([
+      { path: [], problem: 'must have at least 3 propert(ies)' },
+      { path: [], problem: 'missing required property "a"' },
+    ]);
     // A picked branch's missing property joins too, and so does the alternatives wording, after the names.
     const shaped = { type: 'object', required: ['name'], oneOf: [{ properties: { kind: { const: 'dot' } }, required: ['kind', 'x'] }, ring] };
     expect(problemsOf(shaped, { kind: 'dot' })).toEqual([{ path: [], problem: 'missing required properties "x", "name"' }]);
