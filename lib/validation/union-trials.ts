@@ -179,7 +179,7 @@ function verdictOf(level: ErrorsAt, reading: VerdictReading): BranchVerdict {
     const fixed = error.keyword === 'const' || error.keyword === 'enum';
     const self = error.instancePath === at && error.propertyName === undefined;
     if (fixed && (self || (isChildOf(error.instancePath, at) && discriminates(error.instancePath)))) ruledOut.push(error);
-    if (error.keyword === 'type' && error.instancePath === at) types = String((error.params as { type?: unknown }).type).split(',');
+    if (error.keyword === 'type' && self) types = String((error.params as { type?: unknown }).type).split(',');
     if (error.keyword === 'required' && error.instancePath === at) missing.add(String((error.params as { missingProperty?: unknown }).missingProperty));
   }
   return { ruledOut, types, missing };

@@ -70,6 +70,9 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ oneOf: [{ type: ['string', 'null'] }, { type: 'integer', minimum: 0 }, { type: 'string' }] }, true)).toEqual([
       { path: [], problem: 'must be a string or null or an integer' },
     ]);
+    // A key of another type than its propertyNames takes is not the value of another type.
+    const keysOf = (type: string) => ({ type: 'object', propertyNames: { type } });
+    expect(problemsOf({ anyOf: [keysOf('null'), keysOf('number')] }, { a: 1 })).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
     // Two branches of any type left: the value's type is not the problem.
     expect(problemsOf({ anyOf: [{ type: 'string' }, { minimum: 5 }, { maximum: 0 }] }, 3)).toEqual([{ path: [], problem: 'must match at least one of the allowed shapes' }]);
   });
