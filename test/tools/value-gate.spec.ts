@@ -320,6 +320,14 @@ describe('the value gate', () => {
       ]);
     });
 
+    it("tells a union nested in a counted union's branch written in place from a keyword beside it, as in an exact one", () => {
+      const v = { type: 'string', anyOf: [{ const: 'p' }, { const: 'q' }] };
+      const expected = [{ path: 'x.v', problems: ['must be a string', 'must be one of "p", "q"'] }];
+      expect(invalid(atX({ anyOf: [kind('a'), kind('b', { v })] }), { x: { kind: 'b', v: 3 } })).toEqual(expected);
+      // Branch b's errors read apart still know v's union is exact: its run does not take the `type` beside it.
+      expect(invalid(atX({ anyOf: [{ $ref: '#/$defs/A' }, kind('b', { v })] }, { A: kind('a') }), { x: { kind: 'b', v: 3 } })).toEqual(expected);
+    });
+
     it('checks a branch written in place that holds a $ref on its own, beside a $ref branch', () => {
       const schema = {
         type: 'object',
