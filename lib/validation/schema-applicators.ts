@@ -15,6 +15,12 @@ export const SCHEMA_APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = n
 ]);
 
 /**
+ * Applicators ajv checks beside 2020-12's: draft-07 `dependencies`, whose map holds subschemas or name lists (no
+ * schema: a walk passes them by). Not in {@link SCHEMA_APPLICATORS}, whose walks would refuse a name list's shape.
+ */
+export const ALSO_APPLIED: ReadonlyMap<string, 'map'> = new Map([['dependencies', 'map']]);
+
+/**
  * Calls `visit` on each subschema an applicator of `kind` holds in `value` (one; each of a list; each of a map),
  * with the segment leading to it (none for one, else its index or name), in order, until one answers something
  * other than undefined, which it returns. A list or map of the wrong JSON type holds none.
@@ -33,9 +39,9 @@ export function someSubschema<T>(kind: 'one' | 'list' | 'map', value: unknown, v
 }
 
 /**
- * The first schema object in `schema` (itself, then its subschemas depth first, in key order) that `matches`, with
- * its schema path; the walk goes below only the objects `enters` lets it (all by default). For schemas being built
- * (module init, a new elicitation form), never per request.
+ * The first schema object in `schema` (itself, then its subschemas depth first, in key order, those of
+ * {@link ALSO_APPLIED} too) that `matches`, with its schema path; the walk goes below only the objects `enters` lets
+ * it (all by default). For schemas being built (module init, a new elicitation form), never per request.
  */
 export function firstSubschemaWhere(
   schema: unknown,
@@ -49,7 +55,7 @@ export function firstSubschemaWhere(
     let found = matches(node) ? { node, at: schemaPath(path) } : undefined;
     const keywords = found === undefined && enters(node) ? Object.keys(node) : [];
     for (let i = 0; found === undefined && i < keywords.length; i++) {
-      const kind = SCHEMA_APPLICATORS.get(keywords[i]!);
+      const kind = SCHEMA_APPLICATORS.get(keywords[i]!) ?? ALSO_APPLIED.get(keywords[i]!);
       if (kind === undefined) continue;
       path.push(keywords[i]!);
       found = someSubschema(kind, node[keywords[i]!], visit);

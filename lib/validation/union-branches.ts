@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
 import { escapedSegment, pointerSegments, unescapedSegment, valueAt } from '../util/json-pointer.js';
-import { SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
+import { ALSO_APPLIED, SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
 
 /**
  * A schema document: what its local `$ref`s (`#`, then a JSON pointer: `#/$defs/Name`, `#/definitions/Name`,
@@ -327,14 +327,14 @@ export function unionLookup(
 }
 
 /**
- * Calls `visit` on `node` and on each schema object below it (references not followed), with its path from `node`
- * as ajv spells schema paths.
+ * Calls `visit` on `node` and on each schema object below it (draft-07 `dependencies` included, references not
+ * followed), with its path from `node` as ajv spells schema paths.
  */
 function eachSchemaObject(node: unknown, path: string, visit: (node: Record<string, unknown>, path: string) => void): void {
   if (!isPlainObject(node)) return;
   visit(node, path);
   for (const [keyword, value] of Object.entries(node)) {
-    const kind = SCHEMA_APPLICATORS.get(keyword);
+    const kind = SCHEMA_APPLICATORS.get(keyword) ?? ALSO_APPLIED.get(keyword);
     if (kind === undefined) continue;
     someSubschema(kind, value, (sub, key) => {
       eachSchemaObject(sub, key === undefined ? `${path}/${keyword}` : `${path}/${keyword}/${segment(key)}`, visit);

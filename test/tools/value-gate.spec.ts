@@ -342,6 +342,19 @@ describe('the value gate', () => {
       expect(invalid(schema, { x: { kind: 'q', p: 'text' } })).toEqual([{ path: 'x.kind', problems: ['must be one of "r", "a"'] }]);
     });
 
+    it("checks a branch holding a $ref under draft-07 dependencies on its own (ajv applies them, at the $ref's paths)", () => {
+      const b = { ...kind('b'), dependencies: { q: { $ref: '#/$defs/TextQ' }, r: ['n'] } };
+      const a = kind('a', { n: { type: 'number' } });
+      const $defs = { TextQ: { properties: { q: { type: 'string' } } }, A: a };
+      // Its problem at `q` was taken for one beside the union, with a's kind as another.
+      expect(invalid(atX({ anyOf: [a, b] }, $defs), { x: { kind: 'a', n: 's', q: 1 } })).toEqual([{ path: 'x.n', problems: ['must be a number'] }]);
+      expect(invalid(atX({ anyOf: [{ $ref: '#/$defs/A' }, b] }, $defs), { x: { kind: 'a', n: 's', q: 1 } })).toEqual([{ path: 'x.n', problems: ['must be a number'] }]);
+      expect(invalid(atX({ anyOf: [a, b] }, $defs), { x: { kind: 'b', r: 1, q: 1 } })).toEqual([
+        { path: 'x', problems: ['must also have "n" when "r" is present'] },
+        { path: 'x.q', problems: ['must be a string'] },
+      ]);
+    });
+
     it('reads as a discriminator only a property every branch fixes to values of its own', () => {
       const prioritised = kind('a', { priority: { enum: [1, 2] } });
       const schema = { type: 'object', properties: { x: { anyOf: [prioritised, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }] } } };

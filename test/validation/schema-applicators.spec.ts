@@ -16,6 +16,10 @@ describe('firstSubschemaWhere', () => {
     expect(firstSubschemaWhere(holding(keyword, kind), isHit)?.at).toBe(at);
   });
 
+  it('finds a subschema under draft-07 dependencies, which ajv applies, passing a name list by', () => {
+    expect(firstSubschemaWhere({ dependencies: { a: ['b'], 'c/d': { title: 'hit' } } }, isHit)?.at).toBe('#/dependencies/c~1d');
+  });
+
   it('answers the schema itself first, then its subschemas depth first in key order', () => {
     expect(firstSubschemaWhere({ title: 'hit', not: { title: 'hit' } }, isHit)?.at).toBe('#');
     const schema = { allOf: [{ not: { title: 'hit', n: 1 } }], anyOf: [{ title: 'hit', n: 2 }] };
