@@ -2,7 +2,7 @@ import { quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { folded, nearMiss } from '../util/near-miss.js';
 import { schemaPath } from './json-value.js';
-import { SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
+import { ALSO_APPLIED, SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
 
 /**
  * Keywords ajv knows whose misspelling changes nothing a schema accepts: identifiers, annotations, content hints
@@ -45,9 +45,8 @@ export interface MisspelledKeyword {
 /** How many misspelled keywords of one schema are warned of one by one; the rest are counted in one more line. */
 export const MISSPELLED_LISTED = 10;
 
-/** Applicators whose subschemas only annotate (ajv checks nothing in them), and `dependencies`, which may hold one. */
+/** Applicators whose subschemas only annotate (ajv checks nothing in them). */
 const NOT_WALKED = new Set(['contentSchema']);
-const ALSO_WALKED: ReadonlyMap<string, 'map'> = new Map([['dependencies', 'map']]);
 
 /** Whether `a` is `b` with two neighbouring characters swapped (`tpye` for `type`). */
 function isNeighbourSwap(a: string, b: string): boolean {
@@ -92,7 +91,7 @@ export function misspelledKeywords(schema: unknown, known: readonly string[]): M
     const keys = Object.keys(node);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const kind = NOT_WALKED.has(key) ? undefined : (SCHEMA_APPLICATORS.get(key) ?? ALSO_WALKED.get(key));
+      const kind = NOT_WALKED.has(key) ? undefined : (SCHEMA_APPLICATORS.get(key) ?? ALSO_APPLIED.get(key));
       if (kind !== undefined) {
         path.push(key);
         walkApplicator(kind, node[key]);
