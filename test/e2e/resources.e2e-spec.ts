@@ -210,7 +210,7 @@ describe('resources', () => {
       }
     });
 
-    it('advertises no resources, and serves none of their methods, when none is declared', async () => {
+    it('advertises no resources, and serves none of their methods (-32601 naming the capability), when none is declared', async () => {
       const bare = await createTestApp({ providers: [EchoTool] });
       try {
         const discovered = await post(bare.server, rpc('server/discover'));
@@ -218,7 +218,7 @@ describe('resources', () => {
         for (const method of ['resources/list', 'resources/templates/list', 'resources/read']) {
           const res = await post(bare.server, rpc(method, method === 'resources/read' ? { uri: 'docs://readme' } : {}));
           expect(res.status).toBe(404);
-          expect(res.body.error.code).toBe(-32601);
+          expect(res.body.error).toEqual({ code: -32601, message: `Method not found: "${method}" is not served by this server (it advertises no "resources" capability).` });
         }
       } finally {
         await bare.close();
