@@ -347,6 +347,27 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(listed).toContain('reports');
   });
 
+  it("refuses one era's tools/list cursor on the other era's list, which holds other tools (-32602 invalid_cursor)", async () => {
+    const paged = await createTestApp({ providers: [...TASK_TOOLS, EchoTool], options: { pageSize: 1 } });
+    try {
+      const headers = legacyHeaders('2025-11-25');
+      const legacyList = (id: number, params: Record<string, unknown>) => legacyPost(paged.server, { jsonrpc: '2.0', id, method: 'tools/list', params }, headers);
+      const modernCursor = (await post(paged.server, rpc('tools/list'))).body.result.nextCursor;
+      const legacyCursor = (await legacyList(1, {})).messages[0]!.result.nextCursor;
+      expect([typeof modernCursor, typeof legacyCursor]).toEqual(['string', 'string']);
+      const refusal = (list: string) => ({
+        code: -32602,
+        message: `Invalid params: cursor is not one this server issued for ${list}; list again without a cursor.`,
+        data: { reason: 'invalid_cursor' },
+      });
+      expect((await legacyList(2, { cursor: modernCursor })).messages[0]!.error).toEqual(refusal('tools/list (legacy era)'));
+      const onModern = await post(paged.server, rpc('tools/list', { cursor: legacyCursor }));
+      expect([onModern.status, onModern.body.error]).toEqual([400, refusal('tools/list')]);
+    } finally {
+      await paged.close();
+    }
+  });
+
   it('advertises no tasks extension to a legacy client, which cannot use it', async () => {
     const init = await legacyPost(t.server, initialize('2025-11-25'), legacyHeaders(null));
     expect(init.messages[0]!.result.capabilities).toMatchObject({ tools: {} });
