@@ -9,11 +9,13 @@ import { WeakValueCache } from '../util/weak-value-cache.js';
 import { REFUSED_FORMATS } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
+import { IN_PLACE_APPLICATORS, inPlaceCycle, type InPlaceCycle } from './in-place-cycle.js';
 import { jsonValueOffence } from './json-value.js';
+import type { SchemaDocument } from './local-ref.js';
 import { metaSchemaProblems } from './meta-schema.js';
 import { misspelledKeywordWarnings, misspelledKeywords } from './misspelled-keywords.js';
 import { firstSubschemaWhere } from './schema-applicators.js';
-import { referenceHoldingBranches, unionFactsOf, unionLookup, unionRefs, type SchemaDocument, type UnionFactsOf, type UnionLookup } from './union-branches.js';
+import { referenceHoldingBranches, unionFactsOf, unionLookup, unionRefs, type UnionFactsOf, type UnionLookup } from './union-branches.js';
 import { failedBoundedCheck, failedCheck, type FailedCheck } from './value-count.js';
 
 /** A check of caller-sent values: what failed, or undefined when every value passes. */
@@ -65,12 +67,22 @@ const INHERITED_NAMES = Object.getOwnPropertyNames(Object.prototype).map((name) 
  */
 export const namesInheritedMember = (text: string): boolean => INHERITED_NAMES.some((quoted) => text.includes(quoted));
 
+/** How many `$ref`s of an in-place cycle its configuration error names; the rest are counted. */
+const CYCLE_REFS_NAMED = 5;
+
+/** The refusal of a schema whose validator would recurse without end ({@link inPlaceCycle}). */
+function cycleSentence({ at, refs }: InPlaceCycle): string {
+  const named = refs.slice(0, CYCLE_REFS_NAMED).map(({ ref, at: from }) => `$ref ${JSON.stringify(ref)} (at ${from})`);
+  if (refs.length > named.length) named.push(`${refs.length - named.length} more`);
+  return `recurses without end: ${named.join(', then ')} ${refs.length > 1 ? 'lead' : 'leads'} back to ${at} through keywords that check the same value (${IN_PLACE_APPLICATORS.join(', ')}, $ref), so checking a value there would never finish; let the recursion pass through properties, items or another keyword that checks a part of the value`;
+}
+
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
  * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, declaring `$async`
- * (a promise reads as a pass to a synchronous check) or a property named `__proto__` (whose value ajv skips) is a
- * `McpConfigurationError` naming where it was declared; a key that is a near miss of an asserting keyword
- * (`maxlength`) is warned about once, as ajv ignores it.
+ * (a promise reads as a pass to a synchronous check), a property named `__proto__` (whose value ajv skips) or a
+ * recursion that never descends into the value ({@link inPlaceCycle}) is a `McpConfigurationError` naming where it
+ * was declared; a key that is a near miss of an asserting keyword (`maxlength`) is warned about once, as ajv ignores it.
  */
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
@@ -218,6 +230,8 @@ export class SchemaCompiler {
         where,
         `declares a property named "__proto__" (at ${unchecked.at}/properties), whose value ajv never checks (it skips that name), so whatever a caller sent there would pass: rename the property`,
       );
+    const cycle = text.includes('"$ref"') ? inPlaceCycle(schema, this.ajv.RULES.all) : undefined;
+    if (cycle) throw new McpConfigurationError(where, cycleSentence(cycle));
     let validate: ValidateFunction;
     this.unknownFormats = [];
     const ajv = this.ajvFor(text);

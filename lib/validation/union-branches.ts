@@ -1,14 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../util/is-plain-object.js';
-import { escapedSegment, pointerSegments, unescapedSegment, valueAt } from '../util/json-pointer.js';
+import { escapedSegment, pointerSegments, valueAt } from '../util/json-pointer.js';
+import { resolveLocalRef, type SchemaDocument } from './local-ref.js';
 import { ALSO_APPLIED, SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
-
-/**
- * A schema document: what its local `$ref`s (`#`, then a JSON pointer: `#/$defs/Name`, `#/definitions/Name`,
- * `#/properties/shape`) resolve in. The protocol's document, or a tool's schema.
- */
-export type SchemaDocument = object;
 
 /** Where a check starts: one of the document's `$defs` (as ajv compiles `#/$defs/Name`), or the document itself. */
 export type CheckRoot = string | undefined;
@@ -53,26 +48,6 @@ const UNIONS = ['anyOf', 'oneOf'] as const;
 
 /** Keywords that only annotate: a branch of a `$ref` and these checks a value as the schema the `$ref` names does. */
 const ANNOTATIONS = new Set(['$ref', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
-
-/** The schema object a local `$ref` names in `document` (`#` and a JSON pointer, percent-encoded as in a URI). */
-export function resolveLocalRef(document: SchemaDocument, ref: string): Record<string, unknown> | undefined {
-  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
-  let keys: string[];
-  try {
-    // Each segment percent-decoded first: an escaped `/` (`%2F`) stays within its segment.
-    keys =
-      ref === '#'
-        ? []
-        : ref
-            .slice(2)
-            .split('/')
-            .map((raw) => unescapedSegment(decodeURIComponent(raw)));
-  } catch {
-    return undefined;
-  }
-  const node = valueAt(document, keys);
-  return isPlainObject(node) ? node : undefined;
-}
 
 /** Whether a schema is a `$ref` and annotations only: ajv checks a value against it as against what the `$ref` names. */
 function isBareRef(node: unknown): node is { $ref: string } {

@@ -385,6 +385,21 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", outputSchema: declares "\$async"/,
   ],
   [
+    'a plain tool input schema whose recursion never descends into the value (its validator would never finish)',
+    [actionTool({}, { inputSchema: { type: 'object', $defs: { F: { anyOf: [{ $ref: '#/$defs/F' }] } }, properties: { filter: { $ref: '#/$defs/F' } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: recurses without end: \$ref "#\/\$defs\/F" \(at #\/\$defs\/F\/anyOf\/0\) leads back to #\/\$defs\/F /,
+  ],
+  [
+    'an action property whose recursion never descends into the value',
+    [create({ properties: { ...(base().properties as object), filter: { not: { type: 'string' }, $ref: '#/properties/filter' } } })],
+    /^tool "tasks", action "create", properties: recurses without end: \$ref "#\/properties\/filter" \(at #\/properties\/filter\)/,
+  ],
+  [
+    'an output schema whose recursion never descends into the value',
+    [actionTool({ create: base() }, { outputSchema: { type: 'object', allOf: [{ $ref: '#' }] } })],
+    /^tool "tasks", outputSchema: recurses without end: \$ref "#" \(at #\/allOf\/0\) leads back to # /,
+  ],
+  [
     'a plain tool input schema without type object at the root',
     [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })],
     /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got "string"$/,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { ProtocolSchema, type ProtocolSchemaDocument } from '../../lib/protocol/protocol-schema.js';
-import { resolveLocalRef, unionBranchesAt, unionRefs } from '../../lib/validation/union-branches.js';
+import { resolveLocalRef } from '../../lib/validation/local-ref.js';
+import { unionBranchesAt, unionRefs } from '../../lib/validation/union-branches.js';
 
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
 const kind = (value: string, required: string) => ({ type: 'object', properties: { type: { const: value }, [required]: { type: 'string' } }, required: ['type', required] });
