@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 
 import { callerValueAjv } from '../validation/caller-value-ajv.js';
+import { describeCycle, inPlaceCycle } from '../validation/in-place-cycle.js';
 import { metaSchemaProblems } from '../validation/meta-schema.js';
 
 /** How many distinct requested schemas keep a compiled validator. */
@@ -17,7 +18,10 @@ export class ElicitationSchemaCache {
 
   constructor(private readonly max = ELICITATION_SCHEMAS_MAX) {}
 
-  /** The validator of one requested schema; throws when ajv cannot build it (the tool's schema is at fault). */
+  /**
+   * The validator of one requested schema; throws when ajv cannot build it or it could never finish checking a value
+   * ({@link inPlaceCycle}): the tool's schema is at fault.
+   */
   validator(requestedSchema: Readonly<Record<string, unknown>>): ValidateFunction {
     const id = JSON.stringify(requestedSchema);
     const hit = this.validators.get(id);
@@ -30,6 +34,8 @@ export class ElicitationSchemaCache {
     const ajv = callerValueAjv();
     const invalid = metaSchemaProblems(schema, ajv);
     if (invalid) throw new Error(invalid);
+    const cycle = id.includes('"$ref"') ? inPlaceCycle(schema, ajv.RULES.all) : undefined;
+    if (cycle) throw new Error(describeCycle(cycle));
     const validate = ajv.compile(schema);
     this.validators.set(id, validate);
     if (this.validators.size > this.max) this.validators.delete(this.validators.keys().next().value!);

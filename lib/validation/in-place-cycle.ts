@@ -22,6 +22,16 @@ export interface InPlaceCycle {
   readonly refs: readonly CycleRef[];
 }
 
+/** How many `$ref`s of an in-place cycle its configuration error names; the rest are counted. */
+const CYCLE_REFS_NAMED = 5;
+
+/** Why a schema holding `cycle` is refused: its `$ref`s (up to {@link CYCLE_REFS_NAMED}), where it leads, what to do. */
+export function describeCycle({ at, refs }: InPlaceCycle): string {
+  const named = refs.slice(0, CYCLE_REFS_NAMED).map(({ ref, at: from }) => `$ref ${JSON.stringify(ref)} (at ${from})`);
+  if (refs.length > named.length) named.push(`${refs.length - named.length} more`);
+  return `recurses without end: ${named.join(', then ')} ${refs.length > 1 ? 'lead' : 'leads'} back to ${at} through keywords that check the same value (${IN_PLACE_APPLICATORS.join(', ')}, $ref), so checking a value there would never finish; let the recursion pass through properties, items or another keyword that checks a part of the value`;
+}
+
 interface Step {
   readonly to: Record<string, unknown>;
   readonly inPlace: boolean;

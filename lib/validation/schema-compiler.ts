@@ -9,7 +9,7 @@ import { WeakValueCache } from '../util/weak-value-cache.js';
 import { REFUSED_FORMATS } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
-import { IN_PLACE_APPLICATORS, inPlaceCycle, type InPlaceCycle } from './in-place-cycle.js';
+import { describeCycle, inPlaceCycle } from './in-place-cycle.js';
 import { jsonValueOffence } from './json-value.js';
 import type { SchemaDocument } from './local-ref.js';
 import { metaSchemaProblems } from './meta-schema.js';
@@ -66,16 +66,6 @@ const INHERITED_NAMES = Object.getOwnPropertyNames(Object.prototype).map((name) 
  * equal to such a name counts (an `enum` value too), which only errs towards the exact reading.
  */
 export const namesInheritedMember = (text: string): boolean => INHERITED_NAMES.some((quoted) => text.includes(quoted));
-
-/** How many `$ref`s of an in-place cycle its configuration error names; the rest are counted. */
-const CYCLE_REFS_NAMED = 5;
-
-/** The refusal of a schema whose validator would recurse without end ({@link inPlaceCycle}). */
-function cycleSentence({ at, refs }: InPlaceCycle): string {
-  const named = refs.slice(0, CYCLE_REFS_NAMED).map(({ ref, at: from }) => `$ref ${JSON.stringify(ref)} (at ${from})`);
-  if (refs.length > named.length) named.push(`${refs.length - named.length} more`);
-  return `recurses without end: ${named.join(', then ')} ${refs.length > 1 ? 'lead' : 'leads'} back to ${at} through keywords that check the same value (${IN_PLACE_APPLICATORS.join(', ')}, $ref), so checking a value there would never finish; let the recursion pass through properties, items or another keyword that checks a part of the value`;
-}
 
 /**
  * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
@@ -231,7 +221,7 @@ export class SchemaCompiler {
         `declares a property named "__proto__" (at ${unchecked.at}/properties), whose value ajv never checks (it skips that name), so whatever a caller sent there would pass: rename the property`,
       );
     const cycle = text.includes('"$ref"') ? inPlaceCycle(schema, this.ajv.RULES.all) : undefined;
-    if (cycle) throw new McpConfigurationError(where, cycleSentence(cycle));
+    if (cycle) throw new McpConfigurationError(where, describeCycle(cycle));
     let validate: ValidateFunction;
     this.unknownFormats = [];
     const ajv = this.ajvFor(text);

@@ -385,6 +385,11 @@ describe('multi round-trip requests: tools/call', () => {
       ['a key outside the allowed characters', 'bad_key', 'must be 1–64 characters'],
       ['a tool state over 64 KiB', 'huge_state', 'over the 65536 limit'],
       ['a requestedSchema this server cannot build (another dialect), in the round that asks', 'unbuildable_schema', 'requestedSchema cannot be built'],
+      [
+        'a requestedSchema whose recursion never descends into the value, in the round that asks (checking the answer would never finish)',
+        'endless_schema',
+        'the elicitation/create requestedSchema cannot be built: recurses without end: $ref "#" (at #/allOf/0) leads back to #',
+      ],
     ])('%s', async (_case, how, text) => {
       const res = await callTool(t.server, 'misuse', { how });
       expect(res.status).toBe(200);

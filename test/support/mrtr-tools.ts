@@ -176,7 +176,7 @@ export class SwallowTool implements McpPlainTool {
   description: 'Misuses input requests.',
   inputSchema: {
     type: 'object',
-    properties: { how: { enum: ['invalid_request', 'off_shape_fields', 'duplicate_key', 'bad_key', 'huge_state', 'unbuildable_schema'] } },
+    properties: { how: { enum: ['invalid_request', 'off_shape_fields', 'duplicate_key', 'bad_key', 'huge_state', 'unbuildable_schema', 'endless_schema'] } },
     required: ['how'],
   },
 })
@@ -193,6 +193,7 @@ export class MisuseTool implements McpPlainTool {
     if (args.how === 'bad_key') return ctx.elicit(form, { key: 'not a key!' });
     if (args.how === 'unbuildable_schema')
       return ctx.elicit({ ...form, requestedSchema: { ...form.requestedSchema, $schema: 'http://json-schema.org/draft-07/schema#' } }, { key: 'ok' });
+    if (args.how === 'endless_schema') return ctx.elicit({ ...form, requestedSchema: { ...form.requestedSchema, allOf: [{ $ref: '#' }] } as never }, { key: 'ok' });
     ctx.state = { blob: 'x'.repeat(70_000) };
     return 'unreachable';
   }
