@@ -68,7 +68,8 @@ const INHERITED_NAMES = Object.getOwnPropertyNames(Object.prototype).map((name) 
 export const namesInheritedMember = (text: string): boolean => INHERITED_NAMES.some((quoted) => text.includes(quoted));
 
 /**
- * Compiles consumer-written JSON Schemas (2020-12) at module init, never per request; `$ref`s resolve only inside
+ * Compiles consumer-written JSON Schemas (2020-12) at module init (an elicitation form when first asked with), never
+ * per request; `$ref`s resolve only inside
  * the schema. A schema ajv cannot build, holding a non-JSON value, naming an unknown format, declaring `$async`
  * (a promise reads as a pass to a synchronous check), a property named `__proto__` (whose value ajv skips) or a
  * recursion that never descends into the value ({@link inPlaceCycle}) is a `McpConfigurationError` naming where it

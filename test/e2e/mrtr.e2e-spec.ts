@@ -412,8 +412,22 @@ class ClosedFormTool implements McpPlainTool {
   }
 }
 
+@McpTool({ name: 'inherited_name_form', description: 'Asks with a form whose optional field is named constructor.', inputSchema: { type: 'object', properties: {} } })
+class InheritedNameFormTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const form = { type: 'object', properties: { constructor: { type: 'string' }, ok: { type: 'boolean' } }, required: ['ok'] };
+    return JSON.stringify(await ctx.elicit({ message: 'Proceed?', requestedSchema: form as never }, { key: 'proceed' }));
+  }
+}
+
 describe('an accepted form answer carrying fields the form does not declare', () => {
-  const app = useTestApp({ providers: [ClosedFormTool] });
+  const app = useTestApp({ providers: [ClosedFormTool, InheritedNameFormTool] });
+
+  it('reads a field named like an inherited member (constructor) from the answer: leaving the optional field out is accepted', async () => {
+    const res = await callTool(app().server, 'inherited_name_form', {}, { inputResponses: { proceed: { action: 'accept', content: { ok: true } } } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual({ action: 'accept', content: { ok: true } });
+  });
 
   it('checks only the declared fields: the others are dropped unchecked (a form closed with additionalProperties: false refused each one)', async () => {
     const content = { ok: true, ...Object.fromEntries(Array.from({ length: 20_000 }, (_, k) => [`x${k}`, 'y'])) };

@@ -45,6 +45,40 @@ describe('ElicitationSchemaCache', () => {
     expect(compiled.slice(-3).every((validator) => validator.deref() !== undefined)).toBe(true);
   });
 
+  it('reads a field named like a member every object inherits from the answer itself, not its prototype', () => {
+    const validate = new ElicitationSchemaCache().validator({
+      type: 'object',
+      properties: { constructor: { type: 'string' }, toString: { type: 'string' } },
+      required: ['toString'],
+    });
+    expect(validate({ toString: 'x' })).toBe(true);
+    expect(validate({})).toBe(false);
+    expect(validate.errors).toMatchObject([{ keyword: 'required', params: { missingProperty: 'toString' } }]);
+  });
+
+  it.each([
+    [
+      'declares $async (its validator would answer with a promise, read as a pass)',
+      { $async: true, type: 'object', properties: { ok: { type: 'boolean' } } },
+      /^declares "\$async"/,
+    ],
+    [
+      'has a field named __proto__ (ajv never checks its value)',
+      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'),
+      /^declares a property named "__proto__" \(at #\/properties\)/,
+    ],
+    [
+      'recurses without end',
+      { type: 'object', properties: { ok: { type: 'boolean' } }, allOf: [{ $ref: '#' }] },
+      /^recurses without end: \$ref "#" \(at #\/allOf\/0\) leads back to # /,
+    ],
+    ['is of another dialect', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} }, /draft-07/],
+  ])('refuses a form that %s, as module init refuses a tool schema, naming the offence alone', (_case, form, offence) => {
+    const cache = new ElicitationSchemaCache();
+    expect(() => cache.validator(form)).toThrow(offence);
+    expect(cache.size).toBe(0);
+  });
+
   it('checks uniqueItems in time linear in the list, whatever a client answers', () => {
     const validate = new ElicitationSchemaCache().validator({ type: 'object', properties: { picks: { type: 'array', uniqueItems: true } } });
     const picks = Array.from({ length: 100_000 }, (_, i) => ({ pick: i }));
