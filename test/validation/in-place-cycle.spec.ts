@@ -55,6 +55,12 @@ describe('a schema whose recursion never descends into the value', () => {
     expect(typeof compiler.compile(schema, 'the schema')(VALUE)).toBe('boolean');
   });
 
+  it('is refused when it recurses through an if beside an else that is false (which ajv applies)', () => {
+    const schema = { $defs: { D: { if: { $ref: '#/$defs/D' }, else: false } }, $ref: '#/$defs/D' };
+    expect(ajvAlone(schema)).toThrow(RangeError);
+    expect(refusal(schema)).toMatch(/^the schema: recurses without end: \$ref "#\/\$defs\/D" \(at #\/\$defs\/D\/if\) leads back to #\/\$defs\/D /);
+  });
+
   it('is refused when its $ref names its own schema beside another keyword (bare or not), naming the $ref', () => {
     const beside = { type: 'object', $defs: { D: { not: { type: 'string' }, $ref: '#/$defs/D' } }, properties: { a: { $ref: '#/$defs/D' } } };
     expect(ajvAlone(beside)).toThrow(RangeError);
@@ -72,7 +78,8 @@ describe('a schema whose recursion never descends into the value', () => {
       `the schema: recurses without end: $ref "#/$defs/B" (at #/$defs/A/anyOf/0), then $ref "#/$defs/A" (at #/$defs/B/allOf/0) lead back to #/$defs/A ${THROUGH}, ${ADVICE}`,
     );
     const seven = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`D${i}`, { allOf: [{ $ref: `#/$defs/D${(i + 1) % 7}` }] }]));
-    const message = refusal({ $defs: seven, $ref: '#/$defs/D0' });
+    // Entered from the root through an allOf: the root's own $ref leads into the cycle and is no part of it.
+    const message = refusal({ $defs: seven, allOf: [{ $ref: '#/$defs/D0' }] });
     expect(message).toMatch(
       /^the schema: recurses without end: \$ref "#\/\$defs\/D1" \(at #\/\$defs\/D0\/allOf\/0\), then .* then \$ref "#\/\$defs\/D5" \(at #\/\$defs\/D4\/allOf\/0\), then 2 more lead back to #\/\$defs\/D0 /,
     );
@@ -89,6 +96,13 @@ describe('a schema whose recursion never descends into the value', () => {
       'https://example.com/s#/$defs/D',
       '#/$defs/D',
       '#/$defs/D',
+    ],
+    [
+      "the root's own $id, without a fragment",
+      { $id: 'https://example.com/s', type: 'object', allOf: [{ $ref: 'https://example.com/s' }] },
+      'https://example.com/s',
+      '#/allOf/0',
+      '#',
     ],
     [
       "the root's own $id, relative",
