@@ -52,6 +52,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^resource "thing" \(Declared\): @McpResource has unknown option\(s\) "url" \(did you mean "uri"\?\); allowed: uri, name/,
   ],
   ['a malformed MIME type', [resource({ mimeType: 'text' })], /mimeType must be a MIME type such as "text\/plain", got "text"$/],
+  ['a MIME type without a subtype', [resource({ mimeType: 'text/' })], /mimeType must be a MIME type such as "text\/plain", got "text\/"$/],
   ['a negative size', [resource({ size: -1 })], /size must be an integer >= 0 \(bytes\), got -1$/],
   ['a title that is not a string', [resource({ title: 7 })], /title must be a string, got 7$/],
   [

@@ -139,10 +139,13 @@ class NumbersTemplate implements McpResourceTemplateHandler {
   }
 }
 
-/** One template per operator this library matches, with a URI and the variables its read must be handed. */
+/**
+ * One template per operator this library matches, with a URI and the variables its read must be handed (a `%25`
+ * decoded once; a comma kept in a reserved value).
+ */
 const OPERATOR_CELLS = {
-  '': ['sweep://simple/{name}', 'sweep://simple/J%C3%BCrgen%20M', { name: 'Jürgen M' }],
-  '+': ['sweep://reserved/{+path}', 'sweep://reserved/a/b/c.txt', { path: 'a/b/c.txt' }],
+  '': ['sweep://simple/{name}', 'sweep://simple/J%C3%BCrgen%20M%2541', { name: 'Jürgen M%41' }],
+  '+': ['sweep://reserved/{+path}', 'sweep://reserved/a/b,c.txt', { path: 'a/b,c.txt' }],
   '#': ['sweep://fragment{#section}', 'sweep://fragment#intro/part-2', { section: 'intro/part-2' }],
   '.': ['sweep://label/file{.ext}', 'sweep://label/file.tar.gz', { ext: 'tar.gz' }],
   '/': ['sweep://path{/a,b}', 'sweep://path/x/y', { a: 'x', b: 'y' }],
@@ -446,6 +449,12 @@ describe('resources', () => {
       }
     });
 
+    it.each(['docs://README', 'docs://readme/'])('refuses %s: a resource is read at exactly its URI, case and all', async (uri) => {
+      const res = await read(t.server, uri);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: -32602, data: { uri } });
+    });
+
     it('refuses, the same way, a URI a template matched but whose read found nothing (resourceNotFound)', async () => {
       const res = await read(t.server, 'users://nobody/profile');
       expect(res.status).toBe(400);
@@ -481,6 +490,12 @@ describe('resources', () => {
       ['an empty array', () => [], 'MalformedResourceResultError', /returned no contents; throw resourceNotFound\(uri\)/],
       ['a contents object with both text and blob', () => ({ text: 'a', blob: 'AA==' }), 'MalformedResourceResultError', /must hold exactly one of text and blob/],
       ['a contents object with an unknown key', () => ({ text: 'a', body: 'b' }), 'MalformedResourceResultError', /has unknown key\(s\) "body"/],
+      [
+        'a contents object with annotations (a Resource key, not a contents one)',
+        () => ({ text: 'a', annotations: { priority: 1 } }),
+        'MalformedResourceResultError',
+        /has unknown key\(s\) "annotations"/,
+      ],
       ['a blob that is not base64', () => ({ blob: 'not base64!' }), 'MalformedResourceResultError', /\/contents\/0\/blob: must be a valid byte/],
       [
         'two contents objects the schema refuses (each problem named)',

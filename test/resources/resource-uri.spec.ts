@@ -23,6 +23,7 @@ describe('absoluteUriProblem (RFC 3986 absolute URIs)', () => {
     ['app://a/%zz', /holds a character a URI cannot/],
     ['app://a/{id}', /holds a character a URI cannot/],
     ['app://a#b#c', /more than one "#"/],
+    ['app://a##', /more than one "#"/],
     ['app://a/[x]', /outside an IP-literal host/],
     ['app://[::1]/[x]', /outside an IP-literal host/],
   ])('refuses %s', (uri, problem) => {

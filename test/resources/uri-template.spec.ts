@@ -74,6 +74,10 @@ describe('UriTemplate.match, absent variables and ambiguity', () => {
     expect(UriTemplate.parse('app://u/{name}').match('app://u/%FF')).toBeUndefined();
   });
 
+  it('never ends an expression inside a percent-encoding, even where a literal would follow', () => {
+    expect(UriTemplate.parse('app://{a}F{b}').match('app://%2FFx')).toEqual({ a: '/', b: 'x' });
+  });
+
   it('matches no more items than an expression has variables: a value of several cannot hold the separator', () => {
     expect(UriTemplate.parse('app://{+a,b}').match('app://x,y')).toEqual({ a: 'x', b: 'y' });
     expect(UriTemplate.parse('app://{+a,b}').match('app://x,y,z')).toBeUndefined();
