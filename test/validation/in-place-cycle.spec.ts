@@ -1,21 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { McpConfigurationError } from '../../lib/index.js';
 import { callerValueAjv } from '../../lib/validation/caller-value-ajv.js';
 import { IN_PLACE_APPLICATORS } from '../../lib/validation/in-place-cycle.js';
 import { ALSO_APPLIED, SCHEMA_APPLICATORS } from '../../lib/validation/schema-applicators.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
+import { schemaRefusal } from '../support/schema-refusal.js';
 
 const compiler = new SchemaCompiler();
-const refusal = (schema: unknown): string => {
-  try {
-    compiler.compile(schema, 'the schema');
-  } catch (thrown) {
-    expect(thrown).toBeInstanceOf(McpConfigurationError);
-    return (thrown as Error).message;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = (schema: unknown): string => schemaRefusal(compiler, schema);
 
 const THROUGH = `through keywords that check the same value (${IN_PLACE_APPLICATORS.join(', ')}, $ref)`;
 const ADVICE = 'so checking a value there would never finish; let the recursion pass through properties, items or another keyword that checks a part of the value';

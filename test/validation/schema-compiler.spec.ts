@@ -3,23 +3,15 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { formatLimitDefinition } from 'ajv-formats/dist/limit.js';
 import { z } from 'zod';
 
-import { McpConfigurationError } from '../../lib/index.js';
 import { REFUSED_FORMATS } from '../../lib/validation/add-formats.js';
 import { jsonValueOffence } from '../../lib/validation/json-value.js';
 import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from '../../lib/validation/linear-errors.js';
 import { SchemaCompiler, UNKNOWN_FORMATS_NAMED } from '../../lib/validation/schema-compiler.js';
 import { collectGarbage } from '../support/collect-garbage.js';
+import { schemaRefusal } from '../support/schema-refusal.js';
 
 const compiler = new SchemaCompiler();
-const refusal = (schema: unknown): string => {
-  try {
-    compiler.compile(schema, 'the schema');
-  } catch (thrown) {
-    expect(thrown).toBeInstanceOf(McpConfigurationError);
-    return (thrown as Error).message;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = (schema: unknown): string => schemaRefusal(compiler, schema);
 
 describe('compiling consumer schemas at module init', () => {
   it('asserts formats: a known one validates, an unknown one is refused naming it', () => {
