@@ -43,8 +43,8 @@ interface Step {
  * in-place applicator or a `$ref`): ajv's validator recurses through it without end on a value that reaches it,
  * so the schema can never check that value. A recursion through `properties`, `items` and the other applicators
  * that check a part of the value ends with the value. `$ref`s are followed inside the document: `#`, a JSON
- * pointer, an `$anchor`, or the root's own `$id`; a `$dynamicRef` is not (ajv resolves it by the call's dynamic
- * scope), nor is any reference of a document whose subschemas declare their own `$id`, so no cycle is reported
+ * pointer, an `$anchor`, or the root's own `$id`; a `$dynamicRef` or `$recursiveRef` is not (ajv resolves it by
+ * the call's dynamic scope), nor is any reference of a document whose subschemas declare their own `$id`, so no cycle is reported
  * there. As ajv, an `if` counts only beside a `then` or `else` that checks something (holds a keyword of `rules`,
  * ajv's keywords), and a `then` or `else` only beside an `if`. A cycle under a condition no value meets (an `else`
  * beside `"if": {}`) counts too: the walk reads the schema, not the values it admits.
