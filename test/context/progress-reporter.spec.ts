@@ -20,4 +20,16 @@ describe('ProgressReporter', () => {
     expect(progress.report(5)).toBe(false);
     expect(sent).toEqual([{ method: 'notifications/progress', params: { progressToken: 't', progress: 5 } }]);
   });
+
+  it.each<[string, unknown, unknown, unknown]>([
+    ['a progress that is a numeric string', '1', undefined, undefined],
+    ['a total that is a numeric string', 1, '2', undefined],
+    ['a total that is null', 1, null, undefined],
+    ['a message that is an object', 1, 2, { text: 'half' }],
+    ['a message that is a boolean', 1, 2, true],
+  ])('refuses %s with a TypeError, sending nothing', (_what, progress, total, message) => {
+    const { answer, sent } = answerDropping(0);
+    expect(() => new ProgressReporter('t', answer).report(progress as number, total as number, message as string)).toThrow(TypeError);
+    expect(sent).toEqual([]);
+  });
 });

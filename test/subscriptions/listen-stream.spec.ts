@@ -85,3 +85,27 @@ describe('a listen stream counting what waits for its reader', () => {
     expect(held).toBe(0);
   });
 });
+
+describe('a listen stream ended while its subscription is being confirmed', () => {
+  it('keeps no event heard meanwhile: a bus that delivers more than 64 of them does not drop it, and it is still acknowledged', async () => {
+    const { answer, state } = heldAnswer();
+    const sent: { method: string }[] = [];
+    (answer as unknown as { notify: (message: { method: string }) => boolean }).notify = (message) => (sent.push(message), true);
+    let confirm!: () => void;
+    let hear!: (event: unknown) => void;
+    const bus = {
+      publish: async () => undefined,
+      subscribe: (listener: (event: unknown) => void) => ((hear = listener), new Promise<() => void>((resolve) => (confirm = () => resolve(() => undefined)))),
+    };
+    const stream = new ListenStream('ending', { toolsListChanged: true }, answer, { maxBufferedBytes: 1024, subscribeTimeoutMs: 1000 }, { take: () => true }, '/mcp');
+    const started = stream.start(bus as never);
+    await until(() => hear !== undefined, 'the stream to subscribe');
+    stream.end('shutdown');
+    for (let i = 0; i < 65; i++) hear({ kind: 'toolsListChanged' });
+    confirm();
+    await started;
+    expect(await stream.ended).toBe('shutdown');
+    expect(state.abandoned).toBe(false);
+    expect(sent.map((m) => m.method)).toEqual(['notifications/subscriptions/acknowledged']);
+  });
+});

@@ -137,6 +137,13 @@ describe('module options sweep', () => {
     ['requestState', 'with both a codec and secrets', { codec: { seal: () => '', open: () => ({}) }, secrets: [CELLS.requestState.good.secrets[0]] }, 'give one or the other'],
     ['requestState', 'with a 31-byte secret', { secrets: ['abcdefghijklmnopqrstuvwxyz01234'] }, 'secrets[0] is 31 bytes; a secret must be at least 32 bytes'],
     ['requestState', 'with a secret of five characters, repeated', { secrets: ['abcde'.repeat(8)] }, 'secrets[0] is repetitive'],
+    ['requestState', 'with a secret of seven characters, repeated', { secrets: ['abcdefg'.repeat(5)] }, 'secrets[0] is repetitive'],
+    [
+      'requestState',
+      'with 17 secrets',
+      { secrets: Array.from({ length: 17 }, (_, i) => `${CELLS.requestState.good.secrets[0]}${i}`) },
+      'secrets holds 17; at most 16 (the current one and those still rotating out)',
+    ],
     ['pageSize', 'past 10,000', 10_001, 'must be an integer from 1 to 10000 (items per page), got 10001'],
     [
       'allowedHosts',
@@ -160,6 +167,7 @@ describe('module options sweep', () => {
     ['cache', 'with a zero ttlMs', { ttlMs: 0, cacheScope: 'private' }],
     ['requestState', 'with a codec and no secrets', { codec: { seal: () => '', open: () => ({}) }, ttlMs: 1 }],
     ['requestState', 'with a secret of 32 bytes in 16 two-byte characters', { secrets: ['éèêëàâäôöûüçîïœæ'], ttlMs: 1 }],
+    ['requestState', 'with a secret of eight characters, repeated', { secrets: ['abcdefgh'.repeat(4)], ttlMs: 1 }],
     ['requestState', 'with 16 secrets', { secrets: Array.from({ length: 16 }, (_, i) => `${CELLS.requestState.good.secrets[0]}${i}`), ttlMs: 1 }],
     ['pageSize', 'of 10,000', 10_000],
   ])('accepts %s %s', (name, _case, value) => {
