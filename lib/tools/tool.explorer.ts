@@ -8,6 +8,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { MountAssignment } from '../options/mount-assignment.js';
 import { ProtocolSchema } from '../protocol/protocol-schema.js';
 import { mountName } from '../telemetry/channels.js';
+import { bounded } from '../util/bounded.js';
 import { duplicateDeclaration, type DeclaringProvider } from '../util/duplicate-declaration.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
@@ -19,6 +20,19 @@ import { checkToolOptions } from './tool-definition.js';
 import type { ToolBuildKit } from './tool-hooks.js';
 import type { McpActionOptions, McpToolOptions } from './tool.interfaces.js';
 import { ToolRegistry } from './tool.registry.js';
+
+/**
+ * Runs `build`, the checks and compilation of one tool: a schema nested so deep that a walk over it overflows the
+ * stack is refused naming the tool (`where`), not left a bare `RangeError` that names nothing.
+ */
+function withinStack<T>(where: string, build: () => T): T {
+  try {
+    return build();
+  } catch (thrown) {
+    if (!(thrown instanceof RangeError)) throw thrown;
+    throw new McpConfigurationError(where, `declares a schema nested too deeply to check (${bounded(thrown.message, 100)}): nest it less deeply`);
+  }
+}
 
 /**
  * Discovers every `@McpTool` provider at module init, builds and wires in each tool, then help when there is a tool
@@ -69,8 +83,8 @@ export class ToolExplorer implements OnModuleInit {
             where,
             `declares both an inputSchema (a plain tool) and @McpAction methods (${actions.map((a) => `${a.method}()`).join(', ')}); a tool is one or the other`,
           );
-        this.registry.wireIn(buildPlainTool(options, instance, kit));
-      } else this.registry.wireIn(buildActionTool(options, instance, actions, kit));
+        this.registry.wireIn(withinStack(where, () => buildPlainTool(options, instance, kit)));
+      } else this.registry.wireIn(withinStack(where, () => buildActionTool(options, instance, actions, kit)));
     }
     // Help explains the tools; a mount with none lists no tool at all, and advertises no tools capability.
     if (this.registry.size > 0) this.registry.wireInHelp(buildHelpTool(this.registry, mountName(this.options.path)));

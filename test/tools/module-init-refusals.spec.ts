@@ -52,6 +52,13 @@ const base = (): Record<string, unknown> => ({
 });
 const create = (changes: Record<string, unknown>) => actionTool({ create: { ...base(), ...changes } });
 
+/** A schema `depth` `allOf`s deep around a string schema. */
+function nestedAllOf(depth: number): object {
+  let nested: object = { type: 'string' };
+  for (let i = 0; i < depth; i++) nested = { allOf: [nested] };
+  return nested;
+}
+
 /** One case per offence: the providers to boot, and what the refusal's message must say. */
 const OFFENCES: [string, Type[], RegExp][] = [
   ['an unknown key in an action schema', [create({ required_one_of: [['name']] })], /^tool "tasks", action "create": .*unknown key\(s\) \["required_one_of"\]/],
@@ -398,6 +405,21 @@ const OFFENCES: [string, Type[], RegExp][] = [
     'an output schema whose recursion never descends into the value',
     [actionTool({ create: base() }, { outputSchema: { type: 'object', allOf: [{ $ref: '#' }] } })],
     /^tool "tasks", outputSchema: recurses without end: \$ref "#" \(at #\/allOf\/0\) leads back to # /,
+  ],
+  [
+    'a plain tool input schema nested 10,000 deep (a walk would overflow the stack)',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { a: nestedAllOf(10_000) } } }, { run: () => 1 })],
+    /^tool "tasks" \(DeclaredTool\): declares a schema nested too deeply to check \(Maximum call stack size exceeded\): nest it less deeply$/,
+  ],
+  [
+    'an action property nested 10,000 deep',
+    [create({ properties: { ...(base().properties as object), deep: nestedAllOf(10_000) } })],
+    /^tool "tasks" \(DeclaredTool\): declares a schema nested too deeply to check \(Maximum call stack size exceeded\): nest it less deeply$/,
+  ],
+  [
+    'an output schema nested 10,000 deep',
+    [actionTool({ create: base() }, { outputSchema: { type: 'object', properties: { a: nestedAllOf(10_000) } } })],
+    /^tool "tasks" \(DeclaredTool\): declares a schema nested too deeply to check \(Maximum call stack size exceeded\): nest it less deeply$/,
   ],
   [
     'a plain tool input schema without type object at the root',
