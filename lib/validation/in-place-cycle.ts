@@ -44,10 +44,10 @@ interface Step {
  * so the schema can never check that value. A recursion through `properties`, `items` and the other applicators
  * that check a part of the value ends with the value. `$ref`s are followed inside the document: `#`, a JSON
  * pointer, an `$anchor`, or the root's own `$id`; a `$dynamicRef` or `$recursiveRef` is not (ajv resolves it by
- * the call's dynamic scope), nor is any reference of a document whose subschemas declare their own `$id`, so no cycle is reported
- * there. As ajv, an `if` counts only beside a `then` or `else` that checks something (holds a keyword of `rules`,
- * ajv's keywords), and a `then` or `else` only beside an `if`. A cycle under a condition no value meets (an `else`
- * beside `"if": {}`) counts too: the walk reads the schema, not the values it admits.
+ * the call's dynamic scope), nor is any reference of a document whose subschemas declare their own `$id`, so no
+ * cycle is reported there. As ajv, an `if` counts only beside a `then` or `else` that checks something (holds a
+ * keyword of `rules`, ajv's keywords), and a `then` or `else` only beside an `if`. A cycle under a condition no value
+ * meets (an `else` beside `"if": {}`) counts too: the walk reads the schema, not the values it admits.
  */
 export function inPlaceCycle(schema: SchemaDocument, rules: Readonly<Record<string, unknown>>): InPlaceCycle | undefined {
   const where = new Map<object, string>();
@@ -139,7 +139,7 @@ export function inPlaceCycle(schema: SchemaDocument, rules: Readonly<Record<stri
   return undefined;
 }
 
-/** Whether ajv passes `keyword` by in `node`: `if` without a `then` or `else` that checks something, `then` or `else` without `if`. */
+/** Whether ajv passes `keyword` by in `node`: `if` beside no `then` or `else` that checks something; `then`, `else` without `if`. */
 function ignoredConditional(node: Record<string, unknown>, keyword: string, rules: Readonly<Record<string, unknown>>): boolean {
   if (keyword === 'if') return !checksSomething(node.then, rules) && !checksSomething(node.else, rules);
   return (keyword === 'then' || keyword === 'else') && !Object.hasOwn(node, 'if');
