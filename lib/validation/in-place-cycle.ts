@@ -139,7 +139,10 @@ export function inPlaceCycle(schema: SchemaDocument, rules: Readonly<Record<stri
   return undefined;
 }
 
-/** Whether ajv passes `keyword` by in `node`: `if` beside no `then` or `else` that checks something; `then`, `else` without `if`. */
+/**
+ * Whether ajv passes `keyword` by in `node`: an `if` beside no `then` or `else` that checks something, a `then` or
+ * `else` without an `if`.
+ */
 function ignoredConditional(node: Record<string, unknown>, keyword: string, rules: Readonly<Record<string, unknown>>): boolean {
   if (keyword === 'if') return !checksSomething(node.then, rules) && !checksSomething(node.else, rules);
   return (keyword === 'then' || keyword === 'else') && !Object.hasOwn(node, 'if');
