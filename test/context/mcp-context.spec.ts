@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { McpContext, isInputRequired } from '../../lib/index.js';
+import { McpContext, McpInputRequired, isInputRequired } from '../../lib/index.js';
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
 import { MrtrRound } from '../../lib/mrtr/mrtr-round.js';
 import { requestBinding } from '../../lib/mrtr/request-binding.js';
@@ -71,6 +71,11 @@ describe('McpContext', () => {
     expect((reasons[0] as { keys: string[] }).keys).toEqual(['elicit-1', 'sample-1', 'roots-1']);
     expect(r.inputRequired).toBe(true);
     expect(r.pendingKinds).toEqual(['elicitation', 'sampling', 'roots']);
+  });
+
+  it('tells the input-required signal by its containment mark, not by its name alone (a tool error named so is none)', () => {
+    expect(isInputRequired(Object.assign(new Error('mine'), { name: 'McpInputRequired' }))).toBe(false);
+    expect(isInputRequired(new McpInputRequired(['k']))).toBe(true);
   });
 
   it('never leaves an unhandled rejection when a tool is busy elsewhere before awaiting its input request', async () => {

@@ -397,11 +397,15 @@ class LateTool {
 describe('input requests on the legacy era: a tool at fault', () => {
   const app = useTestApp({ providers: [MisuseTool, LateTool] });
 
-  it('is a fault of the tool that gives one key twice in one execution, as on the modern era', async () => {
-    const call = await legacyToolCall(app().server, 'misuse', { how: 'duplicate_key' }, () => ({ result: { action: 'accept', content: { ok: true } } }));
-    expect(call.messages.filter((m) => m.method === 'elicitation/create')).toHaveLength(1);
+  it.each([
+    ['one key twice in one execution', 'duplicate_key', 1, 'used twice in one execution'],
+    ['a key outside the allowed characters', 'bad_key', 0, 'must be 1–64 characters'],
+    ['a key that is no string', 'number_key', 0, 'must be 1–64 characters'],
+  ])('is a fault of the tool that gives %s, as on the modern era', async (_case, how, sent, text) => {
+    const call = await legacyToolCall(app().server, 'misuse', { how }, () => ({ result: { action: 'accept', content: { ok: true } } }));
+    expect(call.messages.filter((m) => m.method === 'elicitation/create')).toHaveLength(sent);
     expect(call.messages.at(-1)!.result.isError).toBe(true);
-    expect(call.messages.at(-1)!.result.content[0].text).toContain('used twice in one execution');
+    expect(call.messages.at(-1)!.result.content[0].text).toContain(text);
   });
 
   it('rejects an input request and a state change made after the call was answered', async () => {

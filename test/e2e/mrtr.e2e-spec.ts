@@ -202,6 +202,16 @@ describe('multi round-trip requests: tools/call', () => {
       expect(r3.body.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Ada likes blue; visits 1,2,3' }] });
     });
 
+    it('carries an answer sealed by an earlier round into every later state, through a round that gets no new answer', async () => {
+      const r1 = await callTool(t.server, 'three_rounds', {});
+      const r2 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step1: accept({ name: 'Ada' }) }, requestState: r1.body.result.requestState });
+      const r3 = await callTool(t.server, 'three_rounds', {}, { requestState: r2.body.result.requestState });
+      expect(Object.keys(r3.body.result.inputRequests)).toEqual(['step2']);
+      expect(statePayload(r3.body.result.requestState)).toMatchObject({ r: 3, a: { step1: accept({ name: 'Ada' }) } });
+      const r4 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step2: accept({ color: 'blue' }) }, requestState: r3.body.result.requestState });
+      expect(r4.body.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Ada likes blue; visits 1,2,3,4' }] });
+    });
+
     it('keeps the answer sealed by an earlier round over a different one the client sends for the same key', async () => {
       const r1 = await callTool(t.server, 'three_rounds', {});
       const r2 = await callTool(t.server, 'three_rounds', {}, { inputResponses: { step1: accept({ name: 'Ada' }) }, requestState: r1.body.result.requestState });
@@ -383,6 +393,8 @@ describe('multi round-trip requests: tools/call', () => {
       ],
       ['the same key twice in one execution', 'duplicate_key', 'used twice in one execution'],
       ['a key outside the allowed characters', 'bad_key', 'must be 1–64 characters'],
+      ['a key that is no string (a number)', 'number_key', 'must be 1–64 characters'],
+      ['an explicit key a later request without one derives (elicit-1)', 'derived_key_taken', 'input-request key "elicit-1" is used twice'],
       ['a tool state over 64 KiB', 'huge_state', 'over the 65536 limit'],
       ['a requestedSchema this server cannot build (another dialect), in the round that asks', 'unbuildable_schema', 'requestedSchema cannot be built'],
       [
@@ -521,11 +533,22 @@ describe('a round at its edges: tools that throw, ask late, change what they ask
     expect(JSON.parse(res.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('must be a JSON value') });
   });
 
-  it('takes an explicit key of 64 characters; one of 65 is the tool’s fault', async () => {
-    const longest = await callTool(app().server, 'state_and_ask', { key: 'k'.repeat(64) });
-    expect(Object.keys(longest.body.result.inputRequests)).toEqual(['k'.repeat(64)]);
-    const over = await callTool(app().server, 'state_and_ask', { key: 'k'.repeat(65) });
-    expect(JSON.parse(over.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('must be 1–64 characters') });
+  it.each([
+    ['of 64 characters', 'k'.repeat(64)],
+    ['of one character', 'k'],
+    ['of every character allowed', 'Az09_.-'],
+  ])('takes an explicit key %s', async (_case, key) => {
+    const res = await callTool(app().server, 'state_and_ask', { key });
+    expect(Object.keys(res.body.result.inputRequests)).toEqual([key]);
+  });
+
+  it.each([
+    ['of 65 characters', 'k'.repeat(65)],
+    ['that is empty', ''],
+    ['with a character outside [A-Za-z0-9_.-]', 'a/b'],
+  ])('is the tool’s fault to give an explicit key %s', async (_case, key) => {
+    const res = await callTool(app().server, 'state_and_ask', { key });
+    expect(JSON.parse(res.body.result.content[0].text)).toMatchObject({ errorType: 'tool_fault', message: expect.stringContaining('must be 1–64 characters') });
   });
 
   it('sends the input request as the tool asked it, though the tool changes its params object afterwards', async () => {

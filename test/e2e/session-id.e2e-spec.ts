@@ -67,8 +67,11 @@ describe('the session id a legacy initialize issues (Mcp-Session-Id), which the 
     },
   );
 
-  it('refuses a 2025-06-18 client sampling with tools at once (-32021 naming 2025-11-25, which brought them), never sent', async () => {
-    const call = await legacyToolCall(app().server, 'ask', { kind: 'sampling_tools' }, answer, {
+  it.each([
+    ['tools', 'sampling_tools'],
+    ['a tool choice', 'sampling_tool_choice'],
+  ])('refuses a 2025-06-18 client sampling with %s at once (-32021 naming 2025-11-25, which brought them), never sent', async (_case, kind) => {
+    const call = await legacyToolCall(app().server, 'ask', { kind }, answer, {
       headers: withSession(await sessionOf({ sampling: {} }, '2025-06-18'), '2025-06-18'),
     });
     expect(asked(call.messages)).toEqual([]);

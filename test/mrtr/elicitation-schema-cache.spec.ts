@@ -45,6 +45,16 @@ describe('ElicitationSchemaCache', () => {
     expect(compiled.slice(-3).every((validator) => validator.deref() !== undefined)).toBe(true);
   });
 
+  it('keeps a validator handed out again over an older one, which it evicts (only what it keeps outlives a collection)', async () => {
+    const cache = new ElicitationSchemaCache(3);
+    const [used, unused] = [new WeakRef(cache.validator(schema(101))), new WeakRef(cache.validator(schema(102)))];
+    cache.validator(schema(103));
+    cache.validator(schema(101)); // now the most recent
+    cache.validator(schema(104)); // evicts schema 102
+    await collectGarbage();
+    expect([used.deref() !== undefined, unused.deref() !== undefined]).toEqual([true, false]);
+  });
+
   it('reads a field named like a member every object inherits from the answer itself, not its prototype', () => {
     const validate = new ElicitationSchemaCache().validator({
       type: 'object',

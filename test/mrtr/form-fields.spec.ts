@@ -32,6 +32,9 @@ describe("formFieldOffence: why a field is none of MCP's form field shapes, for 
       'is a union of literals: write "type": "string" with an "enum" of them, or a "oneOf" of { "const", "title" } (zod: z.enum)',
     ],
     ['a union of shapes without a type', { anyOf: [{ type: 'string' }, { type: 'number' }] }, 'is a union of types, where a form field has one "type"'],
+    ['a oneOf of shapes without a type', { oneOf: [{ type: 'string' }, { type: 'number' }] }, 'is a union of types, where a form field has one "type"'],
+    ['a union of a literal and a shape', { anyOf: [{ const: 'a' }, { type: 'string' }] }, 'is a union of types, where a form field has one "type"'],
+    ['properties without a type', { properties: { street: { type: 'string' } } }, 'is a nested object (forms take flat fields)'],
     ['an enum without a type (ArkType)', { enum: ['free', 'pro'] }, 'needs "type": "string" beside its "enum" (of strings)'],
     ['a constant without a type', { const: 'only' }, 'is one value ("const"): write "type": "string" with an "enum" of it'],
     ['a format MCP does not define (zod z.uuid())', zodField(z.uuid()), 'has format "uuid", none of date, date-time, email, uri'],
@@ -43,6 +46,11 @@ describe("formFieldOffence: why a field is none of MCP's form field shapes, for 
     ['no type at all', { description: 'x' }, 'has no "type" (string, number, integer, boolean, array)'],
     ['a type no field has', { type: 'null' }, 'has "type" "null", none of string, number, integer, boolean, array'],
     ['not an object', 'string', 'is not a schema object'],
+    [
+      'a number field with a format and a keyword of the wrong kind (only a string field has a format)',
+      { type: 'number', format: 'double', minimum: 'zero' },
+      "is none of MCP's number field shapes (PrimitiveSchemaDefinition in the MCP schema)",
+    ],
     [
       'a number field with a keyword of the wrong kind',
       { type: 'number', minimum: 'zero' },

@@ -43,4 +43,9 @@ describe('buildInputRequest: a form the protocol schema refuses', () => {
   it('names the problems where every field passes alone (the form around them is wrong)', () => {
     expect(refusal({ requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } })).toBe(`${PREFIX}/params missing required property "message"`);
   });
+
+  it('words a URL-mode request by the protocol schema alone: a requestedSchema it carries is no form to name fields of', () => {
+    const url = { mode: 'url', message: 'Sign in', requestedSchema: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } };
+    expect(refusal(url)).toBe(`${PREFIX}/params missing required property "url"`);
+  });
 });

@@ -176,7 +176,11 @@ export class SwallowTool implements McpPlainTool {
   description: 'Misuses input requests.',
   inputSchema: {
     type: 'object',
-    properties: { how: { enum: ['invalid_request', 'off_shape_fields', 'duplicate_key', 'bad_key', 'huge_state', 'unbuildable_schema', 'endless_schema'] } },
+    properties: {
+      how: {
+        enum: ['invalid_request', 'off_shape_fields', 'duplicate_key', 'bad_key', 'number_key', 'derived_key_taken', 'huge_state', 'unbuildable_schema', 'endless_schema'],
+      },
+    },
     required: ['how'],
   },
 })
@@ -191,6 +195,8 @@ export class MisuseTool implements McpPlainTool {
     }
     if (args.how === 'duplicate_key') return Promise.all([ctx.elicit(form, { key: 'k' }), ctx.elicit(form, { key: 'k' })]);
     if (args.how === 'bad_key') return ctx.elicit(form, { key: 'not a key!' });
+    if (args.how === 'number_key') return ctx.elicit(form, { key: 12 as never });
+    if (args.how === 'derived_key_taken') return Promise.all([ctx.elicit(form, { key: 'elicit-1' }), ctx.elicit(form)]);
     if (args.how === 'unbuildable_schema')
       return ctx.elicit({ ...form, requestedSchema: { ...form.requestedSchema, $schema: 'http://json-schema.org/draft-07/schema#' } }, { key: 'ok' });
     if (args.how === 'endless_schema') return ctx.elicit({ ...form, requestedSchema: { ...form.requestedSchema, allOf: [{ $ref: '#' }] } as never }, { key: 'ok' });
