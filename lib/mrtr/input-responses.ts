@@ -32,7 +32,8 @@ function invalidAnswer(place: AnswerPlace, what: string, problems: ReturnType<ty
  * parses as that kind's result and, for an accepted form elicitation, `content` matches the requested schema;
  * otherwise -32602 `invalid_input_response`. An elicitation answer reaches the tool as its type says: a decline or
  * cancel without `content`, an accepted form's `content` with only the fields the form declares (the others are
- * dropped before the check, so they are never refused, as a form closed with `additionalProperties: false` would).
+ * dropped before the check, so they are never refused, as a form closed with `additionalProperties: false` would);
+ * an accepted URL-mode one without `content`, as a decline or cancel.
  * Proven by: test/e2e/mrtr.e2e-spec.ts ("refuses an answer …", "hands an accepted URL-mode elicitation …")
  */
 export function readAnswer(
@@ -47,8 +48,8 @@ export function readAnswer(
   if (problems.length) throw invalidAnswer(place, `is not a valid ${spec.answerDefinition} (the answer to ${spec.method})`, problems);
   if (kind !== 'elicitation') return answer;
   const { content, ...rest } = answer as { action: string; content?: Record<string, unknown> };
-  if (rest.action !== 'accept') return rest;
-  if (request.mode === 'url') return answer;
+  // A decline, a cancel and a URL-mode accept carry no content (MCP: only an accepted form does), whatever the client sent.
+  if (rest.action !== 'accept' || request.mode === 'url') return rest;
   const requested = request.requestedSchema as { properties?: Record<string, unknown> };
   // Only the declared fields are checked: the others never reach the tool, and checked they could fail by thousands.
   const declared = declaredOnly(content ?? {}, requested.properties ?? {});

@@ -270,6 +270,12 @@ describe('two eras on one mount', () => {
       expect(JSON.parse(call.messages.at(-1)!.result.content[0].text)).toEqual({ action: 'accept', content: { ratio: 0.25 } });
     });
 
+    it('hands the tool an accepted URL-mode elicitation without the content its client sent', async () => {
+      const call = await legacyToolCall(app().server, 'ask', { kind: 'url' }, () => accept({ token: 'from the client' }));
+      expect(call.answerStatuses).toEqual([202]);
+      expect(JSON.parse(call.messages.at(-1)!.result.content[0].text)).toEqual({ action: 'accept' });
+    });
+
     it('sends several requests at once and takes their answers in any order', async () => {
       const replies: Record<string, unknown> = {
         'elicitation/create': { action: 'accept', content: { name: 'Ada' } },

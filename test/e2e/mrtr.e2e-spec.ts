@@ -284,8 +284,11 @@ describe('multi round-trip requests: tools/call', () => {
     expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key: 'ok' } });
   });
 
-  it('hands an accepted URL-mode elicitation to the tool: no content, and no requested schema to match', async () => {
-    const res = await callTool(t.server, 'ask', { kind: 'url' }, { capabilities: { elicitation: { url: {} } }, inputResponses: { 'elicit-1': { action: 'accept' } } });
+  it.each([
+    ['', { action: 'accept' }],
+    [', though the client sent some', { action: 'accept', content: { token: 'from the client', admin: true } }],
+  ])('hands an accepted URL-mode elicitation to the tool: no content%s, and no requested schema to match', async (_case, answer) => {
+    const res = await callTool(t.server, 'ask', { kind: 'url' }, { capabilities: { elicitation: { url: {} } }, inputResponses: { 'elicit-1': answer } });
     expect(res.status).toBe(200);
     expectCallToolResponse(res.body);
     expect(res.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: JSON.stringify({ action: 'accept' }) }] });
