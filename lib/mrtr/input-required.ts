@@ -22,3 +22,20 @@ export function isInputRequired(value: unknown): value is McpInputRequired {
     typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'McpInputRequired' && (value as Record<symbol, unknown>)[PASSES_CONTAINMENT] === true
   );
 }
+
+/** The misuse that followed a signal in its round, by signal (boxed: a thrown value may be falsy). */
+const misuseAfterSignal = new WeakMap<object, { readonly thrown: unknown }>();
+
+/** Records that `misuse`, a misused input request, followed `signal` in its round. */
+export function recordMisuseAfter(signal: McpInputRequired, misuse: { readonly thrown: unknown }): void {
+  misuseAfterSignal.set(signal, misuse);
+}
+
+/**
+ * The misuse that followed `thrown`, when it is an input-required signal whose round then saw one: a tool that
+ * caught the signal, misused an input request and rethrew the signal is answered with that fault, as one that
+ * swallowed it is.
+ */
+export function misuseAfter(thrown: unknown): { readonly thrown: unknown } | undefined {
+  return typeof thrown === 'object' && thrown !== null ? misuseAfterSignal.get(thrown) : undefined;
+}

@@ -4,7 +4,7 @@ import type { InputChannel } from './input-channel.js';
 import { InputKeys } from './input-keys.js';
 import { INPUT_KINDS, inputRequestName, missingInputCapability, type InputKind } from './input-kinds.js';
 import type { InputChecks, InputRequest } from './input-request.js';
-import { McpInputRequired } from './input-required.js';
+import { McpInputRequired, recordMisuseAfter } from './input-required.js';
 import { inInputResponses, readAnswer } from './input-responses.js';
 import type { RequestBinding } from './request-binding.js';
 import type { RequestStateContent } from './request-state-seal.js';
@@ -128,6 +128,7 @@ export class MrtrRound implements InputChannel {
   /** Rejects with a fault of the caller's making, remembering it: the round then never ends input-required. */
   private misuse(fault: unknown): Promise<never> {
     this.misuseFault ??= { thrown: fault };
+    if (this.signal) recordMisuseAfter(this.signal, this.misuseFault);
     return rejected(fault);
   }
 

@@ -16,7 +16,7 @@ import { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import type { InputChannel } from './input-channel.js';
 import { INPUT_KINDS } from './input-kinds.js';
 import type { InputChecks } from './input-request.js';
-import { isInputRequired } from './input-required.js';
+import { isInputRequired, misuseAfter } from './input-required.js';
 import { MrtrRound } from './mrtr-round.js';
 import { PendingInputRequests } from './pending-input-requests.js';
 import { requestBinding } from './request-binding.js';
@@ -177,7 +177,10 @@ export class MrtrRounds {
       publish('mcp:mrtr:input_required', () => ({ mount: this.mount, tool, method: round.method, kinds: round.pendingKinds }));
       return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState: await this.sealRound(round) };
     }
-    if (threw) throw new Error('an input-required signal reached a round that does not end input-required (a misused input request, or a context used outside its own call)');
+    if (threw) {
+      const misused = misuseAfter(thrown);
+      throw misused ? misused.thrown : new Error('an input-required signal reached a round that does not end input-required (a context used outside its own call)');
+    }
     return result!;
   }
 

@@ -6,6 +6,7 @@ import { faultKind, faultMessage, passesContainment } from '../errors/fault-cont
 import { isHttpException } from '../errors/http-exception.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import type { Era } from '../mcp.constants.js';
+import { misuseAfter } from '../mrtr/input-required.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { mountName, publish } from '../telemetry/channels.js';
@@ -74,7 +75,10 @@ export class DispatchService {
         result = await tool.handle(gated, run);
         if (result.isError === true) run.errorKind ??= 'tool';
       }
-    } catch (thrown) {
+    } catch (caught) {
+      // A tool that rethrew the input-required signal after misusing an input request meets that misuse instead.
+      const misused = misuseAfter(caught);
+      const thrown = misused ? misused.thrown : caught;
       if (admitting) {
         // Not the tool's: a refusal of the call's own, or a fault of the server's (say, its requestState codec).
         threw = true;

@@ -507,8 +507,24 @@ class MisuseThenWaitTool implements McpPlainTool {
   }
 }
 
+@McpTool({
+  name: 'misuse_then_rethrow',
+  description: 'Catches the input-required signal, misuses a key, then rethrows the signal.',
+  inputSchema: { type: 'object', properties: {} },
+})
+class MisuseThenRethrowTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext): Promise<string> {
+    try {
+      return JSON.stringify(await ctx.elicit(FORM, { key: 'ok' }));
+    } catch (signal) {
+      await ctx.elicit(FORM, { key: 'not a key!' }).catch(() => undefined);
+      throw signal; // as docs/mrtr.md advises: rethrow what passes containment
+    }
+  }
+}
+
 describe('a round at its edges: tools that throw, ask late, change what they asked, or near the state and key limits', () => {
-  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool, AskThenChangeTool, MisuseThenWaitTool] });
+  const app = useTestApp({ providers: [AskThenRefuseTool, AskLateTool, StateAndAskTool, AskThenChangeTool, MisuseThenWaitTool, MisuseThenRethrowTool] });
 
   it('answers the method error the tool threw, not an input-required result, though a request is pending', async () => {
     const res = await callTool(app().server, 'ask_then_refuse', {});
@@ -565,15 +581,18 @@ describe('a round at its edges: tools that throw, ask late, change what they ask
     expect(Object.keys(res.body.result.inputRequests)).toEqual(['constructor']);
   });
 
-  it('answers the first misuse as a contained fault, not an input-required result, though the tool swallowed it and another request is pending', async () => {
+  it.each([
+    ['swallowed it and another request is pending', 'misuse_then_wait'],
+    ['rethrew the input-required signal it had caught before the misuse', 'misuse_then_rethrow'],
+  ])('answers the first misuse as a contained fault, not an input-required result, though the tool %s', async (_case, tool) => {
     const events = await recordEvents(['mcp:tool:error', 'mcp:method:error'], async () => {
-      const res = await callTool(app().server, 'misuse_then_wait', {});
+      const res = await callTool(app().server, tool, {});
       expect(res.status).toBe(200);
       expect(res.body.result.isError).toBe(true);
       const payload = JSON.parse(res.body.result.content[0].text);
-      expect(payload).toMatchObject({ errorType: 'tool_fault', tool: 'misuse_then_wait' });
+      expect(payload).toMatchObject({ errorType: 'tool_fault', tool, exception: 'TypeError' });
       expect(payload.message).toContain('must be 1–64 characters');
     });
-    expect(events.map((e) => [e.channel, 'tool' in e.message && e.message.tool])).toEqual([['mcp:tool:error', 'misuse_then_wait']]);
+    expect(events.map((e) => [e.channel, 'tool' in e.message && e.message.tool])).toEqual([['mcp:tool:error', tool]]);
   });
 });
