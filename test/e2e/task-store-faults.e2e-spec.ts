@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 
-import { InProcessTaskStore, McpTool, type McpContext, type McpPlainTool, type McpTaskRecord } from '../../lib/index.js';
+import { InProcessTaskStore, McpAuthDecision, McpTool, type McpContext, type McpPlainTool, type McpTaskRecord } from '../../lib/index.js';
 import { TaskRuns } from '../../lib/tasks/task-runs.js';
 import { meta, recordEvents, rpc } from '../support/mcp-client.js';
 import { leavingRequest } from '../support/raw-http.js';
@@ -116,6 +116,21 @@ describe('a task store that fails to write a task', () => {
     expect(t.app.get(TaskRuns).running).toBe(0);
   });
 
+  it('reads what the store holds while a later status is being written after an earlier one failed, not waiting on that write', async () => {
+    const t = app();
+    const releases: (() => void)[] = [];
+    store.holding = () => new Promise<void>((go) => releases.push(go));
+    store.failing = (record) => record.status === 'input_required';
+    const taskId = (await taskCall(t.server, 'asks_and_ends')).body.result.taskId as string;
+    await until(() => releases.length === 1, 'the input_required status to reach the store');
+    releases[0]!(); // not taken; the task has completed meanwhile, and its completed status, written next, waits
+    await until(() => releases.length === 2, 'the completed status to reach the store');
+    const during = await tasksRequest(t.server, 'tasks/get', { taskId });
+    expect([during.status, during.body.result?.status]).toEqual([200, 'working']);
+    releases[1]!();
+    expect((await waitForStatus(t.server, taskId, ['completed'])).result.content[0].text).toBe('answered without the answer');
+  });
+
   it('writes a status the store failed to take again only until the store takes it: a later status stays what tasks/get reads', async () => {
     const t = app();
     store.failing = (record) => record.status === 'input_required';
@@ -132,6 +147,25 @@ describe('a task store that fails to write a task', () => {
 
     await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { city: { action: 'accept', content: { city: 'Lima' } } } });
     expect((await waitForStatus(t.server, taskId, ['completed'])).result.content[0].text).toBe('Ada from Lima');
+  });
+});
+
+describe("a task store that fails to write another subject's task", () => {
+  it('answers the other subject task_not_found, not the fault, and writes nothing for it', async () => {
+    const store = new FailingUpdatesStore(10);
+    const auth = { authenticate: (req: { headers: Record<string, unknown> }) => McpAuthDecision.allow({ subject: String(req.headers['x-user'] ?? 'alice') }) };
+    const t = await createTestApp({ providers: [SleeperTool], options: { auth, tasks: { store } } });
+    try {
+      const taskId = (await taskCall(t.server, 'sleeper', { tag: 'others-unwritten' })).body.result.taskId as string;
+      store.failing = (record) => record.status === 'cancelled';
+      expect((await tasksRequest(t.server, 'tasks/cancel', { taskId })).status).toBe(500);
+      const failed = store.failed;
+      const res = await tasksRequest(t.server, 'tasks/get', { taskId }, TASK_CAPS, { 'x-user': 'mallory' });
+      expect(res.body.error).toMatchObject({ code: -32602, data: { reason: 'task_not_found' } });
+      expect(store.failed).toBe(failed); // the run's status was not written again on mallory's behalf
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -377,19 +411,28 @@ describe('a task store whose get returns something other than the task record', 
     }
   });
 
-  it('answers tasks/get of an input-required task the store keeps without inputRequests with an empty map', async () => {
+  const RESULT = { content: [{ type: 'text', text: 'early' }] };
+  const ERROR = { code: -32603, message: 'Internal error: stale.' };
+
+  it.each([
+    ['an input-required task the store keeps without inputRequests: an empty map', { status: 'input_required' }, { inputRequests: {} }],
+    ['a cancelled task the store keeps with a result and an error: neither', { status: 'cancelled', result: RESULT, error: ERROR }, {}],
+    ['a failed task the store keeps with a result: its error only', { status: 'failed', result: RESULT, error: ERROR }, { error: ERROR }],
+  ])('answers tasks/get of %s', async (_what, fields, inlined) => {
     const store = new InProcessTaskStore(10);
     const get = store.get.bind(store);
     store.get = async (taskId) => {
       const record = await get(taskId);
-      return record && { ...record, status: 'input_required' };
+      return record && ({ ...record, ...fields } as McpTaskRecord);
     };
     const t = await createTestApp({ providers: [SleeperTool], options: { tasks: { store, ttlMs: 60_000 } } });
     try {
-      const taskId = (await taskCall(t.server, 'sleeper', { tag: 'no-input-requests', ms: 10 })).body.result.taskId as string;
+      const taskId = (await taskCall(t.server, 'sleeper', { tag: `kept-${_what}`, ms: 10 })).body.result.taskId as string;
       const res = await tasksRequest(t.server, 'tasks/get', { taskId });
       expect(res.status).toBe(200);
-      expect(res.body.result).toMatchObject({ taskId, status: 'input_required', inputRequests: {} });
+      expect(res.body.result).toMatchObject({ taskId, status: fields.status });
+      const shown = ['inputRequests', 'result', 'error'].filter((key) => key in res.body.result);
+      expect(Object.fromEntries(shown.map((key) => [key, res.body.result[key]]))).toEqual(inlined);
     } finally {
       await t.close();
     }

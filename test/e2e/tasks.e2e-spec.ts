@@ -58,6 +58,8 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(task.createdAt).toMatch(ISO);
     expect(task.lastUpdatedAt).toMatch(ISO);
     for (const key of ['result', 'error', 'inputRequests', 'requestState', 'task', 'content']) expect(task).not.toHaveProperty(key);
+    const stored = await t.app.get<McpTaskStore>(McpTaskStore).get(task.taskId);
+    expect(stored!.expiresAt).toBe(Date.parse(task.createdAt) + task.ttlMs); // kept ttlMs from its creation, to the millisecond
 
     const working = await tasksRequest(t.server, 'tasks/get', { taskId: task.taskId });
     expect(working.body.result).toMatchObject({ resultType: 'complete', taskId: task.taskId, status: 'working' });
@@ -194,7 +196,12 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     // All or nothing: the good answer in the refused update was not delivered either.
     expect(Object.keys((await tasksRequest(t.server, 'tasks/get', { taskId })).body.result.inputRequests).sort()).toEqual(['city', 'name']);
 
-    const partial = await tasksRequest(t.server, 'tasks/update', { taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } }, stray: { x: 1 } } });
+    // Keys are matched exactly: a key differing in case or spaces answers nothing.
+    const rome = { action: 'accept', content: { city: 'Rome' } };
+    const partial = await tasksRequest(t.server, 'tasks/update', {
+      taskId,
+      inputResponses: { name: { action: 'accept', content: { name: 'Ada' } }, stray: { x: 1 }, CITY: rome, ' city': rome },
+    });
     expect(partial.body.result).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
     const still = await tasksRequest(t.server, 'tasks/get', { taskId });
     expect(still.body.result.status).toBe('input_required');
@@ -747,8 +754,8 @@ describe('tasks: shutdown', () => {
     expect(t.app.get(TaskRuns).running).toBe(0);
   });
 
-  it('still reads each task as it stands while the server finishes its answers under way: completed, or cancelled by the close', async () => {
-    const t = await createTestApp({ providers: TASK_TOOLS });
+  it('still reads each task as it stands while the server finishes its answers under way (completed, or cancelled by the close), and starts none', async () => {
+    const t = await createTestApp({ providers: [...TASK_TOOLS, LogsThenTaskTool] });
     const done = (await taskCall(t.server, 'sleeper', { ms: 1 })).body.result.taskId as string;
     await waitForStatus(t.server, done, ['completed']);
     const running = await sleeping(t, 'running-at-close');
@@ -760,6 +767,14 @@ describe('tasks: shutdown', () => {
     const read = async (taskId: string) => (await tasksRequest(t.server, 'tasks/get', { taskId })).body;
     expect(await read(done)).toMatchObject({ result: { taskId: done, status: 'completed' } });
     expect(await read(running)).toMatchObject({ result: { taskId: running, status: 'cancelled' } });
+    // A call that would start a task is refused, as it starts or when its handler calls ctx.startTask(): none is stored.
+    const stored = t.app.get<InProcessTaskStore>(McpTaskStore).size;
+    for (const tool of ['sleeper', 'logs_then_task']) {
+      const refused = await taskCall(t.server, tool, tool === 'sleeper' ? { tag: 'after-close' } : {});
+      expect([refused.status, refused.body.error]).toEqual([503, expect.objectContaining({ code: -32603, data: { reason: 'shutting_down' } })]);
+    }
+    expect(taskRuns.has('after-close')).toBe(false);
+    expect(t.app.get<InProcessTaskStore>(McpTaskStore).size).toBe(stored);
     expect((await underWay).body.result.content[0].text).toBe('slept 500 ms');
     await closing;
   });
@@ -885,6 +900,65 @@ describe('tasks: startTask() once the call was cancelled', () => {
       await until(() => lateStarts.length > 1, 'the late startTask() to settle');
       expect(lateStarts).toEqual(['running', 'refused: startTask() was called after the call was cancelled (its client went away)']);
       expect(t.app.get<InProcessTaskStore>(McpTaskStore).size).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** The question each `asks_late` task asks once its handler has returned, by its tag: a test asks it. */
+const lateAsks = new Map<string, () => Promise<unknown>>();
+
+/** Returns at once, leaving a question for a test to ask afterwards (a continuation the handler did not await). */
+@McpTool({ name: 'asks_late', description: 'Answers, then asks.', inputSchema: { type: 'object', properties: { tag: { type: 'string' } } }, taskSupport: 'optional' })
+class AsksLateTool implements McpPlainTool {
+  run(args: { tag: string }, ctx: McpContext) {
+    const form = { message: 'Too late?', requestedSchema: { type: 'object' as const, properties: {} } };
+    lateAsks.set(args.tag, () => ctx.elicit(form, { key: 'late' }));
+    return 'done';
+  }
+}
+
+describe('tasks: an input request made after the task completed', () => {
+  it('leaves the task completed with its result, never parking it', async () => {
+    const t = await createTestApp({ providers: [AsksLateTool] });
+    try {
+      const taskId = (await taskCall(t.server, 'asks_late', { tag: 'late' })).body.result.taskId as string;
+      await waitForStatus(t.server, taskId, ['completed']);
+      void lateAsks.get('late')!().catch(() => undefined);
+      const task = (await tasksRequest(t.server, 'tasks/get', { taskId })).body.result;
+      expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
+      expect(task).not.toHaveProperty('inputRequests');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Becomes a task and, when that is refused, goes on regardless (a handler that ignores the refusal). */
+@McpTool({
+  name: 'ignores_refusal',
+  description: 'Starts a task, ignoring a refusal.',
+  inputSchema: { type: 'object', properties: { tag: { type: 'string' } } },
+  taskSupport: 'optional',
+  taskStart: 'handler',
+})
+class IgnoresRefusalTool implements McpPlainTool {
+  async run(args: { tag: string }, ctx: McpContext) {
+    await ctx.startTask().catch(() => undefined);
+    taskRuns.set(args.tag, { signal: ctx.signal });
+    return 'went on';
+  }
+}
+
+describe('tasks: a handler whose ctx.startTask() is refused', () => {
+  it('is aborted, and its call is answered with the refusal (503 task_limit), not its result', async () => {
+    const t = await createTestApp({ providers: [IgnoresRefusalTool], options: { tasks: { store: new FullStore() } } });
+    try {
+      const refused = await taskCall(t.server, 'ignores_refusal', { tag: 'ignores-refusal' });
+      expect([refused.status, refused.body.error?.data]).toEqual([503, { reason: 'task_limit' }]);
+      await until(() => taskRuns.has('ignores-refusal'), 'the handler to go on');
+      expect(taskRuns.get('ignores-refusal')!.signal.aborted).toBe(true);
     } finally {
       await t.close();
     }

@@ -38,4 +38,13 @@ describe('InProcessTaskStore', () => {
       store.onApplicationShutdown();
     }
   });
+
+  it('updates only a task it holds: one it never held (or dropped) stays unknown, and counts for nothing', async () => {
+    const store = new InProcessTaskStore(1);
+    await store.update(task('absent', Date.now() + 60_000));
+    expect(await store.get('absent')).toBeUndefined();
+    expect(store.size).toBe(0);
+    expect(await store.create(task('held', Date.now() + 60_000))).toBe(true);
+    store.onApplicationShutdown();
+  });
 });
