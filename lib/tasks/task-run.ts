@@ -187,7 +187,7 @@ export class TaskRun {
       const reason = new TaskEnded(abortReason);
       this.abort.abort(reason);
       this.inputs.close(reason);
-    }
+    } else this.inputs.close(new TaskEnded(`the task is ${this.current.status}: its context can no longer ask for input`));
     // Once its last status is in the store: until then the stored record has not ended, and the run must be found.
     // A status the store failed to take keeps the run until a resave succeeds, or its expiry.
     void this.writes.then(() => this.unsaved === undefined && this.end());

@@ -920,12 +920,13 @@ class AsksLateTool implements McpPlainTool {
 }
 
 describe('tasks: an input request made after the task completed', () => {
-  it('leaves the task completed with its result, never parking it', async () => {
+  it('rejects it at once, leaving the task completed with its result, never parking it', async () => {
     const t = await createTestApp({ providers: [AsksLateTool] });
     try {
       const taskId = (await taskCall(t.server, 'asks_late', { tag: 'late' })).body.result.taskId as string;
       await waitForStatus(t.server, taskId, ['completed']);
-      void lateAsks.get('late')!().catch(() => undefined);
+      // It never settled: the continuation that asked waited for ever.
+      await expect(lateAsks.get('late')!()).rejects.toMatchObject({ name: 'TaskEnded', message: 'the task is completed: its context can no longer ask for input' });
       const task = (await tasksRequest(t.server, 'tasks/get', { taskId })).body.result;
       expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
       expect(task).not.toHaveProperty('inputRequests');
