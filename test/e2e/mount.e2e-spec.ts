@@ -43,6 +43,13 @@ describe('the mount', () => {
     expect(res.text).toBe('Not Found\n');
   });
 
+  it('names the path of a request below the mount in its fallthrough event without its query, which may carry a secret', async () => {
+    const events = await recordEvents(['mcp:wire:fallthrough'], async () => {
+      expect((await rawRequest(t.server, { method: 'GET', path: '/mcp/tools?token=s3cret' })).status).toBe(404);
+    });
+    expect(events).toEqual([{ channel: 'mcp:wire:fallthrough', message: { mount: '/mcp', verb: 'GET', path: '/mcp/tools', status: 404 } }]);
+  });
+
   it.each(['/mcp/%ZZ', `/mcp/${'%ZZ'.repeat(4000)}`, '/mcp/a%E0%A4%A', '/mcp/%ZZ?q=%ZZ'])(
     'answers POST %s (a path that does not decode) with the plain 404, echoing nothing',
     async (path) => {

@@ -184,8 +184,9 @@ describe('answers over JSON or SSE: progress, log messages, cancellation', () =>
       'application/json, Text/Event-Stream',
       'application/json, text/event-stream;q=0.5.1',
       'application/json, text/event-stream, text/event-stream;q=0',
+      'application/json, */*',
     ])(
-      'answers SSE when Accept admits it (%s): the most specific range decides, case-blind; an unparsable weight counts as 1; a repeated range, its best weight',
+      'answers SSE when Accept admits it (%s): the most specific range decides, */* too, case-blind; an unparsable weight counts as 1; a repeated range, its best weight',
       async (accept) => {
         const res = await callTool(t.server, 'progress', {}, { meta: { progressToken: 'p' }, headers: { accept } });
         expectStream(res);

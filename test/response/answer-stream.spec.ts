@@ -41,4 +41,26 @@ describe('AnswerStream', () => {
       jest.useRealTimers();
     }
   });
+
+  it('is no cancellation when a legacy notifications/cancelled comes after the final response: no event, its signal not aborted', async () => {
+    const request = new IncomingMessage(new Socket());
+    const answer = AnswerStream.attach(request, new ServerResponse(request), 'tools/call', answerBounds());
+    answer.respond({ jsonrpc: '2.0', id: 1, result: {} });
+    const events = await recordEvents(['mcp:request:cancelled'], async () => answer.endForCancellation('too late'));
+    expect(events).toEqual([]);
+    expect(answer.signal.aborted).toBe(false);
+  });
+
+  it.each([
+    ['sent its headers', (response: ServerResponse) => void response.flushHeaders(), true],
+    ['ended it', (response: ServerResponse) => void response.end(), false],
+  ])("writes no event once the host's own code %s: nothing is written after it", (_what, hostWrites, open) => {
+    const request = new IncomingMessage(new Socket());
+    const response = new ServerResponse(request);
+    const answer = AnswerStream.attach(request, response, 'tools/call', answerBounds());
+    hostWrites(response);
+    expect(answer.notify({ method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })).toBe(false);
+    expect(answer.streaming).toBe(false);
+    expect(answer.open).toBe(open);
+  });
 });
