@@ -55,6 +55,15 @@ describe('LegacyCancellations', () => {
     expect(tracked.size).toBe(0);
   });
 
+  it('ends nothing on another notification that names a request id: only notifications/cancelled cancels', () => {
+    const tracked = new LegacyCancellations();
+    const answer = openAnswer();
+    tracked.track(legacyRequest(7), answer.answer);
+    tracked.hear({ ...cancellation(7), method: 'notifications/progress' });
+    expect(answer.cancelled()).toBe(false);
+    answer.close();
+  });
+
   it('holds no copy of a long request id: tracking 20 answers whose ids are 1 MB each adds far less than their 20 MB', async () => {
     const records = Array.from({ length: 20 }, (_, i) => legacyRequest(JSON.parse(JSON.stringify(`${i}-${'x'.repeat(1_000_000)}`)) as string));
     const answers = records.map(() => openAnswer());
