@@ -29,7 +29,7 @@ function withinStack<T>(where: string, build: () => T): T {
   try {
     return build();
   } catch (thrown) {
-    if (!(thrown instanceof RangeError)) throw thrown;
+    if (!(thrown instanceof RangeError && thrown.message.includes('call stack'))) throw thrown;
     throw new McpConfigurationError(where, `declares a schema nested too deeply to check (${bounded(thrown.message, 100)}): nest it less deeply`);
   }
 }

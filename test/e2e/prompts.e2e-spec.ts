@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { NotFoundException } from '@nestjs/common';
 
-import { McpPrompt, META_KEYS, type McpPromptHandler } from '../../lib/index.js';
+import { McpPrompt, META_KEYS, type McpContext, type McpPromptHandler } from '../../lib/index.js';
 import { PromptRegistry } from '../../lib/prompts/prompt.registry.js';
 import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { GreetPrompt, PNG, promptRuns, Salutations, TEST_PROMPTS, WAV } from '../prompts/test-prompts.js';
@@ -77,6 +77,32 @@ describe('a Nest HttpException from get()', () => {
       expect([legacy.status, legacy.messages]).toEqual([200, [{ jsonrpc: '2.0', id: 'n', error: sent }]]);
     });
     expect(events).toEqual([]);
+  });
+});
+
+/** Catches the input-required signal, misuses an input key, then rethrows the signal. */
+@McpPrompt({ name: 'misuse_then_rethrow', description: 'Misuses an input request after the signal.' })
+class MisuseThenRethrowPrompt implements McpPromptHandler {
+  async get(_args: Record<string, string>, ctx: McpContext): Promise<string> {
+    const form = { message: 'Topic?', requestedSchema: { type: 'object' as const, properties: { topic: { type: 'string' as const } } } };
+    try {
+      return JSON.stringify(await ctx.elicit(form, { key: 'topic' }));
+    } catch (signal) {
+      await ctx.elicit(form, { key: 'not a key!' }).catch(() => undefined);
+      throw signal;
+    }
+  }
+}
+
+describe('a get() that rethrows the input-required signal after misusing an input request', () => {
+  const app = useTestApp({ providers: [MisuseThenRethrowPrompt] });
+
+  it('is a fault (500 + -32603), the misuse named on mcp:method:error, not the signal', async () => {
+    const events = await recordEvents(['mcp:method:error'], async () => {
+      const res = await post(app().server, promptGet('misuse_then_rethrow'));
+      expect([res.status, res.body.error]).toEqual([500, { code: -32603, message: 'Internal error while handling prompts/get.' }]);
+    });
+    expect(events.map((e) => [e.message.exception, e.message.error])).toEqual([['TypeError', expect.stringContaining('must be 1–64 characters')]]);
   });
 });
 
