@@ -28,16 +28,18 @@ const RUNTIME_DROPS_LINES = dropsExcessHeaderLines(process.versions);
 
 /**
  * Whether Node may have dropped some of a request's header lines unseen: it is a Node that drops them, and it holds
- * as many as its server reads (`server.maxHeadersCount`, else {@link NODE_HEADER_LINES_READ}; 0 reads all). A check
- * for repeated lines cannot then tell a repeat past the cut, which an intermediary may have read. Never over
- * HTTP/2, which cuts no lines by count (past `maxHeaderListPairs` the stream is refused).
+ * as many as its server reads (`server.maxHeadersCount` as Node reads it, else {@link NODE_HEADER_LINES_READ}; 0
+ * reads all). A check for repeated lines cannot then tell a repeat past the cut, which an intermediary may have
+ * read. Never over HTTP/2, which cuts no lines by count (past `maxHeaderListPairs` the stream is refused).
  */
 export function headerLinesMayBeCut(req: IncomingMessage): boolean {
   if (!RUNTIME_DROPS_LINES || req.httpVersionMajor === 2) return false;
   const lines = req.rawHeaders.length / 2;
   const set = (req.socket as { server?: { maxHeadersCount?: unknown } } | null)?.server?.maxHeadersCount;
-  const read = typeof set === 'number' ? (set > 0 ? set : Infinity) : NODE_HEADER_LINES_READ;
-  return lines >= read;
+  // Node keeps `maxHeadersCount << 1` names and values: a 32-bit integer, so 40.5 reads 40 lines, 0.5 and 2 ** 31
+  // read all, 2 ** 32 + 40 reads 40.
+  const kept = typeof set === 'number' ? set << 1 : 2 * NODE_HEADER_LINES_READ;
+  return kept > 0 && lines >= kept / 2;
 }
 
 /**

@@ -404,19 +404,30 @@ describe('header binding: mirrored headers must match the body', () => {
       }
     });
 
-    it("follows the host server's maxHeadersCount: a lower count cuts sooner, and 0 (Node reads every line) cuts none", async () => {
-      const server = t.server;
-      const before = server.maxHeadersCount;
+    /** Runs `body` while the host server's `maxHeadersCount` is `count`. */
+    const withHeadersCount = async (count: number, body: () => Promise<void>) => {
+      const before = t.server.maxHeadersCount;
+      t.server.maxHeadersCount = count;
       try {
-        server.maxHeadersCount = 40;
+        await body();
+      } finally {
+        t.server.maxHeadersCount = before;
+      }
+    };
+
+    // Node reads the count as a 32-bit integer (it keeps `maxHeadersCount << 1` names and values).
+    it.each([40, 40.5, 2 ** 32 + 40])("follows the host server's maxHeadersCount %p as Node reads it: 40 lines, so a request of 60 is cut", (count) =>
+      withHeadersCount(count, async () => {
         await expectCut(60);
         expect(await rejectionOf(() => sendLines(39))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
-        server.maxHeadersCount = 0;
+      }),
+    );
+
+    it.each([0, 0.5, 2 ** 31])('cuts no request under a maxHeadersCount of %p, under which Node reads every line', (count) =>
+      withHeadersCount(count, async () => {
         expect(await rejectionOf(() => sendLines(NODE_HEADER_LINES_READ + 200))).toEqual({ rejecter: 'singleton-header-check', reason: 'duplicate_header' });
-      } finally {
-        server.maxHeadersCount = before;
-      }
-    });
+      }),
+    );
 
     it('counts lines whose names differ only in case as repeats', async () => {
       const body = call('test_x_mcp_header');
