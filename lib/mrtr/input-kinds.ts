@@ -17,12 +17,14 @@ const elicitationNeed: CapabilityNeed = (params, declared) => {
   return !listsModes || isPlainObject(elicitation.form) ? undefined : { elicitation: { form: {} } };
 };
 
+// Names every part a request needs that the client lacks (`tools` and `context` beside `sampling` itself), so the
+// client learns all it must declare from one refusal.
 const samplingNeed: CapabilityNeed = (params, declared) => {
-  const sampling = declared.sampling;
-  if (!isPlainObject(sampling)) return { sampling: {} };
-  if ((params.tools !== undefined || params.toolChoice !== undefined) && !isPlainObject(sampling.tools)) return { sampling: { tools: {} } };
-  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isPlainObject(sampling.context)) return { sampling: { context: {} } };
-  return undefined;
+  const sampling = isPlainObject(declared.sampling) ? declared.sampling : undefined;
+  const missing: Record<string, unknown> = {};
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !isPlainObject(sampling?.tools)) missing.tools = {};
+  if (params.includeContext !== undefined && params.includeContext !== 'none' && !isPlainObject(sampling?.context)) missing.context = {};
+  return sampling && Object.keys(missing).length === 0 ? undefined : { sampling: missing };
 };
 
 const rootsNeed: CapabilityNeed = (_params, declared) => (isPlainObject(declared.roots) ? undefined : { roots: {} });

@@ -85,7 +85,7 @@ export class StreamedInputs implements InputChannel {
       return quiet(
         answer.then((reply) => {
           this.withdrawals.delete(withdraw);
-          if ('error' in reply) throw refusedByClient(kind, reply.error);
+          if ('error' in reply) throw refusedByClient(kind, request.params, reply.error);
           return readAnswer(kind, place, reply.result, request.params, this.init);
         }),
       );
@@ -111,9 +111,13 @@ export class StreamedInputs implements InputChannel {
   }
 }
 
-/** What a client's error answer becomes: -32021 for "method not found" (it lacks the capability), else a fault. */
-function refusedByClient(kind: InputKind, error: { code: number; message: string }): Error {
+/**
+ * What a client's error answer becomes: -32021 for "method not found" (it lacks the capability, so it needs all the
+ * request asked), else a fault.
+ */
+function refusedByClient(kind: InputKind, params: Readonly<Record<string, unknown>>, error: { code: number; message: string }): Error {
   const spec = INPUT_KINDS[kind];
-  if (error.code === METHOD_NOT_FOUND) return missingInputCapability(kind, `, and the client answered ${spec.method} with "method not found"`, { [kind]: {} });
+  if (error.code === METHOD_NOT_FOUND)
+    return missingInputCapability(inputRequestName(kind, params), `, and the client answered ${spec.method} with "method not found"`, spec.need(params, {})!);
   return new Error(`the client answered ${spec.method} with error ${bounded(error.code, 20)}: ${bounded(error.message, 200)}`);
 }

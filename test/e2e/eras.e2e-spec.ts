@@ -298,6 +298,19 @@ describe('two eras on one mount', () => {
       });
     });
 
+    it.each([
+      ['sampling with tools', 'sampling_tools', 'sampling', { sampling: { tools: {} } }, 'sampling/createMessage'],
+      ['a URL-mode elicitation', 'url', 'URL-mode elicitation', { elicitation: { url: {} } }, 'elicitation/create'],
+    ])('names all that %s needs when the client answers it "method not found"', async (_what, kind, needs, required, method) => {
+      const notFound = () => ({ error: { code: -32601, message: 'Method not found' } });
+      const call = await legacyToolCall(app().server, 'ask', { kind }, notFound, { headers: legacyHeaders('2025-11-25') });
+      expect(call.messages.at(-1)!.error).toEqual({
+        code: -32021,
+        message: `Missing required client capability: this request needs ${needs}, and the client answered ${method} with "method not found".`,
+        data: { requiredCapabilities: required },
+      });
+    });
+
     it('refuses an answer that does not match what was asked (-32602), and the tool never sees it', async () => {
       sideEffects.length = 0;
       const call = await legacyToolCall(app().server, 'confirm_delete', { file: 'b.txt' }, () => accept({ confirm: 'yes' }));

@@ -21,7 +21,8 @@ describe('client capabilities of input requests (read from this request only)', 
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(schema.check('MissingRequiredClientCapabilityError', res.body)).toEqual([]);
-      expect(res.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: required } });
+      expect(res.body.error).toMatchObject({ code: -32021 });
+      expect(res.body.error.data).toEqual({ requiredCapabilities: required });
       const needs = kind === 'url' ? 'URL-mode elicitation' : Object.keys(required)[0];
       expect(res.body.error.message).toBe(`Missing required client capability: this request needs ${needs}, which its clientCapabilities do not declare.`);
     });

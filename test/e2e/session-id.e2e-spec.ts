@@ -70,16 +70,20 @@ describe('the session id a legacy initialize issues (Mcp-Session-Id), which the 
   it.each([
     ['tools', 'sampling_tools'],
     ['a tool choice', 'sampling_tool_choice'],
-  ])('refuses a 2025-06-18 client sampling with %s at once (-32021 naming 2025-11-25, which brought them), never sent', async (_case, kind) => {
-    const call = await legacyToolCall(app().server, 'ask', { kind }, answer, {
-      headers: withSession(await sessionOf({ sampling: {} }, '2025-06-18'), '2025-06-18'),
-    });
-    expect(asked(call.messages)).toEqual([]);
-    expect(call.messages.at(-1)!.error).toMatchObject({
-      code: -32021,
-      message: expect.stringContaining('which protocol version 2025-06-18 does not have (it came with 2025-11-25)'),
-    });
-  });
+  ])(
+    'refuses a 2025-06-18 client sampling with %s at once (-32021 naming 2025-11-25, which brought them, and sampling.tools, not the sampling it declared), never sent',
+    async (_case, kind) => {
+      const call = await legacyToolCall(app().server, 'ask', { kind }, answer, {
+        headers: withSession(await sessionOf({ sampling: {} }, '2025-06-18'), '2025-06-18'),
+      });
+      expect(asked(call.messages)).toEqual([]);
+      expect(call.messages.at(-1)!.error).toMatchObject({
+        code: -32021,
+        message: expect.stringContaining('which protocol version 2025-06-18 does not have (it came with 2025-11-25)'),
+      });
+      expect(call.messages.at(-1)!.error.data).toEqual({ requiredCapabilities: { sampling: { tools: {} } } });
+    },
+  );
 
   it('gives a tool the input capabilities initialize declared (ctx.clientCapabilities), so it can ask only for those', async () => {
     const session = await sessionOf({ sampling: {}, experimental: { big: 'x'.repeat(100) } });
