@@ -55,6 +55,8 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a MIME type without a subtype', [resource({ mimeType: 'text/' })], /mimeType must be a MIME type such as "text\/plain", got "text\/"$/],
   ['a negative size', [resource({ size: -1 })], /size must be an integer >= 0 \(bytes\), got -1$/],
   ['a title that is not a string', [resource({ title: 7 })], /title must be a string, got 7$/],
+  ['a description that is not a string', [resource({ description: false })], /^resource "thing" \(Declared\): description must be a string, got false$/],
+  ['a template title that is not a string', [template({ title: ['x'] })], /^resource template "things" \(Declared\): title must be a string, got \[ 'x' \]$/],
   [
     'an annotation audience outside user and assistant',
     [resource({ annotations: { audience: ['robot'] } })],

@@ -54,6 +54,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /argument "path": the argument has unknown option\(s\) "optional"; allowed: name, title, description, required, complete$/,
   ],
   ['required that is not a boolean', [prompt({ arguments: [{ name: 'path', required: 'yes' }] })], /argument "path": required must be a boolean, got "yes"$/],
+  ['an argument title that is not a string', [prompt({ arguments: [{ name: 'path', title: 5 }] })], /argument "path": title must be a string, got 5$/],
   [
     'an argument description that is not a string',
     [prompt({ arguments: [{ name: 'path', description: ['x'] }] })],
