@@ -42,7 +42,7 @@ describe('McpContext', () => {
     expect(ctx.log.level).toBe('info');
   });
 
-  it('without a round or an answer stream: input requests reject, state is unavailable, nothing is sent', async () => {
+  it('without a round, an answer stream or a task: input requests reject, state is unavailable, nothing is sent, startTask runs on', async () => {
     const ctx = context({ progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'debug' });
     await expect(ctx.elicit(FORM)).rejects.toThrow('elicitation is not available here');
     await expect(ctx.listRoots()).rejects.toThrow('roots is not available here');
@@ -51,6 +51,8 @@ describe('McpContext', () => {
     expect(ctx.progress(1)).toBe(false);
     expect(ctx.log.error('x')).toBe(false);
     expect(ctx.log.enabled('emergency')).toBe(false);
+    await expect(ctx.startTask()).resolves.toBeUndefined();
+    expect(ctx.taskId).toBeUndefined();
   });
 
   it('refuses progress values that are not finite numbers, and unknown log levels', () => {

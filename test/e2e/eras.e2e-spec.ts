@@ -13,11 +13,11 @@ import { useTestApp } from '../support/suite-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
-/** Names the client its context names. */
+/** Names the client and the protocol version its context names. */
 @McpTool({ name: 'client_info', description: 'Names the client.', inputSchema: { type: 'object', properties: {} } })
 class ClientInfoTool {
   run(_args: unknown, ctx: McpContext) {
-    return { clientInfo: ctx.clientInfo ?? null };
+    return { clientInfo: ctx.clientInfo ?? null, protocolVersion: ctx.protocolVersion };
   }
 }
 
@@ -171,7 +171,15 @@ describe('two eras on one mount', () => {
         params: { name: 'client_info', arguments: {}, _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'claimed', version: '1' } } },
       });
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.messages[0]!.result.content[0].text)).toEqual({ clientInfo: null });
+      expect(JSON.parse(res.messages[0]!.result.content[0].text)).toEqual({ clientInfo: null, protocolVersion: '2025-11-25' });
+    });
+
+    it.each([
+      ['its MCP-Protocol-Version header', legacyHeaders('2025-06-18'), '2025-06-18'],
+      ['no header: the legacy default', legacyHeaders(null), '2025-03-26'],
+    ])('gives a legacy tool the protocol version of %s (ctx.protocolVersion)', async (_, headers, version) => {
+      const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'client_info', arguments: {} } }, headers);
+      expect(JSON.parse(res.messages[0]!.result.content[0].text).protocolVersion).toBe(version);
     });
 
     it('refuses logging/setLevel with an unknown level (-32602, with 200)', async () => {

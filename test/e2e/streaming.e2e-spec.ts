@@ -49,7 +49,7 @@ class JournalTool {
   odd(_data: unknown, ctx: McpContext) {
     const cycle: Record<string, unknown> = { name: 'x'.repeat(2000) };
     cycle.self = cycle;
-    return { sent: [ctx.log.info(10n), ctx.log.info(cycle)] };
+    return { sent: [ctx.log.info(10n), ctx.log.info(cycle), ctx.log.info(undefined)] };
   }
 }
 
@@ -415,14 +415,15 @@ describe('log messages of an action, a prompt and a resource read', () => {
     expect(sseMessages(res.text)[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', logger } });
   });
 
-  it('sends a rendering of data JSON cannot carry (a BigInt, a cycle), bounded to 1,000 characters, not nothing', async () => {
+  it('sends a rendering of data JSON cannot carry (a BigInt, a cycle, undefined), bounded to 1,000 characters, not nothing', async () => {
     const res = await post(app().server, toolCall('journal', { action: 'odd' }, { meta: { [LOG_LEVEL]: 'info' } }));
     const messages = sseMessages(res.text);
-    expect(messages.slice(0, 2).map((m) => [m.method, typeof (m.params as { data: unknown }).data])).toEqual([
+    expect(messages.slice(0, 3).map((m) => [m.method, typeof (m.params as { data: unknown }).data])).toEqual([
+      ['notifications/message', 'string'],
       ['notifications/message', 'string'],
       ['notifications/message', 'string'],
     ]);
     expect((messages[1]!.params as { data: string }).data).toHaveLength(1000); // bounded
-    expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: [true, true] });
+    expect(JSON.parse((messages.at(-1) as any).result.content[0].text)).toEqual({ sent: [true, true, true] });
   });
 });

@@ -145,6 +145,13 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(again.body.result.resultType).toBe('complete');
   });
 
+  it("cancels a running action's task: the action's handler signal aborts", async () => {
+    const res = await taskCall(t.server, 'reports', { action: 'wait', data: { tag: 'cancel-action' } });
+    await until(() => taskRuns.has('cancel-action'), 'the action to run');
+    await tasksRequest(t.server, 'tasks/cancel', { taskId: res.body.result.taskId });
+    expect(taskRuns.get('cancel-action')!.signal.aborted).toBe(true);
+  });
+
   it('reports no fault when a cancelled handler stops by throwing its abort (no mcp:tool:error)', async () => {
     const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
       const res = await taskCall(t.server, 'sleeper', { tag: 'throws-on-cancel', throwOnAbort: true });

@@ -15,13 +15,14 @@ const initOf = (ctx: McpContext): McpContextInit => (ctx as unknown as { init: M
 // the fields, and must spell them in one order.
 describe('contextInit', () => {
   const request = new IncomingMessage(new Socket());
+  request.headers['x-trace'] = '1';
   const answer = AnswerStream.attach(request, new ServerResponse(request), 'tools/call', answerBounds());
   const call = { record: { meta: {} }, request, hostRequest: { host: true }, answer };
 
   it("takes the routed call's record, headers, host request and answer stream, and what the handler adds", () => {
-    const init = contextInit(call, { tool: 't', signal: answer.signal });
-    expect(init).toMatchObject({ record: call.record, headers: request.headers, request: call.hostRequest, answer, tool: 't', signal: answer.signal });
-    expect(init.action).toBeUndefined();
+    const init = contextInit(call, { tool: 't', action: 'a', signal: answer.signal });
+    expect(init).toMatchObject({ record: call.record, headers: { 'x-trace': '1' }, request: call.hostRequest, answer, tool: 't', action: 'a', signal: answer.signal });
+    expect(contextInit(call, { tool: 't' }).action).toBeUndefined();
   });
 
   it('gives an action context (withAction) an init with the same keys in the same order', () => {

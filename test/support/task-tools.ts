@@ -156,13 +156,21 @@ export class BreaksTool implements McpPlainTool {
   }
 }
 
-/** An action tool whose `export` action runs as a task and whose `peek` never does. */
+/** An action tool whose `export` and `wait` actions run as tasks and whose `peek` never does. */
 @McpTool({ name: 'reports', description: 'Reports.' })
 export class ReportsTool {
   @McpAction({ description: 'Exports a report.', properties: {}, taskSupport: 'required' })
   async export(_data: unknown, ctx: McpContext) {
     await sleep(20, ctx.signal);
     return { exported: true, task: ctx.taskId !== undefined };
+  }
+
+  /** Sleeps (10 s) unless its signal aborts or a test wakes it, by its `tag`. */
+  @McpAction({ description: 'Waits.', properties: { tag: { type: 'string' } }, required: ['tag'], taskSupport: 'required' })
+  async wait(data: { tag: string }, ctx: McpContext) {
+    const { slept, wake } = sleep(10_000, ctx.signal);
+    taskRuns.set(data.tag, { signal: ctx.signal, wake });
+    return (await slept) ? 'woken' : 'aborted';
   }
 
   @McpAction({ description: 'Peeks.', properties: {} })
