@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { beforeEach, describe, expect, it } from '@jest/globals';
@@ -10,10 +10,11 @@ import { ProtocolSchema } from '../../lib/protocol/protocol-schema.js';
 import { GreetPrompt, PNG, promptRuns, Salutations, TEST_PROMPTS, WAV } from '../prompts/test-prompts.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { legacyHeaders, legacyPost } from '../support/legacy-client.js';
-import { meta, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
+import { meta, mirroredHeaders, post, recordEvents, rejectionOf, rpc } from '../support/mcp-client.js';
 import { accept, ALL_INPUT_CAPABILITIES, statePayload } from '../support/mrtr-client.js';
 import { sseMessages } from '../support/sse.js';
 import { useTestApp } from '../support/suite-app.js';
+import { until } from '../support/wait.js';
 
 const schema = await ProtocolSchema.vendored();
 const SECRET = 'prompts-e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -103,6 +104,39 @@ describe('a get() that rethrows the input-required signal after misusing an inpu
       expect([res.status, res.body.error]).toEqual([500, { code: -32603, message: 'Internal error while handling prompts/get.' }]);
     });
     expect(events.map((e) => [e.message.exception, e.message.error])).toEqual([['TypeError', expect.stringContaining('must be 1–64 characters')]]);
+  });
+});
+
+/** Fails once its client has left: waits for its call's signal to abort, then throws. */
+@McpPrompt({ name: 'fails_after_leaving', description: 'Fails once its client left.' })
+class FailsAfterLeavingPrompt implements McpPromptHandler {
+  static started = false;
+  static failed = false;
+  async get(_args: Record<string, string>, ctx: McpContext): Promise<string> {
+    FailsAfterLeavingPrompt.started = true;
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    FailsAfterLeavingPrompt.failed = true;
+    throw new Error('failed after its client left');
+  }
+}
+
+describe('a get() that fails after its client left', () => {
+  const app = useTestApp({ providers: [FailsAfterLeavingPrompt] });
+
+  it("is the cancellation's (mcp:request:cancelled), no mcp:method:error: no client fills the error log by hanging up", async () => {
+    const body = promptGet('fails_after_leaving');
+    const events = await recordEvents(['mcp:method:error', 'mcp:request:cancelled'], async () => {
+      const port = (app().server.address() as AddressInfo).port;
+      const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: mirroredHeaders(body) });
+      req.on('error', () => undefined);
+      req.end(JSON.stringify(body));
+      await until(() => FailsAfterLeavingPrompt.started, 'the prompt to start');
+      req.destroy();
+      await until(() => FailsAfterLeavingPrompt.failed, 'the prompt to fail');
+      await new Promise((resolve) => setTimeout(resolve, 50)); // its fault reaches the exception filter now
+    });
+    expect(events.map((e) => e.channel)).toEqual(['mcp:request:cancelled']);
+    expect(events[0]!.message).toEqual({ mount: '/mcp', method: 'prompts/get', id: body.id, by: 'close' });
   });
 });
 

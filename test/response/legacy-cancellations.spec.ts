@@ -78,4 +78,21 @@ describe('LegacyCancellations', () => {
     expect(answers.map((a) => a.cancelled())).toEqual(answers.map((_, i) => i === 3));
     for (const { close } of answers) close();
   });
+
+  it('keeps a later request that reuses an id under way: the earlier one closing leaves it tracked, counted once', async () => {
+    const tracked = new LegacyCancellations();
+    const earlier = openAnswer();
+    const later = openAnswer();
+    tracked.track(legacyRequest(7), earlier.answer);
+    tracked.track(legacyRequest(7), later.answer);
+    expect(tracked.size).toBe(1);
+    earlier.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tracked.size).toBe(1);
+    tracked.hear(cancellation(7));
+    expect([earlier.cancelled(), later.cancelled()]).toEqual([false, true]);
+    later.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tracked.size).toBe(0);
+  });
 });
