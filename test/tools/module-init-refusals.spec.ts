@@ -422,6 +422,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks" \(DeclaredTool\): declares a schema nested too deeply to check \(Maximum call stack size exceeded\): nest it less deeply$/,
   ],
   [
+    'a plain tool input schema whose unknown format names the call stack (no nesting: its own refusal)',
+    [actionTool({}, { inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'call stack' } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: uses the unknown format "call stack"/,
+  ],
+  [
     'a plain tool input schema without type object at the root',
     [actionTool({}, { inputSchema: { type: 'string' } }, { run: () => 1 })],
     /^tool "tasks", inputSchema: must be a JSON Schema object with "type": "object" at the root, got "string"$/,
@@ -479,6 +484,18 @@ describe('module init refuses a tool declaration', () => {
     const started = createTestApp({ providers: [Bare] });
     await expect(started).rejects.toBeInstanceOf(McpConfigurationError);
     await expect(started).rejects.toThrow(new RegExp(`^tool \\(Bare\\): @McpTool takes an options object with name and description, got ${shown}$`));
+  });
+
+  it('lets a RangeError other than a stack overflow through as it is, not as a schema nested too deeply', async () => {
+    const inputSchema = Object.defineProperty({ type: 'object' }, 'properties', {
+      enumerable: true,
+      get: () => {
+        throw new RangeError('Invalid array length');
+      },
+    });
+    const started = createTestApp({ providers: [actionTool({}, { inputSchema }, { run: () => 1 })] });
+    await expect(started).rejects.toBeInstanceOf(RangeError);
+    await expect(started).rejects.toThrow(/^Invalid array length$/);
   });
 
   it('refuses one tool class provided by two modules (two instances of one tool), naming the class and the modules', async () => {

@@ -18,6 +18,9 @@ const VALUE = { a: { a: [{ a: 'x' }, 1] } };
 /** What ajv alone makes of `schema` on {@link VALUE}: a validator that answers, or one that throws. */
 const ajvAlone = (schema: object) => () => callerValueAjv().compile(schema)(VALUE);
 
+/** One schema object at two places of a schema (as a shared constant is). */
+const SHARED = { not: {}, $ref: '#/$defs/D' };
+
 const APPLICATORS = [...SCHEMA_APPLICATORS, ...ALSO_APPLIED];
 const IN_PLACE = APPLICATORS.filter(([keyword]) => IN_PLACE_APPLICATORS.includes(keyword));
 const DESCENDING = APPLICATORS.filter(([keyword]) => !IN_PLACE_APPLICATORS.includes(keyword));
@@ -97,12 +100,32 @@ describe('a schema whose recursion never descends into the value', () => {
       '#',
     ],
     [
+      "the root's own $id, with an empty fragment",
+      { $id: 'https://example.com/s#', $defs: { D: { not: {}, $ref: 'https://example.com/s#/$defs/D' } }, $ref: '#/$defs/D' },
+      'https://example.com/s#/$defs/D',
+      '#/$defs/D',
+      '#/$defs/D',
+    ],
+    [
       "the root's own $id, relative",
       { $id: 'https://example.com/s', $defs: { D: { not: {}, $ref: 's#/$defs/D' } }, $ref: '#/$defs/D' },
       's#/$defs/D',
       '#/$defs/D',
       '#/$defs/D',
     ],
+    ['a percent-encoded $anchor', { $defs: { D: { $anchor: 'd', not: { type: 'string' }, $ref: '#%64' } }, $ref: '#/$defs/D' }, '#%64', '#/$defs/D', '#/$defs/D'],
+    // Percent-decoded, then unescaped: %7E1 is ~1, which is /; ~01 is ~1, not /.
+    ['a percent-encoded pointer escape', { $defs: { '/': { not: {}, $ref: '#/$defs/%7E1' } }, $ref: '#/$defs/~1' }, '#/$defs/%7E1', '#/$defs/~1', '#/$defs/~1'],
+    ['a pointer escaping ~ before a 1', { $defs: { '~1': { not: {}, $ref: '#/$defs/~01' } }, $ref: '#/$defs/~01' }, '#/$defs/~01', '#/$defs/~01', '#/$defs/~01'],
+    ['a JSON pointer into a keyword no applicator holds', { 'x-defs': { D: { not: {}, $ref: '#/x-defs/D' } }, $ref: '#/x-defs/D' }, '#/x-defs/D', '#/x-defs/D', '#/x-defs/D'],
+    [
+      'its own schema after a branch that leads nowhere (no part of the cycle)',
+      { $defs: { B: { type: 'string' }, A: { allOf: [{ $ref: '#/$defs/B' }, { $ref: '#/$defs/A' }] } }, $ref: '#/$defs/A' },
+      '#/$defs/A',
+      '#/$defs/A/allOf/1',
+      '#/$defs/A',
+    ],
+    ['a schema object placed twice, at its first place', { $defs: { D: SHARED }, properties: { a: SHARED } }, '#/$defs/D', '#/$defs/D', '#/$defs/D'],
   ])('follows a $ref naming %s', (_how, schema, ref, from, to) => {
     expect(ajvAlone(schema)).toThrow(RangeError);
     expect(refusal(schema)).toBe(`the schema: recurses without end: $ref ${JSON.stringify(ref)} (at ${from}) leads back to ${to} ${THROUGH}, ${ADVICE}`);
@@ -110,6 +133,7 @@ describe('a schema whose recursion never descends into the value', () => {
 
   it.each([
     ['in a $defs entry nothing refers to', { type: 'object', $defs: { D: { not: {}, $ref: '#/$defs/D' } } }],
+    ['in a definitions entry nothing refers to', { type: 'object', definitions: { D: { not: {}, $ref: '#/definitions/D' } } }],
     ['in a $defs entry only contentSchema (an annotation) refers to', { contentSchema: { $ref: '#/$defs/D' }, $defs: { D: { not: {}, $ref: '#/$defs/D' } } }],
     ['through an if without then or else (ajv passes it by)', { $defs: { D: { if: { $ref: '#/$defs/D' } } }, $ref: '#/$defs/D' }],
     [

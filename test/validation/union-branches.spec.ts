@@ -99,7 +99,11 @@ describe('unionRefs', () => {
 });
 
 describe('resolveLocalRef', () => {
-  const tool = { properties: { 'a/b': { anyOf: [{ type: 'string' }] }, '0': { type: 'null' } }, definitions: { 'x y': { type: 'integer' } }, $defs: { '~z': {} } };
+  const tool = {
+    properties: { 'a/b': { anyOf: [{ type: 'string' }] }, '0': { type: 'null' } },
+    definitions: { 'x y': { type: 'integer' } },
+    $defs: { '~z': {}, '~1': { type: 'string' }, '/': {} },
+  };
 
   it('resolves "#" and any JSON pointer in the document, escaped as a URI fragment', () => {
     expect(resolveLocalRef(tool, '#')).toBe(tool);
@@ -107,10 +111,21 @@ describe('resolveLocalRef', () => {
     expect(resolveLocalRef(tool, '#/definitions/x%20y')).toEqual({ type: 'integer' });
     expect(resolveLocalRef(tool, '#/$defs/~0z')).toEqual({});
     expect(resolveLocalRef(tool, '#/properties/0')).toEqual({ type: 'null' });
+    // Percent-decoded, then unescaped, ~1 before ~0.
+    expect(resolveLocalRef(tool, '#/$defs/~01')).toEqual({ type: 'string' });
+    expect(resolveLocalRef(tool, '#/$defs/%7E1')).toEqual({});
   });
 
   it('resolves nothing that is not a schema object of the document: an anchor, a URI, a missing or broken pointer', () => {
-    for (const ref of ['#anchor', 'https://example.com/s.json', '#/properties/nope', '#/properties/a~1b/anyOf', '#/definitions/%E0%A4%A', '#/properties/a~1b/anyOf/length'])
+    for (const ref of [
+      '#anchor',
+      '#_properties',
+      'https://example.com/s.json',
+      '#/properties/nope',
+      '#/properties/a~1b/anyOf',
+      '#/definitions/%E0%A4%A',
+      '#/properties/a~1b/anyOf/length',
+    ])
       expect(resolveLocalRef(tool, ref)).toBeUndefined();
   });
 });
