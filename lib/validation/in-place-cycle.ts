@@ -40,14 +40,14 @@ interface Step {
 
 /**
  * The first cycle, among the subschemas ajv applies from the root, whose every step checks the same value (an
- * in-place applicator or a `$ref`): ajv's validator recurses through it without end on a value that reaches it,
- * so the schema can never check that value. A recursion through `properties`, `items` and the other applicators
- * that check a part of the value ends with the value. `$ref`s are followed inside the document: `#`, a JSON
- * pointer, an `$anchor`, or the root's own `$id`; a `$dynamicRef` or `$recursiveRef` is not (ajv resolves it by
+ * in-place applicator or a `$ref`): ajv's validator recurses through it without end on a value that reaches it, so
+ * the schema can never check that value. A recursion through `properties`, `items` and the other applicators that
+ * check a part of the value ends with the value. `$ref`s are followed inside the document: `#`, a JSON pointer, an
+ * `$anchor`, or the root's own `$id` (relative too); a `$dynamicRef` or `$recursiveRef` is not (ajv resolves it by
  * the call's dynamic scope), nor is any reference of a document whose subschemas declare their own `$id`, so no
  * cycle is reported there. As ajv, an `if` counts only beside a `then` or `else` that checks something (holds a
- * keyword of `rules`, ajv's keywords), and a `then` or `else` only beside an `if`. A cycle under a condition no value
- * meets (an `else` beside `"if": {}`) counts too: the walk reads the schema, not the values it admits.
+ * keyword of `rules`, ajv's keywords), and a `then` or `else` only beside an `if`. A cycle under a condition no
+ * value meets (an `else` beside `"if": {}`) counts too: the walk reads the schema, not the values it admits.
  */
 export function inPlaceCycle(schema: SchemaDocument, rules: Readonly<Record<string, unknown>>): InPlaceCycle | undefined {
   const where = new Map<object, string>();
@@ -153,13 +153,16 @@ function checksSomething(schema: unknown, rules: Readonly<Record<string, unknown
   return schema === false || (isPlainObject(schema) && Object.keys(schema).some((key) => Object.hasOwn(rules, key) && Boolean(rules[key])));
 }
 
-/** The fragment (`#...`) of an absolute `ref` that names the root by its own `$id`, else undefined. */
+/** What a relative root `$id` (`tool.json`, which ajv takes as it is) is resolved against, to compare `$ref`s with it. */
+const RELATIVE_ID_BASE = 'https://relative-id.invalid/';
+
+/** The fragment (`#...`) of a `ref` that names the root by its own `$id` (absolute or relative), else undefined. */
 function fragmentOfRoot(schema: SchemaDocument, ref: string): string | undefined {
   const id = (schema as { $id?: unknown }).$id;
   if (typeof id !== 'string') return undefined;
   try {
-    const url = new URL(ref, id);
-    const root = new URL(id);
+    const root = new URL(id, RELATIVE_ID_BASE);
+    const url = new URL(ref, root);
     const fragment = url.hash || '#';
     url.hash = '';
     root.hash = '';

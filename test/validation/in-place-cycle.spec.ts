@@ -107,6 +107,13 @@ describe('a schema whose recursion never descends into the value', () => {
       '#/$defs/D',
     ],
     [
+      "the root's own $id, itself relative",
+      { $id: 'schemas/tool.json', $defs: { D: { not: {}, $ref: 'tool.json#/$defs/D' } }, $ref: '#/$defs/D' },
+      'tool.json#/$defs/D',
+      '#/$defs/D',
+      '#/$defs/D',
+    ],
+    [
       "the root's own $id, relative",
       { $id: 'https://example.com/s', $defs: { D: { not: {}, $ref: 's#/$defs/D' } }, $ref: '#/$defs/D' },
       's#/$defs/D',
