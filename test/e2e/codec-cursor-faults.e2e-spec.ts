@@ -97,3 +97,27 @@ describe('the longest list cursor', () => {
     }
   });
 });
+
+describe('a list cursor the codec opens that this server never issued (sealed by whoever holds the secret)', () => {
+  const codec = new HmacRequestStateCodec([SECRET]);
+  const cursorOf = (payload: Record<string, unknown>) => codec.seal(JSON.stringify({ k: 'cursor', m: 'mcp', l: 'tools/list', o: 1, ...payload }));
+
+  it.each([
+    ['an offset of 0 (a first page has no cursor)', { o: 0 }],
+    ['an offset that is no integer', { o: 1.5 }],
+    ['an offset written as a string', { o: '1' }],
+    ['no kind', { k: undefined }],
+    ['the kind of another sealed value', { k: 'state' }],
+    ['another list', { l: 'prompts/list' }],
+    ['another mount', { m: '/mcp' }],
+  ])('is refused 400 + -32602 (invalid_cursor): %s', async (_what, payload) => {
+    const t = await createTestApp({ providers: [EchoTool, ConfirmDeleteTool], options: { pageSize: 1, requestState: { codec } } });
+    try {
+      expect((await post(t.server, rpc('tools/list', { cursor: cursorOf({}) }))).status).toBe(200); // the same seal, well-formed, pages on
+      const res = await post(t.server, rpc('tools/list', { cursor: cursorOf(payload) }));
+      expect([res.status, res.body.error]).toEqual([400, expect.objectContaining({ code: -32602, data: { reason: 'invalid_cursor' } })]);
+    } finally {
+      await t.close();
+    }
+  });
+});
