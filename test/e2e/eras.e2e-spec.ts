@@ -21,7 +21,15 @@ class ClientInfoTool {
   }
 }
 
-const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool, AskTool, ClientInfoTool];
+/** Names the `x-trace` header its context carries. */
+@McpTool({ name: 'request_header', description: 'Names a request header.', inputSchema: { type: 'object', properties: {} } })
+class RequestHeaderTool {
+  run(_args: unknown, ctx: McpContext) {
+    return { trace: ctx.headers['x-trace'] ?? null };
+  }
+}
+
+const TOOLS = [EchoTool, ConfirmDeleteTool, GatherTool, DegradeTool, LogsTool, AskTool, ClientInfoTool, RequestHeaderTool];
 const accept = (content: Record<string, unknown>) => ({ result: { action: 'accept', content } });
 
 /**
@@ -84,6 +92,13 @@ describe('two eras on one mount', () => {
       expect(status).toBe(cell.status);
       expect(events.map((e) => e.message.era)).toEqual([era]);
     });
+  });
+
+  it.each(ERAS)("hands a tool called on the %s era the request's headers as Node parsed them (ctx.headers)", async (era) => {
+    const params = { name: 'request_header', arguments: {} };
+    const body = era === 'modern' ? rpc('tools/call', params) : { jsonrpc: '2.0', id: 1, method: 'tools/call', params };
+    const res = await legacyPost(app().server, body, { ...(era === 'modern' ? mirroredHeaders(body) : legacyHeaders()), 'x-trace': 'abc' });
+    expect(JSON.parse(res.messages[0]!.result.content[0].text)).toEqual({ trace: 'abc' });
   });
 
   describe('initialize', () => {
