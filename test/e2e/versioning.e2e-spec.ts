@@ -211,4 +211,8 @@ describe('the version extra, refused when malformed', () => {
       /^option "version": must be VERSION_NEUTRAL, a version/,
     );
   });
+
+  it.each(['2024-06', 'v1.2', 'beta_1', ['1', '2.0-rc']])('takes %p: letters, digits, ".", "_" and "-"', (version) => {
+    expect(McpModule.forRoot({ path: 'mcp', version, serverInfo: { name: 's', version: '1' } }).controllers).toHaveLength(1);
+  });
 });
