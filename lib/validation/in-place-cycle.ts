@@ -1,7 +1,7 @@
 import { isPlainObject } from '../util/is-plain-object.js';
 import { schemaPath } from './json-value.js';
 import { resolveLocalRef, type SchemaDocument } from './local-ref.js';
-import { ALSO_APPLIED, REFERENCE_KEYWORDS, SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
+import { ALSO_APPLIED, SCHEMA_APPLICATORS, someSubschema } from './schema-applicators.js';
 
 /** Applicators that check the very value their schema checks, not a part of it (and `$ref`, beside them). */
 export const IN_PLACE_APPLICATORS: readonly string[] = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies'];
@@ -10,9 +10,8 @@ const IN_PLACE = new Set(IN_PLACE_APPLICATORS);
 /** Keywords whose subschemas ajv never applies where they sit: definitions, and `contentSchema` (an annotation). */
 const NOT_APPLIED = new Set(['$defs', 'definitions', 'contentSchema']);
 
-/** A reference of an in-place cycle (`$ref`, `$dynamicRef` or `$recursiveRef`) and the schema path of the schema that declares it. */
+/** A `$ref` of an in-place cycle and the schema path of the schema that declares it. */
 export interface CycleRef {
-  readonly keyword: (typeof REFERENCE_KEYWORDS)[number];
   readonly ref: string;
   readonly at: string;
 }
@@ -28,26 +27,25 @@ const CYCLE_REFS_NAMED = 5;
 
 /** Why a schema holding `cycle` is refused: its `$ref`s (up to {@link CYCLE_REFS_NAMED}), where it leads, what to do. */
 export function describeCycle({ at, refs }: InPlaceCycle): string {
-  const named = refs.slice(0, CYCLE_REFS_NAMED).map(({ keyword, ref, at: from }) => `${keyword} ${JSON.stringify(ref)} (at ${from})`);
+  const named = refs.slice(0, CYCLE_REFS_NAMED).map(({ ref, at: from }) => `$ref ${JSON.stringify(ref)} (at ${from})`);
   if (refs.length > named.length) named.push(`${refs.length - named.length} more`);
-  return `recurses without end: ${named.join(', then ')} ${refs.length > 1 ? 'lead' : 'leads'} back to ${at} through keywords that check the same value (${[...IN_PLACE_APPLICATORS, ...REFERENCE_KEYWORDS].join(', ')}), so checking a value there would never finish; let the recursion pass through properties, items or another keyword that checks a part of the value`;
+  return `recurses without end: ${named.join(', then ')} ${refs.length > 1 ? 'lead' : 'leads'} back to ${at} through keywords that check the same value (${IN_PLACE_APPLICATORS.join(', ')}, $ref), so checking a value there would never finish; let the recursion pass through properties, items or another keyword that checks a part of the value`;
 }
 
 interface Step {
   readonly to: Record<string, unknown>;
   readonly inPlace: boolean;
-  readonly ref?: Omit<CycleRef, 'at'>;
+  readonly ref?: string;
 }
 
 /**
  * The first cycle, among the subschemas ajv applies from the root, whose every step checks the same value (an
  * in-place applicator or a `$ref`): ajv's validator recurses through it without end on a value that reaches it, so
  * the schema can never check that value. A recursion through `properties`, `items` and the other applicators that
- * check a part of the value ends with the value. References are followed inside the document: `#`, a JSON pointer,
- * an `$anchor` or `$dynamicAnchor`, or the root's own `$id` (relative too); a `$dynamicRef` or `$recursiveRef` as a
- * `$ref` (a document of one resource is the whole of its dynamic scope). None is followed in a document whose
- * subschemas declare their own `$id` (ajv resolves its references per resource, and by the call's dynamic scope),
- * so no cycle is reported there. As ajv, an `if` counts only beside a `then` or `else` that checks something (holds a
+ * check a part of the value ends with the value. `$ref`s are followed inside the document: `#`, a JSON pointer, an
+ * `$anchor`, or the root's own `$id` (relative too); a `$dynamicRef` or `$recursiveRef` is not (ajv resolves it by
+ * the call's dynamic scope), nor is any reference of a document whose subschemas declare their own `$id`, so no
+ * cycle is reported there. As ajv, an `if` counts only beside a `then` or `else` that checks something (holds a
  * keyword of `rules`, ajv's keywords), and a `then` or `else` only beside an `if`. A cycle under a condition no
  * value meets (an `else` beside `"if": {}`) counts too: the walk reads the schema, not the values it admits.
  */
@@ -99,11 +97,8 @@ export function inPlaceCycle(schema: SchemaDocument, rules: Readonly<Record<stri
       if (kind === undefined || NOT_APPLIED.has(keyword) || ignoredConditional(node, keyword, rules)) continue;
       someSubschema(kind, node[keyword], (sub) => void (isPlainObject(sub) && steps!.push({ to: sub, inPlace: IN_PLACE.has(keyword) })));
     }
-    for (const keyword of REFERENCE_KEYWORDS) {
-      const ref = node[keyword];
-      const to = typeof ref === 'string' ? target(ref) : undefined;
-      if (to) steps.push({ to, inPlace: true, ref: { keyword, ref: ref as string } });
-    }
+    const to = typeof node.$ref === 'string' ? target(node.$ref) : undefined;
+    if (to) steps.push({ to, inPlace: true, ref: node.$ref as string });
     stepsByNode.set(node, steps);
     return steps;
   };
@@ -127,7 +122,7 @@ export function inPlaceCycle(schema: SchemaDocument, rules: Readonly<Record<stri
       chain.push({ from: node, step });
       if (open.has(step.to)) {
         const cycle = chain.slice(chain.findIndex((link) => link.from === step.to));
-        return { at: where.get(step.to)!, refs: cycle.filter((link) => link.step.ref !== undefined).map((link) => ({ ...link.step.ref!, at: where.get(link.from)! })) };
+        return { at: where.get(step.to)!, refs: cycle.filter((link) => link.step.ref !== undefined).map((link) => ({ ref: link.step.ref!, at: where.get(link.from)! })) };
       }
       const found = visit(step.to);
       if (found) return found;

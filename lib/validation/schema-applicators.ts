@@ -20,9 +20,6 @@ export const SCHEMA_APPLICATORS: ReadonlyMap<string, 'one' | 'list' | 'map'> = n
  */
 export const ALSO_APPLIED: ReadonlyMap<string, 'map'> = new Map([['dependencies', 'map']]);
 
-/** Keywords that apply another schema by reference: `$ref`, and the dynamic ones ajv resolves as `$ref` in a document of one resource. */
-export const REFERENCE_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
-
 /**
  * Calls `visit` on each subschema an applicator of `kind` holds in `value` (one; each of a list; each of a map),
  * with the segment leading to it (none for one, else its index or name), in order, until one answers something

@@ -221,7 +221,7 @@ export class SchemaCompiler {
         where,
         `declares a property named "__proto__" (at ${unchecked.at}/properties), whose value ajv never checks (it skips that name), so whatever a caller sent there would pass: rename the property`,
       );
-    const cycle = /"\$(?:ref|dynamicRef|recursiveRef)"/.test(text) ? inPlaceCycle(schema, this.ajv.RULES.all) : undefined;
+    const cycle = text.includes('"$ref"') ? inPlaceCycle(schema, this.ajv.RULES.all) : undefined;
     if (cycle) throw new McpConfigurationError(where, describeCycle(cycle));
     let validate: ValidateFunction;
     this.unknownFormats = [];

@@ -3,7 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { escapedSegment, pointerSegments, valueAt } from '../util/json-pointer.js';
 import { resolveLocalRef, type SchemaDocument } from './local-ref.js';
-import { ALSO_APPLIED, REFERENCE_KEYWORDS, SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
+import { ALSO_APPLIED, SCHEMA_APPLICATORS, firstSubschemaWhere, someSubschema } from './schema-applicators.js';
 
 /** Where a check starts: one of the document's `$defs` (as ajv compiles `#/$defs/Name`), or the document itself. */
 export type CheckRoot = string | undefined;
@@ -75,6 +75,9 @@ function chainEnd(document: SchemaDocument, target: Record<string, unknown>): Re
   return end;
 }
 
+/** Keywords that apply another schema by reference: the errors of what they apply leave the schema path they are at. */
+const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
+
 /** What {@link holdsReference} answered of each schema object, walked once (a lookup asks again on each refusal). */
 const heldReferences = new WeakMap<object, boolean>();
 
@@ -83,7 +86,7 @@ function holdsReference(node: unknown): boolean {
   if (!isPlainObject(node)) return false;
   let holds = heldReferences.get(node);
   if (holds === undefined) {
-    holds = firstSubschemaWhere(node, (sub) => REFERENCE_KEYWORDS.some((keyword) => Object.hasOwn(sub, keyword))) !== undefined;
+    holds = firstSubschemaWhere(node, (sub) => REFERENCES.some((keyword) => Object.hasOwn(sub, keyword))) !== undefined;
     heldReferences.set(node, holds);
   }
   return holds;
