@@ -3,12 +3,13 @@ import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
-import { bounded } from '../util/bounded.js';
+import { bounded, quoted } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { WeakValueCache } from '../util/weak-value-cache.js';
 import { REFUSED_FORMATS } from './add-formats.js';
 import { itemLimits } from './bounded-schema.js';
 import { callerValueAjv } from './caller-value-ajv.js';
+import { strayDynamicRef } from './dynamic-ref.js';
 import { describeCycle, inPlaceCycle } from './in-place-cycle.js';
 import { jsonValueOffence } from './json-value.js';
 import type { SchemaDocument } from './local-ref.js';
@@ -220,6 +221,12 @@ export class SchemaCompiler {
       throw new McpConfigurationError(
         where,
         `declares a property named "__proto__" (at ${unchecked.at}/properties), whose value ajv never checks (it skips that name), so whatever a caller sent there would pass: rename the property`,
+      );
+    const stray = text.includes('"$dynamicRef"') ? strayDynamicRef(schema) : undefined;
+    if (stray)
+      throw new McpConfigurationError(
+        where,
+        `$dynamicRef ${quoted(stray.ref, 100)} (at ${stray.at}) names no $dynamicAnchor of a schema around it, so ajv, which checks the calls, would apply the schema it is validating in (not the one the reference names); write $ref for a JSON pointer or an $anchor, or declare the $dynamicAnchor on a schema around the reference`,
       );
     const cycle = text.includes('"$ref"') ? inPlaceCycle(schema, this.ajv.RULES.all) : undefined;
     if (cycle) throw new McpConfigurationError(where, describeCycle(cycle));

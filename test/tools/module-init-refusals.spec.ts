@@ -407,6 +407,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", outputSchema: recurses without end: \$ref "#" \(at #\/allOf\/0\) leads back to # /,
   ],
   [
+    'a plain tool input schema whose $dynamicRef names a JSON pointer (ajv would apply the whole schema there)',
+    [actionTool({}, { inputSchema: { type: 'object', $defs: { S: { type: 'string' } }, properties: { a: { $dynamicRef: '#/$defs/S' } } } }, { run: () => 1 })],
+    /^tool "tasks", inputSchema: \$dynamicRef "#\/\$defs\/S" \(at #\/properties\/a\) names no \$dynamicAnchor of a schema around it/,
+  ],
+  [
     'a plain tool input schema nested 10,000 deep (a walk would overflow the stack)',
     [actionTool({}, { inputSchema: { type: 'object', properties: { a: nestedAllOf(10_000) } } }, { run: () => 1 })],
     /^tool "tasks" \(DeclaredTool\): declares a schema nested too deeply to check \(Maximum call stack size exceeded\): nest it less deeply$/,
