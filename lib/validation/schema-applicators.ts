@@ -40,20 +40,23 @@ export function someSubschema<T>(kind: 'one' | 'list' | 'map', value: unknown, v
 
 /**
  * The first schema object in `schema` (itself, then its subschemas depth first, in key order, those of
- * {@link ALSO_APPLIED} too) that `matches`, with its schema path; the walk goes below only the objects `enters` lets
- * it (all by default). For schemas being built (module init, a new elicitation form), never per request.
+ * {@link ALSO_APPLIED} too) that `matches`, with its schema path; `matches` also gets the schema objects around it,
+ * outermost first. The walk goes below only the objects `enters` lets it (all by default). For schemas being built
+ * (module init, a new elicitation form), never per request.
  */
 export function firstSubschemaWhere(
   schema: unknown,
-  matches: (node: Record<string, unknown>) => boolean,
+  matches: (node: Record<string, unknown>, around: readonly Record<string, unknown>[]) => boolean,
   enters: (node: Record<string, unknown>) => boolean = () => true,
 ): { node: Record<string, unknown>; at: string } | undefined {
   const path: (string | number)[] = [];
+  const around: Record<string, unknown>[] = [];
   const visit = (node: unknown, segment?: string | number): { node: Record<string, unknown>; at: string } | undefined => {
     if (!isPlainObject(node)) return undefined;
     if (segment !== undefined) path.push(segment);
-    let found = matches(node) ? { node, at: schemaPath(path) } : undefined;
+    let found = matches(node, around) ? { node, at: schemaPath(path) } : undefined;
     const keywords = found === undefined && enters(node) ? Object.keys(node) : [];
+    around.push(node);
     for (let i = 0; found === undefined && i < keywords.length; i++) {
       const kind = SCHEMA_APPLICATORS.get(keywords[i]!) ?? ALSO_APPLIED.get(keywords[i]!);
       if (kind === undefined) continue;
@@ -61,6 +64,7 @@ export function firstSubschemaWhere(
       found = someSubschema(kind, node[keywords[i]!], visit);
       path.pop();
     }
+    around.pop();
     if (segment !== undefined) path.pop();
     return found;
   };

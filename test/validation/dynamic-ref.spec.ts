@@ -41,6 +41,12 @@ describe('a $dynamicRef ajv would resolve to another schema than its target', ()
     );
   });
 
+  it('is refused when it names the $dynamicAnchor beside it, whose schema it would apply again without end', () => {
+    const schema = { type: 'object', properties: { a: { $dynamicAnchor: 's', type: 'string', $dynamicRef: '#s' } } };
+    expect(() => callerValueAjv().compile(schema)({ a: 'x' })).toThrow(RangeError);
+    expect(schemaRefusal(compiler, schema)).toMatch(/^the schema: \$dynamicRef "#s" \(at #\/properties\/a\) names no \$dynamicAnchor of a schema around it/);
+  });
+
   it('leaves a $dynamicRef that is no fragment to ajv, which refuses it', () => {
     const schema = { $dynamicAnchor: 'node', type: 'object', properties: { a: { $dynamicRef: 'https://example.com/s#node' } } };
     expect(schemaRefusal(compiler, schema)).toMatch(/^the schema: is not a JSON Schema this server can build: .*only supports hash fragment reference/);
