@@ -71,6 +71,12 @@ const CLASSIFIED = {
       headers: legacyHeaders('v9'),
       status: 400,
     },
+    ...['v2026-07-28', '2026-07-28x'].map((header, id) => ({
+      shape: `no _meta, a header (${header}) holding a modern revision and more (then refused by the version check)`,
+      body: { jsonrpc: '2.0', id: 6 + id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } },
+      headers: legacyHeaders(header),
+      status: 400,
+    })),
     {
       shape: '_meta with a progressToken only',
       body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: { progressToken: 'p' } } },

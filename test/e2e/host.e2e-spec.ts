@@ -670,7 +670,7 @@ describe("the host request's body", () => {
     const modern = rpc('tools/call', { name: 'body', arguments: {} });
     const answered = await post(app().server, modern);
     expect(JSON.parse(answered.body.result.content[0].text)).toEqual(modern);
-    const legacy = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'body', arguments: {} } };
+    const legacy = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'body', arguments: {}, _meta: { progressToken: 'p' } } };
     const legacyAnswer = await legacyPost(app().server, legacy, legacyHeaders('2025-11-25'));
     expect(JSON.parse(legacyAnswer.messages[0]!.result.content[0].text)).toEqual(legacy);
   });

@@ -56,6 +56,15 @@ describe('a number out of range (1e400) outside the typed fields', () => {
     expect(res.body.error).toMatchObject({ code: -32600, data: { errors: [{ location: '/params/_meta/at', problems: [FINITE_NUMBER] }] } });
   });
 
+  it("in a notification under a long key, deep: each location segment cut to 64 characters, the message's location to 200", async () => {
+    const deep = Array.from({ length: 80 }).reduce<unknown>((inner) => ({ a: inner }), MARK);
+    const note = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'r1', _meta: { ['k'.repeat(100)]: deep } } };
+    const res = await post(app().server, withOutOfRange(note), legacyHeaders());
+    const location = `/params/_meta/${'k'.repeat(63)}…${'/a'.repeat(80)}`;
+    expect(res.body.error.data.errors).toEqual([{ location, problems: [FINITE_NUMBER] }]);
+    expect(res.body.error.message).toBe(`Invalid request: the message holds a number out of range; at ${location.slice(0, 199)}…, ${FINITE_NUMBER}.`);
+  });
+
   it('in a notification, past DETAILED_CHECK_MAX_ERRORS of them however deep: the first only', async () => {
     const deep = (count: number) => `${'{"a":'.repeat(100)}[${Array(count).fill('1e400').join(',')}]${'}'.repeat(100)}`;
     const noteWith = (count: number) => `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","_meta":{"x":${deep(count)}}}}`;

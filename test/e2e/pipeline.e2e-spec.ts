@@ -104,6 +104,35 @@ describe('message validation and classification', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ id: 3, error: { code: -32600 } });
     expect(res.body.error.data.errors).toEqual([{ location: '', problems: ['missing required property "method"'] }]);
+    expect(res.body.error.message).toBe(
+      'Invalid request: the message is not a valid JSON-RPC 2.0 request or notification; at the message root, missing required property "method".',
+    );
+  });
+
+  it.each([
+    ['a request with the id null', { jsonrpc: '2.0', id: null, method: 'ping' }, '/id', 'must be a string or an integer'],
+    ['a request of JSON-RPC 1.0', { jsonrpc: '1.0', id: 1, method: 'ping' }, '/jsonrpc', 'must be "2.0"'],
+    ['a request whose params are no object', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: 'x' }, '/params', 'must be an object'],
+    ['an answer whose result is no object', { jsonrpc: '2.0', id: 'a', result: 'yes' }, '/result', 'must be an object'],
+    ['an answer whose error code is no integer', { jsonrpc: '2.0', id: 'a', error: { code: 1.5, message: 'no' } }, '/error/code', 'must be an integer'],
+  ])('refuses %s from a legacy client at message validation (400 + -32600, located)', async (_what, body, location, problem) => {
+    const mark = await rejectionOf(async () => {
+      const res = await post(t.server, body, legacyHeaders());
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32600);
+      expect(res.body.error.data.errors).toEqual([{ location, problems: [problem] }]);
+    });
+    expect(mark).toEqual({ rejecter: 'message-validation', reason: 'invalid_message' });
+  });
+
+  it.each([
+    ['on the modern era', rpc('tools/list'), undefined],
+    ['on the legacy era', { jsonrpc: '2.0', id: 'p', method: 'ping' }, legacyHeaders()],
+  ])('takes a message with a method and an id for a request, a stray result beside them notwithstanding (%s)', async (_era, request, headers) => {
+    const body: Record<string, unknown> = { ...request, result: {} };
+    const res = await post(t.server, body, headers);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: body.id, result: {} });
   });
 
   it('refuses a client-sent response (result or error) with 400 + -32600, in an error without an id (it answered no request)', async () => {
