@@ -47,6 +47,12 @@ describe('message validation and classification', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/must be equal to constant|instancePath|schemaPath/);
   });
 
+  it('lists every problem at a location, its first one ending the message', async () => {
+    const res = await post(t.server, { jsonrpc: 5, id: 9, method: 'tools/list', params: { _meta: meta() } });
+    expect(res.body.error.data.errors).toEqual([{ location: '/jsonrpc', problems: ['must be a string', 'must be "2.0"'] }]);
+    expect(res.body.error.message).toBe('Invalid request: the message is not a valid JSON-RPC 2.0 request or notification; at /jsonrpc, must be a string.');
+  });
+
   it('refuses an id of null without echoing it', async () => {
     const res = await post(t.server, { jsonrpc: '2.0', id: null, method: 'server/discover', params: { _meta: meta() } });
     expect(res.status).toBe(400);
