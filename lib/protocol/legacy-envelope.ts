@@ -14,7 +14,7 @@ function negotiatedVersion(requested: unknown): string {
  * `initialize` the negotiated one; the client capabilities are `initialize`'s, on a later request the input
  * capabilities its echoed session id carries, else unknown (`{}`); the log level is the `legacyLogLevel` option's,
  * because a stateless server cannot remember `logging/setLevel`. The request's own `_meta` keys (`progressToken`)
- * are kept.
+ * are kept, but a `clientInfo`.
  */
 export function legacyMeta(
   message: Record<string, unknown>,
@@ -28,9 +28,9 @@ export function legacyMeta(
   const meta = ownCopy(own);
   meta[META_KEYS.protocolVersion] = initialize ? negotiatedVersion(params.protocolVersion) : (versionHeader ?? session?.version ?? LEGACY_DEFAULT_VERSION);
   meta[META_KEYS.clientCapabilities] = initialize ? (isPlainObject(params.capabilities) ? params.capabilities : {}) : (session?.capabilities ?? {});
-  if (initialize && isPlainObject(params.clientInfo)) meta[META_KEYS.clientInfo] = params.clientInfo;
-  // Set on initialize only: a later request's own _meta names none (the 2025 revisions have no such field there).
-  else if (Object.hasOwn(meta, META_KEYS.clientInfo)) delete meta[META_KEYS.clientInfo];
+  // The 2025 revisions name the client in initialize's params only, and nothing is built from initialize's envelope
+  // that reads it: a request's own _meta naming one is not believed.
+  if (Object.hasOwn(meta, META_KEYS.clientInfo)) delete meta[META_KEYS.clientInfo];
   meta[META_KEYS.logLevel] = logLevel;
   return meta;
 }

@@ -184,7 +184,7 @@ describe('two eras on one mount', () => {
         expect((await legacyPost(app().server, body)).messages[0]).toEqual({ jsonrpc: '2.0', id: body.id, result: {} });
     });
 
-    it('sets ctx.clientInfo on initialize only: a later request naming one in its own _meta gets none', async () => {
+    it('gives a legacy tool no ctx.clientInfo, even when its request names one in its own _meta', async () => {
       const res = await legacyPost(app().server, {
         jsonrpc: '2.0',
         id: 1,
