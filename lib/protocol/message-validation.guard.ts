@@ -49,6 +49,14 @@ export class MessageValidationGuard implements ChainStage {
         'client_response',
         'Invalid request: a client never sends a JSON-RPC response to a server; send a request or a notification.',
       );
+    const answerKey = kind === 'request' || kind === 'notification' ? ANSWER_KEYS.find((key) => key in message) : undefined;
+    if (answerKey)
+      throw new RejectionException(
+        'message-validation',
+        'invalid_message',
+        `Invalid request: the message has both "method" and "${answerKey}", so it reads as a request and as an answer; send a request (method, params) or an answer (${ANSWER_KEYS.join(' or ')}), not both.`,
+        { data: distilledData([{ path: [answerKey], problem: 'must not sit beside "method"' }]) },
+      );
     const values = valuesWithin(message);
     if (values === undefined) {
       const deep = tooDeeplyNested(message)!;
@@ -86,6 +94,12 @@ export class MessageValidationGuard implements ChainStage {
     return true;
   }
 }
+
+/**
+ * The keys of an answer (a JSON-RPC response). A message with a method and one of them reads as two kinds, and an
+ * intermediary that classifies by these keys first would pass as an answer what this server runs as a request.
+ */
+const ANSWER_KEYS = ['result', 'error'] as const;
 
 /** The legacy schema's JSON-RPC definition a message of this kind must meet. */
 function legacyDefinition(kind: string, message: Record<string, unknown>): string {

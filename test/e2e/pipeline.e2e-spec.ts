@@ -132,13 +132,22 @@ describe('message validation and classification', () => {
   });
 
   it.each([
-    ['on the modern era', rpc('tools/list'), undefined],
-    ['on the legacy era', { jsonrpc: '2.0', id: 'p', method: 'ping' }, legacyHeaders()],
-  ])('takes a message with a method and an id for a request, a stray result beside them notwithstanding (%s)', async (_era, request, headers) => {
-    const body: Record<string, unknown> = { ...request, result: {} };
-    const res = await post(t.server, body, headers);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: body.id, result: {} });
+    ['a request on the modern era', rpc('tools/list'), undefined, 'result'],
+    ['a request on the legacy era', { jsonrpc: '2.0', id: 'p', method: 'ping' }, legacyHeaders(), 'result'],
+    ['a request on the legacy era', { jsonrpc: '2.0', id: 'p', method: 'ping' }, legacyHeaders(), 'error'],
+    ['a notification on the legacy era', { jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders(), 'error'],
+  ])('refuses %s that also carries an answer key (%s): it reads as two kinds, so 400 + -32600 at message validation, never served', async (_what, message, headers, key) => {
+    const body: Record<string, unknown> = { ...message, [key]: key === 'result' ? {} : { code: 1, message: 'x' } };
+    const mark = await rejectionOf(async () => {
+      const res = await post(t.server, body, headers);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        code: -32600,
+        message: `Invalid request: the message has both "method" and "${key}", so it reads as a request and as an answer; send a request (method, params) or an answer (result or error), not both.`,
+        data: { errorCount: 1, errors: [{ location: `/${key}`, problems: ['must not sit beside "method"'] }] },
+      });
+    });
+    expect(mark).toEqual({ rejecter: 'message-validation', reason: 'invalid_message' });
   });
 
   it('refuses a client-sent response (result or error) with 400 + -32600, in an error without an id (it answered no request)', async () => {
