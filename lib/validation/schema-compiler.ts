@@ -226,7 +226,7 @@ export class SchemaCompiler {
     if (stray)
       throw new McpConfigurationError(
         where,
-        `$dynamicRef ${quoted(stray.ref, 100)} (at ${stray.at}) names no $dynamicAnchor of a schema around it, so ajv, which checks the calls, would apply the schema it is validating in (not the one the reference names); write $ref for a JSON pointer or an $anchor, or declare the $dynamicAnchor on a schema around the reference`,
+        `$dynamicRef ${quoted(stray.ref, 100)} (at ${stray.at}) names no $dynamicAnchor of a schema around it, so ajv would check the value there against the whole schema it is validating (its root, or a $ref's target), not the one the reference names; write $ref for a JSON pointer or an $anchor, or declare the $dynamicAnchor on a schema around the reference`,
       );
     const cycle = text.includes('"$ref"') ? inPlaceCycle(schema, this.ajv.RULES.all) : undefined;
     if (cycle) throw new McpConfigurationError(where, describeCycle(cycle));

@@ -37,7 +37,7 @@ describe('a $dynamicRef ajv would resolve to another schema than its target', ()
     }
     expect(ajvAnswer).not.toBe(true);
     expect(schemaRefusal(compiler, schema)).toBe(
-      `the schema: $dynamicRef ${JSON.stringify(ref)} (at ${at}) names no $dynamicAnchor of a schema around it, so ajv, which checks the calls, would apply the schema it is validating in (not the one the reference names); write $ref for a JSON pointer or an $anchor, or declare the $dynamicAnchor on a schema around the reference`,
+      `the schema: $dynamicRef ${JSON.stringify(ref)} (at ${at}) names no $dynamicAnchor of a schema around it, so ajv would check the value there against the whole schema it is validating (its root, or a $ref's target), not the one the reference names; write $ref for a JSON pointer or an $anchor, or declare the $dynamicAnchor on a schema around the reference`,
     );
   });
 
