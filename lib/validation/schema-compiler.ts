@@ -72,9 +72,10 @@ export const namesInheritedMember = (text: string): boolean => INHERITED_NAMES.s
  * Compiles consumer-written JSON Schemas (2020-12) at module init (an elicitation form when first asked with), never
  * per request; `$ref`s resolve only inside the schema. A schema ajv cannot build, holding a non-JSON value, naming
  * an unknown format, declaring `$async` (a promise reads as a pass to a synchronous check), a property named
- * `__proto__` (whose value ajv skips) or a recursion that never descends into the value ({@link inPlaceCycle}) is a
- * `McpConfigurationError` naming where it was declared; a key that is a near miss of an asserting keyword
- * (`maxlength`) is warned about once, as ajv ignores it.
+ * `__proto__` (whose value ajv skips), a `$dynamicRef` naming no `$dynamicAnchor` around it ({@link strayDynamicRef})
+ * or a recursion that never descends into the value ({@link inPlaceCycle}) is a `McpConfigurationError` naming where
+ * it was declared; a key that is a near miss of an asserting keyword (`maxlength`) is warned about once, as ajv
+ * ignores it.
  */
 export class SchemaCompiler {
   /** Formats ajv reported unknown while compiling the current schema (it only logs them when not strict). */
