@@ -237,8 +237,8 @@ export interface McpTasksOptions {
   maxResultBytes?: number;
   /**
    * How many bytes the requests of the tasks whose handlers run in this process may hold together, per mount (a
-   * running task holds its request, counted by its body's size); a call that would take them over is refused
-   * (503 + -32603, `task_bytes_limit`) before its task is created. @default 268435456 (256 MiB)
+   * running task holds its request, counted by its footprint as for `maxUnderWayBytes`); a call that would take them
+   * over is refused (503 + -32603, `task_bytes_limit`) before its task is created. @default 268435456 (256 MiB)
    */
   maxRunningBytes?: number;
   /**
@@ -282,9 +282,8 @@ export interface McpLegacyInputRequestOptions {
   maxPending?: number;
   /**
    * How many bytes the calls waiting for an answer may hold together on this mount (each holds its request, counted
-   * once by its body's size, or 80 bytes a JSON value when that is more, with its header lines, however many of its
-   * input requests wait);
-   * a call that would take them over is refused. @default 268435456 (256 MiB)
+   * once by its footprint as for `maxUnderWayBytes`, however many of its input requests wait); a call that would take
+   * them over is refused. @default 268435456 (256 MiB)
    */
   maxPendingBytes?: number;
   /** How long one may wait for the client's answer, in milliseconds; then the tool's request rejects. @default 600000 */
