@@ -17,6 +17,7 @@ import { MaintenanceInterceptor } from '../support/maintenance-interceptor.js';
 import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
+import { NODE_CLOSES_UNUSED_CONNECTIONS } from '../support/raw-http.js';
 import { sseMessages } from '../support/sse.js';
 import { SleeperTool, TASK_CAPS, taskRuns } from '../support/task-tools.js';
 import { createTestApp, type TestApp, type TestAppSpec } from '../support/test-app.js';
@@ -396,7 +397,9 @@ describe('a connection carrying no request when shutdown begins does not hold th
       await t.close();
       // The deadline (300 ms), then the delivery grace (1 s): before, the close waited for the client for ever.
       expect(Date.now() - closingAt).toBeLessThan(3_000);
-      expect((await closed) - closingAt).toBeGreaterThanOrEqual(1_200);
+      const closedAfter = (await closed) - closingAt;
+      // From Node 26.4 the server's own close() closes such a connection at once; before, the mount's cut does.
+      if (!NODE_CLOSES_UNUSED_CONNECTIONS) expect(closedAfter).toBeGreaterThanOrEqual(1_200);
     },
     20_000,
   );

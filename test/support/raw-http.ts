@@ -70,6 +70,15 @@ export function rawRequest(server: Server, request: RawRequest = {}): Promise<Ra
  */
 export const NODE_REFUSES_EXCESS_LINES = !dropsExcessHeaderLines(process.versions);
 
+/**
+ * Whether the Node running the tests closes, at `server.close()`, an HTTP/1.1 connection that carries no request
+ * (its client sent nothing, or part of a request's headers), as Node 26.4 and later do; earlier releases leave it to
+ * its client, or to the mount's cut once the shutdown's delivery grace is over.
+ */
+export const NODE_CLOSES_UNUSED_CONNECTIONS = ((major, minor) => major > 26 || (major === 26 && minor >= 4))(
+  ...(process.versions.node.split('.').map(Number) as [number, number]),
+);
+
 /** `count` header lines of no meaning (`X-Fill-0: 1`, …), to pad a request's header block. */
 export const fillerLines = (count: number): HeaderLine[] => Array.from({ length: count }, (_, i) => [`X-Fill-${i}`, '1'] as const);
 
