@@ -73,11 +73,11 @@ function acceptsEventStream(accept: string | string[] | undefined): boolean {
  */
 const event = (json: string): string => `event: message\ndata: ${json}\n\n`;
 
-/** What a notification meeting a full socket buffer becomes: dropped (the default), or queued for a caller that bounds it. */
-export interface NotifyOptions {
-  /** `drop`: not written; `queue`: written all the same, the caller bounding what waits ({@link AnswerStream.buffered}). @default 'drop' */
-  whenFull?: 'drop' | 'queue';
-}
+/** The bytes {@link event} adds to its JSON. */
+const EVENT_FRAMING_BYTES = event('').length;
+
+/** Events from their JSON, as one text. */
+const events = (json: readonly string[]): string => event(json.join('\n\nevent: message\ndata: '));
 
 /**
  * The answer stream: the one channel a request's answer leaves through, and the only place that picks JSON or SSE.
@@ -89,7 +89,7 @@ export interface NotifyOptions {
  * - A client close before the final response is a cancellation: `signal` aborts, one `mcp:request:cancelled` is
  *   emitted, and later writes are no-ops.
  * - No unbounded buffering: a notification meeting a full socket buffer is dropped, unless its writer queues it
- *   and bounds what waits itself (`buffered`, `abandon`); the final response is never dropped.
+ *   (`queue`) and bounds what waits itself (`buffered`, `abandon`); the final response is never dropped.
  * - Once SSE, a keep-alive comment (`: keep-alive`, no message) goes out every `keepAliveMs` until the stream ends,
  *   so a proxy's read timeout does not cut a stream that waits: a listen stream, a tool working silently after its
  *   first notification, a legacy-era input request waiting for its user. A JSON answer cannot carry one.
@@ -130,6 +130,12 @@ export class AnswerStream implements WaitingAnswer {
    */
   private held: string[] | undefined;
   private heldBytes = 0;
+
+  /** The JSON of the events queued in this turn (`queue`), written as one at its end, after anything held; and their bytes. */
+  private turn: string[] | undefined;
+  private turnBytes = 0;
+  /** What waited under the turn's messages when the first was queued: nothing is written under them meanwhile. */
+  private turnBase = 0;
 
   private constructor(
     private readonly req: IncomingMessage,
@@ -280,7 +286,12 @@ export class AnswerStream implements WaitingAnswer {
 
   /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */
   get buffered(): number {
-    return this.res.writableLength + this.heldBytes;
+    return this.res.writableLength + this.heldBytes + this.turnBytes;
+  }
+
+  /** Bytes of the answer its client has not taken: those queued below it ({@link waitingBytes}), held and queued this turn. */
+  private get waiting(): number {
+    return waitingBytes(this.res) + this.heldBytes + this.turnBytes;
   }
 
   /** Resolves once the response is closed: the final response flushed, or the connection gone. */
@@ -290,11 +301,44 @@ export class AnswerStream implements WaitingAnswer {
 
   /**
    * Sends one notification as an SSE event, switching to SSE on the first; returns false when it was not written.
-   * At a full socket buffer it is dropped unless `whenFull: 'queue'` ({@link NotifyOptions}).
+   * At a full socket buffer it is dropped.
    */
-  notify(notification: Readonly<Record<string, unknown>> & { method: string }, options: NotifyOptions = {}): boolean {
-    if (options.whenFull !== 'queue' && this.backedUp) return false;
+  notify(notification: Readonly<Record<string, unknown>> & { method: string }): boolean {
+    if (this.backedUp) return false;
     return this.writeEvent({ jsonrpc: '2.0', ...notification });
+  }
+
+  /**
+   * Sends one JSON-RPC message already serialized (`json`, `bytes` long in UTF-8) as an SSE event, switching to SSE
+   * on the first; never dropped for a full buffer, so its writer bounds what waits ({@link AnswerStream.buffered},
+   * `abandon`). The messages queued in one turn go out as one write at its end (Node sends a turn's writes together
+   * anyway), counted among what waits as they are queued. Returns false when it was not written.
+   */
+  queue(json: string, bytes: number): boolean {
+    if (this.turn === undefined) {
+      if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.req.headers.accept))) return false;
+      if (!this.sse) {
+        if (this.res.headersSent) return false;
+        this.startEventStream();
+      }
+      this.turn = [json];
+      this.turnBase = waitingBytes(this.res) + this.heldBytes;
+      process.nextTick(AnswerStream.writeTurn, this);
+    } else if (this.done) return false;
+    else this.turn.push(json);
+    this.turnBytes += bytes + EVENT_FRAMING_BYTES;
+    this.countWaiting();
+    return true;
+  }
+
+  /** Counts what waits with the messages queued this turn, as each is queued. */
+  private countWaiting(): void {
+    if (!this.closed && !this.cut) this.bounds.waiting.count(this, this.turnBase + this.turnBytes, false);
+  }
+
+  /** Writes what was queued in the turn that ends. */
+  private static writeTurn(this: void, stream: AnswerStream): void {
+    if (stream.turn !== undefined && stream.open) stream.write('', 0);
   }
 
   /**
@@ -366,12 +410,17 @@ export class AnswerStream implements WaitingAnswer {
   }
 
   /**
-   * Writes `text` to the response, or holds it while the socket is backed up (flushed whole at the next `drain`).
-   * Text beyond ASCII goes as bytes: Node counts a string it holds in characters, which would let what waits for a
-   * reader ({@link AnswerStream.buffered}) pass its bound threefold.
+   * Writes `text` to the response, after what was queued this turn, or holds it while the socket is backed up
+   * (flushed whole at the next `drain`). Text beyond ASCII goes as bytes: Node counts a string it holds in
+   * characters, which would let what waits for a reader ({@link AnswerStream.buffered}) pass its bound threefold.
    */
-  private write(text: string): void {
-    const bytes = Buffer.byteLength(text);
+  private write(text: string, bytes = Buffer.byteLength(text)): void {
+    if (this.turn !== undefined) {
+      text = events(this.turn) + text;
+      bytes += this.turnBytes;
+      this.turn = undefined;
+      this.turnBytes = 0;
+    }
     if (this.held) {
       this.held.push(text);
       this.heldBytes += bytes;
@@ -388,12 +437,15 @@ export class AnswerStream implements WaitingAnswer {
     if (text && this.open) this.write(text);
   }
 
-  /** Stops holding; returns what was held, as one text. */
+  /** Stops holding; returns what was held, then what was queued this turn, as one text. */
   private release(): string {
     const held = this.held;
+    const turn = this.turn;
     this.held = undefined;
     this.heldBytes = 0;
-    return held ? held.join('') : '';
+    this.turn = undefined;
+    this.turnBytes = 0;
+    return (held ? held.join('') : '') + (turn ? events(turn) : '');
   }
 
   /**
@@ -401,22 +453,21 @@ export class AnswerStream implements WaitingAnswer {
    * per `stallMs` whether the client took some (however much more was written meanwhile; over HTTP/2, of this
    * stream: write-progress.ts); one that took none for `stallMs` since the last look that saw it take some (or since
    * the watch began) is cut off (`mcp:answer:stalled`) and what waited is freed. So the cut comes `stallMs` to
-   * `stallMs` plus two looks after the last byte taken. What waits is counted among the mount's waiting answers at
-   * each write and each look ({@link WaitingAnswers}). (An answer always has its connection: a pipelined request is
-   * taken up only in its turn, turn.ts.)
+   * `stallMs` plus two looks after the last byte taken. What waits (held and queued this turn too) is counted among
+   * the mount's waiting answers at each write, each message queued and each look ({@link WaitingAnswers}). (An
+   * answer always has its connection: a pipelined request is taken up only in its turn, turn.ts.)
    */
   private watchWrites(): void {
     if (this.closed || this.cut) return;
-    const waiting = waitingBytes(this.res);
-    if (this.stallWatch) return this.bounds.waiting.count(this, waiting, false);
-    if (waiting === 0) return;
+    const waiting = this.waiting;
     this.bounds.waiting.count(this, waiting, false);
+    if (this.stallWatch || waiting === 0) return;
     const progress = watchProgress(this.res);
     let lastTook = performance.now();
     this.stallWatch = setInterval(
       () => {
         const at = performance.now();
-        const now = waitingBytes(this.res);
+        const now = this.waiting;
         const took = progress.took();
         if (took) lastTook = at;
         else if (now > 0 && at - lastTook >= this.bounds.stallMs) this.cutStalled('writeStallTimeoutMs', now);
@@ -433,7 +484,7 @@ export class AnswerStream implements WaitingAnswer {
 
   /** Cuts the answer off to make room for the mount's other waiting answers ({@link WaitingAnswers}). */
   cutForRoom(): void {
-    this.cutStalled('maxWaitingBytes', waitingBytes(this.res));
+    this.cutStalled('maxWaitingBytes', this.waiting);
   }
 
   /** Cuts off an answer its client did not take, freeing what waited (`mcp:answer:stalled`, naming the bound). */

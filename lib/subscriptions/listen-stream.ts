@@ -8,10 +8,8 @@ import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { quiet } from '../util/quiet-promise.js';
 import { withinTime } from '../util/within-time.js';
-import { changeNotification, coversUri, type SubscriptionFilter } from './subscription-filter.js';
-
-/** The `_meta` key every message of a listen stream carries: the listen request's JSON-RPC id, its type kept. */
-const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
+import { changeJsonHead, changeJsonTail, SUBSCRIPTION_ID_META_KEY } from './change-json.js';
+import { coversUri, type SubscriptionFilter } from './subscription-filter.js';
 
 /** How a listen stream ended: `shutdown` (the server ended it; its result follows), `gone` (the client left, or it was dropped). */
 export type ListenEnd = 'shutdown' | 'gone';
@@ -45,6 +43,9 @@ const EARLY_EVENTS_MAX = 64;
  */
 export class ListenStream {
   private readonly meta: Readonly<Record<string, unknown>>;
+  /** What ends each change notification's JSON on this stream ({@link changeJsonTail}), and its bytes. */
+  private readonly tail: string;
+  private readonly tailBytes: number;
   private readonly uris: ReadonlySet<string>;
   private readonly early: McpChangeEvent[] = [];
   private acknowledged = false;
@@ -67,6 +68,8 @@ export class ListenStream {
     private readonly mount: string,
   ) {
     this.meta = Object.freeze({ [SUBSCRIPTION_ID_META_KEY]: id });
+    this.tail = changeJsonTail(id);
+    this.tailBytes = Buffer.byteLength(this.tail);
     this.uris = new Set(filter.resourceSubscriptions ?? []);
     if (answer.signal.aborted) this.finish('gone');
     else answer.signal.addEventListener('abort', () => this.finish('gone'), { once: true });
@@ -83,7 +86,8 @@ export class ListenStream {
     else this.unsubscribe = unsubscribe;
     if (this.ending === 'gone') return;
     this.acknowledged = true; // even when shut down meanwhile: the acknowledgment comes before the result
-    this.send({ method: 'notifications/subscriptions/acknowledged', params: { notifications: this.filter, _meta: this.meta } });
+    const ack = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: this.filter, _meta: this.meta } });
+    this.send(ack, Buffer.byteLength(ack));
     for (const event of this.early.splice(0)) this.deliver(event);
     if (this.ending) return;
     // At each keep-alive, what waits is counted again, so what the socket took meanwhile goes back to the budget.
@@ -120,11 +124,14 @@ export class ListenStream {
   }
 
   private deliver(event: McpChangeEvent): void {
-    if (!this.ending) this.send(changeNotification(event, this.meta));
+    if (this.ending) return;
+    const head = changeJsonHead(event);
+    this.send(head.text + this.tail, head.bytes + this.tailBytes);
   }
 
-  private send(notification: { method: string; params: Record<string, unknown> }): void {
-    this.answer.notify(notification, { whenFull: 'queue' });
+  /** Queues one message (`bytes` long in UTF-8); what waits is checked once the turn's writes are done. */
+  private send(json: string, bytes: number): void {
+    this.answer.queue(json, bytes);
     this.overflowCheck ??= setImmediate(() => this.checkOverflow());
   }
 

@@ -45,15 +45,26 @@ export function acknowledgedFilter(requested: unknown, capabilities: Capabilitie
   return acknowledged;
 }
 
+/** The URIs that cover the last URI asked about ({@link coversUri}): an event's, asked about by every stream. */
+let covering: { uri: string; by: readonly string[] } | undefined;
+
+/** `uri`, then `uri` cut just before and just after each of its `/`. */
+function coveringUris(uri: string): readonly string[] {
+  if (covering?.uri === uri) return covering.by;
+  const by = [uri];
+  for (let slash = uri.indexOf('/'); slash >= 0; slash = uri.indexOf('/', slash + 1)) by.push(uri.slice(0, slash), uri.slice(0, slash + 1));
+  covering = { uri, by };
+  return by;
+}
+
 /**
  * Whether `uri` is a subscribed URI or a sub-resource of one: a subscribed URI that is `uri` cut just before, or
  * just after, one of its `/` (so `file:///project` covers `file:///project/src/main.rs`, never `file:///projects`).
- * Costs one set lookup per `/` of `uri`, however many URIs are subscribed.
+ * Costs one set lookup per `/` of `uri`, however many URIs are subscribed; the cuts are made once per URI in a row.
  */
 export function coversUri(subscribed: ReadonlySet<string>, uri: string): boolean {
-  if (subscribed.has(uri)) return true;
-  for (let slash = uri.indexOf('/'); slash >= 0; slash = uri.indexOf('/', slash + 1))
-    if (subscribed.has(uri.slice(0, slash)) || subscribed.has(uri.slice(0, slash + 1))) return true;
+  const by = coveringUris(uri);
+  for (let i = 0; i < by.length; i++) if (subscribed.has(by[i]!)) return true;
   return false;
 }
 

@@ -15,7 +15,7 @@ function goneAnswer() {
   const answer = {
     signal: controller.signal,
     buffered: 0,
-    notify: (message: unknown) => (sent.push(message), true),
+    queue: (json: string) => (sent.push(JSON.parse(json)), true),
     onKeepAlive: () => undefined,
     abandon: () => undefined,
   } as unknown as AnswerStream;
@@ -43,7 +43,7 @@ function heldAnswer() {
     get buffered() {
       return state.buffered;
     },
-    notify: () => true,
+    queue: () => true,
     onKeepAlive: (hook: () => void) => (state.keepAlive = hook),
     abandon: () => void (state.abandoned = true),
   } as unknown as AnswerStream;
@@ -90,7 +90,7 @@ describe('a listen stream ended while its subscription is being confirmed', () =
   it('keeps no event heard meanwhile: a bus that delivers more than 64 of them does not drop it, and it is still acknowledged', async () => {
     const { answer, state } = heldAnswer();
     const sent: { method: string }[] = [];
-    (answer as unknown as { notify: (message: { method: string }) => boolean }).notify = (message) => (sent.push(message), true);
+    (answer as unknown as { queue: (json: string) => boolean }).queue = (json) => (sent.push(JSON.parse(json) as { method: string }), true);
     let confirm!: () => void;
     let hear!: (event: unknown) => void;
     const bus = {

@@ -10,7 +10,7 @@ import { until } from '../support/wait.js';
 
 /** An open answer that takes everything at once (nothing waits for its reader). */
 const answer = () =>
-  ({ signal: new AbortController().signal, buffered: 0, notify: () => true, onKeepAlive: () => undefined, abandon: () => undefined }) as unknown as AnswerStream;
+  ({ signal: new AbortController().signal, buffered: 0, queue: () => true, onKeepAlive: () => undefined, abandon: () => undefined }) as unknown as AnswerStream;
 
 function streams(maxStreams: number, maxOpenBytes: number, bus: McpEventBus = new InProcessEventBus(), shutdown = new MountClosing({ shutdownGraceMs: 10_000 })) {
   const options = { path: '/mcp', subscriptions: { maxStreams, maxOpenBytes, maxBufferedBytes: 1024, subscribeTimeoutMs: 50, keepAliveMs: 1000 } };

@@ -1,0 +1,114 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { McpEventBus, McpResource, type InProcessEventBus, type McpTelemetryEvents } from '../../lib/index.js';
+import { WaitingAnswers } from '../../lib/response/waiting-answers.js';
+import { EchoTool } from '../support/fixture-tools.js';
+import { listen, type Listener } from '../support/listen.js';
+import { rpc } from '../support/mcp-client.js';
+import { parseAnswer } from '../support/raw-exchange.js';
+import { callAndNeverRead } from '../support/raw-http.js';
+import { sseMessages } from '../support/sse.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/wait.js';
+
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+@McpResource({ uri: 'file:///project', name: 'project', mimeType: 'inode/directory' })
+class ProjectResource {
+  read() {
+    return 'src/';
+  }
+}
+
+/** Publishes `count` resource updates in one turn, numbered from `from`. */
+async function burst(bus: InProcessEventBus, from: number, count: number): Promise<void> {
+  for (let i = from; i < from + count; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
+}
+
+describe("the events published in one turn, on a listen stream's connection", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool, ProjectResource], options: { subscriptions: { keepAliveMs: 60_000 } } });
+  });
+  afterAll(() => t.close());
+
+  it('go out as one write at the end of the turn, after the acknowledgment and what came before, each with its own id, in order', async () => {
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'turns'));
+    try {
+      const received: Buffer[] = [];
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        received.push(chunk);
+        text += chunk.toString('latin1');
+      });
+      socket.resume();
+      await until(() => text.includes('acknowledged'), 'the acknowledgment');
+      await burst(bus, 0, 50);
+      await until(() => text.includes('"file:///project/49"'), 'the first turn');
+      await burst(bus, 50, 50);
+      await until(() => text.includes('"file:///project/99"') && text.endsWith('\n\n\r\n'), 'the second turn');
+      const answer = parseAnswer(Buffer.concat(received), { complete: false });
+      const messages = sseMessages(answer.body.toString('utf8')) as Record<string, any>[];
+      expect(messages[0]!.method).toBe('notifications/subscriptions/acknowledged');
+      expect(messages.slice(1).map((m) => m.params.uri)).toEqual(Array.from({ length: 100 }, (_, i) => `file:///project/${i}`));
+      expect(messages.every((m) => m.params._meta[SUBSCRIPTION_ID] === 'turns')).toBe(true);
+      expect(answer.chunks.map((chunk) => chunk.toString('latin1').split('\n\n').length - 1)).toEqual([1, 50, 50]);
+    } finally {
+      socket.destroy();
+    }
+  });
+});
+
+describe('a burst of events to many listen streams, past maxWaitingBytes together', () => {
+  const maxWaitingBytes = 100_000;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool, ProjectResource], options: { maxWaitingBytes, subscriptions: { keepAliveMs: 60_000 } } });
+  });
+  afterAll(() => t.close());
+
+  it('is counted as it is queued: streams are cut within the turn (bound maxWaitingBytes), never more waiting than the bound, and the others get every event', async () => {
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const waiting = t.app.get(WaitingAnswers);
+    const readers = await Promise.all(Array.from({ length: 8 }, (_, i) => listen(t.server, { resourceSubscriptions: ['file:///project'] }, `reader-${i}`)));
+    const count = waiting.count.bind(waiting);
+    let most = 0;
+    waiting.count = (member, bytes, moved) => {
+      count(member, bytes, moved);
+      most = Math.max(most, waiting.held);
+    };
+    try {
+      await Promise.all(readers.map((l) => l.nth(1)));
+      const events = 200; // about 30 KB per stream, 240 KB together
+      const settled = new Set<Listener>();
+      for (const l of readers) void l.ended.then(() => settled.add(l));
+      const cuts: McpTelemetryEvents['mcp:answer:stalled'][] = [];
+      const heard = (message: unknown) => cuts.push(message as (typeof cuts)[number]);
+      diagnosticsChannel.subscribe('mcp:answer:stalled', heard);
+      let cutInTurn = 0;
+      try {
+        await burst(bus, 0, events);
+        cutInTurn = cuts.length; // still in the publishing turn: nothing was written yet
+        await until(() => readers.every((l) => l.messages.length === events + 1 || settled.has(l)), 'every reader served or cut', 10_000);
+      } finally {
+        diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
+      }
+      expect(cutInTurn).toBeGreaterThan(0);
+      expect(cuts.every((message) => message.bound === 'maxWaitingBytes' && message.method === 'subscriptions/listen')).toBe(true);
+      expect(most).toBeLessThanOrEqual(maxWaitingBytes);
+      const served = readers.filter((l) => !settled.has(l));
+      expect(served.length).toBe(readers.length - cuts.length);
+      expect(served.length).toBeGreaterThan(0);
+      for (const l of served) {
+        expect(l.messages.slice(1).map((m) => m.params.uri)).toEqual(Array.from({ length: events }, (_, i) => `file:///project/${i}`));
+        expect(l.messages.every((m) => m.params._meta[SUBSCRIPTION_ID] === l.messages[0]!.params._meta[SUBSCRIPTION_ID])).toBe(true);
+      }
+    } finally {
+      waiting.count = count;
+      for (const l of readers) l.close();
+    }
+  });
+});
