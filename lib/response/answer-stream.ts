@@ -131,11 +131,11 @@ export class AnswerStream implements WaitingAnswer {
   private held: string[] | undefined;
   private heldBytes = 0;
 
-  /** The JSON of the events queued in this turn (`queue`), written as one at its end, after anything held; and their bytes. */
-  private turn: string[] | undefined;
-  private turnBytes = 0;
-  /** What waited under the turn's messages when the first was queued: nothing is written under them meanwhile. */
-  private turnBase = 0;
+  /** The JSON of the events queued in this tick (`queue`), written as one at its end, after anything held; and their bytes. */
+  private queued: string[] | undefined;
+  private queuedBytes = 0;
+  /** What waited under the tick's messages when the first was queued: nothing is written under them meanwhile. */
+  private queuedBase = 0;
 
   private constructor(
     private readonly req: IncomingMessage,
@@ -286,12 +286,12 @@ export class AnswerStream implements WaitingAnswer {
 
   /** Bytes written but not yet handed to the operating system: what a reader that does not keep up makes this process hold. */
   get buffered(): number {
-    return this.res.writableLength + this.heldBytes + this.turnBytes;
+    return this.res.writableLength + this.heldBytes + this.queuedBytes;
   }
 
-  /** Bytes of the answer its client has not taken: those queued below it ({@link waitingBytes}), held and queued this turn. */
+  /** Bytes of the answer its client has not taken: those queued below it ({@link waitingBytes}), held and queued this tick. */
   private get waiting(): number {
-    return waitingBytes(this.res) + this.heldBytes + this.turnBytes;
+    return waitingBytes(this.res) + this.heldBytes + this.queuedBytes;
   }
 
   /** Resolves once the response is closed: the final response flushed, or the connection gone. */
@@ -311,34 +311,34 @@ export class AnswerStream implements WaitingAnswer {
   /**
    * Sends one JSON-RPC message already serialized (`json`, `bytes` long in UTF-8) as an SSE event, switching to SSE
    * on the first; never dropped for a full buffer, so its writer bounds what waits ({@link AnswerStream.buffered},
-   * `abandon`). The messages queued in one turn go out as one write at its end (Node sends a turn's writes together
+   * `abandon`). The messages queued in one tick go out as one write at its end (Node sends a tick's writes together
    * anyway), counted among what waits as they are queued. Returns false when it was not written.
    */
   queue(json: string, bytes: number): boolean {
-    if (this.turn === undefined) {
+    if (this.queued === undefined) {
       if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.req.headers.accept))) return false;
       if (!this.sse) {
         if (this.res.headersSent) return false;
         this.startEventStream();
       }
-      this.turn = [json];
-      this.turnBase = waitingBytes(this.res) + this.heldBytes;
-      process.nextTick(AnswerStream.writeTurn, this);
+      this.queued = [json];
+      this.queuedBase = waitingBytes(this.res) + this.heldBytes;
+      process.nextTick(AnswerStream.writeQueued, this);
     } else if (this.done) return false;
-    else this.turn.push(json);
-    this.turnBytes += bytes + EVENT_FRAMING_BYTES;
+    else this.queued.push(json);
+    this.queuedBytes += bytes + EVENT_FRAMING_BYTES;
     this.countWaiting();
     return true;
   }
 
-  /** Counts what waits with the messages queued this turn, as each is queued. */
+  /** Counts what waits with the messages queued this tick, as each is queued. */
   private countWaiting(): void {
-    if (!this.closed && !this.cut) this.bounds.waiting.count(this, this.turnBase + this.turnBytes, false);
+    if (!this.closed && !this.cut) this.bounds.waiting.count(this, this.queuedBase + this.queuedBytes, false);
   }
 
-  /** Writes what was queued in the turn that ends. */
-  private static writeTurn(this: void, stream: AnswerStream): void {
-    if (stream.turn !== undefined && stream.open) stream.write('', 0);
+  /** Writes what was queued in the tick that ends. */
+  private static writeQueued(this: void, stream: AnswerStream): void {
+    if (stream.queued !== undefined && stream.open) stream.write('', 0);
   }
 
   /**
@@ -410,16 +410,16 @@ export class AnswerStream implements WaitingAnswer {
   }
 
   /**
-   * Writes `text` to the response, after what was queued this turn, or holds it while the socket is backed up
+   * Writes `text` to the response, after what was queued this tick, or holds it while the socket is backed up
    * (flushed whole at the next `drain`). Text beyond ASCII goes as bytes: Node counts a string it holds in
    * characters, which would let what waits for a reader ({@link AnswerStream.buffered}) pass its bound threefold.
    */
   private write(text: string, bytes = Buffer.byteLength(text)): void {
-    if (this.turn !== undefined) {
-      text = events(this.turn) + text;
-      bytes += this.turnBytes;
-      this.turn = undefined;
-      this.turnBytes = 0;
+    if (this.queued !== undefined) {
+      text = events(this.queued) + text;
+      bytes += this.queuedBytes;
+      this.queued = undefined;
+      this.queuedBytes = 0;
     }
     if (this.held) {
       this.held.push(text);
@@ -440,12 +440,12 @@ export class AnswerStream implements WaitingAnswer {
   /** Stops holding; returns what was held, then what was queued this turn, as one text. */
   private release(): string {
     const held = this.held;
-    const turn = this.turn;
+    const queued = this.queued;
     this.held = undefined;
     this.heldBytes = 0;
-    this.turn = undefined;
-    this.turnBytes = 0;
-    return (held ? held.join('') : '') + (turn ? events(turn) : '');
+    this.queued = undefined;
+    this.queuedBytes = 0;
+    return (held ? held.join('') : '') + (queued ? events(queued) : '');
   }
 
   /**
@@ -453,7 +453,7 @@ export class AnswerStream implements WaitingAnswer {
    * per `stallMs` whether the client took some (however much more was written meanwhile; over HTTP/2, of this
    * stream: write-progress.ts); one that took none for `stallMs` since the last look that saw it take some (or since
    * the watch began) is cut off (`mcp:answer:stalled`) and what waited is freed. So the cut comes `stallMs` to
-   * `stallMs` plus two looks after the last byte taken. What waits (held and queued this turn too) is counted among
+   * `stallMs` plus two looks after the last byte taken. What waits (held and queued this tick too) is counted among
    * the mount's waiting answers at each write, each message queued and each look ({@link WaitingAnswers}). (An
    * answer always has its connection: a pipelined request is taken up only in its turn, turn.ts.)
    */
