@@ -15,19 +15,12 @@
 //   BENCH_ATTACK_SHAPE      the shape the attackers send          (default: the costliest one measured)
 //   BENCH_SERVER_CPU        the core the server is pinned to      (default 1)
 //   BENCH_SAMPLE_MAIN       the sample's built main.js            (default dist-sample/sample/src/main.js)
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-import { freePort } from './free-port.mjs';
-
-const MAIN = process.env.BENCH_SAMPLE_MAIN || fileURLToPath(new URL('../dist-sample/sample/src/main.js', import.meta.url));
-const VERSION = '2026-07-28';
-const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]));
+import { env, fmt, percentile, table } from './figures.mjs';
+import { envelopeFor, headersFor, send as post } from './mcp-post.mjs';
+import { CORES, cpuMs, startSample } from './sample-process.mjs';
 
 const BODY_BYTES = env('BENCH_BODY_BYTES', 4 * 1024 * 1024);
 const SENDS = env('BENCH_SENDS', 5);
@@ -37,34 +30,9 @@ const ATTACK_SECONDS = env('BENCH_ATTACK_SECONDS', 15);
 const ATTACKERS = env('BENCH_ATTACKERS', 2);
 const SERVER_CPU = env('BENCH_SERVER_CPU', 1);
 const REQUEST_TIMEOUT_MS = 120_000;
-const CORES = os.availableParallelism(); // read before this script pins itself to one core
-
-// ---------------------------------------------------------------------------------------------------------------
-// HTTP: one request, timed from before it is built to the last byte of its answer.
-
-/** The headers a conforming 2026-07-28 client sends for a body (test/support/mcp-client.ts). */
-function headersFor(method, name) {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method };
-  if (name !== undefined) headers['mcp-name'] = name;
-  return headers;
-}
 
 /** POSTs `body` (a Buffer) and resolves with the status, the answer and the client-observed milliseconds; never rejects. */
-function send(port, agent, body, headers) {
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const done = (result) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, ...result });
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (error) => done({ error: error.code ?? error.message }));
-    });
-    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => done({ error: error.code ?? error.message }));
-    req.end(body);
-  });
-}
+const send = (port, agent, body, headers) => post(port, agent, body, headers, REQUEST_TIMEOUT_MS);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Attacker threads: each keeps one connection busy sending the same body until told to stop.
@@ -93,14 +61,7 @@ const FILL = '@@FILL@@';
 const KEYS = '@@KEYS@@';
 
 /** A 2026-07-28 request body as text, with the `_meta` protocol fields (elicitation declared, for delete_note). */
-function envelopeText(method, params) {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-    'io.modelcontextprotocol/clientInfo': { name: 'hostile-bodies', version: '1.0.0' },
-  };
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: meta, ...params } });
-}
+const envelopeText = envelopeFor('hostile-bodies');
 
 /** Splits a body text at its one marker and fills the gap with what `make(budget)` builds in the bytes left. */
 function filled(text, marker, make) {
@@ -195,77 +156,7 @@ function summary(result) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The server: the sample app in a child process, on a free port, pinned to one core.
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** The CPU time a process has used, in milliseconds (user + system, every thread), from /proc; NaN off Linux. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS; // utime, stime: fields 14 and 15 of stat
-  } catch {
-    return NaN;
-  }
-}
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer() {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build:sample\` first`);
-  const port = await freePort();
-  const pin = hasTaskset() && CORES > 1;
-  const serverCpu = SERVER_CPU % CORES;
-  if (pin) execFileSync('taskset', ['-a', '-p', '-c', String(serverCpu === 0 ? 1 : 0), String(process.pid)], { stdio: 'ignore' }); // this script off the server's core
-  const [command, args] = pin ? ['taskset', ['-c', String(serverCpu), process.execPath, MAIN]] : [process.execPath, [MAIN]];
-  const child = spawn(command, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MCP_REQUEST_STATE_SECRET: randomBytes(48).toString('base64') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (chunk) => (log = (log + chunk).slice(-4000));
-  const server = { child, port, exited: undefined, log: () => log.replace(/\u001b\[[0-9;]*m/g, '') };
-  child.on('exit', (code, signal) => (server.exited = signal ?? code));
-  child.stderr.on('data', keep);
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sample did not start in 60 s:\n${log}`)), 60_000);
-    child.stdout.on('data', (chunk) => {
-      keep(chunk);
-      if (log.includes('MCP server listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code, signal) => reject(new Error(`the sample exited (${signal ?? code}) before listening:\n${log}`)));
-  });
-  child.stdout.resume();
-  process.on('exit', () => child.kill());
-  server.pinned = pin ? `server pinned to CPU ${serverCpu}, this script to the other (taskset)` : 'not pinned (no taskset, or one core)';
-  return server;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Measurements.
-
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const percentile = (values, p) => {
-  const s = sorted(values);
-  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : NaN;
-};
-const fmt = (ms) => (Number.isNaN(ms) ? '-' : ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
 /** Sends one shape WARMUP + SENDS times on one keep-alive connection; the median of the timed sends, and the server's CPU per send. */
 async function measure(server, shape) {
@@ -323,16 +214,8 @@ async function attack(port, shape) {
   };
 }
 
-function table(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
-  for (const [i, row] of rows.entries()) {
-    console.log(row.map((cell, c) => (c === 0 || c === row.length - 1 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  '));
-    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
-}
-
 async function main() {
-  const server = await startServer();
+  const server = await startSample({ serverCpu: SERVER_CPU });
   console.log(`hostile bodies: sample app pid ${server.child.pid} on 127.0.0.1:${server.port}; ${server.pinned}; Node ${process.version}; ${CORES} cores`);
   console.log(`each body at most ${BODY_BYTES} bytes; ${SENDS} timed sends per shape after ${WARMUP} untimed, one keep-alive connection; times are client-observed`);
   console.log("(server CPU: the server process's user+system time per timed send, from /proc, at the clock tick's resolution)\n");
@@ -345,13 +228,16 @@ async function main() {
   }
   const base = results.get('one-string').median;
   const baseCpu = results.get('one-string').cpu;
-  table([
-    ['shape', 'bytes', 'values', 'median ms', 'max ms', 'x one string', 'server CPU ms', 'CPU x one string', 'answer'],
-    ...all.map((shape) => {
-      const r = results.get(shape.id);
-      return [shape.label, shape.body.length, shape.values, fmt(r.median), fmt(r.max), (r.median / base).toFixed(1), fmt(r.cpu), (r.cpu / baseCpu).toFixed(1), r.answer];
-    }),
-  ]);
+  table(
+    [
+      ['shape', 'bytes', 'values', 'median ms', 'max ms', 'x one string', 'server CPU ms', 'CPU x one string', 'answer'],
+      ...all.map((shape) => {
+        const r = results.get(shape.id);
+        return [shape.label, shape.body.length, shape.values, fmt(r.median), fmt(r.max), (r.median / base).toFixed(1), fmt(r.cpu), (r.cpu / baseCpu).toFixed(1), r.answer];
+      }),
+    ],
+    { textLast: true },
+  );
 
   const candidates = all.filter((shape) => !shape.baseline && !shape.info);
   const chosen = process.env.BENCH_ATTACK_SHAPE
@@ -370,19 +256,22 @@ async function main() {
   const attackSeconds = (Date.now() - attackStarted) / 1000;
 
   console.log(`\nhealthy client: sequential tools/list on one keep-alive connection; attackers: ${ATTACKERS} connections looping "${chosen.id}" (${chosen.label})`);
-  table([
-    ['condition', 'requests', 'failed', 'median ms', 'p99 ms', 'max ms', 'attacker bodies/s'],
-    ['alone', alone.times.length, alone.failures, fmt(percentile(alone.times, 50)), fmt(percentile(alone.times, 99)), fmt(Math.max(...alone.times)), '-'],
+  table(
     [
-      `under attack (${ATTACK_SECONDS} s)`,
-      attacked.times.length,
-      attacked.failures,
-      fmt(percentile(attacked.times, 50)),
-      fmt(percentile(attacked.times, 99)),
-      fmt(Math.max(...attacked.times)),
-      (attackerAnswers / attackSeconds).toFixed(1),
+      ['condition', 'requests', 'failed', 'median ms', 'p99 ms', 'max ms', 'attacker bodies/s'],
+      ['alone', alone.times.length, alone.failures, fmt(percentile(alone.times, 50)), fmt(percentile(alone.times, 99)), fmt(Math.max(...alone.times)), '-'],
+      [
+        `under attack (${ATTACK_SECONDS} s)`,
+        attacked.times.length,
+        attacked.failures,
+        fmt(percentile(attacked.times, 50)),
+        fmt(percentile(attacked.times, 99)),
+        fmt(Math.max(...attacked.times)),
+        (attackerAnswers / attackSeconds).toFixed(1),
+      ],
     ],
-  ]);
+    { textLast: true },
+  );
   const delta = percentile(attacked.times, 50) - percentile(alone.times, 50);
   console.log(`\nmedian under attack - median alone: ${fmt(delta)} ms; the attack shape cost ${(results.get(chosen.id).median / base).toFixed(1)}x the one-string body`);
   console.log("issue 11's targets: a many-small-values body at most 4x the one-string body; the healthy median within a few ms under attack");

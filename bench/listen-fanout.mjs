@@ -19,21 +19,15 @@
 //   BENCH_HEALTHY_REQUESTS  healthy tools/list requests, alone               (default 300)
 //   BENCH_SERVER_CPU        the core the server is pinned to                 (default 1)
 //   BENCH_SAMPLE_MAIN       the sample's built main.js                       (default dist-sample/sample/src/main.js)
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-import { freePort } from './free-port.mjs';
-
-const MAIN = process.env.BENCH_SAMPLE_MAIN || fileURLToPath(new URL('../dist-sample/sample/src/main.js', import.meta.url));
-const VERSION = '2026-07-28';
-const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]));
+import { env, fmt, percentile, table } from './figures.mjs';
+import { envelopeFor, headersFor, send as post } from './mcp-post.mjs';
+import { CORES, SAMPLE_MAIN as MAIN, cpuMs, rssMiB, startSample } from './sample-process.mjs';
 
 const STREAMS = env('BENCH_STREAMS', 2000);
 const CALLS = env('BENCH_CALLS', 50);
@@ -44,7 +38,6 @@ const HEALTHY_REQUESTS = env('BENCH_HEALTHY_REQUESTS', 300);
 const SERVER_CPU = env('BENCH_SERVER_CPU', 1);
 const OPENING = 100; // listen requests under way at once while the streams open
 const REQUEST_TIMEOUT_MS = 60_000;
-const CORES = os.availableParallelism(); // read before this script pins itself to one core
 
 const TITLE = 'todo';
 const FILTER = { resourceSubscriptions: ['notes://index', 'notes://notes'], resourcesListChanged: true };
@@ -74,38 +67,10 @@ if (isMainThread && process.env.LISTEN_FANOUT_SERVE === '1') {
 // HTTP: one request, timed from before it is built to the last byte of its answer.
 
 /** A 2026-07-28 request body, with the `_meta` protocol fields (elicitation declared, for delete_note). */
-function envelope(method, params, id = 1) {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-    'io.modelcontextprotocol/clientInfo': { name: 'listen-fanout', version: '1.0.0' },
-  };
-  return JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: meta, ...params } });
-}
-
-/** The headers a conforming 2026-07-28 client sends for a body (test/support/mcp-client.ts). */
-function headersFor(method, name) {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method };
-  if (name !== undefined) headers['mcp-name'] = name;
-  return headers;
-}
+const envelope = envelopeFor('listen-fanout');
 
 /** POSTs `body` and resolves with the status, the answer and the client-observed milliseconds; never rejects. */
-function send(port, agent, body, headers) {
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const done = (result) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, ...result });
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (error) => done({ error: error.code ?? error.message }));
-    });
-    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => done({ error: error.code ?? error.message }));
-    req.end(body);
-  });
-}
+const send = (port, agent, body, headers) => post(port, agent, body, headers, REQUEST_TIMEOUT_MS);
 
 const resultOf = (answer) => {
   try {
@@ -273,92 +238,12 @@ function problemsOf(stream, calls) {
 // ---------------------------------------------------------------------------------------------------------------
 // The server: this script in server mode, in a child process, on a free port, pinned to one core.
 
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** The CPU time a process has used, in milliseconds (user + system, every thread), from /proc; NaN off Linux. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS; // utime, stime: fields 14 and 15 of stat
-  } catch {
-    return NaN;
-  }
-}
-
-/** VmRSS of a process in MiB, from /proc; NaN off Linux. */
-function rssMiB(pid) {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-  } catch {
-    return NaN;
-  }
-}
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer() {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build:sample\` first`);
-  const port = await freePort();
-  const pin = hasTaskset() && CORES > 1;
-  const serverCpu = SERVER_CPU % CORES;
-  if (pin) execFileSync('taskset', ['-a', '-p', '-c', String(serverCpu === 0 ? 1 : 0), String(process.pid)], { stdio: 'ignore' }); // this script off the server's core
-  const self = fileURLToPath(import.meta.url);
-  const [command, args] = pin ? ['taskset', ['-c', String(serverCpu), process.execPath, self]] : [process.execPath, [self]];
-  const child = spawn(command, args, {
-    env: {
-      ...process.env,
-      LISTEN_FANOUT_SERVE: '1',
-      BENCH_SAMPLE_MAIN: MAIN,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MCP_REQUEST_STATE_SECRET: randomBytes(48).toString('base64'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (chunk) => (log = (log + chunk).slice(-4000));
-  const server = { child, port, exited: undefined, log: () => log.replace(/\u001b\[[0-9;]*m/g, '') };
-  child.on('exit', (code, signal) => (server.exited = signal ?? code));
-  child.stderr.on('data', keep);
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sample did not start in 60 s:\n${log}`)), 60_000);
-    child.stdout.on('data', (chunk) => {
-      keep(chunk);
-      if (log.includes('MCP server listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code, signal) => reject(new Error(`the sample exited (${signal ?? code}) before listening:\n${log}`)));
-  });
-  child.stdout.resume();
-  process.on('exit', () => child.kill());
-  server.pinned = pin ? `server pinned to CPU ${serverCpu}, this script to the other (taskset)` : 'not pinned (no taskset, or one core)';
-  return server;
-}
+/** Starts this script in server mode (LISTEN_FANOUT_SERVE=1), the sample's main inside it. */
+const startServer = () => startSample({ entry: fileURLToPath(import.meta.url), env: { LISTEN_FANOUT_SERVE: '1', BENCH_SAMPLE_MAIN: MAIN }, serverCpu: SERVER_CPU });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Measurements.
 
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const percentile = (values, p) => {
-  const s = sorted(values);
-  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : NaN;
-};
-const fmt = (ms) => (Number.isNaN(ms) ? '-' : ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `count` sequential delete_note calls on one keep-alive connection: their latencies and the server's CPU per call. */
@@ -378,14 +263,6 @@ async function delivered(server, streams, expected, ms = 30_000) {
   while (Date.now() < deadline && reading.some((stream) => stream.messages < expected && !stream.closed)) await sleep(5);
   const cpu = cpuMs(server.child.pid);
   return { cpu, short: reading.filter((stream) => stream.messages !== expected) };
-}
-
-function table(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
-  for (const [i, row] of rows.entries()) {
-    console.log(row.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  '));
-    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
 }
 
 async function main() {

@@ -21,11 +21,11 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 import { messagesOf } from './answer-messages.mjs';
+import { env } from './figures.mjs';
 import { freePort } from './free-port.mjs';
 
 const SAMPLE_MAIN = process.env.SOAK_SAMPLE_MAIN || fileURLToPath(new URL('../dist-sample/sample/src/main.js', import.meta.url));
 const SERVER = fileURLToPath(new URL('./soak-server.mjs', import.meta.url));
-const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]));
 
 const SECONDS = env('SOAK_SECONDS', 600);
 const INTERVAL = env('SOAK_INTERVAL', 30);
