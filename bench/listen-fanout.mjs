@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
+import { messagesOf } from './answer-messages.mjs';
 import { env, fmt, percentile, table } from './figures.mjs';
 import { envelopeFor, headersFor, send as post } from './mcp-post.mjs';
 import { CORES, SAMPLE_MAIN as MAIN, cpuMs, rssMiB, startSample } from './sample-process.mjs';
@@ -194,7 +195,7 @@ async function openStreams(port, count) {
 }
 
 /** The SSE messages of a checked stream: the HTTP head cut off, the chunked body joined, each `data:` parsed. */
-function messagesOf(stream) {
+function streamMessages(stream) {
   const raw = stream.chunks.join('');
   let rest = raw.slice(raw.indexOf('\r\n\r\n') + 4);
   let body = '';
@@ -206,23 +207,12 @@ function messagesOf(stream) {
     body += rest.slice(line + 2, line + 2 + size);
     rest = rest.slice(line + 2 + size + 2);
   }
-  const utf8 = Buffer.from(body, 'latin1').toString('utf8');
-  return utf8
-    .split('\n\n')
-    .map((block) =>
-      block
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n'),
-    )
-    .filter(Boolean)
-    .map((data) => JSON.parse(data));
+  return messagesOf('text/event-stream', Buffer.from(body, 'latin1').toString('utf8'));
 }
 
 /** What is wrong with a checked stream's messages (acknowledgment, then `calls` x EVENTS in order, its own id). */
 function problemsOf(stream, calls) {
-  const messages = messagesOf(stream);
+  const messages = streamMessages(stream);
   const problems = [];
   if (messages[0]?.method !== 'notifications/subscriptions/acknowledged') problems.push('no acknowledgment first');
   if (messages.length !== 1 + calls * EVENTS.length) problems.push(`${messages.length - 1} events, not ${calls * EVENTS.length}`);
