@@ -316,11 +316,7 @@ export class AnswerStream implements WaitingAnswer {
    */
   queue(json: string, bytes: number): boolean {
     if (this.queued === undefined) {
-      if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.req.headers.accept))) return false;
-      if (!this.sse) {
-        if (this.res.headersSent) return false;
-        this.startEventStream();
-      }
+      if (!this.eventsAccepted() || !this.eventStreamStarted()) return false;
       this.queued = [json];
       this.queuedBase = waitingBytes(this.res) + this.heldBytes;
       process.nextTick(AnswerStream.writeQueued, this);
@@ -385,18 +381,28 @@ export class AnswerStream implements WaitingAnswer {
   }
 
   private writeEvent(message: Readonly<Record<string, unknown>>): boolean {
-    if (!this.open || !(this.sseAcceptedValue ??= acceptsEventStream(this.req.headers.accept))) return false;
+    if (!this.eventsAccepted()) return false;
     let json: string;
     try {
       json = JSON.stringify(message);
     } catch {
       return false;
     }
-    if (!this.sse) {
-      if (this.res.headersSent) return false;
-      this.startEventStream();
-    }
+    if (!this.eventStreamStarted()) return false;
     this.write(event(json));
+    return true;
+  }
+
+  /** Whether an SSE event can go out now: the answer is open and its client's `Accept` admits SSE. */
+  private eventsAccepted(): boolean {
+    return this.open && this.canStream;
+  }
+
+  /** Whether the answer is SSE, switching it now unless its headers went as JSON's. */
+  private eventStreamStarted(): boolean {
+    if (this.sse) return true;
+    if (this.res.headersSent) return false;
+    this.startEventStream();
     return true;
   }
 
@@ -437,7 +443,7 @@ export class AnswerStream implements WaitingAnswer {
     if (text && this.open) this.write(text);
   }
 
-  /** Stops holding; returns what was held, then what was queued this turn, as one text. */
+  /** Stops holding; returns what was held, then what was queued this tick, as one text. */
   private release(): string {
     const held = this.held;
     const queued = this.queued;
