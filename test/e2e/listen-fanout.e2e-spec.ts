@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { McpEventBus, McpResource, type InProcessEventBus, type McpTelemetryEvents } from '../../lib/index.js';
 import { WaitingAnswers } from '../../lib/response/waiting-answers.js';
+import { ListenStreams } from '../../lib/subscriptions/listen-streams.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { listen, type Listener } from '../support/listen.js';
 import { rpc } from '../support/mcp-client.js';
@@ -109,6 +110,46 @@ describe('a burst of events to many listen streams, past maxWaitingBytes togethe
     } finally {
       waiting.count = count;
       for (const l of readers) l.close();
+    }
+  });
+});
+
+describe('listen streams whose clients never read, their events held while the sockets are backed up', () => {
+  const maxWaitingBytes = 8 * 1024 * 1024;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool, ProjectResource],
+      options: { maxWaitingBytes, subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024, maxOpenBytes: 512 * 1024 * 1024 } },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('count what is held toward maxWaitingBytes, and a burst counts on top of it as it is queued', async () => {
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const waiting = t.app.get(WaitingAnswers);
+    const path = 'x'.repeat(16 * 1024); // each event about 16 KB on each stream
+    const sockets = await Promise.all(
+      ['held-a', 'held-b'].map((id) => callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, id))),
+    );
+    const cuts: McpTelemetryEvents['mcp:answer:stalled'][] = [];
+    const heard = (message: unknown) => cuts.push(message as (typeof cuts)[number]);
+    diagnosticsChannel.subscribe('mcp:answer:stalled', heard);
+    try {
+      await until(() => waiting.held === 0 && t.app.get(ListenStreams).size === 2, 'both streams open', 5_000);
+      // One event a tick, until the sockets are full and what follows is held: past 5 MiB counted, under the bound.
+      for (let i = 0; i < 3_000 && waiting.held < 5 * 1024 * 1024; i++) {
+        await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}/${path}` });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(waiting.held).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+      expect(cuts).toEqual([]);
+      // About 2 MB a stream in one tick: past the bound only on top of what waits.
+      for (let i = 0; i < 120; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/burst-${i}/${path}` });
+      expect(cuts.map((cut) => cut.bound)).toEqual(['maxWaitingBytes']); // still in the publishing tick
+    } finally {
+      diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
+      for (const socket of sockets) socket.destroy();
     }
   });
 });
