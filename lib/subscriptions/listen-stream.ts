@@ -129,7 +129,7 @@ export class ListenStream {
     this.send(head.text + this.tail, head.bytes + this.tailBytes);
   }
 
-  /** Queues one message (`bytes` long in UTF-8); what waits is checked once the turn's writes are done. */
+  /** Queues one message (`bytes` long in UTF-8); what waits is checked once the tick's writes are done. */
   private send(json: string, bytes: number): void {
     this.answer.queue(json, bytes);
     this.overflowCheck ??= setImmediate(() => this.checkOverflow());

@@ -23,19 +23,19 @@ class ProjectResource {
   }
 }
 
-/** Publishes `count` resource updates in one turn, numbered from `from`. */
+/** Publishes `count` resource updates in one tick, numbered from `from`. */
 async function burst(bus: InProcessEventBus, from: number, count: number): Promise<void> {
   for (let i = from; i < from + count; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
 }
 
-describe("the events published in one turn, on a listen stream's connection", () => {
+describe("the events published in one tick, on a listen stream's connection", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ providers: [EchoTool, ProjectResource], options: { subscriptions: { keepAliveMs: 60_000 } } });
   });
   afterAll(() => t.close());
 
-  it('go out as one write at the end of the turn, after the acknowledgment and what came before, each with its own id, in order', async () => {
+  it('go out as one write at the end of the tick, after the acknowledgment and what came before, each with its own id, in order', async () => {
     const bus = t.app.get<InProcessEventBus>(McpEventBus);
     const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'turns'));
     try {
@@ -48,9 +48,9 @@ describe("the events published in one turn, on a listen stream's connection", ()
       socket.resume();
       await until(() => text.includes('acknowledged'), 'the acknowledgment');
       await burst(bus, 0, 50);
-      await until(() => text.includes('"file:///project/49"'), 'the first turn');
+      await until(() => text.includes('"file:///project/49"'), 'the first tick');
       await burst(bus, 50, 50);
-      await until(() => text.includes('"file:///project/99"') && text.endsWith('\n\n\r\n'), 'the second turn');
+      await until(() => text.includes('"file:///project/99"') && text.endsWith('\n\n\r\n'), 'the second tick');
       const answer = parseAnswer(Buffer.concat(received), { complete: false });
       const messages = sseMessages(answer.body.toString('utf8')) as Record<string, any>[];
       expect(messages[0]!.method).toBe('notifications/subscriptions/acknowledged');
@@ -71,7 +71,7 @@ describe('a burst of events to many listen streams, past maxWaitingBytes togethe
   });
   afterAll(() => t.close());
 
-  it('is counted as it is queued: streams are cut within the turn (bound maxWaitingBytes), never more waiting than the bound, and the others get every event', async () => {
+  it('is counted as it is queued: streams are cut within the tick (bound maxWaitingBytes), never more waiting than the bound, and the others get every event', async () => {
     const bus = t.app.get<InProcessEventBus>(McpEventBus);
     const waiting = t.app.get(WaitingAnswers);
     const readers = await Promise.all(Array.from({ length: 8 }, (_, i) => listen(t.server, { resourceSubscriptions: ['file:///project'] }, `reader-${i}`)));
@@ -89,15 +89,15 @@ describe('a burst of events to many listen streams, past maxWaitingBytes togethe
       const cuts: McpTelemetryEvents['mcp:answer:stalled'][] = [];
       const heard = (message: unknown) => cuts.push(message as (typeof cuts)[number]);
       diagnosticsChannel.subscribe('mcp:answer:stalled', heard);
-      let cutInTurn = 0;
+      let cutInTick = 0;
       try {
         await burst(bus, 0, events);
-        cutInTurn = cuts.length; // still in the publishing turn: nothing was written yet
+        cutInTick = cuts.length; // still in the publishing tick: nothing was written yet
         await until(() => readers.every((l) => l.messages.length === events + 1 || settled.has(l)), 'every reader served or cut', 10_000);
       } finally {
         diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
       }
-      expect(cutInTurn).toBeGreaterThan(0);
+      expect(cutInTick).toBeGreaterThan(0);
       expect(cuts.every((message) => message.bound === 'maxWaitingBytes' && message.method === 'subscriptions/listen')).toBe(true);
       expect(most).toBeLessThanOrEqual(maxWaitingBytes);
       const served = readers.filter((l) => !settled.has(l));
