@@ -137,9 +137,9 @@ export class ListenStream {
 
   /**
    * Drops the stream when more than `maxBufferedBytes` still wait once the socket took what it could, or more than
-   * the budget has left; else counts what waits against the budget. Checked after the writes of one turn, not at
-   * each: Node holds back everything a response writes in one turn until the turn ends, so counting then would cut
-   * a reader that keeps up from an acknowledgment or a burst of events.
+   * the budget has left; else counts what waits against the budget. Checked after the writes of one tick of the
+   * event loop, not at each: a stream's messages of one tick go out as one write at its end, so counting before
+   * then would cut a reader that keeps up from an acknowledgment or a burst of events.
    */
   private checkOverflow(): void {
     this.overflowCheck = undefined;
@@ -180,7 +180,7 @@ export class ListenStream {
     }
   }
 
-  /** Calls the bus's unsubscribe after this turn; its failure is reported (`mcp:seam:error`), never thrown. */
+  /** Calls the bus's unsubscribe in a microtask, once the current call returns; its failure is reported (`mcp:seam:error`), never thrown. */
   private release(unsubscribe: McpUnsubscribe): void {
     const { mount } = this;
     void Promise.resolve()
