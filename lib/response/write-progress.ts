@@ -13,20 +13,12 @@ export function holdUnsent(res: ServerResponse, remaining: () => number): void {
 }
 
 /**
- * Bytes handed to a response and not yet taken by its client. Over HTTP/1.x: queued in the response and its socket,
- * and in the socket's write queue below them (which shrinks as a large write drains, byte by byte). Over HTTP/2:
- * queued in the answer's own stream, which waits for the client's flow-control window; the connection's queue is
- * every stream's.
+ * Bytes an answer holds for its client: what the response and its socket queue (over HTTP/2, its own stream: the
+ * connection's queue is every stream's) and what its writer holds back. A write under way counts whole until it
+ * completes, as its buffer is held until then.
  */
-function queuedBytes(res: ServerResponse): number {
-  if (http2StreamOf(res)) return res.writableLength;
-  const handle = (res.socket as { _handle?: { writeQueueSize?: number } } | null)?._handle;
-  return res.writableLength + (handle?.writeQueueSize ?? 0);
-}
-
-/** Bytes of an answer not yet taken by its client: those queued ({@link queuedBytes}) and those its writer holds back. */
 export function waitingBytes(res: ServerResponse): number {
-  return queuedBytes(res) + ((res as WithUnsent)[UNSENT]?.() ?? 0);
+  return res.writableLength + ((res as WithUnsent)[UNSENT]?.() ?? 0);
 }
 
 /** Whether an answer's client took any of it since the last look; `stop` once no longer asked. */
@@ -55,9 +47,15 @@ export function watchProgress(res: ServerResponse): WriteProgress {
   };
 }
 
-/** Bytes of a connection the client has taken: all written to it (`bytesWritten` counts what is queued) less what is queued. */
+/**
+ * A figure of an HTTP/1.x connection that grows as, and only as, its client takes bytes: all written to it
+ * (`bytesWritten` counts what is queued) less what is queued, less what of the write under way the socket's handle
+ * has yet to hand on (its write queue, which shrinks as a large write drains). No count of bytes: the write under
+ * way is taken off twice until it completes.
+ */
 function takenBytes(res: ServerResponse): number {
-  return (res.socket?.bytesWritten ?? 0) - queuedBytes(res);
+  const handle = (res.socket as { _handle?: { writeQueueSize?: number } } | null)?._handle;
+  return (res.socket?.bytesWritten ?? 0) - res.writableLength - (handle?.writeQueueSize ?? 0);
 }
 
 /** {@link WriteProgress} of an HTTP/2 answer, by its own stream's writes. */

@@ -12,7 +12,7 @@ import { parseAnswer } from '../support/raw-exchange.js';
 import { callAndNeverRead } from '../support/raw-http.js';
 import { sseMessages } from '../support/sse.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { until } from '../support/wait.js';
+import { nextEvent, until } from '../support/wait.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -150,6 +150,36 @@ describe('listen streams whose clients never read, their events held while the s
     } finally {
       diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
       for (const socket of sockets) socket.destroy();
+    }
+  });
+});
+
+describe('a listen stream whose client never reads a burst written in one tick', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool, ProjectResource],
+      options: { writeStallTimeoutMs: 1000, subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024 } },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('is cut for the stall with the burst counted once, not again for what of the write its socket has yet to send', async () => {
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const path = 'x'.repeat(16 * 1024);
+    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'never-read'));
+    try {
+      await until(() => t.app.get(ListenStreams).size === 1, 'the stream open', 5_000);
+      const stalled = nextEvent('mcp:answer:stalled', 10_000);
+      const events = 1_000; // about 16 MB in one write, past what loopback socket buffers take
+      for (let i = 0; i < events; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}/${path}` });
+      const cut = await stalled;
+      expect(cut).toMatchObject({ method: 'subscriptions/listen', bound: 'writeStallTimeoutMs' });
+      const burstBytes = events * path.length;
+      expect(cut.waitingBytes).toBeGreaterThan(burstBytes / 2);
+      expect(cut.waitingBytes).toBeLessThan(burstBytes + 1024 * 1024);
+    } finally {
+      socket.destroy();
     }
   });
 });
