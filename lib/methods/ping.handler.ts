@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 
-import type { McpResult } from '../protocol/json-rpc.js';
+import { sharedResult, type McpResult } from '../protocol/json-rpc.js';
 import type { McpMethodHandler } from './method-handler.interface.js';
+
+/** The one result of every `ping`: shared, so the router shapes it and the answer serializes it once. */
+const PONG = sharedResult<McpResult>({ resultType: 'complete' });
 
 /** `ping` (legacy era): an empty result, proving the server answers. */
 @Injectable()
@@ -14,6 +17,6 @@ export class PingHandler implements McpMethodHandler {
   }
 
   async handle(): Promise<McpResult> {
-    return { resultType: 'complete' };
+    return PONG;
   }
 }
