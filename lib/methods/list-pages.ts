@@ -30,6 +30,8 @@ export class ListPages {
   private readonly firstPages = new Map<string, McpResult>();
   /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time (read on first use: a codec the host provides is not constructed before then). */
   private firstCursorKept: boolean | undefined;
+  /** Each list's first-page cursor, once sealed, when it can be kept: a list paged afresh on every request seals it once. */
+  private readonly firstCursors = new Map<string, string>();
 
   constructor(
     @Inject(RequestStateCodec) private readonly codec: RequestStateCodec,
@@ -56,11 +58,18 @@ export class ListPages {
     const from = cursor === undefined ? 0 : await this.offset(list, cursor);
     const to = from + this.options.pageSize;
     if (to >= items.length) return { items: from === 0 ? items : items.slice(from) };
+    const kept = from === 0 ? this.firstCursors.get(list) : undefined;
+    return { items: items.slice(from, to), nextCursor: kept ?? (await this.sealCursor(list, from, to)) };
+  }
+
+  /** The cursor of the page at `to`, sealed; the first page's kept when the codec is `deterministic`. */
+  private async sealCursor(list: string, from: number, to: number): Promise<string> {
     const nextCursor = await sealString(this.codec, JSON.stringify({ k: 'cursor', m: this.options.path, l: list, o: to }));
     // A fault, not a page: a cursor longer than one is opened would be refused as not this server's.
     if (nextCursor.length > CURSOR_MAX_CHARS)
       throw new TypeError(`the requestState codec sealed a list cursor to ${nextCursor.length} characters, over the ${CURSOR_MAX_CHARS} a cursor may have`);
-    return { items: items.slice(from, to), nextCursor };
+    if (from === 0 && (this.firstCursorKept ??= this.codec.deterministic === true)) this.firstCursors.set(list, nextCursor);
+    return nextCursor;
   }
 
   private async offset(list: string, cursor: unknown): Promise<number> {

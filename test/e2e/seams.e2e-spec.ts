@@ -20,6 +20,8 @@ import {
   McpAuthDecision,
   McpConfigurationError,
   McpEventBus,
+  McpResource,
+  McpResourceTemplate,
   bearerToken,
   ProtocolSchema,
   RequestStateCodec,
@@ -71,6 +73,24 @@ class DeterministicVaultCodec implements RequestStateCodec {
   open(sealed: string): RequestStateOpened {
     const payload = this.vault.kept.get(sealed);
     return payload === undefined ? { ok: false, problem: 'tampered' } : { ok: true, payload };
+  }
+}
+
+/** A fixed resource and a template that lists two more: `resources/list` is paged afresh on every request. */
+@McpResource({ uri: 'docs://readme', name: 'readme' })
+class ReadmeResource {
+  read() {
+    return '# Read me';
+  }
+}
+
+@McpResourceTemplate({ uriTemplate: 'notes://notes/{title}', name: 'note' })
+class ListingNoteTemplate {
+  read(uri: string) {
+    return uri;
+  }
+  list() {
+    return ['a', 'b'].map((title) => ({ uri: `notes://notes/${title}`, name: title }));
   }
 }
 
@@ -228,6 +248,24 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     expect(sealed).toHaveLength(1);
     const next = await post(t.server, rpc('tools/list', { cursor: 'vault-1' }));
     expect(next.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
+  });
+
+  it("seals a list paged afresh on every request (a template's listed resources) to one first-page cursor with a deterministic codec, afresh with one that is not", async () => {
+    const cursors = async () => [(await post(t!.server, rpc('resources/list'))).body.result.nextCursor, (await post(t!.server, rpc('resources/list'))).body.result.nextCursor];
+    const providers = [ReadmeResource, ListingNoteTemplate, PayloadVault];
+    t = await createTestApp({ providers: [...providers, VaultCodec], options: { pageSize: 1, requestState: { codec: VaultCodec } } });
+    expect(await cursors()).toEqual(['vault-1', 'vault-2']);
+    await t.close();
+    t = await createTestApp({ providers: [...providers, DeterministicVaultCodec], options: { pageSize: 1, requestState: { codec: DeterministicVaultCodec } } });
+    const codec = t.app.get(DeterministicVaultCodec);
+    const sealed: string[] = [];
+    const seal = codec.seal.bind(codec);
+    codec.seal = (payload) => (sealed.push(payload), seal(payload));
+    expect(await cursors()).toEqual(['vault-1', 'vault-1']);
+    expect(sealed).toHaveLength(1);
+    const next = await post(t.server, rpc('resources/list', { cursor: 'vault-1' }));
+    expect(next.body.result.resources.map((resource: { uri: string }) => resource.uri)).toEqual(['notes://notes/a']);
+    expect(next.body.result.nextCursor).toBe('vault-2');
   });
 
   it('keeps the first page, its cursor included, with the default codec', async () => {
