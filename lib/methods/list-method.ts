@@ -46,6 +46,6 @@ export abstract class ListMethod implements McpMethodHandler {
     if (!listed) this.listed.set(era, (listed = this.definitions(era)));
     const gathering = this.listedPerRequest(call);
     if (!gathering) return this.pages.result(this.listName(era), this.member, listed, call.params.cursor);
-    return this.pages.result(this.listName(era), this.member, [...listed, ...(await gathering)], call.params.cursor, { fresh: true });
+    return this.pages.result(this.listName(era), this.member, [...listed, ...(await gathering)], call.params.cursor, { fresh: true, readOnce: listed.length });
   }
 }

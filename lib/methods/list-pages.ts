@@ -26,7 +26,10 @@ const CURSOR_MAX_CHARS = 4096;
  */
 @Injectable()
 export class ListPages {
-  /** Each list's first page, a shared result (a list's items are read once, after module init). */
+  /**
+   * Each list's first page, a shared result (a list's items are read once, after module init), by its list's name;
+   * for a list gathered afresh, by its name and whether more items follow ({@link firstPageKey}).
+   */
   private readonly firstPages = new Map<string, McpResult>();
   /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time (read on first use: a codec the host provides is not constructed before then). */
   private firstCursorKept: boolean | undefined;
@@ -41,16 +44,28 @@ export class ListPages {
   /**
    * A list method's complete result: the page of `items` that `cursor` names, under `member`, with its `nextCursor`.
    * The first page is made once (a shared result) unless it has a cursor and the codec is not `deterministic`, or
-   * the items are `fresh` (gathered for this request).
+   * the items are `fresh` (gathered for this request) and the page holds any of those after the first `readOnce`
+   * (the items read once, after module init): a first page of read-once items alone is the same page on every
+   * request, but for whether more items follow, so it is made once for each case.
    */
-  async result(list: string, member: string, items: readonly unknown[], cursor: unknown, { fresh = false } = {}): Promise<McpResult> {
-    const first = cursor === undefined ? this.firstPages.get(list) : undefined;
+  async result(list: string, member: string, items: readonly unknown[], cursor: unknown, { fresh = false, readOnce = items.length } = {}): Promise<McpResult> {
+    const key = cursor === undefined ? this.firstPageKey(list, items.length, fresh, readOnce) : undefined;
+    const first = key === undefined ? undefined : this.firstPages.get(key);
     if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
-    if (cursor === undefined && !fresh && (page.nextCursor === undefined || (this.firstCursorKept ??= this.codec.deterministic === true)))
-      this.firstPages.set(list, sharedResult(result));
+    if (key !== undefined && (page.nextCursor === undefined || (this.firstCursorKept ??= this.codec.deterministic === true))) this.firstPages.set(key, sharedResult(result));
     return result;
+  }
+
+  /**
+   * Under what a list's first page is kept: the list's name; for a list gathered afresh whose first page holds
+   * read-once items alone, its name and whether more items follow (all that changes from request to request); none
+   * when the first page holds gathered items. A list's name holds no line break.
+   */
+  private firstPageKey(list: string, length: number, fresh: boolean, readOnce: number): string | undefined {
+    if (!fresh) return list;
+    return readOnce >= this.options.pageSize ? `${list}\n${length > this.options.pageSize ? 'more' : 'all'}` : undefined;
   }
 
   /** The page of `items` (in their stable order) that `cursor` names; the first when there is no cursor. */

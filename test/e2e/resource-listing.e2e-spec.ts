@@ -112,6 +112,29 @@ describe('resources a template lists', () => {
     }
   });
 
+  it('are asked for on every list when the first page holds fixed resources alone, which says whether more follow', async () => {
+    const fixedFirst = await createTestApp({ providers: [NoteStore, ReadmeResource, NoteTemplate], options: { pageSize: 1 } });
+    try {
+      const store = fixedFirst.app.get(NoteStore);
+      const kept = new Map(store.notes);
+      listedFor.length = 0;
+      const first = (await post(fixedFirst.server, rpc('resources/list'))).body.result;
+      expect(titles(first)).toEqual(['docs://readme']);
+      store.notes.clear();
+      const alone = (await post(fixedFirst.server, rpc('resources/list'))).body.result;
+      expect(alone).toEqual({ ...first, nextCursor: undefined });
+      expect(alone).not.toHaveProperty('nextCursor');
+      for (const [title, text] of kept) store.notes.set(title, text);
+      const again = (await post(fixedFirst.server, rpc('resources/list'))).body.result;
+      expect(again).toEqual(first);
+      expect(listedFor).toEqual(Array(3).fill('notes://notes/{title}'));
+      const rest = await post(fixedFirst.server, rpc('resources/list', { cursor: again.nextCursor }));
+      expect(titles(rest.body.result)).toEqual(['notes://notes/groceries']);
+    } finally {
+      await fixedFirst.close();
+    }
+  });
+
   it('are listed to a 2025-era client alike', async () => {
     const modern = await post(t.server, rpc('resources/list'));
     const legacy = await legacyPost(t.server, { jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} });
