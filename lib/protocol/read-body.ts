@@ -130,7 +130,7 @@ function readBodyWithin(req: IncomingMessage, bounds: BodyBounds, arriving: Byte
   return readBody(req, bounds.maxBodyBytes, bounds.bodyReadTimeoutMs, bounds.bodyReadDeadlineMs, new JsonValueCounter(bounds.maxBodyValues), arriving, shutdown);
 }
 
-/** Requests whose whole body {@link arrivedBody} took before Node's parser marked them complete (it does so a turn later). */
+/** Requests whose whole body {@link arrivedBody} took before Node's parser marked them complete (it does so a tick of the event loop later). */
 const taken = new WeakSet<IncomingMessage>();
 
 /**
