@@ -99,6 +99,7 @@ describe('a burst of events to many listen streams, past maxWaitingBytes togethe
       }
       expect(cutInTick).toBeGreaterThan(0);
       expect(cuts.every((message) => message.bound === 'maxWaitingBytes' && message.method === 'subscriptions/listen')).toBe(true);
+      expect(cuts.every((message) => message.waitingBytes > 0)).toBe(true); // its events queued in the tick, not written yet
       expect(most).toBeLessThanOrEqual(maxWaitingBytes);
       const served = readers.filter((l) => !settled.has(l));
       expect(served.length).toBe(readers.length - cuts.length);
@@ -178,6 +179,36 @@ describe('a listen stream whose client never reads a burst written in one tick',
       const burstBytes = events * path.length;
       expect(cut.waitingBytes).toBeGreaterThan(burstBytes / 2);
       expect(cut.waitingBytes).toBeLessThan(burstBytes + 1024 * 1024);
+    } finally {
+      socket.destroy();
+    }
+  });
+});
+
+describe('a listen stream whose client never reads a burst written in one tick, then another burst', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [EchoTool, ProjectResource],
+      options: { maxWaitingBytes: 64 * 1024 * 1024, subscriptions: { keepAliveMs: 60_000, maxBufferedBytes: 64 * 1024 * 1024 } },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('counts the second burst toward maxWaitingBytes on top of what of the first its socket still holds', async () => {
+    const bus = t.app.get<InProcessEventBus>(McpEventBus);
+    const waiting = t.app.get(WaitingAnswers);
+    const path = 'x'.repeat(16 * 1024);
+    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'two-bursts'));
+    try {
+      await until(() => t.app.get(ListenStreams).size === 1 && waiting.held === 0, 'the stream open', 5_000);
+      for (let i = 0; i < 1_000; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}/${path}` }); // about 16 MB
+      await new Promise((resolve) => setImmediate(resolve)); // written as one, past what loopback socket buffers take
+      const before = waiting.held;
+      const events = 100; // about 1.6 MB
+      for (let i = 0; i < events; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/second-${i}/${path}` });
+      expect(before).toBeGreaterThan(1024 * 1024);
+      expect(waiting.held).toBeGreaterThanOrEqual(before + events * path.length);
     } finally {
       socket.destroy();
     }

@@ -48,6 +48,16 @@ describe('write progress of an HTTP/1.x answer', () => {
     expect(progress.took()).toBe(true);
     expect(progress.took()).toBe(false);
   });
+
+  it('does not count as taken what a later write queues below the response, while the client takes nothing', () => {
+    const { res, state } = queuedResponse();
+    state.writableLength = 20_000; // the socket is full: what is written waits in the response
+    state.bytesWritten = 20_000;
+    const progress = watchProgress(res);
+    state.writableLength += 15; // a keep-alive comment, queued: bytesWritten counts it too
+    state.bytesWritten += 15;
+    expect(progress.took()).toBe(false);
+  });
 });
 
 /** An HTTP/2 answer (to `http2StreamOf`) whose queued bytes the test sets; `emit('drain')` says a write was taken whole. */

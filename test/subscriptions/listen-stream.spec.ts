@@ -109,3 +109,25 @@ describe('a listen stream ended while its subscription is being confirmed', () =
     expect(sent.map((m) => m.method)).toEqual(['notifications/subscriptions/acknowledged']);
   });
 });
+
+describe('a listen stream shut down while its subscription is being confirmed', () => {
+  it('takes nothing from the budget for its acknowledgment once ended, nor drops the stream for it', async () => {
+    const { answer, state } = heldAnswer();
+    state.buffered = 2000; // what its acknowledgment would hold, past maxBufferedBytes
+    let held = 0;
+    const budget = { take: (bytes: number) => ((held += bytes), true) };
+    let confirm!: () => void;
+    const bus = { publish: async () => undefined, subscribe: () => new Promise<() => void>((resolve) => (confirm = () => resolve(() => undefined))) };
+    const stream = new ListenStream('shut', { toolsListChanged: true }, answer, { maxBufferedBytes: 1000, subscribeTimeoutMs: 1000 }, budget, '/mcp');
+    const started = stream.start(bus as never);
+    await until(() => confirm !== undefined, 'the stream to subscribe');
+    stream.end('shutdown');
+    confirm();
+    await started;
+    await tick();
+    await tick();
+    expect(await stream.ended).toBe('shutdown');
+    expect(held).toBe(0);
+    expect(state.abandoned).toBe(false);
+  });
+});
