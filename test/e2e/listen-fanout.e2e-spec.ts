@@ -23,9 +23,17 @@ class ProjectResource {
   }
 }
 
-/** Publishes `count` resource updates in one tick, numbered from `from`. */
-async function burst(bus: InProcessEventBus, from: number, count: number): Promise<void> {
-  for (let i = from; i < from + count; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}` });
+/** A URI tail making each event about 16 KB on each stream. */
+const LONG = `/${'x'.repeat(16 * 1024)}`;
+
+/** Publishes `count` resource updates in one tick, numbered from `from`, each URI ending in `tail`. */
+async function burst(bus: InProcessEventBus, from: number, count: number, tail = ''): Promise<void> {
+  for (let i = from; i < from + count; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}${tail}` });
+}
+
+/** Opens a listen stream on the project's resources whose client never reads. */
+function neverReadingListen(t: TestApp, id: string) {
+  return callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, id));
 }
 
 describe("the events published in one tick, on a listen stream's connection", () => {
@@ -129,10 +137,7 @@ describe('listen streams whose clients never read, their events held while the s
   it('count what is held toward maxWaitingBytes, and a burst counts on top of it as it is queued', async () => {
     const bus = t.app.get<InProcessEventBus>(McpEventBus);
     const waiting = t.app.get(WaitingAnswers);
-    const path = 'x'.repeat(16 * 1024); // each event about 16 KB on each stream
-    const sockets = await Promise.all(
-      ['held-a', 'held-b'].map((id) => callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, id))),
-    );
+    const sockets = await Promise.all(['held-a', 'held-b'].map((id) => neverReadingListen(t, id)));
     const cuts: McpTelemetryEvents['mcp:answer:stalled'][] = [];
     const heard = (message: unknown) => cuts.push(message as (typeof cuts)[number]);
     diagnosticsChannel.subscribe('mcp:answer:stalled', heard);
@@ -140,13 +145,13 @@ describe('listen streams whose clients never read, their events held while the s
       await until(() => waiting.held === 0 && t.app.get(ListenStreams).size === 2, 'both streams open', 5_000);
       // One event a tick, until the sockets are full and what follows is held: past 5 MiB counted, under the bound.
       for (let i = 0; i < 3_000 && waiting.held < 5 * 1024 * 1024; i++) {
-        await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}/${path}` });
+        await burst(bus, i, 1, LONG);
         await new Promise((resolve) => setImmediate(resolve));
       }
       expect(waiting.held).toBeGreaterThanOrEqual(5 * 1024 * 1024);
       expect(cuts).toEqual([]);
       // About 2 MB a stream in one tick: past the bound only on top of what waits.
-      for (let i = 0; i < 120; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/burst-${i}/${path}` });
+      await burst(bus, 3_000, 120, LONG);
       expect(cuts.map((cut) => cut.bound)).toEqual(['maxWaitingBytes']); // still in the publishing tick
     } finally {
       diagnosticsChannel.unsubscribe('mcp:answer:stalled', heard);
@@ -167,16 +172,15 @@ describe('a listen stream whose client never reads a burst written in one tick',
 
   it('is cut for the stall with the burst counted once, not again for what of the write its socket has yet to send', async () => {
     const bus = t.app.get<InProcessEventBus>(McpEventBus);
-    const path = 'x'.repeat(16 * 1024);
-    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'never-read'));
+    const socket = await neverReadingListen(t, 'never-read');
     try {
       await until(() => t.app.get(ListenStreams).size === 1, 'the stream open', 5_000);
       const stalled = nextEvent('mcp:answer:stalled', 10_000);
       const events = 1_000; // about 16 MB in one write, past what loopback socket buffers take
-      for (let i = 0; i < events; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}/${path}` });
+      await burst(bus, 0, events, LONG);
       const cut = await stalled;
       expect(cut).toMatchObject({ method: 'subscriptions/listen', bound: 'writeStallTimeoutMs' });
-      const burstBytes = events * path.length;
+      const burstBytes = events * LONG.length;
       expect(cut.waitingBytes).toBeGreaterThan(burstBytes / 2);
       expect(cut.waitingBytes).toBeLessThan(burstBytes + 1024 * 1024);
     } finally {
@@ -198,17 +202,16 @@ describe('a listen stream whose client never reads a burst written in one tick, 
   it('counts the second burst toward maxWaitingBytes on top of what of the first its socket still holds', async () => {
     const bus = t.app.get<InProcessEventBus>(McpEventBus);
     const waiting = t.app.get(WaitingAnswers);
-    const path = 'x'.repeat(16 * 1024);
-    const socket = await callAndNeverRead(t.server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///project'] } }, 'two-bursts'));
+    const socket = await neverReadingListen(t, 'two-bursts');
     try {
       await until(() => t.app.get(ListenStreams).size === 1 && waiting.held === 0, 'the stream open', 5_000);
-      for (let i = 0; i < 1_000; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/${i}/${path}` }); // about 16 MB
+      await burst(bus, 0, 1_000, LONG); // about 16 MB
       await new Promise((resolve) => setImmediate(resolve)); // written as one, past what loopback socket buffers take
       const before = waiting.held;
       const events = 100; // about 1.6 MB
-      for (let i = 0; i < events; i++) await bus.publish({ kind: 'resourceUpdated', uri: `file:///project/second-${i}/${path}` });
+      await burst(bus, 1_000, events, LONG);
       expect(before).toBeGreaterThan(1024 * 1024);
-      expect(waiting.held).toBeGreaterThanOrEqual(before + events * path.length);
+      expect(waiting.held).toBeGreaterThanOrEqual(before + events * LONG.length);
     } finally {
       socket.destroy();
     }
