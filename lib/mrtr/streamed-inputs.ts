@@ -112,8 +112,8 @@ export class StreamedInputs implements InputChannel {
 }
 
 /**
- * What a client's error answer becomes: -32021 for "method not found" (it lacks the capability, so it needs all the
- * request asked), else a fault.
+ * What a client's JSON-RPC error for an input request becomes: -32021 for "method not found" (it lacks the
+ * capability, so it needs all the request asked), else a fault.
  */
 function refusedByClient(kind: InputKind, params: Readonly<Record<string, unknown>>, error: { code: number; message: string }): Error {
   const spec = INPUT_KINDS[kind];

@@ -227,7 +227,7 @@ export class AnswerStream implements WaitingAnswer {
     endWith(this.res, this.release());
   }
 
-  /** Aborts `signal` after an error answer (no `mcp:request:cancelled`: the client was answered); idempotent. */
+  /** Aborts `signal` once a refusal or fault was answered (no `mcp:request:cancelled`: the client was answered); idempotent. */
   stopRun(): void {
     if (!this.cancelled) this.cancel();
   }
@@ -545,6 +545,6 @@ export function sendAnswer(res: ServerResponse, status: number, body: unknown, h
   const stream = (res as WithStream)[STREAM];
   if (!stream) return sendJson(res, status, body, headers);
   stream.respond(body, status, headers);
-  // An error answer may come while the handler still runs (a host interceptor timed it out): its signal stops it.
+  // A refusal or fault may be answered while the handler still runs (a host interceptor timed it out): its signal stops it.
   stream.stopRun();
 }
