@@ -1,10 +1,10 @@
-import { McpConfigurationError, declaredName, got } from '../errors/mcp-configuration.error.js';
+import { McpConfigurationError, declaredName, got, nearMissHint } from '../errors/mcp-configuration.error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import type { SchemaCompiler } from '../validation/schema-compiler.js';
 import { closeProperties, dataKeyNode, findUnknownKeys, schemaOffence, type KeyNode } from './key-set.js';
 import { rootReference } from './root-reference.js';
-import type { JsonSchema, McpActionSchema } from './tool.interfaces.js';
+import type { JsonSchema, McpActionOptions, McpActionSchema } from './tool.interfaces.js';
 import { ValueGate } from './value-gate.js';
 
 /** The keys an action schema may hold, in the TS spelling (its closed vocabulary). @publicApi */
@@ -18,6 +18,13 @@ export const ACTION_SCHEMA_KEYS = [
   'related',
   'examples',
 ] as const satisfies readonly (keyof McpActionSchema)[];
+
+/**
+ * Every key `@McpAction` takes: the action schema's, with the action's `name` and task mode, which the explorer takes
+ * out before the schema reaches {@link validateActionSchema}. A refusal of an unknown key lists these, as the caller
+ * wrote them all in one object.
+ */
+const ACTION_OPTION_KEYS: readonly string[] = ['name', ...ACTION_SCHEMA_KEYS, 'taskSupport', 'taskStart'] satisfies readonly (keyof McpActionOptions)[];
 
 /** An action schema after module init: every optional list and map filled in, every rule checked. */
 export interface ValidatedActionSchema {
@@ -65,7 +72,10 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const schema = declared as Record<string, unknown>;
 
   const unknown = Object.keys(schema).filter((key) => !(ACTION_SCHEMA_KEYS as readonly string[]).includes(key));
-  if (unknown.length) refuse(`the action schema has unknown key(s) ${names(unknown)}; allowed: ${ACTION_SCHEMA_KEYS.join(', ')}`);
+  if (unknown.length) {
+    const spelled = unknown.map((key) => `${JSON.stringify(key)}${nearMissHint(key, ACTION_OPTION_KEYS)}`).join(', ');
+    refuse(`the action schema has unknown key(s) ${spelled}; allowed: ${ACTION_OPTION_KEYS.join(', ')}`);
+  }
 
   const { description, properties } = schema;
   if (typeof description !== 'string' || description === '') refuse(`description must be a non-empty string${got(description)}`);

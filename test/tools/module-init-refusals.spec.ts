@@ -61,7 +61,21 @@ function nestedAllOf(depth: number): object {
 
 /** One case per offence: the providers to boot, and what the refusal's message must say. */
 const OFFENCES: [string, Type[], RegExp][] = [
-  ['an unknown key in an action schema', [create({ required_one_of: [['name']] })], /^tool "tasks", action "create": .*unknown key\(s\) \["required_one_of"\]/],
+  [
+    'an unknown key in an action schema',
+    [create({ required_one_of: [['name']] })],
+    /^tool "tasks", action "create": .*unknown key\(s\) "required_one_of" \(did you mean "requiredOneOf"\?\)/,
+  ],
+  [
+    'an unknown key in an action schema, with its near miss and every key @McpAction takes',
+    [create({ requiredOneof: [['name']] })],
+    /^tool "tasks", action "create": the action schema has unknown key\(s\) "requiredOneof" \(did you mean "requiredOneOf"\?\); allowed: name, description, properties, required, requiredOneOf, defaults, notes, related, examples, taskSupport, taskStart$/,
+  ],
+  [
+    'a misspelled task mode on an action',
+    [create({ taskSuport: 'optional' })],
+    /^tool "tasks", action "create": .*unknown key\(s\) "taskSuport" \(did you mean "taskSupport"\?\)/,
+  ],
   ['a newline in an action description', [create({ description: 'Create\na task' })], /^tool "tasks", action "create": description contains a newline/],
   ['a newline in an action name', [actionTool({ create: { ...base(), name: 'cre\nate' } })], /^tool "tasks", action "cre\\nate": the action name contains a newline/],
   ['an empty action name', [actionTool({ create: { ...base(), name: '' } })], /^tool "tasks", action "": an action name must be a non-empty string/],
