@@ -1,4 +1,4 @@
-import { got } from '../errors/mcp-configuration.error.js';
+import { got, nearMissHint } from '../errors/mcp-configuration.error.js';
 import { LOG_LEVELS } from '../mcp.constants.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import type { McpModuleOptions } from './mcp-module-options.interface.js';
@@ -29,7 +29,7 @@ const isProvided = (v: unknown, methods: readonly string[]): boolean => typeof v
 
 function closedObject(value: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   const extra = Object.keys(value).filter((k) => !allowed.includes(k));
-  return extra.length ? `has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
+  return extra.length ? `has unknown key(s) ${extra.map((k) => `${JSON.stringify(k)}${nearMissHint(k, allowed)}`).join(', ')}; allowed: ${allowed.join(', ')}` : undefined;
 }
 
 function iconProblem(icon: unknown, index: number): string | undefined {

@@ -118,10 +118,15 @@ describe('module options sweep', () => {
       'subscriptions',
       'with a misspelled key',
       { maxStream: 5 },
-      'has unknown key(s) "maxStream"; allowed: keepAliveMs, maxBufferedBytes, maxStreams, maxOpenBytes, subscribeTimeoutMs',
+      'has unknown key(s) "maxStream" (did you mean "maxStreams"?); allowed: keepAliveMs, maxBufferedBytes, maxStreams, maxOpenBytes, subscribeTimeoutMs',
     ],
-    ['legacyInputRequests', 'with an unknown key', { timeout: 5000 }, 'has unknown key(s) "timeout"; allowed: maxPending, maxPendingBytes, timeoutMs'],
-    ['tasks', 'with an unknown key', { ttl: 5000 }, 'has unknown key(s) "ttl"; allowed: ttlMs, pollIntervalMs,'],
+    [
+      'legacyInputRequests',
+      'with an unknown key',
+      { timeout: 5000 },
+      'has unknown key(s) "timeout" (did you mean "timeoutMs"?); allowed: maxPending, maxPendingBytes, timeoutMs',
+    ],
+    ['tasks', 'with an unknown key', { ttl: 5000 }, 'has unknown key(s) "ttl" (did you mean "ttlMs"?); allowed: ttlMs, pollIntervalMs,'],
     [
       'allowedHosts',
       'holding a URL',
@@ -207,7 +212,11 @@ describe('module options sweep', () => {
 
   it.each([
     ['an icon that is no object', [5], 'icons[0] must be an object, got 5'],
-    ['an icon with an unknown key', [{ src: 'https://x.test/i.png', size: '48x48' }], 'icons[0] has unknown key(s) "size"; allowed: src, mimeType, sizes, theme'],
+    [
+      'an icon with an unknown key',
+      [{ src: 'https://x.test/i.png', size: '48x48' }],
+      'icons[0] has unknown key(s) "size" (did you mean "sizes"?); allowed: src, mimeType, sizes, theme',
+    ],
     ['an icon whose src is no URL', [{ src: 'i.png' }], 'icons[0].src must be a URL, got "i.png"'],
     ['an icon whose mimeType is no string', [{ src: 'https://x.test/i.png', mimeType: 5 }], 'icons[0].mimeType must be a string, got 5'],
     ['an icon whose sizes are no list of strings', [{ src: 'https://x.test/i.png', sizes: '48x48' }], 'icons[0].sizes must be an array of strings, got "48x48"'],
