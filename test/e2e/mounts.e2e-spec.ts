@@ -20,6 +20,7 @@ import {
   type McpPlainTool,
 } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
+import { initialize, legacyHeaders, legacyPost } from '../support/legacy-client.js';
 import { listen, type Listener } from '../support/listen.js';
 import { echoCallOfSize, meta, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { MustTaskTool, TASK_CAPS } from '../support/task-tools.js';
@@ -82,6 +83,66 @@ describe('two mounts, each serving the tools of the modules that import it', () 
     expect(main.body.error.code).toBe(-32601);
     const admin = await post(t.server, rpc('resources/read', { uri: 'admin://audit' }), {}, '/admin/mcp');
     expect(admin.body.result.contents[0].text).toBe('audit log');
+  });
+});
+
+/** The admin feature with a mount that says more of itself: instructions and caching hints of its own. */
+@Module({ imports: [adminMount({ instructions: 'Administrators only.', cache: { ttlMs: 5000, cacheScope: 'public' } })], providers: [AuditResource] })
+class DescribedAdminModule {}
+
+describe('two mounts answering server/discover, initialize and ping (each answer made once, per mount)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ providers: [EchoTool], imports: [DescribedAdminModule], options: { instructions: 'Main.' } });
+  });
+  afterAll(() => t.close());
+
+  it("answers server/discover with each mount's own capabilities, instructions, caching hints and serverInfo, asked in turn", async () => {
+    for (let round = 0; round < 2; round++) {
+      const main = await post(t.server, rpc('server/discover'), {}, '/mcp');
+      const admin = await post(t.server, rpc('server/discover'), {}, '/admin/mcp');
+      expect(main.body.result).toEqual({
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: { listChanged: true }, logging: {} },
+        instructions: 'Main.',
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'test-server', version: '1.0.0' } },
+      });
+      expect(admin.body.result).toEqual({
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { resources: { listChanged: true, subscribe: true }, logging: {} },
+        instructions: 'Administrators only.',
+        ttlMs: 5000,
+        cacheScope: 'public',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'admin', version: '1.0.0' } },
+      });
+    }
+  });
+
+  it("answers initialize at each version with each mount's own capabilities, serverInfo and instructions, and ping on both", async () => {
+    for (const version of ['2025-06-18', '2025-11-25', '2025-06-18']) {
+      const main = await legacyPost(t.server, initialize(version), legacyHeaders(null), '/mcp');
+      const admin = await legacyPost(t.server, initialize(version), legacyHeaders(null), '/admin/mcp');
+      expect(main.messages[0]!.result).toEqual({
+        protocolVersion: version,
+        capabilities: { tools: {}, logging: {} },
+        serverInfo: { name: 'test-server', version: '1.0.0' },
+        instructions: 'Main.',
+      });
+      expect(admin.messages[0]!.result).toEqual({
+        protocolVersion: version,
+        capabilities: { resources: {}, logging: {} },
+        serverInfo: { name: 'admin', version: '1.0.0' },
+        instructions: 'Administrators only.',
+      });
+      for (const path of ['/mcp', '/admin/mcp'])
+        expect((await legacyPost(t.server, { jsonrpc: '2.0', id: 'p', method: 'ping' }, legacyHeaders(version), path)).messages).toEqual([
+          { jsonrpc: '2.0', id: 'p', result: {} },
+        ]);
+    }
   });
 });
 
@@ -487,5 +548,26 @@ describe('list cursors of two mounts sharing their requestState secrets', () => 
     const other = await post(t.server, rpc('tools/list', { cursor }), {}, '/admin/mcp');
     expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_cursor' } });
+  });
+
+  it("gives each mount's first page a cursor of its own, which pages on there, whichever mount was listed first", async () => {
+    const names = (result: { tools: { name: string }[] }) => result.tools.map((tool) => tool.name);
+    const pages: Record<string, string[][]> = { '/mcp': [], '/admin/mcp': [] };
+    for (const path of ['/mcp', '/admin/mcp', '/mcp', '/admin/mcp']) {
+      const first = (await post(t.server, rpc('tools/list'), {}, path)).body.result;
+      const next = await post(t.server, rpc('tools/list', { cursor: first.nextCursor }), {}, path);
+      expect(next.status).toBe(200);
+      pages[path]!.push([...names(first), ...names(next.body.result)]);
+    }
+    expect(pages).toEqual({
+      '/mcp': [
+        ['echo', 'help'],
+        ['echo', 'help'],
+      ],
+      '/admin/mcp': [
+        ['help', 'users'],
+        ['help', 'users'],
+      ],
+    });
   });
 });

@@ -101,6 +101,19 @@ describe('resources a template lists', () => {
     }
   });
 
+  it('are asked for on every list when they share the first page with fixed resources, which is built afresh', async () => {
+    const store = t.app.get(NoteStore);
+    const kept = new Map(store.notes);
+    try {
+      expect(titles((await post(t.server, rpc('resources/list'))).body.result)).toEqual(['docs://readme', 'notes://notes/groceries']);
+      store.notes.delete('groceries');
+      expect(titles((await post(t.server, rpc('resources/list'))).body.result)).toEqual(['docs://readme', 'notes://notes/greek%20trip']);
+    } finally {
+      store.notes.clear();
+      for (const [title, text] of kept) store.notes.set(title, text);
+    }
+  });
+
   it('are asked for again on a list of one page, which is not kept either', async () => {
     const single = await createTestApp({ providers: [NoteStore, NoteTemplate] });
     try {
@@ -132,6 +145,30 @@ describe('resources a template lists', () => {
       expect(titles(rest.body.result)).toEqual(['notes://notes/groceries']);
     } finally {
       await fixedFirst.close();
+    }
+  });
+
+  it('are paged alike on every walk through many pages when they start the list, beside the templates’ own list (only each list’s first cursor is kept)', async () => {
+    const paged = await createTestApp({ providers: [NoteStore, NoteTemplate, FileTemplate], options: { pageSize: 1 } });
+    try {
+      const walk = async (method: string, member: string, key: string) => {
+        const pages: string[][] = [];
+        let cursor: unknown;
+        do {
+          const result = (await post(paged.server, rpc(method, cursor === undefined ? {} : { cursor }))).body.result;
+          pages.push(result[member].map((item: Record<string, string>) => item[key]));
+          cursor = result.nextCursor;
+        } while (cursor !== undefined && pages.length < 5);
+        return pages;
+      };
+      const resources = [['notes://notes/groceries'], ['notes://notes/greek%20trip'], ['files:///logo.png']];
+      const templates = [['notes://notes/{title}'], ['files:///{+path}']];
+      expect(await walk('resources/templates/list', 'resourceTemplates', 'uriTemplate')).toEqual(templates);
+      expect(await walk('resources/list', 'resources', 'uri')).toEqual(resources);
+      expect(await walk('resources/list', 'resources', 'uri')).toEqual(resources);
+      expect(await walk('resources/templates/list', 'resourceTemplates', 'uriTemplate')).toEqual(templates);
+    } finally {
+      await paged.close();
     }
   });
 

@@ -268,6 +268,23 @@ describe('seams: what a user or a test can replace the Nest way', () => {
     expect(next.body.result.nextCursor).toBe('vault-2');
   });
 
+  it("seals the first-page cursor once with a deterministic codec when the template's resources start the list (its first page built afresh)", async () => {
+    t = await createTestApp({
+      providers: [ListingNoteTemplate, PayloadVault, DeterministicVaultCodec],
+      options: { pageSize: 1, requestState: { codec: DeterministicVaultCodec } },
+    });
+    const codec = t.app.get(DeterministicVaultCodec);
+    const sealed: string[] = [];
+    const seal = codec.seal.bind(codec);
+    codec.seal = (payload) => (sealed.push(payload), seal(payload));
+    const firsts = [(await post(t.server, rpc('resources/list'))).body.result, (await post(t.server, rpc('resources/list'))).body.result];
+    expect(firsts.map((result) => [result.resources[0].uri, result.nextCursor])).toEqual([
+      ['notes://notes/a', 'vault-1'],
+      ['notes://notes/a', 'vault-1'],
+    ]);
+    expect(sealed).toHaveLength(1);
+  });
+
   it('keeps the first page, its cursor included, with the default codec', async () => {
     t = await createTestApp({ providers: [ConfirmDeleteTool, EchoTool], options: { pageSize: 1 } });
     const first = await post(t.server, rpc('tools/list'));
