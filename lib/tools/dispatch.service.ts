@@ -91,9 +91,13 @@ export class DispatchService {
         if (isMethodError(thrown)) run.errorKind = 'tool';
         throw thrown;
       }
-      run.errorKind = 'tool';
-      if (isHttpException(thrown)) return (result = httpExceptionResult(thrown));
-      if (!contextFor(run.action).signal.aborted)
+      if (isHttpException(thrown)) {
+        run.errorKind = 'tool';
+        return (result = httpExceptionResult(thrown));
+      }
+      // Thrown once the signal fired (the client left, the task ended), it is the run stopping as asked: no one's error.
+      run.errorKind = contextFor(run.action).signal.aborted ? undefined : 'tool';
+      if (run.errorKind === 'tool')
         publish('mcp:tool:error', () => ({
           mount,
           tool: tool.name,

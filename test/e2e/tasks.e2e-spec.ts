@@ -162,6 +162,18 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
     expect(events.map((e) => e.channel)).toEqual(['mcp:tool:stop']);
   });
 
+  it("reports a cancelled handler that throws its abort as a task's stop: isError, and nobody's error (no errorKind)", async () => {
+    const events = await recordEvents(['mcp:tool:stop'], async () => {
+      const res = await taskCall(t.server, 'sleeper', { tag: 'throws-on-cancel-kind', throwOnAbort: true });
+      await tasksRequest(t.server, 'tasks/cancel', { taskId: res.body.result.taskId });
+      await until(() => taskRuns.get('throws-on-cancel-kind')!.signal.aborted, 'the cancelled handler aborted');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.message).toMatchObject({ tool: 'sleeper', isError: true });
+    expect(events[0]!.message).not.toHaveProperty('errorKind');
+  });
+
   it('reports no fault when a handler stops by throwing its abort as its client leaves (no mcp:tool:error)', async () => {
     const events = await recordEvents(['mcp:tool:error', 'mcp:tool:stop'], async () => {
       const req = leavingRequest(t.server, rpc('tools/call', { name: 'sleeper', arguments: { tag: 'throws-on-leave', throwOnAbort: true } }));
