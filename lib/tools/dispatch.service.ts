@@ -6,7 +6,7 @@ import { faultKind, faultMessage, passesContainment } from '../errors/fault-cont
 import { isHttpException } from '../errors/http-exception.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import type { Era } from '../mcp.constants.js';
-import { misuseAfter } from '../mrtr/input-required.js';
+import { isInputRequired, misuseAfter } from '../mrtr/input-required.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { mountName, publish } from '../telemetry/channels.js';
@@ -86,8 +86,9 @@ export class DispatchService {
         throw thrown;
       }
       if (passesContainment(thrown)) {
-        // A JSON-RPC error the run answers with (the tool's, or a missing capability), or a stop (a task cancelled).
-        threw = true;
+        // A JSON-RPC error the run answers with (the tool's, or a missing capability), or a stop (a task cancelled);
+        // not the input-required signal: a round that asks the client for input is no error.
+        threw = !isInputRequired(thrown);
         if (isMethodError(thrown)) run.errorKind = 'tool';
         throw thrown;
       }

@@ -122,6 +122,13 @@ describe('multi round-trip requests: tools/call', () => {
       const events = await recordEvents(['mcp:mrtr:input_required'], () => callTool(t.server, 'confirm_delete', { file: 'f.txt' }));
       expect(events.map((e) => e.message)).toEqual([{ mount: '/mcp', tool: 'confirm_delete', method: 'tools/call', kinds: ['elicitation'] }]);
     });
+
+    it('reports an input-required round as no error: mcp:tool:stop with isError false and no errorKind', async () => {
+      const events = await recordEvents(['mcp:tool:stop', 'mcp:mrtr:input_required'], () => callTool(t.server, 'confirm_delete', { file: 'g.txt' }));
+      expect(events.map((e) => e.channel)).toEqual(['mcp:tool:stop', 'mcp:mrtr:input_required']);
+      expect(events[0]!.message).toMatchObject({ mount: '/mcp', tool: 'confirm_delete', isError: false });
+      expect(events[0]!.message).not.toHaveProperty('errorKind');
+    });
   });
 
   describe('a tool that asks for elicitation, sampling and roots at once', () => {
