@@ -72,10 +72,12 @@ async function contextFor(hooks: ToolHooks, action: string | undefined, ctx: Mcp
  */
 export function readActionContext(tool: string, returned: unknown): Record<string, unknown> | undefined {
   if (returned === null || returned === undefined) return undefined;
-  if (!isPlainObject(returned)) throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${bounded(returned, 60)}`);
-  const emptied = emptiedReturn(returned);
+  // What JSON writes must be an object: a `toJSON`'s return (a Date's is a string), else the value itself.
+  const written: unknown = isPlainObject(returned) && typeof returned.toJSON === 'function' ? (returned as { toJSON(key: string): unknown }).toJSON('context') : returned;
+  if (!isPlainObject(written)) throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${bounded(returned, 60)}`);
+  const emptied = emptiedReturn(written);
   if (emptied) throw new TypeError(`actionContext() of tool "${tool}" returned ${emptied}`);
-  return returned;
+  return written;
 }
 
 /**

@@ -10,9 +10,15 @@ describe("reading an actionContext hook's return", () => {
     expect(readActionContext('tasks', undefined)).toBeUndefined();
   });
 
+  it('reads an object with a toJSON as what JSON writes of it', () => {
+    expect(readActionContext('tasks', { toJSON: () => ({ open: 3 }) })).toEqual({ open: 3 });
+  });
+
   it.each([
     ['an array', [1, 2], /must return an object, null or undefined, not \[ 1, 2 \]/],
     ['a string', 'open', /must return an object, null or undefined, not open$/],
+    ['a Date, which JSON would send as a string', new Date(0), /must return an object, null or undefined, not 1970-01-01T00:00:00\.000Z$/],
+    ['an object whose toJSON gives a string', { toJSON: () => 'open' }, /must return an object, null or undefined, not /],
     ['a Map, which JSON would send as {}', new Map([['open', 3]]), /returned a Map, which JSON cannot carry .*Object\.fromEntries\(map\)/],
     ['a Set, which JSON would send as {}', new Set([3]), /returned a Set, which JSON cannot carry .*Array\.from\(set\)/],
   ])('makes %s the tool’s fault, naming it', (_what, returned, message) => {
