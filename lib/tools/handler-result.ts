@@ -72,8 +72,7 @@ async function contextFor(hooks: ToolHooks, action: string | undefined, ctx: Mcp
  */
 export function readActionContext(tool: string, returned: unknown): Record<string, unknown> | undefined {
   if (returned === null || returned === undefined) return undefined;
-  // What JSON writes must be an object: a `toJSON`'s return (a Date's is a string), else the value itself.
-  const written: unknown = isPlainObject(returned) && typeof returned.toJSON === 'function' ? (returned as { toJSON(key: string): unknown }).toJSON('context') : returned;
+  const written = asJsonWrites(returned, 'context'); // a Date's is a string
   if (!isPlainObject(written)) throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${bounded(returned, 60)}`);
   const emptied = emptiedReturn(written);
   if (emptied) throw new TypeError(`actionContext() of tool "${tool}" returned ${emptied}`);
@@ -86,8 +85,13 @@ export function readActionContext(tool: string, returned: unknown): Record<strin
  */
 function withExtras(data: unknown, extras: Record<string, unknown>): unknown {
   if (Object.keys(extras).length === 0) return data;
-  const written = isPlainObject(data) && typeof data.toJSON === 'function' ? (data as { toJSON(key: string): unknown }).toJSON('') : data;
+  const written = asJsonWrites(data, '');
   return Object.assign(isPlainObject(written) ? ownJsonCopy(written) : { result: written }, extras);
+}
+
+/** A value as `JSON.stringify` writes it under `key`: what its `toJSON` returns, if it has one, else the value itself. */
+function asJsonWrites(value: unknown, key: string): unknown {
+  return isPlainObject(value) && typeof value.toJSON === 'function' ? (value as { toJSON(key: string): unknown }).toJSON(key) : value;
 }
 
 /** The hints and action context a result carries beside its data or error, each only when there is one. */
