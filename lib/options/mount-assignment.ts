@@ -4,6 +4,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { ProviderWrapper } from '../util/provider-classes.js';
 import { markedClasses } from '../util/provider-injectable.js';
+import { routeEnhancersOn } from '../util/route-enhancers.js';
 import type { McpResolvedOptions } from './mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './mcp-options.tokens.js';
 
@@ -17,6 +18,12 @@ const emptyMountWarning = (path: string, unprovided: readonly string[] = []): st
   'like: mark each class @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in the providers of a module ' +
   'the application imports (with several mounts, one that imports this mount, or name it in its serves option).' +
   (unprovided.length ? ` Marked but provided by no module: ${unprovided.join(', ')}.` : '');
+
+/** The warning given at startup for a tool, resource or prompt class that carries Nest's route enhancers, which never run for it. */
+const routeEnhancersWarning = (name: string, enhancers: readonly string[]): string =>
+  `class ${name}: ${enhancers.join(', ')} never ${enhancers.length > 1 ? 'run' : 'runs'} for its calls. Nest applies them to a controller's ` +
+  'routes, and the mount calls a tool, resource or prompt itself. Check the caller in the handler (ctx.auth, ctx.request) or in the ' +
+  "mount's auth provider (docs/tools.md).";
 
 /** How many unprovided classes the empty-mount warning names. */
 const UNPROVIDED_NAMED = 10;
@@ -68,7 +75,8 @@ export class MountAssignment implements OnModuleInit, OnApplicationBootstrap {
 
   /**
    * Once every explorer ran: a class this mount's `serves` lists that is no provided tool, resource or prompt stops
-   * the application; a mount that serves none is warned of (a class left out of `providers`, most likely).
+   * the application; a mount that serves none is warned of (a class left out of `providers`, most likely); and the
+   * first mount warns of each class carrying route enhancers (`@UseGuards` and the like), which never run for it.
    */
   onApplicationBootstrap(): void {
     const serves = this.options.serves ?? [];
@@ -79,6 +87,12 @@ export class MountAssignment implements OnModuleInit, OnApplicationBootstrap {
         `serves[${index}] names ${serves[index]!.name}, which no module provides as a tool, resource or prompt: mark it @McpTool, @McpResource, @McpResourceTemplate or @McpPrompt, and list it in a module's providers`,
       );
     if (this.servedHere === 0) logger.warn(emptyMountWarning(this.options.path, this.unprovided()));
+    // Every mount's explorers ask about every class, so the first mount speaks for the application, once.
+    if ((this.mounts?.[0]?.options ?? this.options) !== this.options) return;
+    for (const provided of this.provided) {
+      const enhancers = routeEnhancersOn(provided as abstract new (...args: never[]) => unknown);
+      if (enhancers.length > 0) logger.warn(routeEnhancersWarning((provided as { name: string }).name || '(anonymous class)', enhancers));
+    }
   }
 
   /** The classes an MCP decorator marked that no module of this application provides (the first few, by name). */
