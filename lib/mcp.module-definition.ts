@@ -9,7 +9,6 @@ import type { McpModuleExtras, McpModuleOptions } from './options/mcp-module-opt
 export const {
   ConfigurableModuleClass: McpConfigurableModule,
   MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
-  OPTIONS_TYPE: MCP_OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')

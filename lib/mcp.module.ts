@@ -9,7 +9,7 @@ import { RequestStateCodec } from './contracts/request-state-codec.js';
 import { ShutdownDeadline } from './contracts/shutdown-deadline.js';
 import { McpConfigurationError, got } from './errors/mcp-configuration.error.js';
 import { createMcpController } from './mcp.controller.js';
-import { MCP_MODULE_OPTIONS, MCP_OPTIONS_TYPE, McpConfigurableModule, type McpModuleAsyncOptions } from './mcp.module-definition.js';
+import { MCP_MODULE_OPTIONS, McpConfigurableModule, type McpModuleAsyncOptions } from './mcp.module-definition.js';
 import { ListPages } from './methods/list-pages.js';
 import { METHOD_HANDLER_PROVIDERS } from './methods/method-handlers.js';
 import { MethodRouter } from './methods/method-router.js';
@@ -19,7 +19,7 @@ import { MountOnHost } from './mount-on-host.js';
 import { HmacRequestStateCodec } from './mrtr/hmac-request-state-codec.js';
 import { MrtrRounds } from './mrtr/mrtr-rounds.js';
 import { PendingInputRequests } from './mrtr/pending-input-requests.js';
-import type { McpModuleExtras, McpResolvedOptions } from './options/mcp-module-options.interface.js';
+import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './options/mcp-module-options.interface.js';
 import { MCP_MOUNT_PATH, MCP_OPTIONS } from './options/mcp-options.tokens.js';
 import { MountAssignment } from './options/mount-assignment.js';
 import { mountVersion, normalizeMountPath, resolveOptions } from './options/resolve-options.js';
@@ -95,11 +95,21 @@ export class McpModule extends McpConfigurableModule implements NestModule {
     this.mountOnHost.beforeRoutes();
   }
 
-  static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
+  /**
+   * Mounts an MCP server at `path` (default `'mcp'`) with these options: `serverInfo` is required, any unknown key or
+   * wrong value stops the application with a `McpConfigurationError` naming the option. The extras (`path`, `version`,
+   * `isGlobal`) sit beside the options. See the README's Options table.
+   */
+  static override forRoot(options: McpModuleOptions & McpModuleExtras): DynamicModule {
     McpModule.requireObject(options, 'McpModule options', 'an object with serverInfo');
     return McpModule.mount(super.forRoot(options), options);
   }
 
+  /**
+   * Mounts an MCP server whose options a provider builds (`useFactory` with `inject`, `useClass` or `useExisting` of
+   * an `McpOptionsFactory`), `ConfigService` for instance. The extras (`path`, `version`, `isGlobal`) are given
+   * here, beside the factory, never returned by it: a route is fixed before the options resolve.
+   */
   static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
     McpModule.requireObject(options, 'McpModule.forRootAsync options', 'an object with useFactory, useClass or useExisting');
     return McpModule.mount(super.forRootAsync(options), options);
