@@ -41,6 +41,7 @@ export { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 export { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
 export type { JsonRpcError } from './protocol/json-rpc.js';
+export type { JsonRpcId } from './contracts/request-record.js';
 export { ProtocolSchema } from './protocol/protocol-schema.js';
 export { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 export type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';

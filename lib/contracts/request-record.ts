@@ -6,7 +6,7 @@ import { HeaderLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import type { McpAuthInfo } from './mcp-auth.interface.js';
 
-/** A JSON-RPC id as the protocol allows it: a string or an integer. */
+/** A JSON-RPC id as the protocol allows it: a string or an integer (a telemetry event's `id`). @publicApi */
 export type JsonRpcId = string | number;
 
 /** What message classification found a parsed message to be (see `classifyMessage`). */
