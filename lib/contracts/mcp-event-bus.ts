@@ -32,7 +32,8 @@ export type McpUnsubscribe = () => void | Promise<void>;
 /**
  * The event bus: where the application publishes changes and every open listen stream hears them. The default
  * (`InProcessEventBus`) reaches the streams of this process; a shared one (Redis pub/sub, say) reaches those of
- * every instance, with no change to publishers or the listen streams. See docs/subscriptions.md.
+ * every instance, with no change to publishers or the listen streams. Inject it with `@Inject(McpEventBus)`: an
+ * interface leaves Nest no class to inject by type. See docs/subscriptions.md.
  * @example
  * ```ts
  * constructor(@Inject(McpEventBus) private readonly bus: McpEventBus) {}

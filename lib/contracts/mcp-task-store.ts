@@ -66,5 +66,5 @@ export interface McpTaskStore {
   update(record: McpTaskRecord): Promise<void>;
 }
 
-/** Injection token of the task store. @publicApi */
+/** Injection token of the task store, named like the interface so `@Inject(McpTaskStore) store: McpTaskStore` reads as one. @publicApi */
 export const McpTaskStore = Symbol.for('nest-mcp.McpTaskStore');

@@ -33,5 +33,5 @@ export async function sealString(codec: RequestStateCodec, payload: string): Pro
   return sealed;
 }
 
-/** Injection token of the requestState codec. @publicApi */
+/** Injection token of the requestState codec, named like the interface so `@Inject(RequestStateCodec) codec: RequestStateCodec` reads as one. @publicApi */
 export const RequestStateCodec = Symbol.for('nest-mcp.RequestStateCodec');
