@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import {
+  Catch,
   Injectable,
   Logger,
   Module,
@@ -9,11 +10,12 @@ import {
   UsePipes,
   type CallHandler,
   type CanActivate,
+  type ExceptionFilter,
   type NestInterceptor,
   type PipeTransform,
 } from '@nestjs/common';
 
-import { McpAction, McpModule, McpPrompt, McpResource, McpTool, type McpPlainTool } from '../../lib/index.js';
+import { McpAction, McpModule, McpPrompt, McpResource, McpResourceTemplate, McpTool, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { createTestApp } from '../support/test-app.js';
@@ -81,6 +83,45 @@ class OpenVaultPrompt {
   }
 }
 
+@Catch()
+class AnyFilter implements ExceptionFilter {
+  catch() {}
+}
+
+@McpResourceTemplate({ uriTemplate: 'vault://notes/{title}', name: 'note' })
+class NoteResource {
+  @UseFilters(AnyFilter)
+  read() {
+    return 'note';
+  }
+}
+
+/** An override is read by its own decorators, as Nest reads a route's: the base method's guard is not on it. */
+class GuardedRun {
+  @UseGuards(DenyGuard)
+  run(): unknown {
+    return 'base';
+  }
+}
+
+@McpTool({ name: 'overriding', description: 'Runs its own run.', inputSchema: { type: 'object' } })
+class OverridingTool extends GuardedRun implements McpPlainTool {
+  /** A static method is no route, whatever its name. */
+  @UseGuards(DenyGuard)
+  static run() {
+    return 'static';
+  }
+
+  /** A getter is never read by the scan (this one throws if it is). */
+  get label(): string {
+    throw new Error('the scan read a getter');
+  }
+
+  override run() {
+    return 'override';
+  }
+}
+
 describe('route enhancers on a tool, resource or prompt class', () => {
   let warn: ReturnType<typeof jest.spyOn>;
   beforeEach(() => {
@@ -127,6 +168,40 @@ describe('route enhancers on a tool, resource or prompt class', () => {
       await t.close();
     }
     expect(enhancerWarnings().filter((message) => message.startsWith('class VaultTool:'))).toHaveLength(1);
+  });
+
+  it('are warned of when the mount that comes first serves none of the classes', async () => {
+    @Module({ imports: [McpModule.forRoot({ path: 'admin/mcp', serverInfo: { name: 'admin', version: '1.0.0' }, telemetryLogger: false, serves: [VaultTool] })] })
+    class AdminModule {}
+    @Module({ imports: [McpModule.forRoot({ path: 'empty/mcp', serverInfo: { name: 'empty', version: '1.0.0' }, telemetryLogger: false })] })
+    class EmptyModule {}
+    // Either mount may come first: both orders are booted.
+    for (const spec of [
+      { providers: [VaultTool], imports: [EmptyModule], options: { serves: [VaultTool] } },
+      { providers: [VaultTool], imports: [AdminModule], options: {} },
+    ]) {
+      warn.mockClear();
+      const t = await createTestApp(spec);
+      await t.close();
+      expect(enhancerWarnings().filter((message) => message.startsWith('class VaultTool:'))).toHaveLength(1);
+    }
+  });
+
+  it('name @UseFilters holding a filter, on a resource template', async () => {
+    const t = await createTestApp({ providers: [NoteResource] });
+    await t.close();
+    expect(enhancerWarnings()).toEqual([expect.stringMatching(/^class NoteResource: @UseFilters \(on read\(\)\) never runs for its calls\./)]);
+  });
+
+  it("leave unwarned an override without enhancers of a guarded base method, the class's static methods and its getters", async () => {
+    const t = await createTestApp({ providers: [OverridingTool, DenyGuard] });
+    try {
+      const res = await post(t.server, rpc('tools/call', { name: 'overriding', arguments: {} }));
+      expect(res.body.result.content).toEqual([{ type: 'text', text: 'override' }]);
+    } finally {
+      await t.close();
+    }
+    expect(enhancerWarnings()).toEqual([]);
   });
 
   it('leave a class without any (an empty @UseFilters() included) unwarned', async () => {

@@ -23,6 +23,11 @@ class DatedTool {
     return ok({ secret: 's', toJSON: () => ({ id: 1 }) }, {});
   }
 
+  @McpAction({ description: 'An object whose toJSON writes the key JSON gives it, with hints', properties: {} })
+  keyed() {
+    return ok({ toJSON: (key: string) => ({ key }) }, {});
+  }
+
   @McpAction({ description: 'Nothing at all', properties: {} })
   nothing(): void {}
 
@@ -238,6 +243,7 @@ describe('what a handler returns becomes a tool result', () => {
   it.each([
     ['a Date', 'when', { result: '1970-01-01T00:00:00.000Z' }],
     ['an object with its own toJSON', 'summary', { id: 1 }],
+    ['an object whose toJSON reads its key (the top level\'s: "")', 'keyed', { key: '' }],
   ])('ok(data, hintContext) where data is %s: hints sit beside (or around) what JSON writes for it, nothing lost', async (_kind, action, written) => {
     const answer = await callTool(app().server, 'dated', { action });
     expect(answer.body).toEqual({ ...written, hints: [{ tool: 'dated', action: 'when', description: 'Ask again' }] });

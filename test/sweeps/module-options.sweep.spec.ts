@@ -128,6 +128,12 @@ describe('module options sweep', () => {
     ],
     ['tasks', 'with an unknown key', { ttl: 5000 }, 'has unknown key(s) "ttl" (did you mean "ttlMs"?); allowed: ttlMs, pollIntervalMs,'],
     [
+      'subscriptions',
+      'with two misspelled keys',
+      { maxStream: 5, keepAlive: 1000 },
+      'has unknown key(s) "maxStream" (did you mean "maxStreams"?), "keepAlive" (did you mean "keepAliveMs"?); allowed: keepAliveMs,',
+    ],
+    [
       'allowedHosts',
       'holding a URL',
       ['mcp.example.com', 'https://mcp.example.com'],

@@ -72,6 +72,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
     /^tool "tasks", action "create": the action schema has unknown key\(s\) "requiredOneof" \(did you mean "requiredOneOf"\?\); allowed: name, description, properties, required, requiredOneOf, defaults, notes, related, examples, taskSupport, taskStart$/,
   ],
   [
+    'two unknown keys in an action schema, each with its near miss',
+    [create({ requiredOneof: [['name']], taskSuport: 'optional' })],
+    /^tool "tasks", action "create": .*unknown key\(s\) "requiredOneof" \(did you mean "requiredOneOf"\?\), "taskSuport" \(did you mean "taskSupport"\?\); allowed: /,
+  ],
+  [
     'a misspelled task mode on an action',
     [create({ taskSuport: 'optional' })],
     /^tool "tasks", action "create": .*unknown key\(s\) "taskSuport" \(did you mean "taskSupport"\?\)/,
