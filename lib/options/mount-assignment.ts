@@ -19,9 +19,9 @@ const emptyMountWarning = (path: string, unprovided: readonly string[] = []): st
   'the application imports (with several mounts, one that imports this mount, or name it in its serves option).' +
   (unprovided.length ? ` Marked but provided by no module: ${unprovided.join(', ')}.` : '');
 
-/** The warning given at startup for a tool, resource or prompt class that carries Nest's route enhancers, which never run for it. */
+/** The warning given at startup for a tool, resource or prompt class that carries Nest's route enhancers, which never run for the mount's calls. */
 const routeEnhancersWarning = (name: string, enhancers: readonly string[]): string =>
-  `class ${name}: ${enhancers.join(', ')} never ${enhancers.length > 1 ? 'run' : 'runs'} for its calls. Nest applies them to a controller's ` +
+  `class ${name}: ${enhancers.join(', ')} never ${enhancers.length > 1 ? 'run' : 'runs'} for the mount's calls. Nest applies them to a controller's ` +
   'routes, and the mount calls a tool, resource or prompt itself. Check the caller in the handler (ctx.auth, ctx.request) or in the ' +
   "mount's auth provider (docs/tools.md).";
 
@@ -76,7 +76,8 @@ export class MountAssignment implements OnModuleInit, OnApplicationBootstrap {
   /**
    * Once every explorer ran: a class this mount's `serves` lists that is no provided tool, resource or prompt stops
    * the application; a mount that serves none is warned of (a class left out of `providers`, most likely); and the
-   * first mount warns of each class carrying route enhancers (`@UseGuards` and the like), which never run for it.
+   * first mount warns of each class carrying route enhancers (`@UseGuards` and the like), which never run for the
+   * mount's calls.
    */
   onApplicationBootstrap(): void {
     const serves = this.options.serves ?? [];

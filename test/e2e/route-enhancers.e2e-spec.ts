@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import {
   Catch,
+  Controller,
+  Get,
   Injectable,
   Logger,
   Module,
@@ -14,6 +16,7 @@ import {
   type NestInterceptor,
   type PipeTransform,
 } from '@nestjs/common';
+import request from 'supertest';
 
 import { McpAction, McpModule, McpPrompt, McpResource, McpResourceTemplate, McpTool, type McpPlainTool } from '../../lib/index.js';
 import { EchoTool } from '../support/fixture-tools.js';
@@ -83,6 +86,18 @@ class OpenVaultPrompt {
   }
 }
 
+/** A controller that is a tool too: its route's guard runs for the route, never for the mount's calls. */
+@Controller('vault-route')
+@McpTool({ name: 'vault_route', description: 'Reads the vault, by a route too.' })
+class VaultRoute {
+  @Get('read')
+  @UseGuards(DenyGuard)
+  @McpAction({ description: 'Read it', properties: {} })
+  read() {
+    return 'opened';
+  }
+}
+
 @Catch()
 class AnyFilter implements ExceptionFilter {
   catch() {}
@@ -148,11 +163,26 @@ describe('route enhancers on a tool, resource or prompt class', () => {
     const t = await createTestApp({ providers: [VaultTool, DerivedTool, IndexResource, OpenVaultPrompt, EchoTool, DenyGuard] });
     await t.close();
     expect(enhancerWarnings().sort()).toEqual([
-      "class DerivedTool: @UsePipes (on run()) never runs for its calls. Nest applies them to a controller's routes, and the mount calls a tool, " +
+      "class DerivedTool: @UsePipes (on run()) never runs for the mount's calls. Nest applies them to a controller's routes, and the mount calls a tool, " +
         "resource or prompt itself. Check the caller in the handler (ctx.auth, ctx.request) or in the mount's auth provider (docs/tools.md).",
-      expect.stringMatching(/^class OpenVaultPrompt: @UseGuards \(on get\(\)\) never runs for its calls\./),
-      expect.stringMatching(/^class VaultTool: @UseGuards \(on the class, on read\(\)\), @UseInterceptors \(on the class\) never run for its calls\./),
+      expect.stringMatching(/^class OpenVaultPrompt: @UseGuards \(on get\(\)\) never runs for the mount's calls\./),
+      expect.stringMatching(/^class VaultTool: @UseGuards \(on the class, on read\(\)\), @UseInterceptors \(on the class\) never run for the mount's calls\./),
     ]);
+  });
+
+  it("are warned of on a class that is a controller too, as not running for the mount's calls (its route's guard runs)", async () => {
+    const t = await createTestApp({ providers: [VaultRoute, DenyGuard], controllers: [VaultRoute] });
+    try {
+      DenyGuard.runs = 0;
+      expect((await request(t.server).get('/vault-route/read')).status).toBe(403);
+      expect(DenyGuard.runs).toBe(1);
+      const res = await post(t.server, rpc('tools/call', { name: 'vault_route', arguments: { action: 'read', data: {} } }));
+      expect(res.body.result.content).toEqual([{ type: 'text', text: 'opened' }]);
+      expect(DenyGuard.runs).toBe(1);
+    } finally {
+      await t.close();
+    }
+    expect(enhancerWarnings()).toEqual([expect.stringMatching(/^class VaultRoute: @UseGuards \(on read\(\)\) never runs for the mount's calls\. /)]);
   });
 
   it('are warned of once however many mounts serve the class', async () => {
@@ -190,7 +220,7 @@ describe('route enhancers on a tool, resource or prompt class', () => {
   it('name @UseFilters holding a filter, on a resource template', async () => {
     const t = await createTestApp({ providers: [NoteResource] });
     await t.close();
-    expect(enhancerWarnings()).toEqual([expect.stringMatching(/^class NoteResource: @UseFilters \(on read\(\)\) never runs for its calls\./)]);
+    expect(enhancerWarnings()).toEqual([expect.stringMatching(/^class NoteResource: @UseFilters \(on read\(\)\) never runs for the mount's calls\./)]);
   });
 
   it("leave unwarned an override without enhancers of a guarded base method, the class's static methods and its getters", async () => {
