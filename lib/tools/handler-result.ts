@@ -73,7 +73,10 @@ async function contextFor(hooks: ToolHooks, action: string | undefined, ctx: Mcp
 export function readActionContext(tool: string, returned: unknown): Record<string, unknown> | undefined {
   if (returned === null || returned === undefined) return undefined;
   const written = asJsonWrites(returned, 'context'); // a Date's is a string
-  if (!isPlainObject(written)) throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${bounded(returned, 60)}`);
+  if (!isPlainObject(written)) {
+    const what = written === returned ? bounded(returned, 60) : `a value JSON writes as ${bounded(written, 60)}`;
+    throw new TypeError(`actionContext() of tool "${tool}" must return an object, null or undefined, not ${what}`);
+  }
   const emptied = emptiedReturn(written);
   if (emptied) throw new TypeError(`actionContext() of tool "${tool}" returned ${emptied}`);
   return written;

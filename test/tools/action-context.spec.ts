@@ -21,8 +21,8 @@ describe("reading an actionContext hook's return", () => {
   it.each([
     ['an array', [1, 2], /must return an object, null or undefined, not \[ 1, 2 \]/],
     ['a string', 'open', /must return an object, null or undefined, not open$/],
-    ['a Date, which JSON would send as a string', new Date(0), /must return an object, null or undefined, not 1970-01-01T00:00:00\.000Z$/],
-    ['an object whose toJSON gives a string', { toJSON: () => 'open' }, /must return an object, null or undefined, not \{ toJSON: \[Function: toJSON\] \}$/],
+    ['a Date, which JSON would send as a string', new Date(0), /must return an object, null or undefined, not a value JSON writes as 1970-01-01T00:00:00\.000Z$/],
+    ['an object whose toJSON gives a string', { toJSON: () => 'open' }, /must return an object, null or undefined, not a value JSON writes as open$/],
     ['a Map, which JSON would send as {}', new Map([['open', 3]]), /returned a Map, which JSON cannot carry .*Object\.fromEntries\(map\)/],
     ['a Set, which JSON would send as {}', new Set([3]), /returned a Set, which JSON cannot carry .*Array\.from\(set\)/],
     ['an object whose toJSON gives a Map', { toJSON: () => new Map([['open', 3]]) }, /returned a Map, which JSON cannot carry .*Object\.fromEntries\(map\)/],
