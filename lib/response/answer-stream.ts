@@ -246,6 +246,11 @@ export class AnswerStream implements WaitingAnswer {
     return this.hasLeft;
   }
 
+  /** Whether its run was stopped: `signal` aborted (the client left, or the answer was sent while the run went on). */
+  get stopped(): boolean {
+    return this.cancelled;
+  }
+
   /** Whether the answer has switched to SSE. */
   get streaming(): boolean {
     return this.sse;
@@ -530,9 +535,13 @@ export class AnswerStream implements WaitingAnswer {
   }
 }
 
-/** Whether the client of an attached answer stream left before its final response: nobody is left to answer. */
-export function clientLeft(res: ServerResponse): boolean {
-  return (res as WithStream)[STREAM]?.left === true;
+/**
+ * Whether the run of an attached answer stream was stopped (its signal aborted): its client left, or its answer was
+ * sent in its stead (the shutdown deadline, a refusal or fault answered while it ran). What it throws after is the run
+ * stopping as asked, not a fault.
+ */
+export function runStopped(res: ServerResponse): boolean {
+  return (res as WithStream)[STREAM]?.stopped === true;
 }
 
 /** Whether an answer stream is attached to `res` (the controller attached one; the write watch bounds its answer). */

@@ -18,7 +18,7 @@ import { mountName, publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { AuthFault } from '../wire/mcp-auth.guard.js';
-import { clientLeft, sendAnswer } from './answer-stream.js';
+import { runStopped, sendAnswer } from './answer-stream.js';
 import { methodErrorAnswer } from './method-error-answer.js';
 import { MountClosing } from './mount-closing.js';
 import { telemetryId } from './telemetry-id.js';
@@ -155,9 +155,10 @@ export class McpExceptionFilter implements ExceptionFilter {
    * the legacy era, whose client reads a JSON-RPC error only from a 2xx answer (as for a method error).
    */
   private contain(fault: unknown, res: ServerResponse, record: McpRequestRecord, id: JsonRpcId | undefined): void {
-    // A fault of a call whose client left (its input request withdrawn, its signal aborted) is the cancellation's
-    // (`mcp:request:cancelled`), as a tool's is: no client can fill the error log at will by hanging up.
-    if (!clientLeft(res))
+    // A fault of a call whose run was stopped is its stop, as a tool's is: one whose client left (its input request
+    // withdrawn, its signal aborted) is the cancellation's (`mcp:request:cancelled`), so no client can fill the error
+    // log at will by hanging up; one the shutdown deadline answered (`shutting_down`) threw as its signal asked.
+    if (!runStopped(res))
       publish('mcp:method:error', () => ({
         mount: this.mount,
         method: record.method === undefined ? undefined : bounded(record.method),

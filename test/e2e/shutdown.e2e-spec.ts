@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { Injectable, Module, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 
-import { McpModule, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
+import { McpModule, McpPrompt, McpResourceTemplate, McpTool, type McpContext, type McpPlainTool } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { ArrivingBodies } from '../../lib/protocol/arriving-bodies.js';
 import { MountClosing } from '../../lib/response/mount-closing.js';
@@ -14,7 +14,7 @@ import { LateShutdownHold, LateShutdownHoldModule } from '../support/late-shutdo
 import { legacyHeaders, legacyPost, legacyToolCall } from '../support/legacy-client.js';
 import { listen } from '../support/listen.js';
 import { MaintenanceInterceptor } from '../support/maintenance-interceptor.js';
-import { mirroredHeaders, post, rpc } from '../support/mcp-client.js';
+import { mirroredHeaders, post, recordEvents, rpc } from '../support/mcp-client.js';
 import { meta } from '../support/mcp-client.js';
 import { ConfirmDeleteTool } from '../support/mrtr-tools.js';
 import { NODE_CLOSES_UNUSED_CONNECTIONS } from '../support/raw-http.js';
@@ -189,6 +189,58 @@ describe('the shutdown deadline (shutdownGraceMs): a call that never ends does n
     expect(res.status).toBe(200);
     expect(res.messages.at(-1)).toMatchObject({ id: 'legacy-hung', error: { code: -32603, data: { reason: 'shutting_down' } } });
   }, 20_000);
+});
+
+/** What the handlers that stop by throwing saw: each one's name once it runs, then once its signal aborted. */
+const stoppedRuns: string[] = [];
+
+/** Waits for its signal, then throws its reason, as an API handed `ctx.signal` rejects: a handler that stops as asked. */
+async function throwOnAbort(name: string, ctx: McpContext): Promise<never> {
+  stoppedRuns.push(name);
+  await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+  stoppedRuns.push(`${name} aborted`);
+  throw ctx.signal.reason;
+}
+
+@McpResourceTemplate({ uriTemplate: 'stops://{name}', name: 'stops', mimeType: 'text/plain' })
+class StopsResource {
+  read(_uri: string, _variables: unknown, ctx: McpContext) {
+    return throwOnAbort('read', ctx);
+  }
+}
+
+@McpPrompt({ name: 'stops', description: 'Stops when told.', arguments: [{ name: 'x', complete: (_value, _context, ctx) => throwOnAbort('complete', ctx) }] })
+class StopsPrompt {
+  get(_args: unknown, ctx: McpContext) {
+    return throwOnAbort('get', ctx);
+  }
+}
+
+describe('a handler that throws once the shutdown deadline stopped it (the AbortError of an API it handed its signal)', () => {
+  it.each([
+    ['resources/read', 'read', { uri: 'stops://a' }],
+    ['prompts/get', 'get', { name: 'stops' }],
+    ['completion/complete', 'complete', { ref: { type: 'ref/prompt', name: 'stops' }, argument: { name: 'x', value: '' } }],
+  ])(
+    '%s: answered shutting_down, and no mcp:method:error (it stopped as asked, as a tool does)',
+    async (method, name, params) => {
+      stoppedRuns.length = 0;
+      const t = await createTestApp({ providers: [StopsResource, StopsPrompt], options: { shutdownGraceMs: 200 }, appOptions: { forceCloseConnections: false } });
+      let res!: Awaited<ReturnType<typeof post>>;
+      const events = await recordEvents(['mcp:method:error', 'mcp:request:cancelled'], async () => {
+        const call = post(t.server, rpc(method, params, 'stopped')).then((answer) => answer);
+        await until(() => stoppedRuns.includes(name), 'the handler to run');
+        await t.close();
+        res = await call;
+        await until(() => stoppedRuns.includes(`${name} aborted`), 'the handler to stop');
+        await new Promise((resolve) => setImmediate(resolve)); // its throw reaches the exception filter
+      });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ id: 'stopped', error: { code: -32603, data: { reason: 'shutting_down' } } });
+      expect(events).toEqual([]);
+    },
+    20_000,
+  );
 });
 
 describe('once the mount no longer waits (another shutdown hook still holds the close): the deadline still ends what arrives', () => {
