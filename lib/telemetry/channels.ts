@@ -41,9 +41,10 @@ export interface McpTelemetryEvents {
   'mcp:tool:start': { mount: string; tool: string; action?: string; era: Era };
   /**
    * A tool run ended; `isError` when it ended with an `isError` result or by a throw (a JSON-RPC error, a task's
-   * stop), not when it returned after its signal aborted (a task's end is `mcp:task:status`) nor when it asked the
-   * client for input (`mcp:mrtr:input_required` follows); `errorKind` says who answered with an error: `dispatch`
-   * for the caller's (a gate, help, `refuse()`), `tool` for the tool's.
+   * stop), not when it asked the client for input (`mcp:mrtr:input_required` follows). A run that returned after its
+   * signal aborted reports what it returned; one that threw then, `isError` without an `errorKind` (a task's end is
+   * `mcp:task:status`). `errorKind` says who answered with an error: `dispatch` for the caller's (a gate, help,
+   * `refuse()`, a refused `requestState`), `tool` for the tool's.
    */
   'mcp:tool:stop': {
     mount: string;
