@@ -103,8 +103,6 @@ export class AnswerStream implements WaitingAnswer {
   private cancelled = false;
   /** What `signal` aborts with: a client's cancellation names its reason; otherwise the platform's `AbortError`. */
   private cancelReason: DOMException | undefined;
-  /** Whether the client left before the final response (closed the stream or disconnected). */
-  private hasLeft = false;
   private sse = false;
   private done = false;
   private closed = false;
@@ -175,7 +173,6 @@ export class AnswerStream implements WaitingAnswer {
     if (waiters) for (const wake of waiters) wake();
     if (this.done) return;
     this.done = true;
-    this.hasLeft = true;
     this.cancel();
     publish('mcp:request:cancelled', () => this.cancellation('close'));
   }
@@ -215,7 +212,6 @@ export class AnswerStream implements WaitingAnswer {
   endForCancellation(reason?: string): void {
     if (!this.open) return;
     this.done = true;
-    this.hasLeft = true;
     const given = reason ? bounded(reason, 200) : undefined;
     const sentence = given ? `: ${given}${/[.!?…]$/.test(given) ? '' : '.'}` : '.';
     this.cancel(new DOMException(`The client cancelled the request${sentence}`, 'AbortError'));
@@ -239,11 +235,6 @@ export class AnswerStream implements WaitingAnswer {
       if (this.cancelled) this.abort.abort(this.cancelReason);
     }
     return this.abort.signal;
-  }
-
-  /** Whether the client left before the final response: nobody is left to answer. */
-  get left(): boolean {
-    return this.hasLeft;
   }
 
   /** Whether its run was stopped: `signal` aborted (the client left, or the answer was sent while the run went on). */
