@@ -57,7 +57,7 @@ export class DispatchService {
     const started = performance.now();
     const run: ToolRun = { contextFor };
     let result: ToolCallResult | undefined;
-    let threw = false;
+    let threwError = false;
     let admitting = false;
     try {
       const gated = tool.gate(args, numbersInRange);
@@ -81,14 +81,14 @@ export class DispatchService {
       const thrown = misused ? misused.thrown : caught;
       if (admitting) {
         // Not the tool's: a refusal of the call's own, or a fault of the server's (say, its requestState codec).
-        threw = true;
+        threwError = true;
         if (isMethodError(thrown)) run.errorKind = 'dispatch';
         throw thrown;
       }
       if (passesContainment(thrown)) {
         // A JSON-RPC error the run answers with (the tool's, or a missing capability), or a stop (a task cancelled);
         // not the input-required signal: a round that asks the client for input is no error.
-        threw = !isInputRequired(thrown);
+        threwError = !isInputRequired(thrown);
         if (isMethodError(thrown)) run.errorKind = 'tool';
         throw thrown;
       }
@@ -118,7 +118,7 @@ export class DispatchService {
         ...(action !== undefined && { action }),
         era,
         durationMs: performance.now() - started,
-        isError: threw || result?.isError === true,
+        isError: threwError || result?.isError === true,
         ...(run.errorKind !== undefined && { errorKind: run.errorKind }),
       }));
     }

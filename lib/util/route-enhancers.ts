@@ -1,4 +1,5 @@
 import { EXCEPTION_FILTERS_METADATA, GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '@nestjs/common/constants.js';
+import { MetadataScanner } from '@nestjs/core';
 
 /** Nest's route enhancers, by the decorator that sets each: Nest applies them to a controller's routes only. */
 const ROUTE_ENHANCERS = [
@@ -20,19 +21,14 @@ function carries(target: object, key: string): boolean {
  * prompts), which no route reaches, so none of them runs.
  */
 export function routeEnhancersOn(target: abstract new (...args: never[]) => unknown): string[] {
-  const methods = new Map<string, (...args: unknown[]) => unknown>();
-  for (let proto: object | null = target.prototype as object; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
-    const names = Object.getOwnPropertyNames(proto);
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i]!;
-      const value = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
-      if (name !== 'constructor' && !methods.has(name) && typeof value === 'function') methods.set(name, value as (...args: unknown[]) => unknown);
-    }
-  }
+  const prototype = target.prototype as Record<string, object>;
+  // Its methods as Nest's explorers list them (the tool explorer's `@McpAction` methods too): own and inherited, no
+  // accessors. A scanner of its own: a scanner keeps every prototype it scanned.
+  const methods = new MetadataScanner().getAllMethodNames(prototype);
   const found: string[] = [];
   for (const [decorator, key] of ROUTE_ENHANCERS) {
     const places = carries(target, key) ? ['the class'] : [];
-    for (const [name, method] of methods) if (carries(method, key)) places.push(`${name}()`);
+    for (const name of methods) if (carries(prototype[name]!, key)) places.push(`${name}()`);
     if (places.length > 0) found.push(`${decorator} (on ${places.join(', on ')})`);
   }
   return found;
