@@ -164,10 +164,11 @@ describe('tasks extension (io.modelcontextprotocol/tasks)', () => {
 
   it("reports a cancelled handler that throws its abort as a task's stop: isError, and nobody's error (no errorKind)", async () => {
     const events = await recordEvents(['mcp:tool:stop'], async () => {
+      const stopped = nextEvent('mcp:tool:stop');
       const res = await taskCall(t.server, 'sleeper', { tag: 'throws-on-cancel-kind', throwOnAbort: true });
       await tasksRequest(t.server, 'tasks/cancel', { taskId: res.body.result.taskId });
       await until(() => taskRuns.get('throws-on-cancel-kind')!.signal.aborted, 'the cancelled handler aborted');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await stopped;
     });
     expect(events).toHaveLength(1);
     expect(events[0]!.message).toMatchObject({ tool: 'sleeper', isError: true });
