@@ -31,7 +31,7 @@ export class ListPages {
    * for a list gathered afresh, by its name and whether more items follow ({@link firstPageKey}).
    */
   private readonly firstPages = new Map<string, McpResult>();
-  /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time (read on first use: a codec the host provides is not constructed before then). */
+  /** {@link keepsFirstCursor}, read on first use: a codec the host provides is not constructed before then. */
   private firstCursorKept: boolean | undefined;
   /** Each list's first-page cursor, once sealed, when it can be kept: a list paged afresh on every request seals it once. */
   private readonly firstCursors = new Map<string, string>();
@@ -54,7 +54,7 @@ export class ListPages {
     if (first) return first;
     const page = await this.page(list, items, cursor);
     const result: McpResult = { resultType: 'complete', [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
-    if (key !== undefined && (page.nextCursor === undefined || (this.firstCursorKept ??= this.codec.deterministic === true))) this.firstPages.set(key, sharedResult(result));
+    if (key !== undefined && (page.nextCursor === undefined || this.keepsFirstCursor())) this.firstPages.set(key, sharedResult(result));
     return result;
   }
 
@@ -83,8 +83,13 @@ export class ListPages {
     // A fault, not a page: a cursor longer than one is opened would be refused as not this server's.
     if (nextCursor.length > CURSOR_MAX_CHARS)
       throw new TypeError(`the requestState codec sealed a list cursor to ${nextCursor.length} characters, over the ${CURSOR_MAX_CHARS} a cursor may have`);
-    if (from === 0 && (this.firstCursorKept ??= this.codec.deterministic === true)) this.firstCursors.set(list, nextCursor);
+    if (from === 0 && this.keepsFirstCursor()) this.firstCursors.set(list, nextCursor);
     return nextCursor;
+  }
+
+  /** Whether a first page's cursor can be kept: the codec seals a payload to the same string every time. */
+  private keepsFirstCursor(): boolean {
+    return (this.firstCursorKept ??= this.codec.deterministic === true);
   }
 
   private async offset(list: string, cursor: unknown): Promise<number> {
