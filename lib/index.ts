@@ -108,7 +108,6 @@ export type {
   McpCompletionContext,
   McpPromptHandler,
   McpPromptMessage,
-  McpPromptContent,
   McpPromptReturn,
 } from './prompts/prompt.interfaces.js';
 export { MalformedPromptResultError } from './prompts/prompt-result.js';

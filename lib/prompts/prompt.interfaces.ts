@@ -53,12 +53,6 @@ export interface McpPromptOptions {
 /** The keys {@link McpPromptOptions} may hold (its closed key set). */
 export const PROMPT_OPTION_KEYS = ['name', 'title', 'description', 'arguments', 'icons'] as const;
 
-/**
- * The former name of {@link McpContentBlock}, from before tool results used it too.
- * @deprecated Use `McpContentBlock`. @publicApi
- */
-export type McpPromptContent = McpContentBlock;
-
 /** One message of a prompt (MCP `PromptMessage`). @publicApi */
 export interface McpPromptMessage {
   role: 'user' | 'assistant';
