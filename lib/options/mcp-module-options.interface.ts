@@ -269,9 +269,9 @@ export interface McpSubscriptionOptions {
   subscribeTimeoutMs?: number;
   /**
    * How many bytes the open listen streams may hold together, per mount: each holds its request (counted by its
-   * body's size), its acknowledged filter (counted as JSON) and what waits for its reader. A listen request that
-   * would take them over is refused (503 + -32603, `listen_bytes_limit`) before its stream opens; a stream whose
-   * waiting events would is dropped, as one past `maxBufferedBytes`. @default 67108864 (64 MiB)
+   * footprint, as for `maxUnderWayBytes`), its acknowledged filter (counted as JSON) and what waits for its reader.
+   * A listen request that would take them over is refused (503 + -32603, `listen_bytes_limit`) before its stream
+   * opens; a stream whose waiting events would is dropped, as one past `maxBufferedBytes`. @default 67108864 (64 MiB)
    */
   maxOpenBytes?: number;
 }
