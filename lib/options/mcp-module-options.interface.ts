@@ -211,7 +211,7 @@ export interface McpModuleOptions {
    * error. With one mount, every tool, resource and prompt is served. See the README ("Two mounts").
    * @default undefined
    */
-  serves?: Type[];
+  serves?: readonly Type[];
   /**
    * The tasks extension: how long a task is kept (`ttlMs`, from its creation), how often clients are asked to poll,
    * how many tasks the default store holds at once, how many bytes their results may hold together, how long a

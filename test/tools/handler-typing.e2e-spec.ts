@@ -189,10 +189,8 @@ describe('handlers and declarations typed by interfaces and classes', () => {
   let app: TestApp;
   beforeAll(async () => {
     const origins = ['https://app.example.com'] as const;
-    app = await createTestApp({
-      providers: [GreetTool, GreetDtoTool, FindTool, NotesTool, ReviewPrompt, ReadmeResource, NoteTemplate, TenantsTool],
-      options: { allowedOrigins: origins },
-    });
+    const served = [GreetTool, GreetDtoTool, FindTool, NotesTool, ReviewPrompt, ReadmeResource, NoteTemplate, TenantsTool] as const;
+    app = await createTestApp({ providers: [...served], options: { allowedOrigins: origins, serves: served } });
   });
   afterAll(() => app?.close());
 
