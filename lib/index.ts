@@ -43,7 +43,6 @@ export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
 export type { JsonRpcError } from './protocol/json-rpc.js';
 export type { JsonRpcId } from './contracts/request-record.js';
 export { ProtocolSchema } from './protocol/protocol-schema.js';
-export { LegacyProtocolSchema } from './protocol/legacy-schema.js';
 export type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
 export { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
 export type { HeaderAnnotation } from './protocol/header-annotation-lookup.js';

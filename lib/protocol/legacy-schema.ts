@@ -65,7 +65,7 @@ export const LEGACY_SCHEMA_DOCUMENT: ProtocolSchemaDocument = {
 
 /**
  * The legacy era's protocol schema ({@link LEGACY_SCHEMA_DOCUMENT}, compiled ahead of time by
- * `npm run precompile:schema`), injected by its class. @publicApi
+ * `npm run precompile:schema`), injected by its class.
  */
 export class LegacyProtocolSchema extends ProtocolSchema {
   constructor() {
