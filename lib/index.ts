@@ -40,7 +40,6 @@ export { MessageValidationGuard } from './protocol/message-validation.guard.js';
 export { ProtocolFieldsGuard } from './protocol/protocol-fields.guard.js';
 export { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
-export type { JsonRpcError } from './protocol/json-rpc.js';
 export type { JsonRpcId } from './contracts/request-record.js';
 export { ProtocolSchema } from './protocol/protocol-schema.js';
 export type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
@@ -141,7 +140,7 @@ export { TASKS_METHODS } from './methods/mcp-methods.js';
 export type { TasksMethod } from './methods/mcp-methods.js';
 export type { McpTaskSupport, McpTaskStart } from './tools/task-mode.js';
 export { McpTaskStore, TASK_STATUSES } from './contracts/mcp-task-store.js';
-export type { McpTaskRecord, McpTaskStatus, McpTaskError } from './contracts/mcp-task-store.js';
+export type { McpTaskRecord, McpTaskStatus } from './contracts/mcp-task-store.js';
 export { InProcessTaskStore } from './tasks/in-process-task-store.js';
 
 // ⑤ response, errors, telemetry
@@ -154,7 +153,7 @@ export type { RejectionMark } from './errors/rejection.exception.js';
 export { McpMethodError, isMethodError } from './errors/mcp-method.error.js';
 export { McpConfigurationError } from './errors/mcp-configuration.error.js';
 export { JSON_RPC_CODES } from './errors/json-rpc-codes.js';
-export type { JsonRpcCode } from './errors/json-rpc-codes.js';
+export type { JsonRpcCode, JsonRpcError } from './errors/json-rpc-codes.js';
 export { MCP_CHANNELS } from './telemetry/channels.js';
 export type { McpChannel, McpTelemetryEvents } from './telemetry/channels.js';
 export { bounded, quoted } from './util/bounded.js';

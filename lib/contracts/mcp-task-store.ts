@@ -1,3 +1,5 @@
+import type { JsonRpcError } from '../errors/json-rpc-codes.js';
+
 /**
  * Every task status, in lifecycle order; `completed`, `failed` and `cancelled` are terminal.
  * Proven by: test/sweeps/task-statuses.sweep.e2e-spec.ts
@@ -10,13 +12,6 @@ export type McpTaskStatus = (typeof TASK_STATUSES)[number];
 
 /** The terminal statuses: a task in one never changes again. */
 export const TERMINAL_STATUSES: ReadonlySet<McpTaskStatus> = new Set(['completed', 'failed', 'cancelled']);
-
-/** A JSON-RPC error as a failed task inlines it. @publicApi */
-export interface McpTaskError {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
 
 /**
  * One task as a task store keeps it: what `tasks/get` shows, plus who may see it and when it expires. Plain JSON
@@ -47,7 +42,7 @@ export interface McpTaskRecord {
   /** Once `completed`: the tool's result. */
   readonly result?: Readonly<Record<string, unknown>>;
   /** Once `failed`: the JSON-RPC error. */
-  readonly error?: McpTaskError;
+  readonly error?: Readonly<JsonRpcError>;
 }
 
 /**

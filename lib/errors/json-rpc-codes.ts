@@ -17,6 +17,13 @@ export const JSON_RPC_CODES = {
 /** One of the codes in {@link JSON_RPC_CODES}. @publicApi */
 export type JsonRpcCode = (typeof JSON_RPC_CODES)[keyof typeof JSON_RPC_CODES];
 
+/** A JSON-RPC error object: what an error response carries under `error`, and a failed task under `error`. @publicApi */
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 /** Codes 2026-07-28 retired, which must not be emitted. */
 const RETIRED_CODES: ReadonlySet<number> = new Set([-32002, -32042]);
 

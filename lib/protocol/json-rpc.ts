@@ -1,11 +1,5 @@
 import type { JsonRpcId } from '../contracts/request-record.js';
-
-/** A JSON-RPC error object. @publicApi */
-export interface JsonRpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import type { JsonRpcError } from '../errors/json-rpc-codes.js';
 
 /** The JSON-RPC error envelope: `id` echoes the request's when it could be read, and is absent otherwise. */
 export function errorEnvelope(id: JsonRpcId | undefined, error: JsonRpcError): Record<string, unknown> {

@@ -1,6 +1,6 @@
-import { TERMINAL_STATUSES, type McpTaskError, type McpTaskRecord, type McpTaskStatus, type McpTaskStore } from '../contracts/mcp-task-store.js';
+import { TERMINAL_STATUSES, type McpTaskRecord, type McpTaskStatus, type McpTaskStore } from '../contracts/mcp-task-store.js';
 import { PASSES_CONTAINMENT, faultKind } from '../errors/fault-containment.js';
-import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
+import { JSON_RPC_CODES, type JsonRpcError } from '../errors/json-rpc-codes.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded } from '../util/bounded.js';
@@ -112,7 +112,7 @@ export class TaskRun {
 
   /** The handler threw past containment: `failed` with the JSON-RPC error (a method error as is, anything else -32603). */
   fail(thrown: unknown): void {
-    const error: McpTaskError = isMethodError(thrown)
+    const error: JsonRpcError = isMethodError(thrown)
       ? { code: thrown.code, message: thrown.message, ...(thrown.data !== undefined && { data: thrown.data }) }
       : { code: JSON_RPC_CODES.internalError, message: `Internal error: the task's tool failed (${faultKind(thrown)}).` };
     this.finish('failed', { error, statusMessage: error.message });
