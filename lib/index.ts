@@ -109,7 +109,7 @@ export type {
   McpPromptReturn,
 } from './prompts/prompt.interfaces.js';
 export { MalformedPromptResultError } from './prompts/prompt-result.js';
-export type { McpContentBlock } from './response/content-block.js';
+export type { McpContentBlock, McpAnnotations } from './response/content-block.js';
 
 // resources
 export { McpResource } from './resources/mcp-resource.decorator.js';
@@ -117,7 +117,6 @@ export { McpResourceTemplate } from './resources/mcp-resource-template.decorator
 export type {
   McpResourceOptions,
   McpResourceTemplateOptions,
-  McpResourceAnnotations,
   McpResourceCompleter,
   McpResourceContents,
   McpResourceReturn,

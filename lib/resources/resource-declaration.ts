@@ -1,16 +1,11 @@
 import { McpConfigurationError, declaredName, got, unknownOptions } from '../errors/mcp-configuration.error.js';
 import { MODULE_OPTION_RULES } from '../options/module-option-rules.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
+import type { McpAnnotations } from '../response/content-block.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { jsonValueOffence } from '../validation/json-value.js';
 import { absoluteUriProblem } from './resource-uri.js';
-import {
-  RESOURCE_OPTION_KEYS,
-  RESOURCE_TEMPLATE_OPTION_KEYS,
-  type McpResourceAnnotations,
-  type McpResourceOptions,
-  type McpResourceTemplateOptions,
-} from './resource.interfaces.js';
+import { RESOURCE_OPTION_KEYS, RESOURCE_TEMPLATE_OPTION_KEYS, type McpResourceOptions, type McpResourceTemplateOptions } from './resource.interfaces.js';
 import { UriTemplate, UriTemplateError } from './uri-template.js';
 
 /** A MIME type as `type/subtype`, parameters allowed (RFC 6838 names). */
@@ -34,7 +29,7 @@ function closedKeys(options: object, allowed: readonly string[], decorator: stri
 function checkAnnotations(annotations: unknown, where: string): void {
   if (!isPlainObject(annotations)) throw new McpConfigurationError(where, `annotations must be an object${got(annotations)}`);
   closedKeys(annotations, ANNOTATION_KEYS, 'annotations', where);
-  const { audience, priority, lastModified } = annotations as McpResourceAnnotations;
+  const { audience, priority, lastModified } = annotations as McpAnnotations;
   if (audience !== undefined && !(Array.isArray(audience) && audience.every((role) => role === 'user' || role === 'assistant')))
     throw new McpConfigurationError(where, `annotations.audience must be an array of "user" and "assistant"${got(audience)}`);
   if (priority !== undefined && !(typeof priority === 'number' && priority >= 0 && priority <= 1))

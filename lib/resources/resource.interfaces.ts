@@ -1,17 +1,8 @@
 import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpCacheHints, McpIcon } from '../options/mcp-module-options.interface.js';
 import type { McpCompletionContext } from '../prompts/prompt.interfaces.js';
+import type { McpAnnotations } from '../response/content-block.js';
 import type { McpUriVariableName, McpUriVariables } from './uri-template.js';
-
-/** MCP resource annotations: hints for clients about who a resource is for and how much it matters. @publicApi */
-export interface McpResourceAnnotations {
-  /** Who the resource is meant for. */
-  audience?: readonly ('user' | 'assistant')[];
-  /** How important it is, from 0 (entirely optional) to 1 (effectively required). */
-  priority?: number;
-  /** When it last changed, an ISO 8601 timestamp (for example `2025-01-12T15:00:58Z`). */
-  lastModified?: string;
-}
 
 /**
  * What `@McpResource` declares: a resource at one fixed URI; any other key is refused at module init.
@@ -30,7 +21,7 @@ export interface McpResourceOptions {
   mimeType?: string;
   /** Its size in bytes before any encoding, when known; an integer >= 0. */
   size?: number;
-  annotations?: McpResourceAnnotations;
+  annotations?: McpAnnotations;
   /** Icons a client may display. */
   icons?: readonly McpIcon[];
   /** Caching hints for its reads, in place of the module's `cache` option. @default the module's `cache` */
@@ -64,7 +55,7 @@ export interface McpResourceTemplateOptions<T extends string = string> {
   description?: string;
   /** The MIME type every matching resource has, also given to contents that do not name their own. */
   mimeType?: string;
-  annotations?: McpResourceAnnotations;
+  annotations?: McpAnnotations;
   /** Icons a client may display. */
   icons?: readonly McpIcon[];
   /** Caching hints for its reads, in place of the module's `cache` option. @default the module's `cache` */
