@@ -1,3 +1,5 @@
+import type { McpIcon } from '../options/mcp-module-options.interface.js';
+
 /**
  * MCP annotations (`Annotations`): hints for clients about who a resource, a resource template or a content block is
  * for and how much it matters. A tool's are something else (`McpToolAnnotations`). @publicApi
@@ -13,11 +15,11 @@ export interface McpAnnotations {
 
 /**
  * One block of MCP content (`ContentBlock`), as a tool result or a prompt message carries it: text, an image or
- * audio (base64), an embedded resource, or a resource link. @publicApi
+ * audio (base64), an embedded resource, or a resource link (described as a listed resource is). @publicApi
  */
 export type McpContentBlock = (
   | { type: 'text'; text: string }
   | { type: 'image' | 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: string }) }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
-) & { annotations?: Record<string, unknown>; _meta?: Record<string, unknown> };
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; _meta?: Record<string, unknown> } & ({ text: string } | { blob: string }) }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; icons?: readonly McpIcon[] }
+) & { annotations?: McpAnnotations; _meta?: Record<string, unknown> };

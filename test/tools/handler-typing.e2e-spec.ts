@@ -10,6 +10,7 @@ import {
   ok,
   type JsonSchema,
   type McpActionOptions,
+  type McpContentBlock,
   type McpContext,
   type McpHandlerContext,
   type McpElicitFormSchema,
@@ -72,7 +73,13 @@ const CONFIRM_FORM = { type: 'object', properties: { confirm: { type: 'boolean' 
 
 /** A helper that builds the result it returns as written, naming its type. */
 function notFound(name: string): McpToolResult {
-  return { isError: true, content: [{ type: 'text', text: `No one is called ${name}.` }] };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `No one is called ${name}.`, annotations: { audience: ['user', 'assistant'], priority: 0.8 } },
+      { type: 'resource_link', uri: 'notes://readme', name: 'readme', size: 7, icons: [{ src: 'https://app.example.com/readme.png', sizes: ['48x48'] }] },
+    ],
+  };
 }
 
 @McpTool({ name: 'find', description: 'Finds someone, asking first.', inputSchema: GREET_SCHEMA })
@@ -183,7 +190,9 @@ type CountPrompt = McpPromptHandler<{ count: number }>;
 const notAnObject: McpPlainTool = { run: (args: string) => args };
 // @ts-expect-error: a contents item is text or a blob, never both
 const both: McpResourceContents = { text: 'a', blob: 'Yg==' };
-void [notAnObject, both, undefined as CountPrompt | undefined];
+// @ts-expect-error: a content block's audience holds roles, "user" and "assistant"
+const forTheModel: McpContentBlock = { type: 'text', text: 'a', annotations: { audience: ['model'] } };
+void [notAnObject, both, forTheModel, undefined as CountPrompt | undefined];
 
 describe('handlers and declarations typed by interfaces and classes', () => {
   let app: TestApp;
@@ -213,7 +222,14 @@ describe('handlers and declarations typed by interfaces and classes', () => {
       { name: 'Nobody' },
       { inputResponses: { [key]: accept({ confirm: true }) }, requestState: asked.body.result.requestState },
     );
-    expect(retried.body.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'No one is called Nobody.' }] });
+    expect(retried.body.result).toMatchObject({
+      resultType: 'complete',
+      isError: true,
+      content: [
+        { type: 'text', text: 'No one is called Nobody.', annotations: { audience: ['user', 'assistant'], priority: 0.8 } },
+        { type: 'resource_link', uri: 'notes://readme', size: 7, icons: [{ src: 'https://app.example.com/readme.png' }] },
+      ],
+    });
   });
 
   it('accepts options typed McpModuleAsyncOptions (checked as it compiles) and builds a mount from them', () => {
