@@ -99,15 +99,8 @@ export { StructuredContentMismatchError, MalformedToolResultError } from './tool
 
 // prompts and completion
 export { McpPrompt } from './prompts/mcp-prompt.decorator.js';
-export type {
-  McpPromptOptions,
-  McpPromptArgument,
-  McpPromptCompleter,
-  McpCompletionContext,
-  McpPromptHandler,
-  McpPromptMessage,
-  McpPromptReturn,
-} from './prompts/prompt.interfaces.js';
+export type { McpPromptOptions, McpPromptArgument, McpPromptHandler, McpPromptMessage, McpPromptReturn } from './prompts/prompt.interfaces.js';
+export type { McpCompleter, McpCompletionContext } from './completion/completer.js';
 export { MalformedPromptResultError } from './prompts/prompt-result.js';
 export type { McpContentBlock, McpAnnotations } from './response/content-block.js';
 
@@ -117,7 +110,6 @@ export { McpResourceTemplate } from './resources/mcp-resource-template.decorator
 export type {
   McpResourceOptions,
   McpResourceTemplateOptions,
-  McpResourceCompleter,
   McpResourceContents,
   McpResourceReturn,
   McpResourceHandler,

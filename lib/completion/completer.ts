@@ -1,6 +1,21 @@
-import type { McpContext } from '../context/mcp-context.js';
+import type { McpContext, McpHandlerContext } from '../context/mcp-context.js';
 import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { bounded } from '../util/bounded.js';
+
+/**
+ * What a completer is told beside the value typed: the other arguments of the prompt, or the other variables of the
+ * template, that the client already knows. @publicApi
+ */
+export interface McpCompletionContext {
+  readonly arguments: Readonly<Record<string, string>>;
+}
+
+/**
+ * Completes one prompt argument or one resource-template variable for `completion/complete`: every suggestion for
+ * what the user typed so far (`value`), best first. The first 100 are sent, with `total` and `hasMore` telling how
+ * many there are. @publicApi
+ */
+export type McpCompleter = (value: string, context: McpCompletionContext, ctx: McpHandlerContext) => readonly string[] | Promise<readonly string[]>;
 
 /** A completer as a prompt argument or a template variable declares it, once bound to its provider. */
 export type BoundCompleter = (value: string, context: { arguments: Readonly<Record<string, string>> }, ctx: McpContext) => unknown;

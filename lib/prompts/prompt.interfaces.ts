@@ -1,17 +1,7 @@
+import type { McpCompleter } from '../completion/completer.js';
 import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpIcon } from '../options/mcp-module-options.interface.js';
 import type { McpContentBlock } from '../response/content-block.js';
-
-/** What a completer is told beside the typed value: the prompt's other arguments the user has already given. @publicApi */
-export interface McpCompletionContext {
-  readonly arguments: Readonly<Record<string, string>>;
-}
-
-/**
- * Completes one prompt argument for `completion/complete`: every suggestion for what the user typed so far
- * (`value`), best first. The library sends the first 100 and tells the client how many there are. @publicApi
- */
-export type McpPromptCompleter = (value: string, context: McpCompletionContext, ctx: McpHandlerContext) => readonly string[] | Promise<readonly string[]>;
 
 /** One argument a prompt takes (MCP `PromptArgument`), plus its optional completer. @publicApi */
 export interface McpPromptArgument {
@@ -26,7 +16,7 @@ export interface McpPromptArgument {
    * Suggests values for `completion/complete`: a function, or the name of a method of the prompt's class (called on
    * the provider, so it can use what is injected). Without one the argument completes to no values.
    */
-  complete?: McpPromptCompleter | string;
+  complete?: McpCompleter | string;
 }
 
 /** The keys {@link McpPromptArgument} may hold (its closed key set). */

@@ -1,4 +1,4 @@
-import { bindCompleter, runCompleter } from '../completion/completer.js';
+import { bindCompleter, runCompleter, type McpCompleter, type McpCompletionContext } from '../completion/completer.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -9,7 +9,7 @@ import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import { promptDefinition } from './prompt-definition.js';
 import { promptResult } from './prompt-result.js';
-import type { McpCompletionContext, McpPromptArgument, McpPromptCompleter, McpPromptHandler, McpPromptOptions } from './prompt.interfaces.js';
+import type { McpPromptArgument, McpPromptHandler, McpPromptOptions } from './prompt.interfaces.js';
 
 /** What building a prompt needs from module init: the protocol's `Prompt` and `GetPromptResult`, compiled once. */
 export interface PromptBuildKit {
@@ -89,12 +89,12 @@ export function buildPrompt(options: McpPromptOptions, instance: object, kit: Pr
 }
 
 /** An argument's completer bound to the prompt's instance: its function, or the method of the class it names. */
-function completerOf(argument: McpPromptArgument, instance: object, where: string): McpPromptCompleter {
+function completerOf(argument: McpPromptArgument, instance: object, where: string): McpCompleter {
   const completer = bindCompleter(argument.complete, instance);
   if (!completer)
     throw new McpConfigurationError(
       `${where}, argument ${JSON.stringify(argument.name)}`,
       `complete names ${JSON.stringify(argument.complete)}, which is no method of the class`,
     );
-  return completer as McpPromptCompleter;
+  return completer as McpCompleter;
 }

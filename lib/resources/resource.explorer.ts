@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 
-import { bindCompleter } from '../completion/completer.js';
+import { bindCompleter, type McpCompleter } from '../completion/completer.js';
 import { answeringHttpExceptions } from '../errors/http-exception.js';
 import { McpConfigurationError, got } from '../errors/mcp-configuration.error.js';
 import { MountAssignment } from '../options/mount-assignment.js';
@@ -12,7 +12,7 @@ import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-resource-template.decorato
 import { MCP_RESOURCE_METADATA } from './mcp-resource.decorator.js';
 import { readContents } from './resource-contents.js';
 import { checkResourceOptions, checkTemplateOptions, declarationSite, resourceDefinition, templateDefinition } from './resource-declaration.js';
-import type { McpResourceCompleter, McpResourceOptions, McpResourceHandler, McpResourceTemplateOptions, McpResourceTemplateHandler } from './resource.interfaces.js';
+import type { McpResourceOptions, McpResourceHandler, McpResourceTemplateOptions, McpResourceTemplateHandler } from './resource.interfaces.js';
 import { ResourceRegistry, type WiredResource, type WiredResourceTemplate } from './resource.registry.js';
 import type { UriTemplate } from './uri-template.js';
 
@@ -86,8 +86,8 @@ export class ResourceExplorer implements OnModuleInit {
   }
 
   /** A template's completers, each bound to its instance: a function, or the name of one of its methods. */
-  private completers(options: McpResourceTemplateOptions, template: UriTemplate, instance: object, where: string): Map<string, McpResourceCompleter> {
-    const completers = new Map<string, McpResourceCompleter>();
+  private completers(options: McpResourceTemplateOptions, template: UriTemplate, instance: object, where: string): Map<string, McpCompleter> {
+    const completers = new Map<string, McpCompleter>();
     for (const [variable, completer] of Object.entries(options.complete ?? {})) {
       if (!template.variables.includes(variable))
         throw new McpConfigurationError(
@@ -100,7 +100,7 @@ export class ResourceExplorer implements OnModuleInit {
           where,
           `complete.${variable} must be a function or the name of a method of the class${typeof completer === 'string' ? `, and ${JSON.stringify(completer)} is none` : got(completer)}`,
         );
-      completers.set(variable, method as McpResourceCompleter);
+      completers.set(variable, method as McpCompleter);
     }
     return completers;
   }

@@ -1,6 +1,6 @@
+import type { McpCompleter } from '../completion/completer.js';
 import type { McpHandlerContext } from '../context/mcp-context.js';
 import type { McpCacheHints, McpIcon } from '../options/mcp-module-options.interface.js';
-import type { McpCompletionContext } from '../prompts/prompt.interfaces.js';
 import type { McpAnnotations } from '../response/content-block.js';
 import type { McpUriVariableName, McpUriVariables } from './uri-template.js';
 
@@ -32,14 +32,6 @@ export interface McpResourceOptions {
 export const RESOURCE_OPTION_KEYS = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations', 'icons', 'cache'] as const;
 
 /**
- * Completes one variable of a resource template for `completion/complete`: every suggestion for what the user
- * typed so far (`value`), best first, given the template's other variables the client already knows
- * (`context.arguments`). The first 100 are sent, with `total` and `hasMore` telling how many there are.
- * @publicApi
- */
-export type McpResourceCompleter = (value: string, context: McpCompletionContext, ctx: McpHandlerContext) => readonly string[] | Promise<readonly string[]>;
-
-/**
  * What `@McpResourceTemplate` declares: resources whose URIs match an RFC 6570 template (levels 1–3); any other
  * key is refused at module init.
  * @publicApi
@@ -65,7 +57,7 @@ export interface McpResourceTemplateOptions<T extends string = string> {
    * method of the template's class (called on the provider, so it can use what is injected). A variable without
    * one completes to no values. Written in the decorator, the names are checked against the template's variables.
    */
-  complete?: { [Name in McpUriVariableName<T>]?: McpResourceCompleter | string };
+  complete?: { [Name in McpUriVariableName<T>]?: McpCompleter | string };
 }
 
 /** The keys {@link McpResourceTemplateOptions} may hold (its closed key set). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { runCompleter } from '../completion/completer.js';
+import { runCompleter, type McpCompleter } from '../completion/completer.js';
 import type { CompletionRef, CompletionRequest, CompletionSource } from '../completion/completion-source.interface.js';
 import type { McpContext } from '../context/mcp-context.js';
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
@@ -11,7 +11,6 @@ import type { Capabilities, CapabilitySource } from '../protocol/capability-sour
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import type { ResourceContent } from './resource-contents.js';
-import type { McpResourceCompleter } from './resource.interfaces.js';
 import type { McpUriVariables, UriTemplate } from './uri-template.js';
 
 /** How many resource URIs, and how many templates, a not-found refusal's message lists. */
@@ -39,7 +38,7 @@ export interface WiredResourceTemplate {
   readonly cache: McpCacheHints | undefined;
   readonly template: UriTemplate;
   /** Its variables' completers, bound to its instance. */
-  readonly completers: ReadonlyMap<string, McpResourceCompleter>;
+  readonly completers: ReadonlyMap<string, McpCompleter>;
   /** Runs its `read` for a URI it matched and turns the return into checked contents. */
   read(uri: string, variables: McpUriVariables, ctx: McpContext): Promise<ResourceContent[]>;
   /** Runs its `list`, when it has one, and turns the return into checked `resources/list` entries. */

@@ -10,6 +10,7 @@ import {
   ok,
   type JsonSchema,
   type McpActionOptions,
+  type McpCompleter,
   type McpContentBlock,
   type McpContext,
   type McpHandlerContext,
@@ -127,9 +128,13 @@ class NotesTool implements Partial<McpToolHooks> {
 interface ReviewArgs {
   title: string;
   tone?: string;
+  folder?: string;
 }
 
-@McpPrompt({ name: 'review', description: 'Asks for a review.', arguments: [{ name: 'title', required: true }, { name: 'tone' }] })
+/** One completer, typed once, for a prompt argument and a template variable alike. */
+const FOLDERS: McpCompleter = (value) => ['work', 'home'].filter((folder) => folder.startsWith(value));
+
+@McpPrompt({ name: 'review', description: 'Asks for a review.', arguments: [{ name: 'title', required: true }, { name: 'tone' }, { name: 'folder', complete: FOLDERS }] })
 class ReviewPrompt implements McpPromptHandler<ReviewArgs> {
   get(args: ReviewArgs, _ctx: McpHandlerContext) {
     return `Review "${args.title}", ${args.tone ?? 'gently'}.`;
@@ -162,7 +167,7 @@ class TenantsTool {
 const NOTE_TEMPLATE = 'notes://{folder}/{title}{?rev}';
 
 /** A template whose completers and read name its own variables, checked as the code compiles. */
-@McpResourceTemplate({ uriTemplate: NOTE_TEMPLATE, name: 'note', complete: { folder: (value) => ['work', 'home'].filter((f) => f.startsWith(value)) } })
+@McpResourceTemplate({ uriTemplate: NOTE_TEMPLATE, name: 'note', complete: { folder: FOLDERS } })
 class NoteTemplate implements McpResourceTemplateHandler<typeof NOTE_TEMPLATE> {
   read(_uri: string, { folder, title, rev }: McpUriVariables<typeof NOTE_TEMPLATE>) {
     return `${folder}/${title}@${rev ?? 'latest'}`;
@@ -248,11 +253,13 @@ describe('handlers and declarations typed by interfaces and classes', () => {
     expect(JSON.parse(pinged.body.result.content[0].text)).toEqual({ pinged: 'acme', traceId: 'none' });
   });
 
-  it('reads and completes a template through the variables its type names', async () => {
+  it('reads and completes a template through the variables its type names, and a prompt argument with its completer', async () => {
     const read = await post(app.server, rpc('resources/read', { uri: 'notes://work/plan?rev=3' }));
     expect(read.body.result.contents[0].text).toBe('work/plan@3');
     const completed = await post(app.server, rpc('completion/complete', { ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'folder', value: 'w' } }));
     expect(completed.body.result.completion.values).toEqual(['work']);
+    const argument = await post(app.server, rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'folder', value: 'h' } }));
+    expect(argument.body.result.completion.values).toEqual(['home']);
   });
 
   it('serves a prompt whose arguments are an interface, and a resource declared with readonly lists', async () => {
