@@ -65,8 +65,8 @@ async function resolveSeam<T extends object>(given: T | Type<T> | undefined, fal
 }
 
 /**
- * Mounts a stateless MCP server (2026-07-28, Streamable HTTP) serving the application's `@McpTool` providers at
- * `path`; import it once per mount. Exports the chain guards (and what they inject) for the host's own routes, and
+ * Mounts a stateless MCP server (2026-07-28, Streamable HTTP) serving the application's tools, resources and prompts
+ * at `path`; import it once per mount. Exports the chain guards (and what they inject) for the host's own routes, and
  * the event bus (`McpEventBus`) the application publishes changes on.
  * @example
  * ```ts

@@ -11,8 +11,9 @@ export const got = (value: unknown): string => `, got ${value === undefined ? 'n
 export const declaredName = (name: unknown): string => (typeof name === 'string' ? JSON.stringify(name) : '(unnamed)');
 
 /**
- * Thrown at module init when a module option or a tool declaration is refused, so the application does not start;
- * thrown by a decorator as its class is defined when the decorator sits where it cannot work. @publicApi
+ * Thrown at module init when a module option or a tool, resource or prompt declaration is refused, so the
+ * application does not start; thrown by a decorator as its class is defined when the decorator sits where it cannot
+ * work. @publicApi
  */
 export class McpConfigurationError extends Error {
   override readonly name = 'McpConfigurationError';

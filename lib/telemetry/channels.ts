@@ -6,7 +6,8 @@ import type { Era } from '../mcp.constants.js';
 
 /**
  * Every telemetry event: one `node:diagnostics_channel` channel per key, whose message has exactly that shape.
- * Each names its `mount` ({@link mountName}). Publishing costs nothing without a subscriber (callers pass a thunk).
+ * Each names its `mount`: the path given to `McpModule.forRoot`, with a leading slash (`/mcp`), without a global
+ * prefix. Publishing costs nothing without a subscriber.
  * @publicApi
  */
 export interface McpTelemetryEvents {

@@ -5,10 +5,15 @@ import type { McpTaskStart, McpTaskSupport, TaskDeclaration } from './task-mode.
 
 /** MCP tool annotations: hints for clients, never a security boundary; a closed key set, checked at module init (`tool-annotations.ts`). @publicApi */
 export interface McpToolAnnotations {
+  /** A display name for the tool. */
   title?: string;
+  /** The tool does not change its environment (a client reads an absent hint as `false`). */
   readOnlyHint?: boolean;
+  /** A tool that changes its environment may destroy what is there, not only add to it (absent: `true`). */
   destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more, for a tool that changes its environment (absent: `false`). */
   idempotentHint?: boolean;
+  /** It reaches an open world of outside entities (the web, say) rather than a closed domain (absent: `true`). */
   openWorldHint?: boolean;
 }
 
