@@ -72,7 +72,7 @@ function branchesMissing(trials: UnionTrials, union: ErrorObject): Described | u
   const alternatives = [...new Set(missing.map((names) => (single ? JSON.stringify(names[0]) : `[${names.map((name) => JSON.stringify(name)).join(', ')}]`)))];
   if (alternatives.length > VALUES_LISTED) return undefined;
   const problem = single ? `missing required property ${alternatives.join(' or ')}` : `missing the required properties of one of its shapes: ${alternatives.join(' or ')}`;
-  return { path: at, problem, pattern: false, alternatives: [problem] };
+  return { path: at, problem, pattern: false, alternatives: [{ wording: problem, needs: missing }] };
 }
 
 /**
@@ -139,7 +139,8 @@ function missingProblem(path: readonly (string | number)[], names: readonly stri
 /**
  * One missing-properties problem per location: a union's (its picked branch's, what its branches all miss, or what
  * each would need) and a `required` beside it join the first of them, so a message showing a location's first
- * problem names them all (`missing required property "kind"; also missing required property "id" or "url"`).
+ * problem names them all (`missing required property "kind"; also missing required property "id" or "url"`). A
+ * union's alternatives go when one of them needs only properties already named: sending those satisfies it.
  */
 function joinMissing(problems: readonly Described[]): Described[] {
   const first = new Map<string, number>();
@@ -154,8 +155,11 @@ function joinMissing(problems: readonly Described[]): Described[] {
       continue;
     }
     const names = [...new Set([...(joined[at]!.missing ?? []), ...(problem.missing ?? [])])];
-    const alternatives = [...new Set([...(joined[at]!.alternatives ?? []), ...(problem.alternatives ?? [])])];
-    const wording = [...(names.length ? [missingWording(names)] : []), ...alternatives].join('; also ');
+    const alternatives = [...(joined[at]!.alternatives ?? []), ...(problem.alternatives ?? [])].filter(
+      (alternative, index, all) =>
+        all.findIndex((other) => other.wording === alternative.wording) === index && !alternative.needs.some((need) => need.every((name) => names.includes(name))),
+    );
+    const wording = [...(names.length ? [missingWording(names)] : []), ...alternatives.map((alternative) => alternative.wording)].join('; also ');
     joined[at] = { path: problem.path, problem: wording, pattern: false, missing: names, alternatives };
   }
   return joined;
@@ -199,9 +203,15 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
 
 /**
  * A problem, marked when its keyword is `pattern`; a missing-properties one with the names it lists, or the
- * alternatives wordings it holds (what one of a union's branches would need).
+ * alternatives it holds (what one of a union's branches would need).
  */
-type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[]; readonly alternatives?: readonly string[] };
+type Described = SchemaProblem & { readonly pattern: boolean; readonly missing?: readonly string[]; readonly alternatives?: readonly MissingAlternatives[] };
+
+/** A union's missing-properties alternatives: their wording, and the properties each branch needs. */
+interface MissingAlternatives {
+  readonly wording: string;
+  readonly needs: readonly (readonly string[])[];
+}
 
 /** How one list of errors is read: its unions' lookup and facts, and whether it came from a first-only check. */
 interface Reading {

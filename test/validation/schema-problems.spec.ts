@@ -245,6 +245,29 @@ describe('describeSchemaErrors on an object missing required properties', () => 
       { path: [], problem: 'missing required property "name"; also missing required property "id" or "url"' },
     ]);
   });
+
+  it('leaves out a union whose one branch needs only what is already named: sending that satisfies it', () => {
+    // The conformance suite's 2020-12 tool: its `then` requires "phone", and a union beside it "phone" or "email".
+    const contact = {
+      type: 'object',
+      properties: { contactMethod: { enum: ['phone', 'email'] }, phone: { type: 'string' }, email: { type: 'string' } },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+    };
+    expect(problemsOf(contact, { contactMethod: 'phone' })).toEqual([
+      { path: [], problem: 'missing required property "phone"' },
+      { path: [], problem: 'must match the "then" schema (it matches the "if" schema)' },
+    ]);
+    // A branch needing a property not yet named keeps the union's wording, as does one of several properties.
+    expect(problemsOf({ required: ['id'], anyOf: [{ required: ['id', 'rev'] }, { required: ['url'] }] }, {})).toEqual([
+      { path: [], problem: 'missing required property "id"; also missing the required properties of one of its shapes: ["id", "rev"] or ["url"]' },
+    ]);
+    expect(problemsOf({ required: ['id', 'rev'], anyOf: [{ required: ['id', 'rev'] }, { required: ['url'] }] }, {})).toEqual([
+      { path: [], problem: 'missing required properties "id", "rev"' },
+    ]);
+  });
 });
 
 describe('describeSchemaErrors on a value failing a pattern', () => {
