@@ -59,7 +59,7 @@ export type { McpHandlerContext, McpHostRequest } from './context/mcp-context.js
 export { McpRequestLogger } from './context/request-logger.js';
 export type { McpLogMethod } from './context/request-logger.js';
 export { LOG_LEVELS, LEGACY_PROTOCOL_VERSIONS, ERAS } from './mcp.constants.js';
-export type { McpLogLevel, Era } from './mcp.constants.js';
+export type { McpLogLevel, McpEra } from './mcp.constants.js';
 export type { McpProgressToken } from './context/progress-reporter.js';
 
 // multi round-trip requests

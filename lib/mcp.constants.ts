@@ -13,7 +13,7 @@ export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26
 export const ERAS = ['modern', 'legacy'] as const;
 
 /** One protocol era. @publicApi */
-export type Era = (typeof ERAS)[number];
+export type McpEra = (typeof ERAS)[number];
 
 /** The revision a legacy request is read as without an `MCP-Protocol-Version` header or a readable session id (the transport spec's rule). */
 export const LEGACY_DEFAULT_VERSION = '2025-03-26';

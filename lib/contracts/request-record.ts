@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { RejectionMark } from '../errors/rejection.exception.js';
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 import { HeaderLines } from '../util/header-lines.js';
 import { nodeRequest } from '../util/node-http.js';
 import type { McpAuthInfo } from './mcp-auth.interface.js';
@@ -37,7 +37,7 @@ export interface McpRequestRecord {
   /** Set when the parse step read the body and it holds no number out of range (`1e400`), so none is looked for again. */
   numbersInRange?: true;
   /** The era the request is served under (era classification). */
-  era?: Era;
+  era?: McpEra;
   /** The message kind (message validation). */
   kind?: MessageKind;
   /** The request id, when it could be read; error envelopes echo it. */

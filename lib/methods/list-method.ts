@@ -1,4 +1,4 @@
-import { ERAS, type Era } from '../mcp.constants.js';
+import { ERAS, type McpEra } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { ListPages } from './list-pages.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
@@ -15,20 +15,20 @@ export abstract class ListMethod implements McpMethodHandler {
   readonly eras = ERAS;
   /** The result's member holding the page. */
   protected abstract readonly member: string;
-  private readonly listed = new Map<Era, readonly ListedDefinition[]>();
+  private readonly listed = new Map<McpEra, readonly ListedDefinition[]>();
 
   constructor(private readonly pages: ListPages) {}
 
   abstract served(): boolean;
 
   /** The definitions listed to a request of `era`, in the list's stable order. */
-  protected abstract definitions(era: Era): readonly ListedDefinition[];
+  protected abstract definitions(era: McpEra): readonly ListedDefinition[];
 
   /**
    * The list's name for its pages and cursors: one list for both eras unless a method lists them differently (a
    * cursor names the list it pages through).
    */
-  protected listName(_era: Era): string {
+  protected listName(_era: McpEra): string {
     return this.method;
   }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import type { AnswerStream } from '../response/answer-stream.js';
 import type { LegacyMethod, McpMethod, TasksMethod } from './mcp-methods.js';
@@ -27,7 +27,7 @@ export interface MethodCall {
  */
 export interface McpMethodHandler {
   readonly method: McpMethod | LegacyMethod | TasksMethod;
-  readonly eras: readonly Era[];
+  readonly eras: readonly McpEra[];
   /**
    * Set when the handler runs as long as a stream stays open and counts its request under that stream's own bound
    * (a listen stream: `subscriptions.maxOpenBytes`), so it is not counted among the requests under way.

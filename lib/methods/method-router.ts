@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import type { McpRequestRecord } from '../contracts/request-record.js';
 import { RejectionException } from '../errors/rejection.exception.js';
-import { META_KEYS, type Era } from '../mcp.constants.js';
+import { META_KEYS, type McpEra } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { distilledData, firstProblem } from '../protocol/distilled-error.js';
@@ -47,14 +47,14 @@ const GATING_CAPABILITIES: Readonly<Record<string, string>> = { tools: 'tools', 
 @Injectable()
 export class MethodRouter {
   /** Per era, each method's handler and the schema definition its whole request is checked against, fixed at init. */
-  private readonly handlers: Record<Era, Map<string, { handler: McpMethodHandler; definition: string; checks: ProtocolSchema }>> = {
+  private readonly handlers: Record<McpEra, Map<string, { handler: McpMethodHandler; definition: string; checks: ProtocolSchema }>> = {
     modern: new Map(),
     legacy: new Map(),
   };
   private readonly cache: McpResolvedOptions['cache'];
   private readonly serverInfo: Readonly<Record<string, unknown>>;
   /** Shared results in their era's shape, by the handler's result. */
-  private readonly shapedShared: Record<Era, WeakMap<McpResult, McpResult>> = { modern: new WeakMap(), legacy: new WeakMap() };
+  private readonly shapedShared: Record<McpEra, WeakMap<McpResult, McpResult>> = { modern: new WeakMap(), legacy: new WeakMap() };
 
   constructor(
     @Inject(MCP_OPTIONS) options: McpResolvedOptions,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 import { PromptRegistry } from '../prompts/prompt.registry.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { ResourceRegistry } from '../resources/resource.registry.js';
@@ -31,16 +31,16 @@ export const CAPABILITY_SOURCES_PROVIDER: Provider = {
  */
 @Injectable()
 export class ServerCapabilities {
-  private readonly gathered: Partial<Record<Era, Readonly<Capabilities>>> = {};
+  private readonly gathered: Partial<Record<McpEra, Readonly<Capabilities>>> = {};
 
   constructor(@Inject(MCP_CAPABILITY_SOURCES) private readonly sources: readonly CapabilitySource[]) {}
 
   /** The capabilities object (MCP `ServerCapabilities`) of an era. */
-  current(era: Era): Readonly<Capabilities> {
+  current(era: McpEra): Readonly<Capabilities> {
     return (this.gathered[era] ??= this.gather(era));
   }
 
-  private gather(era: Era): Readonly<Capabilities> {
+  private gather(era: McpEra): Readonly<Capabilities> {
     const capabilities: Capabilities = {};
     for (const source of this.sources) source.contribute(capabilities, era);
     for (const entry of Object.values(capabilities)) Object.freeze(entry);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 import { legacyToolDefinition } from '../tools/tool-definition.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
 import { runsOnlyAsTask } from '../tools/wired-tool.js';
@@ -28,14 +28,14 @@ export class ToolsListHandler extends ListMethod {
     return this.registry.size > 0;
   }
 
-  protected definitions(era: Era) {
+  protected definitions(era: McpEra) {
     return this.registry
       .list()
       .filter((tool) => era === 'modern' || !runsOnlyAsTask(tool))
       .map((tool) => (era === 'modern' ? tool.definition : legacyToolDefinition(tool.definition)));
   }
 
-  protected override listName(era: Era): string {
+  protected override listName(era: McpEra): string {
     return era === 'legacy' ? `${this.method} (legacy era)` : this.method;
   }
 }

@@ -1,4 +1,4 @@
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 
 /** The capabilities object (MCP `ServerCapabilities`), by capability name. */
 export type Capabilities = Record<string, Record<string, unknown>>;
@@ -9,5 +9,5 @@ export type Capabilities = Record<string, Record<string, unknown>>;
  */
 export interface CapabilitySource {
   /** Adds the capabilities it makes true on `era` to `into`; adds nothing when it has nothing wired in. */
-  contribute(into: Capabilities, era: Era): void;
+  contribute(into: Capabilities, era: McpEra): void;
 }

@@ -4,7 +4,7 @@ import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 
 import { passOn, type ChainStage } from '../contracts/chain-stage.js';
 import { type McpRequestRecord, headerLines } from '../contracts/request-record.js';
-import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type Era } from '../mcp.constants.js';
+import { META_KEYS, MIRRORED_HEADERS, SUPPORTED_PROTOCOL_VERSIONS, type McpEra } from '../mcp.constants.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
 import { isPlainObject } from '../util/is-plain-object.js';
@@ -18,7 +18,7 @@ const MODERN_FROM = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.leng
  * names 2026-07-28 or later (revisions are dates, so they compare as strings); legacy otherwise, an `initialize` and
  * a client's answer to an input request included.
  */
-function classifyEra(message: Record<string, unknown>, versionHeader: string | undefined): Era {
+function classifyEra(message: Record<string, unknown>, versionHeader: string | undefined): McpEra {
   const meta = isPlainObject(message.params) ? message.params._meta : undefined;
   if (isPlainObject(meta) && (Object.hasOwn(meta, META_KEYS.protocolVersion) || Object.hasOwn(meta, META_KEYS.clientCapabilities))) return 'modern';
   return versionHeader !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(versionHeader) && versionHeader >= MODERN_FROM ? 'modern' : 'legacy';

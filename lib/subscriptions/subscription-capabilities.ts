@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { MCP_CHANGE_KINDS } from '../contracts/mcp-event-bus.js';
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { CHANGE_DELIVERY } from './subscription-filter.js';
 
@@ -13,7 +13,7 @@ import { CHANGE_DELIVERY } from './subscription-filter.js';
  */
 @Injectable()
 export class SubscriptionCapabilities implements CapabilitySource {
-  contribute(into: Capabilities, era: Era): void {
+  contribute(into: Capabilities, era: McpEra): void {
     if (era !== 'modern') return;
     for (const kind of MCP_CHANGE_KINDS) {
       const { capability, flag } = CHANGE_DELIVERY[kind];

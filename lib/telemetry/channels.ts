@@ -2,7 +2,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 
 import type { McpTaskStatus } from '../contracts/mcp-task-store.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 
 /**
  * Every telemetry event: one `node:diagnostics_channel` channel per key, whose message has exactly that shape.
@@ -30,16 +30,16 @@ export interface McpTelemetryEvents {
      */
     id?: JsonRpcId;
     /** The era the request was classified in, once it was. */
-    era?: Era;
+    era?: McpEra;
   };
   /** The fallthrough answered (a verb the mount does not serve, or a path below it); verb and path bounded. */
   'mcp:wire:fallthrough': { mount: string; verb: string; path: string; status: number };
   /** A fault past a method was contained (answered -32603). `fault` is what was thrown, for operators only; `mount` as for a rejection. */
-  'mcp:method:error': { mount?: string; method?: string; id?: JsonRpcId; era?: Era; exception: string; error: string; fault: unknown };
+  'mcp:method:error': { mount?: string; method?: string; id?: JsonRpcId; era?: McpEra; exception: string; error: string; fault: unknown };
   /** The auth provider faulted; contained and answered 500, never treated as a pass. `fault` is what it threw. */
   'mcp:auth:error': { mount: string; exception: string; error: string; fault: unknown };
   /** A tool run began. */
-  'mcp:tool:start': { mount: string; tool: string; action?: string; era: Era };
+  'mcp:tool:start': { mount: string; tool: string; action?: string; era: McpEra };
   /**
    * A tool run ended; `isError` when it ended with an `isError` result or by a throw (a JSON-RPC error, a task's
    * stop), not when it asked the client for input (`mcp:mrtr:input_required` follows). A run that returned after its
@@ -50,14 +50,14 @@ export interface McpTelemetryEvents {
   'mcp:tool:stop': {
     mount: string;
     tool: string;
-    era: Era;
+    era: McpEra;
     action?: string;
     durationMs: number;
     isError: boolean;
     errorKind?: 'dispatch' | 'tool';
   };
   /** A fault out of a tool run was contained (answered as a tool_fault result). `fault` is what was thrown, for operators only. */
-  'mcp:tool:error': { mount: string; tool: string; action?: string; era: Era; exception: string; error: string; fault: unknown };
+  'mcp:tool:error': { mount: string; tool: string; action?: string; era: McpEra; exception: string; error: string; fault: unknown };
   /** The help tool answered. */
   'mcp:help:called': { mount: string; tool?: string; action?: string; found: boolean };
   /** A round of a multi round-trip request ended with an input-required result. */

@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { faultKind, faultMessage, passesContainment } from '../errors/fault-containment.js';
 import { isHttpException } from '../errors/http-exception.js';
 import { isMethodError } from '../errors/mcp-method.error.js';
-import type { Era } from '../mcp.constants.js';
+import type { McpEra } from '../mcp.constants.js';
 import { isInputRequired, misuseAfter } from '../mrtr/input-required.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_OPTIONS } from '../options/mcp-options.tokens.js';
@@ -18,7 +18,7 @@ import type { McpContextFactory, ToolRun, WiredTool } from './wired-tool.js';
 /** How one call is dispatched, beside its tool and arguments. */
 export interface DispatchOptions {
   /** The era the call is served under, for telemetry. @default 'modern' */
-  readonly era?: Era;
+  readonly era?: McpEra;
   /**
    * Awaited first once the gates let the call through: the call's own checks that cost more than the gates (an echoed
    * `requestState`). What it throws is rethrown, never contained: a JSON-RPC error counts as the caller's

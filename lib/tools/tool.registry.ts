@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { HELP_TOOL_NAME, TASKS_EXTENSION, type Era } from '../mcp.constants.js';
+import { HELP_TOOL_NAME, TASKS_EXTENSION, type McpEra } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { HeaderAnnotation, HeaderAnnotationLookup } from '../protocol/header-annotation-lookup.js';
 import { NamedRegistry, type NamesListed } from '../util/named-registry.js';
@@ -48,7 +48,7 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
    * `tools` when any tool is wired in (help is, beside any other), and with it `logging`, since any tool may log; on
    * the modern era the tasks extension when some tool or action may run as a task.
    */
-  contribute(into: Capabilities, era: Era): void {
+  contribute(into: Capabilities, era: McpEra): void {
     if (this.tools.size === 0) return;
     into.tools = {};
     into.logging ??= {};

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 
-import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, McpTool, type Era, type McpContext } from '../../lib/index.js';
+import { ERAS, LEGACY_PROTOCOL_VERSIONS, McpAuthDecision, McpTool, type McpEra, type McpContext } from '../../lib/index.js';
 import { PendingInputRequests } from '../../lib/mrtr/pending-input-requests.js';
 import { EchoTool } from '../support/fixture-tools.js';
 import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } from '../support/legacy-client.js';
@@ -84,7 +84,7 @@ const CLASSIFIED = {
       status: 200,
     },
   ],
-} satisfies Record<Era, { shape: string; body: Record<string, unknown>; headers: Record<string, string> | undefined; status: number }[]>;
+} satisfies Record<McpEra, { shape: string; body: Record<string, unknown>; headers: Record<string, string> | undefined; status: number }[]>;
 
 describe('two eras on one mount', () => {
   const app = useTestApp({ providers: TOOLS, options: { instructions: 'Be kind.' } });
