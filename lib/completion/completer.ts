@@ -18,7 +18,7 @@ export interface McpCompletionContext {
 export type McpCompleter = (value: string, context: McpCompletionContext, ctx: McpHandlerContext) => readonly string[] | Promise<readonly string[]>;
 
 /** A completer as a prompt argument or a template variable declares it, once bound to its provider. */
-export type BoundCompleter = (value: string, context: { arguments: Readonly<Record<string, string>> }, ctx: McpContext) => unknown;
+export type BoundCompleter = (value: string, context: McpCompletionContext, ctx: McpContext) => unknown;
 
 /** A declared completer (a function, or the name of a method of `instance`) bound to `instance`; undefined when it names none. */
 export function bindCompleter(given: unknown, instance: object): BoundCompleter | undefined {
@@ -30,13 +30,7 @@ export function bindCompleter(given: unknown, instance: object): BoundCompleter 
  * Runs a completer; an `HttpException` it throws is its refusal (`httpExceptionMethodError`), a return that is no
  * array of strings a fault of `what` (the completer's owner).
  */
-export async function runCompleter(
-  completer: BoundCompleter,
-  value: string,
-  context: { arguments: Readonly<Record<string, string>> },
-  ctx: McpContext,
-  what: string,
-): Promise<readonly string[]> {
+export async function runCompleter(completer: BoundCompleter, value: string, context: McpCompletionContext, ctx: McpContext, what: string): Promise<readonly string[]> {
   const values: unknown = await answeringHttpExceptions(() => completer(value, context, ctx));
   if (!Array.isArray(values) || !allStrings(values)) throw new TypeError(`${what} must return an array of strings, not ${bounded(values, 60)}`);
   return values;
