@@ -5,7 +5,7 @@ import { rejectionRow, type Rejecter, type RejectionReason } from './rejection-t
 /** The rejection mark: which rejecter refused a message and why. @publicApi */
 export interface RejectionMark {
   readonly rejecter: Rejecter;
-  readonly reason: string;
+  readonly reason: RejectionReason;
 }
 
 /** Optional parts of a rejection beyond its mark and message. */

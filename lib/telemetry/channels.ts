@@ -2,6 +2,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 
 import type { McpTaskStatus } from '../contracts/mcp-task-store.js';
 import type { JsonRpcId } from '../contracts/request-record.js';
+import type { Rejecter, RejectionReason } from '../errors/rejection-table.js';
 import type { McpEra } from '../mcp.constants.js';
 
 /**
@@ -17,8 +18,9 @@ export interface McpTelemetryEvents {
    */
   'mcp:wire:reject': {
     mount?: string;
-    rejecter: string;
-    reason: string;
+    /** With `reason`, names the row of `REJECTION_TABLE` that answered. */
+    rejecter: Rejecter;
+    reason: RejectionReason;
     status: number;
     code: number;
     /** The JSON-RPC method (bounded), when the body was read far enough to know it. */

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 
 import { META_KEYS } from '../../lib/index.js';
-import type { McpChannel, McpTelemetryEvents } from '../../lib/index.js';
+import type { McpChannel, McpTelemetryEvents, RejectionMark } from '../../lib/index.js';
 
 /** The protocol version every test request declares unless it says otherwise. */
 export const VERSION = '2026-07-28';
@@ -80,7 +80,7 @@ export async function recordEvents<C extends McpChannel>(channels: readonly C[],
 }
 
 /** The rejection mark the server recorded for one request, read from its `mcp:wire:reject` event. */
-export async function rejectionOf(fn: () => Promise<unknown>): Promise<{ rejecter: string; reason: string } | undefined> {
+export async function rejectionOf(fn: () => Promise<unknown>): Promise<RejectionMark | undefined> {
   const events = await recordEvents(['mcp:wire:reject'], fn);
   const last = events.at(-1)?.message;
   return last && { rejecter: last.rejecter, reason: last.reason };

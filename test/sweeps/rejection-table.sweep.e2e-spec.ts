@@ -187,7 +187,9 @@ describe('rejection table sweep: every row is reached by a request and identifie
         expect({ cell, status: observed!.status, events }).toEqual({ cell, status: promised?.status, events: [] });
         return;
       }
-      expect({ cell, mark: event && { rejecter: event.rejecter, reason: event.reason } }).toEqual({ cell, mark: { rejecter: row.rejecter, reason: row.reason } });
+      // Typed by the table's names, so a subscriber can switch over them (a plain string would not compile here).
+      const mark: Pick<RejectionRow, 'rejecter' | 'reason'> | undefined = event && { rejecter: event.rejecter, reason: event.reason };
+      expect({ cell, mark }).toEqual({ cell, mark: { rejecter: row.rejecter, reason: row.reason } });
       expect({ cell, status: observed!.status }).toEqual({ cell, status: promised?.status });
       expect(observed!.contentType).toMatch(/^application\/json/);
       const body = JSON.parse(observed!.text);
