@@ -42,7 +42,8 @@ export { HeaderBindingGuard } from './protocol/header-binding.guard.js';
 export { ProtocolVersionGuard } from './protocol/protocol-version.guard.js';
 export type { JsonRpcId } from './contracts/request-record.js';
 export { ProtocolSchema } from './protocol/protocol-schema.js';
-export type { ProtocolSchemaDocument } from './protocol/protocol-schema.js';
+export type { ProtocolSchemaDocument, ProtocolShape } from './protocol/protocol-schema.js';
+export type { SchemaProblem } from './validation/schema-problems.js';
 export { HeaderAnnotationLookup } from './protocol/header-annotation-lookup.js';
 export type { HeaderAnnotation } from './protocol/header-annotation-lookup.js';
 

@@ -27,6 +27,7 @@ export interface ProtocolSchemaDocument {
 /**
  * One definition, for a value the library builds or a provider returns: `conforms` on the way out, and, when it
  * does not, its problems worded as a check's are (a union's `$ref` branches placed).
+ * @publicApi
  */
 export interface ProtocolShape {
   readonly conforms: ValidateFunction;

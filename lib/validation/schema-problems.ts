@@ -10,6 +10,7 @@ import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
 /**
  * One problem, worded here from the failing keyword and schema (ajv's messages never reach the wire, and no
  * caller-sent value is quoted); a caller-sent property name is a path segment, so it is bounded like one.
+ * @publicApi
  */
 export interface SchemaProblem {
   /** Segments from the validated value's root to the offending value. */
