@@ -113,7 +113,7 @@ export interface McpSampleParams {
   stopSequences?: readonly string[];
   metadata?: Record<string, unknown>;
   /** Tools the model may use; needs the client's `sampling.tools`. */
-  tools?: Record<string, unknown>[];
+  tools?: readonly Record<string, unknown>[];
   /** Needs the client's `sampling.tools`. */
   toolChoice?: Record<string, unknown>;
 }

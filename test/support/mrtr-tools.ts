@@ -91,6 +91,9 @@ export class DefaultKeysTool implements McpPlainTool {
   }
 }
 
+/** A tool list kept as a constant: `ctx.sample` takes it readonly. */
+const SAMPLING_TOOLS = [{ name: 't', inputSchema: { type: 'object' } }] as const;
+
 /** Asks for one input of the kind named in its arguments (for capability checks). */
 @McpTool({
   name: 'ask',
@@ -117,7 +120,7 @@ export class AskTool implements McpPlainTool {
       case 'sampling':
         return ctx.sample({ messages, maxTokens: 5 });
       case 'sampling_tools':
-        return ctx.sample({ messages, maxTokens: 5, tools: [{ name: 't', inputSchema: { type: 'object' } }] });
+        return ctx.sample({ messages, maxTokens: 5, tools: SAMPLING_TOOLS });
       case 'sampling_tool_choice':
         return ctx.sample({ messages, maxTokens: 5, toolChoice: { mode: 'none' } });
       case 'sampling_context':
