@@ -1,7 +1,13 @@
 // Shapes of input requests and their answers; at run time the vendored protocol schema checks both.
 
-/** A JSON Schema for one field of an elicitation form: a flat primitive (string, number, boolean, enum). @publicApi */
-export type McpElicitFieldSchema = Readonly<Record<string, unknown>> & { readonly type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
+/**
+ * A JSON Schema for one field of an elicitation form: a flat primitive (string, number, boolean, enum). A field typed
+ * by an interface (the SDK's `StringSchema`, say) is taken too: `object` admits what has no index signature.
+ * @publicApi
+ */
+export type McpElicitFieldSchema = (Readonly<Record<string, unknown>> | object) & {
+  readonly type?: 'string' | 'number' | 'integer' | 'boolean' | 'array';
+};
 
 /**
  * An elicitation form: a flat object schema of primitive fields. A form kept in a constant is declared

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { BooleanSchema, StringSchema } from '@modelcontextprotocol/sdk/spec.types.js';
 
 import { McpTool, type McpContext, type McpElicitParams, type McpElicitValue, type McpPlainTool } from '../../lib/index.js';
 import { accept, callTool } from '../support/mrtr-client.js';
@@ -55,10 +56,27 @@ class UntypedFormTool implements McpPlainTool {
   }
 }
 
+/** Fields typed by interfaces, as a port from the SDK keeps them (its spec types): the form takes them, typed. */
+const CITY: StringSchema = { type: 'string', title: 'City', minLength: 1 };
+const NOTIFY: BooleanSchema = { type: 'boolean', default: false };
+
+@McpTool({ name: 'interface_form', description: 'Asks with fields typed by interfaces.', inputSchema: { type: 'object' } })
+class InterfaceFormTool implements McpPlainTool {
+  async run(_args: unknown, ctx: McpContext) {
+    const answer = await ctx.elicit({ message: 'Where?', requestedSchema: { type: 'object', properties: { city: CITY, notify: NOTIFY }, required: ['city'] } });
+    if (answer.action !== 'accept') return 'nowhere';
+    const { city, notify } = answer.content;
+    // @ts-expect-error: `notify` may be absent (not in `required`)
+    const sure: boolean = notify;
+    void sure;
+    return `${city.toUpperCase()} ${notify ? 'notify' : 'quiet'}`;
+  }
+}
+
 describe('ctx.elicit typed from the schema written in the call', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ providers: [TypedFormTool, UntypedFormTool] });
+    t = await createTestApp({ providers: [TypedFormTool, UntypedFormTool, InterfaceFormTool] });
   });
   afterAll(() => t.close());
 
@@ -76,6 +94,14 @@ describe('ctx.elicit typed from the schema written in the call', () => {
     const refused = await callTool(t.server, 'typed_form', {}, { inputResponses: { [key]: { action: 'accept' } }, requestState: first.body.result.requestState });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: -32602, data: { reason: 'invalid_input_response', key } });
+  });
+
+  it('takes fields typed by interfaces, and types their answers from them', async () => {
+    const first = await callTool(t.server, 'interface_form', {});
+    const [key, asked] = Object.entries(first.body.result.inputRequests)[0]!;
+    expect(asked).toMatchObject({ params: { requestedSchema: { properties: { city: CITY, notify: NOTIFY }, required: ['city'] } } });
+    const done = await callTool(t.server, 'interface_form', {}, { inputResponses: { [key]: accept({ city: 'oslo' }) }, requestState: first.body.result.requestState });
+    expect(done.body.result.content).toEqual([{ type: 'text', text: 'OSLO quiet' }]);
   });
 
   it('leaves content untyped for params typed as the union', async () => {
