@@ -59,7 +59,12 @@ export const KEYWORD_WORDINGS = {
   // As written in the schema: JSON's escaping would double each backslash of a pattern the message quotes.
   pattern: (p: KeywordParams): Worded => ({ problem: `must match the pattern "${String(p.pattern)}"` }),
   anyOf: (): Worded => ({ problem: 'must match at least one of the allowed shapes' }),
-  oneOf: (): Worded => ({ problem: 'must match exactly one of the allowed shapes' }),
+  // ajv names the first two shapes a value matches when it matches several (by index): a caller reading only
+  // "exactly one" takes its value for one that matches none.
+  oneOf: (p: KeywordParams): Worded =>
+    Array.isArray(p.passingSchemas)
+      ? { problem: `must match exactly one of the allowed shapes, not several (shapes ${p.passingSchemas.map((i) => Number(i) + 1).join(' and ')} both match)` }
+      : { problem: 'must match exactly one of the allowed shapes' },
   not: (): Worded => ({ problem: 'must not match the excluded shape' }),
   dependentRequired: dependent,
   dependencies: dependent,

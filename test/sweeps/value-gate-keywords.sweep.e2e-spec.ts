@@ -42,7 +42,11 @@ const CELLS = {
   items: { schema: { type: 'array', prefixItems: [{ type: 'integer' }], items: false }, bad: [1, 2], problem: 'must have at most 1 item(s)' },
   pattern: { schema: { type: 'string', pattern: '^[A-Z]{3}$' }, bad: 'abc', problem: 'must match the pattern "^[A-Z]{3}$"' },
   anyOf: { schema: { anyOf: SAME_TYPE_BRANCHES }, bad: 'ab', problem: 'must match at least one of the allowed shapes' },
-  oneOf: { schema: { oneOf: [{ type: 'number' }, { type: 'integer' }] }, bad: 3, problem: 'must match exactly one of the allowed shapes' },
+  oneOf: {
+    schema: { oneOf: [{ type: 'number' }, { type: 'integer' }] },
+    bad: 3,
+    problem: 'must match exactly one of the allowed shapes, not several (shapes 1 and 2 both match)',
+  },
   not: { schema: { not: { type: 'string' } }, bad: 'x', problem: 'must not match the excluded shape' },
   dependentRequired: {
     schema: { type: 'object', properties: { card: {}, billing: {} }, dependentRequired: { card: ['billing'] } },

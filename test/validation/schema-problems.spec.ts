@@ -207,12 +207,27 @@ describe('describeSchemaErrors on a failing union', () => {
     expect(problemsOf({ anyOf: [needs('a'), { ...needs('b'), properties: { b: { type: 'string' } } }] }, { b: 1 })).toEqual([{ path: ['b'], problem: 'must be a string' }]);
   });
 
-  it('stands for its branches when a oneOf fails by matching several', () => {
-    expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 2)).toEqual([{ path: [], problem: 'must match exactly one of the allowed shapes' }]);
-    // The branch it fails is not the one meant.
-    expect(problemsOf({ oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'integer' }] }, 2)).toEqual([
-      { path: [], problem: 'must match exactly one of the allowed shapes' },
+  it('stands for its branches when a oneOf fails by matching several, and says it matched several', () => {
+    expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 2)).toEqual([
+      { path: [], problem: 'must match exactly one of the allowed shapes, not several (shapes 1 and 2 both match)' },
     ]);
+    // The branch it fails is not the one meant; the shapes it matched are numbered from 1, as the schema lists them.
+    expect(problemsOf({ oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'integer' }] }, 2)).toEqual([
+      { path: [], problem: 'must match exactly one of the allowed shapes, not several (shapes 2 and 3 both match)' },
+    ]);
+    // Loose object shapes (no required property, none closed) that one property satisfies both: what a caller reads
+    // when the schema, not its value, leaves no way to match one shape only.
+    const loose = {
+      oneOf: [
+        { type: 'object', properties: { slack: { type: 'string' } } },
+        { type: 'object', properties: { pager: { type: 'string' } } },
+      ],
+    };
+    expect(problemsOf({ type: 'object', properties: { channel: loose } }, { channel: { slack: '#ops' } })).toEqual([
+      { path: ['channel'], problem: 'must match exactly one of the allowed shapes, not several (shapes 1 and 2 both match)' },
+    ]);
+    // Matching none keeps the words it had.
+    expect(problemsOf({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 'x')).toEqual([{ path: [], problem: 'must be a number or an integer' }]);
   });
 });
 
