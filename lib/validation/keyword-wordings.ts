@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv';
 
 import { firstListed } from '../util/first-listed.js';
 import { typeNamed } from '../util/type-named.js';
+import { formatProblem } from './format-examples.js';
 
 /** The most allowed values a `const`/`enum` problem names; the rest are counted. */
 export const VALUES_LISTED = 8;
@@ -41,7 +42,7 @@ export const KEYWORD_WORDINGS = {
   type: (p: KeywordParams): Worded => ({ problem: `must be ${String(p.type).split(',').map(typeNamed).join(' or ')}` }),
   const: (p: KeywordParams): Worded => ({ problem: `must be ${listedValues([p.allowedValue])}` }),
   enum: (p: KeywordParams): Worded => ({ problem: `must be one of ${listedValues(p.allowedValues)}` }),
-  format: (p: KeywordParams): Worded => ({ problem: `must be a valid ${String(p.format)}` }),
+  format: (p: KeywordParams): Worded => ({ problem: formatProblem(String(p.format)) }),
   minimum: bound,
   maximum: bound,
   exclusiveMinimum: bound,

@@ -213,9 +213,9 @@ describe('action tools', () => {
         'items[7].done',
         'items[8].done',
       ]);
-      expect(answer.body.invalid[0].problems).toEqual(['must be a valid date']);
+      expect(answer.body.invalid[0].problems).toEqual(['must be a valid date, such as "2026-07-28"']);
       expect(answer.body.message).toBe(
-        'The data of action "create" of tool "tasks" holds 13 invalid value(s): due: must be a valid date; ' +
+        'The data of action "create" of tool "tasks" holds 13 invalid value(s): due: must be a valid date, such as "2026-07-28"; ' +
           Array.from({ length: 9 }, (_, i) => `items[${i}].done: must be a boolean`).join('; ') +
           '; ….',
       );

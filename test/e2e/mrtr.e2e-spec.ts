@@ -364,7 +364,7 @@ describe('multi round-trip requests: tools/call', () => {
       // Method routing refuses it, at the data: of the protocol's results, only a sampling result has all it holds.
       expect(res.body.error).toMatchObject({
         code: -32602,
-        data: { errors: [{ location: '/params/inputResponses/greeting/content/data', problems: ['must be a valid byte'] }] },
+        data: { errors: [{ location: '/params/inputResponses/greeting/content/data', problems: ['must be a valid byte, such as "QUJD" (base64)'] }] },
       });
     });
 

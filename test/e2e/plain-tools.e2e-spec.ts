@@ -312,8 +312,10 @@ describe('plain tools', () => {
 
   it('name a value’s format before its pattern (zod writes both): the message shows the format’s words', async () => {
     const refused = await callTool(app().server, 'price', { item: 'tea', price: 1, contact: 'nope' });
-    expect(refused.body.invalid).toEqual([{ path: 'contact', problems: ['must be a valid email', expect.stringMatching(/^must match the pattern /)] }]);
-    expect(refused.body.message).toMatch(/holds 1 invalid value\(s\): contact: must be a valid email\.$/);
+    expect(refused.body.invalid).toEqual([
+      { path: 'contact', problems: ['must be a valid email, such as "name@example.com"', expect.stringMatching(/^must match the pattern /)] },
+    ]);
+    expect(refused.body.message).toMatch(/holds 1 invalid value\(s\): contact: must be a valid email, such as "name@example\.com"\.$/);
   });
 
   it('decide multipleOf in decimal: 19.99 and 0.07 are multiples of 0.01, 19.999 is not', async () => {
@@ -381,10 +383,12 @@ describe('plain tools', () => {
       invalid_count: 2,
       invalid: [
         { path: '', problems: ['missing required property "text"'] },
-        { path: 'options.at', problems: ['must be a valid date-time'] },
+        { path: 'options.at', problems: ['must be a valid date-time, such as "2026-07-28T09:00:00Z" (RFC 3339, with a time zone)'] },
       ],
     });
-    expect(answer.body.message).toBe('The arguments object of tool "echo" holds 2 invalid value(s): missing required property "text"; options.at: must be a valid date-time.');
+    expect(answer.body.message).toBe(
+      'The arguments object of tool "echo" holds 2 invalid value(s): missing required property "text"; options.at: must be a valid date-time, such as "2026-07-28T09:00:00Z" (RFC 3339, with a time zone).',
+    );
   });
 
   it('check many broken items under a recursive $ref in time linear in their number (no error copied per merge, which took over 5 s here)', async () => {

@@ -27,7 +27,11 @@ const OFFENCES: [string, Type[], RegExp][] = [
   ['a URI with a space', [resource({ uri: 'app://my thing' })], /^resource "thing" \(Declared\): uri holds a character a URI cannot .*, got "app:\/\/my thing"$/],
   ['a URI with two "#"', [resource({ uri: 'app://a#b#c' })], /uri holds more than one "#", got "app:\/\/a#b#c"$/],
   ['a URI that is not a string', [resource({ uri: 42 })], /^resource "thing" \(Declared\): uri must be a string, got 42$/],
-  ['a URI the protocol schema refuses', [resource({ uri: 'app:' })], /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/uri: must be a valid uri$/],
+  [
+    'a URI the protocol schema refuses',
+    [resource({ uri: 'app:' })],
+    /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/uri: must be a valid uri, such as "https:\/\/example\.com\/a" \(absolute, with a scheme\)$/,
+  ],
   [
     'two resources at one URI',
     [resource({ name: 'a' }), resource({ name: 'b' })],
@@ -91,7 +95,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'an icon whose src is not a URI',
     [resource({ icons: [{ src: 'not a uri' }] })],
-    /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/icons\/0\/src: must be a valid uri$/,
+    /^resource "thing" \(Declared\): does not make a valid MCP Resource: \/icons\/0\/src: must be a valid uri, such as "https:\/\/example\.com\/a" \(absolute, with a scheme\)$/,
   ],
   ['cache hints without a scope', [resource({ cache: { ttlMs: 5 } })], /^resource "thing" \(Declared\): cache cacheScope must be "public" or "private", got nothing$/],
   ['cache hints that are not an object', [resource({ cache: 60 })], /^resource "thing" \(Declared\): cache must be an object \{ ttlMs, cacheScope \}, got 60$/],

@@ -48,7 +48,7 @@ describe("the sample app's tasks tool", () => {
     expect((await callTool(server(), 'tasks', { action: 'get', data: {} })).body.error).toBe('unsatisfied_required_one_of');
     expect((await callTool(server(), 'tasks', { action: 'create', data: { title: 'x', assignee: { name: 'A', phone: '1' } } })).body.unknown).toEqual(['assignee.phone']);
     expect((await callTool(server(), 'tasks', { action: 'create', data: { title: 'x', due: 'soon' } })).body.invalid).toEqual([
-      { path: 'due', problems: ['must be a valid date'] },
+      { path: 'due', problems: ['must be a valid date, such as "2026-07-28"'] },
     ]);
   });
 });

@@ -74,7 +74,7 @@ const OFFENCES: [string, Type[], RegExp][] = [
   [
     'an icon the protocol schema refuses',
     [prompt({ icons: [{ src: 'not a uri', theme: 'pink' }] })],
-    /^prompt "review" \(ReviewPrompt\): is not a valid MCP Prompt: icons\[0\]\.src: must be a valid uri; icons\[0\]\.theme: must be one of "dark", "light"$/,
+    /^prompt "review" \(ReviewPrompt\): is not a valid MCP Prompt: icons\[0\]\.src: must be a valid uri, such as "https:\/\/example\.com\/a" \(absolute, with a scheme\); icons\[0\]\.theme: must be one of "dark", "light"$/,
   ],
   ['a class without get()', [prompt({}, { run: () => 'x' })], /^prompt "review" \(ReviewPrompt\): a prompt must implement get\(args, ctx\)$/],
   ['a get that is not a method', [prompt({}, { get: 'Review it.' })], /a prompt must implement get\(args, ctx\)$/],

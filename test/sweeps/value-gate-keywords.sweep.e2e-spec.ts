@@ -26,7 +26,7 @@ const CELLS = {
   type: { schema: { type: 'integer' }, bad: 'seven', problem: 'must be an integer' },
   const: { schema: { const: [1, 2] }, bad: [2, 1], problem: 'must be [1,2]' },
   enum: { schema: { enum: ['low', 'high'] }, bad: 'urgent', problem: 'must be one of "low", "high"' },
-  format: { schema: { type: 'string', format: 'date' }, bad: 'next friday', problem: 'must be a valid date' },
+  format: { schema: { type: 'string', format: 'date' }, bad: 'next friday', problem: 'must be a valid date, such as "2026-07-28"' },
   minimum: { schema: { type: 'number', minimum: 5 }, bad: 4, problem: 'must be >= 5' },
   maximum: { schema: { type: 'number', maximum: 5 }, bad: 6, problem: 'must be <= 5' },
   exclusiveMinimum: { schema: { type: 'number', exclusiveMinimum: 5 }, bad: 5, problem: 'must be > 5' },

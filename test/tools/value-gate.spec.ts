@@ -32,8 +32,8 @@ describe('the value gate', () => {
 
   it('asserts formats', () => {
     expect(gate.check({ due: 'next tuesday', email: 'not-an-email' })?.invalid).toEqual([
-      { path: 'due', problems: ['must be a valid date'] },
-      { path: 'email', problems: ['must be a valid email'] },
+      { path: 'due', problems: ['must be a valid date, such as "2026-07-28"'] },
+      { path: 'email', problems: ['must be a valid email, such as "name@example.com"'] },
     ]);
   });
 

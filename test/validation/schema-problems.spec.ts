@@ -84,7 +84,9 @@ describe('describeSchemaErrors on a failing union', () => {
 
   it("picks the one branch of the value's JSON type when every other is ruled out by its type or discriminator", () => {
     // A nullable value (zod's .nullable()): the string branch's problem, not the union's.
-    expect(problemsOf({ anyOf: [{ type: 'string', format: 'email' }, { type: 'null' }] }, 'x')).toEqual([{ path: [], problem: 'must be a valid email' }]);
+    expect(problemsOf({ anyOf: [{ type: 'string', format: 'email' }, { type: 'null' }] }, 'x')).toEqual([
+      { path: [], problem: 'must be a valid email, such as "name@example.com"' },
+    ]);
     expect(problemsOf({ oneOf: [circle, square, { type: 'array' }] }, { kind: 'circle', radius: -1 })).toEqual([{ path: ['radius'], problem: 'must be > 0' }]);
     // A branch that is a union is of another type only when each of its own branches is.
     const nullableCode = { anyOf: [{ type: 'string', minLength: 3 }, { type: 'null' }] };
@@ -300,7 +302,7 @@ describe('describeSchemaErrors on a value failing a pattern beside other keyword
     expect(problemsOf(schema, { code: 'A1', mail: 'x' })).toEqual([
       { path: ['code'], problem: 'must match the pattern "^[a-z]+$"' },
       { path: ['mail'], problem: 'must have at least 5 character(s)' },
-      { path: ['mail'], problem: 'must be a valid email' },
+      { path: ['mail'], problem: 'must be a valid email, such as "name@example.com"' },
       { path: ['mail'], problem: 'must match the pattern "^[a-z]+@[a-z.]+$"' },
     ]);
   });
