@@ -4,7 +4,7 @@ import { NAMES_LISTED } from '../util/named-registry.js';
 import { typeNamed } from '../util/type-named.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
-import { findUnknownKeys, type KeyNode } from './key-set.js';
+import { findUnknownKeys, type KeyNode, type UnknownKeys } from './key-set.js';
 import type { ValueGate } from './value-gate.js';
 
 /**
@@ -113,6 +113,19 @@ function dataAnswer(s: GateState, message: string, fields: object): Answer {
   return Object.assign(answer, fields, { input_schema: t.digest, help: t.pointer });
 }
 
+/** Unknown keys as the unknown-key gate's message counts and lists them. */
+const unknownKeysListed = (found: UnknownKeys): string =>
+  `${found.unknown_count} unknown key(s): ${found.unknown.join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
+
+/**
+ * A required key is most often missing because the caller spelled it otherwise (`first_name` for `firstName`): a
+ * missing-key refusal names the keys the unknown-key gate would refuse next, so one retry mends both.
+ */
+function unknownKeysBeside(s: GateState): string {
+  const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
+  return found ? `, and holds ${unknownKeysListed(found)}` : '';
+}
+
 /** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
 const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   unknown_arguments(s) {
@@ -155,23 +168,23 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   missing_required(s) {
     const missing = s.target!.required.filter((n) => !Object.hasOwn(s.data!, n));
     if (missing.length === 0) return undefined;
-    return dataAnswer(s, `${s.target!.subject} is missing required propert${missing.length > 1 ? 'ies' : 'y'} ${quotedList(missing)}.`, { missing });
+    return dataAnswer(s, `${s.target!.subject} is missing required propert${missing.length > 1 ? 'ies' : 'y'} ${quotedList(missing)}${unknownKeysBeside(s)}.`, {
+      missing,
+    });
   },
   unsatisfied_required_one_of(s) {
     const groups = s.target!.requiredOneOf;
     if (groups.length === 0 || groups.some((g) => g.every((n) => Object.hasOwn(s.data!, n)))) return undefined;
-    return dataAnswer(s, `${s.target!.subject} needs every property of at least one of these groups: ${groups.map((g) => `[${quotedList(g)}]`).join(' or ')}.`, {
-      required_one_of: groups,
-    });
+    return dataAnswer(
+      s,
+      `${s.target!.subject} needs every property of at least one of these groups: ${groups.map((g) => `[${quotedList(g)}]`).join(' or ')}${unknownKeysBeside(s)}.`,
+      { required_one_of: groups },
+    );
   },
   unknown_params(s) {
     const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
     if (!found) return undefined;
-    return dataAnswer(
-      s,
-      `${s.target!.subject} holds ${found.unknown_count} unknown key(s): ${found.unknown.join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}. "allowed" lists the keys each object on the way admits.`,
-      found,
-    );
+    return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}. "allowed" lists the keys each object on the way admits.`, found);
   },
   invalid_values(s) {
     const found = s.target!.values.check(s.data, s.numbersInRange);

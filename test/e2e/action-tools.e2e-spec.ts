@@ -230,12 +230,17 @@ describe('action tools', () => {
   });
 });
 
-/** An action tool whose one action requires two properties. */
+/** An action tool whose one action requires two properties, and another that needs one of two. */
 @McpTool({ name: 'links', description: 'Links two items.' })
 class LinksTool {
   @McpAction({ description: 'Link one item to another', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] })
   link(data: { from: string; to: string }) {
     return `${data.from} -> ${data.to}`;
+  }
+
+  @McpAction({ description: 'Find a link', properties: { fromId: { type: 'string' }, toId: { type: 'string' } }, requiredOneOf: [['fromId'], ['toId']] })
+  find(data: { fromId?: string; toId?: string }) {
+    return data.fromId ?? data.toId;
   }
 }
 
@@ -249,6 +254,20 @@ describe('an action requiring two properties', () => {
     const two = await callTool(app().server, 'links', { action: 'link', data: {} });
     expect(two.body).toMatchObject({ error: 'missing_required', action: 'link', missing: ['from', 'to'] });
     expect(two.body.message).toBe('The data of action "link" of tool "links" is missing required properties "from", "to".');
+  });
+
+  it('names, beside the missing properties, the unknown keys sent in their place (as the next gate would)', async () => {
+    const misnamed = await callTool(app().server, 'links', { action: 'link', data: { From: 'a', target: 'b', to: 'c' } });
+    expect(misnamed.body).toMatchObject({ error: 'missing_required', action: 'link', missing: ['from'] });
+    expect(misnamed.body.message).toBe('The data of action "link" of tool "links" is missing required property "from", and holds 2 unknown key(s): From, target.');
+    const grouped = await callTool(app().server, 'links', { action: 'find', data: { from_id: 'a' } });
+    expect(grouped.body).toMatchObject({ error: 'unsatisfied_required_one_of', action: 'find' });
+    expect(grouped.body.message).toBe(
+      'The data of action "find" of tool "links" needs every property of at least one of these groups: ["fromId"] or ["toId"], and holds 1 unknown key(s): from_id.',
+    );
+    // Mended in one retry: the required key in place of the unknown one.
+    const mended = await callTool(app().server, 'links', { action: 'link', data: { from: 'a', to: 'c' } });
+    expect({ isError: mended.result.isError, body: mended.body }).toEqual({ isError: undefined, body: 'a -> c' });
   });
 });
 
