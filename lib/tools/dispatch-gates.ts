@@ -123,7 +123,7 @@ const unknownKeysListed = (found: UnknownKeys): string =>
  */
 function unknownKeysBeside(s: GateState): string {
   const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
-  return found ? `, and holds ${unknownKeysListed(found)}` : '';
+  return found ? `; it also holds ${unknownKeysListed(found)}` : '';
 }
 
 /** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
