@@ -38,7 +38,7 @@ export class PromptsGetHandler implements McpMethodHandler {
     if (!prompt)
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
-        `Invalid params: unknown prompt ${quoted(name, 100)}. Valid prompts: ${this.registry.listedNames()}.`,
+        `Invalid params: unknown prompt ${quoted(name, 100)}${this.registry.meantHint(name)}. Valid prompts: ${this.registry.listedNames()}.`,
         { reason: 'unknown_prompt', prompt: bounded(name, 100), ...this.registry.namesListed() },
         400,
       );

@@ -44,10 +44,14 @@ export class ToolsCallHandler implements McpMethodHandler {
     const name = call.params.name as string;
     const tool = this.registry.get(name);
     if (!tool)
-      throw new McpMethodError(JSON_RPC_CODES.invalidParams, `Unknown tool: ${quoted(name, 100)}. Valid tools: ${this.registry.listedNames()}.`, {
-        tool: bounded(name, 100),
-        ...this.registry.namesListed(),
-      });
+      throw new McpMethodError(
+        JSON_RPC_CODES.invalidParams,
+        `Unknown tool: ${quoted(name, 100)}${this.registry.meantHint(name)}. Valid tools: ${this.registry.listedNames()}.`,
+        {
+          tool: bounded(name, 100),
+          ...this.registry.namesListed(),
+        },
+      );
     const args = (call.params.arguments ?? {}) as Record<string, unknown>;
     const taskMode = this.taskMode(call, tool.taskMode(args.action));
     const inputs = this.rounds.channel({ method: this.method, params: call.params, record: call.record, identifying: { name, arguments: args }, answer: call.answer });

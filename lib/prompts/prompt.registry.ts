@@ -36,6 +36,11 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     return this.prompts.get(name);
   }
 
+  /** What a refusal of the unknown prompt `name` adds after it ({@link NamedRegistry.meantHint}). */
+  meantHint(name: string): string {
+    return this.prompts.meantHint(name);
+  }
+
   /** The prompt names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */
   listedNames(): string {
     return this.prompts.listedNames();

@@ -1,10 +1,11 @@
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import { NAMES_LISTED } from '../util/named-registry.js';
+import { meantHint, nearMissesOf } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
-import { findUnknownKeys, type KeyNode, type UnknownKeys } from './key-set.js';
+import { findUnknownKeys, type FoundUnknownKeys, type KeyNode } from './key-set.js';
 import type { ValueGate } from './value-gate.js';
 
 /**
@@ -114,8 +115,8 @@ function dataAnswer(s: GateState, message: string, fields: object): Answer {
 }
 
 /** Unknown keys as the unknown-key gate's message counts and lists them. */
-const unknownKeysListed = (found: UnknownKeys): string =>
-  `${found.unknown_count} unknown key(s): ${found.unknown.join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
+const unknownKeysListed = (found: FoundUnknownKeys): string =>
+  `${found.unknown_count} unknown key(s): ${found.unknown.map((path, i) => path + found.meant[i]).join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
 
 /**
  * A required key is most often missing because the caller spelled it otherwise (`first_name` for `firstName`): a
@@ -133,9 +134,12 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
       .filter((k) => !Object.hasOwn(s.vocabulary, k))
       .sort();
     if (unknown.length === 0) return undefined;
-    const listed = unknown.slice(0, LISTED).map((k) => bounded(k, KEY_BOUND));
+    const first = unknown.slice(0, LISTED);
+    const listed = first.map((k) => bounded(k, KEY_BOUND));
+    const meant = nearMissesOf(s.vocabulary, Object.keys(s.vocabulary));
+    const spelled = listed.map((k, i) => quoted(k, KEY_BOUND + 2) + meantHint(first[i]!, meant));
     return {
-      message: `Unknown argument(s) ${listed.map((k) => quoted(k, KEY_BOUND + 2)).join(', ')} in the call to tool "${s.tool}"; it takes only ${quotedList(Object.keys(s.vocabulary))}.`,
+      message: `Unknown argument(s) ${spelled.join(', ')} in the call to tool "${s.tool}"; it takes only ${quotedList(Object.keys(s.vocabulary))}.`,
       unknown_count: unknown.length,
       unknown: listed,
       allowed: Object.keys(s.vocabulary),
@@ -163,7 +167,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
       s.data = (s.args.data ?? {}) as Record<string, unknown>;
       return undefined;
     }
-    return unknownActionAnswer(s.tool, name, validActions(s), s.pointer);
+    return unknownActionAnswer(s.tool, name, s.actions!, s.pointer);
   },
   missing_required(s) {
     const missing = s.target!.required.filter((n) => !Object.hasOwn(s.data!, n));
@@ -184,7 +188,8 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   unknown_params(s) {
     const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
     if (!found) return undefined;
-    return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}. "allowed" lists the keys each object on the way admits.`, found);
+    const { meant: _meant, ...fields } = found;
+    return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}. "allowed" lists the keys each object on the way admits.`, fields);
   },
   invalid_values(s) {
     const found = s.target!.values.check(s.data, s.numbersInRange);
@@ -212,10 +217,12 @@ function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | un
 }
 
 /** The unknown-action answer, shared by the `unknown_action` gate and help's action level so both speak one dialect. */
-export function unknownActionAnswer(tool: string, action: unknown, valid: readonly string[], pointer: HelpPointer): Record<string, unknown> {
+export function unknownActionAnswer(tool: string, action: string, actions: ReadonlyMap<string, unknown>, pointer: HelpPointer): Record<string, unknown> {
+  const valid = [...actions.keys()];
   const listed = actionsListed(valid);
   const list = valid.length ? `Valid actions: ${listed.text}.` : `Tool "${tool}" has no actions.`;
-  return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), ...listed.data, help: pointer };
+  const meant = meantHint(action, nearMissesOf(actions, actions.keys()));
+  return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)}${meant} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), ...listed.data, help: pointer };
 }
 
 /** Valid action names as a refusal lists them: the first {@link NAMES_LISTED}, and how many there are when that cuts the list. */

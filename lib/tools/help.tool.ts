@@ -56,14 +56,14 @@ export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool 
     if (!target)
       return errorResult({
         error: 'unknown_tool',
-        message: `Unknown tool: ${quoted(toolName, 66)}. Valid tools: ${registry.listedNames()}.`,
+        message: `Unknown tool: ${quoted(toolName, 66)}${registry.meantHint(toolName)}. Valid tools: ${registry.listedNames()}.`,
         tool: bounded(toolName, 64),
         ...validTools(),
         help: helpPointer(),
       });
     if (action === undefined) return textResult(JSON.stringify(target.help.full), false);
     const rendered = target.help.actions.get(action);
-    if (!rendered) return errorResult({ error: 'unknown_action', ...unknownActionAnswer(target.name, action, [...target.help.actions.keys()], helpPointer(target.name)) });
+    if (!rendered) return errorResult({ error: 'unknown_action', ...unknownActionAnswer(target.name, action, target.help.actions, helpPointer(target.name)) });
     const context = await target.help.actionContext(action, run.contextFor(action, target.name));
     return textResult(JSON.stringify(context ? Object.assign({}, rendered, { context }) : rendered), false);
   };

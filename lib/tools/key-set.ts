@@ -1,4 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
+import { meantHint, nearMissesOf } from '../util/near-miss.js';
 import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
 import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicators.js';
@@ -160,6 +161,12 @@ export interface UnknownKeys {
   readonly allowed: Readonly<Record<string, readonly string[]>>;
 }
 
+/** What {@link findUnknownKeys} found: the refusal's fields, and what the message adds after each listed key. */
+export interface FoundUnknownKeys extends UnknownKeys {
+  /** For each key of `unknown`, the declared property it nearly spells (` (did you mean "firstName"?)`), or `''`. */
+  readonly meant: readonly string[];
+}
+
 interface Frame {
   readonly segments: readonly (string | number)[];
   readonly node: KeyNode;
@@ -209,7 +216,7 @@ function holdsUnknownKey(node: KeyNode | undefined, value: unknown): boolean {
  * The unknown-key gate's check: what `node` refuses in `value` at every depth, or undefined. Own keys only (a
  * caller's `__proto__` is a key like any other); the answer stays bounded whatever the caller sent.
  */
-export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | undefined {
+export function findUnknownKeys(node: KeyNode, value: unknown): FoundUnknownKeys | undefined {
   if (!holdsUnknownKey(node, value)) return undefined; // the common case, walked without allocating
   // Only the first UNKNOWN_LISTED in data-path order are listed: they are kept in order as found, the rest counted.
   const listed: { segments: (string | number)[]; frame: Frame }[] = [];
@@ -246,7 +253,8 @@ export function findUnknownKeys(node: KeyNode, value: unknown): UnknownKeys | un
     }
   const allowed: Record<string, readonly string[]> = {};
   for (const [path, { keys }] of [...holders].sort((a, b) => compareSegments(a[1].segments, b[1].segments))) setOwnKey(allowed, path, keys);
-  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed };
+  const meant = listed.map(({ segments, frame: { node: holder } }) => meantHint(String(segments.at(-1)), nearMissesOf(holder, holder.properties.keys())));
+  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed, meant };
 }
 
 /**

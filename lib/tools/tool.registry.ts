@@ -70,6 +70,11 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
     return this.tools.size;
   }
 
+  /** What a refusal of the unknown tool `name` adds after it ({@link NamedRegistry.meantHint}). */
+  meantHint(name: string): string {
+    return this.tools.meantHint(name);
+  }
+
   /** The tool names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */
   listedNames(): string {
     return this.tools.listedNames();

@@ -1,5 +1,6 @@
 import { McpConfigurationError, declaredName, got } from '../errors/mcp-configuration.error.js';
 import { firstListed } from './first-listed.js';
+import { NearMisses, meantHint } from './near-miss.js';
 
 /** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
 const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -25,6 +26,8 @@ export class NamedRegistry<T extends { readonly name: string }> {
   private sorted: readonly T[] | undefined = [];
   /** What refusals list, built on the first refusal after a wire-in; undefined while stale. */
   private listed: { readonly data: NamesListed; readonly text: string } | undefined;
+  /** The names' near misses, built on the first refusal after a wire-in; undefined while stale. */
+  private nearMisses: NearMisses | undefined;
 
   /** @param kind what an entry is, in messages (`tool`, `prompt`) */
   constructor(private readonly kind: string) {}
@@ -41,6 +44,7 @@ export class NamedRegistry<T extends { readonly name: string }> {
     this.byName.set(entry.name, entry);
     this.sorted = undefined;
     this.listed = undefined;
+    this.nearMisses = undefined;
   }
 
   get(name: string): T | undefined {
@@ -64,6 +68,11 @@ export class NamedRegistry<T extends { readonly name: string }> {
   /** The names as a refusal's `data` lists them, bounded like its message whatever the number of entries. */
   namesListed(): NamesListed {
     return this.listing().data;
+  }
+
+  /** What a refusal of the unknown `name` adds after it: the name it nearly spells ({@link meantHint}), or nothing. */
+  meantHint(name: string): string {
+    return meantHint(name, (this.nearMisses ??= new NearMisses(this.byName.keys())));
   }
 
   private listing(): { readonly data: NamesListed; readonly text: string } {

@@ -259,11 +259,13 @@ describe('an action requiring two properties', () => {
   it('names, beside the missing properties, the unknown keys sent in their place (as the next gate would)', async () => {
     const misnamed = await callTool(app().server, 'links', { action: 'link', data: { From: 'a', target: 'b', to: 'c' } });
     expect(misnamed.body).toMatchObject({ error: 'missing_required', action: 'link', missing: ['from'] });
-    expect(misnamed.body.message).toBe('The data of action "link" of tool "links" is missing required property "from"; it also holds 2 unknown key(s): From, target.');
+    expect(misnamed.body.message).toBe(
+      'The data of action "link" of tool "links" is missing required property "from"; it also holds 2 unknown key(s): From (did you mean "from"?), target.',
+    );
     const grouped = await callTool(app().server, 'links', { action: 'find', data: { from_id: 'a' } });
     expect(grouped.body).toMatchObject({ error: 'unsatisfied_required_one_of', action: 'find' });
     expect(grouped.body.message).toBe(
-      'The data of action "find" of tool "links" needs every property of at least one of these groups: ["fromId"] or ["toId"]; it also holds 1 unknown key(s): from_id.',
+      'The data of action "find" of tool "links" needs every property of at least one of these groups: ["fromId"] or ["toId"]; it also holds 1 unknown key(s): from_id (did you mean "fromId"?).',
     );
     // Mended in one retry: the required key in place of the unknown one.
     const mended = await callTool(app().server, 'links', { action: 'link', data: { from: 'a', to: 'c' } });

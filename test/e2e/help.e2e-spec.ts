@@ -88,7 +88,7 @@ describe('the help tool', () => {
       expect(answer.body).toMatchObject({ error: 'unknown_tool', tool: 'taks', valid_tools: TOOLS });
       expect(answer.body).not.toHaveProperty('valid_tools_count');
       // Worded as tools/call's JSON-RPC refusal of an unknown tool words it.
-      expect(answer.body.message).toBe(`Unknown tool: "taks". Valid tools: ${TOOLS.join(', ')}.`);
+      expect(answer.body.message).toBe(`Unknown tool: "taks" (did you mean "tasks"?). Valid tools: ${TOOLS.join(', ')}.`);
       expect(answer.body.help).toEqual({ tool: 'help', arguments: {} });
     });
 

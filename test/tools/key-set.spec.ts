@@ -114,7 +114,23 @@ describe('the unknown-key gate (key-set closure)', () => {
   it('keeps an object that declares properties and an additionalProperties schema open to any key, reading other values by that schema', () => {
     const tagged = keyNode({ type: 'object', properties: { id: {} }, additionalProperties: { type: 'object', properties: { v: {} } } })!;
     expect(findUnknownKeys(tagged, { id: 1, extra: { v: 1 } })).toBeUndefined();
-    expect(findUnknownKeys(tagged, { extra: { w: 1 } })).toEqual({ unknown_count: 1, unknown: ['extra.w'], allowed: { '': ['id', ANY_STRING_KEY], extra: ['v'] } });
+    expect(findUnknownKeys(tagged, { extra: { w: 1 } })).toEqual({
+      unknown_count: 1,
+      unknown: ['extra.w'],
+      allowed: { '': ['id', ANY_STRING_KEY], extra: ['v'] },
+      meant: [''],
+    });
+  });
+
+  it("names, for each listed key, the property its holder declares that it nearly spells, else ''", () => {
+    const people = dataKeyNode({
+      firstName: {},
+      address: { type: 'object', properties: { zipCode: {}, city: {} } },
+      tags: { type: 'array', items: { type: 'object', properties: { label: {} } } },
+    });
+    const found = findUnknownKeys(people, { first_name: 'a', address: { ZIP_CODE: '1', cty: 'b', country: 'c' }, tags: [{ lable: 'x' }] })!;
+    expect(found.unknown).toEqual(['address.ZIP_CODE', 'address.country', 'address.cty', 'first_name', 'tags[0].lable']);
+    expect(found.meant).toEqual([' (did you mean "zipCode"?)', '', '', ' (did you mean "firstName"?)', ' (did you mean "label"?)']);
   });
 
   it('treats a __proto__ key a caller sent as an ordinary unknown key', () => {

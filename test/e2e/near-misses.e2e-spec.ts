@@ -1,0 +1,123 @@
+import type { Server } from 'node:http';
+
+import { describe, expect, it } from '@jest/globals';
+
+import { McpAction, McpPrompt, McpTool, type McpPromptHandler } from '../../lib/index.js';
+import { NAMES_LISTED } from '../../lib/util/named-registry.js';
+import { generatedToolName, generatedTools } from '../support/generated-tools.js';
+import { post, rpc } from '../support/mcp-client.js';
+import { useTestApp } from '../support/suite-app.js';
+import { callTool } from '../support/tool-call.js';
+
+@McpTool({
+  name: 'search_docs',
+  description: 'Searches the docs.',
+  inputSchema: { type: 'object', properties: { query: { type: 'string' }, maxResults: { type: 'integer' } }, required: ['query'] },
+})
+class SearchDocsTool {
+  run(args: { query: string }): string {
+    return `found ${args.query}`;
+  }
+}
+
+@McpTool({ name: 'library', description: 'Lends books.' })
+class LibraryTool {
+  @McpAction({ description: 'Find a book', properties: { title: { type: 'string' } }, required: ['title'] })
+  search(data: { title: string }): string {
+    return `searched ${data.title}`;
+  }
+
+  @McpAction({ description: 'Lend a book', properties: { bookId: { type: 'string' }, memberId: { type: 'string' } }, required: ['bookId', 'memberId'] })
+  checkout(data: { bookId: string }): string {
+    return `lent ${data.bookId}`;
+  }
+}
+
+@McpPrompt({ name: 'summarize_text', description: 'Summarizes a text.' })
+class SummarizePrompt implements McpPromptHandler {
+  get(): string {
+    return 'Summarize this.';
+  }
+}
+
+/** More tools than a refusal lists, so the tool a caller meant may be one the message's list leaves out. */
+const MANY = generatedTools(NAMES_LISTED + 10);
+const UNLISTED = generatedToolName(NAMES_LISTED + 5);
+
+/** Each refusal of a name a caller misspelled, the hint it ends the name with, and what it reads without one. */
+const MISSPELLED = [
+  {
+    what: 'an unknown tool (tools/call, -32602)',
+    send: (server: Server, name = 'search_dosc') => post(server, rpc('tools/call', { name, arguments: {} })),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Unknown tool: "search_dosc" (did you mean "search_docs"?). Valid tools: ',
+  },
+  {
+    what: "help's unknown tool",
+    send: (server: Server, name = 'libary') => callTool(server, 'help', { tool: name }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'Unknown tool: "libary" (did you mean "library"?). Valid tools: ',
+  },
+  {
+    what: 'an unknown prompt (prompts/get)',
+    send: (server: Server, name = 'summarise_text') => post(server, rpc('prompts/get', { name })),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Invalid params: unknown prompt "summarise_text" (did you mean "summarize_text"?). Valid prompts: summarize_text.',
+  },
+  {
+    what: 'an unknown action (the unknown_action gate)',
+    send: (server: Server, name = 'serch') => callTool(server, 'library', { action: name, data: {} }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'Unknown action "serch" (did you mean "search"?) for tool "library". Valid actions: checkout, search.',
+  },
+  {
+    what: "help's unknown action",
+    send: (server: Server, name = 'check_out') => callTool(server, 'help', { tool: 'library', action: name }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'Unknown action "check_out" (did you mean "checkout"?) for tool "library". Valid actions: checkout, search.',
+  },
+  {
+    what: 'an unknown argument of an action tool (the unknown_arguments gate)',
+    send: (server: Server, name = 'acton') => callTool(server, 'library', { [name]: 'search', data: {} }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'Unknown argument(s) "acton" (did you mean "action"?) in the call to tool "library"; it takes only "action", "data".',
+  },
+  {
+    what: "an unknown key of a plain tool's arguments (the unknown_params gate)",
+    send: (server: Server, name = 'max_results') => callTool(server, 'search_docs', { query: 'q', [name]: 5 }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'holds 1 unknown key(s): max_results (did you mean "maxResults"?). "allowed" lists',
+  },
+  {
+    what: 'an unknown key beside a missing required one (the missing_required gate)',
+    send: (server: Server, name = 'book_id') => callTool(server, 'library', { action: 'checkout', data: { [name]: 'b1', memberId: 'm1' } }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'is missing required property "bookId"; it also holds 1 unknown key(s): book_id (did you mean "bookId"?).',
+  },
+] as const;
+
+describe('a refused name a caller nearly spelled right names the one it was meant as (did you mean)', () => {
+  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, SummarizePrompt, ...MANY] });
+
+  it.each(MISSPELLED.map((refusal) => [refusal.what, refusal] as const))('%s', async (_what, refusal) => {
+    const hinted = await refusal.send(app().server);
+    expect(refusal.message(hinted as never)).toContain(refusal.hinted);
+    // A name near none of the allowed ones is refused as before, without a guess.
+    const far = await refusal.send(app().server, 'zzzzzzzzzzzz');
+    expect(refusal.message(far as never)).toContain('zzzzzzzzzzzz');
+    expect(refusal.message(far as never)).not.toContain('did you mean');
+  });
+
+  it('names a tool the refusal does not list, one of more tools than it lists, spelled otherwise', async () => {
+    const res = await post(app().server, rpc('tools/call', { name: UNLISTED.toUpperCase(), arguments: {} }));
+    expect(res.body.error.data.available).not.toContain(UNLISTED);
+    expect(res.body.error.message).toContain(`Unknown tool: "${UNLISTED.toUpperCase()}" (did you mean "${UNLISTED}"?). Valid tools: `);
+    expect(res.body.error.data).not.toHaveProperty('meant');
+  });
+
+  it('the name it offers is one the next call can use', async () => {
+    const meant = /did you mean "([^"]+)"/.exec((await callTool(app().server, 'library', { action: 'checkout', data: { book_id: 'b1', memberId: 'm1' } })).body.message)![1]!;
+    const retried = await callTool(app().server, 'library', { action: 'checkout', data: { [meant]: 'b1', memberId: 'm1' } });
+    expect({ isError: retried.result.isError, body: retried.body }).toEqual({ isError: undefined, body: 'lent b1' });
+  });
+});
