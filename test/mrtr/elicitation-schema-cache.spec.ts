@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import { ElicitationSchemaCache } from '../../lib/mrtr/elicitation-schema-cache.js';
-import { collectGarbage } from '../support/collect-garbage.js';
+import { collectGarbageUntil } from '../support/collect-garbage.js';
 
 const schema = (n: number) => ({ type: 'object', properties: { [`f${n}`]: { type: 'string', format: 'email' } }, required: [`f${n}`] });
 
@@ -39,7 +39,7 @@ describe('ElicitationSchemaCache', () => {
   it('frees the validators it evicted', async () => {
     const cache = new ElicitationSchemaCache(3);
     const compiled = Array.from({ length: 20 }, (_, n) => new WeakRef(cache.validator(schema(n))));
-    await collectGarbage();
+    await collectGarbageUntil(() => compiled.filter((validator) => validator.deref() !== undefined).length <= 3, 'the evicted validators to be collected');
     // One ajv instance shared by every schema kept all 20 (ajv does not free a compiled schema on removeSchema).
     expect(compiled.filter((validator) => validator.deref() !== undefined)).toHaveLength(3);
     expect(compiled.slice(-3).every((validator) => validator.deref() !== undefined)).toBe(true);
@@ -51,7 +51,7 @@ describe('ElicitationSchemaCache', () => {
     cache.validator(schema(103));
     cache.validator(schema(101)); // now the most recent
     cache.validator(schema(104)); // evicts schema 102
-    await collectGarbage();
+    await collectGarbageUntil(() => unused.deref() === undefined, 'the evicted validator to be collected');
     expect([used.deref() !== undefined, unused.deref() !== undefined]).toEqual([true, false]);
   });
 

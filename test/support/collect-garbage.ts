@@ -18,3 +18,17 @@ export async function collectGarbage(): Promise<void> {
     gc();
   }
 }
+
+/**
+ * Collects garbage until `condition` holds, failing after `timeoutMs`: on a loaded machine a collectable value may
+ * outlive a first collection (V8's background work on a function holds it until the main thread picks that up).
+ */
+export async function collectGarbageUntil(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await collectGarbage();
+    if (condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
