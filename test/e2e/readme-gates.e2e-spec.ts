@@ -35,4 +35,13 @@ describe('the README explains every dispatch gate with a true example answer', (
     expect(answer.message).toBe(row.message);
     expect(answer.help).toMatchObject({ tool: 'help' });
   });
+
+  it("shows a near miss the sample answers: the README's misspelled action, and the start of its message", async () => {
+    const [, args, message] = /\(`(\{"action":"[a-z]+"\})` reads `([^`]+) …`\)/.exec(README) ?? [];
+    const res = await post(t.server, rpc('tools/call', { name: 'tasks', arguments: JSON.parse(args!) }));
+    const answer = JSON.parse(res.body.result.content[0].text);
+    expect(answer.error).toBe('unknown_action');
+    expect(message).toContain('(did you mean');
+    expect(answer.message.startsWith(`${message!} `)).toBe(true);
+  });
 });
