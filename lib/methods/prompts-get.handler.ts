@@ -9,6 +9,7 @@ import { MrtrRounds } from '../mrtr/mrtr-rounds.js';
 import { PromptRegistry } from '../prompts/prompt.registry.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { didYouMean } from '../util/near-miss.js';
 import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
@@ -38,7 +39,7 @@ export class PromptsGetHandler implements McpMethodHandler {
     if (!prompt)
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
-        `Invalid params: unknown prompt ${quoted(name, 100)}${this.registry.meantHint(name)}. Valid prompts: ${this.registry.listedNames()}.`,
+        `Invalid params: unknown prompt ${quoted(name, 100)}${didYouMean(this.registry.nearMissOf(name))}. Valid prompts: ${this.registry.listedNames()}.`,
         { reason: 'unknown_prompt', prompt: bounded(name, 100), ...this.registry.namesListed() },
         400,
       );

@@ -14,6 +14,7 @@ import type { TaskMode } from '../tools/task-mode.js';
 import { ToolRegistry } from '../tools/tool.registry.js';
 import type { McpContextFactory } from '../tools/wired-tool.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { didYouMean } from '../util/near-miss.js';
 import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
@@ -46,7 +47,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     if (!tool)
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
-        `Unknown tool: ${quoted(name, 100)}${this.registry.meantHint(name)}. Valid tools: ${this.registry.listedNames()}.`,
+        `Unknown tool: ${quoted(name, 100)}${didYouMean(this.registry.nearMissOf(name))}. Valid tools: ${this.registry.listedNames()}.`,
         {
           tool: bounded(name, 100),
           ...this.registry.namesListed(),

@@ -36,9 +36,9 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     return this.prompts.get(name);
   }
 
-  /** What a refusal of the unknown prompt `name` adds after it ({@link NamedRegistry.meantHint}). */
-  meantHint(name: string): string {
-    return this.prompts.meantHint(name);
+  /** The prompt an unknown `name` nearly spells, for its refusal ({@link NamedRegistry.nearMissOf}). */
+  nearMissOf(name: string): string | undefined {
+    return this.prompts.nearMissOf(name);
   }
 
   /** The prompt names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */

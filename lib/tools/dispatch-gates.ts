@@ -1,7 +1,7 @@
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import { NAMES_LISTED } from '../util/named-registry.js';
-import { meantHint, nearMissesOf } from '../util/near-miss.js';
+import { didYouMean, nearMissesOf } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
@@ -116,7 +116,7 @@ function dataAnswer(s: GateState, message: string, fields: object): Answer {
 
 /** Unknown keys as the unknown-key gate's message counts and lists them. */
 const unknownKeysListed = (found: FoundUnknownKeys): string =>
-  `${found.unknown_count} unknown key(s): ${found.unknown.map((path, i) => path + found.meant[i]).join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
+  `${found.unknown_count} unknown key(s): ${found.unknown.map((path, i) => path + didYouMean(found.meant[i])).join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
 
 /**
  * A required key is most often missing because the caller spelled it otherwise (`first_name` for `firstName`): a
@@ -125,6 +125,19 @@ const unknownKeysListed = (found: FoundUnknownKeys): string =>
 function unknownKeysBeside(s: GateState): string {
   const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
   return found ? `; it also holds ${unknownKeysListed(found)}` : '';
+}
+
+/**
+ * What a refusal adds after an unknown argument: that it belongs inside `data` when it is a property of the named
+ * action's data (of any action's, when none is named), a flattened call; nothing when it is only another action's;
+ * else its near miss. An action's property is never offered the argument it nearly spells (`date` is not `data`).
+ */
+function argumentNote(s: GateState, argument: string): string {
+  const declares = (target: DataTarget | undefined) => target?.keys?.properties.has(argument) === true;
+  const named = typeof s.args.action === 'string' ? s.actions?.get(s.args.action) : undefined;
+  const anyAction = [...(s.actions?.values() ?? [])].some(declares);
+  if (named ? declares(named) : anyAction) return ' (it belongs inside "data")';
+  return anyAction ? '' : didYouMean(nearMissesOf(s.vocabulary).meant(argument));
 }
 
 /** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
@@ -136,8 +149,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
     if (unknown.length === 0) return undefined;
     const first = unknown.slice(0, LISTED);
     const listed = first.map((k) => bounded(k, KEY_BOUND));
-    const meant = nearMissesOf(s.vocabulary, Object.keys(s.vocabulary));
-    const spelled = listed.map((k, i) => quoted(k, KEY_BOUND + 2) + meantHint(first[i]!, meant));
+    const spelled = listed.map((k, i) => quoted(k, KEY_BOUND + 2) + argumentNote(s, first[i]!));
     return {
       message: `Unknown argument(s) ${spelled.join(', ')} in the call to tool "${s.tool}"; it takes only ${quotedList(Object.keys(s.vocabulary))}.`,
       unknown_count: unknown.length,
@@ -221,7 +233,7 @@ export function unknownActionAnswer(tool: string, action: string, actions: Reado
   const valid = [...actions.keys()];
   const listed = actionsListed(valid);
   const list = valid.length ? `Valid actions: ${listed.text}.` : `Tool "${tool}" has no actions.`;
-  const meant = meantHint(action, nearMissesOf(actions, actions.keys()));
+  const meant = didYouMean(nearMissesOf(actions).meant(action));
   return { message: `Unknown action ${quoted(action, KEY_BOUND + 2)}${meant} for tool "${tool}". ${list}`, action: bounded(action, KEY_BOUND), ...listed.data, help: pointer };
 }
 

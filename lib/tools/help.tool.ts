@@ -1,6 +1,7 @@
 import { HELP_TOOL_NAME } from '../mcp.constants.js';
 import { publish } from '../telemetry/channels.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { didYouMean } from '../util/near-miss.js';
 import { checkArguments, unknownActionAnswer, type ArgumentVocabulary, type GatedCall, type JsonType } from './dispatch-gates.js';
 import { helpPointer } from './help-pointer.js';
 import { toolDefinition } from './tool-definition.js';
@@ -56,7 +57,7 @@ export function buildHelpTool(registry: ToolRegistry, mount: string): WiredTool 
     if (!target)
       return errorResult({
         error: 'unknown_tool',
-        message: `Unknown tool: ${quoted(toolName, 66)}${registry.meantHint(toolName)}. Valid tools: ${registry.listedNames()}.`,
+        message: `Unknown tool: ${quoted(toolName, 66)}${didYouMean(registry.nearMissOf(toolName))}. Valid tools: ${registry.listedNames()}.`,
         tool: bounded(toolName, 64),
         ...validTools(),
         help: helpPointer(),

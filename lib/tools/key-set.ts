@@ -1,5 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
-import { meantHint, nearMissesOf } from '../util/near-miss.js';
+import { NEAR_MISS_STEPS, nearMissesOf } from '../util/near-miss.js';
 import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
 import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicators.js';
@@ -161,15 +161,19 @@ export interface UnknownKeys {
   readonly allowed: Readonly<Record<string, readonly string[]>>;
 }
 
-/** What {@link findUnknownKeys} found: the refusal's fields, and what the message adds after each listed key. */
+/** What {@link findUnknownKeys} found: the refusal's fields, and the near miss of each listed key for its message. */
 export interface FoundUnknownKeys extends UnknownKeys {
-  /** For each key of `unknown`, the declared property it nearly spells (` (did you mean "firstName"?)`), or `''`. */
-  readonly meant: readonly string[];
+  /**
+   * For each key of `unknown`, the property its object declares that it nearly spells (`firstName` for
+   * `first_name`), unless the object holds that one too or another listed key of it nearly spells it as well.
+   */
+  readonly meant: readonly (string | undefined)[];
 }
 
 interface Frame {
   readonly segments: readonly (string | number)[];
   readonly node: KeyNode;
+  readonly value: Readonly<Record<string, unknown>>;
   readonly parent: Frame | undefined;
 }
 
@@ -236,7 +240,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): FoundUnknownKeys
       return;
     }
     if (!isPlainObject(v)) return;
-    const frame: Frame = { segments, node: n, parent };
+    const frame: Frame = { segments, node: n, value: v, parent };
     for (const key of Object.keys(v)) {
       const below = keyRead(n, key);
       if (below === REFUSED) note([...segments, key], frame);
@@ -253,8 +257,19 @@ export function findUnknownKeys(node: KeyNode, value: unknown): FoundUnknownKeys
     }
   const allowed: Record<string, readonly string[]> = {};
   for (const [path, { keys }] of [...holders].sort((a, b) => compareSegments(a[1].segments, b[1].segments))) setOwnKey(allowed, path, keys);
-  const meant = listed.map(({ segments, frame: { node: holder } }) => meantHint(String(segments.at(-1)), nearMissesOf(holder, holder.properties.keys())));
-  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed, meant };
+  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed, meant: nearMissesListed(listed) };
+}
+
+/** The near miss of each listed key ({@link FoundUnknownKeys.meant}), the lookups sharing one budget. */
+function nearMissesListed(listed: readonly { readonly segments: readonly (string | number)[]; readonly frame: Frame }[]): (string | undefined)[] {
+  const budget = { steps: NEAR_MISS_STEPS };
+  const meant = listed.map(({ segments, frame }) => {
+    const name = nearMissesOf(frame.node.properties).meant(String(segments.at(-1)), budget);
+    return name !== undefined && !Object.hasOwn(frame.value, name) ? name : undefined;
+  });
+  // Two keys of one object nearly spelling the same property: neither is offered it.
+  const offered = meant.map((name, i) => name !== undefined && JSON.stringify([dataPath(listed[i]!.frame.segments), name]));
+  return meant.map((name, i) => (offered.indexOf(offered[i]!) === offered.lastIndexOf(offered[i]!) ? name : undefined));
 }
 
 /**

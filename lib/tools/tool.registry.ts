@@ -70,9 +70,9 @@ export class ToolRegistry implements HeaderAnnotationLookup, CapabilitySource {
     return this.tools.size;
   }
 
-  /** What a refusal of the unknown tool `name` adds after it ({@link NamedRegistry.meantHint}). */
-  meantHint(name: string): string {
-    return this.tools.meantHint(name);
+  /** The tool an unknown `name` nearly spells, for its refusal ({@link NamedRegistry.nearMissOf}). */
+  nearMissOf(name: string): string | undefined {
+    return this.tools.nearMissOf(name);
   }
 
   /** The tool names as a refusal spells them for its reader ({@link NamedRegistry.listedNames}). */

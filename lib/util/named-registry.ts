@@ -1,6 +1,6 @@
 import { McpConfigurationError, declaredName, got } from '../errors/mcp-configuration.error.js';
 import { firstListed } from './first-listed.js';
-import { NearMisses, meantHint } from './near-miss.js';
+import { NearMisses } from './near-miss.js';
 
 /** Names a conforming client accepts for tools and prompts (the spec's SHOULD), enforced at wire-in. */
 const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -70,9 +70,9 @@ export class NamedRegistry<T extends { readonly name: string }> {
     return this.listing().data;
   }
 
-  /** What a refusal of the unknown `name` adds after it: the name it nearly spells ({@link meantHint}), or nothing. */
-  meantHint(name: string): string {
-    return meantHint(name, (this.nearMisses ??= new NearMisses(this.byName.keys())));
+  /** The name an unknown `name` nearly spells ({@link NearMisses.meant}), for its refusal; or undefined. */
+  nearMissOf(name: string): string | undefined {
+    return (this.nearMisses ??= new NearMisses(this.byName.keys())).meant(name);
   }
 
   private listing(): { readonly data: NamesListed; readonly text: string } {

@@ -1,3 +1,6 @@
+import { quoted } from './bounded.js';
+import { editsWithin, type EditBudget } from './edit-distance.js';
+
 /** How many edits (insert, delete, substitute, swap of neighbours) apart a refused name may be from an allowed one to be its near miss. */
 const MAX_EDITS = 2;
 
@@ -36,49 +39,21 @@ export function folded(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
 
-/** Three rows of {@link editsWithin}'s table, reused by every call (it never runs inside another); grown when short. */
-let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)] as const;
-
-/**
- * The edits (insert, delete, substitute, swap of neighbours: optimal string alignment) between `a` and `b`, or
- * `limit + 1` when there are more than `limit`: only cells within `limit` of the diagonal are computed, and it stops
- * at the first row past `limit`, so a lookup costs about `(2 * limit + 1) * a.length` steps whatever the names.
- */
-function editsWithin(a: string, b: string, limit: number): number {
-  const over = limit + 1;
-  if (Math.abs(a.length - b.length) > limit) return over;
-  if (rows[0].length < b.length + 2) rows = [new Int32Array(b.length + 2), new Int32Array(b.length + 2), new Int32Array(b.length + 2)];
-  let [before, previous, row] = rows;
-  // Row 0 within the band, and the cell past it that row 1 reads.
-  for (let j = 0; j <= Math.min(b.length, limit); j++) previous[j] = j;
-  previous[Math.min(b.length, limit) + 1] = over;
-  for (let i = 1; i <= a.length; i++) {
-    const low = Math.max(1, i - limit);
-    const high = Math.min(b.length, i + limit);
-    row[low - 1] = low === 1 && i <= limit ? i : over;
-    let least = row[low - 1]!;
-    for (let j = low; j <= high; j++) {
-      let edits = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) edits = Math.min(edits, before[j - 2]! + 1);
-      row[j] = Math.min(edits, over);
-      least = Math.min(least, row[j]!);
-    }
-    row[high + 1] = over; // the cell past the band that the next row reads
-    if (least > limit) return over;
-    [before, previous, row] = [previous, row, before];
-  }
-  return previous[b.length]!;
-}
-
 /** The longest name a caller sent that {@link NearMisses} looks at: past it, no allowed name is near. */
 const CALLER_NAME_MAX = 256;
 
-/** The most allowed names {@link NearMisses} compares by edits; past it, only the same name spelled otherwise is found. */
-export const EDIT_SCAN_MAX = 1000;
+/**
+ * What one refusal's near-miss lookups may spend together ({@link EditBudget}): past it they offer none, so a caller
+ * cannot make a refusal costly whatever the server's names (about a third of a millisecond).
+ */
+export const NEAR_MISS_STEPS = 50_000;
+
+/** Where a name a caller prefixed (a server's or client's namespace: `notes.search`, `mcp__notes__search`) may end. */
+const PREFIXED = /^.*(?:\.|__|\/|:)(?=.)/s;
 
 /**
- * The near misses of one closed list of allowed names, for refusals of what a caller sent (a tool, action or key
- * name): built once per list, its lookups bounded whatever the caller sent (see {@link NearMisses.meant}).
+ * The near misses of one closed list of allowed names, for refusals of what a caller sent (a tool, prompt, action,
+ * argument or key name): built once per list, each lookup bounded by an {@link EditBudget}.
  */
 export class NearMisses {
   /** Each folded form with the one allowed name it stands for, or null when several share it. */
@@ -92,25 +67,30 @@ export class NearMisses {
       this.byForm.set(form, this.byForm.has(form) ? null : candidate);
       forms.push({ candidate, form });
     }
-    this.forms = forms.length <= EDIT_SCAN_MAX ? forms : [];
+    this.forms = forms;
   }
 
   /**
    * The one allowed name `name` was probably meant as, or undefined: the same name spelled otherwise (case, `_`,
-   * `-`), else the only nearest within one edit for a name of four to seven characters, two from eight (a shorter
-   * name is near everything). A tie names none: a wrong guess would send the caller astray.
+   * `-`), or so after a prefix (`notes.search`); else the only nearest within one edit for a name of four to seven
+   * characters, two from eight, starting with the same character (a shorter name is near everything, and a first
+   * letter dropped reads as another word). A tie, or a spent `budget`, names none: a wrong guess would send the
+   * caller astray.
    */
-  meant(name: string): string | undefined {
+  meant(name: string, budget: EditBudget = { steps: NEAR_MISS_STEPS }): string | undefined {
     if (name.length > CALLER_NAME_MAX) return undefined;
     const wanted = folded(name);
-    const same = this.byForm.get(wanted);
+    const same = this.byForm.has(wanted) ? this.byForm.get(wanted) : this.byForm.get(folded(name.replace(PREFIXED, '')));
     if (same !== undefined) return same ?? undefined;
     const limit = wanted.length >= 8 ? 2 : wanted.length >= 4 ? 1 : 0;
+    if (limit === 0) return undefined;
     let best: string | undefined;
     let bestEdits = limit + 1;
     let tied = false;
     for (const { candidate, form } of this.forms) {
-      const edits = editsWithin(wanted, form, limit);
+      if (form[0] !== wanted[0]) continue;
+      const edits = editsWithin(wanted, form, limit, budget);
+      if (budget.steps < 0) return undefined;
       if (edits < bestEdits) [best, bestEdits, tied] = [candidate, edits, false];
       else if (edits === bestEdits && edits <= limit) tied = true;
     }
@@ -118,18 +98,17 @@ export class NearMisses {
   }
 }
 
-/** Each owner's near misses, built on its first refusal (an owner's names are fixed once built). */
-const nearMissesByOwner = new WeakMap<object, NearMisses>();
+/** Each list's near misses, built on its first refusal; a list is a map or a record of names fixed once built. */
+const nearMissesByList = new WeakMap<object, NearMisses>();
 
-/** The near misses of `owner`'s names (an action map, a key node), built from `names` on the first call only. */
-export function nearMissesOf(owner: object, names: Iterable<string>): NearMisses {
-  let nearMisses = nearMissesByOwner.get(owner);
-  if (!nearMisses) nearMissesByOwner.set(owner, (nearMisses = new NearMisses(names)));
+/** The near misses of the names a map (an action map, a key node's properties) or a record (a vocabulary) holds. */
+export function nearMissesOf(names: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>): NearMisses {
+  let nearMisses = nearMissesByList.get(names);
+  if (!nearMisses) nearMissesByList.set(names, (nearMisses = new NearMisses(names instanceof Map ? names.keys() : Object.keys(names))));
   return nearMisses;
 }
 
-/** What follows a refused name a caller nearly spelled right (` (did you mean "firstName"?)`), else nothing. */
-export function meantHint(name: string, nearMisses: NearMisses): string {
-  const meant = nearMisses.meant(name);
-  return meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`;
+/** What a refusal adds after a name the caller nearly spelled right (` (did you mean "firstName"?)`), else nothing. */
+export function didYouMean(meant: string | undefined): string {
+  return meant === undefined ? '' : ` (did you mean ${quoted(meant, 66)}?)`;
 }

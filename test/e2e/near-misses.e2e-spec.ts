@@ -22,7 +22,7 @@ class SearchDocsTool {
 
 @McpTool({ name: 'library', description: 'Lends books.' })
 class LibraryTool {
-  @McpAction({ description: 'Find a book', properties: { title: { type: 'string' } }, required: ['title'] })
+  @McpAction({ description: 'Find a book', properties: { title: { type: 'string' }, date: { type: 'string', format: 'date' } }, required: ['title'] })
   search(data: { title: string }): string {
     return `searched ${data.title}`;
   }
@@ -113,6 +113,29 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     expect(res.body.error.data.available).not.toContain(UNLISTED);
     expect(res.body.error.message).toContain(`Unknown tool: "${UNLISTED.toUpperCase()}" (did you mean "${UNLISTED}"?). Valid tools: `);
     expect(res.body.error.data).not.toHaveProperty('meant');
+  });
+
+  it('names a tool behind a prefix a client or server put before it (notes.search_docs, mcp__notes__search_docs)', async () => {
+    for (const name of ['notes.search_docs', 'mcp__notes__search_docs']) {
+      const res = await post(app().server, rpc('tools/call', { name, arguments: {} }));
+      expect(res.body.error.message).toContain(`Unknown tool: "${name}" (did you mean "search_docs"?). Valid tools: `);
+    }
+  });
+
+  it("says a property of the action's data sent beside it belongs inside data, rather than offer the argument it nearly spells", async () => {
+    const flattened = await callTool(app().server, 'library', { action: 'search', date: '2026-12-07', data: { title: 't' } });
+    expect(flattened.body.message).toBe('Unknown argument(s) "date" (it belongs inside "data") in the call to tool "library"; it takes only "action", "data".');
+    // With no action named, a property of any action's data.
+    const unnamed = await callTool(app().server, 'library', { bookId: 'b1' });
+    expect(unnamed.body.message).toContain('"bookId" (it belongs inside "data")');
+    // Only another action's: neither note, and never the argument it nearly spells.
+    const other = await callTool(app().server, 'library', { action: 'checkout', date: '2026-12-07', data: { bookId: 'b1', memberId: 'm1' } });
+    expect(other.body.message).toBe('Unknown argument(s) "date" in the call to tool "library"; it takes only "action", "data".');
+  });
+
+  it('offers no key the object already holds', async () => {
+    const both = await callTool(app().server, 'library', { action: 'checkout', data: { bookId: 'b1', book_id: 'b1', memberId: 'm1' } });
+    expect(both.body.message).toContain('holds 1 unknown key(s): book_id. ');
   });
 
   it('the name it offers is one the next call can use', async () => {

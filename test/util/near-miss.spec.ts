@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import fc from 'fast-check';
 
-import { EDIT_SCAN_MAX, NearMisses, meantHint, nearMiss } from '../../lib/util/near-miss.js';
+import { NEAR_MISS_STEPS, NearMisses, didYouMean, nearMiss, nearMissesOf } from '../../lib/util/near-miss.js';
 
 const ALLOWED = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
@@ -47,19 +46,8 @@ describe('nearMiss', () => {
   });
 });
 
-/** Optimal string alignment distance, computed whole: the reference {@link NearMisses} is checked against. */
-function referenceEdits(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  return d[a.length]![b.length]!;
-}
-
 describe('NearMisses (what a caller sent)', () => {
-  const KEYS = new NearMisses(['firstName', 'lastName', 'email', 'action', 'search_docs', 'to', 'data']);
+  const KEYS = new NearMisses(['firstName', 'lastName', 'email', 'action', 'search_docs', 'to', 'data', 'name', 'first_name_x']);
 
   it.each([
     ['snake case for camel case', 'first_name', 'firstName'],
@@ -67,9 +55,12 @@ describe('NearMisses (what a caller sent)', () => {
     ['one edit in a name of four to seven characters', 'acton', 'action'],
     ['two neighbours swapped (one edit)', 'emial', 'email'],
     ['two edits in a name of eight or more', 'serch_docz', 'search_docs'],
+    ["a server's prefix", 'notes.search_docs', 'search_docs'],
+    ["a client's prefix, spelled otherwise", 'mcp__notes__Search-Docs', 'search_docs'],
+    ['a path prefix', 'docs/search_docs', 'search_docs'],
   ])('finds the one name a refused one nearly spells: %s', (_case, name, meant) => {
     expect(KEYS.meant(name)).toBe(meant);
-    expect(meantHint(name, KEYS)).toBe(` (did you mean ${JSON.stringify(meant)}?)`);
+    expect(didYouMean(KEYS.meant(name))).toBe(` (did you mean ${JSON.stringify(meant)}?)`);
   });
 
   it.each([
@@ -77,10 +68,13 @@ describe('NearMisses (what a caller sent)', () => {
     ['a name of three characters, one edit away', 'dta'],
     ['two edits in a name under eight characters', 'emaill2'],
     ['three edits in a long name', 'seerch_dcz'],
+    ['its first letter dropped (another word, often)', 'mail'],
+    ['its first letter changed', 'fction'],
     ['a name far from all', 'audience'],
+    ['a prefix before a name that is only near an allowed one', 'notes.serch_docs'],
   ])('finds none for %s', (_case, name) => {
     expect(KEYS.meant(name)).toBeUndefined();
-    expect(meantHint(name, KEYS)).toBe('');
+    expect(didYouMean(KEYS.meant(name))).toBe('');
   });
 
   it('finds none where two names are equally near: a wrong guess would send the caller astray', () => {
@@ -95,26 +89,27 @@ describe('NearMisses (what a caller sent)', () => {
     expect(new NearMisses(['y'.repeat(256)]).meant('Y'.repeat(256))).toBe('y'.repeat(256));
   });
 
-  it(`past ${EDIT_SCAN_MAX} names finds only a name spelled otherwise, not one some edits away`, () => {
-    const many = Array.from({ length: EDIT_SCAN_MAX + 1 }, (_, i) => `tool_number_${i}`);
-    expect(new NearMisses(many).meant('TOOL-NUMBER-7')).toBe('tool_number_7');
-    expect(new NearMisses(many).meant('tool_numbr_7')).toBeUndefined();
-    expect(new NearMisses(many.slice(0, EDIT_SCAN_MAX)).meant('tool_numbr_7')).toBe('tool_number_7');
+  it(`spends at most its budget (${NEAR_MISS_STEPS} steps by default), past which it finds none but a name spelled otherwise`, () => {
+    // Every name shares its start with what is sent, so each comparison walks it: more than the budget in all.
+    const many = Array.from({ length: 2000 }, (_, i) => `customer_billing_address_line_${String(i).padStart(4, '0')}`);
+    const nearMisses = new NearMisses(many);
+    const budget = { steps: NEAR_MISS_STEPS };
+    expect(nearMisses.meant('customer_billing_address_lin_1990', budget)).toBeUndefined();
+    expect(budget.steps).toBeLessThan(0);
+    expect(nearMisses.meant('customer_billing_address_lin_1990', { steps: Infinity })).toBe('customer_billing_address_line_1990');
+    expect(nearMisses.meant('CUSTOMER-BILLING-ADDRESS-LINE-1999', { steps: 0 })).toBe('customer_billing_address_line_1999');
+    expect(new NearMisses(many.slice(0, 100)).meant('customer_billing_address_lin_0090')).toBe('customer_billing_address_line_0090');
   });
 
-  it('agrees with the whole edit-distance computation on any pair of names', () => {
-    fc.assert(
-      fc.property(
-        fc.string({ unit: fc.constantFrom('a', 'b', 'c', '_'), maxLength: 12 }),
-        fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 12 }),
-        (sent, allowed) => {
-          const wanted = sent.replace(/_/g, '');
-          const limit = wanted.length >= 8 ? 2 : wanted.length >= 4 ? 1 : 0;
-          const expected = wanted === allowed || referenceEdits(wanted, allowed) <= limit ? allowed : undefined;
-          expect(new NearMisses([allowed]).meant(sent)).toBe(expected);
-        },
-      ),
-      { numRuns: 2000 },
-    );
+  it('quotes the name it offers bounded, as a refusal quotes any name', () => {
+    expect(didYouMean('amount\u202edue')).toBe(' (did you mean "amount\\u202edue"?)');
+    expect(didYouMean('a'.repeat(100))).toBe(` (did you mean "${'a'.repeat(63)}…"?)`);
+  });
+
+  it('keeps one list per map or record of names, built on its first lookup', () => {
+    const actions = new Map([['create', 1]]);
+    expect(nearMissesOf(actions)).toBe(nearMissesOf(actions));
+    expect(nearMissesOf(actions).meant('craete')).toBe('create');
+    expect(nearMissesOf({ action: 'string', data: 'object' }).meant('acton')).toBe('action');
   });
 });
