@@ -53,7 +53,7 @@ export class ValueGate {
     const { problems: unheld, firstOnly: unheldFirstOnly } = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of failed ? describeSchemaErrors(failed.errors, failed.unionLookup, failed.unionFacts, failed.firstOnly) : []) {
+    for (const problem of failed ? describeSchemaErrors(failed.errors, failed.unionLookup, failed.unionFacts, failed.firstOnly, { value }) : []) {
       const segments = segmentsIn(value, problem.path);
       const path = dataPath(segments);
       const entry = byPath.get(path) ?? { segments, problems: [] };

@@ -98,13 +98,19 @@ export class NearMisses {
   }
 }
 
-/** Each list's near misses, built on its first refusal; a list is a map or a record of names fixed once built. */
+/** Each list's near misses, built on its first refusal; a list is a map, record or array of names fixed once built. */
 const nearMissesByList = new WeakMap<object, NearMisses>();
 
-/** The near misses of the names a map (an action map, a key node's properties) or a record (a vocabulary) holds. */
-export function nearMissesOf(names: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>): NearMisses {
+/**
+ * The near misses of the names a map (an action map, a key node's properties) or a record (a vocabulary) holds as
+ * keys, or the strings of an array (an `enum`).
+ */
+export function nearMissesOf(names: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>> | readonly unknown[]): NearMisses {
   let nearMisses = nearMissesByList.get(names);
-  if (!nearMisses) nearMissesByList.set(names, (nearMisses = new NearMisses(names instanceof Map ? names.keys() : Object.keys(names))));
+  if (!nearMisses) {
+    const listed = names instanceof Map ? names.keys() : Array.isArray(names) ? names.filter((name) => typeof name === 'string') : Object.keys(names);
+    nearMissesByList.set(names, (nearMisses = new NearMisses(listed)));
+  }
   return nearMisses;
 }
 

@@ -1,6 +1,8 @@
 import type { ErrorObject } from 'ajv';
 
-import { pointerSegments } from '../util/json-pointer.js';
+import type { EditBudget } from '../util/edit-distance.js';
+import { pointerSegments, valueAt } from '../util/json-pointer.js';
+import { NEAR_MISS_STEPS, didYouMean, nearMissesOf } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
 import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
@@ -187,9 +189,15 @@ function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: E
  * tell an exact union's trials from what precedes them and name its discriminators; `firstOnly` says each branch
  * reported its first problem only.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, lookup?: UnionLookup, facts?: UnionFactsOf, firstOnly = false): SchemaProblem[] {
+export function describeSchemaErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  lookup?: UnionLookup,
+  facts?: UnionFactsOf,
+  firstOnly = false,
+  sent?: { readonly value: unknown },
+): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly });
+  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly, sent: sent && { value: sent.value, budget: { steps: NEAR_MISS_STEPS } } });
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -214,11 +222,15 @@ interface MissingAlternatives {
   readonly needs: readonly (readonly string[])[];
 }
 
-/** How one list of errors is read: its unions' lookup and facts, and whether it came from a first-only check. */
+/**
+ * How one list of errors is read: its unions' lookup and facts, whether it came from a first-only check, and the
+ * value checked (a caller's, whose misspelled enum values are offered their near miss, sharing one budget).
+ */
 interface Reading {
   readonly lookup: UnionLookup | undefined;
   readonly facts: UnionFactsOf | undefined;
   readonly firstOnly: boolean;
+  readonly sent?: { readonly value: unknown; readonly budget: EditBudget };
 }
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
@@ -254,7 +266,7 @@ function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): D
       problems.push(missingProblem(pointerSegments(error.instancePath), [...new Set(missing)]));
       continue;
     }
-    keep([ownProblem(error)]);
+    keep([ownProblem(error, reading)]);
   }
   return joinMissing(problems);
 }
@@ -297,9 +309,24 @@ function readUnion(tried: UnionTrials, union: ErrorObject, reading: Reading, inB
 }
 
 /** An error's own problem, at its location, or at the key it refuses there (`its name …`). */
-function ownProblem(error: ErrorObject): Described {
-  const worded = wordProblem(error);
+function ownProblem(error: ErrorObject, reading: Reading): Described {
+  const worded = (error.keyword === 'enum' && enumNearMiss(error, reading)) || wordProblem(error);
   const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
   const path = pointerSegments(error.instancePath);
   return { path: extra === undefined ? path : [...path, extra], problem, pattern: error.keyword === 'pattern' };
+}
+
+/**
+ * An `enum` problem naming the allowed string the caller's string nearly spells (`must be one of "low", "normal",
+ * "high" (did you mean "high"?)`), or undefined. Past {@link VALUES_LISTED} values the list gives way to their count,
+ * so the near miss fits the problem's bound: the refusal's schema lists them all.
+ */
+function enumNearMiss(error: ErrorObject, { sent }: Reading): { extra?: string; problem: string } | undefined {
+  const allowed = (error.params as { allowedValues?: unknown }).allowedValues;
+  if (!sent || error.propertyName !== undefined || !Array.isArray(allowed)) return undefined;
+  const value = valueAt(sent.value, pointerSegments(error.instancePath));
+  const meant = typeof value === 'string' ? nearMissesOf(allowed).meant(value, sent.budget) : undefined;
+  if (meant === undefined) return undefined;
+  const list = allowed.length > VALUES_LISTED ? `one of the ${allowed.length} allowed values` : `one of ${listedValues(allowed)}`;
+  return { problem: `must be ${list}${didYouMean(meant)}` };
 }

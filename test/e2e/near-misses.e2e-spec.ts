@@ -33,6 +33,22 @@ class LibraryTool {
   }
 }
 
+const CURRENCIES = ['AUD', 'BRL', 'CAD', 'CHF', 'CNY', 'EUR', 'GBP', 'INR', 'JPY', 'NZD', 'SEK', 'USD'];
+
+@McpTool({
+  name: 'convert',
+  description: 'Converts an amount.',
+  inputSchema: {
+    type: 'object',
+    properties: { to: { type: 'string', enum: CURRENCIES }, rounding: { enum: ['down', 'nearest', 'up', 1] }, lines: { type: 'array', items: { enum: CURRENCIES } } },
+  },
+})
+class ConvertTool {
+  run(args: { to: string }): string {
+    return `in ${args.to}`;
+  }
+}
+
 @McpPrompt({ name: 'summarize_text', description: 'Summarizes a text.' })
 class SummarizePrompt implements McpPromptHandler {
   get(): string {
@@ -97,7 +113,7 @@ const MISSPELLED = [
 ] as const;
 
 describe('a refused name a caller nearly spelled right names the one it was meant as (did you mean)', () => {
-  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, SummarizePrompt, ...MANY] });
+  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, SummarizePrompt, ...MANY] });
 
   it.each(MISSPELLED.map((refusal) => [refusal.what, refusal] as const))('%s', async (_what, refusal) => {
     const hinted = await refusal.send(app().server);
@@ -136,6 +152,21 @@ describe('a refused name a caller nearly spelled right names the one it was mean
   it('offers no key the object already holds', async () => {
     const both = await callTool(app().server, 'library', { action: 'checkout', data: { bookId: 'b1', book_id: 'b1', memberId: 'm1' } });
     expect(both.body.message).toContain('holds 1 unknown key(s): book_id. ');
+  });
+
+  it('names the allowed value a misspelled enum value nearly spells, the list past eight values given way to its count', async () => {
+    const sent = await callTool(app().server, 'convert', { to: 'eur', rounding: 'neerest' });
+    expect(sent.body.message).toBe(
+      'The arguments object of tool "convert" holds 2 invalid value(s): rounding: must be one of "down", "nearest", "up", 1 (did you mean "nearest"?); to: must be one of the 12 allowed values (did you mean "EUR"?).',
+    );
+    // In an array, at each item; one far from every value is refused as before.
+    const items = await callTool(app().server, 'convert', { lines: ['usd', 'XYZ'] });
+    expect(items.body.invalid).toEqual([
+      { path: 'lines[0]', problems: ['must be one of the 12 allowed values (did you mean "USD"?)'] },
+      { path: 'lines[1]', problems: ['must be one of "AUD", "BRL", "CAD", "CHF", "CNY", "EUR", "GBP", "INR", … (12 in all)'] },
+    ]);
+    const retried = await callTool(app().server, 'convert', { to: 'EUR', rounding: 'nearest' });
+    expect(retried.body).toBe('in EUR');
   });
 
   it('the name it offers is one the next call can use', async () => {

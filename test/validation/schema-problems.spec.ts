@@ -307,3 +307,29 @@ describe('describeSchemaErrors on a value failing a pattern beside other keyword
     ]);
   });
 });
+
+describe("describeSchemaErrors given the caller's value", () => {
+  const schema = { type: 'object', properties: { level: { enum: ['debug', 'info', 'warning', 'error'] }, tags: { type: 'array', items: { enum: ['red', 'green'] } } } };
+  const sent = { level: 'Warning', tags: ['GREEN', 'blue'] };
+  const failed = (): Parameters<typeof describeSchemaErrors>[0] => {
+    const check = callerValueAjv().compile(schema);
+    expect(check(sent)).toBe(false);
+    return check.errors;
+  };
+
+  it('offers each misspelled enum value the allowed one it nearly spells', () => {
+    expect(describeSchemaErrors(failed(), undefined, undefined, false, { value: sent })).toEqual([
+      { path: ['level'], problem: 'must be one of "debug", "info", "warning", "error" (did you mean "warning"?)' },
+      { path: ['tags', 0], problem: 'must be one of "red", "green" (did you mean "green"?)' },
+      { path: ['tags', 1], problem: 'must be one of "red", "green"' },
+    ]);
+  });
+
+  it("offers none unless given it (an output schema's check, an elicitation answer's)", () => {
+    expect(describeSchemaErrors(failed()).map((p) => p.problem)).toEqual([
+      'must be one of "debug", "info", "warning", "error"',
+      'must be one of "red", "green"',
+      'must be one of "red", "green"',
+    ]);
+  });
+});
