@@ -310,23 +310,46 @@ function readUnion(tried: UnionTrials, union: ErrorObject, reading: Reading, inB
 
 /** An error's own problem, at its location, or at the key it refuses there (`its name …`). */
 function ownProblem(error: ErrorObject, reading: Reading): Described {
-  const worded = (error.keyword === 'enum' && enumNearMiss(error, reading)) || wordProblem(error);
+  const sent = error.propertyName === undefined ? reading.sent : undefined;
+  const byValue = sent && Object.hasOwn(CALLER_WORDINGS, error.keyword) ? CALLER_WORDINGS[error.keyword]!(error, sent) : undefined;
+  const worded: { extra?: string; problem: string } = byValue ?? wordProblem(error);
   const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
   const path = pointerSegments(error.instancePath);
   return { path: extra === undefined ? path : [...path, extra], problem, pattern: error.keyword === 'pattern' };
 }
+
+/** A caller's value as {@link describeSchemaErrors} reads it for the wordings below, with their shared budget. */
+type Sent = NonNullable<Reading['sent']>;
+
+/** A caller's value at an error's location. */
+const sentAt = (error: ErrorObject, sent: Sent): unknown => valueAt(sent.value, pointerSegments(error.instancePath));
 
 /**
  * An `enum` problem naming the allowed string the caller's string nearly spells (`must be one of "low", "normal",
  * "high" (did you mean "high"?)`), or undefined. Past {@link VALUES_LISTED} values the list gives way to their count,
  * so the near miss fits the problem's bound: the refusal's schema lists them all.
  */
-function enumNearMiss(error: ErrorObject, { sent }: Reading): { extra?: string; problem: string } | undefined {
+function enumNearMiss(error: ErrorObject, sent: Sent): { problem: string } | undefined {
   const allowed = (error.params as { allowedValues?: unknown }).allowedValues;
-  if (!sent || error.propertyName !== undefined || !Array.isArray(allowed)) return undefined;
-  const value = valueAt(sent.value, pointerSegments(error.instancePath));
-  const meant = typeof value === 'string' ? nearMissesOf(allowed).meant(value, sent.budget) : undefined;
+  const value = sentAt(error, sent);
+  if (!Array.isArray(allowed) || typeof value !== 'string') return undefined;
+  const meant = nearMissesOf(allowed).meant(value, sent.budget);
   if (meant === undefined) return undefined;
   const list = allowed.length > VALUES_LISTED ? `one of the ${allowed.length} allowed values` : `one of ${listedValues(allowed)}`;
   return { problem: `must be ${list}${didYouMean(meant)}` };
 }
+
+/**
+ * A `type` problem for an object or array sent as its JSON text (a string starting with `{` or `[`), which a client
+ * or model encoded once too often: `must be an object, not a string of JSON (send the object itself)`; else undefined.
+ */
+function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefined {
+  const types = String((error.params as { type?: unknown }).type).split(',');
+  const value = sentAt(error, sent);
+  const wanted = types.find((type) => type === 'object' || type === 'array');
+  if (wanted === undefined || typeof value !== 'string' || !/^\s*[[{]/.test(value)) return undefined;
+  return { problem: `${wordProblem(error).problem}, not a string of JSON (send the ${wanted} itself)` };
+}
+
+/** The keywords worded otherwise when the caller's value is known: by what was sent, not only by the schema. */
+const CALLER_WORDINGS: Readonly<Record<string, (error: ErrorObject, sent: Sent) => { problem: string } | undefined>> = { enum: enumNearMiss, type: jsonText };

@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { McpAction, McpPrompt, McpTool, type McpPromptHandler } from '../../lib/index.js';
 import { NAMES_LISTED } from '../../lib/util/named-registry.js';
 import { generatedToolName, generatedTools } from '../support/generated-tools.js';
+import { legacyPost } from '../support/legacy-client.js';
 import { post, rpc } from '../support/mcp-client.js';
 import { useTestApp } from '../support/suite-app.js';
 import { callTool } from '../support/tool-call.js';
@@ -40,7 +41,12 @@ const CURRENCIES = ['AUD', 'BRL', 'CAD', 'CHF', 'CNY', 'EUR', 'GBP', 'INR', 'JPY
   description: 'Converts an amount.',
   inputSchema: {
     type: 'object',
-    properties: { to: { type: 'string', enum: CURRENCIES }, rounding: { enum: ['down', 'nearest', 'up', 1] }, lines: { type: 'array', items: { enum: CURRENCIES } } },
+    properties: {
+      to: { type: 'string', enum: CURRENCIES },
+      rounding: { enum: ['down', 'nearest', 'up', 1] },
+      lines: { type: 'array', items: { enum: CURRENCIES } },
+      options: { type: 'object', properties: { fee: { type: 'number' } } },
+    },
   },
 })
 class ConvertTool {
@@ -167,6 +173,25 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     ]);
     const retried = await callTool(app().server, 'convert', { to: 'EUR', rounding: 'nearest' });
     expect(retried.body).toBe('in EUR');
+  });
+
+  it('says an object or array sent as its JSON text is a string of JSON, in the arguments and in a tool call itself', async () => {
+    const nested = await callTool(app().server, 'convert', { options: '{"fee": 1}', lines: ' ["EUR"]' });
+    expect(nested.body.invalid).toEqual([
+      { path: 'lines', problems: ['must be an array, not a string of JSON (send the array itself)'] },
+      { path: 'options', problems: ['must be an object, not a string of JSON (send the object itself)'] },
+    ]);
+    // Another string is refused as before.
+    expect((await callTool(app().server, 'convert', { options: 'fee=1' })).body.invalid).toEqual([{ path: 'options', problems: ['must be an object'] }]);
+    const whole = await post(app().server, rpc('tools/call', { name: 'convert', arguments: '{"to": "EUR"}' }));
+    expect(whole.body.error.message).toBe('Invalid params for tools/call; at /params/arguments, must be an object, not a string of JSON (send the object itself).');
+  });
+
+  it("names the value a misspelled protocol enum nearly spells (a legacy client's logging/setLevel)", async () => {
+    const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'Warn1ng' } });
+    expect(res.messages[0]!.error.message).toContain(
+      'at /params/level, must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency" (did you mean "warning"?)',
+    );
   });
 
   it('the name it offers is one the next call can use', async () => {
