@@ -224,7 +224,8 @@ interface MissingAlternatives {
 
 /**
  * How one list of errors is read: its unions' lookup and facts, whether it came from a first-only check, and the
- * value checked (a caller's, whose misspelled enum values are offered their near miss, sharing one budget).
+ * value checked when it is a caller's: a misspelled enum value is offered its near miss (the lookups sharing one
+ * budget), an object sent as its JSON text is named so; the value itself is never quoted.
  */
 interface Reading {
   readonly lookup: UnionLookup | undefined;
@@ -344,10 +345,16 @@ function enumNearMiss(error: ErrorObject, sent: Sent): { problem: string } | und
  * or model encoded once too often: `must be an object, not a string of JSON (send the object itself)`; else undefined.
  */
 function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefined {
-  const types = String((error.params as { type?: unknown }).type).split(',');
   const value = sentAt(error, sent);
-  const wanted = types.find((type) => type === 'object' || type === 'array');
-  if (wanted === undefined || typeof value !== 'string' || !/^\s*[[{]/.test(value)) return undefined;
+  const opening = typeof value === 'string' ? /^\s*([[{])/.exec(value)?.[1] : undefined;
+  const wanted = opening === '{' ? 'object' : opening === '[' ? 'array' : undefined;
+  if (
+    wanted === undefined ||
+    !String((error.params as { type?: unknown }).type)
+      .split(',')
+      .includes(wanted)
+  )
+    return undefined;
   return { problem: `${wordProblem(error).problem}, not a string of JSON (send the ${wanted} itself)` };
 }
 

@@ -181,8 +181,9 @@ describe('a refused name a caller nearly spelled right names the one it was mean
       { path: 'lines', problems: ['must be an array, not a string of JSON (send the array itself)'] },
       { path: 'options', problems: ['must be an object, not a string of JSON (send the object itself)'] },
     ]);
-    // Another string is refused as before.
+    // Another string is refused as before, and so is the JSON text of an array where an object is wanted.
     expect((await callTool(app().server, 'convert', { options: 'fee=1' })).body.invalid).toEqual([{ path: 'options', problems: ['must be an object'] }]);
+    expect((await callTool(app().server, 'convert', { options: '[1]' })).body.invalid).toEqual([{ path: 'options', problems: ['must be an object'] }]);
     const whole = await post(app().server, rpc('tools/call', { name: 'convert', arguments: '{"to": "EUR"}' }));
     expect(whole.body.error.message).toBe('Invalid params for tools/call; at /params/arguments, must be an object, not a string of JSON (send the object itself).');
   });

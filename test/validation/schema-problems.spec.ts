@@ -325,6 +325,17 @@ describe("describeSchemaErrors given the caller's value", () => {
     ]);
   });
 
+  it('names an object or array sent as its JSON text by its opening bracket, among the types the schema takes', () => {
+    const either = { type: 'object', properties: { x: { type: ['array', 'object'] }, y: { type: 'array' } } };
+    const check = callerValueAjv().compile(either);
+    const value = { x: ' {"a": 1}', y: '{"a": 1}' };
+    expect(check(value)).toBe(false);
+    expect(describeSchemaErrors(check.errors, undefined, undefined, false, { value }).map((p) => p.problem)).toEqual([
+      'must be an array or an object, not a string of JSON (send the object itself)',
+      'must be an array',
+    ]);
+  });
+
   it("offers none unless given it (an output schema's check, an elicitation answer's)", () => {
     expect(describeSchemaErrors(failed()).map((p) => p.problem)).toEqual([
       'must be one of "debug", "info", "warning", "error"',
