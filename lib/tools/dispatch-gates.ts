@@ -116,7 +116,7 @@ function dataAnswer(s: GateState, message: string, fields: object): Answer {
 
 /** Unknown keys as the unknown-key gate's message counts and lists them. */
 const unknownKeysListed = (found: FoundUnknownKeys): string =>
-  `${found.unknown_count} unknown key(s): ${found.unknown.map((path, i) => path + didYouMean(found.meant[i])).join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
+  `${found.unknown_count} unknown key(s): ${found.unknown.map((path, i) => path + didYouMean(found.nearMisses[i])).join(', ')}${found.unknown_count > found.unknown.length ? ', …' : ''}`;
 
 /**
  * A required key is most often missing because the caller spelled it otherwise (`first_name` for `firstName`): a
@@ -200,7 +200,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
   unknown_params(s) {
     const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
     if (!found) return undefined;
-    const { meant: _meant, ...fields } = found;
+    const { nearMisses: _nearMisses, ...fields } = found;
     return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}. "allowed" lists the keys each object on the way admits.`, fields);
   },
   invalid_values(s) {

@@ -167,7 +167,7 @@ export interface FoundUnknownKeys extends UnknownKeys {
    * For each key of `unknown`, the property its object declares that it nearly spells (`firstName` for
    * `first_name`), unless the object holds that one too or another listed key of it nearly spells it as well.
    */
-  readonly meant: readonly (string | undefined)[];
+  readonly nearMisses: readonly (string | undefined)[];
 }
 
 interface Frame {
@@ -257,10 +257,10 @@ export function findUnknownKeys(node: KeyNode, value: unknown): FoundUnknownKeys
     }
   const allowed: Record<string, readonly string[]> = {};
   for (const [path, { keys }] of [...holders].sort((a, b) => compareSegments(a[1].segments, b[1].segments))) setOwnKey(allowed, path, keys);
-  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed, meant: nearMissesListed(listed) };
+  return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed, nearMisses: nearMissesListed(listed) };
 }
 
-/** The near miss of each listed key ({@link FoundUnknownKeys.meant}), the lookups sharing one budget. */
+/** The near miss of each listed key ({@link FoundUnknownKeys.nearMisses}), the lookups sharing one budget. */
 function nearMissesListed(listed: readonly { readonly segments: readonly (string | number)[]; readonly frame: Frame }[]): (string | undefined)[] {
   const budget = { steps: NEAR_MISS_STEPS };
   const meant = listed.map(({ segments, frame }) => {

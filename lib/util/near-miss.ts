@@ -114,7 +114,10 @@ export function nearMissesOf(names: ReadonlyMap<string, unknown> | Readonly<Reco
   return nearMisses;
 }
 
+/** The longest an offered name is quoted, as a refusal quotes a key (64 characters and its quotes). */
+const OFFERED_QUOTED_MAX = 66;
+
 /** What a refusal adds after a name the caller nearly spelled right (` (did you mean "firstName"?)`), else nothing. */
 export function didYouMean(meant: string | undefined): string {
-  return meant === undefined ? '' : ` (did you mean ${quoted(meant, 66)}?)`;
+  return meant === undefined ? '' : ` (did you mean ${quoted(meant, OFFERED_QUOTED_MAX)}?)`;
 }

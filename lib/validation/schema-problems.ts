@@ -336,8 +336,8 @@ function enumNearMiss(error: ErrorObject, sent: Sent): { problem: string } | und
   if (!Array.isArray(allowed) || typeof value !== 'string') return undefined;
   const meant = nearMissesOf(allowed).meant(value, sent.budget);
   if (meant === undefined) return undefined;
-  const list = allowed.length > VALUES_LISTED ? `one of the ${allowed.length} allowed values` : `one of ${listedValues(allowed)}`;
-  return { problem: `must be ${list}${didYouMean(meant)}` };
+  const listed = allowed.length > VALUES_LISTED ? `must be one of the ${allowed.length} allowed values` : wordProblem(error).problem;
+  return { problem: `${listed}${didYouMean(meant)}` };
 }
 
 /**
@@ -348,13 +348,8 @@ function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefin
   const value = sentAt(error, sent);
   const opening = typeof value === 'string' ? /^\s*([[{])/.exec(value)?.[1] : undefined;
   const wanted = opening === '{' ? 'object' : opening === '[' ? 'array' : undefined;
-  if (
-    wanted === undefined ||
-    !String((error.params as { type?: unknown }).type)
-      .split(',')
-      .includes(wanted)
-  )
-    return undefined;
+  const types = String((error.params as { type?: unknown }).type).split(',');
+  if (wanted === undefined || !types.includes(wanted)) return undefined;
   return { problem: `${wordProblem(error).problem}, not a string of JSON (send the ${wanted} itself)` };
 }
 

@@ -118,7 +118,7 @@ describe('the unknown-key gate (key-set closure)', () => {
       unknown_count: 1,
       unknown: ['extra.w'],
       allowed: { '': ['id', ANY_STRING_KEY], extra: ['v'] },
-      meant: [undefined],
+      nearMisses: [undefined],
     });
   });
 
@@ -130,13 +130,13 @@ describe('the unknown-key gate (key-set closure)', () => {
     });
     const found = findUnknownKeys(people, { first_name: 'a', address: { ZIP_CODE: '1', cty: 'b', country: 'c' }, tags: [{ lable: 'x' }] })!;
     expect(found.unknown).toEqual(['address.ZIP_CODE', 'address.country', 'address.cty', 'first_name', 'tags[0].lable']);
-    expect(found.meant).toEqual(['zipCode', undefined, undefined, 'firstName', 'label']);
+    expect(found.nearMisses).toEqual(['zipCode', undefined, undefined, 'firstName', 'label']);
   });
 
   it('offers no property the object already holds, nor one that two of its keys nearly spell', () => {
     const people = dataKeyNode({ firstName: {}, lastName: {} });
-    expect(findUnknownKeys(people, { firstName: 'a', first_name: 'a' })!.meant).toEqual([undefined]);
-    expect(findUnknownKeys(people, { FirstName: 'a', first_name: 'a', last_name: 'b' })!.meant).toEqual([undefined, undefined, 'lastName']);
+    expect(findUnknownKeys(people, { firstName: 'a', first_name: 'a' })!.nearMisses).toEqual([undefined]);
+    expect(findUnknownKeys(people, { FirstName: 'a', first_name: 'a', last_name: 'b' })!.nearMisses).toEqual([undefined, undefined, 'lastName']);
   });
 
   it('treats a __proto__ key a caller sent as an ordinary unknown key', () => {
