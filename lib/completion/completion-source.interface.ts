@@ -31,4 +31,6 @@ export interface CompletionSource {
    * correct it; empty when it holds none of that type.
    */
   refsListed(type: CompletionRef['type']): string;
+  /** The ref of its own that an unknown `ref` nearly spells (a prompt name, a template's `uriTemplate`), for the same refusal. */
+  refMeant(ref: CompletionRef): string | undefined;
 }

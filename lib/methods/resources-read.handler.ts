@@ -34,7 +34,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
   async handle(call: MethodCall): Promise<McpResult> {
     const uri = call.params.uri as string;
     const resource = this.registry.resolve(uri);
-    if (!resource) throw unmatchedResource(uri, this.registry.served());
+    if (!resource) throw unmatchedResource(uri, this.registry.uriMeant(uri), this.registry.served());
     const inputs = await this.rounds.open({ method: this.method, params: call.params, record: call.record, identifying: { uri }, answer: call.answer });
     const ctx = new McpContext(contextInit(call, { resource: uri, inputs }));
     return this.rounds.settle(inputs, async () => {

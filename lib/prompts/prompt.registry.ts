@@ -6,6 +6,7 @@ import { McpMethodError } from '../errors/mcp-method.error.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { NamedRegistry, type NamesListed } from '../util/named-registry.js';
+import { didYouMean } from '../util/near-miss.js';
 import type { WiredPrompt } from './wired-prompt.js';
 
 /**
@@ -78,6 +79,11 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     return type === 'ref/prompt' && this.prompts.size > 0 ? ` Prompts: ${this.listedNames()}.` : '';
   }
 
+  /** The prompt an unknown `ref/prompt` nearly names. */
+  refMeant(ref: CompletionRef): string | undefined {
+    return ref.type === 'ref/prompt' ? this.nearMissOf(ref.name) : undefined;
+  }
+
   /**
    * Completes an argument of one of its prompts: every suggestion its completer gives (none without a completer);
    * undefined for a ref that is no prompt of its own; -32602 for an argument the prompt does not declare.
@@ -91,7 +97,7 @@ export class PromptRegistry implements CapabilitySource, CompletionSource {
     if (!values)
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
-        `Invalid params: prompt "${prompt.name}" has no argument ${quoted(name, 64)} to complete.`,
+        `Invalid params: prompt "${prompt.name}" has no argument ${quoted(name, 64)}${didYouMean(prompt.argumentMeant(name))} to complete.`,
         { reason: 'unknown_argument', prompt: prompt.name, argument: bounded(name, 64) },
         400,
       );

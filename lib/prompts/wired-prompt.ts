@@ -7,6 +7,7 @@ import type { McpResult } from '../protocol/json-rpc.js';
 import type { ProtocolShape } from '../protocol/protocol-schema.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
+import { didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { promptDefinition } from './prompt-definition.js';
 import { promptResult } from './prompt-result.js';
 import type { McpPromptArgument, McpPromptHandler, McpPromptOptions } from './prompt.interfaces.js';
@@ -31,13 +32,17 @@ export interface WiredPrompt {
   checkArguments(args: Readonly<Record<string, string>>): void;
   /** Runs `get()` and turns its return into a complete `GetPromptResult`. */
   get(args: Record<string, string>, ctx: McpContext): Promise<McpResult>;
+  /** The declared argument an undeclared `argument` nearly spells ({@link NearMisses.meant}), for its refusal. */
+  argumentMeant(argument: string): string | undefined;
   /** Every suggestion for a declared argument (none without a completer); undefined for an undeclared one. */
   complete(argument: string, value: string, context: McpCompletionContext, ctx: McpContext): Promise<readonly string[]> | undefined;
 }
 
 /** How many caller-sent names a refusal lists. */
 const LISTED_NAMES = 10;
-const names = (list: readonly string[]) => firstListed(list, LISTED_NAMES, { spell: (n) => quoted(n, 64), counted: true });
+/** Names as a refusal lists them, each followed by the near miss `meant` offers at its index, if any. */
+const names = (list: readonly string[], meant: readonly (string | undefined)[] = []) =>
+  firstListed(list, LISTED_NAMES, { spell: (n, i) => quoted(n, 64) + didYouMean(meant[i]), counted: true });
 
 /**
  * Builds a prompt at module init from its checked options and its instance: the published definition, the
@@ -60,13 +65,15 @@ export function buildPrompt(options: McpPromptOptions, instance: object, kit: Pr
     completes: completers.size > 0,
     checkArguments(args) {
       const unknown = Object.keys(args).filter((key) => !declared.has(key));
-      if (unknown.length)
+      if (unknown.length) {
+        const meant = offeredNearMisses(unknown.slice(0, LISTED_NAMES).map((key) => ({ name: key, among: nearMissesOf(declared), sentIn: args })));
         throw new McpMethodError(
           JSON_RPC_CODES.invalidParams,
-          `Invalid params: prompt "${name}" takes no argument ${names(unknown)}${declared.size ? `; it takes ${names([...declared.keys()])}` : ''}.`,
+          `Invalid params: prompt "${name}" takes no argument ${names(unknown, meant)}${declared.size ? `; it takes ${names([...declared.keys()])}` : ''}.`,
           { reason: 'unknown_arguments', prompt: name, unknown: unknown.slice(0, LISTED_NAMES).map((n) => bounded(n, 64)), arguments: [...declared.keys()] },
           400,
         );
+      }
       const missing = required.filter((argument) => !Object.hasOwn(args, argument));
       if (missing.length)
         throw new McpMethodError(
@@ -78,6 +85,9 @@ export function buildPrompt(options: McpPromptOptions, instance: object, kit: Pr
     },
     async get(args, ctx) {
       return promptResult(name, await get.call(instance, args, ctx), kit.resultShape);
+    },
+    argumentMeant(argument) {
+      return nearMissesOf(declared).meant(argument);
     },
     complete(argument, value, context, ctx) {
       if (!declared.has(argument)) return undefined;

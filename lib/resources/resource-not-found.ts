@@ -4,6 +4,7 @@ import { httpExceptionMethodError, httpExceptionParts } from '../errors/http-exc
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { bounded, quoted } from '../util/bounded.js';
+import { didYouMean } from '../util/near-miss.js';
 
 /** The longest URI quoted back in a not-found refusal's `data.uri`. */
 export const NOT_FOUND_URI_MAX_CHARS = 2048;
@@ -15,12 +16,15 @@ export const NOT_FOUND_URI_MAX_CHARS = 2048;
  * @publicApi
  */
 export function resourceNotFound(uri: string): McpMethodError {
-  return unmatchedResource(uri, '');
+  return unmatchedResource(uri, undefined, '');
 }
 
-/** The same refusal from the method, when no resource or template matches: its message goes on with what is `served`. */
-export function unmatchedResource(uri: string, served: string): McpMethodError {
-  return notFound(uri, `.${served}`);
+/**
+ * The same refusal from the method, when no resource or template matches: its message names the resource URI `meant`
+ * (a near miss), if any, and goes on with what is `served`.
+ */
+export function unmatchedResource(uri: string, meant: string | undefined, served: string): McpMethodError {
+  return notFound(uri, `${didYouMean(meant)}.${served}`);
 }
 
 /** Resource not found, its message going on after the URI with `rest`. */

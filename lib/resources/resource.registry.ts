@@ -10,6 +10,7 @@ import type { McpCacheHints } from '../options/mcp-module-options.interface.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
+import { NearMisses, didYouMean, nearMissesOf } from '../util/near-miss.js';
 import type { ResourceContent } from './resource-contents.js';
 import type { McpUriVariables, UriTemplate } from './uri-template.js';
 
@@ -71,6 +72,9 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
   private servedText: string | undefined;
   /** Whether a template wired in so far declares a completer (`completes`, read on every request). */
   private completesAny = false;
+  /** The near misses of the resource URIs and of the URI templates, each built on its first refusal after a wire-in. */
+  private uriNearMisses: NearMisses | undefined;
+  private templateNearMisses: NearMisses | undefined;
 
   /** Supplies a resource; refuses a URI or name already wired in. */
   wireIn(resource: WiredResource): void {
@@ -102,6 +106,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
 
   private claimName(name: string, where: string): void {
     this.servedText = undefined;
+    this.uriNearMisses = this.templateNearMisses = undefined;
     const other = this.names.get(name);
     if (other !== undefined)
       throw new McpConfigurationError(where, `name ${JSON.stringify(name)} is already used by ${other} (names are unique among resources and templates)`);
@@ -139,6 +144,11 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     );
   }
 
+  /** The resource URI an unmatched `uri` nearly spells ({@link NearMisses.meant}), for its refusal. */
+  uriMeant(uri: string): string | undefined {
+    return (this.uriNearMisses ??= new NearMisses(this.resources.keys())).meant(uri);
+  }
+
   /** What reads `uri`: the resource at exactly that URI, else the first template (in declaration order) matching it. */
   resolve(uri: string): ResolvedResource | undefined {
     const resource = this.resources.get(uri);
@@ -171,6 +181,11 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     )}.`;
   }
 
+  /** The URI template an unknown `ref/resource` nearly spells. */
+  refMeant(ref: CompletionRef): string | undefined {
+    return ref.type === 'ref/resource' ? (this.templateNearMisses ??= new NearMisses(this.templates.keys())).meant(ref.uri) : undefined;
+  }
+
   /**
    * Completes a variable of the template whose `uriTemplate` is the reference's `uri` (undefined for any other
    * reference); a name that is not one of its variables is 400 + -32602, and a variable without a completer
@@ -184,7 +199,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
     if (!template.template.variables.includes(name))
       throw new McpMethodError(
         JSON_RPC_CODES.invalidParams,
-        `Invalid params: ${quoted(name, 60)} is not a variable of resource template ${quoted(template.uriTemplate, 200)}.`,
+        `Invalid params: ${quoted(name, 60)}${didYouMean(nearMissesOf(template.template.variables).meant(name))} is not a variable of resource template ${quoted(template.uriTemplate, 200)}.`,
         { reason: 'unknown_variable', uriTemplate: template.uriTemplate, variable: bounded(name, 100), variables: template.template.variables },
         400,
       );

@@ -1,7 +1,7 @@
 import { bounded, quoted } from '../util/bounded.js';
 import { firstListed } from '../util/first-listed.js';
 import { NAMES_LISTED } from '../util/named-registry.js';
-import { didYouMean, nearMissesOf } from '../util/near-miss.js';
+import { didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
@@ -130,14 +130,15 @@ function unknownKeysBeside(s: GateState): string {
 /**
  * What a refusal adds after an unknown argument: that it belongs inside `data` when it is a property of the named
  * action's data (of any action's, when none is named), a flattened call; nothing when it is only another action's;
- * else its near miss. An action's property is never offered the argument it nearly spells (`date` is not `data`).
+ * else its near miss `meant` ({@link offeredNearMisses}). An action's property is never offered the argument it
+ * nearly spells (`date` is not `data`).
  */
-function argumentNote(s: GateState, argument: string): string {
+function argumentNote(s: GateState, argument: string, meant: string | undefined): string {
   const declares = (target: DataTarget | undefined) => target?.keys?.properties.has(argument) === true;
   const named = typeof s.args.action === 'string' ? s.actions?.get(s.args.action) : undefined;
   const anyAction = [...(s.actions?.values() ?? [])].some(declares);
   if (named ? declares(named) : anyAction) return ' (it belongs inside "data")';
-  return anyAction ? '' : didYouMean(nearMissesOf(s.vocabulary).meant(argument));
+  return anyAction ? '' : didYouMean(meant);
 }
 
 /** Each gate's check: undefined to pass the call on, or the refusal's fields beyond `"error"`. */
@@ -149,7 +150,8 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
     if (unknown.length === 0) return undefined;
     const first = unknown.slice(0, LISTED);
     const listed = first.map((k) => bounded(k, KEY_BOUND));
-    const spelled = listed.map((k, i) => quoted(k, KEY_BOUND + 2) + argumentNote(s, first[i]!));
+    const meant = offeredNearMisses(first.map((name) => ({ name, among: nearMissesOf(s.vocabulary), sentIn: s.args })));
+    const spelled = listed.map((k, i) => quoted(k, KEY_BOUND + 2) + argumentNote(s, first[i]!, meant[i]));
     return {
       message: `Unknown argument(s) ${spelled.join(', ')} in the call to tool "${s.tool}"; it takes only ${quotedList(Object.keys(s.vocabulary))}.`,
       unknown_count: unknown.length,

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../util/is-plain-object.js';
-import { NEAR_MISS_STEPS, nearMissesOf } from '../util/near-miss.js';
+import { nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
 import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicators.js';
@@ -260,16 +260,9 @@ export function findUnknownKeys(node: KeyNode, value: unknown): FoundUnknownKeys
   return { unknown_count: count, unknown: listed.map((f) => dataPath(f.segments)), allowed, nearMisses: nearMissesListed(listed) };
 }
 
-/** The near miss of each listed key ({@link FoundUnknownKeys.nearMisses}), the lookups sharing one budget. */
+/** The near miss of each listed key ({@link FoundUnknownKeys.nearMisses}). */
 function nearMissesListed(listed: readonly { readonly segments: readonly (string | number)[]; readonly frame: Frame }[]): (string | undefined)[] {
-  const budget = { steps: NEAR_MISS_STEPS };
-  const meant = listed.map(({ segments, frame }) => {
-    const name = nearMissesOf(frame.node.properties).meant(String(segments.at(-1)), budget);
-    return name !== undefined && !Object.hasOwn(frame.value, name) ? name : undefined;
-  });
-  // Two keys of one object nearly spelling the same property: neither is offered it.
-  const offered = meant.map((name, i) => name !== undefined && JSON.stringify([dataPath(listed[i]!.frame.segments), name]));
-  return meant.map((name, i) => (offered.indexOf(offered[i]!) === offered.lastIndexOf(offered[i]!) ? name : undefined));
+  return offeredNearMisses(listed.map(({ segments, frame }) => ({ name: String(segments.at(-1)), among: nearMissesOf(frame.node.properties), sentIn: frame.value })));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** How {@link firstListed} spells each item, and whether it says how many there are past the first. */
 export interface ListingStyle<T> {
-  readonly spell?: (item: T) => string;
+  /** Spells the item at `index` of the list. */
+  readonly spell?: (item: T, index: number) => string;
   /** `(N in all)` after the `…`. */
   readonly counted?: boolean;
 }

@@ -114,6 +114,29 @@ export function nearMissesOf(names: ReadonlyMap<string, unknown> | Readonly<Reco
   return nearMisses;
 }
 
+/** One unknown name a refusal lists, with where it was sent. */
+export interface UnknownName {
+  readonly name: string;
+  /** The near misses of the names allowed where it was sent. */
+  readonly among: NearMisses;
+  /** The object it was sent in: a name that object already holds is never offered. */
+  readonly sentIn: object;
+}
+
+/**
+ * The near miss offered for each unknown name one refusal lists, the lookups sharing one budget: none that the object
+ * it was sent in already holds, and none that two names sent in one object both nearly spell.
+ */
+export function offeredNearMisses(unknown: readonly UnknownName[]): (string | undefined)[] {
+  const budget = { steps: NEAR_MISS_STEPS };
+  const meant = unknown.map(({ name, among, sentIn }) => {
+    const near = among.meant(name, budget);
+    return near !== undefined && !Object.hasOwn(sentIn, near) ? near : undefined;
+  });
+  const shared = (i: number) => meant.some((near, j) => j !== i && near === meant[i] && unknown[j]!.sentIn === unknown[i]!.sentIn);
+  return meant.map((near, i) => (near === undefined || shared(i) ? undefined : near));
+}
+
 /** The longest an offered name is quoted, as a refusal quotes a key (64 characters and its quotes). */
 const OFFERED_QUOTED_MAX = 66;
 

@@ -2,7 +2,16 @@ import type { Server } from 'node:http';
 
 import { describe, expect, it } from '@jest/globals';
 
-import { McpAction, McpPrompt, McpTool, type McpPromptHandler } from '../../lib/index.js';
+import {
+  McpAction,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  McpTool,
+  type McpPromptHandler,
+  type McpResourceHandler,
+  type McpResourceTemplateHandler,
+} from '../../lib/index.js';
 import { NAMES_LISTED } from '../../lib/util/named-registry.js';
 import { generatedToolName, generatedTools } from '../support/generated-tools.js';
 import { legacyPost } from '../support/legacy-client.js';
@@ -55,12 +64,33 @@ class ConvertTool {
   }
 }
 
-@McpPrompt({ name: 'summarize_text', description: 'Summarizes a text.' })
+@McpPrompt({
+  name: 'summarize_text',
+  description: 'Summarizes a text.',
+  arguments: [{ name: 'length' }, { name: 'style', complete: (value: string) => [`${value}brief`] }],
+})
 class SummarizePrompt implements McpPromptHandler {
   get(): string {
     return 'Summarize this.';
   }
 }
+
+@McpResource({ uri: 'notes://readme', name: 'readme' })
+class ReadmeResource implements McpResourceHandler {
+  read(): string {
+    return 'Read me.';
+  }
+}
+
+@McpResourceTemplate({ uriTemplate: 'notes://notes/{title}', name: 'note', complete: { title: (value: string) => [`${value}s`] } })
+class NoteTemplate implements McpResourceTemplateHandler {
+  read(uri: string): string {
+    return `note ${uri}`;
+  }
+}
+
+/** A completion/complete of `argument` of the prompt or resource template `ref`. */
+const complete = (server: Server, ref: Record<string, string>, argument: string) => post(server, rpc('completion/complete', { ref, argument: { name: argument, value: '' } }));
 
 /** More tools than a refusal lists, so the tool a caller meant may be one the message's list leaves out. */
 const MANY = generatedTools(NAMES_LISTED + 10);
@@ -85,6 +115,42 @@ const MISSPELLED = [
     send: (server: Server, name = 'summarise_text') => post(server, rpc('prompts/get', { name })),
     message: (res: { body: { error: { message: string } } }) => res.body.error.message,
     hinted: 'Invalid params: unknown prompt "summarise_text" (did you mean "summarize_text"?). Valid prompts: summarize_text.',
+  },
+  {
+    what: 'an unknown argument of a prompt (prompts/get)',
+    send: (server: Server, name = 'lenght') => post(server, rpc('prompts/get', { name: 'summarize_text', arguments: { [name]: '5' } })),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Invalid params: prompt "summarize_text" takes no argument "lenght" (did you mean "length"?); it takes "length", "style".',
+  },
+  {
+    what: 'an unknown prompt to complete (completion/complete)',
+    send: (server: Server, name = 'summarise_text') => complete(server, { type: 'ref/prompt', name }, 'style'),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Invalid params: no prompt "summarise_text" (did you mean "summarize_text"?) to complete. Prompts: summarize_text.',
+  },
+  {
+    what: 'an unknown argument of a prompt to complete (completion/complete)',
+    send: (server: Server, name = 'stlye') => complete(server, { type: 'ref/prompt', name: 'summarize_text' }, name),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Invalid params: prompt "summarize_text" has no argument "stlye" (did you mean "style"?) to complete.',
+  },
+  {
+    what: 'an unknown resource template to complete (completion/complete)',
+    send: (server: Server, name = 'note') => complete(server, { type: 'ref/resource', uri: `notes://${name}/{title}` }, 'title'),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'no resource or resource template "notes://note/{title}" (did you mean "notes://notes/{title}"?) to complete. Templates: notes://notes/{title}.',
+  },
+  {
+    what: 'an unknown variable of a resource template to complete (completion/complete)',
+    send: (server: Server, name = 'titel') => complete(server, { type: 'ref/resource', uri: 'notes://notes/{title}' }, name),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Invalid params: "titel" (did you mean "title"?) is not a variable of resource template "notes://notes/{title}".',
+  },
+  {
+    what: 'a resource URI nothing serves (resources/read)',
+    send: (server: Server, name = 'raedme') => post(server, rpc('resources/read', { uri: `notes://${name}` })),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: 'Resource not found: "notes://raedme" (did you mean "notes://readme"?). Resources: notes://readme. Templates: notes://notes/{title}.',
   },
   {
     what: 'an unknown action (the unknown_action gate)',
@@ -119,7 +185,7 @@ const MISSPELLED = [
 ] as const;
 
 describe('a refused name a caller nearly spelled right names the one it was meant as (did you mean)', () => {
-  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, SummarizePrompt, ...MANY] });
+  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, SummarizePrompt, ReadmeResource, NoteTemplate, ...MANY] });
 
   it.each(MISSPELLED.map((refusal) => [refusal.what, refusal] as const))('%s', async (_what, refusal) => {
     const hinted = await refusal.send(app().server);
@@ -155,9 +221,16 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     expect(other.body.message).toBe('Unknown argument(s) "date" in the call to tool "library"; it takes only "action", "data".');
   });
 
-  it('offers no key the object already holds', async () => {
+  it('offers no name the object already holds, nor one two unknown names of one object both nearly spell', async () => {
     const both = await callTool(app().server, 'library', { action: 'checkout', data: { bookId: 'b1', book_id: 'b1', memberId: 'm1' } });
     expect(both.body.message).toContain('holds 1 unknown key(s): book_id. ');
+    const twice = await callTool(app().server, 'library', { action: 'checkout', data: { book_id: 'b1', bookid: 'b1', memberId: 'm1' } });
+    expect(twice.body.message).toContain('holds 2 unknown key(s): book_id, bookid.');
+    const held = await callTool(app().server, 'library', { action: 'search', Action: 'search', data: { title: 't' } });
+    expect(held.body.message).toBe('Unknown argument(s) "Action" in the call to tool "library"; it takes only "action", "data".');
+    const prompt = (args: Record<string, string>) => post(app().server, rpc('prompts/get', { name: 'summarize_text', arguments: args }));
+    expect((await prompt({ length: '5', Length: '5' })).body.error.message).toContain('takes no argument "Length"; it takes');
+    expect((await prompt({ lenght: '5', legnth: '5' })).body.error.message).toContain('takes no argument "lenght", "legnth"; it takes');
   });
 
   it('names the allowed value a misspelled enum value nearly spells, the list past eight values given way to its count', async () => {

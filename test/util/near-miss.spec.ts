@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { NEAR_MISS_STEPS, NearMisses, didYouMean, nearMiss, nearMissesOf } from '../../lib/util/near-miss.js';
+import { NEAR_MISS_STEPS, NearMisses, didYouMean, nearMiss, nearMissesOf, offeredNearMisses } from '../../lib/util/near-miss.js';
 
 const ALLOWED = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
@@ -111,5 +111,44 @@ describe('NearMisses (what a caller sent)', () => {
     expect(nearMissesOf(actions)).toBe(nearMissesOf(actions));
     expect(nearMissesOf(actions).meant('craete')).toBe('create');
     expect(nearMissesOf({ action: 'string', data: 'object' }).meant('acton')).toBe('action');
+  });
+});
+
+describe('offeredNearMisses (the near misses one refusal offers)', () => {
+  const among = new NearMisses(['firstName', 'lastName', 'email']);
+
+  it('offers each listed name its near miss, in the order listed', () => {
+    const sent = { first_name: 'Ada', lastname: 'L', phone: '1' };
+    const unknown = Object.keys(sent).map((name) => ({ name, among, sentIn: sent }));
+    expect(offeredNearMisses(unknown)).toEqual(['firstName', 'lastName', undefined]);
+  });
+
+  it('offers no name the object it was sent in already holds', () => {
+    const sent = { firstName: 'Ada', first_name: 'Ada' };
+    expect(offeredNearMisses([{ name: 'first_name', among, sentIn: sent }])).toEqual([undefined]);
+  });
+
+  it('offers neither of two names sent in one object that nearly spell the same name, but each in its own object', () => {
+    const one = { first_name: 'Ada', FirstName: 'Ada' };
+    expect(offeredNearMisses(Object.keys(one).map((name) => ({ name, among, sentIn: one })))).toEqual([undefined, undefined]);
+    const [a, b] = [{ first_name: 'Ada' }, { FirstName: 'Ada' }];
+    expect(
+      offeredNearMisses([
+        { name: 'first_name', among, sentIn: a },
+        { name: 'FirstName', among, sentIn: b },
+      ]),
+    ).toEqual(['firstName', 'firstName']);
+  });
+
+  it(`shares one budget of ${NEAR_MISS_STEPS} steps among the lookups`, () => {
+    // Each name shares its start with what is sent: one lookup walks them all, spending about two thirds of the budget.
+    const many = new NearMisses(Array.from({ length: 800 }, (_, i) => `customer_billing_address_line_${String(i).padStart(4, '0')}`));
+    const sent = {};
+    const lookup = (name: string) => ({ name, among: many, sentIn: sent });
+    expect(offeredNearMisses([lookup('customer_billing_address_lin_0002')])).toEqual(['customer_billing_address_line_0002']);
+    expect(offeredNearMisses([lookup('customer_billing_address_lin_0001'), lookup('customer_billing_address_lin_0002')])).toEqual([
+      'customer_billing_address_line_0001',
+      undefined,
+    ]);
   });
 });
