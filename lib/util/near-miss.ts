@@ -124,17 +124,21 @@ export interface UnknownName {
 }
 
 /**
- * The near miss offered for each unknown name one refusal lists, the lookups sharing one budget: none that the object
+ * The near miss offered for each unknown name one refusal lists, the lookups sharing `budget`: none that the object
  * it was sent in already holds, and none that two names sent in one object both nearly spell.
  */
-export function offeredNearMisses(unknown: readonly UnknownName[]): (string | undefined)[] {
-  const budget = { steps: NEAR_MISS_STEPS };
+export function offeredNearMisses(unknown: readonly UnknownName[], budget: EditBudget = { steps: NEAR_MISS_STEPS }): (string | undefined)[] {
   const meant = unknown.map(({ name, among, sentIn }) => {
     const near = among.meant(name, budget);
     return near !== undefined && !Object.hasOwn(sentIn, near) ? near : undefined;
   });
-  const shared = (i: number) => meant.some((near, j) => j !== i && near === meant[i] && unknown[j]!.sentIn === unknown[i]!.sentIn);
-  return meant.map((near, i) => (near === undefined || shared(i) ? undefined : near));
+  const offers = new Map<object, Map<string, number>>();
+  for (const [i, near] of meant.entries()) {
+    if (near === undefined) continue;
+    const inObject = offers.get(unknown[i]!.sentIn) ?? new Map<string, number>();
+    offers.set(unknown[i]!.sentIn, inObject.set(near, (inObject.get(near) ?? 0) + 1));
+  }
+  return meant.map((near, i) => (near !== undefined && offers.get(unknown[i]!.sentIn)!.get(near) === 1 ? near : undefined));
 }
 
 /** The longest an offered name is quoted, as a refusal quotes a key (64 characters and its quotes). */

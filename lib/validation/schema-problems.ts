@@ -1,8 +1,9 @@
 import type { ErrorObject } from 'ajv';
 
 import type { EditBudget } from '../util/edit-distance.js';
+import { isPlainObject } from '../util/is-plain-object.js';
 import { pointerSegments, valueAt } from '../util/json-pointer.js';
-import { NEAR_MISS_STEPS, didYouMean, nearMissesOf } from '../util/near-miss.js';
+import { NEAR_MISS_STEPS, didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
 import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
@@ -237,6 +238,7 @@ interface Reading {
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
 function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): Described[] {
   const errors = errorsIn(level);
+  const refusedMeant = reading.sent ? refusedNearMisses(errors, reading.sent) : undefined;
   const namedKeys = keysNamed(errors);
   const missingAt = missingByLocation(errors);
   const seen = new Set<string>();
@@ -267,10 +269,28 @@ function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): D
       problems.push(missingProblem(pointerSegments(error.instancePath), [...new Set(missing)]));
       continue;
     }
-    keep([ownProblem(error, reading)]);
+    keep([ownProblem(error, reading, refusedMeant?.get(error))]);
   }
   return joinMissing(problems);
 }
+
+/**
+ * The near miss of each property an `additionalProperties`/`unevaluatedProperties` error refuses, among those its
+ * object's schema names in `properties` ({@link offeredNearMisses}: the refused properties of one object together).
+ */
+function refusedNearMisses(errors: readonly ErrorObject[], sent: Sent): Map<ErrorObject, string> | undefined {
+  const refusing = errors.filter((e) => REFUSING.has(e.keyword) && e.propertyName === undefined && schemaProperties(e) !== undefined);
+  if (refusing.length === 0) return undefined;
+  const unknown = refusing.map((e) => ({ name: refusedProperty(e.params as KeywordParams), among: nearMissesOf(schemaProperties(e)!), sentIn: Object(sentAt(e, sent)) as object }));
+  const meant = offeredNearMisses(unknown, sent.budget);
+  return new Map(refusing.flatMap((e, i) => (meant[i] === undefined ? [] : [[e, meant[i]] as const])));
+}
+
+/** The `properties` of the schema an error comes from, as ajv reports it (`verbose`). */
+const schemaProperties = (error: ErrorObject): Readonly<Record<string, unknown>> | undefined => {
+  const properties = (error.parentSchema as { properties?: unknown } | undefined)?.properties;
+  return isPlainObject(properties) ? properties : undefined;
+};
 
 /**
  * The keys `propertyNames` refuses, as `[instancePath, key]`: ajv reports the failing keyword (located at the
@@ -309,11 +329,15 @@ function readUnion(tried: UnionTrials, union: ErrorObject, reading: Reading, inB
   return { before, standIns: reading.firstOnly ? undefined : mixedShapes(tried, union) };
 }
 
-/** An error's own problem, at its location, or at the key it refuses there (`its name …`). */
-function ownProblem(error: ErrorObject, reading: Reading): Described {
+/**
+ * An error's own problem, at its location, or at the key it refuses there (`its name …`); a refused property the
+ * caller nearly spelled is followed by the one `meant`.
+ */
+function ownProblem(error: ErrorObject, reading: Reading, meant?: string): Described {
   const sent = error.propertyName === undefined ? reading.sent : undefined;
   const byValue = sent && Object.hasOwn(CALLER_WORDINGS, error.keyword) ? CALLER_WORDINGS[error.keyword]!(error, sent) : undefined;
-  const worded: { extra?: string; problem: string } = byValue ?? wordProblem(error);
+  const own: { extra?: string; problem: string } = byValue ?? wordProblem(error);
+  const worded = meant === undefined ? own : { ...own, problem: `${own.problem}${didYouMean(meant)}` };
   const { extra, problem } = error.propertyName === undefined ? worded : { extra: error.propertyName, problem: `its name ${worded.problem}` };
   const path = pointerSegments(error.instancePath);
   return { path: extra === undefined ? path : [...path, extra], problem, pattern: error.keyword === 'pattern' };

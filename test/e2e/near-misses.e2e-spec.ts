@@ -64,6 +64,23 @@ class ConvertTool {
   }
 }
 
+/** A closed shape of the `notify` tool's union: the value gate, not the unknown-key gate, refuses a property of it. */
+const shape = (kind: string, properties: Record<string, unknown>) => ({ type: 'object', properties: { kind: { const: kind }, ...properties }, additionalProperties: false });
+
+@McpTool({
+  name: 'notify',
+  description: 'Sends a notice.',
+  inputSchema: {
+    type: 'object',
+    properties: { channel: { oneOf: [shape('email', { address: { type: 'string' }, subject: { type: 'string' } }), shape('sms', { phoneNumber: { type: 'string' } })] } },
+  },
+})
+class NotifyTool {
+  run(): string {
+    return 'sent';
+  }
+}
+
 @McpPrompt({
   name: 'summarize_text',
   description: 'Summarizes a text.',
@@ -153,6 +170,12 @@ const MISSPELLED = [
     hinted: 'Resource not found: "notes://raedme" (did you mean "notes://readme"?). Resources: notes://readme. Templates: notes://notes/{title}.',
   },
   {
+    what: 'a property a closed shape of a union refuses (the value gate)',
+    send: (server: Server, name = 'adress') => callTool(server, 'notify', { channel: { kind: 'email', [name]: 'a@b.example' } }),
+    message: (res: { body: { message: string } }) => res.body.message,
+    hinted: 'holds 1 invalid value(s): channel.adress: is not an allowed property (did you mean "address"?).',
+  },
+  {
     what: 'an unknown action (the unknown_action gate)',
     send: (server: Server, name = 'serch') => callTool(server, 'library', { action: name, data: {} }),
     message: (res: { body: { message: string } }) => res.body.message,
@@ -185,7 +208,7 @@ const MISSPELLED = [
 ] as const;
 
 describe('a refused name a caller nearly spelled right names the one it was meant as (did you mean)', () => {
-  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, SummarizePrompt, ReadmeResource, NoteTemplate, ...MANY] });
+  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, NotifyTool, SummarizePrompt, ReadmeResource, NoteTemplate, ...MANY] });
 
   it.each(MISSPELLED.map((refusal) => [refusal.what, refusal] as const))('%s', async (_what, refusal) => {
     const hinted = await refusal.send(app().server);

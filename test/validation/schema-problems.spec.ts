@@ -336,6 +336,29 @@ describe("describeSchemaErrors given the caller's value", () => {
     ]);
   });
 
+  it('offers a property refused by its closed object the one the schema names that it nearly spells, in a union and behind a $ref', () => {
+    const email = { type: 'object', properties: { kind: { const: 'email' }, address: { type: 'string' }, subject: { type: 'string' } }, additionalProperties: false };
+    const closed = {
+      type: 'object',
+      properties: { channel: { oneOf: [email, { ...email, properties: { kind: { const: 'sms' }, phoneNumber: { type: 'string' } } }] }, target: { $ref: '#/$defs/target' } },
+      $defs: { target: { type: 'object', properties: { userId: { type: 'string' } }, unevaluatedProperties: false } },
+    };
+    const check = callerValueAjv().compile(closed);
+    const problems = (value: unknown) => {
+      expect(check(value)).toBe(false);
+      return describeSchemaErrors(check.errors, undefined, undefined, false, { value });
+    };
+    expect(problems({ channel: { kind: 'email', adress: 'a', subjct: 's' }, target: { user_id: 'u' } })).toEqual([
+      { path: ['channel', 'adress'], problem: 'is not an allowed property (did you mean "address"?)' },
+      { path: ['channel', 'subjct'], problem: 'is not an allowed property (did you mean "subject"?)' },
+      { path: ['target', 'user_id'], problem: 'is not an allowed property (did you mean "userId"?)' },
+    ]);
+    // None for a property the object already holds, for one two refused properties both nearly spell, or far from all.
+    expect(problems({ target: { userId: 'u', userid: 'u' } })).toEqual([{ path: ['target', 'userid'], problem: 'is not an allowed property' }]);
+    expect(problems({ target: { userid: 'u', user_id: 'u' } }).map((p) => p.problem)).toEqual(['is not an allowed property', 'is not an allowed property']);
+    expect(problems({ target: { zzzzzz: 'u' } })).toEqual([{ path: ['target', 'zzzzzz'], problem: 'is not an allowed property' }]);
+  });
+
   it("offers none unless given it (an output schema's check, an elicitation answer's)", () => {
     expect(describeSchemaErrors(failed()).map((p) => p.problem)).toEqual([
       'must be one of "debug", "info", "warning", "error"',
