@@ -1,5 +1,5 @@
 // How each failing keyword is worded: from the keyword and its schema, never from ajv's messages or the sent value
-// (schema-problems.ts reads a caller's value for two wordings, and never quotes it).
+// (schema-problems.ts reads a caller's value for three wordings, and never quotes it).
 
 import type { ErrorObject } from 'ajv';
 

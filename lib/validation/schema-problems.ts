@@ -84,7 +84,7 @@ function branchesMissing(trials: UnionTrials, union: ErrorObject): Described | u
  * and the same value below it (zod's union of objects whose field differs in type): that value's problem, naming the
  * types the branches take there (`id: must be a string or a number`).
  */
-function typesApart(trials: UnionTrials): Described | undefined {
+function typesApart(trials: UnionTrials, sent: Sent | undefined): Described | undefined {
   const left = branchesLeft(trials);
   if (left.length < 2) return undefined;
   let pointer: string | undefined;
@@ -96,7 +96,7 @@ function typesApart(trials: UnionTrials): Described | undefined {
       for (const type of String((error.params as { type?: unknown }).type).split(',')) types.add(type);
     }
   }
-  return pointer === undefined ? undefined : { path: pointerSegments(pointer), problem: KEYWORD_WORDINGS.type({ type: [...types].join(',') }).problem, pattern: false };
+  return pointer === undefined ? undefined : { path: pointerSegments(pointer), problem: typeProblem([...types].join(','), pointer, sent), pattern: false };
 }
 
 /** Keywords that refuse a property the object's schema does not take. */
@@ -170,10 +170,10 @@ function joinMissing(problems: readonly Described[]): Described[] {
 }
 
 /** When the value is of no branch's JSON type: the types they take (`must be a string or an integer`). */
-function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: ErrorObject): Described | undefined {
+function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: ErrorObject, sent: Sent | undefined): Described | undefined {
   if (mistyped.size === 0 || mistyped.size !== branches.size || union.propertyName !== undefined) return undefined;
   const wanted = new Set([...branchTypes.values()].flat()); // each type once, in branch order
-  return { path: pointerSegments(union.instancePath), problem: KEYWORD_WORDINGS.type({ type: [...wanted].join(',') }).problem, pattern: false };
+  return { path: pointerSegments(union.instancePath), problem: typeProblem([...wanted].join(','), union.instancePath, sent), pattern: false };
 }
 
 /**
@@ -226,7 +226,7 @@ interface MissingAlternatives {
 /**
  * How one list of errors is read: its unions' lookup and facts, whether it came from a first-only check, and the
  * value checked when it is a caller's: a misspelled enum value is offered its near miss (the lookups sharing one
- * budget), an object sent as its JSON text is named so; the value itself is never quoted.
+ * budget), an object sent as its JSON text is named so, and null sent as a property; the value itself is never quoted.
  */
 interface Reading {
   readonly lookup: UnionLookup | undefined;
@@ -323,7 +323,7 @@ function readUnion(tried: UnionTrials, union: ErrorObject, reading: Reading, inB
   const before = tried.extras.members.length ? describeInOrder(tried.extras, reading) : [];
   const picked = pickedBranch(tried);
   if (picked) return { before, standIns: describeInOrder(picked, reading, true) };
-  const unknown = unknownDiscriminator(tried, union) ?? noBranchType(tried, union) ?? branchesMissing(tried, union) ?? typesApart(tried);
+  const unknown = unknownDiscriminator(tried, union) ?? noBranchType(tried, union, reading.sent) ?? branchesMissing(tried, union) ?? typesApart(tried, reading.sent);
   if (unknown) return { before, standIns: [unknown] };
   // A first-only check's branches each stop at their first problem: what each refuses is not known whole.
   return { before, standIns: reading.firstOnly ? undefined : mixedShapes(tried, union) };
@@ -377,5 +377,29 @@ function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefin
   return { problem: `${wordProblem(error).problem}, not a string of JSON (send the ${wanted} itself)` };
 }
 
+/** What a type problem adds for null sent as an object's property: models send it for one they mean to leave unset. */
+const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
+
+/**
+ * Whether the caller sent null at `pointer` as an object's property: not as an array's item (leaving it out would
+ * shift the others) nor as the root value.
+ */
+function nullProperty(pointer: string, sent: Sent | undefined): boolean {
+  const path = pointerSegments(pointer);
+  if (sent === undefined || path.length === 0) return false;
+  const parent = valueAt(sent.value, path.slice(0, -1));
+  return typeof parent === 'object' && parent !== null && !Array.isArray(parent) && valueAt(parent, path.slice(-1)) === null;
+}
+
+/** The problem of a value at `pointer` of none of `types` (as ajv lists them), null sent as a property named so. */
+function typeProblem(types: string, pointer: string, sent: Sent | undefined): string {
+  return `${KEYWORD_WORDINGS.type({ type: types }).problem}${nullProperty(pointer, sent) ? NULL_PROPERTY : ''}`;
+}
+
+/** A `type` problem worded by what was sent: an object or array as its JSON text, or null as a property. */
+function typeBySent(error: ErrorObject, sent: Sent): { problem: string } {
+  return jsonText(error, sent) ?? { problem: typeProblem(String((error.params as { type?: unknown }).type), error.instancePath, sent) };
+}
+
 /** The keywords worded otherwise when the caller's value is known: by what was sent, not only by the schema. */
-const CALLER_WORDINGS: Readonly<Record<string, (error: ErrorObject, sent: Sent) => { problem: string } | undefined>> = { enum: enumNearMiss, type: jsonText };
+const CALLER_WORDINGS: Readonly<Record<string, (error: ErrorObject, sent: Sent) => { problem: string } | undefined>> = { enum: enumNearMiss, type: typeBySent };

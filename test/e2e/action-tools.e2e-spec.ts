@@ -131,7 +131,10 @@ describe('action tools', () => {
 
     it('count a property sent as null as present for required, and leave its null to the value gate', async () => {
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: null, project: 'p' } });
-      expect(answer.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'name', problems: ['must be a string'] }] });
+      expect(answer.body).toMatchObject({
+        error: 'invalid_values',
+        invalid: [{ path: 'name', problems: ['must be a string, not null (leave out an optional property rather than send null)'] }],
+      });
     });
 
     it('do not count a default toward required_one_of', async () => {

@@ -284,6 +284,18 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     expect(whole.body.error.message).toBe('Invalid params for tools/call; at /params/arguments, must be an object, not a string of JSON (send the object itself).');
   });
 
+  it("says null sent for a property is not the property's type, and to leave it out, in arguments, in an action's data and in a request", async () => {
+    const leaveOut = ', not null (leave out an optional property rather than send null)';
+    const plain = await callTool(app().server, 'search_docs', { query: 'x', maxResults: null });
+    expect(plain.body.message).toBe(`The arguments object of tool "search_docs" holds 1 invalid value(s): maxResults: must be an integer${leaveOut}.`);
+    const data = await callTool(app().server, 'library', { action: 'search', data: { title: 't', date: null } });
+    expect(data.body.invalid).toEqual([{ path: 'date', problems: [`must be a string${leaveOut}`] }]);
+    const listed = await post(app().server, rpc('tools/list', { cursor: null }));
+    expect(listed.body.error.message).toBe(`Invalid params for tools/list; at /params/cursor, must be a string${leaveOut}.`);
+    // Left out, the property is no longer refused.
+    expect((await callTool(app().server, 'search_docs', { query: 'x' })).body).toBe('found x');
+  });
+
   it("names the value a misspelled protocol enum nearly spells (a legacy client's logging/setLevel)", async () => {
     const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'Warn1ng' } });
     expect(res.messages[0]!.error.message).toContain(

@@ -38,7 +38,7 @@ describe('the value gate', () => {
   });
 
   it('checks an explicit null like any other value', () => {
-    expect(gate.check({ title: null })?.invalid).toEqual([{ path: 'title', problems: ['must be a string'] }]);
+    expect(gate.check({ title: null })?.invalid).toEqual([{ path: 'title', problems: ['must be a string, not null (leave out an optional property rather than send null)'] }]);
     expect(gate.check({ note: null })).toBeUndefined();
   });
 
@@ -478,7 +478,9 @@ describe('the value gate', () => {
         { path: 'x.id', problems: ['must be a string or an integer'] },
       ]);
       const deep = (type: string) => ({ type: 'object', properties: { a: { type: 'object', properties: { b: { type } } } } });
-      expect(invalid(atX({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([{ path: 'x.a.b', problems: ['must be a string or a boolean'] }]);
+      expect(invalid(atX({ anyOf: [deep('string'), deep('boolean')] }), { x: { a: { b: null } } })).toEqual([
+        { path: 'x.a.b', problems: ['must be a string or a boolean, not null (leave out an optional property rather than send null)'] },
+      ]);
       // A branch allowing several types names each once.
       const nullable = (type: string) => ({ type: 'object', properties: { id: { type: [type, 'null'] } }, required: ['id'] });
       expect(invalid(atX({ anyOf: [nullable('string'), nullable('number')] }), { x: { id: true } })).toEqual([

@@ -930,6 +930,9 @@ const canonical = (v: unknown): string =>
       : x,
   );
 
+/** What a type problem adds for null sent as an object's property. */
+const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
+
 /**
  * Why `problem` cannot be true of `here` (the value at its path), or undefined when it may be: each wording this
  * library writes is read back and checked against the value it was written about.
@@ -938,6 +941,11 @@ function untrue(problem: string, here: unknown, key?: string | number): string |
   let m: RegExpExecArray | null;
   // A problem of a property's name: true of the name (the path's last segment), whatever its value.
   if (problem.startsWith('its name ')) return key === undefined ? 'the path names no property' : untrue(problem.slice('its name '.length), String(key));
+  // Null sent as an object's property (a key, not an index): the type problem before it true of null.
+  if (problem.endsWith(NULL_PROPERTY)) {
+    if (here !== null) return `the value is ${jsonType(here)}`;
+    return typeof key === 'string' ? untrue(problem.slice(0, -NULL_PROPERTY.length), here, key) : 'the value is no property';
+  }
   if ((m = /^must also have "(.*)" when "(.*)" is present$/.exec(problem))) {
     if (!isObject(here)) return `the value is ${jsonType(here)}`;
     const [needed, present] = [JSON.parse(`"${m[1]!}"`) as string, JSON.parse(`"${m[2]!}"`) as string];

@@ -359,6 +359,47 @@ describe("describeSchemaErrors given the caller's value", () => {
     expect(problems({ target: { zzzzzz: 'u' } })).toEqual([{ path: ['target', 'zzzzzz'], problem: 'is not an allowed property' }]);
   });
 
+  /** The problems `schema`'s check finds in `value`, given the caller's value. */
+  const problemsSent = (schema: Record<string, unknown>, value: unknown): SchemaProblem[] => {
+    const check = callerValueAjv().compile(schema);
+    expect(check(value)).toBe(false);
+    return describeSchemaErrors(check.errors, undefined, undefined, false, { value });
+  };
+  const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
+
+  it('says null sent as a property is not the type it must be, and to leave the property out', () => {
+    const schema = { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' }, at: { type: 'object', properties: { x: { type: 'number' } } } } };
+    expect(problemsSent(schema, { query: 'x', limit: null, at: { x: null } })).toEqual([
+      { path: ['limit'], problem: `must be an integer${NULL_PROPERTY}` },
+      { path: ['at', 'x'], problem: `must be a number${NULL_PROPERTY}` },
+    ]);
+    // A key spelled as an index is still a property.
+    expect(problemsSent({ type: 'object', properties: { '0': { type: 'string' } } }, { '0': null })).toEqual([{ path: [0], problem: `must be a string${NULL_PROPERTY}` }]);
+  });
+
+  it("leaves null sent as an array's item or as the root value worded by the schema alone", () => {
+    const schema = { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, limit: { type: 'integer' } } };
+    expect(problemsSent(schema, { ids: [1, null], limit: null })).toEqual([
+      { path: ['ids', 1], problem: 'must be an integer' },
+      { path: ['limit'], problem: `must be an integer${NULL_PROPERTY}` },
+    ]);
+    expect(problemsSent(schema, null)).toEqual([{ path: [], problem: 'must be an object' }]);
+  });
+
+  it('says so for a union at a property sent null: of none of its types, or whose branches differ only in one type', () => {
+    const either = { type: 'object', properties: { id: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } };
+    expect(problemsSent(either, { id: null })).toEqual([{ path: ['id'], problem: `must be a string or an integer${NULL_PROPERTY}` }]);
+    const shaped = (type: string) => ({ type: 'object', properties: { id: { type } }, required: ['id'] });
+    expect(problemsSent({ type: 'object', properties: { ref: { anyOf: [shaped('string'), shaped('number')] } } }, { ref: { id: null } })).toEqual([
+      { path: ['ref', 'id'], problem: `must be a string or a number${NULL_PROPERTY}` },
+    ]);
+  });
+
+  it('finds nothing wrong with null where the schema takes it, by its type or a union', () => {
+    const schema = { type: 'object', properties: { limit: { type: ['integer', 'null'] }, id: { anyOf: [{ type: 'string' }, { type: 'null' }] }, count: { type: 'integer' } } };
+    expect(problemsSent(schema, { limit: null, id: null, count: null })).toEqual([{ path: ['count'], problem: `must be an integer${NULL_PROPERTY}` }]);
+  });
+
   it("offers none unless given it (an output schema's check, an elicitation answer's)", () => {
     expect(describeSchemaErrors(failed()).map((p) => p.problem)).toEqual([
       'must be one of "debug", "info", "warning", "error"',
