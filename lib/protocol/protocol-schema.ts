@@ -120,7 +120,7 @@ export class ProtocolSchema {
     if (!failed) return [];
     // The definitions a checked one's unions branch to are precompiled beside it (`precompiledDefinitions`).
     const lookup = failed.firstOnly ? undefined : unionLookup(this.document, definition, value, (ref) => this.branchValidator(ref));
-    return describeSchemaErrors(failed.errors, lookup, undefined, failed.firstOnly, { value });
+    return describeSchemaErrors(failed.errors, lookup, undefined, failed.firstOnly, { value, schema: { document: this.document, root: { $ref: `#/$defs/${definition}` } } });
   }
 
   /** The validator of a union branch that is a `$ref` to a definition (the protocol's unions have no others). */

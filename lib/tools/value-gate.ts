@@ -32,14 +32,18 @@ export interface InvalidValues {
  * Proven by: test/tools/value-gate.spec.ts
  */
 export class ValueGate {
-  private constructor(private readonly failedCheck: ValueCheck) {}
+  private constructor(
+    private readonly failedCheck: ValueCheck,
+    /** The schema checked: where its refusal reads whether a property is optional. */
+    private readonly root: Record<string, unknown>,
+  ) {}
 
   /**
    * Compiles the gate's root at module init (`SchemaCompiler.compileCheck`); `where` names the declaration for a
    * refusal; `jsonChecked` as there.
    */
   static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string, jsonChecked = false): ValueGate {
-    return new ValueGate(compiler.compileCheck(root, where, jsonChecked));
+    return new ValueGate(compiler.compileCheck(root, where, jsonChecked), root);
   }
 
   /**
@@ -53,7 +57,9 @@ export class ValueGate {
     const { problems: unheld, firstOnly: unheldFirstOnly } = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of failed ? describeSchemaErrors(failed.errors, failed.unionLookup, failed.unionFacts, failed.firstOnly, { value }) : []) {
+    for (const problem of failed
+      ? describeSchemaErrors(failed.errors, failed.unionLookup, failed.unionFacts, failed.firstOnly, { value, schema: { document: this.root, root: this.root } })
+      : []) {
       const segments = segmentsIn(value, problem.path);
       const path = dataPath(segments);
       const entry = byPath.get(path) ?? { segments, problems: [] };

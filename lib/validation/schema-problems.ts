@@ -7,6 +7,7 @@ import { NEAR_MISS_STEPS, didYouMean, nearMissesOf, offeredNearMisses } from '..
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
 import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
+import { isOptionalProperty, type CheckedAgainst } from './optional-property.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
 import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
 
@@ -87,16 +88,16 @@ function branchesMissing(trials: UnionTrials, union: ErrorObject): Described | u
 function typesApart(trials: UnionTrials, sent: Sent | undefined): Described | undefined {
   const left = branchesLeft(trials);
   if (left.length < 2) return undefined;
-  let pointer: string | undefined;
+  let first: ErrorObject | undefined;
   const types = new Set<string>();
   for (const branch of left) {
     for (const error of errorsIn(trials.branches.get(branch)!)) {
-      if (error.keyword !== 'type' || error.propertyName !== undefined || (pointer ?? error.instancePath) !== error.instancePath) return undefined;
-      pointer = error.instancePath;
+      if (error.keyword !== 'type' || error.propertyName !== undefined || (first?.instancePath ?? error.instancePath) !== error.instancePath) return undefined;
+      first ??= error;
       for (const type of String((error.params as { type?: unknown }).type).split(',')) types.add(type);
     }
   }
-  return pointer === undefined ? undefined : { path: pointerSegments(pointer), problem: typeProblem([...types].join(','), pointer, sent), pattern: false };
+  return first && { path: pointerSegments(first.instancePath), problem: typeProblem([...types].join(','), first, sent), pattern: false };
 }
 
 /** Keywords that refuse a property the object's schema does not take. */
@@ -173,7 +174,7 @@ function joinMissing(problems: readonly Described[]): Described[] {
 function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: ErrorObject, sent: Sent | undefined): Described | undefined {
   if (mistyped.size === 0 || mistyped.size !== branches.size || union.propertyName !== undefined) return undefined;
   const wanted = new Set([...branchTypes.values()].flat()); // each type once, in branch order
-  return { path: pointerSegments(union.instancePath), problem: typeProblem([...wanted].join(','), union.instancePath, sent), pattern: false };
+  return { path: pointerSegments(union.instancePath), problem: typeProblem([...wanted].join(','), union, sent), pattern: false };
 }
 
 /**
@@ -188,17 +189,18 @@ function noBranchType({ branches, mistyped, branchTypes }: UnionTrials, union: E
  * which is then named. Keywords beside it keep theirs, so every offence counts. `lookup` places the errors
  * ajv's schema paths do not (those of branches that are or hold a `$ref`, and of a recursion's inner levels); `facts`
  * tell an exact union's trials from what precedes them and name its discriminators; `firstOnly` says each branch
- * reported its first problem only.
+ * reported its first problem only; `sent`, when the value is a caller's, is that value and, when known, the schema it
+ * was checked against (see {@link Reading}).
  */
 export function describeSchemaErrors(
   errors: readonly ErrorObject[] | null | undefined,
   lookup?: UnionLookup,
   facts?: UnionFactsOf,
   firstOnly = false,
-  sent?: { readonly value: unknown },
+  sent?: { readonly value: unknown; readonly schema?: CheckedAgainst },
 ): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly, sent: sent && { value: sent.value, budget: { steps: NEAR_MISS_STEPS } } });
+  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly, sent: sent && { ...sent, budget: { steps: NEAR_MISS_STEPS } } });
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -226,13 +228,14 @@ interface MissingAlternatives {
 /**
  * How one list of errors is read: its unions' lookup and facts, whether it came from a first-only check, and the
  * value checked when it is a caller's: a misspelled enum value is offered its near miss (the lookups sharing one
- * budget), an object sent as its JSON text is named so, and null sent as a property; the value itself is never quoted.
+ * budget), an object sent as its JSON text is named so, and null sent for a property its object's schema (read in
+ * `schema`, when given) leaves optional; the value itself is never quoted.
  */
 interface Reading {
   readonly lookup: UnionLookup | undefined;
   readonly facts: UnionFactsOf | undefined;
   readonly firstOnly: boolean;
-  readonly sent?: { readonly value: unknown; readonly budget: EditBudget };
+  readonly sent?: { readonly value: unknown; readonly schema?: CheckedAgainst; readonly budget: EditBudget };
 }
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
@@ -281,7 +284,11 @@ function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): D
 function refusedNearMisses(errors: readonly ErrorObject[], sent: Sent): Map<ErrorObject, string> | undefined {
   const refusing = errors.filter((e) => REFUSING.has(e.keyword) && e.propertyName === undefined && schemaProperties(e) !== undefined);
   if (refusing.length === 0) return undefined;
-  const unknown = refusing.map((e) => ({ name: refusedProperty(e.params as KeywordParams), among: nearMissesOf(schemaProperties(e)!), sentIn: Object(sentAt(e, sent)) as object }));
+  const unknown = refusing.map((e) => ({
+    name: refusedProperty(e.params as KeywordParams),
+    among: nearMissesOf(schemaProperties(e)!),
+    sentIn: Object(sentAt(e, sent)) as object,
+  }));
   const meant = offeredNearMisses(unknown, sent.budget);
   return new Map(refusing.flatMap((e, i) => (meant[i] === undefined ? [] : [[e, meant[i]] as const])));
 }
@@ -377,28 +384,30 @@ function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefin
   return { problem: `${wordProblem(error).problem}, not a string of JSON (send the ${wanted} itself)` };
 }
 
-/** What a type problem adds for null sent as an object's property: models send it for one they mean to leave unset. */
+/** What a type problem adds for null sent as a property its object leaves optional: models send it to leave one unset. */
 const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
 
 /**
- * Whether the caller sent null at `pointer` as an object's property: not as an array's item (leaving it out would
- * shift the others) nor as the root value.
+ * Whether the caller sent null at `pointer` as a property its object's schema leaves optional
+ * ({@link isOptionalProperty}): not for an array's item (leaving it out would shift the others), the root value, a
+ * required property (`id`, a tool call's `name`), or one the walk cannot place.
  */
 function nullProperty(pointer: string, sent: Sent | undefined): boolean {
   const path = pointerSegments(pointer);
-  if (sent === undefined || path.length === 0) return false;
+  if (sent?.schema === undefined || path.length === 0) return false;
   const parent = valueAt(sent.value, path.slice(0, -1));
-  return typeof parent === 'object' && parent !== null && !Array.isArray(parent) && valueAt(parent, path.slice(-1)) === null;
+  const name = String(path.at(-1));
+  return isPlainObject(parent) && Object.hasOwn(parent, name) && parent[name] === null && isOptionalProperty(sent.schema, path);
 }
 
-/** The problem of a value at `pointer` of none of `types` (as ajv lists them), null sent as a property named so. */
-function typeProblem(types: string, pointer: string, sent: Sent | undefined): string {
-  return `${KEYWORD_WORDINGS.type({ type: types }).problem}${nullProperty(pointer, sent) ? NULL_PROPERTY : ''}`;
+/** The problem of a value, where `error` is, of none of `types` (as ajv lists them): null sent as an optional property named so. */
+function typeProblem(types: string, error: ErrorObject, sent: Sent | undefined): string {
+  return `${KEYWORD_WORDINGS.type({ type: types }).problem}${nullProperty(error.instancePath, sent) ? NULL_PROPERTY : ''}`;
 }
 
-/** A `type` problem worded by what was sent: an object or array as its JSON text, or null as a property. */
+/** A `type` problem worded by what was sent: an object or array as its JSON text, or null as an optional property. */
 function typeBySent(error: ErrorObject, sent: Sent): { problem: string } {
-  return jsonText(error, sent) ?? { problem: typeProblem(String((error.params as { type?: unknown }).type), error.instancePath, sent) };
+  return jsonText(error, sent) ?? { problem: typeProblem(String((error.params as { type?: unknown }).type), error, sent) };
 }
 
 /** The keywords worded otherwise when the caller's value is known: by what was sent, not only by the schema. */

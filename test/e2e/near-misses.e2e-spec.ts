@@ -284,7 +284,7 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     expect(whole.body.error.message).toBe('Invalid params for tools/call; at /params/arguments, must be an object, not a string of JSON (send the object itself).');
   });
 
-  it("says null sent for a property is not the property's type, and to leave it out, in arguments, in an action's data and in a request", async () => {
+  it("says null sent for an optional property is not the property's type, and to leave it out, in arguments, in an action's data and in a request", async () => {
     const leaveOut = ', not null (leave out an optional property rather than send null)';
     const plain = await callTool(app().server, 'search_docs', { query: 'x', maxResults: null });
     expect(plain.body.message).toBe(`The arguments object of tool "search_docs" holds 1 invalid value(s): maxResults: must be an integer${leaveOut}.`);
@@ -294,6 +294,11 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     expect(listed.body.error.message).toBe(`Invalid params for tools/list; at /params/cursor, must be a string${leaveOut}.`);
     // Left out, the property is no longer refused.
     expect((await callTool(app().server, 'search_docs', { query: 'x' })).body).toBe('found x');
+    // A property its object requires is not one to leave out: in the arguments, and in a request (tools/call's name).
+    const required = await callTool(app().server, 'search_docs', { query: null });
+    expect(required.body.message).toBe('The arguments object of tool "search_docs" holds 1 invalid value(s): query: must be a string.');
+    const unnamed = await post(app().server, rpc('tools/call', { name: null, arguments: {} }));
+    expect(unnamed.body.error.message).toBe('Invalid params for tools/call; at /params/name, must be a string.');
   });
 
   it("names the value a misspelled protocol enum nearly spells (a legacy client's logging/setLevel)", async () => {

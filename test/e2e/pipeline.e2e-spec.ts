@@ -116,12 +116,7 @@ describe('message validation and classification', () => {
   });
 
   it.each([
-    [
-      'a request with the id null',
-      { jsonrpc: '2.0', id: null, method: 'ping' },
-      '/id',
-      'must be a string or an integer, not null (leave out an optional property rather than send null)',
-    ],
+    ['a request with the id null', { jsonrpc: '2.0', id: null, method: 'ping' }, '/id', 'must be a string or an integer'],
     ['a request of JSON-RPC 1.0', { jsonrpc: '1.0', id: 1, method: 'ping' }, '/jsonrpc', 'must be "2.0"'],
     ['a request whose params are no object', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: 'x' }, '/params', 'must be an object'],
     ['an answer whose result is no object', { jsonrpc: '2.0', id: 'a', result: 'yes' }, '/result', 'must be an object'],

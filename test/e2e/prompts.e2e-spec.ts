@@ -387,16 +387,16 @@ describe('prompts', () => {
     });
 
     it.each([
-      ['a number', { name: 42 }, 'must be a string'],
-      ['null', { name: null }, 'must be a string, not null (leave out an optional property rather than send null)'],
-      ['an object', { name: { first: 'Ada' } }, 'must be a string'],
-    ])('an argument value that is %s, refused by method routing before any prompt runs', async (_what, args, problem) => {
+      ['a number', { name: 42 }],
+      ['null', { name: null }],
+      ['an object', { name: { first: 'Ada' } }],
+    ])('an argument value that is %s, refused by method routing before any prompt runs', async (_what, args) => {
       let res: Awaited<ReturnType<typeof post>> | undefined;
       const mark = await rejectionOf(async () => {
         res = await post(app().server, promptGet('greet', args));
       });
       expect(res!.status).toBe(400);
-      expect(res!.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/arguments/name', problems: [problem] }] } });
+      expect(res!.body.error).toMatchObject({ code: -32602, data: { errors: [{ location: '/params/arguments/name', problems: ['must be a string'] }] } });
       expect(mark).toEqual({ rejecter: 'method-routing', reason: 'invalid_params' });
     });
 

@@ -363,7 +363,7 @@ describe("describeSchemaErrors given the caller's value", () => {
   const problemsSent = (schema: Record<string, unknown>, value: unknown): SchemaProblem[] => {
     const check = callerValueAjv().compile(schema);
     expect(check(value)).toBe(false);
-    return describeSchemaErrors(check.errors, undefined, undefined, false, { value });
+    return describeSchemaErrors(check.errors, undefined, undefined, false, { value, schema: { document: schema, root: schema } });
   };
   const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
 
@@ -375,6 +375,13 @@ describe("describeSchemaErrors given the caller's value", () => {
     ]);
     // A key spelled as an index is still a property.
     expect(problemsSent({ type: 'object', properties: { '0': { type: 'string' } } }, { '0': null })).toEqual([{ path: [0], problem: `must be a string${NULL_PROPERTY}` }]);
+    // Behind a $ref too; not for a property its object requires, nor without the schema to read.
+    const reffed = { type: 'object', properties: { page: { $ref: '#/$defs/page' } }, $defs: { page: { type: 'object', properties: { size: { type: 'integer' } } } } };
+    expect(problemsSent(reffed, { page: { size: null } })).toEqual([{ path: ['page', 'size'], problem: `must be an integer${NULL_PROPERTY}` }]);
+    expect(problemsSent({ ...schema, required: ['limit'] }, { limit: null })).toEqual([{ path: ['limit'], problem: 'must be an integer' }]);
+    const check = callerValueAjv().compile(schema);
+    expect(check({ limit: null })).toBe(false);
+    expect(describeSchemaErrors(check.errors, undefined, undefined, false, { value: { limit: null } })).toEqual([{ path: ['limit'], problem: 'must be an integer' }]);
   });
 
   it("leaves null sent as an array's item or as the root value worded by the schema alone", () => {
@@ -386,12 +393,17 @@ describe("describeSchemaErrors given the caller's value", () => {
     expect(problemsSent(schema, null)).toEqual([{ path: [], problem: 'must be an object' }]);
   });
 
-  it('says so for a union at a property sent null: of none of its types, or whose branches differ only in one type', () => {
+  it('says so for a union at a property sent null, of none of its types; not below a union, where branches differ only in one type', () => {
     const either = { type: 'object', properties: { id: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } };
     expect(problemsSent(either, { id: null })).toEqual([{ path: ['id'], problem: `must be a string or an integer${NULL_PROPERTY}` }]);
     const shaped = (type: string) => ({ type: 'object', properties: { id: { type } }, required: ['id'] });
+    const optional = (type: string) => ({ type: 'object', properties: { id: { type } } });
     expect(problemsSent({ type: 'object', properties: { ref: { anyOf: [shaped('string'), shaped('number')] } } }, { ref: { id: null } })).toEqual([
-      { path: ['ref', 'id'], problem: `must be a string or a number${NULL_PROPERTY}` },
+      { path: ['ref', 'id'], problem: 'must be a string or a number' },
+    ]);
+    // Below a union no walk of the schema says whether the property is optional: no word on null there either.
+    expect(problemsSent({ type: 'object', properties: { ref: { anyOf: [optional('string'), optional('number')] } } }, { ref: { id: null } })).toEqual([
+      { path: ['ref', 'id'], problem: 'must be a string or a number' },
     ]);
   });
 
