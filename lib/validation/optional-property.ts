@@ -11,21 +11,52 @@ export interface CheckedAgainst {
 const REFS_FOLLOWED = 16;
 
 /**
+ * Keywords that apply another schema to the same value, or decide its keys otherwise than `properties` and
+ * `required` do: beside any of them a property left out may still be refused (`allOf: [{required: […]}]`, a
+ * conditional's `then`, `dependentRequired`, a `minProperties` the object would fall under), so the walk cannot say.
+ */
+const UNWALKED = [
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'minProperties',
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+];
+
+/**
+ * Keywords that may apply a schema to a declared property or an item besides `properties`/`items`: on the way down,
+ * the member's schema is then not the walk's alone (`additionalProperties` and the `unevaluated` ones never reach a
+ * declared property).
+ */
+const UNWALKED_ABOVE = ['patternProperties', 'contains'];
+
+/**
  * Whether the value at `path` is a property its object's schema declares and does not require, found by walking
  * `properties`, `items` and `prefixItems` (through local `$ref`s) from the root along the path. False wherever the
- * walk cannot say: a union, a conditional, a pattern or additional property, a remote reference.
+ * walk cannot say: a union, a conditional, `allOf`, `dependentRequired`, `minProperties`, a `$ref` beside other
+ * keywords, a pattern or additional property, a remote reference.
  */
 export function isOptionalProperty(checked: CheckedAgainst, path: readonly (string | number)[]): boolean {
   let node: Readonly<Record<string, unknown>> | undefined = checked.root;
   for (const [index, segment] of path.entries()) {
-    node = node && referenced(checked.document, node);
-    if (!node) return false;
-    const properties = isPlainObject(node.properties) ? node.properties : undefined;
+    const last = index === path.length - 1;
+    const at = node && referenced(checked.document, node);
+    if (!at || (!last && UNWALKED_ABOVE.some((keyword) => at.node[keyword] !== undefined))) return false;
+    const properties = isPlainObject(at.node.properties) ? at.node.properties : undefined;
     const name = String(segment);
-    if (index === path.length - 1) return properties !== undefined && Object.hasOwn(properties, name) && !(Array.isArray(node.required) && node.required.includes(name));
+    if (last) return properties !== undefined && Object.hasOwn(properties, name) && !at.required.has(name);
     const next: unknown =
-      typeof segment === 'number' && (node.items !== undefined || node.prefixItems !== undefined)
-        ? ((Array.isArray(node.prefixItems) ? node.prefixItems[segment] : undefined) ?? node.items)
+      typeof segment === 'number' && (at.node.items !== undefined || at.node.prefixItems !== undefined)
+        ? ((Array.isArray(at.node.prefixItems) ? at.node.prefixItems[segment] : undefined) ?? at.node.items)
         : properties && Object.hasOwn(properties, name)
           ? properties[name]
           : undefined;
@@ -34,12 +65,21 @@ export function isOptionalProperty(checked: CheckedAgainst, path: readonly (stri
   return false;
 }
 
-/** The schema `node` stands for: itself, or what its local `$ref` names when it declares no properties or items beside it. */
-function referenced(document: SchemaDocument, node: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
+/**
+ * The schema `node` stands for, with the properties it requires: itself, or what its local `$ref` names when the
+ * `$ref` stands alone or beside `required` only (whose names are kept); undefined where the walk cannot say
+ * ({@link UNWALKED}).
+ */
+function referenced(document: SchemaDocument, node: Readonly<Record<string, unknown>>): { node: Readonly<Record<string, unknown>>; required: Set<string> } | undefined {
+  const required = new Set<string>();
   let at: Readonly<Record<string, unknown>> | undefined = node;
-  for (let followed = 0; at && typeof at.$ref === 'string' && at.properties === undefined && at.items === undefined; followed++) {
-    if (followed === REFS_FOLLOWED) return undefined;
-    at = resolveLocalRef(document, at.$ref);
+  for (let followed = 0; at; followed++) {
+    if (Array.isArray(at.required)) for (const name of at.required) if (typeof name === 'string') required.add(name);
+    const ref: unknown = at.$ref;
+    const alone = typeof ref === 'string' && at.properties === undefined && at.items === undefined && at.prefixItems === undefined;
+    if (!alone) return UNWALKED.some((keyword) => at![keyword] !== undefined) ? undefined : { node: at, required };
+    if (followed === REFS_FOLLOWED || UNWALKED.some((keyword) => keyword !== '$ref' && at![keyword] !== undefined)) return undefined;
+    at = resolveLocalRef(document, ref);
   }
-  return at;
+  return undefined;
 }
