@@ -140,7 +140,8 @@ export function validateActionSchema(compiler: SchemaCompiler, tool: string, nam
   const typedProperties = properties as Record<string, JsonSchema>;
   const closedProperties = closeProperties(typedProperties);
   // Closing copies the properties, which passed the JSON-value check above, and adds only `false`s.
-  const values = ValueGate.build(compiler, { type: 'object', properties: closedProperties }, `${where}, properties`, true);
+  // required and requiredOneOf are the data gates' before it: the value gate's root leaves them out, its refusal not.
+  const values = ValueGate.build(compiler, { type: 'object', properties: closedProperties }, `${where}, properties`, true, [...requiredList, ...groupList.flat()]);
   const keys = dataKeyNode(typedProperties);
   const strayDefaults = findUnknownKeys(keys, defaultsMap);
   if (strayDefaults) refuse(`defaults carries key(s) the unknown-key gate would refuse from a caller: ${strayDefaults.unknown.join(', ')}`);

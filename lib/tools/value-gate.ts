@@ -1,5 +1,6 @@
 import { bounded } from '../util/bounded.js';
 import { numbersOutOfRange } from '../validation/finite-numbers.js';
+import type { CheckedAgainst } from '../validation/optional-property.js';
 import type { SchemaCompiler, ValueCheck } from '../validation/schema-compiler.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { compareSegments, dataPath, segmentsIn } from './data-path.js';
@@ -34,16 +35,20 @@ export interface InvalidValues {
 export class ValueGate {
   private constructor(
     private readonly failedCheck: ValueCheck,
-    /** The schema checked: where its refusal reads whether a property is optional. */
-    private readonly root: Record<string, unknown>,
+    /** The schema checked, and what its refusal reads whether a property is optional in (`isOptionalProperty`). */
+    private readonly checked: CheckedAgainst,
   ) {}
 
   /**
    * Compiles the gate's root at module init (`SchemaCompiler.compileCheck`); `where` names the declaration for a
-   * refusal; `jsonChecked` as there.
+   * refusal; `jsonChecked` as there. `requiredBefore` names the root's properties a gate before this one requires (an
+   * action's `required` and the names of its `requiredOneOf` groups, which its root leaves out): a null sent for one
+   * is never worded as an optional property's.
    */
-  static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string, jsonChecked = false): ValueGate {
-    return new ValueGate(compiler.compileCheck(root, where, jsonChecked), root);
+  static build(compiler: SchemaCompiler, root: Record<string, unknown>, where: string, jsonChecked = false, requiredBefore: readonly string[] = []): ValueGate {
+    const required = Array.isArray(root.required) ? (root.required as unknown[]) : [];
+    const read = requiredBefore.length ? { ...root, required: [...required, ...requiredBefore] } : root;
+    return new ValueGate(compiler.compileCheck(root, where, jsonChecked), { document: root, root: read });
   }
 
   /**
@@ -57,9 +62,7 @@ export class ValueGate {
     const { problems: unheld, firstOnly: unheldFirstOnly } = numbersOutOfRange(value, { inRange: numbersInRange });
     if (!failed && unheld.length === 0) return undefined;
     const byPath = new Map<string, { segments: readonly (string | number)[]; problems: string[] }>();
-    for (const problem of failed
-      ? describeSchemaErrors(failed.errors, failed.unionLookup, failed.unionFacts, failed.firstOnly, { value, schema: { document: this.root, root: this.root } })
-      : []) {
+    for (const problem of failed ? describeSchemaErrors(failed.errors, failed.unionLookup, failed.unionFacts, failed.firstOnly, { value, schema: this.checked }) : []) {
       const segments = segmentsIn(value, problem.path);
       const path = dataPath(segments);
       const entry = byPath.get(path) ?? { segments, problems: [] };

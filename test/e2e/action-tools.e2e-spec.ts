@@ -131,9 +131,16 @@ describe('action tools', () => {
 
     it('count a property sent as null as present for required, and leave its null to the value gate', async () => {
       const answer = await callTool(app().server, 'tasks', { action: 'create', data: { name: null, project: 'p' } });
-      expect(answer.body).toMatchObject({
+      // name is required: the null is not worded as an optional property's (left out, the call is refused as missing it).
+      expect(answer.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'name', problems: ['must be a string'] }] });
+      // So for a property a requiredOneOf group names (left out, no group is met), not for an optional one.
+      const grouped = await callTool(app().server, 'tasks', { action: 'create', data: { name: 'n', project: null, owner: { id: null } } });
+      expect(grouped.body).toMatchObject({
         error: 'invalid_values',
-        invalid: [{ path: 'name', problems: ['must be a string, not null (leave out an optional property rather than send null)'] }],
+        invalid: [
+          { path: 'owner.id', problems: ['must be an integer, not null (leave out an optional property rather than send null)'] },
+          { path: 'project', problems: ['must be a string'] },
+        ],
       });
     });
 

@@ -297,6 +297,9 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     // A property its object requires is not one to leave out: in the arguments, and in a request (tools/call's name).
     const required = await callTool(app().server, 'search_docs', { query: null });
     expect(required.body.message).toBe('The arguments object of tool "search_docs" holds 1 invalid value(s): query: must be a string.');
+    // An action's required property is required by the gate before the value gate (requiredOneOf: action-tools.e2e-spec.ts).
+    const title = await callTool(app().server, 'library', { action: 'search', data: { title: null } });
+    expect(title.body.invalid).toEqual([{ path: 'title', problems: ['must be a string'] }]);
     const unnamed = await post(app().server, rpc('tools/call', { name: null, arguments: {} }));
     expect(unnamed.body.error.message).toBe('Invalid params for tools/call; at /params/name, must be a string.');
   });
