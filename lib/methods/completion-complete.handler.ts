@@ -9,7 +9,7 @@ import { ERAS } from '../mcp.constants.js';
 import type { Capabilities, CapabilitySource } from '../protocol/capability-source.js';
 import type { McpResult } from '../protocol/json-rpc.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { didYouMean } from '../util/near-miss.js';
+import { OFFERED_URI_QUOTED_MAX, didYouMean } from '../util/near-miss.js';
 import { contextInit } from './context-init.js';
 import type { McpMethodHandler, MethodCall } from './method-handler.interface.js';
 
@@ -58,7 +58,7 @@ export class CompletionCompleteHandler implements McpMethodHandler, CapabilitySo
     const meant = this.sources.map((source) => source.refMeant(ref)).find((name) => name !== undefined);
     throw new McpMethodError(
       JSON_RPC_CODES.invalidParams,
-      `Invalid params: no ${what} ${quoted(id, 100)}${didYouMean(meant)} to complete.${this.sources.map((source) => source.refsListed(ref.type)).join('')}`,
+      `Invalid params: no ${what} ${quoted(id, 100)}${didYouMean(meant, ref.type === 'ref/resource' ? OFFERED_URI_QUOTED_MAX : undefined)} to complete.${this.sources.map((source) => source.refsListed(ref.type)).join('')}`,
       { reason: 'unknown_ref', ref: ref.type === 'ref/prompt' ? { type: ref.type, name: bounded(ref.name, 100) } : { type: ref.type, uri: bounded(ref.uri, 200) } },
       400,
     );

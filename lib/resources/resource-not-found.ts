@@ -4,7 +4,7 @@ import { httpExceptionMethodError, httpExceptionParts } from '../errors/http-exc
 import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { bounded, quoted } from '../util/bounded.js';
-import { didYouMean } from '../util/near-miss.js';
+import { OFFERED_URI_QUOTED_MAX, didYouMean } from '../util/near-miss.js';
 
 /** The longest URI quoted back in a not-found refusal's `data.uri`. */
 export const NOT_FOUND_URI_MAX_CHARS = 2048;
@@ -24,7 +24,7 @@ export function resourceNotFound(uri: string): McpMethodError {
  * (a near miss), if any, and goes on with what is `served`.
  */
 export function unmatchedResource(uri: string, meant: string | undefined, served: string): McpMethodError {
-  return notFound(uri, `${didYouMean(meant)}.${served}`);
+  return notFound(uri, `${didYouMean(meant, OFFERED_URI_QUOTED_MAX)}.${served}`);
 }
 
 /** Resource not found, its message going on after the URI with `rest`. */

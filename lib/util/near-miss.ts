@@ -144,7 +144,13 @@ export function offeredNearMisses(unknown: readonly UnknownName[], budget: EditB
 /** The longest an offered name is quoted, as a refusal quotes a key (64 characters and its quotes). */
 const OFFERED_QUOTED_MAX = 66;
 
-/** What a refusal adds after a name the caller nearly spelled right (` (did you mean "firstName"?)`), else nothing. */
-export function didYouMean(meant: string | undefined): string {
-  return meant === undefined ? '' : ` (did you mean ${quoted(meant, OFFERED_QUOTED_MAX)}?)`;
+/** The longest an offered URI or URI template is quoted, as a refusal quotes the one sent (200 characters and its quotes). */
+export const OFFERED_URI_QUOTED_MAX = 202;
+
+/**
+ * What a refusal adds after a name the caller nearly spelled right (` (did you mean "firstName"?)`), else nothing;
+ * quoted to `max` characters (a URI's are longer than a name's: cut, it could not be sent back).
+ */
+export function didYouMean(meant: string | undefined, max = OFFERED_QUOTED_MAX): string {
+  return meant === undefined ? '' : ` (did you mean ${quoted(meant, max)}?)`;
 }

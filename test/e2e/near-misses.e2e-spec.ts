@@ -99,6 +99,16 @@ class ReadmeResource implements McpResourceHandler {
   }
 }
 
+/** A URI longer than a name is quoted: its near miss is quoted whole, or the next call could not send it. */
+const LONG_URI = 'notes://archive/2026/engineering/architecture-decisions/overview-of-the-system.md';
+
+@McpResource({ uri: LONG_URI, name: 'overview' })
+class OverviewResource implements McpResourceHandler {
+  read(): string {
+    return 'Overview.';
+  }
+}
+
 @McpResourceTemplate({ uriTemplate: 'notes://notes/{title}', name: 'note', complete: { title: (value: string) => [`${value}s`] } })
 class NoteTemplate implements McpResourceTemplateHandler {
   read(uri: string): string {
@@ -167,7 +177,13 @@ const MISSPELLED = [
     what: 'a resource URI nothing serves (resources/read)',
     send: (server: Server, name = 'raedme') => post(server, rpc('resources/read', { uri: `notes://${name}` })),
     message: (res: { body: { error: { message: string } } }) => res.body.error.message,
-    hinted: 'Resource not found: "notes://raedme" (did you mean "notes://readme"?). Resources: notes://readme. Templates: notes://notes/{title}.',
+    hinted: 'Resource not found: "notes://raedme" (did you mean "notes://readme"?). Resources: notes://readme, ',
+  },
+  {
+    what: 'a long resource URI nothing serves (resources/read), its near miss quoted whole',
+    send: (server: Server, name = 'overveiw') => post(server, rpc('resources/read', { uri: LONG_URI.replace('overview', name) })),
+    message: (res: { body: { error: { message: string } } }) => res.body.error.message,
+    hinted: `(did you mean "${LONG_URI}"?). Resources: `,
   },
   {
     what: 'a property a closed shape of a union refuses (the value gate)',
@@ -208,7 +224,7 @@ const MISSPELLED = [
 ] as const;
 
 describe('a refused name a caller nearly spelled right names the one it was meant as (did you mean)', () => {
-  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, NotifyTool, SummarizePrompt, ReadmeResource, NoteTemplate, ...MANY] });
+  const app = useTestApp({ providers: [SearchDocsTool, LibraryTool, ConvertTool, NotifyTool, SummarizePrompt, ReadmeResource, OverviewResource, NoteTemplate, ...MANY] });
 
   it.each(MISSPELLED.map((refusal) => [refusal.what, refusal] as const))('%s', async (_what, refusal) => {
     const hinted = await refusal.send(app().server);
