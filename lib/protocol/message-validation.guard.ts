@@ -65,8 +65,11 @@ export class MessageValidationGuard implements ChainStage {
       });
     }
     record.values = values;
+    // A modern request carries params (its _meta, whatever its method): a null sent for them is not one to leave out.
     const problems = modern
-      ? this.schema.check(kind === 'notification' ? 'JSONRPCNotification' : 'JSONRPCRequest', message)
+      ? kind === 'notification'
+        ? this.schema.check('JSONRPCNotification', message)
+        : this.schema.check('JSONRPCRequest', message, ['params'])
       : this.legacy.check(legacyDefinition(kind, message), message);
     if (problems.length) {
       const data = distilledData(problems);

@@ -113,14 +113,19 @@ export class ProtocolSchema {
     return { conforms: this.validator(definition), problems: (value) => this.check(definition, value) };
   }
 
-  /** Validates a value against one definition: no problems means it conforms. */
-  check(definition: string, value: unknown): SchemaProblem[] {
+  /**
+   * Validates a value against one definition: no problems means it conforms. `requiredBeside` names properties the
+   * caller requires beyond the definition (a modern request's `params`): a null sent for one is not worded as an
+   * optional property's.
+   */
+  check(definition: string, value: unknown, requiredBeside: readonly string[] = []): SchemaProblem[] {
     const { all, first } = this.compiled(definition);
     const failed = failedCheck(all, first, value);
     if (!failed) return [];
     // The definitions a checked one's unions branch to are precompiled beside it (`precompiledDefinitions`).
     const lookup = failed.firstOnly ? undefined : unionLookup(this.document, definition, value, (ref) => this.branchValidator(ref));
-    return describeSchemaErrors(failed.errors, lookup, undefined, failed.firstOnly, { value, schema: { document: this.document, root: { $ref: `#/$defs/${definition}` } } });
+    const root = { $ref: `#/$defs/${definition}`, ...(requiredBeside.length > 0 && { required: requiredBeside }) };
+    return describeSchemaErrors(failed.errors, lookup, undefined, failed.firstOnly, { value, schema: { document: this.document, root } });
   }
 
   /** The validator of a union branch that is a `$ref` to a definition (the protocol's unions have no others). */

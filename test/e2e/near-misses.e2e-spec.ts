@@ -316,6 +316,9 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     // An action's required property is required by the gate before the value gate (requiredOneOf: action-tools.e2e-spec.ts).
     const title = await callTool(app().server, 'library', { action: 'search', data: { title: null } });
     expect(title.body.invalid).toEqual([{ path: 'title', problems: ['must be a string'] }]);
+    // A modern request's params carry its _meta: a null for them is refused as before, not to be left out.
+    const noParams = await post(app().server, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: null });
+    expect(noParams.body.error.message).toBe('Invalid request: the message is not a valid JSON-RPC 2.0 request or notification; at /params, must be an object.');
     const unnamed = await post(app().server, rpc('tools/call', { name: null, arguments: {} }));
     expect(unnamed.body.error.message).toBe('Invalid params for tools/call; at /params/name, must be a string.');
   });
