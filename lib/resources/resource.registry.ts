@@ -146,7 +146,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
 
   /** The resource URI an unmatched `uri` nearly spells ({@link NearMisses.meant}), for its refusal. */
   uriMeant(uri: string): string | undefined {
-    return (this.uriNearMisses ??= new NearMisses(this.resources.keys())).meant(uri);
+    return (this.uriNearMisses ??= new NearMisses(this.resources.keys(), true)).meant(uri);
   }
 
   /** What reads `uri`: the resource at exactly that URI, else the first template (in declaration order) matching it. */
@@ -183,7 +183,7 @@ export class ResourceRegistry implements CapabilitySource, CompletionSource {
 
   /** The URI template an unknown `ref/resource` nearly spells. */
   refMeant(ref: CompletionRef): string | undefined {
-    return ref.type === 'ref/resource' ? (this.templateNearMisses ??= new NearMisses(this.templates.keys())).meant(ref.uri) : undefined;
+    return ref.type === 'ref/resource' ? (this.templateNearMisses ??= new NearMisses(this.templates.keys(), true)).meant(ref.uri) : undefined;
   }
 
   /**

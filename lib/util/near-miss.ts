@@ -58,14 +58,22 @@ const PREFIXED = /^.*(?:\.|__|\/|:)(?=.)/s;
 export class NearMisses {
   /** Each folded form with the one allowed name it stands for, or null when several share it. */
   private readonly byForm = new Map<string, string | null>();
-  private readonly forms: readonly { readonly candidate: string; readonly form: string }[];
+  /** Each allowed name with its folded form and, when `digitsKept`, the digits it spells. */
+  private readonly forms: readonly { readonly candidate: string; readonly form: string; readonly digits?: string }[];
 
-  constructor(allowed: Iterable<string>) {
-    const forms: { candidate: string; form: string }[] = [];
+  /**
+   * `digitsKept`: a near miss within edits must spell the same digits (a URI's: `logs/2026-01-02` is another day's
+   * log than `logs/2026-01-01`, `users/1047` another user than `users/1041`, not a misspelling of it).
+   */
+  constructor(
+    allowed: Iterable<string>,
+    private readonly digitsKept = false,
+  ) {
+    const forms: { candidate: string; form: string; digits?: string }[] = [];
     for (const candidate of allowed) {
       const form = folded(candidate);
       this.byForm.set(form, this.byForm.has(form) ? null : candidate);
-      forms.push({ candidate, form });
+      forms.push(digitsKept ? { candidate, form, digits: form.replace(/\D/g, '') } : { candidate, form });
     }
     this.forms = forms;
   }
@@ -87,8 +95,9 @@ export class NearMisses {
     let best: string | undefined;
     let bestEdits = limit + 1;
     let tied = false;
-    for (const { candidate, form } of this.forms) {
-      if (form[0] !== wanted[0]) continue;
+    const digits = this.digitsKept ? wanted.replace(/\D/g, '') : undefined;
+    for (const { candidate, form, digits: spelled } of this.forms) {
+      if (form[0] !== wanted[0] || spelled !== digits) continue;
       const edits = editsWithin(wanted, form, limit, budget);
       if (budget.steps < 0) return undefined;
       if (edits < bestEdits) [best, bestEdits, tied] = [candidate, edits, false];

@@ -114,6 +114,23 @@ describe('NearMisses (what a caller sent)', () => {
   });
 });
 
+describe('NearMisses keeping digits (resource URIs)', () => {
+  const uris = new NearMisses(['file:///logs/2026-01-01.log', 'db://users/1041', 'notes://readme'], true);
+
+  it('offers none that spells other digits: another day, another record, not a misspelling', () => {
+    expect(uris.meant('file:///logs/2026-01-02.log')).toBeUndefined();
+    expect(uris.meant('file:///logs/2026-01-10.log')).toBeUndefined();
+    expect(uris.meant('db://users/1047')).toBeUndefined();
+    expect(new NearMisses(['file:///logs/2026-01-01.log']).meant('file:///logs/2026-01-02.log')).toBe('file:///logs/2026-01-01.log');
+  });
+
+  it('still offers a URI misspelled in its letters, or spelled otherwise', () => {
+    expect(uris.meant('notes://raedme')).toBe('notes://readme');
+    expect(uris.meant('file:///logs/2026-01-01.lgo')).toBe('file:///logs/2026-01-01.log');
+    expect(uris.meant('DB://USERS/1041')).toBe('db://users/1041');
+  });
+});
+
 describe('offeredNearMisses (the near misses one refusal offers)', () => {
   const among = new NearMisses(['firstName', 'lastName', 'email']);
 
