@@ -11,10 +11,9 @@ import { linearUniqueItems } from './unique-items.js';
  * An ajv instance for consumer-written schemas that check what a caller sent: `CALLER_VALUE_CHECK` (then
  * `overrides`), formats asserted, `uniqueItems` linear, `multipleOf` decided in decimal, `const` and `enum`
  * comparing objects by their own keys only, the schema itself not validated by ajv (the precompiled meta-schema
- * checks it first), each error holding the schema it comes from (`verbose`: a refused property's near miss is looked
- * for in its `parentSchema`). Every instance that checks a caller's value at run time is built here, so none misses
- * a safeguard.
+ * checks it first). Every instance that checks a caller's value at run time is built here, so none misses a
+ * safeguard.
  */
 export function callerValueAjv(overrides: Options = {}): Ajv2020 {
-  return jsonEqualConstEnum(decimalMultipleOf(linearUniqueItems(addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, verbose: true, validateSchema: false, ...overrides })))));
+  return jsonEqualConstEnum(decimalMultipleOf(linearUniqueItems(addFormats(new Ajv2020({ ...CALLER_VALUE_CHECK, validateSchema: false, ...overrides })))));
 }

@@ -7,7 +7,9 @@ import { NEAR_MISS_STEPS, didYouMean, nearMissesOf, offeredNearMisses } from '..
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
 import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
+import type { SchemaDocument } from './local-ref.js';
 import { isOptionalProperty, type CheckedAgainst } from './optional-property.js';
+import { placedSchema } from './placed-schema.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
 import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
 
@@ -282,22 +284,33 @@ function describeInOrder(level: ErrorsAt, reading: Reading, inBranch = false): D
  * object's schema names in `properties` ({@link offeredNearMisses}: the refused properties of one object together).
  */
 function refusedNearMisses(errors: readonly ErrorObject[], sent: Sent): Map<ErrorObject, string> | undefined {
-  const refusing = errors.filter((e) => REFUSING.has(e.keyword) && e.propertyName === undefined && schemaProperties(e) !== undefined);
-  if (refusing.length === 0) return undefined;
-  const unknown = refusing.map((e) => ({
-    name: refusedProperty(e.params as KeywordParams),
-    among: nearMissesOf(schemaProperties(e)!),
-    sentIn: Object(sentAt(e, sent)) as object,
-  }));
+  const refusing = errors.filter((e) => REFUSING.has(e.keyword) && e.propertyName === undefined);
+  if (refusing.length === 0 || sent.schema === undefined) return undefined;
+  const refusedAt = new Map<string, Set<string>>();
+  for (const e of refusing) refusedAt.set(e.instancePath, (refusedAt.get(e.instancePath) ?? new Set()).add(refusedProperty(e.params as KeywordParams)));
+  const unknown = refusing.flatMap((e) => {
+    const object = sentAt(e, sent);
+    const properties = isPlainObject(object) ? closedProperties(e, sent.schema!.document, object, refusedAt.get(e.instancePath)!) : undefined;
+    return properties ? [{ error: e, name: refusedProperty(e.params as KeywordParams), among: nearMissesOf(properties), sentIn: object as object }] : [];
+  });
   const meant = offeredNearMisses(unknown, sent.budget);
-  return new Map(refusing.flatMap((e, i) => (meant[i] === undefined ? [] : [[e, meant[i]] as const])));
+  return new Map(unknown.flatMap(({ error }, i) => (meant[i] === undefined ? [] : [[error, meant[i]] as const])));
 }
 
-/** The `properties` of the schema an error comes from, as ajv reports it (`verbose`). */
-const schemaProperties = (error: ErrorObject): Readonly<Record<string, unknown>> | undefined => {
-  const properties = (error.parentSchema as { properties?: unknown } | undefined)?.properties;
-  return isPlainObject(properties) ? properties : undefined;
-};
+/**
+ * The `properties` of the closed object schema `error` comes from ({@link placedSchema}), or undefined; the schema
+ * must also account for the object sent: it names every key the object holds but those refused there.
+ */
+function closedProperties(
+  error: ErrorObject,
+  document: SchemaDocument,
+  object: Readonly<Record<string, unknown>>,
+  refused: ReadonlySet<string>,
+): Readonly<Record<string, unknown>> | undefined {
+  const schema = placedSchema(error, document);
+  const properties = schema?.[error.keyword] === false && isPlainObject(schema.properties) ? schema.properties : undefined;
+  return properties && Object.keys(object).every((key) => refused.has(key) || Object.hasOwn(properties, key)) ? properties : undefined;
+}
 
 /**
  * The keys `propertyNames` refuses, as `[instancePath, key]`: ajv reports the failing keyword (located at the

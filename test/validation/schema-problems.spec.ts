@@ -346,7 +346,7 @@ describe("describeSchemaErrors given the caller's value", () => {
     const check = callerValueAjv().compile(closed);
     const problems = (value: unknown) => {
       expect(check(value)).toBe(false);
-      return describeSchemaErrors(check.errors, undefined, undefined, false, { value });
+      return describeSchemaErrors(check.errors, undefined, undefined, false, { value, schema: { document: closed, root: closed } });
     };
     expect(problems({ channel: { kind: 'email', adress: 'a', subjct: 's' }, target: { user_id: 'u' } })).toEqual([
       { path: ['channel', 'adress'], problem: 'is not an allowed property (did you mean "address"?)' },
