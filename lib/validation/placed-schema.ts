@@ -1,28 +1,23 @@
 import type { ErrorObject } from 'ajv';
 
-import { pointerSegments } from '../util/json-pointer.js';
+import { pointerSegments, unescapedSegment } from '../util/json-pointer.js';
 import { resolveLocalRef, type SchemaDocument } from './local-ref.js';
+import { ALSO_APPLIED, SCHEMA_APPLICATORS } from './schema-applicators.js';
 
-/** How many instance segments each applicator keyword of a schema path steps down, and whether it names a member. */
-const STEPS: Readonly<Record<string, { readonly down: 'named' | 'key' | 'index' | 'none'; readonly member: boolean }>> = {
-  properties: { down: 'named', member: true },
-  patternProperties: { down: 'key', member: true },
-  additionalProperties: { down: 'key', member: false },
-  unevaluatedProperties: { down: 'key', member: false },
-  prefixItems: { down: 'named', member: true },
-  items: { down: 'index', member: false },
-  contains: { down: 'index', member: false },
-  unevaluatedItems: { down: 'index', member: false },
-  allOf: { down: 'none', member: true },
-  anyOf: { down: 'none', member: true },
-  oneOf: { down: 'none', member: true },
-  not: { down: 'none', member: false },
-  if: { down: 'none', member: false },
-  then: { down: 'none', member: false },
-  else: { down: 'none', member: false },
-  dependentSchemas: { down: 'none', member: true },
-  $defs: { down: 'none', member: true },
-  definitions: { down: 'none', member: true },
+/**
+ * How each applicator's subschema steps down the value, by the instance segment it is checked at: a named property or
+ * tuple index (`named`, the schema path's next segment), any key or index; any other applicator (`allOf`, `not`,
+ * `$defs`, …) applies at the same place.
+ */
+const STEPS_DOWN: Readonly<Record<string, 'named' | 'any'>> = {
+  properties: 'named',
+  prefixItems: 'named',
+  patternProperties: 'any',
+  additionalProperties: 'any',
+  unevaluatedProperties: 'any',
+  items: 'any',
+  contains: 'any',
+  unevaluatedItems: 'any',
 };
 
 /**
@@ -54,18 +49,19 @@ function walkedDown(pointer: string): (string | undefined)[] | undefined {
         : pointer
             .slice(2)
             .split('/')
-            .map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
+            .map((raw) => unescapedSegment(decodeURIComponent(raw)));
   } catch {
     return undefined;
   }
   const down: (string | undefined)[] = [];
   for (let i = 0; i < segments.length; i++) {
-    const step = Object.hasOwn(STEPS, segments[i]!) ? STEPS[segments[i]!]! : undefined;
-    if (!step) return undefined;
-    const member = step.member ? segments[++i] : undefined;
-    if (step.member && member === undefined) return undefined;
-    if (step.down === 'named') down.push(member);
-    else if (step.down !== 'none') down.push(undefined);
+    const keyword = segments[i]!;
+    const kind = SCHEMA_APPLICATORS.get(keyword) ?? ALSO_APPLIED.get(keyword);
+    const member = kind === 'one' ? undefined : segments[++i];
+    if (!kind || (kind !== 'one' && member === undefined)) return undefined;
+    const step = Object.hasOwn(STEPS_DOWN, keyword) ? STEPS_DOWN[keyword] : undefined;
+    if (step === 'named') down.push(member);
+    else if (step === 'any') down.push(undefined);
   }
   return down;
 }
