@@ -9,20 +9,25 @@ export type SchemaDocument = object;
 
 /** The schema object a local `$ref` names in `document` (`#` and a JSON pointer, percent-encoded as in a URI). */
 export function resolveLocalRef(document: SchemaDocument, ref: string): Record<string, unknown> | undefined {
-  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
-  let keys: string[];
+  const keys = localRefKeys(ref);
+  const node = keys && valueAt(document, keys);
+  return isPlainObject(node) ? node : undefined;
+}
+
+/**
+ * The keys a local `$ref` (or an ajv schema path: `#` and a JSON pointer, percent-encoded) walks from its document's
+ * root, or undefined for another reference or a malformed one.
+ */
+export function localRefKeys(ref: string): string[] | undefined {
+  if (ref === '#') return [];
+  if (!ref.startsWith('#/')) return undefined;
   try {
     // Each segment percent-decoded first: an escaped `/` (`%2F`) stays within its segment.
-    keys =
-      ref === '#'
-        ? []
-        : ref
-            .slice(2)
-            .split('/')
-            .map((raw) => unescapedSegment(decodeURIComponent(raw)));
+    return ref
+      .slice(2)
+      .split('/')
+      .map((raw) => unescapedSegment(decodeURIComponent(raw)));
   } catch {
     return undefined;
   }
-  const node = valueAt(document, keys);
-  return isPlainObject(node) ? node : undefined;
 }

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 
-import { pointerSegments, unescapedSegment } from '../util/json-pointer.js';
-import { resolveLocalRef, type SchemaDocument } from './local-ref.js';
+import { pointerSegments } from '../util/json-pointer.js';
+import { localRefKeys, resolveLocalRef, type SchemaDocument } from './local-ref.js';
 import { ALSO_APPLIED, SCHEMA_APPLICATORS } from './schema-applicators.js';
 
 /**
@@ -41,18 +41,8 @@ export function placedSchema(error: ErrorObject, document: SchemaDocument): Reco
 
 /** The instance segments a schema path walks down (undefined where any key or index will do), or undefined. */
 function walkedDown(pointer: string): (string | undefined)[] | undefined {
-  let segments: string[];
-  try {
-    segments =
-      pointer === '#'
-        ? []
-        : pointer
-            .slice(2)
-            .split('/')
-            .map((raw) => unescapedSegment(decodeURIComponent(raw)));
-  } catch {
-    return undefined;
-  }
+  const segments = localRefKeys(pointer);
+  if (!segments) return undefined;
   const down: (string | undefined)[] = [];
   for (let i = 0; i < segments.length; i++) {
     const keyword = segments[i]!;
