@@ -357,6 +357,16 @@ describe("describeSchemaErrors given the caller's value", () => {
     expect(problems({ target: { userId: 'u', userid: 'u' } })).toEqual([{ path: ['target', 'userid'], problem: 'is not an allowed property' }]);
     expect(problems({ target: { userid: 'u', user_id: 'u' } }).map((p) => p.problem)).toEqual(['is not an allowed property', 'is not an allowed property']);
     expect(problems({ target: { zzzzzz: 'u' } })).toEqual([{ path: ['target', 'zzzzzz'], problem: 'is not an allowed property' }]);
+    // None where the schema found does not account for every key the object holds (one a pattern admits): it may not be
+    // the schema that refused the property.
+    const patterned = { type: 'object', properties: { address: { type: 'string' } }, patternProperties: { '^x-': {} }, additionalProperties: false };
+    const both = { type: 'object', properties: { c: { anyOf: [patterned, { type: 'string' }] } } };
+    const check2 = callerValueAjv().compile(both);
+    const sent2 = { c: { adress: 'a', 'x-note': 'n' } };
+    expect(check2(sent2)).toBe(false);
+    expect(describeSchemaErrors(check2.errors, undefined, undefined, false, { value: sent2, schema: { document: both, root: both } })).toEqual([
+      { path: ['c', 'adress'], problem: 'is not an allowed property' },
+    ]);
   });
 
   /** The problems `schema`'s check finds in `value`, given the caller's value. */
