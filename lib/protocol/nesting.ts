@@ -66,3 +66,16 @@ function pathToDeep(root: object, max: number): (string | number)[] | undefined 
   }
   return undefined;
 }
+
+/** How many levels of objects and arrays `root` nests (a container holding only scalars is 1; a scalar 0); iterative. */
+export function nestingDepth(root: unknown): number {
+  let deepest = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 1 }];
+  while (stack.length) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > deepest) deepest = depth;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+  }
+  return deepest;
+}

@@ -206,18 +206,19 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
     return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}. "allowed" lists the keys each object on the way admits.`, fields);
   },
   invalid_values(s) {
-    const found = s.target!.values.check(s.data, s.numbersInRange);
-    if (!found) return undefined;
+    const checked = s.target!.values.check(s.data, s.numbersInRange);
+    if (!checked) return undefined;
+    const { tooDeep, ...found } = checked;
     // Each listed location with its first problem, so a client that shows only the message still shows what to fix;
     // the object itself (path "") is the subject the message names, so its problem stands alone.
     const listed = found.invalid.map((i) => `${i.path ? `${i.path}: ` : ''}${i.problems[0]}`).join('; ');
-    return dataAnswer(
-      s,
-      found.first_only
-        ? `${s.target!.subject} holds at least one invalid value: ${listed} (the data is too large to look for every problem; fix this one and retry).`
-        : `${s.target!.subject} holds ${found.invalid_count} invalid value(s): ${listed}${found.invalid_count > found.invalid.length ? '; …' : ''}.`,
-      found,
-    );
+    const subject = s.target!.subject;
+    let message: string;
+    if (tooDeep === 'unchecked') message = `${subject} ${listed}: send it nested less deeply and retry.`;
+    else if (found.first_only)
+      message = `${subject} holds at least one invalid value: ${listed} (the data is too ${tooDeep ? 'deeply nested' : 'large'} to look for every problem; fix this one and retry).`;
+    else message = `${subject} holds ${found.invalid_count} invalid value(s): ${listed}${found.invalid_count > found.invalid.length ? '; …' : ''}.`;
+    return dataAnswer(s, message, found);
   },
 };
 

@@ -12,6 +12,7 @@ import { bounded } from '../util/bounded.js';
 import { duplicateDeclaration, type DeclaringProvider } from '../util/duplicate-declaration.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { providerClasses, singletonInstance } from '../util/provider-classes.js';
+import { isStackOverflow } from '../util/stack-overflow.js';
 import { SchemaCompiler } from '../validation/schema-compiler.js';
 import { buildActionTool, type DeclaredAction } from './action-tool.js';
 import { buildHelpTool } from './help.tool.js';
@@ -29,8 +30,8 @@ function withinStack<T>(where: string, build: () => T): T {
   try {
     return build();
   } catch (thrown) {
-    if (!(thrown instanceof RangeError && thrown.message.includes('call stack'))) throw thrown;
-    throw new McpConfigurationError(where, `declares a schema nested too deeply to check (${bounded(thrown.message, 100)}): nest it less deeply`);
+    if (!isStackOverflow(thrown)) throw thrown;
+    throw new McpConfigurationError(where, `declares a schema nested too deeply to check (${bounded((thrown as Error).message, 100)}): nest it less deeply`);
   }
 }
 

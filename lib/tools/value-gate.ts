@@ -1,4 +1,6 @@
+import { nestingDepth } from '../protocol/nesting.js';
 import { bounded } from '../util/bounded.js';
+import { isStackOverflow } from '../util/stack-overflow.js';
 import { numbersOutOfRange } from '../validation/finite-numbers.js';
 import type { CheckedAgainst } from '../validation/optional-property.js';
 import type { SchemaCompiler, ValueCheck } from '../validation/schema-compiler.js';
@@ -23,6 +25,11 @@ export interface InvalidValues {
   readonly invalid: readonly InvalidValue[];
   /** Present (true) when the data was too large to describe every problem of: only the first was looked for. */
   readonly first_only?: true;
+  /**
+   * Not sent: present when the value nests too deeply for the stack, with the first problem named (`first`) or
+   * none, as even the first-problem check could not run (`unchecked`: the one listed problem says so).
+   */
+  readonly tooDeep?: 'first' | 'unchecked';
 }
 
 /**
@@ -57,6 +64,18 @@ export class ValueGate {
    * `numbersInRange` (the parse step's walk of the body found none), a number out of range is looked for too.
    */
   check(value: unknown, numbersInRange = false): InvalidValues | undefined {
+    try {
+      return this.invalidValues(value, numbersInRange);
+    } catch (thrown) {
+      // A recursive schema whose every level holds many checks can overflow the stack well within the nesting a
+      // message may have: the caller is told to nest less, rather than the tool faulting.
+      if (!isStackOverflow(thrown)) throw thrown;
+      const problem = `is nested ${nestingDepth(value)} levels deep, too deep to be checked against its schema`;
+      return { invalid_count: 1, invalid: [{ path: '', problems: [problem] }], first_only: true, tooDeep: 'unchecked' };
+    }
+  }
+
+  private invalidValues(value: unknown, numbersInRange: boolean): InvalidValues | undefined {
     const failed = this.failedCheck(value);
     // A number JSON spells but cannot hold (`1e400`) where the schema types none (an untyped property).
     const { problems: unheld, firstOnly: unheldFirstOnly } = numbersOutOfRange(value, { inRange: numbersInRange });
@@ -82,6 +101,7 @@ export class ValueGate {
       invalid_count: listed.length,
       invalid: listed.slice(0, INVALID_LISTED).map(([path, { problems }]) => ({ path, problems })),
       ...(firstOnly && { first_only: true as const }),
+      ...(failed?.tooDeep && { tooDeep: 'first' as const }),
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
+import { isStackOverflow } from '../util/stack-overflow.js';
 import type { ItemLimits } from './bounded-schema.js';
 import { DETAILED_CHECK_MAX_ERRORS, cappedCheck } from './linear-errors.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
@@ -30,6 +31,8 @@ function holdsMoreValuesThan(root: unknown, max: number): boolean {
 export interface FailedCheck {
   readonly errors: readonly ErrorObject[];
   readonly firstOnly: boolean;
+  /** Present (true) when the every-problem validator ran out of stack on the value: `errors` are the first problem's. */
+  readonly tooDeep?: true;
   /** Places the problems ajv's schema paths do not (see `UnionLookup`), when every problem was looked for. */
   readonly unionLookup?: UnionLookup;
   /** The facts of the schema's unions (see `UnionFacts`), when it has any and every problem was looked for. */
@@ -39,11 +42,20 @@ export interface FailedCheck {
 /**
  * Checks a caller-sent value: `first` decides, so a valid value is validated once and never counted; a failing one
  * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values and fails in at most
- * `DETAILED_CHECK_MAX_ERRORS` ways (else by its first problem). Undefined on a pass.
+ * `DETAILED_CHECK_MAX_ERRORS` ways (else by its first problem). Undefined on a pass. `all` keeps more on the stack at
+ * each level of a recursive schema than `first`: where it overflows, the first problem stands (`tooDeep`); where
+ * `first` does, the overflow is thrown, as nothing was checked.
  */
 export function failedCheck(all: ValidateFunction, first: ValidateFunction, value: unknown): FailedCheck | undefined {
   if (first(value)) return undefined;
-  if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES) || cappedCheck(all, value) === 'too_many') return { errors: first.errors ?? [], firstOnly: true };
+  const firstProblem = { errors: first.errors ?? [], firstOnly: true };
+  if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return firstProblem;
+  try {
+    if (cappedCheck(all, value) === 'too_many') return firstProblem;
+  } catch (thrown) {
+    if (isStackOverflow(thrown)) return { ...firstProblem, tooDeep: true };
+    throw thrown;
+  }
   return { errors: all.errors ?? [], firstOnly: false };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
 import type { McpRequestRecord } from '../../lib/contracts/request-record.js';
-import { MAX_NESTING_DEPTH, valuesWithin } from '../../lib/protocol/nesting.js';
+import { MAX_NESTING_DEPTH, nestingDepth, valuesWithin } from '../../lib/protocol/nesting.js';
 import { HEAP_BYTES_PER_VALUE, requestFootprint } from '../../lib/protocol/request-footprint.js';
 import { HeaderLines } from '../../lib/util/header-lines.js';
 
@@ -87,5 +87,17 @@ describe('valuesWithin', () => {
     expect(valuesWithin(nested(MAX_NESTING_DEPTH))).toBe(MAX_NESTING_DEPTH);
     expect(valuesWithin(nested(MAX_NESTING_DEPTH + 1))).toBeUndefined();
     expect(valuesWithin(nested(3), 2)).toBeUndefined();
+  });
+});
+
+describe('nestingDepth', () => {
+  it('counts the levels of objects and arrays down to the deepest, without recursion', () => {
+    expect(nestingDepth('x')).toBe(0);
+    expect(nestingDepth(null)).toBe(0);
+    expect(nestingDepth({})).toBe(1);
+    expect(nestingDepth({ a: 1, b: [2, { c: [] }], d: {} })).toBe(4);
+    let deep: unknown = [];
+    for (let i = 1; i < 100_000; i++) deep = [deep];
+    expect(nestingDepth(deep)).toBe(100_000);
   });
 });
