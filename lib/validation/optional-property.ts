@@ -39,6 +39,12 @@ const UNWALKED = [
  */
 const UNWALKED_ABOVE = ['patternProperties', 'contains'];
 
+/** An object's schema as the walk reads it: its `properties` (if any), and the names it requires. */
+export interface ObjectSchema {
+  readonly properties: Readonly<Record<string, unknown>> | undefined;
+  readonly required: ReadonlySet<string>;
+}
+
 /**
  * Whether the value at `path` is a property its object's schema declares and does not require, found by walking
  * `properties`, `items` and `prefixItems` (through local `$ref`s) from the root along the path. False wherever the
@@ -46,14 +52,24 @@ const UNWALKED_ABOVE = ['patternProperties', 'contains'];
  * keywords, a pattern or additional property, a remote reference.
  */
 export function isOptionalProperty(checked: CheckedAgainst, path: readonly (string | number)[]): boolean {
+  return path.length > 0 && isOptionalIn(objectSchemaAt(checked, path.slice(0, -1)), String(path.at(-1)));
+}
+
+/** Whether `object` (an {@link objectSchemaAt} reading) declares `name` and leaves it optional. */
+export const isOptionalIn = (object: ObjectSchema | undefined, name: string): boolean =>
+  object?.properties !== undefined && Object.hasOwn(object.properties, name) && !object.required.has(name);
+
+/**
+ * The schema of the object at `path`, walked from the root as {@link isOptionalProperty} says, or undefined where the
+ * walk cannot say. One reading serves every property of that object.
+ */
+export function objectSchemaAt(checked: CheckedAgainst, path: readonly (string | number)[]): ObjectSchema | undefined {
   let node: Readonly<Record<string, unknown>> | undefined = checked.root;
-  for (const [index, segment] of path.entries()) {
-    const last = index === path.length - 1;
+  for (const segment of path) {
     const at = node && referenced(checked.document, node);
-    if (!at || (!last && UNWALKED_ABOVE.some((keyword) => at.node[keyword] !== undefined))) return false;
+    if (!at || UNWALKED_ABOVE.some((keyword) => at.node[keyword] !== undefined)) return undefined;
     const properties = isPlainObject(at.node.properties) ? at.node.properties : undefined;
     const name = String(segment);
-    if (last) return properties !== undefined && Object.hasOwn(properties, name) && !at.required.has(name);
     const next: unknown =
       typeof segment === 'number' && (at.node.items !== undefined || at.node.prefixItems !== undefined)
         ? ((Array.isArray(at.node.prefixItems) ? at.node.prefixItems[segment] : undefined) ?? at.node.items)
@@ -62,7 +78,8 @@ export function isOptionalProperty(checked: CheckedAgainst, path: readonly (stri
           : undefined;
     node = isPlainObject(next) ? next : undefined;
   }
-  return false;
+  const at = node && referenced(checked.document, node);
+  return at && { properties: isPlainObject(at.node.properties) ? at.node.properties : undefined, required: at.required };
 }
 
 /**

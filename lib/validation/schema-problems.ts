@@ -2,13 +2,13 @@ import type { ErrorObject } from 'ajv';
 
 import type { EditBudget } from '../util/edit-distance.js';
 import { isPlainObject } from '../util/is-plain-object.js';
-import { pointerSegments, valueAt } from '../util/json-pointer.js';
+import { pointerSegments, unescapedSegment, valueAt } from '../util/json-pointer.js';
 import { NEAR_MISS_STEPS, didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
 import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
 import type { SchemaDocument } from './local-ref.js';
-import { isOptionalProperty, type CheckedAgainst } from './optional-property.js';
+import { isOptionalIn, objectSchemaAt, type CheckedAgainst, type ObjectSchema } from './optional-property.js';
 import { placedSchema } from './placed-schema.js';
 import type { UnionFactsOf, UnionLookup } from './union-branches.js';
 import { branchesLeft, unionTrials, type UnionTrials } from './union-trials.js';
@@ -202,7 +202,7 @@ export function describeSchemaErrors(
   sent?: { readonly value: unknown; readonly schema?: CheckedAgainst },
 ): SchemaProblem[] {
   if (!errors?.length) return [];
-  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly, sent: sent && { ...sent, budget: { steps: NEAR_MISS_STEPS } } });
+  const described = describeInOrder(topLevel(errors, facts), { lookup, facts, firstOnly, sent: sent && { ...sent, budget: { steps: NEAR_MISS_STEPS }, holders: new Map() } });
   if (!described.some((d) => d.pattern)) return described.map(({ path, problem }) => ({ path, problem }));
   // Grouped by location, in the order locations first appear; in each, the pattern problems last.
   const byLocation = new Map<string, Described[]>();
@@ -237,7 +237,18 @@ interface Reading {
   readonly lookup: UnionLookup | undefined;
   readonly facts: UnionFactsOf | undefined;
   readonly firstOnly: boolean;
-  readonly sent?: { readonly value: unknown; readonly schema?: CheckedAgainst; readonly budget: EditBudget };
+  readonly sent?: { readonly value: unknown; readonly schema?: CheckedAgainst; readonly budget: EditBudget; readonly holders: Map<string, Holder> };
+}
+
+/**
+ * The object or array that holds an error's location in the caller's value, read once for every error below it: a
+ * wide object deep in a recursion fails once per property, and a walk from the root for each cost O(errors x depth).
+ */
+interface Holder {
+  readonly segments: readonly (string | number)[];
+  readonly value: unknown;
+  /** Its schema as `objectSchemaAt` reads it, once needed (null: the walk cannot say). */
+  schema?: ObjectSchema | null;
 }
 
 /** The problems of one level's errors in ajv's order (see {@link describeSchemaErrors}), `pattern` ones marked. */
@@ -288,10 +299,17 @@ function refusedNearMisses(errors: readonly ErrorObject[], sent: Sent): Map<Erro
   if (refusing.length === 0 || sent.schema === undefined) return undefined;
   const refusedAt = new Map<string, Set<string>>();
   for (const e of refusing) refusedAt.set(e.instancePath, (refusedAt.get(e.instancePath) ?? new Set()).add(refusedProperty(e.params as KeywordParams)));
+  // The errors of one object under one keyword share its schema: read once (an object may refuse a thousand keys).
+  const placed = new Map<string, { object: unknown; properties: Readonly<Record<string, unknown>> | undefined }>();
   const unknown = refusing.flatMap((e) => {
-    const object = sentAt(e, sent);
-    const properties = isPlainObject(object) ? closedProperties(e, sent.schema!.document, object, refusedAt.get(e.instancePath)!) : undefined;
-    return properties ? [{ error: e, name: refusedProperty(e.params as KeywordParams), among: nearMissesOf(properties), sentIn: object as object }] : [];
+    const key = JSON.stringify([e.instancePath, e.schemaPath]);
+    let at = placed.get(key);
+    if (!at) {
+      const object = sentAt(e, sent);
+      at = { object, properties: isPlainObject(object) ? closedProperties(e, sent.schema!.document, object, refusedAt.get(e.instancePath)!) : undefined };
+      placed.set(key, at);
+    }
+    return at.properties ? [{ error: e, name: refusedProperty(e.params as KeywordParams), among: nearMissesOf(at.properties), sentIn: at.object as object }] : [];
   });
   const meant = offeredNearMisses(unknown, sent.budget);
   return new Map(unknown.flatMap(({ error }, i) => (meant[i] === undefined ? [] : [[error, meant[i]] as const])));
@@ -366,8 +384,25 @@ function ownProblem(error: ErrorObject, reading: Reading, meant?: string): Descr
 /** A caller's value as {@link describeSchemaErrors} reads it for the wordings below, with their shared budget. */
 type Sent = NonNullable<Reading['sent']>;
 
-/** A caller's value at an error's location. */
-const sentAt = (error: ErrorObject, sent: Sent): unknown => valueAt(sent.value, pointerSegments(error.instancePath));
+/** The {@link Holder} of the location `pointer` names (not the root), and the location's key in it. */
+function holderOf(pointer: string, sent: Sent): { holder: Holder; key: string } {
+  const cut = pointer.lastIndexOf('/');
+  const at = pointer.slice(0, cut);
+  let holder = sent.holders.get(at);
+  if (!holder) {
+    const segments = pointerSegments(at);
+    holder = { segments, value: valueAt(sent.value, segments) };
+    sent.holders.set(at, holder);
+  }
+  return { holder, key: unescapedSegment(pointer.slice(cut + 1)) };
+}
+
+/** A caller's value at an error's location (own keys and list indexes only), or undefined. */
+function sentAt(error: ErrorObject, sent: Sent): unknown {
+  if (error.instancePath === '') return sent.value;
+  const { holder, key } = holderOf(error.instancePath, sent);
+  return typeof holder.value === 'object' && holder.value !== null && Object.hasOwn(holder.value, key) ? (holder.value as Record<string, unknown>)[key] : undefined;
+}
 
 /**
  * An `enum` problem naming the allowed string the caller's string nearly spells (`must be one of "low", "normal",
@@ -401,16 +436,16 @@ function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefin
 const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
 
 /**
- * Whether the caller sent null at `pointer` as a property its object's schema leaves optional
- * ({@link isOptionalProperty}): not for an array's item (leaving it out would shift the others), the root value, a
- * required property (`id`, a tool call's `name`), or one the walk cannot place.
+ * Whether the caller sent null at `pointer` as a property its object's schema leaves optional (`isOptionalProperty`,
+ * the object's schema read once for all its properties): not for an array's item (leaving it out would shift the
+ * others), the root value, a required property (`id`, a tool call's `name`), or one the walk cannot place.
  */
 function nullProperty(pointer: string, sent: Sent | undefined): boolean {
-  const path = pointerSegments(pointer);
-  if (sent?.schema === undefined || path.length === 0) return false;
-  const parent = valueAt(sent.value, path.slice(0, -1));
-  const name = String(path.at(-1));
-  return isPlainObject(parent) && Object.hasOwn(parent, name) && parent[name] === null && isOptionalProperty(sent.schema, path);
+  if (sent?.schema === undefined || pointer === '') return false;
+  const { holder, key } = holderOf(pointer, sent);
+  if (!isPlainObject(holder.value) || !Object.hasOwn(holder.value, key) || holder.value[key] !== null) return false;
+  if (holder.schema === undefined) holder.schema = objectSchemaAt(sent.schema, holder.segments) ?? null;
+  return isOptionalIn(holder.schema ?? undefined, key);
 }
 
 /** The problem of a value, where `error` is, of none of `types` (as ajv lists them): null sent as an optional property named so. */

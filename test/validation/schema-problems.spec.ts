@@ -394,6 +394,20 @@ describe("describeSchemaErrors given the caller's value", () => {
     expect(describeSchemaErrors(check.errors, undefined, undefined, false, { value: { limit: null } })).toEqual([{ path: ['limit'], problem: 'must be an integer' }]);
   });
 
+  it('reads each object apart: siblings one requires and one leaves optional, the same name in two objects, keys a pointer escapes', () => {
+    const inner = (required: string[]) => ({ type: 'object', properties: { 'a/b': { type: 'string' }, 'c~d': { type: 'string' }, e: { type: 'string' } }, required });
+    const schema = { type: 'object', properties: { x: inner(['c~d']), y: inner(['e']) } };
+    const nulls = { 'a/b': null, 'c~d': null, e: null };
+    expect(problemsSent(schema, { x: nulls, y: nulls })).toEqual([
+      { path: ['x', 'a/b'], problem: `must be a string${NULL_PROPERTY}` },
+      { path: ['x', 'c~d'], problem: 'must be a string' },
+      { path: ['x', 'e'], problem: `must be a string${NULL_PROPERTY}` },
+      { path: ['y', 'a/b'], problem: `must be a string${NULL_PROPERTY}` },
+      { path: ['y', 'c~d'], problem: `must be a string${NULL_PROPERTY}` },
+      { path: ['y', 'e'], problem: 'must be a string' },
+    ]);
+  });
+
   it("leaves null sent as an array's item or as the root value worded by the schema alone", () => {
     const schema = { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, limit: { type: 'integer' } } };
     expect(problemsSent(schema, { ids: [1, null], limit: null })).toEqual([
