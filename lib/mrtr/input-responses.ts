@@ -2,6 +2,7 @@ import { JSON_RPC_CODES } from '../errors/json-rpc-codes.js';
 import { McpMethodError } from '../errors/mcp-method.error.js';
 import { distilledData, firstProblem } from '../protocol/distilled-error.js';
 import type { ProtocolSchema } from '../protocol/protocol-schema.js';
+import { PatternOverflowError, placeOf } from '../validation/pattern-test.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import type { ElicitationSchemaCache } from './elicitation-schema-cache.js';
 import { INPUT_KINDS, type InputKind } from './input-kinds.js';
@@ -54,7 +55,15 @@ export function readAnswer(
   // Only the declared fields are checked: the others never reach the tool, and checked they could fail by thousands.
   const declared = declaredOnly(content ?? {}, requested.properties ?? {});
   const validate = checks.schemas.validator(requested);
-  if (!validate(declared)) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
+  let valid: boolean;
+  try {
+    valid = validate(declared);
+  } catch (thrown) {
+    // A field too long to be matched against its pattern (a tool's form may declare one): refused where it is.
+    if (!(thrown instanceof PatternOverflowError)) throw thrown;
+    throw invalidAnswer(place, 'does not match the requested schema', [{ path: placeOf(declared, thrown.sent) ?? [], problem: thrown.message }], ['content']);
+  }
+  if (!valid) throw invalidAnswer(place, 'does not match the requested schema', describeSchemaErrors(validate.errors), ['content']);
   return { ...rest, content: declared };
 }
 

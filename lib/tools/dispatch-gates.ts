@@ -3,6 +3,8 @@ import { firstListed } from '../util/first-listed.js';
 import { NAMES_LISTED } from '../util/named-registry.js';
 import { didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
+import { PatternOverflowError, placeOf } from '../validation/pattern-test.js';
+import { dataPath } from './data-path.js';
 import type { HelpPointer } from './help-pointer.js';
 import type { InputSchemaDigest } from './input-schema.js';
 import { findUnknownKeys, type FoundUnknownKeys, type KeyNode } from './key-set.js';
@@ -225,10 +227,27 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
 function run(gates: readonly DispatchGate[], state: GateState): GateRefusal | undefined {
   for (const gate of DISPATCH_GATES) {
     if (!gates.includes(gate)) continue;
-    const answer = CHECKS[gate](state);
+    let answer: Answer;
+    try {
+      answer = CHECKS[gate](state);
+    } catch (thrown) {
+      if (!(thrown instanceof PatternOverflowError)) throw thrown;
+      return { gate: 'invalid_values', payload: Object.assign({ error: 'invalid_values' }, unmatchedAnswer(state, thrown)) };
+    }
     if (answer) return { gate, payload: Object.assign({ error: gate }, answer) };
   }
   return undefined;
+}
+
+/**
+ * A key or value too long to be matched against its schema's pattern (the unknown-key gate's or the value gate's):
+ * refused as an invalid value, where it sits, as the first problem found.
+ */
+function unmatchedAnswer(s: GateState, overflow: PatternOverflowError): Answer {
+  const path = dataPath(placeOf(s.data, overflow.sent) ?? []);
+  const invalid = [{ path, problems: [overflow.message] }];
+  const listed = `${path ? `${path}: ` : ''}${overflow.message}`;
+  return dataAnswer(s, `${s.target!.subject} holds at least one invalid value: ${listed} (send it shorter and retry).`, { invalid_count: 1, invalid, first_only: true });
 }
 
 /** The unknown-action answer, shared by the `unknown_action` gate and help's action level so both speak one dialect. */

@@ -2,6 +2,7 @@ import { isPlainObject } from '../util/is-plain-object.js';
 import { nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { ownCopy, setOwnKey } from '../util/own-key.js';
 import { schemaPath } from '../validation/json-value.js';
+import { patternTest } from '../validation/pattern-test.js';
 import { SCHEMA_APPLICATORS, someSubschema } from '../validation/schema-applicators.js';
 import { compareSegments, dataPath } from './data-path.js';
 import type { JsonSchema } from './tool.interfaces.js';
@@ -191,7 +192,7 @@ const REFUSED = Symbol('refused');
 function keyRead(node: KeyNode, key: string): KeyNode | undefined | typeof REFUSED {
   const declared = node.properties.get(key);
   if (declared !== undefined) return declared ?? undefined;
-  for (const pattern of node.patterns) if (pattern.regex.test(key)) return pattern.node;
+  for (const pattern of node.patterns) if (patternTest(pattern.regex, key)) return pattern.node;
   if (node.additional) return node.additional;
   return node.closed ? REFUSED : undefined;
 }
