@@ -12,6 +12,21 @@ import type { UnionFactsOf, UnionLookup } from './union-branches.js';
  */
 export const DETAILED_CHECK_MAX_VALUES = 10_000;
 
+/**
+ * The most characters the locations of one check's errors may spell together (their `instancePath`s) for the check
+ * to name every problem: describing an error walks its location, so a thousand errors 120 levels deep, or under
+ * keys a thousand characters long, cost a hundred times as much as a thousand shallow ones. Past it only the first
+ * is named, as past `DETAILED_CHECK_MAX_ERRORS`.
+ */
+export const DETAILED_CHECK_MAX_PATH_CHARS = 64_000;
+
+/** Whether errors' locations spell more than {@link DETAILED_CHECK_MAX_PATH_CHARS} characters together. */
+function locationsTooLong(errors: readonly ErrorObject[]): boolean {
+  let chars = 0;
+  for (const error of errors) if ((chars += error.instancePath.length) > DETAILED_CHECK_MAX_PATH_CHARS) return true;
+  return false;
+}
+
 /** Whether a JSON value holds more than `max` values; visits at most `max + 1` of them, without recursion. */
 function holdsMoreValuesThan(root: unknown, max: number): boolean {
   const stack: unknown[] = [root];
@@ -42,7 +57,8 @@ export interface FailedCheck {
 /**
  * Checks a caller-sent value: `first` decides, so a valid value is validated once and never counted; a failing one
  * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values and fails in at most
- * `DETAILED_CHECK_MAX_ERRORS` ways (else by its first problem). Undefined on a pass. `all` keeps more on the stack at
+ * `DETAILED_CHECK_MAX_ERRORS` ways at locations spelling at most {@link DETAILED_CHECK_MAX_PATH_CHARS} characters
+ * (else by its first problem). Undefined on a pass. `all` keeps more on the stack at
  * each level of a recursive schema than `first`: where it overflows, the first problem stands (`tooDeep`); where
  * `first` does, the overflow is thrown, as nothing was checked.
  */
@@ -51,7 +67,7 @@ export function failedCheck(all: ValidateFunction, first: ValidateFunction, valu
   const firstProblem = { errors: first.errors ?? [], firstOnly: true };
   if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return firstProblem;
   try {
-    if (cappedCheck(all, value) === 'too_many') return firstProblem;
+    if (cappedCheck(all, value) === 'too_many' || locationsTooLong(all.errors ?? [])) return firstProblem;
   } catch (thrown) {
     if (isStackOverflow(thrown)) return { ...firstProblem, tooDeep: true };
     throw thrown;
@@ -62,8 +78,9 @@ export function failedCheck(all: ValidateFunction, first: ValidateFunction, valu
 /**
  * {@link failedCheck} for a bounded schema, from its every-problem validator alone: an array over its `maxItems` is
  * found first, so `all` only ever runs where it visits a bounded number of locations. Past
- * {@link DETAILED_CHECK_MAX_VALUES} values, or past `DETAILED_CHECK_MAX_ERRORS` errors, the answer names one
- * problem, as `failedCheck`'s does.
+ * {@link DETAILED_CHECK_MAX_VALUES} values, past `DETAILED_CHECK_MAX_ERRORS` errors, or past
+ * {@link DETAILED_CHECK_MAX_PATH_CHARS} characters of their locations, the answer names one problem, as `failedCheck`'s
+ * does.
  */
 export function failedBoundedCheck(all: ValidateFunction, limits: ItemLimits, value: unknown): FailedCheck | undefined {
   const over = limits.overLimit(value);
@@ -71,5 +88,5 @@ export function failedBoundedCheck(all: ValidateFunction, limits: ItemLimits, va
   if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return { errors: over ? [over] : (all.errors ?? []).slice(0, 1), firstOnly: true };
   if (over) all(value);
   const errors = all.errors ?? [];
-  return errors.length > DETAILED_CHECK_MAX_ERRORS ? { errors: errors.slice(0, 1), firstOnly: true } : { errors, firstOnly: false };
+  return errors.length > DETAILED_CHECK_MAX_ERRORS || locationsTooLong(errors) ? { errors: errors.slice(0, 1), firstOnly: true } : { errors, firstOnly: false };
 }

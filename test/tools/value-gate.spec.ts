@@ -5,7 +5,7 @@ import { ValueGate } from '../../lib/tools/value-gate.js';
 import { FINITE_NUMBER } from '../../lib/validation/finite-numbers.js';
 import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
 import { SchemaCompiler } from '../../lib/validation/schema-compiler.js';
-import { DETAILED_CHECK_MAX_VALUES } from '../../lib/validation/value-count.js';
+import { DETAILED_CHECK_MAX_PATH_CHARS, DETAILED_CHECK_MAX_VALUES } from '../../lib/validation/value-count.js';
 
 const compiler = new SchemaCompiler();
 const gate = ValueGate.build(
@@ -96,12 +96,33 @@ describe('the value gate', () => {
 
   it('looks only for the first problem of data failing in more than DETAILED_CHECK_MAX_ERRORS ways, and says so', () => {
     // The bounds docs/tools.md states.
-    expect([DETAILED_CHECK_MAX_VALUES, DETAILED_CHECK_MAX_ERRORS]).toEqual([10_000, 1_000]);
+    expect([DETAILED_CHECK_MAX_VALUES, DETAILED_CHECK_MAX_ERRORS, DETAILED_CHECK_MAX_PATH_CHARS]).toEqual([10_000, 1_000, 64_000]);
     const at = gate.check({ items: Array.from({ length: DETAILED_CHECK_MAX_ERRORS }, () => ({ n: 'x' })) })!;
     expect(at.invalid_count).toBe(DETAILED_CHECK_MAX_ERRORS);
     expect(at).not.toHaveProperty('first_only');
     const over = gate.check({ items: Array.from({ length: DETAILED_CHECK_MAX_ERRORS + 1 }, () => ({ n: 'x' })) })!;
     expect(over).toEqual({ invalid_count: 1, invalid: [{ path: 'items[0].n', problems: ['must be an integer'] }], first_only: true });
+  });
+
+  it('looks only for the first problem of data whose problems lie at locations spelling more than DETAILED_CHECK_MAX_PATH_CHARS characters, and says so', () => {
+    // Each problem's location is "/" and a key of 999 characters: 64 of them spell DETAILED_CHECK_MAX_PATH_CHARS.
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `${String(i).padStart(3, '0')}${'k'.repeat(996)}`);
+    const typed = (names: string[]) => Object.fromEntries(names.map((name) => [name, 1]));
+    const perLocation = DETAILED_CHECK_MAX_PATH_CHARS / 1_000;
+    // A schema checked twice (its keys free) and a bounded one (its keys declared): both bound the description.
+    const free = ValueGate.build(compiler, { type: 'object', additionalProperties: { type: 'string' } }, 'test gate');
+    const declared = ValueGate.build(
+      compiler,
+      { type: 'object', properties: Object.fromEntries(keys(perLocation + 1).map((name) => [name, { type: 'string' }])) },
+      'test gate',
+    );
+    for (const g of [free, declared]) {
+      const at = g.check(typed(keys(perLocation)))!;
+      expect(at.invalid_count).toBe(perLocation);
+      expect(at).not.toHaveProperty('first_only');
+      const over = g.check(typed(keys(perLocation + 1)))!;
+      expect(over).toMatchObject({ invalid_count: 1, invalid: [{ problems: ['must be a string'] }], first_only: true });
+    }
   });
 
   it('names the first problem only when either side passes the bound: the schema check or the numbers out of range', () => {
