@@ -1,8 +1,10 @@
 import type { McpContext } from '../context/mcp-context.js';
+import { nestingDepth } from '../protocol/nesting.js';
 import { bounded } from '../util/bounded.js';
 import { isError } from '../util/is-error.js';
 import { isPlainObject } from '../util/is-plain-object.js';
 import { ownJsonCopy } from '../util/own-key.js';
+import { isStackOverflow } from '../util/stack-overflow.js';
 import { emptiedReturn } from '../validation/emptied-return.js';
 import { describeSchemaErrors } from '../validation/schema-problems.js';
 import { dataPath, segmentsIn, shapeProblems } from './data-path.js';
@@ -45,10 +47,25 @@ function asJson(value: unknown): unknown {
 /** How many of an output schema mismatch's problems its message names. */
 const MISMATCH_PROBLEMS_LISTED = 5;
 
+/**
+ * `validate(value)`, a stack overflow named as what it is: a result nested deeper than a recursive output schema's
+ * check can reach (a tool echoing what a caller sent, say) is still the tool's fault, but not a bare `RangeError`.
+ */
+function checkedWithinStack(hooks: ToolHooks, value: unknown, validate: (value: unknown) => boolean): boolean {
+  try {
+    return validate(value);
+  } catch (thrown) {
+    if (!isStackOverflow(thrown)) throw thrown;
+    throw new StructuredContentMismatchError(
+      `tool "${hooks.tool}" returned structured content nested ${nestingDepth(value)} levels deep, too deep to be checked against its output schema`,
+    );
+  }
+}
+
 function checkStructured(hooks: ToolHooks, value: unknown): void {
   const { validate, unionLookupOf, unionFacts } = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
-  if (validate(value)) return;
+  if (checkedWithinStack(hooks, value, validate)) return;
   const described = describeSchemaErrors(validate.errors, unionLookupOf?.(value), unionFacts);
   const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(segmentsIn(value, p.path)) || '(root)'}: ${p.problem}`);
   // The count goes first: a fault's message is bounded, and a long list would cut it off.

@@ -14,21 +14,27 @@ const LEAF_PROPERTIES = 1_000;
  * runs out well within the nesting a message may have (the every-problem validator, which keeps more at each level,
  * first).
  */
-@McpTool({
-  name: 'deep',
-  description: 'Takes a chain of nodes.',
-  inputSchema: {
-    type: 'object',
-    properties: { node: { $ref: '#/$defs/node' } },
-    $defs: {
-      node: { type: 'object', properties: { kid: { $ref: '#/$defs/node' }, leaf: { $ref: '#/$defs/leaf' } } },
-      leaf: { type: 'object', properties: Object.fromEntries(Array.from({ length: LEAF_PROPERTIES }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }])) },
-    },
+const DEEP_SCHEMA = {
+  type: 'object',
+  properties: { node: { $ref: '#/$defs/node' } },
+  $defs: {
+    node: { type: 'object', properties: { kid: { $ref: '#/$defs/node' }, leaf: { $ref: '#/$defs/leaf' } } },
+    leaf: { type: 'object', properties: Object.fromEntries(Array.from({ length: LEAF_PROPERTIES }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }])) },
   },
-})
+};
+
+@McpTool({ name: 'deep', description: 'Takes a chain of nodes.', inputSchema: DEEP_SCHEMA })
 class DeepTool implements McpPlainTool {
   run() {
     return 'served';
+  }
+}
+
+/** The same chain echoed back as its structured content, which its output schema (the same schema) checks. */
+@McpTool({ name: 'deep_echo', description: 'Echoes a chain of nodes.', inputSchema: DEEP_SCHEMA, outputSchema: DEEP_SCHEMA })
+class DeepEchoTool implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return args;
   }
 }
 
@@ -46,7 +52,7 @@ type Band = 'every problem' | 'first problem' | 'unchecked';
 const DEEPEST = MAX_NESTING_DEPTH - 8;
 
 describe('a value nested deeper than its recursive schema can be checked on the stack', () => {
-  const app = useTestApp({ providers: [DeepTool] });
+  const app = useTestApp({ providers: [DeepTool, DeepEchoTool] });
 
   it('is refused as an invalid value naming its depth, never a tool fault; where only the every-problem check runs out, the first problem is named and a valid value served', async () => {
     const bands: Band[] = [];
@@ -83,5 +89,29 @@ describe('a value nested deeper than its recursive schema can be checked on the 
     const order: Band[] = ['every problem', 'first problem', 'unchecked'];
     expect(bands.map((band) => order.indexOf(band))).toEqual([...bands.map((band) => order.indexOf(band))].sort((a, b) => a - b));
     expect(new Set(bands)).toEqual(new Set(order));
+  });
+
+  it('echoed back past the depth its output schema’s every-problem check reaches, is the tool’s fault named so, never a bare RangeError', async () => {
+    const seen = new Set<string>();
+    for (let kids = 0; kids <= DEEPEST; kids++) {
+      const args = chain(kids, 'x');
+      const answer = await callTool(app().server, 'deep_echo', args);
+      expect(answer.status).toBe(200);
+      if (answer.result.isError !== true) {
+        seen.add('served');
+        expect(answer.result.structuredContent).toEqual(args);
+      } else if (answer.body.error === 'invalid_values') seen.add('refused at the input');
+      else {
+        seen.add('fault');
+        expect(answer.body).toEqual({
+          errorType: 'tool_fault',
+          tool: 'deep_echo',
+          exception: 'StructuredContentMismatchError',
+          message: `tool "deep_echo" returned structured content nested ${kids + 3} levels deep, too deep to be checked against its output schema`,
+        });
+      }
+    }
+    // The input's first-problem check reaches deeper than the output's every-problem one: all three are met.
+    expect(seen).toEqual(new Set(['served', 'fault', 'refused at the input']));
   });
 });
