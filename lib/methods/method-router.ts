@@ -35,6 +35,9 @@ import { RequestsUnderWay } from './requests-under-way.js';
 /** The server capability a method's family is served under, by the name before its `/`: named when it is not served. */
 const GATING_CAPABILITIES: Readonly<Record<string, string>> = { tools: 'tools', resources: 'resources', prompts: 'prompts', completion: 'completions', logging: 'logging' };
 
+/** What the refusal of a 2026-07-28 method in a request classed legacy adds: how a request is classed modern. */
+const MODERN_ONLY = ` is a method of protocol version 2026-07-28, and this request reads as one of an earlier version: a 2026-07-28 request names its version in params._meta["${META_KEYS.protocolVersion}"] and the MCP-Protocol-Version header`;
+
 /**
  * Method routing, the last stage before a handler, per era: an unserved method (unknown in the era, removed in
  * 2026-07-28, or behind an unadvertised capability) is 404 + -32601, a request breaking the method's schema
@@ -52,6 +55,8 @@ export class MethodRouter {
     legacy: new Map(),
   };
   private readonly cache: McpResolvedOptions['cache'];
+  /** Whether the mount serves 2026-07-28 requests (`eras` other than `legacy`). */
+  private readonly servesModern: boolean;
   private readonly serverInfo: Readonly<Record<string, unknown>>;
   /** Shared results in their era's shape, by the handler's result. */
   private readonly shapedShared: Record<McpEra, WeakMap<McpResult, McpResult>> = { modern: new WeakMap(), legacy: new WeakMap() };
@@ -70,6 +75,7 @@ export class MethodRouter {
       for (const era of handler.eras) this.handlers[era].set(handler.method, { handler, definition, checks });
     }
     this.cache = options.cache;
+    this.servesModern = options.eras !== 'legacy';
     this.serverInfo = options.serverInfo as unknown as Readonly<Record<string, unknown>>;
   }
 
@@ -91,7 +97,10 @@ export class MethodRouter {
       const known = era === 'modern' ? isMcpMethod(method) : isLegacyMethod(method);
       const gate = known ? GATING_CAPABILITIES[method.slice(0, method.indexOf('/'))] : undefined;
       const why = gate ? ` (it advertises no "${gate}" capability)` : '';
-      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${known ? ` is not served by this server${why}` : ''}.`);
+      // A 2026-07-28 method sent without what marks a 2026-07-28 request (a hand-written probe, say) reads as legacy.
+      const modernOnly = era === 'legacy' && this.servesModern && isMcpMethod(method);
+      const said = known ? ` is not served by this server${why}` : modernOnly ? MODERN_ONLY : '';
+      throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${said}.`);
     }
     const { handler, definition, checks } = routed;
     const schemaProblems = checks.check(definition, call.record.message);

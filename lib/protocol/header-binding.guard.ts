@@ -72,11 +72,11 @@ export class HeaderBindingGuard implements ChainStage {
     const params = isPlainObject(message.params) ? message.params : {};
     const meta = record.meta;
 
-    expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]));
-    expectEqual(req, METHOD, method);
+    expectEqual(req, PROTOCOL_VERSION, String(meta[META_KEYS.protocolVersion]), `params._meta["${META_KEYS.protocolVersion}"]`);
+    expectEqual(req, METHOD, method, 'the method');
     const source = Object.hasOwn(MCP_NAME_SOURCES, method) ? MCP_NAME_SOURCES[method] : undefined;
     const name = source === undefined ? undefined : params[source];
-    if (typeof name === 'string') expectEqual(req, NAME, name);
+    if (typeof name === 'string') expectEqual(req, NAME, name, `params.${source}`);
     if (method === 'tools/call' && typeof name === 'string') {
       for (const annotation of this.annotations.annotationsOf(name)) checkParam(req, annotation, params.arguments);
     }
@@ -100,9 +100,11 @@ function readValue(mirror: Mirror, raw: string): string {
   return read.value;
 }
 
-function expectEqual(req: IncomingMessage, mirror: Mirror, expected: string): void {
+/** Refuses unless the mirror header holds `expected`, the body value `carried` names (what a missing header should hold). */
+function expectEqual(req: IncomingMessage, mirror: Mirror, expected: string, carried: string): void {
   const raw = headerOf(req, mirror);
-  if (raw === undefined) throw reject('missing_header', mirror, `the ${mirror.display} header is required and missing.`);
+  if (raw === undefined)
+    throw reject('missing_header', mirror, `the ${mirror.display} header is required and missing: it carries ${carried}, ${quoted(expected, QUOTE_MAX)}.`);
   const value = readValue(mirror, raw);
   if (value !== expected)
     throw reject('header_mismatch', mirror, `${mirror.display} header value ${quoted(value, QUOTE_MAX)} does not match body value ${quoted(expected, QUOTE_MAX)}.`);

@@ -3,6 +3,7 @@ import { firstListed } from '../util/first-listed.js';
 import { NAMES_LISTED } from '../util/named-registry.js';
 import { didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
+import { jsonTextType, notJsonText } from '../validation/json-text.js';
 import { PatternOverflowError, placeOf } from '../validation/pattern-test.js';
 import { dataPath } from './data-path.js';
 import type { HelpPointer } from './help-pointer.js';
@@ -167,7 +168,10 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
       .filter(([name, expected]) => Object.hasOwn(s.args, name) && jsonType(s.args[name]) !== expected)
       .map(([name, expected]) => ({ argument: name, expected, received: jsonType(s.args[name]) }));
     if (invalid.length === 0) return undefined;
-    const sentences = invalid.map((i) => `argument "${i.argument}" must be ${typeNamed(i.expected)}, not ${typeNamed(i.received)}`);
+    const sentences = invalid.map((i) => {
+      const text = jsonTextType(s.args[i.argument]);
+      return `argument "${i.argument}" must be ${typeNamed(i.expected)}, ${text === i.expected ? notJsonText(text) : `not ${typeNamed(i.received)}`}`;
+    });
     return { message: `In the call to tool "${s.tool}", ${sentences.join('; ')}.`, invalid, help: s.pointer };
   },
   missing_action(s) {

@@ -6,6 +6,7 @@ import { pointerSegments, unescapedSegment, valueAt } from '../util/json-pointer
 import { NEAR_MISS_STEPS, didYouMean, nearMissesOf, offeredNearMisses } from '../util/near-miss.js';
 import { typeNamed } from '../util/type-named.js';
 import { TRYING, errorsIn, pointerOf, topLevel, type ErrorsAt } from './error-tree.js';
+import { jsonTextType, notJsonText } from './json-text.js';
 import { KEYWORD_WORDINGS, NOT_ALLOWED, VALUES_LISTED, listedValues, refusedProperty, wordProblem, type KeywordParams } from './keyword-wordings.js';
 import type { SchemaDocument } from './local-ref.js';
 import { isOptionalIn, objectSchemaAt, type CheckedAgainst, type ObjectSchema } from './optional-property.js';
@@ -424,12 +425,10 @@ function enumNearMiss(error: ErrorObject, sent: Sent): { problem: string } | und
  * or model encoded once too often: `must be an object, not a string of JSON (send the object itself)`; else undefined.
  */
 function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefined {
-  const value = sentAt(error, sent);
-  const opening = typeof value === 'string' ? /^\s*([[{])/.exec(value)?.[1] : undefined;
-  const wanted = opening === '{' ? 'object' : opening === '[' ? 'array' : undefined;
+  const wanted = jsonTextType(sentAt(error, sent));
   const types = String((error.params as { type?: unknown }).type).split(',');
   if (wanted === undefined || !types.includes(wanted)) return undefined;
-  return { problem: `${wordProblem(error).problem}, not a string of JSON (send the ${wanted} itself)` };
+  return { problem: `${wordProblem(error).problem}, ${notJsonText(wanted)}` };
 }
 
 /** What a type problem adds for null sent as a property its object leaves optional: models send it to leave one unset. */

@@ -103,6 +103,16 @@ describe('action tools', () => {
       expect(answer.body.message).toBe('In the call to tool "tasks", argument "data" must be an object, not null.');
     });
 
+    it('name data sent as its JSON text so, and a string that is no such text as a string', async () => {
+      const text = await callTool(app().server, 'tasks', { action: 'create', data: ' {"title": "x"}' });
+      expect(text.body).toMatchObject({ error: 'invalid_argument_type', invalid: [{ argument: 'data', expected: 'object', received: 'string' }] });
+      expect(text.body.message).toBe('In the call to tool "tasks", argument "data" must be an object, not a string of JSON (send the object itself).');
+      for (const data of ['title', '["x"]']) {
+        const plain = await callTool(app().server, 'tasks', { action: 'create', data });
+        expect(plain.body.message).toBe('In the call to tool "tasks", argument "data" must be an object, not a string.');
+      }
+    });
+
     it('name every argument of a wrong type, one clause each', async () => {
       const answer = await callTool(app().server, 'tasks', { action: 5, data: [] });
       expect(answer.body.invalid).toEqual([

@@ -217,7 +217,11 @@ describe('two eras on one mount', () => {
     });
 
     it.each([
-      ['server/discover', 'Method not found: "server/discover".'],
+      [
+        'server/discover',
+        'Method not found: "server/discover" is a method of protocol version 2026-07-28, and this request reads as one of an earlier version: a 2026-07-28 request names its version in params._meta["io.modelcontextprotocol/protocolVersion"] and the MCP-Protocol-Version header.',
+      ],
+      ['no/such-method', 'Method not found: "no/such-method".'],
       ['resources/list', 'Method not found: "resources/list" is not served by this server (it advertises no "resources" capability).'],
     ])('answers %s on the legacy era with -32601, sent with 200', async (method, message) => {
       const res = await legacyPost(app().server, { jsonrpc: '2.0', id: 1, method, params: {} });
@@ -632,6 +636,16 @@ describe('the eras option', () => {
       const answer = await legacyPost(t.server, notification, { ...legacyHeaders(null), 'mcp-protocol-version': version });
       expect(answer.status).toBe(400);
       expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('legacy: a 2026-07-28 method sent as a legacy request is refused without the hint to send it as 2026-07-28, which the mount does not serve', async () => {
+    const t = await createTestApp({ providers: [EchoTool], options: { eras: 'legacy' } });
+    try {
+      const res = await legacyPost(t.server, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+      expect(res.messages[0]!.error).toEqual({ code: -32601, message: 'Method not found: "server/discover".' });
     } finally {
       await t.close();
     }

@@ -87,6 +87,17 @@ describe('header binding: mirrored headers must match the body', () => {
     });
 
     it.each([
+      ['Mcp-Method', rpc('tools/list'), { 'mcp-method': null }, 'the method, "tools/list"'],
+      ['MCP-Protocol-Version', rpc('tools/list'), { 'mcp-protocol-version': null }, 'params._meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28"'],
+      ['Mcp-Name', rpc('resources/read', { uri: 'app://a' }), { 'mcp-name': null }, 'params.uri, "app://a"'],
+      ['Mcp-Name', rpc('prompts/get', { name: 'review' }), { 'mcp-name': null }, 'params.name, "review"'],
+    ])('says what a missing %s header carries, so a request written by hand can be mended', async (header, body, headers, carried) => {
+      const res = await post(t.server, body, headers);
+      expectMismatch(res, header);
+      expect(res.body.error.message).toBe(`Header mismatch: the ${header} header is required and missing: it carries ${carried}.`);
+    });
+
+    it.each([
       ['tools/call', 'name'],
       ['prompts/get', 'name'],
       ['resources/read', 'uri'],
