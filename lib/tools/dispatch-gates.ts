@@ -131,6 +131,15 @@ function unknownKeysBeside(s: GateState): string {
 }
 
 /**
+ * The counterpart for a plain tool, whose unknown-key gate comes before the value gate that finds a required key
+ * missing: its refusal names the root's missing required keys too (an action's were all found present by then).
+ */
+function missingBeside(s: GateState): string {
+  const missing = s.target!.digest.required.filter((name) => !Object.hasOwn(s.data!, name));
+  return missing.length ? `; it is also missing required propert${missing.length > 1 ? 'ies' : 'y'} ${quotedList(missing)}` : '';
+}
+
+/**
  * What a refusal adds after an unknown argument: that it belongs inside `data` when it is a property of the named
  * action's data (of any action's, when none is named), a flattened call; nothing when it is only another action's;
  * else its near miss `meant` ({@link offeredNearMisses}). An action's property is never offered the argument it
@@ -209,7 +218,7 @@ const CHECKS: { readonly [G in DispatchGate]: (s: GateState) => Answer } = {
     const found = s.target!.keys && findUnknownKeys(s.target!.keys, s.data);
     if (!found) return undefined;
     const { nearMisses: _nearMisses, ...fields } = found;
-    return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}. "allowed" lists the keys each object on the way admits.`, fields);
+    return dataAnswer(s, `${s.target!.subject} holds ${unknownKeysListed(found)}${missingBeside(s)}. "allowed" lists the keys each object on the way admits.`, fields);
   },
   invalid_values(s) {
     const checked = s.target!.values.check(s.data, s.numbersInRange);

@@ -400,6 +400,17 @@ describe('plain tools', () => {
     expect(answer!.body).toMatchObject({ error: 'invalid_values', invalid_count: count });
   });
 
+  it('name the required keys missing beside unknown ones, which the unknown-key gate meets first: a misspelling too short to be offered is mended in one retry', async () => {
+    const answer = await callTool(app().server, 'echo', { txt: 'hi' });
+    expect(answer.body).toMatchObject({ error: 'unknown_params', unknown_count: 1, unknown: ['txt'] });
+    expect(answer.body).not.toHaveProperty('missing');
+    expect(answer.body.message).toBe(
+      'The arguments object of tool "echo" holds 1 unknown key(s): txt; it is also missing required property "text". "allowed" lists the keys each object on the way admits.',
+    );
+    const beside = await callTool(app().server, 'echo', { text: 'hi', txt: 'hi' });
+    expect(beside.body.message).toBe('The arguments object of tool "echo" holds 1 unknown key(s): txt. "allowed" lists the keys each object on the way admits.');
+  });
+
   it('refuse an unknown key of a closed object under an open root at the unknown-key gate, not as an invalid value', async () => {
     const answer = await callTool(app().server, 'tagged', { any: 1, opts: { a: 'x', b: 2 } });
     expect(answer.body).toMatchObject({ error: 'unknown_params', unknown_count: 1, unknown: ['opts.b'], allowed: { '': ['code', 'opts', '<any string key>'], opts: ['a'] } });
