@@ -20,6 +20,8 @@ export interface KeyNode {
   readonly closed: boolean;
   /** Declared property names, each with the node its value is read by (null: nothing to read below; one lookup tells). */
   readonly properties: ReadonlyMap<string, KeyNode | null>;
+  /** The declared names a caller may send (not those declared `false`): what `allowed` lists and near misses offer. */
+  readonly offered: readonly string[];
   /** `patternProperties`: a key matching one is admitted and its value read by the pattern's node. */
   readonly patterns: readonly { readonly source: string; readonly regex: RegExp; readonly node: KeyNode | undefined }[];
   /** The node of an `additionalProperties` schema, reading the value of every other key. */
@@ -127,6 +129,7 @@ export function keyNode(schema: unknown): KeyNode | undefined {
   const closed = closes(schema);
   let readsBelow = closed;
   const properties = new Map<string, KeyNode | null>();
+  let offered: readonly string[] = NONE;
   if (declared) {
     const names = Object.keys(declared);
     for (let i = 0; i < names.length; i++) {
@@ -134,6 +137,7 @@ export function keyNode(schema: unknown): KeyNode | undefined {
       properties.set(names[i]!, sub ?? null);
       readsBelow ||= sub !== undefined;
     }
+    offered = names.filter((name) => declared[name] !== false);
   }
   const patternSchemas = isPlainObject(schema.patternProperties) ? schema.patternProperties : undefined;
   const patterns = patternSchemas ? Object.keys(patternSchemas).map((source) => ({ source, regex: new RegExp(source, 'u'), node: keyNode(patternSchemas[source]) })) : NONE;
@@ -141,7 +145,7 @@ export function keyNode(schema: unknown): KeyNode | undefined {
   const items = keyNode(schema.items);
   const prefixItems = Array.isArray(schema.prefixItems) ? schema.prefixItems.map(keyNode) : NONE;
   readsBelow ||= additional !== undefined || items !== undefined || prefixItems.some(Boolean) || patterns.some((p) => p.node);
-  return readsBelow ? { closed, properties, patterns, additional, items, prefixItems } : undefined;
+  return readsBelow ? { closed, properties, offered, patterns, additional, items, prefixItems } : undefined;
 }
 
 /** The empty list a node without `patternProperties` or `prefixItems` shares. */
@@ -179,7 +183,7 @@ interface Frame {
 }
 
 function allowedKeys(node: KeyNode): string[] {
-  const names = [...node.properties.keys()].sort();
+  const names = [...node.offered].sort();
   for (const pattern of node.patterns) names.push(`<key matching ${JSON.stringify(pattern.source)}>`);
   if (!node.closed) names.push(ANY_STRING_KEY);
   return names;
@@ -263,7 +267,7 @@ export function findUnknownKeys(node: KeyNode, value: unknown): FoundUnknownKeys
 
 /** The near miss of each listed key ({@link FoundUnknownKeys.nearMisses}). */
 function nearMissesListed(listed: readonly { readonly segments: readonly (string | number)[]; readonly frame: Frame }[]): (string | undefined)[] {
-  return offeredNearMisses(listed.map(({ segments, frame }) => ({ name: String(segments.at(-1)), among: nearMissesOf(frame.node.properties), sentIn: frame.value })));
+  return offeredNearMisses(listed.map(({ segments, frame }) => ({ name: String(segments.at(-1)), among: nearMissesOf(frame.node.offered), sentIn: frame.value })));
 }
 
 /**

@@ -317,8 +317,9 @@ function refusedNearMisses(errors: readonly ErrorObject[], sent: Sent): Map<Erro
 }
 
 /**
- * The `properties` of the closed object schema `error` comes from ({@link placedSchema}), or undefined; the schema
- * must also account for the object sent: it names every key the object holds but those refused there.
+ * The `properties` of the closed object schema `error` comes from ({@link placedSchema}), but those declared `false`,
+ * or undefined; the schema must also account for the object sent: it names every key the object holds but those
+ * refused there.
  */
 function closedProperties(
   error: ErrorObject,
@@ -328,7 +329,8 @@ function closedProperties(
 ): Readonly<Record<string, unknown>> | undefined {
   const schema = placedSchema(error, document);
   const properties = schema?.[error.keyword] === false && isPlainObject(schema.properties) ? schema.properties : undefined;
-  return properties && Object.keys(object).every((key) => refused.has(key) || Object.hasOwn(properties, key)) ? properties : undefined;
+  if (!properties || !Object.keys(object).every((key) => refused.has(key) || Object.hasOwn(properties, key))) return undefined;
+  return Object.values(properties).includes(false) ? Object.fromEntries(Object.entries(properties).filter(([, schema]) => schema !== false)) : properties;
 }
 
 /**

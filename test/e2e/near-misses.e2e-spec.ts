@@ -54,7 +54,7 @@ const CURRENCIES = ['AUD', 'BRL', 'CAD', 'CHF', 'CNY', 'EUR', 'GBP', 'INR', 'JPY
       to: { type: 'string', enum: CURRENCIES },
       rounding: { enum: ['down', 'nearest', 'up', 1] },
       lines: { type: 'array', items: { enum: CURRENCIES } },
-      options: { type: 'object', properties: { fee: { type: 'number' } } },
+      options: { type: 'object', properties: { fee: { type: 'number' }, legacyFee: false } },
     },
   },
 })
@@ -72,7 +72,9 @@ const shape = (kind: string, properties: Record<string, unknown>) => ({ type: 'o
   description: 'Sends a notice.',
   inputSchema: {
     type: 'object',
-    properties: { channel: { oneOf: [shape('email', { address: { type: 'string' }, subject: { type: 'string' } }), shape('sms', { phoneNumber: { type: 'string' } })] } },
+    properties: {
+      channel: { oneOf: [shape('email', { address: { type: 'string' }, subject: { type: 'string' }, replyTo: false }), shape('sms', { phoneNumber: { type: 'string' } })] },
+    },
   },
 })
 class NotifyTool {
@@ -258,6 +260,17 @@ describe('a refused name a caller nearly spelled right names the one it was mean
     // Only another action's: neither note, and never the argument it nearly spells.
     const other = await callTool(app().server, 'library', { action: 'checkout', date: '2026-12-07', data: { bookId: 'b1', memberId: 'm1' } });
     expect(other.body.message).toBe('Unknown argument(s) "date" in the call to tool "library"; it takes only "action", "data".');
+  });
+
+  it('never offers a property declared false (one that may not be sent), nor lists it as allowed', async () => {
+    const key = await callTool(app().server, 'convert', { options: { legacyFe: 1 } });
+    expect(key.body).toMatchObject({ error: 'unknown_params', unknown: ['options.legacyFe'], allowed: { '': ['lines', 'options', 'rounding', 'to'], options: ['fee'] } });
+    expect(key.body.message).toContain('holds 1 unknown key(s): options.legacyFe. ');
+    const value = await callTool(app().server, 'notify', { channel: { kind: 'email', replyT0: 'a@b.example' } });
+    expect(value.body.message).toContain('holds 1 invalid value(s): channel.replyT0: is not an allowed property.');
+    // Sent as declared, it is refused as before.
+    const sent = await callTool(app().server, 'convert', { options: { legacyFee: 1 } });
+    expect(sent.body).toMatchObject({ error: 'invalid_values', invalid: [{ path: 'options.legacyFee' }] });
   });
 
   it('offers no name the object already holds, nor one two unknown names of one object both nearly spell', async () => {
