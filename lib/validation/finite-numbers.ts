@@ -1,5 +1,6 @@
 import { DETAILED_CHECK_MAX_ERRORS } from './linear-errors.js';
 import type { SchemaProblem } from './schema-problems.js';
+import { DETAILED_CHECK_MAX_PATH_CHARS } from './value-count.js';
 
 /**
  * What a number JSON text spells but a parser cannot hold must be instead: `1e400` is valid JSON and parses to
@@ -10,7 +11,10 @@ export const FINITE_NUMBER = 'must be a number within ±1.8e308 (a larger one re
 /** The numbers out of range of a value, located: all of them, or past the detailed-check bound the first only. */
 export interface OutOfRange {
   readonly problems: readonly SchemaProblem[];
-  /** Set when the value holds more than `DETAILED_CHECK_MAX_ERRORS` of them: `problems` then names the first. */
+  /**
+   * Set when the value holds more than `DETAILED_CHECK_MAX_ERRORS` of them, or their locations spell more than
+   * `DETAILED_CHECK_MAX_PATH_CHARS` characters together: `problems` then names the first.
+   */
   readonly firstOnly: boolean;
 }
 
@@ -20,12 +24,20 @@ const NONE: OutOfRange = Object.freeze({ problems: Object.freeze([]), firstOnly:
  * Each number out of range in a parsed JSON value, as a {@link FINITE_NUMBER} problem at its path: none looked for
  * when `inRange` (the parse step's walk found none), else the cheap walk first and the located one only for a value
  * that holds one; `skipped` (a container inside it) is not looked into. Past `DETAILED_CHECK_MAX_ERRORS` of them,
- * the first only (the detailed-check bound): locating each costs its depth, and describing each costs more.
+ * or past `DETAILED_CHECK_MAX_PATH_CHARS` characters of their locations, the first only (the detailed-check bound):
+ * locating each costs its depth, and describing each (its data path, its instance location) costs more.
  */
 export function numbersOutOfRange(value: unknown, { inRange = false, skipped }: { inRange?: boolean; skipped?: object } = {}): OutOfRange {
   if (inRange || !holdsNonFiniteNumber(value)) return NONE;
   const problems = nonFiniteNumbers(value, skipped, DETAILED_CHECK_MAX_ERRORS + 1);
-  return problems.length > DETAILED_CHECK_MAX_ERRORS ? { problems: problems.slice(0, 1), firstOnly: true } : { problems, firstOnly: false };
+  return problems.length > DETAILED_CHECK_MAX_ERRORS || locationsTooLong(problems) ? { problems: problems.slice(0, 1), firstOnly: true } : { problems, firstOnly: false };
+}
+
+/** Whether problems' locations spell more than {@link DETAILED_CHECK_MAX_PATH_CHARS} characters together (a `/` and each segment). */
+function locationsTooLong(problems: readonly SchemaProblem[]): boolean {
+  let chars = 0;
+  for (const { path } of problems) for (const segment of path) if ((chars += 1 + String(segment).length) > DETAILED_CHECK_MAX_PATH_CHARS) return true;
+  return false;
 }
 
 /** Whether any number in a parsed JSON value is not finite: the cheap walk, allocating only its stack. */

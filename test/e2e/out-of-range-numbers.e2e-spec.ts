@@ -65,18 +65,24 @@ describe('a number out of range (1e400) outside the typed fields', () => {
     expect(res.body.error.message).toBe(`Invalid request: the message holds a number out of range; at ${location.slice(0, 199)}…, ${FINITE_NUMBER}.`);
   });
 
-  it('in a notification, past DETAILED_CHECK_MAX_ERRORS of them however deep: the first only', async () => {
-    const deep = (count: number) => `${'{"a":'.repeat(100)}[${Array(count).fill('1e400').join(',')}]${'}'.repeat(100)}`;
-    const noteWith = (count: number) => `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","_meta":{"x":${deep(count)}}}}`;
-    const at = await post(app().server, noteWith(DETAILED_CHECK_MAX_ERRORS), legacyHeaders());
+  it('in a notification, past DETAILED_CHECK_MAX_ERRORS of them, or past DETAILED_CHECK_MAX_PATH_CHARS characters of their locations: the first only', async () => {
+    const deep = (count: number, depth: number) => `${'{"a":'.repeat(depth)}[${Array(count).fill('1e400').join(',')}]${'}'.repeat(depth)}`;
+    const noteWith = (count: number, depth: number) => `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1","_meta":{"x":${deep(count, depth)}}}}`;
+    // 20 levels down, a thousand locations spell about 59,000 characters; 100 levels down, about 219,000.
+    const at = await post(app().server, noteWith(DETAILED_CHECK_MAX_ERRORS, 20), legacyHeaders());
     expect(at.body.error).toMatchObject({ code: -32600, data: { errorCount: DETAILED_CHECK_MAX_ERRORS } });
-    const over = await post(app().server, noteWith(DETAILED_CHECK_MAX_ERRORS + 1), legacyHeaders());
-    expect(over.status).toBe(400);
-    const first = `/params/_meta/x${'/a'.repeat(100)}/0`;
-    expect(over.body.error).toMatchObject({ code: -32600, data: { errorCount: 1, errors: [{ location: first, problems: [FINITE_NUMBER] }] } });
-    expect(over.body.error.message).toMatch(
-      /^Invalid request: the message holds a number out of range; at \/params\/_meta\/x\/a\/a.*, must be a number within ±1\.8e308 \(a larger one reads as Infinity\)\.$/,
-    );
+    for (const [count, depth] of [
+      [DETAILED_CHECK_MAX_ERRORS + 1, 20],
+      [DETAILED_CHECK_MAX_ERRORS, 100],
+    ] as const) {
+      const over = await post(app().server, noteWith(count, depth), legacyHeaders());
+      expect(over.status).toBe(400);
+      const first = `/params/_meta/x${'/a'.repeat(depth)}/0`;
+      expect(over.body.error).toMatchObject({ code: -32600, data: { errorCount: 1, errors: [{ location: first, problems: [FINITE_NUMBER] }] } });
+      expect(over.body.error.message).toMatch(
+        /^Invalid request: the message holds a number out of range; at \/params\/_meta\/x\/a\/a.*, must be a number within ±1\.8e308 \(a larger one reads as Infinity\)\.$/,
+      );
+    }
   });
 
   it('in a legacy answer to an input request: 400 + -32600 located, the request still waits, and a proper answer resumes the tool', async () => {

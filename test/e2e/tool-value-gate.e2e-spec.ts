@@ -233,16 +233,22 @@ describe('the value gate words each problem at the value that has it', () => {
     expect((await callToolRaw(app().server, 'shapes', '{"action":"distinct","data":{"picks":[1e300,1e-400]}}')).body).toEqual({ picks: [1e300, 0] });
   });
 
-  it('past DETAILED_CHECK_MAX_ERRORS numbers out of range, names the first only (first_only), however deep they sit', async () => {
-    const nested = (count: number) => {
-      const picks = Array.from({ length: count }, (_, i) => `{"i":${i},"n":${'{"a":'.repeat(100)}1e400${'}'.repeat(100)}}`).join(',');
+  it('past DETAILED_CHECK_MAX_ERRORS numbers out of range, or past DETAILED_CHECK_MAX_PATH_CHARS characters of their locations, names the first only (first_only)', async () => {
+    const nested = (count: number, depth: number) => {
+      const picks = Array.from({ length: count }, (_, i) => `{"i":${i},"n":${'{"a":'.repeat(depth)}1e400${'}'.repeat(depth)}}`).join(',');
       return `{"action":"distinct","data":{"picks":[${picks}]}}`;
     };
-    const at = (await callToolRaw(app().server, 'shapes', nested(DETAILED_CHECK_MAX_ERRORS))).body;
+    // 20 levels down, a thousand locations spell about 52,000 characters; 100 levels down, about 212,000.
+    const at = (await callToolRaw(app().server, 'shapes', nested(DETAILED_CHECK_MAX_ERRORS, 20))).body;
     expect(at).toMatchObject({ error: 'invalid_values', invalid_count: DETAILED_CHECK_MAX_ERRORS });
     expect(at).not.toHaveProperty('first_only');
-    const over = (await callToolRaw(app().server, 'shapes', nested(DETAILED_CHECK_MAX_ERRORS + 1))).body;
-    expect(over).toMatchObject({ error: 'invalid_values', invalid_count: 1, first_only: true, invalid: [{ path: `picks[0].n${'.a'.repeat(100)}` }] });
+    for (const [count, depth] of [
+      [DETAILED_CHECK_MAX_ERRORS + 1, 20],
+      [DETAILED_CHECK_MAX_ERRORS, 100],
+    ] as const) {
+      const over = (await callToolRaw(app().server, 'shapes', nested(count, depth))).body;
+      expect(over).toMatchObject({ error: 'invalid_values', invalid_count: 1, first_only: true, invalid: [{ path: `picks[0].n${'.a'.repeat(depth)}` }] });
+    }
   });
 
   it("a failing anyOf is one problem at its object (here the keys it needs one of), and a sibling property's own problem is still listed", async () => {

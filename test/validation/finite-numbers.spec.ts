@@ -3,6 +3,7 @@ import fc from 'fast-check';
 
 import { FINITE_NUMBER, holdsNonFiniteNumber, nonFiniteNumbers, numbersOutOfRange } from '../../lib/validation/finite-numbers.js';
 import { DETAILED_CHECK_MAX_ERRORS } from '../../lib/validation/linear-errors.js';
+import { DETAILED_CHECK_MAX_PATH_CHARS } from '../../lib/validation/value-count.js';
 
 type Path = (string | number)[];
 
@@ -137,6 +138,21 @@ describe('numbers out of range in a parsed JSON value', () => {
     };
     const value = { n: Infinity, list: new Array(DETAILED_CHECK_MAX_ERRORS).fill(Infinity), after: trap };
     expect(numbersOutOfRange(value)).toEqual({ problems: [{ path: ['n'], problem: FINITE_NUMBER }], firstOnly: true });
+  });
+
+  it('locates them all only while their locations spell at most DETAILED_CHECK_MAX_PATH_CHARS characters together, as a failed check does', () => {
+    // 500 numbers under one key: "/" and the key, then "/" and an index of up to three digits, each.
+    const under = (key: string) => ({ [key]: new Array(500).fill(Infinity) });
+    const within = numbersOutOfRange(under('k'.repeat(DETAILED_CHECK_MAX_PATH_CHARS / 500 - 1 - 4)));
+    expect(within.firstOnly).toBe(false);
+    expect(within.problems).toHaveLength(500);
+    // A thousand numbers 120 levels down, under keys of 300 characters: describing each cost 300 ms a request.
+    let deep: unknown = new Array(DETAILED_CHECK_MAX_ERRORS).fill(Infinity);
+    for (let i = 0; i < 120; i++) deep = { ['k'.repeat(300)]: deep };
+    const over = numbersOutOfRange(deep);
+    expect(over.firstOnly).toBe(true);
+    expect(over.problems).toHaveLength(1);
+    expect(over.problems[0]!.path).toHaveLength(121);
   });
 
   it('walks nesting far deeper than the stack allows without overflowing', () => {
