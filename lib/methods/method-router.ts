@@ -98,7 +98,7 @@ export class MethodRouter {
       const gate = known ? GATING_CAPABILITIES[method.slice(0, method.indexOf('/'))] : undefined;
       const why = gate ? ` (it advertises no "${gate}" capability)` : '';
       // A 2026-07-28 method sent without what marks a 2026-07-28 request (a hand-written probe, say) reads as legacy.
-      const modernOnly = era === 'legacy' && this.servesModern && isMcpMethod(method);
+      const modernOnly = era === 'legacy' && this.servesModern && this.handlers.modern.get(method)?.handler.served() === true;
       const said = known ? ` is not served by this server${why}` : modernOnly ? MODERN_ONLY : '';
       throw new RejectionException('method-routing', 'unknown_method', `Method not found: ${quoted(method, 80)}${said}.`);
     }

@@ -10,6 +10,7 @@ import { initialize, legacyHeaders, legacyPost, legacyToolCall, type Reply } fro
 import { meta, mirroredHeaders, recordEvents, rpc } from '../support/mcp-client.js';
 import { AskTool, ConfirmDeleteTool, DegradeTool, GatherTool, LogsTool, MisuseTool, sideEffects } from '../support/mrtr-tools.js';
 import { useTestApp } from '../support/suite-app.js';
+import { SleeperTool } from '../support/task-tools.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/wait.js';
 
@@ -638,6 +639,24 @@ describe('the eras option', () => {
       expect(answer.messages[0]!.error).toMatchObject({ code: -32022, data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested } });
     } finally {
       await t.close();
+    }
+  });
+
+  it('legacy: a tasks-extension method sent as a legacy request gets the hint where the mount serves it, not where it does not', async () => {
+    const tasks = await createTestApp({ providers: [SleeperTool] });
+    const plain = await createTestApp({ providers: [EchoTool] });
+    try {
+      const sent = { jsonrpc: '2.0', id: 1, method: 'tasks/update', params: { taskId: 't' } };
+      const hinted = await legacyPost(tasks.server, sent);
+      expect(hinted.messages[0]!.error).toEqual({
+        code: -32601,
+        message: expect.stringMatching(/^Method not found: "tasks\/update" is a method of protocol version 2026-07-28, /),
+      });
+      const bare = await legacyPost(plain.server, sent);
+      expect(bare.messages[0]!.error).toEqual({ code: -32601, message: 'Method not found: "tasks/update".' });
+    } finally {
+      await tasks.close();
+      await plain.close();
     }
   });
 
