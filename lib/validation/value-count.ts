@@ -58,9 +58,9 @@ export interface FailedCheck {
  * Checks a caller-sent value: `first` decides, so a valid value is validated once and never counted; a failing one
  * is described in full by `all` when it holds at most {@link DETAILED_CHECK_MAX_VALUES} values and fails in at most
  * `DETAILED_CHECK_MAX_ERRORS` ways at locations spelling at most {@link DETAILED_CHECK_MAX_PATH_CHARS} characters
- * (else by its first problem). Undefined on a pass. `all` keeps more on the stack at
- * each level of a recursive schema than `first`: where it overflows, the first problem stands (`tooDeep`); where
- * `first` does, the overflow is thrown, as nothing was checked.
+ * (else by its first problem). Undefined on a pass. `all` keeps more on the stack at each level of a recursive schema
+ * than `first`: where it overflows, the first problem stands (`tooDeep`); where `first` does, the overflow is thrown,
+ * as nothing was checked.
  */
 export function failedCheck(all: ValidateFunction, first: ValidateFunction, value: unknown): FailedCheck | undefined {
   if (first(value)) return undefined;
