@@ -62,11 +62,26 @@ function checkedWithinStack(hooks: ToolHooks, value: unknown, validate: (value: 
   }
 }
 
+/** Runs `validate` on `value` (its errors then read from it); false where the stack ran out first. */
+function runsWithinStack(validate: (value: unknown) => boolean, value: unknown): boolean {
+  try {
+    validate(value);
+    return true;
+  } catch (thrown) {
+    if (!isStackOverflow(thrown)) throw thrown;
+    return false;
+  }
+}
+
 function checkStructured(hooks: ToolHooks, value: unknown): void {
-  const { validate, unionLookupOf, unionFacts } = hooks.output!;
+  const { validate, first, unionLookupOf, unionFacts } = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
-  if (checkedWithinStack(hooks, value, validate)) return;
-  const described = describeSchemaErrors(validate.errors, unionLookupOf?.(value), unionFacts);
+  if (checkedWithinStack(hooks, value, first ?? validate)) return;
+  // The every-problem validator describes what the first-problem one refused; where its stack runs out, the first stands.
+  const described =
+    !first || runsWithinStack(validate, value)
+      ? describeSchemaErrors(validate.errors, unionLookupOf?.(value), unionFacts)
+      : describeSchemaErrors(first.errors, undefined, undefined, true);
   const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(segmentsIn(value, p.path)) || '(root)'}: ${p.problem}`);
   // The count goes first: a fault's message is bounded, and a long list would cut it off.
   const count = described.length > MISMATCH_PROBLEMS_LISTED ? ` (${described.length} problems, the first ${MISMATCH_PROBLEMS_LISTED} here)` : '';

@@ -32,6 +32,11 @@ type UnionLookupOf = (value: unknown) => UnionLookup;
  */
 export interface OutputCheck {
   readonly validate: ValidateFunction;
+  /**
+   * The first-problem validator of a schema holding a `$ref`, which decides: only a recursion nests a value past what
+   * the every-problem one's stack reaches, and the first-problem one, keeping less at each level, reaches deeper.
+   */
+  readonly first?: ValidateFunction;
   readonly unionFacts?: UnionFactsOf;
   readonly unionLookupOf?: UnionLookupOf;
 }
@@ -121,7 +126,8 @@ export class SchemaCompiler {
   compileOutput(schema: unknown, where: string): OutputCheck {
     const { validate, text } = this.compileChecked(schema, where);
     const { facts, lookup } = this.unionReadingOf(schema as SchemaDocument, text);
-    return { validate, ...(facts && { unionFacts: facts }), ...(lookup && { unionLookupOf: lookup }) };
+    const first = text.includes('"$ref"') || text.includes('"$dynamicRef"') ? this.compileFirstProblem(schema as object, text) : undefined;
+    return { validate, ...(first && { first }), ...(facts && { unionFacts: facts }), ...(lookup && { unionLookupOf: lookup }) };
   }
 
   /**

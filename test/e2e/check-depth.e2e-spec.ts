@@ -30,6 +30,14 @@ class DeepTool implements McpPlainTool {
   }
 }
 
+/** The chain echoed back with its leaf's `p1` emptied: structured content its output schema refuses. */
+@McpTool({ name: 'deep_broken', description: 'Echoes a chain of nodes, broken.', inputSchema: DEEP_SCHEMA, outputSchema: DEEP_SCHEMA })
+class DeepBrokenTool implements McpPlainTool {
+  run(args: Record<string, unknown>) {
+    return JSON.parse(JSON.stringify(args).replace('"p1":"x"', '"p1":""')) as Record<string, unknown>;
+  }
+}
+
 /** The same chain echoed back as its structured content, which its output schema (the same schema) checks. */
 @McpTool({ name: 'deep_echo', description: 'Echoes a chain of nodes.', inputSchema: DEEP_SCHEMA, outputSchema: DEEP_SCHEMA })
 class DeepEchoTool implements McpPlainTool {
@@ -52,7 +60,7 @@ type Band = 'every problem' | 'first problem' | 'unchecked';
 const DEEPEST = MAX_NESTING_DEPTH - 8;
 
 describe('a value nested deeper than its recursive schema can be checked on the stack', () => {
-  const app = useTestApp({ providers: [DeepTool, DeepEchoTool] });
+  const app = useTestApp({ providers: [DeepTool, DeepEchoTool, DeepBrokenTool] });
 
   it('is refused as an invalid value naming its depth, never a tool fault; where only the every-problem check runs out, the first problem is named and a valid value served', async () => {
     const bands: Band[] = [];
@@ -91,18 +99,20 @@ describe('a value nested deeper than its recursive schema can be checked on the 
     expect(new Set(bands)).toEqual(new Set(order));
   });
 
-  it('echoed back past the depth its output schema’s every-problem check reaches, is the tool’s fault named so, never a bare RangeError', async () => {
-    const seen = new Set<string>();
+  it('echoed back, is served wherever the input gate lets it through: a first-problem check decides the output too', async () => {
+    const outcomes: { band: Band; echo: 'served' | 'fault' | 'refused' }[] = [];
     for (let kids = 0; kids <= DEEPEST; kids++) {
       const args = chain(kids, 'x');
+      const input = await callTool(app().server, 'deep', chain(kids, ''));
+      const band: Band = input.body.first_only === undefined ? 'every problem' : input.body.invalid[0].path === '' ? 'unchecked' : 'first problem';
       const answer = await callTool(app().server, 'deep_echo', args);
       expect(answer.status).toBe(200);
       if (answer.result.isError !== true) {
-        seen.add('served');
+        outcomes.push({ band, echo: 'served' });
         expect(answer.result.structuredContent).toEqual(args);
-      } else if (answer.body.error === 'invalid_values') seen.add('refused at the input');
+      } else if (answer.body.error === 'invalid_values') outcomes.push({ band, echo: 'refused' });
       else {
-        seen.add('fault');
+        outcomes.push({ band, echo: 'fault' });
         expect(answer.body).toEqual({
           errorType: 'tool_fault',
           tool: 'deep_echo',
@@ -111,7 +121,33 @@ describe('a value nested deeper than its recursive schema can be checked on the 
         });
       }
     }
-    // The input's first-problem check reaches deeper than the output's every-problem one: all three are met.
-    expect(seen).toEqual(new Set(['served', 'fault', 'refused at the input']));
+    // Refused at the input where the input gate checks nothing; served elsewhere, past the every-problem check's reach
+    // too. The output is checked a few frames deeper than the input: at the last depth the input passes, the output's
+    // check may run out (a fault named so, never a bare RangeError).
+    const lastPassed = outcomes.findLastIndex((o) => o.band !== 'unchecked');
+    outcomes.forEach(({ band, echo }, kids) => {
+      if (band === 'unchecked') expect(echo).toBe('refused');
+      else if (kids < lastPassed) expect(echo).toBe('served');
+      else expect(echo).not.toBe('refused');
+    });
+    expect(outcomes.some(({ band, echo }) => band === 'first problem' && echo === 'served')).toBe(true);
+  });
+
+  it('echoed back broken, is the fault that names its first problem, past the every-problem check’s reach too', async () => {
+    let pastReach = 0;
+    let outOfStack = 0;
+    for (let kids = 0; kids <= DEEPEST; kids++) {
+      const input = await callTool(app().server, 'deep', chain(kids, ''));
+      if (input.body.invalid[0].path === '') break; // unchecked at the input: nothing reaches the output
+      if (input.body.first_only) pastReach++;
+      const path = ['node', ...Array<string>(kids).fill('kid'), 'leaf', 'p1'].join('.');
+      const answer = await callTool(app().server, 'deep_broken', chain(kids, 'x'));
+      expect(answer.body).toMatchObject({ errorType: 'tool_fault', tool: 'deep_broken', exception: 'StructuredContentMismatchError' });
+      // At the input's last reach the output's check, a few frames deeper, may run out instead (named so).
+      if (answer.body.message.includes('too deep to be checked')) outOfStack++;
+      else expect(answer.body.message).toBe(`tool "deep_broken" returned structured content its output schema refuses: ${path}: must have at least 1 character(s)`);
+    }
+    expect(pastReach).toBeGreaterThan(1);
+    expect(outOfStack).toBeLessThanOrEqual(1);
   });
 });
