@@ -47,39 +47,29 @@ function asJson(value: unknown): unknown {
 /** How many of an output schema mismatch's problems its message names. */
 const MISMATCH_PROBLEMS_LISTED = 5;
 
-/**
- * `validate(value)`, a stack overflow named as what it is: a result nested deeper than a recursive output schema's
- * check can reach (a tool echoing what a caller sent, say) is still the tool's fault, but not a bare `RangeError`.
- */
-function checkedWithinStack(hooks: ToolHooks, value: unknown, validate: (value: unknown) => boolean): boolean {
+/** `validate(value)`, or undefined where the stack ran out first (its errors, when false, read from it). */
+function validatedWithinStack(validate: (value: unknown) => boolean, value: unknown): boolean | undefined {
   try {
     return validate(value);
   } catch (thrown) {
     if (!isStackOverflow(thrown)) throw thrown;
-    throw new StructuredContentMismatchError(
-      `tool "${hooks.tool}" returned structured content nested ${nestingDepth(value)} levels deep, too deep to be checked against its output schema`,
-    );
-  }
-}
-
-/** Runs `validate` on `value` (its errors then read from it); false where the stack ran out first. */
-function runsWithinStack(validate: (value: unknown) => boolean, value: unknown): boolean {
-  try {
-    validate(value);
-    return true;
-  } catch (thrown) {
-    if (!isStackOverflow(thrown)) throw thrown;
-    return false;
+    return undefined;
   }
 }
 
 function checkStructured(hooks: ToolHooks, value: unknown): void {
   const { validate, first, unionLookupOf, unionFacts } = hooks.output!;
   if (value === undefined) throw new StructuredContentMismatchError(`tool "${hooks.tool}" declares an output schema but returned no structured content`);
-  if (checkedWithinStack(hooks, value, first ?? validate)) return;
+  const passed = validatedWithinStack(first ?? validate, value);
+  // A result nested deeper than a recursive output schema's check reaches is still the tool's fault, named so.
+  if (passed === undefined)
+    throw new StructuredContentMismatchError(
+      `tool "${hooks.tool}" returned structured content nested ${nestingDepth(value)} levels deep, too deep to be checked against its output schema`,
+    );
+  if (passed) return;
   // The every-problem validator describes what the first-problem one refused; where its stack runs out, the first stands.
   const described =
-    !first || runsWithinStack(validate, value)
+    !first || validatedWithinStack(validate, value) !== undefined
       ? describeSchemaErrors(validate.errors, unionLookupOf?.(value), unionFacts)
       : describeSchemaErrors(first.errors, undefined, undefined, true);
   const problems = described.slice(0, MISMATCH_PROBLEMS_LISTED).map((p) => `${dataPath(segmentsIn(value, p.path)) || '(root)'}: ${p.problem}`);

@@ -42,7 +42,7 @@ export interface InvalidValues {
 export class ValueGate {
   private constructor(
     private readonly failedCheck: ValueCheck,
-    /** The schema checked, and what its refusal reads whether a property is optional in (`isOptionalProperty`). */
+    /** The schema checked, and what its refusal reads whether a property is optional in (`objectSchemaAt`). */
     private readonly checked: CheckedAgainst,
   ) {}
 

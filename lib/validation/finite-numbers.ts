@@ -1,6 +1,6 @@
 import { DETAILED_CHECK_MAX_ERRORS } from './linear-errors.js';
 import type { SchemaProblem } from './schema-problems.js';
-import { DETAILED_CHECK_MAX_PATH_CHARS } from './value-count.js';
+import { locationsTooLong } from './value-count.js';
 
 /**
  * What a number JSON text spells but a parser cannot hold must be instead: `1e400` is valid JSON and parses to
@@ -30,14 +30,16 @@ const NONE: OutOfRange = Object.freeze({ problems: Object.freeze([]), firstOnly:
 export function numbersOutOfRange(value: unknown, { inRange = false, skipped }: { inRange?: boolean; skipped?: object } = {}): OutOfRange {
   if (inRange || !holdsNonFiniteNumber(value)) return NONE;
   const problems = nonFiniteNumbers(value, skipped, DETAILED_CHECK_MAX_ERRORS + 1);
-  return problems.length > DETAILED_CHECK_MAX_ERRORS || locationsTooLong(problems) ? { problems: problems.slice(0, 1), firstOnly: true } : { problems, firstOnly: false };
+  return problems.length > DETAILED_CHECK_MAX_ERRORS || locationsTooLong(problems, pointerChars)
+    ? { problems: problems.slice(0, 1), firstOnly: true }
+    : { problems, firstOnly: false };
 }
 
-/** Whether problems' locations spell more than {@link DETAILED_CHECK_MAX_PATH_CHARS} characters together (a `/` and each segment). */
-function locationsTooLong(problems: readonly SchemaProblem[]): boolean {
+/** The characters of a problem's location as a JSON pointer spells it (a `/` and each segment). */
+function pointerChars({ path }: SchemaProblem): number {
   let chars = 0;
-  for (const { path } of problems) for (const segment of path) if ((chars += 1 + String(segment).length) > DETAILED_CHECK_MAX_PATH_CHARS) return true;
-  return false;
+  for (const segment of path) chars += 1 + String(segment).length;
+  return chars;
 }
 
 /** Whether any number in a parsed JSON value is not finite: the cheap walk, allocating only its stack. */

@@ -45,23 +45,15 @@ export interface ObjectSchema {
   readonly required: ReadonlySet<string>;
 }
 
-/**
- * Whether the value at `path` is a property its object's schema declares and does not require, found by walking
- * `properties`, `items` and `prefixItems` (through local `$ref`s) from the root along the path. False wherever the
- * walk cannot say: a union, a conditional, `allOf`, `dependentRequired`, `minProperties`, a `$ref` beside other
- * keywords, a pattern or additional property, a remote reference.
- */
-export function isOptionalProperty(checked: CheckedAgainst, path: readonly (string | number)[]): boolean {
-  return path.length > 0 && isOptionalIn(objectSchemaAt(checked, path.slice(0, -1)), String(path.at(-1)));
-}
-
 /** Whether `object` (an {@link objectSchemaAt} reading) declares `name` and leaves it optional. */
 export const isOptionalIn = (object: ObjectSchema | undefined, name: string): boolean =>
   object?.properties !== undefined && Object.hasOwn(object.properties, name) && !object.required.has(name);
 
 /**
- * The schema of the object at `path`, walked from the root as {@link isOptionalProperty} says, or undefined where the
- * walk cannot say. One reading serves every property of that object.
+ * The schema of the object at `path`, found by walking `properties`, `items` and `prefixItems` (through local
+ * `$ref`s) from the root along the path; undefined wherever the walk cannot say whether a property it declares is
+ * optional: a union, a conditional, `allOf`, `dependentRequired`, `minProperties`, a `$ref` beside other keywords, a
+ * pattern or additional property, a remote reference. One reading serves every property of that object.
  */
 export function objectSchemaAt(checked: CheckedAgainst, path: readonly (string | number)[]): ObjectSchema | undefined {
   let node: Readonly<Record<string, unknown>> | undefined = checked.root;

@@ -52,6 +52,7 @@ interface UnionReading {
  * once while an application uses it, and let go with the last that does.
  */
 const compiledByText = new WeakValueCache<string, ValidateFunction>();
+const firstProblemByText = new WeakValueCache<string, ValidateFunction>();
 const checkByText = new WeakValueCache<string, ValueCheck>();
 const unionReadingByText = new WeakValueCache<string, UnionReading>();
 const NO_UNIONS: UnionReading = {};
@@ -203,9 +204,13 @@ export class SchemaCompiler {
 
   /** The first-problem validator of a schema {@link compileChecked} accepted, whose JSON text is `text`. */
   private compileFirstProblem(schema: object, text: string): ValidateFunction {
+    const known = firstProblemByText.get(text);
+    if (known) return known;
     const ajv = this.ajvFor(text, true);
     try {
-      return ajv.compile(schema);
+      const compiled = ajv.compile(schema);
+      firstProblemByText.set(text, compiled);
+      return compiled;
     } finally {
       ajv.removeSchema(schema);
     }

@@ -437,8 +437,8 @@ function jsonText(error: ErrorObject, sent: Sent): { problem: string } | undefin
 const NULL_PROPERTY = ', not null (leave out an optional property rather than send null)';
 
 /**
- * Whether the caller sent null at `pointer` as a property its object's schema leaves optional (`isOptionalProperty`,
- * the object's schema read once for all its properties): not for an array's item (leaving it out would shift the
+ * Whether the caller sent null at `pointer` as a property its object's schema leaves optional (`objectSchemaAt`,
+ * read once for all the object's properties): not for an array's item (leaving it out would shift the
  * others), the root value, a required property (`id`, a tool call's `name`), or one the walk cannot place.
  */
 function nullProperty(pointer: string, sent: Sent | undefined): boolean {

@@ -20,12 +20,18 @@ export const DETAILED_CHECK_MAX_VALUES = 10_000;
  */
 export const DETAILED_CHECK_MAX_PATH_CHARS = 64_000;
 
-/** Whether errors' locations spell more than {@link DETAILED_CHECK_MAX_PATH_CHARS} characters together. */
-function locationsTooLong(errors: readonly ErrorObject[]): boolean {
+/**
+ * Whether locations spell more than {@link DETAILED_CHECK_MAX_PATH_CHARS} characters together, `charsOf` spelling
+ * each item's (an ajv error's `instancePath`, a located problem's path as a JSON pointer).
+ */
+export function locationsTooLong<T>(items: readonly T[], charsOf: (item: T) => number): boolean {
   let chars = 0;
-  for (const error of errors) if ((chars += error.instancePath.length) > DETAILED_CHECK_MAX_PATH_CHARS) return true;
+  for (const item of items) if ((chars += charsOf(item)) > DETAILED_CHECK_MAX_PATH_CHARS) return true;
   return false;
 }
+
+/** The characters of an ajv error's location. */
+const instancePathChars = (error: ErrorObject): number => error.instancePath.length;
 
 /** Whether a JSON value holds more than `max` values; visits at most `max + 1` of them, without recursion. */
 function holdsMoreValuesThan(root: unknown, max: number): boolean {
@@ -67,7 +73,7 @@ export function failedCheck(all: ValidateFunction, first: ValidateFunction, valu
   const firstProblem = { errors: first.errors ?? [], firstOnly: true };
   if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return firstProblem;
   try {
-    if (cappedCheck(all, value) === 'too_many' || locationsTooLong(all.errors ?? [])) return firstProblem;
+    if (cappedCheck(all, value) === 'too_many' || locationsTooLong(all.errors ?? [], instancePathChars)) return firstProblem;
   } catch (thrown) {
     if (isStackOverflow(thrown)) return { ...firstProblem, tooDeep: true };
     throw thrown;
@@ -88,5 +94,7 @@ export function failedBoundedCheck(all: ValidateFunction, limits: ItemLimits, va
   if (holdsMoreValuesThan(value, DETAILED_CHECK_MAX_VALUES)) return { errors: over ? [over] : (all.errors ?? []).slice(0, 1), firstOnly: true };
   if (over) all(value);
   const errors = all.errors ?? [];
-  return errors.length > DETAILED_CHECK_MAX_ERRORS || locationsTooLong(errors) ? { errors: errors.slice(0, 1), firstOnly: true } : { errors, firstOnly: false };
+  return errors.length > DETAILED_CHECK_MAX_ERRORS || locationsTooLong(errors, instancePathChars)
+    ? { errors: errors.slice(0, 1), firstOnly: true }
+    : { errors, firstOnly: false };
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { isOptionalProperty } from '../../lib/validation/optional-property.js';
+import { isOptionalIn, objectSchemaAt, type CheckedAgainst } from '../../lib/validation/optional-property.js';
+
+/** Whether the value at `path` is a property its object leaves optional, as the null wording reads it. */
+const isOptionalProperty = (checked: CheckedAgainst, path: readonly (string | number)[]): boolean =>
+  path.length > 0 && isOptionalIn(objectSchemaAt(checked, path.slice(0, -1)), String(path.at(-1)));
 
 const schema = {
   type: 'object',

@@ -248,3 +248,16 @@ describe("zod's own formats and the override recipe docs/tools.md gives", () => 
     expect(check({ ref: 'abqz', id: 'Xjld', colour: 'red' })?.errors.map((error) => error.instancePath)).toEqual(['/id', '/colour']);
   });
 });
+
+describe('SchemaCompiler.compileOutput', () => {
+  const recursive = () => ({ type: 'object', properties: { kid: { $ref: '#' }, name: { type: 'string' } } });
+
+  it('compiles a first-problem validator for a schema holding a $ref, once per schema text, and none for one without', () => {
+    const [a, b] = [new SchemaCompiler().compileOutput(recursive(), 'a'), new SchemaCompiler().compileOutput(recursive(), 'b')];
+    expect(a.first).toBeInstanceOf(Function);
+    expect(b.first).toBe(a.first);
+    expect(a.first!({ kid: { name: 1 } })).toBe(false);
+    expect(a.first!({ kid: { name: 'x' } })).toBe(true);
+    expect(new SchemaCompiler().compileOutput({ type: 'object', properties: { name: { type: 'string' } } }, 'c').first).toBeUndefined();
+  });
+});
